@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# schedplot: one non-recursive Makefile.  Override any of these on the
+# command line: make PREFIX=/usr DESTDIR=/tmp/pkg install
+
+VERSION    := $(shell cat VERSION)
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DESTDIR    ?=
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+INSTALL    ?= install
+
+PKGS := libtracecmd libtraceevent libtracefs cairo libpng zlib
+# Debian package that provides each pkg-config module, for the error message.
+deb_libtracecmd    := libtracecmd-dev
+deb_libtraceevent  := libtraceevent-dev
+deb_libtracefs     := libtracefs-dev
+deb_cairo          := libcairo2-dev
+deb_libpng         := libpng-dev
+deb_zlib           := zlib1g-dev
+deb_cmocka         := libcmocka-dev
+
+ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
+missing := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p)))
+ifneq ($(missing),)
+$(error missing libraries: $(missing); install the Debian packages $(foreach p,$(missing),$(deb_$(p))) (or run tests/install-deps))
+endif
+endif
+
+OPT        ?= -O2 -g
+WARN       := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
+CFLAGS     ?= $(OPT)
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP -Iinclude \
+              -DSP_VERSION='"$(VERSION)"' $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LIBS       := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+ifeq ($(WERROR),1)
+ALL_CFLAGS += -Werror
+endif
+ifeq ($(SANITIZE),1)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS    += -fsanitize=address,undefined
+BUILD      ?= build-san
+else
+BUILD      ?= build
+endif
+
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-6s %s\n'
+endif
+
+ALL_SRC  := $(wildcard src/*.c)
+CLI_SRC  := $(filter src/main.c src/cli-%.c,$(ALL_SRC))
+LIB_SRC  := $(filter-out $(CLI_SRC),$(ALL_SRC))
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:src/%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+PROG     := $(BUILD)/schedplot
+
+all: $(PROG) schedplot
+
+schedplot: $(PROG)
+	$(Q)ln -sf $(PROG) $@
+
+$(PROG): $(LIB_OBJ) $(CLI_OBJ)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(quiet) CC $<
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(quiet) CC $<
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< \
+		$(LIB_OBJ) $(LDFLAGS) $(LIBS) $(shell $(PKG_CONFIG) --libs cmocka)
+
+unit: $(UNIT_BIN)
+
+check: $(PROG) $(UNIT_BIN)
+	$(Q)BUILD=$(BUILD) SCHEDPLOT=$(CURDIR)/$(PROG) tests/run
+
+bench:
+	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' BUILD=build-bench build-bench/schedplot
+	$(Q)SCHEDPLOT=$(CURDIR)/build-bench/schedplot tests/bench
+
+install: $(PROG)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 $(PROG) $(DESTDIR)$(BINDIR)/schedplot
+	$(INSTALL) -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1/
+	$(if $(wildcard contrib/schedplot.bash),$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR) && \
+		$(INSTALL) -m 644 contrib/schedplot.bash $(DESTDIR)$(BASHCOMPDIR)/schedplot)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/schedplot $(DESTDIR)$(BASHCOMPDIR)/schedplot
+	rm -f $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
+
+clean:
+	rm -rf build build-san build-bench schedplot
+
+.PHONY: all unit check bench install uninstall clean
+
+-include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)

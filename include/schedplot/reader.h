@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_READER_H
+#define SP_READER_H
+
+#include <stdint.h>
+
+#include "schedplot/event.h"
+
+struct sp_error;
+struct sp_reader;
+
+/* Called for every record in timestamp order (ties: lower CPU first). */
+typedef int (*sp_event_fn)(const struct sp_event *ev, void *data);
+
+/* Called now and then with the fraction of the trace read so far. */
+typedef void (*sp_progress_fn)(double fraction, uint64_t nr_records, void *data);
+
+/**
+ * sp_reader_open - open a trace-cmd .dat file
+ * @path: the file
+ * @err: filled in on failure
+ *
+ * Checks the container, loads the event formats and resolves the fields the
+ * model needs once.  Return: the reader, or NULL with @err set.
+ */
+struct sp_reader *sp_reader_open(const char *path, struct sp_error *err);
+
+/**
+ * sp_reader_close - close a reader (NULL is fine)
+ * @r: the reader
+ */
+void sp_reader_close(struct sp_reader *r);
+
+/**
+ * sp_reader_nr_cpus - the number of CPUs in the file's header
+ * @r: the reader
+ *
+ * Return: the count (at least 1).
+ */
+int sp_reader_nr_cpus(const struct sp_reader *r);
+
+/**
+ * sp_reader_has_event - whether the file describes an event
+ * @r: the reader
+ * @type: an sp_event_type
+ *
+ * Return: true when the file has the event's format.
+ */
+bool sp_reader_has_event(const struct sp_reader *r, enum sp_event_type type);
+
+/**
+ * sp_reader_comm - the command name saved in the file for a pid
+ * @r: the reader
+ * @pid: the task
+ *
+ * Return: the name, or NULL when the file does not know it.
+ */
+const char *sp_reader_comm(const struct sp_reader *r, int pid);
+
+/**
+ * sp_reader_lost_events - lost-event count seen so far on one CPU
+ * @r: the reader
+ * @cpu: the CPU
+ *
+ * Return: records the ring buffer dropped (where the kernel told how many)
+ * plus one for every gap of unknown size.
+ */
+uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu);
+
+/**
+ * sp_reader_set_progress - report progress while reading
+ * @r: the reader
+ * @fn: the callback (NULL for none)
+ * @data: passed to @fn
+ */
+void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data);
+
+/**
+ * sp_reader_read - deliver every record of the file, in order
+ * @r: the reader
+ * @fn: called once per record; a non-zero return stops the pass and is
+ *      returned
+ * @data: passed to @fn
+ * @err: filled in on failure
+ *
+ * May be called more than once; every call starts at the beginning.
+ * Return: 0, what @fn returned, or a negative code with @err set.
+ */
+int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err);
+
+#endif /* SP_READER_H */
