@@ -23,17 +23,18 @@ deb_zlib           := zlib1g-dev
 deb_cmocka         := libcmocka-dev
 
 ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
-missing := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p)))
+missing := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p))))
 ifneq ($(missing),)
 $(error missing libraries: $(missing); install the Debian packages $(foreach p,$(missing),$(deb_$(p))) (or run tests/install-deps))
 endif
 endif
 
+DEP_VERSIONS := $(foreach p,libtracecmd libtraceevent libtracefs cairo,$(p) $(shell $(PKG_CONFIG) --modversion $(p) 2>/dev/null))
 OPT        ?= -O2 -g
 WARN       := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS     ?= $(OPT)
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP -Iinclude \
-              -DSP_VERSION='"$(VERSION)"' $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+              -DSP_VERSION='"$(VERSION)"' -DSP_DEP_VERSIONS='"$(DEP_VERSIONS)"' $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIBS       := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 ifeq ($(WERROR),1)
 ALL_CFLAGS += -Werror

@@ -111,8 +111,8 @@ struct sp_model {
 	struct sp_change *changes;	/* reorder heap of step changes */
 	size_t nr_changes;
 	size_t alloc_changes;
-	uint64_t change_seq;
-	uint64_t flushed_ns;
+	uint64_t flushed_ns;		/* last step handed to the observer */
+	bool any_flushed;
 	int running;
 	int waiting;
 	bool finished;

@@ -2,6 +2,7 @@
 #ifndef SP_READER_H
 #define SP_READER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "schedplot/event.h"
@@ -38,6 +39,17 @@ void sp_reader_close(struct sp_reader *r);
  * Return: the count (at least 1).
  */
 int sp_reader_nr_cpus(const struct sp_reader *r);
+
+/**
+ * sp_reader_cpu_span - timestamps of a CPU's first and last record
+ * @r: the reader
+ * @cpu: the CPU
+ * @first_ns: set to the first record's timestamp (UINT64_MAX if none)
+ * @last_ns: set to the last record's timestamp (UINT64_MAX if none)
+ *
+ * Return: 0, or -ENODATA when the CPU has no records.
+ */
+int sp_reader_cpu_span(struct sp_reader *r, int cpu, uint64_t *first_ns, uint64_t *last_ns);
 
 /**
  * sp_reader_has_event - whether the file describes an event

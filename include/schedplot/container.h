@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_CONTAINER_H
+#define SP_CONTAINER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sp_error;
+
+/*
+ * The trace-cmd file container (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)),
+ * checked before the file is handed to libtracecmd, which prints its own
+ * errors and trusts sizes and offsets it reads.  The check reads only
+ * headers, sizes and offsets (small preads, never the whole file), does not
+ * decompress anything and does not look inside ring-buffer pages.
+ */
+
+/* Limits the check enforces; anything outside them is a damaged file. */
+#define SP_CONTAINER_MIN_PAGE_SIZE	4096u
+#define SP_CONTAINER_MAX_PAGE_SIZE	(1u << 20)
+#define SP_CONTAINER_MAX_CPUS		8192u
+#define SP_CONTAINER_MAX_CHUNK		(256u << 20)	/* uncompressed bytes per block */
+#define SP_CONTAINER_MAX_RATIO		1024u		/* uncompressed / compressed */
+
+struct sp_container_info {
+	int version;		/* 6 or 7 */
+	bool big_endian;
+	int long_size;		/* 4 or 8 */
+	int page_size;
+	int nr_cpus;
+	char compression[32];	/* "none", "zstd", "zlib" */
+	uint64_t file_size;
+};
+
+/**
+ * sp_container_check - validate the container of a trace-cmd data file
+ * @path: the .dat file
+ * @info: filled in as far as the file could be read, also on failure (may be NULL)
+ * @err: filled in on failure (may be NULL)
+ *
+ * Walks the header, the metadata, the options (v6) or the sections and the
+ * chain of options sections (v7), and checks that every size and offset,
+ * each CPU's data and each compressed block header lies inside the file.
+ *
+ * Return: 0 when the container is sound, or a negative code with @err set:
+ * -errno when the file cannot be opened or read, -EISDIR for a directory,
+ * -ENODATA for an empty file, -EINVAL when it is not a trace-cmd file,
+ * -EPROTONOSUPPORT for a file version other than 6 or 7, -ENOTSUP for an
+ * unknown compression, and -EBADMSG (with the file offset) when the file
+ * is truncated or holds impossible values.
+ */
+int sp_container_check(const char *path, struct sp_container_info *info,
+		       struct sp_error *err);
+
+/**
+ * sp_container_check_visit - sp_container_check() that reports what it reads
+ * @path: the .dat file
+ * @info: as for sp_container_check()
+ * @err: as for sp_container_check()
+ * @visit: called for each item read and found inside the file (may be NULL)
+ * @data: passed to @visit
+ *
+ * @visit gets the item's name, file offset and size in bytes, in the order
+ * the check reads them.  Names: "magic", "version", "page size",
+ * "compression", "options offset", "header_page", "header_event",
+ * "ftrace formats", "event formats", "kallsyms", "printk", "cmdlines",
+ * "cpu count", "data type", "options", "option", "flyrecord", "cpu data",
+ * "chunk", "section", "next options offset".  Tests use it to find the
+ * fields to damage and the boundaries to truncate at.
+ *
+ * Return: as sp_container_check().
+ */
+int sp_container_check_visit(const char *path, struct sp_container_info *info,
+			     struct sp_error *err,
+			     void (*visit)(void *data, const char *what,
+					   uint64_t offset, uint64_t size),
+			     void *data);
+
+#endif /* SP_CONTAINER_H */

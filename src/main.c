@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot: pictures of what the Linux scheduler did, from trace-cmd files.
+ * main() only dispatches to the subcommands, git/perf style.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo.h>
+
+#include "schedplot/cli.h"
+
+struct sp_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct sp_command commands[] = {
+	{ "stats", sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: schedplot [--version] [--help] COMMAND [OPTIONS] TRACE.dat\n"
+	      "\n"
+	      "Draw what the Linux scheduler did from a trace-cmd recording.\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-17s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n"
+	      "Examples:\n"
+	      "  schedplot stats trace.dat                  summary for a bug report\n"
+	      "  schedplot stats --json trace.dat           the same numbers as JSON\n"
+	      "\n"
+	      "Record a suitable trace with:\n"
+	      "  trace-cmd record -e sched:sched_switch -e sched:sched_wakeup \\\n"
+	      "      -e sched:sched_wakeup_new -e sched:sched_migrate_task -- COMMAND\n"
+	      "\n"
+	      "'schedplot COMMAND --help' shows a command's options; man schedplot-COMMAND\n"
+	      "has the details.\n", f);
+}
+
+static void version(void)
+{
+	printf("schedplot %s\n", SP_VERSION);
+	printf("built with %s; running cairo %s\n", SP_DEP_VERSIONS, cairo_version_string());
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return SP_EXIT_USAGE;
+	}
+	name = argv[1];
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		usage(stdout);
+		return SP_EXIT_OK;
+	}
+	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+		version();
+		return SP_EXIT_OK;
+	}
+	if (!strcmp(name, "help") && argc > 2) {
+		char *help_argv[] = { argv[2], "--help", NULL };
+
+		name = argv[2];
+		argv = help_argv;
+		argc = 2;
+		for (i = 0; i < NR_COMMANDS; i++)
+			if (!strcmp(name, commands[i].name))
+				return commands[i].fn(argc, argv);
+		return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
+	}
+	if (!strcmp(name, "help")) {
+		usage(stdout);
+		return SP_EXIT_OK;
+	}
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
+}

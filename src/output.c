@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one place that picks a cairo surface and puts the finished image on
+ * disk.  A file target is written as a temporary file in the target's own
+ * directory (so the final rename is atomic) and renamed into place only
+ * after cairo, the writes, fflush(), fsync() and fclose() all succeeded.
+ * Standard output cannot be taken back, so its image is collected in memory
+ * and written only once it is complete.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "schedplot/error.h"
+#include "schedplot/output.h"
+
+/* PDF creation date when SOURCE_DATE_EPOCH is not set: fixed, not "now". */
+#define SP_OUTPUT_FIXED_EPOCH 0
+
+enum sp_format sp_format_from_name(const char *name)
+{
+	if (!name)
+		return SP_FORMAT_NONE;
+	if (!strcasecmp(name, "png"))
+		return SP_FORMAT_PNG;
+	if (!strcasecmp(name, "pdf"))
+		return SP_FORMAT_PDF;
+	if (!strcasecmp(name, "svg"))
+		return SP_FORMAT_SVG;
+	return SP_FORMAT_NONE;
+}
+
+enum sp_format sp_format_from_path(const char *path)
+{
+	const char *base, *dot;
+
+	if (!path)
+		return SP_FORMAT_NONE;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return SP_FORMAT_NONE;
+	return sp_format_from_name(dot + 1);
+}
+
+const char *sp_format_name(enum sp_format fmt)
+{
+	switch (fmt) {
+	case SP_FORMAT_PNG:
+		return "png";
+	case SP_FORMAT_PDF:
+		return "pdf";
+	case SP_FORMAT_SVG:
+		return "svg";
+	default:
+		return "none";
+	}
+}
+
+void sp_output_init(struct sp_output *out)
+{
+	memset(out, 0, sizeof(*out));
+}
+
+int sp_output_protect(struct sp_output *out, const char *path)
+{
+	struct stat st;
+
+	if (!path || stat(path, &st) < 0)
+		return 0;
+	if (out->nr_protect >= SP_OUTPUT_MAX_PROTECT)
+		return -ENOSPC;
+	out->protect[out->nr_protect].dev = st.st_dev;
+	out->protect[out->nr_protect].ino = st.st_ino;
+	out->nr_protect++;
+	return 0;
+}
+
+static bool is_protected(const struct sp_output *out, const struct stat *st)
+{
+	for (size_t i = 0; i < out->nr_protect; i++)
+		if (out->protect[i].dev == st->st_dev && out->protect[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* The target must not be a directory or one of the protected inputs. */
+static int check_target(const struct sp_output *out, const char *path, struct sp_error *err)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_protected(out, &st))
+			return sp_error_set(err, -EEXIST, -1,
+					    "refusing to write the image over the input trace (standard output is the input file)");
+		return 0;
+	}
+	if (stat(path, &st) < 0)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return sp_error_set(err, -EISDIR, -1,
+				    "cannot write '%s': it is a directory (give a file name)", path);
+	if (is_protected(out, &st))
+		return sp_error_set(err, -EEXIST, -1,
+				    "refusing to write the image over the input file '%s' (choose another output name)",
+				    path);
+	return 0;
+}
+
+static cairo_status_t stream_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct sp_output *out = closure;
+
+	if (out->write_errno)
+		return CAIRO_STATUS_WRITE_ERROR;
+	if (out->discard)
+		return CAIRO_STATUS_SUCCESS;
+	if (out->fp) {
+		if (fwrite(data, 1, len, out->fp) != len) {
+			out->write_errno = errno ? errno : EIO;
+			return CAIRO_STATUS_WRITE_ERROR;
+		}
+		return CAIRO_STATUS_SUCCESS;
+	}
+	if (sp_grow_array(&out->buf, &out->alloc_buf, out->nr_buf + len, 1) < 0) {
+		out->write_errno = ENOMEM;
+		return CAIRO_STATUS_WRITE_ERROR;
+	}
+	memcpy(out->buf + out->nr_buf, data, len);
+	out->nr_buf += len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/*
+ * Create the temporary file beside @path: ".NAME.PID.N.tmp" in the same
+ * directory, created exclusively with mode 0666 so the umask applies as
+ * for any new file.
+ */
+static int create_temp(struct sp_output *out, const char *path, struct sp_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dir_len = slash ? (int)(slash - path) + 1 : 0;
+	size_t size = strlen(path) + 64;
+	int fd = -1;
+
+	out->tmp_path = malloc(size);
+	if (!out->tmp_path)
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	for (unsigned int n = 0; n < 1000; n++) {
+		/* Keep the name short of NAME_MAX whatever the target's length. */
+		snprintf(out->tmp_path, size, "%.*s.%.200s.%ld.%u.tmp", dir_len, path, base,
+			 (long)getpid(), n);
+		fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		int code = -errno;
+
+		free(out->tmp_path);
+		out->tmp_path = NULL;
+		if (dir_len == 0)
+			return sp_error_set(err, code, -1,
+					    "cannot create output in the current directory: %s",
+					    strerror(-code));
+		if (dir_len == 1)
+			return sp_error_set(err, code, -1, "cannot create output in '/': %s",
+					    strerror(-code));
+		return sp_error_set(err, code, -1, "cannot create output in '%.*s': %s",
+				    dir_len - 1, path, strerror(-code));
+	}
+	out->fp = fdopen(fd, "wb");
+	if (!out->fp) {
+		int code = -errno;
+
+		close(fd);
+		unlink(out->tmp_path);
+		free(out->tmp_path);
+		out->tmp_path = NULL;
+		return sp_error_set(err, code, -1, "cannot write '%s': %s", path, strerror(-code));
+	}
+	return 0;
+}
+
+/* SOURCE_DATE_EPOCH when it is a valid number of seconds, else the fixed date. */
+static void pdf_date(char *buf, size_t size)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	long long epoch = SP_OUTPUT_FIXED_EPOCH;
+	struct tm tm;
+	time_t t;
+
+	if (env && *env) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(env, &end, 10);
+		if (!errno && !*end && v >= 0 && v <= 253402300799LL)	/* up to year 9999 */
+			epoch = v;
+	}
+	t = (time_t)epoch;
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, size, "1970-01-01T00:00:00Z");
+		return;
+	}
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void release(struct sp_output *out)
+{
+	if (out->cr)
+		cairo_destroy(out->cr);
+	if (out->surface)
+		cairo_surface_destroy(out->surface);
+	if (out->fp)
+		fclose(out->fp);
+	if (out->tmp_path) {
+		unlink(out->tmp_path);
+		free(out->tmp_path);
+	}
+	free(out->path);
+	free(out->buf);
+	out->cr = NULL;
+	out->surface = NULL;
+	out->fp = NULL;
+	out->tmp_path = NULL;
+	out->path = NULL;
+	out->buf = NULL;
+	out->nr_buf = 0;
+	out->alloc_buf = 0;
+	out->write_errno = 0;
+	out->discard = false;
+	out->format = SP_FORMAT_NONE;
+}
+
+int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
+		   double width, double height, struct sp_error *err)
+{
+	cairo_font_options_t *fo;
+	bool to_stdout;
+	int ret;
+
+	if (out->cr || out->surface)
+		return sp_error_set(err, -EBUSY, -1, "output is already open");
+	if (!path || !*path)
+		return sp_error_set(err, -EINVAL, -1, "no output file given");
+	to_stdout = !strcmp(path, "-");
+	if (fmt == SP_FORMAT_NONE) {
+		if (to_stdout)
+			return sp_error_set(err, -EINVAL, -1,
+					    "the image format must be given when writing to standard output (png, pdf or svg)");
+		fmt = sp_format_from_path(path);
+		if (fmt == SP_FORMAT_NONE)
+			return sp_error_set(err, -EINVAL, -1,
+					    "cannot tell the image format of '%s' (name it .png, .pdf or .svg, or give the format)",
+					    path);
+	}
+	if (fmt != SP_FORMAT_PNG && fmt != SP_FORMAT_PDF && fmt != SP_FORMAT_SVG)
+		return sp_error_set(err, -EINVAL, -1, "unknown image format");
+	if (!isfinite(width) || !isfinite(height) || width < 1 || height < 1 ||
+	    ceil(width) > SP_OUTPUT_MAX_PX || ceil(height) > SP_OUTPUT_MAX_PX)
+		return sp_error_set(err, -EINVAL, -1,
+				    "image size %gx%g is out of range (1 to %d a side)", width, height,
+				    SP_OUTPUT_MAX_PX);
+
+	ret = check_target(out, path, err);
+	if (ret)
+		return ret;
+	out->path = strdup(path);
+	if (!out->path)
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	if (!to_stdout) {
+		ret = create_temp(out, path, err);
+		if (ret)
+			goto fail;
+	}
+	out->format = fmt;
+
+	switch (fmt) {
+	case SP_FORMAT_PNG:
+		width = ceil(width);
+		height = ceil(height);
+		out->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
+		break;
+	case SP_FORMAT_PDF:
+		out->surface = cairo_pdf_surface_create_for_stream(stream_write, out, width, height);
+		break;
+	default:
+		out->surface = cairo_svg_surface_create_for_stream(stream_write, out, width, height);
+		break;
+	}
+	if (cairo_surface_status(out->surface)) {
+		ret = sp_error_set(err, -ENOMEM, -1, "cannot create a %gx%g %s surface: %s", width,
+				   height, sp_format_name(fmt),
+				   cairo_status_to_string(cairo_surface_status(out->surface)));
+		goto fail;
+	}
+	if (fmt == SP_FORMAT_PDF) {
+		char date[64];
+
+		pdf_date(date, sizeof(date));
+		cairo_pdf_surface_set_metadata(out->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
+		cairo_pdf_surface_set_metadata(out->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
+	}
+	out->cr = cairo_create(out->surface);
+	if (cairo_status(out->cr)) {
+		ret = sp_error_set(err, -ENOMEM, -1, "cannot draw on the %s surface: %s",
+				   sp_format_name(fmt), cairo_status_to_string(cairo_status(out->cr)));
+		goto fail;
+	}
+
+	/*
+	 * The same text metrics for every format and machine: no hinted
+	 * metrics, no subpixel antialiasing taken from the desktop settings.
+	 */
+	fo = cairo_font_options_create();
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_subpixel_order(fo, CAIRO_SUBPIXEL_ORDER_DEFAULT);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(out->cr, fo);
+	cairo_font_options_destroy(fo);
+
+	if (fmt == SP_FORMAT_PNG) {
+		cairo_save(out->cr);
+		cairo_set_source_rgb(out->cr, 1, 1, 1);
+		cairo_paint(out->cr);
+		cairo_restore(out->cr);
+	}
+	out->width = width;
+	out->height = height;
+	return 0;
+
+fail:
+	release(out);
+	return ret;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Flush, sync and close the temporary file, then rename it over the target. */
+static int commit_file(struct sp_output *out, struct sp_error *err)
+{
+	FILE *fp = out->fp;
+	const char *slash;
+	int ret;
+
+	out->fp = NULL;
+	if (fflush(fp) || fsync(fileno(fp))) {
+		ret = -errno;
+		fclose(fp);
+		return sp_error_set(err, ret, -1, "cannot write '%s': %s", out->path, strerror(-ret));
+	}
+	if (fclose(fp))
+		return sp_error_set(err, -errno, -1, "cannot write '%s': %s", out->path,
+				    strerror(errno));
+	/* The target may have been replaced while we drew. */
+	ret = check_target(out, out->path, err);
+	if (ret)
+		return ret;
+	if (rename(out->tmp_path, out->path) < 0)
+		return sp_error_set(err, -errno, -1, "cannot rename the image to '%s': %s",
+				    out->path, strerror(errno));
+	free(out->tmp_path);
+	out->tmp_path = NULL;
+
+	/* Make the rename durable too; a failure here loses nothing written. */
+	slash = strrchr(out->path, '/');
+	if (slash) {
+		char *dir = strndup(out->path, slash == out->path ? 1 : (size_t)(slash - out->path));
+		int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(dir);
+	} else {
+		int dfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+	}
+	return 0;
+}
+
+int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err)
+{
+	cairo_status_t status;
+	int ret = 0;
+
+	if (!out->cr && !out->surface) {
+		release(out);
+		return 0;
+	}
+	if (!commit)
+		out->discard = true;
+
+	status = cairo_status(out->cr);
+	cairo_destroy(out->cr);
+	out->cr = NULL;
+	if (commit && !status && out->format == SP_FORMAT_PNG)
+		status = cairo_surface_write_to_png_stream(out->surface, stream_write, out);
+	cairo_surface_finish(out->surface);
+	if (!status)
+		status = cairo_surface_status(out->surface);
+	cairo_surface_destroy(out->surface);
+	out->surface = NULL;
+
+	if (!commit)
+		goto out;
+	if (out->write_errno) {
+		ret = sp_error_set(err, -out->write_errno, -1, "cannot write '%s': %s",
+				   !strcmp(out->path, "-") ? "standard output" : out->path,
+				   strerror(out->write_errno));
+		goto out;
+	}
+	if (status) {
+		ret = sp_error_set(err, status == CAIRO_STATUS_NO_MEMORY ? -ENOMEM : -EIO, -1,
+				   "cannot draw the %s image: %s", sp_format_name(out->format),
+				   cairo_status_to_string(status));
+		goto out;
+	}
+	if (out->fp) {
+		ret = commit_file(out, err);
+	} else {
+		ret = write_all(STDOUT_FILENO, out->buf, out->nr_buf);
+		if (ret)
+			sp_error_set(err, ret, -1, "cannot write to standard output: %s",
+				     strerror(-ret));
+	}
+out:
+	release(out);
+	return ret;
+}

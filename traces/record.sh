@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Re-record the test traces in this directory: overload.dat, messaging.dat,
+# overflow.dat and overload-v6.dat (see README for what each one shows).
+#
+# "trace-cmd record" needs to write /proc/sys/kernel/ftrace_enabled, which
+# some virtual machines refuse, so this script drives tracefs directly:
+# it enables the sched events, runs the workload, stops tracing and saves
+# the ring buffers with "trace-cmd extract" (see stop_and_extract for how
+# the files are kept small).
+#
+# Usage: sudo traces/record.sh [OUTDIR]   (OUTDIR defaults to this directory)
+# Needs: root, tracefs, trace-cmd >= 3.0, perf (for "perf bench"), cc,
+# unshare and mount from util-linux.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+outdir=${1:-$here}
+workloads=$here/../tests/workloads
+
+events="sched_switch sched_wakeup sched_wakeup_new sched_waking sched_migrate_task
+	sched_process_fork sched_process_exec sched_process_exit"
+
+die()
+{
+	echo "record.sh: $*" >&2
+	exit 1
+}
+
+[ "$(id -u)" -eq 0 ] || die "must run as root (tracefs and the ring buffers are root-only); try: sudo $0"
+for tool in trace-cmd perf cc unshare mount; do
+	command -v "$tool" >/dev/null || die "'$tool' not found; install it (Debian: trace-cmd, linux-perf, gcc, util-linux, mount)"
+done
+
+tracefs=/sys/kernel/tracing
+if [ ! -e "$tracefs/tracing_on" ]; then
+	mount -t tracefs nodev "$tracefs" 2>/dev/null ||
+		die "tracefs is not mounted at $tracefs and mounting it failed; is CONFIG_FTRACE enabled?"
+fi
+for e in $events; do
+	[ -e "$tracefs/events/sched/$e/enable" ] ||
+		die "this kernel has no sched/$e event; cannot record the test traces"
+done
+
+tmp=$(mktemp -d)
+saved_size=$(sed 's/ .*//' "$tracefs/buffer_size_kb")
+
+cleanup()
+{
+	echo 0 > "$tracefs/tracing_on"
+	for e in $events; do
+		echo 0 > "$tracefs/events/sched/$e/enable"
+	done
+	echo "$saved_size" > "$tracefs/buffer_size_kb"
+	echo > "$tracefs/trace"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+cc -O2 -Wall -pthread -o "$tmp/barrier" "$workloads/barrier.c"
+: > "$tmp/empty"
+
+# start_tracing BUFFER_KB: empty the buffers and start recording the events.
+start_tracing()
+{
+	echo 0 > "$tracefs/tracing_on"
+	echo "$1" > "$tracefs/buffer_size_kb"
+	for e in $events; do
+		echo 1 > "$tracefs/events/sched/$e/enable"
+	done
+	echo > "$tracefs/trace"
+	echo 1 > "$tracefs/tracing_on"
+}
+
+# stop_and_extract FILE [EXTRACT OPTIONS]: stop recording and save the buffers.
+#
+# trace-cmd stores the format of every event the kernel has (about 2 MB of
+# text) and /proc/kallsyms (several MB).  In a private mount namespace it is
+# shown an events directory with only the sched and ftrace systems and an
+# empty kallsyms, so the files stay small; the ring-buffer data is untouched.
+stop_and_extract()
+{
+	local out=$1
+
+	shift
+	echo 0 > "$tracefs/tracing_on"
+	mkdir -p "$tmp/events"
+	# extract may leave temporary files in its working directory: use $tmp.
+	(cd "$tmp" && unshare --mount --propagation private sh -c '
+		set -e
+		ev=$1/events
+		tmp=$2
+		shift 2
+		mount -t tmpfs schedplot-events "$tmp/events"
+		cp "$ev/header_page" "$ev/header_event" "$tmp/events/"
+		for sys in sched ftrace; do
+			mkdir "$tmp/events/$sys"
+			mount --bind "$ev/$sys" "$tmp/events/$sys"
+		done
+		mount --rbind "$tmp/events" "$ev"
+		mount --bind "$tmp/empty" /proc/kallsyms
+		exec trace-cmd extract -o "$tmp/out.dat" "$@"
+	' sh "$tracefs" "$tmp" "$@" >/dev/null)
+	mv "$tmp/out.dat" "$outdir/$out"
+	echo "$out: $(stat -c %s "$outdir/$out") bytes"
+}
+
+# 1. 6 threads on a 2-CPU machine, synchronising at a barrier 1000 times.
+start_tracing 4096
+"$tmp/barrier" --threads 6 --rounds 1000 --work 200000
+stop_and_extract overload.dat
+
+# 2. perf's hackbench clone: 10 groups of 20 senders and 20 receivers (400 tasks).
+start_tracing 4096
+perf bench sched messaging --group 10 --nr_loops 40 >/dev/null
+stop_and_extract messaging.dat --compression none
+
+# 3. A small ring buffer that overflows during a longer busy run, so the
+#    oldest pages are overwritten and each CPU's data starts at another time.
+start_tracing 96
+perf bench sched messaging --group 2 --nr_loops 200 >/dev/null
+stop_and_extract overflow.dat
+
+# 4. overload.dat again, as a version 6 file without compression.
+trace-cmd convert -i "$outdir/overload.dat" -o "$outdir/overload-v6.dat" \
+	--file-version 6 --compression none >/dev/null
+echo "overload-v6.dat: $(stat -c %s "$outdir/overload-v6.dat") bytes"
