@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The model from synthetic events: every rule of DESIGN.md "Exact
+ * semantics" with hand-computed expectations.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedplot/model.h"
+#include "schedplot/stats.h"
+
+#define MAX_LOG 64
+
+struct run_log {
+	int cpu, pid;
+	uint64_t t0, t1;
+};
+
+struct step_log {
+	uint64_t ts;
+	int running, waiting;
+};
+
+struct log {
+	struct run_log runs[MAX_LOG];
+	int nr_runs;
+	struct step_log steps[MAX_LOG];
+	int nr_steps;
+	uint64_t latencies[MAX_LOG];
+	int nr_latencies;
+	struct sp_stats stats;
+};
+
+static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct log *l = data;
+
+	assert_true(l->nr_runs < MAX_LOG);
+	l->runs[l->nr_runs++] = (struct run_log){ cpu, pid, t0, t1 };
+}
+
+static void on_step(void *data, uint64_t ts, int running, int waiting)
+{
+	struct log *l = data;
+
+	assert_true(l->nr_steps < MAX_LOG);
+	/* steps arrive in time order, one per timestamp */
+	if (l->nr_steps)
+		assert_true(ts > l->steps[l->nr_steps - 1].ts);
+	l->steps[l->nr_steps++] = (struct step_log){ ts, running, waiting };
+	sp_stats_step(&l->stats, ts, running, waiting);
+}
+
+static void on_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+{
+	struct log *l = data;
+
+	l->latencies[l->nr_latencies++] = dur_ns;
+}
+
+static struct log lg;
+static struct sp_model m;
+
+static void setup_model(int nr_cpus, const uint64_t *start, uint64_t end, bool waking,
+			const struct sp_model_filter *filter)
+{
+	struct sp_model_observer obs = {
+		.run = on_run, .step = on_step, .latency = on_latency, .data = &lg,
+	};
+	uint64_t t0 = 0;
+	int c;
+
+	memset(&lg, 0, sizeof(lg));
+	for (c = 0; c < nr_cpus; c++)
+		if (start[c] != SP_NO_TS && start[c] > t0)
+			t0 = start[c];
+	sp_stats_init(&lg.stats, t0, end, nr_cpus);
+	assert_int_equal(sp_model_init(&m, nr_cpus, start, end, waking, &obs, filter), 0);
+}
+
+static void ev_switch(uint64_t ts, int cpu, int prev, bool runnable, int next)
+{
+	struct sp_event ev = {
+		.ts_ns = ts, .cpu = cpu, .common_pid = prev, .type = SP_EV_SWITCH,
+		.pid = prev, .other_pid = next, .prev_runnable = runnable,
+		.comm = prev ? "prev" : NULL, .other_comm = next ? "next" : NULL,
+		.target_cpu = -1, .orig_cpu = -1,
+	};
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
+static void ev_wakeup(uint64_t ts, int cpu, int common, enum sp_event_type type, int pid,
+		      int target)
+{
+	struct sp_event ev = {
+		.ts_ns = ts, .cpu = cpu, .common_pid = common, .type = type,
+		.pid = pid, .target_cpu = target, .orig_cpu = -1, .comm = "woken",
+	};
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
+static void ev_other(uint64_t ts, int cpu, int common)
+{
+	struct sp_event ev = { .ts_ns = ts, .cpu = cpu, .common_pid = common };
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
+static void finish(void)
+{
+	assert_int_equal(sp_model_finish(&m), 0);
+	sp_stats_finish(&lg.stats);
+}
+
+/* cpu0: idle from 100 (its first record), task 10 runs 200..500, idle to 1000 */
+static void test_switch_and_busy(void **state)
+{
+	uint64_t start[1] = { 100 };
+
+	setup_model(1, start, 1000, false, NULL);
+	ev_other(100, 0, 0);
+	ev_switch(200, 0, 0, false, 10);
+	ev_switch(500, 0, 10, false, 0);
+	ev_other(1000, 0, 0);
+	finish();
+
+	assert_int_equal(m.cpus[0].busy_ns, 300);
+	assert_int_equal(m.cpus[0].nr_switches, 2);
+	assert_int_equal(sp_model_task(&m, 10)->run_ns, 300);
+	assert_int_equal(lg.nr_runs, 3);
+	assert_int_equal(lg.runs[0].pid, 0);
+	assert_int_equal(lg.runs[0].t0, 100);	/* current from start[c], not from the switch */
+	assert_int_equal(lg.runs[1].pid, 10);
+	assert_int_equal(lg.runs[1].t0, 200);
+	assert_int_equal(lg.runs[1].t1, 500);
+	assert_int_equal(lg.runs[2].t1, 1000);
+	assert_int_equal(sp_model_nr_repairs(&m), 0);
+	/* running 1 for 300 of the 900 ns window */
+	assert_true(sp_stats_running_avg(&lg.stats) > 300.0 / 900 - 1e-12);
+	assert_true(sp_stats_running_avg(&lg.stats) < 300.0 / 900 + 1e-12);
+	sp_model_release(&m);
+}
+
+/*
+ * A missed switch: cpu0 tracks task 10 (switched in at 200); at 400 a record
+ * with common_pid 20 arrives.  Task 10's run ends and 20's begins at 200...
+ * no: at the previous sched record on cpu0, which is the switch at 200
+ * unless another sched record came later (here a wakeup at 300).
+ */
+static void test_repair_from_common_pid(void **state)
+{
+	uint64_t start[1] = { 100 };
+
+	setup_model(1, start, 1000, false, NULL);
+	ev_switch(200, 0, 0, false, 10);
+	ev_wakeup(300, 0, 10, SP_EV_WAKEUP, 30, 0);
+	ev_wakeup(400, 0, 20, SP_EV_WAKEUP, 31, 0);
+	finish();
+
+	assert_int_equal(m.repairs[SP_REPAIR_MISSED_SWITCH], 1);
+	assert_int_equal(sp_model_task(&m, 10)->run_ns, 100);	/* 200..300 */
+	assert_int_equal(sp_model_task(&m, 20)->run_ns, 700);	/* 300..1000 */
+	assert_int_equal(sp_model_task(&m, 10)->state, SP_TASK_OTHER);
+	/* only non-sched records before: the first sched record starts at start[c] */
+	assert_int_equal(lg.runs[0].pid, 0);
+	assert_int_equal(lg.runs[0].t0, 100);
+	assert_int_equal(lg.runs[0].t1, 200);
+	assert_int_equal(m.cpus[0].busy_ns, 800);
+	sp_model_release(&m);
+}
+
+/* Wakeup makes a task wait; switch-in ends the wait; latency measured. */
+static void test_wakeup_wait_latency(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 1000, false, NULL);
+	ev_other(0, 0, 0);
+	ev_other(0, 1, 0);
+	ev_wakeup(100, 1, 0, SP_EV_WAKEUP, 10, 0);
+	ev_wakeup(150, 1, 0, SP_EV_WAKEUP, 10, 0);	/* already waiting: no new wait */
+	ev_switch(400, 0, 0, false, 10);
+	ev_switch(600, 0, 10, true, 0);			/* preempted: waiting again */
+	ev_switch(700, 1, 0, false, 10);		/* runs on cpu1 */
+	finish();
+
+	struct sp_task *t = sp_model_task(&m, 10);
+
+	assert_int_equal(t->wakeups, 2);
+	assert_int_equal(t->wait_ns, 300 + 100);
+	assert_int_equal(t->run_ns, 200 + 300);
+	assert_int_equal(lg.nr_latencies, 1);		/* preemption starts no latency */
+	assert_int_equal(lg.latencies[0], 300);
+	assert_int_equal(lg.stats.waiting_max, 1);
+	/* waiting while cpu1 idle: 100..400 and 600..700 (cpu0 idle then too) */
+	assert_int_equal(lg.stats.idle_while_waiting_ns, 400);
+	sp_model_release(&m);
+}
+
+/* Without sched_wakeup records, sched_waking is the wakeup. */
+static void test_waking_as_wakeup(void **state)
+{
+	uint64_t start[1] = { 0 };
+
+	setup_model(1, start, 1000, true, NULL);
+	ev_other(0, 0, 0);
+	ev_wakeup(100, 0, 0, SP_EV_WAKING, 10, 0);
+	ev_wakeup(120, 0, 0, SP_EV_WAKEUP, 11, 0);	/* ignored in this mode */
+	ev_switch(300, 0, 0, false, 10);
+	finish();
+
+	assert_int_equal(sp_model_task(&m, 10)->wait_ns, 200);
+	assert_int_equal(sp_model_task(&m, 10)->wakeups, 1);
+	assert_null(sp_model_task(&m, 11));	/* the other kind is not a wakeup here */
+	sp_model_release(&m);
+}
+
+/* A task switched in on cpu1 while cpu0 still tracks it: cpu0 leaves it alone. */
+static void test_running_elsewhere_left_alone(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 1000, false, NULL);
+	ev_switch(0, 0, 0, false, 10);
+	ev_switch(0, 1, 0, false, 20);
+	ev_switch(200, 1, 20, false, 10);	/* cpu0's switch-out of 10 was missed */
+	ev_switch(300, 0, 10, false, 0);	/* cpu0 finally switches it out as sleeping */
+	finish();
+
+	struct sp_task *t = sp_model_task(&m, 10);
+
+	assert_int_equal(t->state, SP_TASK_RUNNING);
+	assert_int_equal(t->cpu, 1);
+	assert_int_equal(t->run_ns, 300 + 800);
+	sp_model_release(&m);
+}
+
+/*
+ * A repair reaches back before changes already made on another CPU: the
+ * observer still sees one step per timestamp, in order, with the right
+ * values.
+ */
+static void test_steps_in_order_across_repair(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+	int i;
+
+	setup_model(2, start, 1000, false, NULL);
+	ev_other(0, 0, 0);
+	ev_other(0, 1, 0);
+	ev_wakeup(100, 0, 0, SP_EV_WAKEUP, 50, 1);	/* cpu0 last sched record: 100 */
+	ev_switch(200, 1, 0, false, 20);		/* running 1 at 200 */
+	ev_switch(300, 1, 20, false, 0);		/* running 0 at 300 */
+	ev_wakeup(400, 0, 7, SP_EV_WAKEUP, 51, 1);	/* repair: 7 runs on cpu0 from 100 */
+	finish();
+
+	assert_int_equal(m.repairs[SP_REPAIR_MISSED_SWITCH], 1);
+	for (i = 1; i < lg.nr_steps; i++)
+		assert_true(lg.steps[i].ts > lg.steps[i - 1].ts);
+	/* at 100: 7 runs (retroactive) and 50 waits */
+	assert_int_equal(lg.steps[0].ts, 100);
+	assert_int_equal(lg.steps[0].running, 1);
+	assert_int_equal(lg.steps[0].waiting, 1);
+	assert_int_equal(lg.steps[1].ts, 200);
+	assert_int_equal(lg.steps[1].running, 2);
+	assert_int_equal(lg.steps[2].ts, 300);
+	assert_int_equal(lg.steps[2].running, 1);
+	assert_int_equal(lg.stats.running_max, 2);
+	sp_model_release(&m);
+}
+
+/* The complete window starts when the last CPU starts recording. */
+static void test_window_and_averages(void **state)
+{
+	uint64_t start[2] = { 0, 500 };
+
+	setup_model(2, start, 1000, false, NULL);
+	assert_int_equal(m.window_start_ns, 500);
+	assert_int_equal(m.first_ns, 0);
+	ev_switch(0, 0, 0, false, 10);
+	ev_switch(500, 1, 0, false, 20);
+	ev_switch(750, 1, 20, false, 0);
+	finish();
+
+	/* window 500..1000: cpu0 busy throughout, cpu1 for 250 */
+	assert_true(sp_stats_running_avg(&lg.stats) > 1.5 - 1e-12);
+	assert_true(sp_stats_running_avg(&lg.stats) < 1.5 + 1e-12);
+	assert_int_equal(m.cpus[1].busy_ns, 250);
+	assert_int_equal(m.cpus[0].busy_ns, 1000);
+	sp_model_release(&m);
+}
+
+static bool only_pid_20(void *data, int pid, const char *comm)
+{
+	return pid == 20;
+}
+
+/* Filters: running counts selected CPUs and tasks only. */
+static void test_filters(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+	bool cpus[2] = { false, true };
+	struct sp_model_filter filter = { .cpus = cpus };
+
+	setup_model(2, start, 1000, false, &filter);
+	ev_switch(0, 0, 0, false, 10);
+	ev_switch(0, 1, 0, false, 20);
+	finish();
+	assert_int_equal(lg.stats.running_max, 1);
+	sp_model_release(&m);
+
+	filter.cpus = NULL;
+	filter.task = only_pid_20;
+	setup_model(2, start, 1000, false, &filter);
+	ev_switch(0, 0, 0, false, 20);
+	ev_switch(0, 1, 0, false, 10);
+	ev_wakeup(10, 1, 10, SP_EV_WAKEUP, 30, 1);
+	finish();
+	assert_int_equal(lg.stats.running_max, 1);
+	assert_int_equal(lg.stats.waiting_max, 0);
+	sp_model_release(&m);
+}
+
+static void test_time_backwards_counted(void **state)
+{
+	uint64_t start[1] = { 100 };
+
+	setup_model(1, start, 1000, false, NULL);
+	ev_switch(100, 0, 0, false, 10);
+	ev_switch(90, 0, 10, false, 0);
+	finish();
+	assert_int_equal(m.repairs[SP_REPAIR_TIME_BACKWARDS], 1);
+	assert_int_equal(sp_model_task(&m, 10)->run_ns, 0);
+	sp_model_release(&m);
+}
+
+static void test_comm_interning(void **state)
+{
+	uint64_t start[1] = { 0 };
+	char name[32];
+	int pid;
+
+	setup_model(1, start, 1000, false, NULL);
+	for (pid = 1; pid < 5000; pid++) {
+		snprintf(name, sizeof(name), "task-%d", pid % 700);
+		assert_int_equal(sp_model_set_comm(&m, pid, name), 0);
+	}
+	assert_string_equal(sp_model_comm(&m, 1234), "task-534");
+	assert_string_equal(sp_model_comm(&m, 0), "<idle>");
+	assert_string_equal(sp_model_comm(&m, 99999), "");
+	assert_int_equal(sp_model_task(&m, 1234)->comm, sp_model_task(&m, 534)->comm);
+	sp_model_release(&m);
+}
+
+static void test_latency_quantiles(void **state)
+{
+	struct sp_stats *s = calloc(1, sizeof(*s));
+	uint64_t q;
+	int i;
+
+	sp_stats_init(s, 0, 1, 1);
+	for (i = 1; i <= 1000; i++)
+		sp_stats_latency(s, (uint64_t)i * 1000);
+	q = sp_stats_latency_quantile(s, 0.5);
+	assert_true(q >= 500000 && q <= 500000 * 1.0625);
+	assert_int_equal(sp_stats_latency_quantile(s, 1.0), 1000000);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_switch_and_busy),
+		cmocka_unit_test(test_repair_from_common_pid),
+		cmocka_unit_test(test_wakeup_wait_latency),
+		cmocka_unit_test(test_waking_as_wakeup),
+		cmocka_unit_test(test_running_elsewhere_left_alone),
+		cmocka_unit_test(test_steps_in_order_across_repair),
+		cmocka_unit_test(test_window_and_averages),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_time_backwards_counted),
+		cmocka_unit_test(test_comm_interning),
+		cmocka_unit_test(test_latency_quantiles),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
