@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Compare `schedplot stats --json` with report-stats.py for one trace.
+
+Usage: compare.py SCHEDPLOT.json ORACLE.json
+Prints one line per check, "ok - ..." or "not ok - ...", for tests/run.
+"""
+import json
+import sys
+
+
+def main():
+    ours = json.load(open(sys.argv[1]))
+    want = json.load(open(sys.argv[2]))
+    name = sys.argv[3] if len(sys.argv) > 3 else ""
+    bad = []
+
+    def same(key, a, b):
+        if a != b:
+            bad.append(f"{key}: schedplot {a!r}, report {b!r}")
+
+    for key in ("cpus", "start_ns", "end_ns", "window_ns", "records", "cpu_busy_ns",
+                "cpu_switches", "migrations", "waiting_max", "idle_while_waiting_ns"):
+        same(key, ours.get(key), want.get(key))
+    for key in ("running_avg", "waiting_avg"):
+        a, b = ours.get(key), want.get(key)
+        if a is None or b is None or abs(a - b) > 1e-6 * max(abs(b), 1e-9):
+            bad.append(f"{key}: schedplot {a!r}, report {b!r} (1e-6 relative)")
+    same("repairs.missed_switch", ours["repairs"].get("missed_switch"),
+         want["repairs"].get("missed_switch"))
+    theirs = {t["pid"]: t for t in want["tasks"]}
+    mine = {t["pid"]: t for t in ours["tasks"]}
+    same("task pids", sorted(mine), sorted(theirs))
+    for pid in sorted(set(mine) & set(theirs)):
+        for key in ("run_ns", "wait_ns", "wakeups", "migrations"):
+            same(f"task {pid} {key}", mine[pid][key], theirs[pid][key])
+    if bad:
+        print(f"not ok - {name}: stats --json differs from trace-cmd report in "
+              f"{len(bad)} values: " + "; ".join(bad[:8]))
+        return 1
+    print(f"ok - {name}: stats --json equals trace-cmd report on busy, switches, "
+          f"averages and {len(mine)} tasks")
+    return 0
+
+
+sys.exit(main())
