@@ -28,9 +28,11 @@ die()
 	exit 1
 }
 
-[ "$(id -u)" -eq 0 ] || die "must run as root (tracefs and the ring buffers are root-only); try: sudo $0"
+[ "$(id -u)" -eq 0 ] ||
+	die "must run as root (tracefs and the ring buffers are root-only); try: sudo $0"
 for tool in trace-cmd perf cc unshare mount; do
-	command -v "$tool" >/dev/null || die "'$tool' not found; install it (Debian: trace-cmd, linux-perf, gcc, util-linux, mount)"
+	command -v "$tool" >/dev/null ||
+		die "'$tool' not found (Debian packages: trace-cmd linux-perf gcc util-linux mount)"
 done
 
 tracefs=/sys/kernel/tracing
@@ -44,7 +46,9 @@ for e in $events; do
 done
 
 tmp=$(mktemp -d)
-saved_size=$(sed 's/ .*//' "$tracefs/buffer_size_kb")
+# An unused buffer reads as "7 (expanded: 1408)": keep the size it will have.
+saved_size=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' "$tracefs/buffer_size_kb")
+saved_on=$(cat "$tracefs/tracing_on")
 
 cleanup()
 {
@@ -52,8 +56,10 @@ cleanup()
 	for e in $events; do
 		echo 0 > "$tracefs/events/sched/$e/enable"
 	done
+	echo 0 > "$tracefs/events/timer/hrtimer_start/enable"
 	echo "$saved_size" > "$tracefs/buffer_size_kb"
 	echo > "$tracefs/trace"
+	echo "$saved_on" > "$tracefs/tracing_on"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -94,7 +100,7 @@ stop_and_extract()
 		shift 2
 		mount -t tmpfs schedplot-events "$tmp/events"
 		cp "$ev/header_page" "$ev/header_event" "$tmp/events/"
-		for sys in sched ftrace; do
+		for sys in sched ftrace timer; do
 			mkdir "$tmp/events/$sys"
 			mount --bind "$ev/$sys" "$tmp/events/$sys"
 		done
@@ -126,3 +132,13 @@ stop_and_extract overflow.dat
 trace-cmd convert -i "$outdir/overload.dat" -o "$outdir/overload-v6.dat" \
 	--file-version 6 --compression none >/dev/null
 echo "overload-v6.dat: $(stat -c %s "$outdir/overload-v6.dat") bytes"
+
+# 5. No sched events at all, only timer events: schedplot must say so.
+echo 0 > "$tracefs/tracing_on"
+echo 1024 > "$tracefs/buffer_size_kb"
+echo 1 > "$tracefs/events/timer/hrtimer_start/enable"
+echo > "$tracefs/trace"
+echo 1 > "$tracefs/tracing_on"
+sleep 0.2
+echo 0 > "$tracefs/events/timer/hrtimer_start/enable"
+stop_and_extract no-sched.dat

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_VIEWOPTS_H
+#define SP_VIEWOPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "schedplot/output.h"
+
+struct sp_trace;
+
+/* Which options a view accepts (or-ed into sp_view_opts_parse()'s @accept). */
+enum sp_view_opt_set {
+	SP_VOPT_COLOR = 1 << 0,		/* --color-by, --palette */
+	SP_VOPT_ORDER = 1 << 1,		/* --cpu-order, --topology, --socket-order */
+	SP_VOPT_SHADE = 1 << 2,		/* --no-shade */
+	SP_VOPT_CSV = 1 << 3,		/* --csv FILE */
+};
+
+enum sp_color_by {
+	SP_COLOR_BY_PID,
+	SP_COLOR_BY_COMMAND,
+	SP_COLOR_BY_PARENT,
+};
+
+enum sp_cpu_order {
+	SP_CPU_ORDER_NUMERIC,
+	SP_CPU_ORDER_SOCKET,
+};
+
+/* The options every view shares, parsed in one place. */
+struct sp_view_opts {
+	const char *cmd;		/* "datagraph", ... for messages */
+	const char *trace_path;
+	const char *output;		/* -o; NULL: default name in the current directory */
+	enum sp_format format;		/* --format, else from the output name */
+	bool has_min, has_max;		/* --min/--max: seconds after the trace start */
+	double min_s, max_s;
+	bool has_time;			/* --time START,END: the trace's own seconds */
+	bool has_time_start, has_time_end;
+	double time_start_s, time_end_s;
+	const char *cpus_list;		/* --cpus as given */
+	char **targets;			/* --target names or glob patterns */
+	int nr_targets;
+	double width, height;		/* 0: the view's default */
+	const char *title;
+	bool no_legend;
+	double font_size;		/* 0: the theme's default */
+	enum sp_color_by color_by;
+	const char *palette;		/* palette name */
+	enum sp_cpu_order cpu_order;
+	const char *topology;		/* --topology FILE (lscpu -p output) */
+	bool no_shade;
+	const char *csv;
+
+	/* resolved against the trace by sp_view_opts_resolve() */
+	uint64_t t0_ns, t1_ns;		/* the window drawn */
+	uint64_t origin_ns;		/* time labels count from here (0: absolute) */
+	bool *cpus;			/* nr_cpus entries: true when drawn/counted */
+	int nr_cpus;
+};
+
+/**
+ * sp_view_opts_parse - parse a view subcommand's command line
+ * @o: filled in
+ * @cmd: the subcommand's name
+ * @accept: the sp_view_opt_set bits the view takes beyond the common ones
+ * @usage: the --help text
+ * @argc: from the subcommand's name on
+ * @argv: from the subcommand's name on
+ *
+ * Prints usage errors itself.  Return: -1 to go on, else an exit code
+ * (SP_EXIT_OK after --help, SP_EXIT_USAGE on errors).
+ */
+int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int accept,
+		       const char *usage, int argc, char **argv);
+
+/**
+ * sp_view_opts_resolve - check the options against an open trace
+ * @o: parsed options
+ * @t: the trace (opened; the model is not needed)
+ *
+ * Sets the window, the time origin and the CPU selection; prints errors
+ * (a window outside the trace, a CPU the trace does not have).
+ * Return: SP_EXIT_OK, or an exit code.
+ */
+int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t);
+
+/**
+ * sp_view_opts_output - the output name, default "<trace>-<cmd>.png"
+ * @o: resolved options
+ * @buf: room for a default name
+ * @len: size of @buf
+ *
+ * Return: the name to write (o->output or @buf).
+ */
+const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t len);
+
+/**
+ * sp_view_opts_is_target - whether a command name matches a --target
+ * @o: the options
+ * @comm: the task's command name
+ *
+ * Names are matched exactly or as shell globs (fnmatch).  Return: true
+ * when there are no targets or one matches.
+ */
+bool sp_view_opts_is_target(const struct sp_view_opts *o, const char *comm);
+
+/**
+ * sp_view_opts_release - free what parsing and resolving allocated
+ * @o: the options
+ */
+void sp_view_opts_release(struct sp_view_opts *o);
+
+/**
+ * sp_parse_cpu_list - parse "0-3,8,10-11" into a bool array
+ * @list: the text
+ * @cpus: nr_cpus entries, set to true for the CPUs listed
+ * @nr_cpus: CPUs in the trace
+ * @bad: set to the first CPU number >= @nr_cpus found (or -1)
+ *
+ * Return: 0, -EINVAL for bad syntax, -ERANGE when a CPU is out of range.
+ */
+int sp_parse_cpu_list(const char *list, bool *cpus, int nr_cpus, long *bad);
+
+#endif /* SP_VIEWOPTS_H */

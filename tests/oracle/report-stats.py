@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Compute schedplot's statistics from `trace-cmd report` text.
+
+This is an independent oracle for the tests: it never reads the .dat file
+itself, only what `trace-cmd report -N -t` prints, and it follows the
+"Exact semantics" section of the design notes (DESIGN.md) step by step:
+
+  * -t prints timestamps with all nine digits of nanoseconds;
+  * -N loads no plugins, so every event is printed with the kernel's own
+    print format (prev_state decoded by the kernel's __print_flags rather
+    than by the sched_switch plugin's fixed bit table).
+
+Usage: report-stats.py [--trace-cmd PROG] [--text] FILE
+With --text, FILE is saved output of `trace-cmd report -N -t`.
+The JSON object goes to stdout; diagnostics go to stderr.
+"""
+
+import argparse
+import heapq
+import json
+import re
+import subprocess
+import sys
+
+SCHED_EVENTS = {
+    "sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking",
+    "sched_migrate_task", "sched_process_fork", "sched_process_exec",
+    "sched_process_exit",
+}
+
+# "<comm>-<pid> [<cpu>] <sec>.<nsec>: <event>: <fields>".  The comm may hold
+# spaces, dashes and digits, so the line is anchored on the [CPU] column.
+RECORD_RE = re.compile(r"^(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+([^\s:]+):\s*(.*)$")
+DROPPED_RE = re.compile(r"^CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]$")
+CPUS_RE = re.compile(r"^cpus=(\d+)$")
+
+SWITCH_RE = re.compile(r"^prev_comm=(.*) prev_pid=(-?\d+) prev_prio=(-?\d+) "
+                       r"prev_state=(\S+) ==> next_comm=(.*) next_pid=(-?\d+) "
+                       r"next_prio=(-?\d+)$")
+COMM_PID_RE = re.compile(r"^comm=(.*) pid=(-?\d+) prio=")
+FORK_RE = re.compile(r"^comm=(.*) pid=(-?\d+) child_comm=(.*) child_pid=(-?\d+)$")
+EXEC_RE = re.compile(r"^filename=(.*) pid=(-?\d+) old_pid=(-?\d+)$")
+
+RUNNABLE_STATES = {"R", "R+"}
+
+
+class Record:
+    __slots__ = ("cpu", "ts", "pid", "comm", "event", "body")
+
+    def __init__(self, cpu, ts, pid, comm, event, body):
+        self.cpu = cpu
+        self.ts = ts
+        self.pid = pid
+        self.comm = comm
+        self.event = event
+        self.body = body
+
+
+def die(msg):
+    print("report-stats: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def read_report(args):
+    if args.text:
+        with open(args.file, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    cmd = [args.trace_cmd, "report", "-N", "-t", "-i", args.file]
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        die("cannot run %s: %s" % (args.trace_cmd, e))
+    if p.returncode != 0:
+        err = p.stderr.decode("utf-8", "replace").strip().replace("\n", "; ")
+        die("%s: trace-cmd report failed (exit %d): %s" % (args.file, p.returncode, err))
+    return p.stdout.decode("utf-8", "replace").splitlines()
+
+
+def parse(lines):
+    """Split report text into per-CPU record lists, in each CPU's own order."""
+    nr_cpus = None
+    per_cpu = {}
+    report_order = []           # (cpu, index in that CPU's list), as printed
+    dropped = []                # [cpu, count or None, index of next record]
+    unparsed = 0
+    for line in lines:
+        m = RECORD_RE.match(line)
+        if m:
+            comm, pid, cpu, sec, frac, event, body = m.groups()
+            cpu = int(cpu)
+            # Nine digits with -t; pad in case a shorter fraction is printed.
+            ts = int(sec) * 1000000000 + int((frac + "000000000")[:9])
+            lst = per_cpu.setdefault(cpu, [])
+            report_order.append((cpu, len(lst)))
+            lst.append(Record(cpu, ts, int(pid), comm.lstrip(), event, body))
+            continue
+        m = DROPPED_RE.match(line.strip())
+        if m:
+            cpu = int(m.group(1))
+            count = int(m.group(2)) if m.group(2) else None
+            dropped.append([cpu, count, len(per_cpu.get(cpu, []))])
+            continue
+        m = CPUS_RE.match(line.strip())
+        if m and nr_cpus is None:
+            nr_cpus = int(m.group(1))
+            continue
+        if line.strip():
+            unparsed += 1
+    return nr_cpus, per_cpu, report_order, dropped, unparsed
+
+
+def merge(per_cpu):
+    """Timestamp order, ties to the lower CPU, each CPU's own order kept."""
+    heap = [(lst[0].ts, cpu, 0) for cpu, lst in per_cpu.items() if lst]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        ts, cpu, i = heapq.heappop(heap)
+        order.append((cpu, i))
+        lst = per_cpu[cpu]
+        if i + 1 < len(lst):
+            heapq.heappush(heap, (lst[i + 1].ts, cpu, i + 1))
+    return order
+
+
+class Model:
+    """Current task per CPU, task states, and the intervals they produce."""
+
+    def __init__(self, start):
+        self.start = start
+        self.cur = {}           # cpu -> current pid (absent: unknown)
+        self.run_start = {}     # cpu -> when cur[cpu] became current
+        self.last_sched = {}    # cpu -> timestamp of the last sched record
+        self.state = {}         # pid -> ("run", cpu) | "wait" | "other"
+        self.wait_start = {}    # pid -> when it entered the waiting state
+        self.runs = []          # (cpu, pid, begin, end or None)
+        self.waits = []         # (pid, begin, end or None)
+        self.repairs = 0
+
+    def set_state(self, pid, new, ts):
+        if pid == 0:
+            return
+        old = self.state.get(pid, "other")
+        if old == "wait" and new != "wait":
+            begin = self.wait_start.pop(pid)
+            # A repair may end a wait retroactively, before it began.
+            self.waits.append((pid, begin, max(ts, begin)))
+        elif new == "wait" and old != "wait":
+            self.wait_start[pid] = ts
+        self.state[pid] = new
+
+    def run_begin(self, cpu, pid, ts):
+        self.cur[cpu] = pid
+        self.run_start[cpu] = ts
+        self.set_state(pid, ("run", cpu), ts)
+
+    def run_end(self, cpu, ts, new_state):
+        pid = self.cur[cpu]
+        self.runs.append((cpu, pid, self.run_start[cpu], ts))
+        st = self.state.get(pid, "other")
+        if isinstance(st, tuple) and st[1] != cpu:
+            return          # already running on another CPU: left alone
+        self.set_state(pid, new_state, ts)
+
+    def sched_record(self, rec):
+        """The common_pid rule, applied to every sched record before its event."""
+        cpu = rec.cpu
+        if cpu not in self.cur:
+            self.run_begin(cpu, rec.pid, self.start[cpu])
+        elif self.cur[cpu] != rec.pid:
+            t = self.last_sched[cpu]
+            self.run_end(cpu, t, "other")
+            self.run_begin(cpu, rec.pid, t)
+            self.repairs += 1
+        self.last_sched[cpu] = rec.ts
+
+    def switch(self, cpu, ts, runnable, next_pid):
+        self.run_end(cpu, ts, "wait" if runnable else "other")
+        self.run_begin(cpu, next_pid, ts)
+
+    def wakeup(self, pid, ts):
+        if pid != 0 and self.state.get(pid, "other") == "other":
+            self.set_state(pid, "wait", ts)
+
+    def finish(self):
+        for cpu, pid in self.cur.items():
+            self.runs.append((cpu, pid, self.run_start[cpu], None))
+        for pid, begin in self.wait_start.items():
+            self.waits.append((pid, begin, None))
+
+
+def step_deltas(intervals):
+    """+1/-1 changes of a step function; open intervals never close."""
+    out = []
+    for begin, end in intervals:
+        out.append((begin, 1))
+        if end is not None:
+            out.append((end, -1))
+    return out
+
+
+def window_stats(run_deltas, wait_deltas, lo, hi, nr_cpus):
+    """Integrals and maximum of running(t) and waiting(t) over [lo, hi].
+
+    Where several changes share a timestamp only the value after all of
+    them counts, so changes are applied a timestamp at a time.
+    """
+    changes = {}
+    for t, d in run_deltas:
+        changes.setdefault(t, [0, 0])[0] += d
+    for t, d in wait_deltas:
+        changes.setdefault(t, [0, 0])[1] += d
+    times = sorted(changes)
+    running = waiting = 0
+    i = 0
+    while i < len(times) and times[i] <= lo:
+        running += changes[times[i]][0]
+        waiting += changes[times[i]][1]
+        i += 1
+    run_area = wait_area = idle_waiting = 0
+    wait_max = waiting
+    prev = lo
+    while i < len(times) and times[i] <= hi:
+        t = times[i]
+        run_area += running * (t - prev)
+        wait_area += waiting * (t - prev)
+        if waiting >= 1 and running < nr_cpus:
+            idle_waiting += t - prev
+        running += changes[t][0]
+        waiting += changes[t][1]
+        wait_max = max(wait_max, waiting)
+        prev = t
+        i += 1
+    run_area += running * (hi - prev)
+    wait_area += waiting * (hi - prev)
+    if waiting >= 1 and running < nr_cpus:
+        idle_waiting += hi - prev
+    return run_area, wait_area, wait_max, idle_waiting
+
+
+def main():
+    ap = argparse.ArgumentParser(description="schedplot statistics from trace-cmd report text")
+    ap.add_argument("file", help="trace-cmd .dat file (or report text with --text)")
+    ap.add_argument("--trace-cmd", default="trace-cmd", help="trace-cmd program to run")
+    ap.add_argument("--text", action="store_true",
+                    help="FILE is the output of `trace-cmd report -N -t`")
+    args = ap.parse_args()
+
+    nr_cpus, per_cpu, report_order, dropped, unparsed = parse(read_report(args))
+    if nr_cpus is None:
+        die("%s: no 'cpus=N' line in the report" % args.file)
+    if unparsed:
+        print("report-stats: %s: %d lines that are not records were skipped"
+              % (args.file, unparsed), file=sys.stderr)
+    order = merge(per_cpu)
+    if order != report_order:
+        print("report-stats: %s: trace-cmd report prints records in another order "
+              "than (timestamp, cpu); using (timestamp, cpu)" % args.file, file=sys.stderr)
+
+    start = {cpu: lst[0].ts for cpu, lst in per_cpu.items() if lst}
+    if not start:
+        die("%s: the trace holds no records" % args.file)
+    backwards = sum(1 for lst in per_cpu.values()
+                    for a, b in zip(lst, lst[1:]) if b.ts < a.ts)
+    if backwards:
+        print("report-stats: %s: %d timestamps go backwards within a CPU"
+              % (args.file, backwards), file=sys.stderr)
+    end = max(r.ts for lst in per_cpu.values() for r in lst)
+    lo = max(start.values())
+    first = min(start.values())
+
+    has_wakeup = any(r.event == "sched_wakeup" for lst in per_cpu.values() for r in lst)
+    wakeup_events = {"sched_wakeup_new", "sched_wakeup" if has_wakeup else "sched_waking"}
+
+    model = Model(start)
+    switches = {cpu: 0 for cpu in start}
+    migrations = 0
+    task_wakeups = {}
+    task_migrations = {}
+    comm = {}               # pid -> latest name seen in an event's fields
+    cmdline_comm = {}       # pid -> name in the report's first column
+    mismatched_prev = 0
+
+    def seen(pid, name):
+        if pid != 0:
+            comm[pid] = name
+
+    for cpu, i in order:
+        rec = per_cpu[cpu][i]
+        if rec.event not in SCHED_EVENTS:
+            continue
+        if rec.pid != 0:
+            cmdline_comm.setdefault(rec.pid, rec.comm)
+        model.sched_record(rec)
+        ev = rec.event
+        if ev == "sched_switch":
+            m = SWITCH_RE.match(rec.body)
+            if not m:
+                die("%s: cannot parse sched_switch: %s" % (args.file, rec.body))
+            prev_comm, prev_pid, _, prev_state, next_comm, next_pid, _ = m.groups()
+            prev_pid, next_pid = int(prev_pid), int(next_pid)
+            seen(prev_pid, prev_comm)
+            seen(next_pid, next_comm)
+            if prev_pid != model.cur[cpu]:
+                mismatched_prev += 1
+            switches[cpu] += 1
+            model.switch(cpu, rec.ts, prev_state in RUNNABLE_STATES, next_pid)
+        elif ev in ("sched_wakeup", "sched_wakeup_new", "sched_waking",
+                    "sched_migrate_task", "sched_process_exit"):
+            m = COMM_PID_RE.match(rec.body)
+            if not m:
+                die("%s: cannot parse %s: %s" % (args.file, ev, rec.body))
+            pid = int(m.group(2))
+            seen(pid, m.group(1))
+            if ev in wakeup_events:
+                task_wakeups[pid] = task_wakeups.get(pid, 0) + 1
+                model.wakeup(pid, rec.ts)
+            elif ev == "sched_migrate_task":
+                migrations += 1
+                task_migrations[pid] = task_migrations.get(pid, 0) + 1
+        elif ev == "sched_process_fork":
+            m = FORK_RE.match(rec.body)
+            if not m:
+                die("%s: cannot parse sched_process_fork: %s" % (args.file, rec.body))
+            seen(int(m.group(2)), m.group(1))
+            seen(int(m.group(4)), m.group(3))
+        elif ev == "sched_process_exec":
+            m = EXEC_RE.match(rec.body)
+            if not m:
+                die("%s: cannot parse sched_process_exec: %s" % (args.file, rec.body))
+            comm.setdefault(int(m.group(2)), None)
+    model.finish()
+    if mismatched_prev:
+        print("report-stats: %s: %d sched_switch records whose prev_pid is not the "
+              "tracked current task" % (args.file, mismatched_prev), file=sys.stderr)
+
+    busy = {cpu: 0 for cpu in start}
+    run_ns = {}
+    run_intervals = []
+    for cpu, pid, begin, stop in model.runs:
+        stop_t = end if stop is None else stop
+        if pid != 0:
+            busy[cpu] += stop_t - begin
+            run_ns[pid] = run_ns.get(pid, 0) + stop_t - begin
+            run_intervals.append((begin, stop))
+    wait_ns = {}
+    wait_intervals = []
+    for pid, begin, stop in model.waits:
+        stop_t = end if stop is None else stop
+        wait_ns[pid] = wait_ns.get(pid, 0) + max(0, min(stop_t, end) - max(begin, first))
+        wait_intervals.append((begin, stop))
+
+    run_area, wait_area, wait_max, idle_waiting = window_stats(
+        step_deltas(run_intervals), step_deltas(wait_intervals), lo, end, nr_cpus)
+    span = end - lo
+
+    pids = set(comm) | set(cmdline_comm) | set(run_ns) | set(wait_ns)
+    pids |= set(task_wakeups) | set(task_migrations)
+    pids.discard(0)
+    tasks = [{
+        "pid": pid,
+        "comm": comm.get(pid) or cmdline_comm.get(pid, ""),
+        "run_ns": run_ns.get(pid, 0),
+        "wait_ns": wait_ns.get(pid, 0),
+        "wakeups": task_wakeups.get(pid, 0),
+        "migrations": task_migrations.get(pid, 0),
+    } for pid in pids]
+    tasks.sort(key=lambda t: (-t["run_ns"], t["pid"]))
+
+    lost = []
+    for cpu, count, idx in dropped:
+        lst = per_cpu.get(cpu, [])
+        lost.append({"cpu": cpu, "events": count,
+                     "before_ts_ns": lst[idx].ts if idx < len(lst) else None})
+
+    out = {
+        "cpus": list(range(nr_cpus)),
+        "start_ns": {str(c): start[c] for c in sorted(start)},
+        "end_ns": end,
+        "window_ns": [lo, end],
+        "records": sum(len(lst) for lst in per_cpu.values()),
+        "cpu_busy_ns": {str(c): busy[c] for c in sorted(busy)},
+        "cpu_switches": {str(c): switches[c] for c in sorted(switches)},
+        "migrations": migrations,
+        "tasks": tasks,
+        "running_avg": run_area / span if span > 0 else 0.0,
+        "waiting_avg": wait_area / span if span > 0 else 0.0,
+        "waiting_max": wait_max,
+        "idle_while_waiting_ns": idle_waiting,
+        "repairs": {"missed_switch": model.repairs},
+        "lost_events": lost,
+    }
+    json.dump(out, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
