@@ -83,7 +83,7 @@ start_tracing()
 #
 # trace-cmd stores the format of every event the kernel has (about 2 MB of
 # text) and /proc/kallsyms (several MB).  In a private mount namespace it is
-# shown an events directory with only the sched and ftrace systems and an
+# shown an events directory with only the sched, ftrace and timer systems and an
 # empty kallsyms, so the files stay small; the ring-buffer data is untouched.
 stop_and_extract()
 {

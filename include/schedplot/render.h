@@ -87,9 +87,12 @@ enum sp_align {
  * @size: its size (at least 1)
  * @src: any bytes, NUL-terminated (NULL is taken as "")
  *
- * Invalid UTF-8 (bad, overlong, surrogate or truncated sequences), control
- * characters (C0, DEL, C1) and U+FFFE/U+FFFF each become one '?'.  The
- * result is cut at a character boundary when it does not fit.
+ * A byte that starts no well-formed UTF-8 sequence (stray continuation
+ * bytes, truncated sequences) becomes '?'; so does each whole sequence
+ * that is well-formed but not a character to draw (overlong forms,
+ * surrogates, beyond U+10FFFF, U+FFFE/U+FFFF) and each control character
+ * (C0, DEL, C1).  The result is cut at a character boundary when it does
+ * not fit.
  *
  * Return: the length of @dst.
  */
@@ -366,6 +369,18 @@ void sp_axis_frame_draw(struct _cairo *cr, const struct sp_theme *theme,
 double sp_axis_label_width(struct _cairo *cr, const struct sp_theme *theme,
 			   const char *const *labels, size_t nr);
 
+/**
+ * sp_axis_left_width - room a y axis needs left of the plot
+ * @cr: cairo context
+ * @theme: the theme
+ * @label_w: the widest tick label (sp_axis_label_width())
+ * @has_title: a vertical axis title is drawn too
+ *
+ * Return: the width, for sp_layout_spec.left_w.
+ */
+double sp_axis_left_width(struct _cairo *cr, const struct sp_theme *theme, double label_w,
+			  bool has_title);
+
 /* ---- legend -------------------------------------------------------------- */
 
 struct sp_legend_entry {
@@ -473,6 +488,14 @@ const char *sp_palette_names(void);
  */
 void sp_palette_color(const struct sp_palette *palette, size_t index, double *r, double *g,
 		      double *b);
+
+/**
+ * sp_color_to_oklab - convert an sRGB color to OKLab
+ * @c: the color
+ * @lab: L (0 black .. 1 white), a, b; Euclidean distance between two is a
+ *	 perceptual difference (about 0.02 is just noticeable)
+ */
+void sp_color_to_oklab(const struct sp_rgb *c, double lab[3]);
 
 /* Colors sp_color_for_string() picks from: the palette's first entries. */
 #define SP_STRING_COLORS 64
