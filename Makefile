@@ -89,6 +89,29 @@ unit: $(UNIT_BIN)
 check: $(PROG) $(UNIT_BIN)
 	$(Q)BUILD=$(BUILD) SCHEDPLOT=$(CURDIR)/$(PROG) tests/run
 
+# Both runs of the suite: plain, then under ASan/UBSan.
+check-all:
+	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory check SANITIZE=1
+
+# Render the bundled sample trace: the README's first command.
+SAMPLE := traces/overload.dat
+sample: $(PROG) schedplot
+	@mkdir -p sample
+	./schedplot stats $(SAMPLE)
+	./schedplot datagraph -o sample/overload-datagraph.png $(SAMPLE)
+	./schedplot running-waiting -o sample/overload-running-waiting.png $(SAMPLE)
+	./schedplot overview -o sample/overload-overview.png $(SAMPLE)
+	@echo "images in sample/"
+
+# The README's pictures, made from traces/ so they never go stale.
+doc: $(PROG) schedplot
+	@mkdir -p doc
+	./schedplot datagraph -q -o doc/overload-datagraph.png $(SAMPLE)
+	./schedplot running-waiting -q -o doc/overload-running-waiting.png $(SAMPLE)
+	./schedplot datagraph -q --min 0.1 --max 0.12 -o doc/overload-zoom.png $(SAMPLE)
+	./schedplot running-waiting -q -o doc/messaging-running-waiting.png traces/messaging.dat
+
 bench:
 	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' BUILD=build-bench build-bench/schedplot
 	$(Q)SCHEDPLOT=$(CURDIR)/build-bench/schedplot tests/bench
@@ -105,8 +128,8 @@ uninstall:
 	rm -f $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 
 clean:
-	rm -rf build build-san build-bench schedplot
+	rm -rf build build-san build-bench schedplot sample
 
-.PHONY: all unit check bench install uninstall clean
+.PHONY: all unit check check-all sample doc bench install uninstall clean
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)
