@@ -223,45 +223,29 @@ const char *sp_model_comm(const struct sp_model *m, int pid)
 
 /* ---- running/waiting changes, reordered by time ---- */
 
-static void change_sift_down(struct sp_model *m, size_t i)
-{
-	struct sp_change *h = m->changes;
-
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, min = i;
-		struct sp_change tmp;
-
-		if (l < m->nr_changes && h[l].ts < h[min].ts)
-			min = l;
-		if (r < m->nr_changes && h[r].ts < h[min].ts)
-			min = r;
-		if (min == i)
-			return;
-		tmp = h[i];
-		h[i] = h[min];
-		h[min] = tmp;
-		i = min;
-	}
-}
-
-/* Hand every change before @upto to the observer, one step per timestamp. */
+/*
+ * Pending changes are kept sorted by time in changes[head..nr_changes).
+ * Almost all arrive in time order and are appended; only repairs reach
+ * back, and then only a little, so insertion scans from the end.
+ */
 static void changes_flush(struct sp_model *m, uint64_t upto)
 {
-	while (m->nr_changes && m->changes[0].ts < upto) {
-		uint64_t ts = m->changes[0].ts;
+	while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts < upto) {
+		uint64_t ts = m->changes[m->head_changes].ts;
 		int running = m->running, waiting = m->waiting;
 
-		while (m->nr_changes && m->changes[0].ts == ts) {
-			m->running += m->changes[0].d_running;
-			m->waiting += m->changes[0].d_waiting;
-			m->changes[0] = m->changes[--m->nr_changes];
-			change_sift_down(m, 0);
+		while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts == ts) {
+			m->running += m->changes[m->head_changes].d_running;
+			m->waiting += m->changes[m->head_changes].d_waiting;
+			m->head_changes++;
 		}
 		m->flushed_ns = ts;
 		m->any_flushed = true;
 		if ((m->running != running || m->waiting != waiting) && m->obs.step)
 			m->obs.step(m->obs.data, ts, m->running, m->waiting);
 	}
+	if (m->head_changes == m->nr_changes)
+		m->head_changes = m->nr_changes = 0;
 }
 
 static int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_waiting)
@@ -269,26 +253,30 @@ static int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_wait
 	size_t i;
 
 	if (m->any_flushed && ts <= m->flushed_ns) {
-		/* only after the heap overflowed: keep order, count it */
+		/* only after the pending list overflowed: keep order, count it */
 		m->repairs[SP_REPAIR_LATE_CHANGE]++;
 		ts = m->flushed_ns + 1;
 	}
-	if (m->nr_changes >= SP_MAX_PENDING_CHANGES) {
-		uint64_t oldest = m->changes[0].ts;
-
-		changes_flush(m, oldest + 1);
+	if (m->nr_changes - m->head_changes >= SP_MAX_PENDING_CHANGES) {
+		changes_flush(m, m->changes[m->head_changes].ts + 1);
 		if (ts <= m->flushed_ns) {
 			m->repairs[SP_REPAIR_LATE_CHANGE]++;
 			ts = m->flushed_ns + 1;
 		}
 	}
+	if (m->nr_changes == m->alloc_changes && m->head_changes) {
+		memmove(m->changes, m->changes + m->head_changes,
+			(m->nr_changes - m->head_changes) * sizeof(*m->changes));
+		m->nr_changes -= m->head_changes;
+		m->head_changes = 0;
+	}
 	if (sp_grow_array(&m->changes, &m->alloc_changes, m->nr_changes + 1,
 			  sizeof(*m->changes)))
 		return -ENOMEM;
 	i = m->nr_changes++;
-	while (i > 0 && m->changes[(i - 1) / 2].ts > ts) {
-		m->changes[i] = m->changes[(i - 1) / 2];
-		i = (i - 1) / 2;
+	while (i > m->head_changes && m->changes[i - 1].ts > ts) {
+		m->changes[i] = m->changes[i - 1];
+		i--;
 	}
 	m->changes[i].ts = ts;
 	m->changes[i].d_running = d_running;

@@ -129,7 +129,7 @@ static cairo_status_t stream_write(void *closure, const unsigned char *data, uns
 		return CAIRO_STATUS_WRITE_ERROR;
 	if (out->discard)
 		return CAIRO_STATUS_SUCCESS;
-	if (out->fp) {
+	if (out->fp && out->format != SP_FORMAT_SVG) {
 		if (fwrite(data, 1, len, out->fp) != len) {
 			out->write_errno = errno ? errno : EIO;
 			return CAIRO_STATUS_WRITE_ERROR;
@@ -352,6 +352,70 @@ fail:
 	return ret;
 }
 
+/*
+ * cairo names SVG groups "surfaceN" after a counter shared by all surfaces
+ * of the process, so a second image drawn by the same process would differ
+ * from the first.  Number them in order of appearance instead: the ids
+ * stay unique, and the same drawing gives the same bytes.  Text is drawn
+ * as glyph outlines, so "surface" followed by digits only occurs in ids
+ * and references to them.
+ */
+static int svg_renumber(struct sp_output *out)
+{
+	static const char key[] = "surface";
+	const size_t klen = sizeof(key) - 1;
+	unsigned long *ids = NULL;
+	size_t nr_ids = 0, alloc_ids = 0, alloc = 0, n = 0;
+	unsigned char *dst = NULL;
+	size_t i = 0;
+	int ret = 0;
+
+	while (i < out->nr_buf) {
+		const unsigned char *p = out->buf + i;
+		size_t left = out->nr_buf - i, j, len;
+		char num[32];
+
+		len = 1;
+		if (left > klen && !memcmp(p, key, klen) && p[klen] >= '0' && p[klen] <= '9' &&
+		    (i == 0 || !((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z')))) {
+			unsigned long id = 0;
+
+			for (len = klen; len < left && p[len] >= '0' && p[len] <= '9'; len++)
+				id = id * 10 + (p[len] - '0');
+			for (j = 0; j < nr_ids && ids[j] != id; j++)
+				;
+			if (j == nr_ids) {
+				ret = sp_grow_array(&ids, &alloc_ids, nr_ids + 1, sizeof(*ids));
+				if (ret)
+					goto out;
+				ids[nr_ids++] = id;
+			}
+			snprintf(num, sizeof(num), "%s%zu", key, j + 1);
+			ret = sp_grow_array(&dst, &alloc, n + strlen(num), 1);
+			if (ret)
+				goto out;
+			memcpy(dst + n, num, strlen(num));
+			n += strlen(num);
+			i += len;
+			continue;
+		}
+		ret = sp_grow_array(&dst, &alloc, n + 1, 1);
+		if (ret)
+			goto out;
+		dst[n++] = *p;
+		i++;
+	}
+	free(out->buf);
+	out->buf = dst;
+	out->nr_buf = n;
+	out->alloc_buf = alloc;
+	dst = NULL;
+out:
+	free(dst);
+	free(ids);
+	return ret;
+}
+
 static int write_all(int fd, const unsigned char *p, size_t n)
 {
 	while (n) {
@@ -452,6 +516,18 @@ int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err)
 				   "cannot draw the %s image: %s", sp_format_name(out->format),
 				   cairo_status_to_string(status));
 		goto out;
+	}
+	if (out->format == SP_FORMAT_SVG) {
+		ret = svg_renumber(out);
+		if (ret) {
+			sp_error_set(err, ret, -1, "out of memory");
+			goto out;
+		}
+		if (out->fp && out->nr_buf && fwrite(out->buf, 1, out->nr_buf, out->fp) != out->nr_buf) {
+			ret = sp_error_set(err, -errno, -1, "cannot write '%s': %s", out->path,
+					   strerror(errno));
+			goto out;
+		}
 	}
 	if (out->fp) {
 		ret = commit_file(out, err);

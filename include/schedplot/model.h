@@ -108,7 +108,8 @@ struct sp_model {
 	uint32_t *str_index;		/* hash of offsets + 1 into strs */
 	size_t alloc_str_index;
 	size_t nr_str_ids;
-	struct sp_change *changes;	/* reorder heap of step changes */
+	struct sp_change *changes;	/* pending step changes, sorted by time */
+	size_t head_changes;		/* first pending one */
 	size_t nr_changes;
 	size_t alloc_changes;
 	uint64_t flushed_ns;		/* last step handed to the observer */
