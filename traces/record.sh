@@ -141,4 +141,5 @@ echo > "$tracefs/trace"
 echo 1 > "$tracefs/tracing_on"
 sleep 0.2
 echo 0 > "$tracefs/events/timer/hrtimer_start/enable"
-stop_and_extract no-sched.dat
+mkdir -p "$outdir/unusable"
+stop_and_extract unusable/no-sched.dat

@@ -41,14 +41,14 @@ do
 done
 
 # a real trace with no sched events (only other events)
-f=$TRACES/no-sched.dat
+f=$TRACES/unusable/no-sched.dat
 if [ -f "$f" ]; then
 	run "$SCHEDPLOT" stats "$f"
 	expect_status 1 "trace without sched events"
 	expect_stderr_line "^schedplot: .*no-sched.dat: no scheduler events" \
 		"trace without sched events"
 else
-	not_ok "traces/no-sched.dat is missing"
+	not_ok "traces/unusable/no-sched.dat is missing"
 fi
 
 run "$SCHEDPLOT" stats
