@@ -197,7 +197,8 @@ static void report_oddities(struct sp_trace *t)
 		lost += n;
 		cpus_lost += n > 0;
 		if (n && sp_cli.verbose)
-			fprintf(stderr, "schedplot: %s: CPU %d lost %llu events\n", t->path, c,
+			fprintf(stderr, "schedplot: %s: CPU %d: %llu or more events lost (the "
+				"kernel does not always say how many)\n", t->path, c,
 				(unsigned long long)n);
 	}
 	if (sp_cli.verbose)
@@ -206,15 +207,15 @@ static void report_oddities(struct sp_trace *t)
 				fprintf(stderr, "schedplot: %s: %llu repairs of kind %s\n", t->path,
 					(unsigned long long)m->repairs[k], sp_repair_name(k));
 	if (lost)
-		sp_cli_warn("%s: %llu events lost on %d CPU%s (ring buffer overrun; record with a "
-			    "larger buffer, trace-cmd record -b)", t->path,
-			    (unsigned long long)lost, cpus_lost, cpus_lost == 1 ? "" : "s");
+		sp_cli_warn("%s: events lost on %d CPU%s (ring buffer overrun, %llu or more); "
+			    "record with a larger buffer (trace-cmd record -b)", t->path,
+			    cpus_lost, cpus_lost == 1 ? "" : "s", (unsigned long long)lost);
 	/* a few missed switches are normal on some kernels; say so when they matter */
 	if (repairs && (repairs * 100 > m->nr_by_type[SP_EV_SWITCH] || sp_cli.verbose))
 		sp_cli_warn("%s: repaired %llu inconsistencies (%llu missed switches) from "
-			    "common_pid; -v lists them by kind", t->path,
-			    (unsigned long long)repairs,
-			    (unsigned long long)m->repairs[SP_REPAIR_MISSED_SWITCH]);
+			    "common_pid%s", t->path, (unsigned long long)repairs,
+			    (unsigned long long)m->repairs[SP_REPAIR_MISSED_SWITCH],
+			    sp_cli.verbose ? "" : "; -v lists them by kind");
 }
 
 int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,

@@ -17,7 +17,12 @@ struct sp_command {
 };
 
 static const struct sp_command commands[] = {
+	{ "datagraph", sp_cmd_datagraph, "draw every CPU over time, colored by the task running" },
+	{ "running-waiting", sp_cmd_running_waiting,
+	  "draw how many tasks run and how many wait, over time" },
+	{ "overview", sp_cmd_overview, "the datagraph and running-waiting on one time axis" },
 	{ "stats", sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
+	{ "record", sp_cmd_record, "record a trace of the scheduler and the CPU topology (root)" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -35,12 +40,18 @@ static void usage(FILE *f)
 		fprintf(f, "  %-17s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
 	      "Examples:\n"
-	      "  schedplot stats trace.dat                  summary for a bug report\n"
-	      "  schedplot stats --json trace.dat           the same numbers as JSON\n"
+	      "  schedplot datagraph trace.dat -o cores.png       every CPU over time\n"
+	      "  schedplot running-waiting trace.dat -o rw.pdf    overload at a glance\n"
+	      "  schedplot datagraph --min 3 --max 3.2 trace.dat  zoom: seconds from the start\n"
+	      "  schedplot stats trace.dat                        the numbers, for a bug report\n"
 	      "\n"
 	      "Record a suitable trace with:\n"
+	      "  schedplot record -o trace.dat -- COMMAND      (as root)\n"
+	      "or\n"
 	      "  trace-cmd record -e sched:sched_switch -e sched:sched_wakeup \\\n"
-	      "      -e sched:sched_wakeup_new -e sched:sched_migrate_task -- COMMAND\n"
+	      "      -e sched:sched_wakeup_new -e sched:sched_waking \\\n"
+	      "      -e sched:sched_migrate_task -e sched:sched_process_fork \\\n"
+	      "      -e sched:sched_process_exec -e sched:sched_process_exit -- COMMAND\n"
 	      "\n"
 	      "'schedplot COMMAND --help' shows a command's options; man schedplot-COMMAND\n"
 	      "has the details.\n", f);

@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The documentation keeps up with the program: every man page is lint clean,
+# every long option a command accepts is in the command's man page and in
+# its --help, schedplot(1) names every command, and the bash completion
+# offers the commands, options and values the program has.
+. "$(dirname "$0")/../lib.sh"
+
+MAN=$SRCDIR/man
+# Pages still being written: a missing one is skipped, not failed.  Remove
+# a command from this list once its page is in man/.
+PENDING_PAGES="datagraph running-waiting overview"
+
+# ---- lint ----
+
+if command -v mandoc >/dev/null 2>&1; then
+	for page in "$MAN"/*.1; do
+		lint=$(mandoc -Tlint "$page" 2>&1)
+		if [ -z "$lint" ]; then
+			ok "mandoc -Tlint $(basename "$page")"
+		else
+			not_ok "mandoc -Tlint $(basename "$page"): $(echo "$lint" | head -5)"
+		fi
+	done
+else
+	skip "mandoc not installed (Debian package mandoc): man pages not linted"
+fi
+
+if command -v groff >/dev/null 2>&1; then
+	for page in "$MAN"/*.1; do
+		macros=-man
+		grep -q '^\.Dd' "$page" && macros=-mdoc
+		lint=$(groff "$macros" -ww -z "$page" 2>&1)
+		if [ -z "$lint" ]; then
+			ok "groff -ww $(basename "$page")"
+		else
+			not_ok "groff -ww $(basename "$page"): $(echo "$lint" | head -5)"
+		fi
+	done
+else
+	skip "groff not installed (Debian package groff-base): man pages not checked with groff"
+fi
+
+# render PAGE: the page as plain text on one long line per paragraph, so an
+# option is never broken at a hyphen (overstrike bold removed)
+render() {
+	if command -v mandoc >/dev/null 2>&1; then
+		mandoc -Tascii -Owidth=1000 "$1" | sed 's/.\x08//g'
+	elif command -v groff >/dev/null 2>&1; then
+		groff -mandoc -Tascii -P-cbou -rLL=1000n "$1" 2>/dev/null
+	else
+		sed 's/\\-/-/g; s/\\f[BIRP]//g; s/\\f([A-Z][A-Z]//g' "$1"
+	fi
+}
+
+# has_option FILE NAME: FILE mentions --NAME as a whole option
+has_option() {
+	grep -Eq -- "--$2([^a-z0-9-]|\$)" "$1"
+}
+
+# ---- commands and their options ----
+
+commands=$("$SCHEDPLOT" --help | awk '
+	/^Commands:/ { on = 1; next }
+	on && /^$/ { exit }
+	on && /^  [a-z]/ { print $1 }')
+if [ -n "$commands" ]; then
+	ok "schedplot --help lists commands: $(echo $commands)"
+else
+	not_ok "schedplot --help lists no commands under 'Commands:'"
+fi
+
+# table_options FILE...: "name has_arg" for every entry of the getopt_long
+# option tables in FILE
+table_options() {
+	grep -ohE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument' "$@" |
+		sed -E 's/\{ *"([^"]*)", *([a-z]*)_argument/\1 \2/' | sort -u
+}
+
+# options_of CMD: the option table CMD parses with: its own in
+# src/cli-CMD.c, or the views' shared one in src/cli-view.c.  Only names of
+# one table are probed, since getopt_long takes a prefix of a longer option
+# (--top for --topology) as that option.
+options_of() {
+	local src=$SRCDIR/src/cli-$1.c
+	if [ -f "$src" ] && grep -q 'struct option' "$src"; then
+		table_options "$src"
+	elif [ -f "$src" ] && grep -q 'sp_view_opts_parse' "$src"; then
+		table_options "$SRCDIR/src/cli-view.c"
+	else
+		table_options "$SRCDIR"/src/*.c
+	fi
+}
+
+if [ -n "$(table_options "$SRCDIR"/src/*.c)" ]; then
+	ok "option tables found in src/"
+else
+	not_ok "no getopt_long option tables found in src/*.c"
+fi
+
+# a value that parses for OPTION, so the probe reaches --help
+probe_value() {
+	case $1 in
+	format) echo png ;;
+	color-by) echo pid ;;
+	palette) echo default ;;
+	cpu-order) echo numeric ;;
+	output) echo "$TMP/probe.png" ;;
+	csv) echo "$TMP/probe.csv" ;;
+	topology) echo "$TMP/probe.topology" ;;
+	time) echo 0,1 ;;
+	cpus) echo 0 ;;
+	target) echo probe ;;
+	title) echo probe ;;
+	min) echo 0 ;;
+	*) echo 100 ;;
+	esac
+}
+
+# accepts CMD NAME ARG: CMD takes --NAME (a rejected value still counts as
+# taken; an unknown or inapplicable option does not).  Returns 2 when the
+# probe itself went wrong (a crash, a missing binary).
+accepts() {
+	local args=("$1" "--$2") status
+	[ "$3" = no ] || args+=("$(probe_value "$2")")
+	"$SCHEDPLOT" "${args[@]}" --help >/dev/null 2>"$ERR"
+	status=$?
+	case $status in
+	0) return 0 ;;
+	2) ! grep -Eq "unrecognized option|unknown option|does not apply to" "$ERR" ;;
+	*) return 2 ;;
+	esac
+}
+
+help_txt=$TMP/help.txt
+page_txt=$TMP/page.txt
+for cmd in $commands; do
+	accepted=
+	while read -r name arg; do
+		accepts "$cmd" "$name" "$arg"
+		case $? in
+		0) accepted="$accepted $name" ;;
+		2) not_ok "$cmd --$name --help: unexpected exit: $(head -c 300 "$ERR")" ;;
+		esac
+	done < <(options_of "$cmd")
+	if [ -z "$accepted" ]; then
+		not_ok "$cmd: accepts none of the options in src/ (not even --help)"
+		continue
+	fi
+
+	"$SCHEDPLOT" "$cmd" --help >"$help_txt" 2>&1
+	missing=
+	for name in $accepted; do
+		has_option "$help_txt" "$name" || missing="$missing --$name"
+	done
+	if [ -z "$missing" ]; then
+		ok "$cmd --help mentions all its options:$(printf ' --%s' $accepted)"
+	else
+		not_ok "$cmd --help does not mention:$missing"
+	fi
+
+	page=$MAN/schedplot-$cmd.1
+	if [ ! -f "$page" ]; then
+		case " $PENDING_PAGES " in
+		*" $cmd "*) skip "man/schedplot-$cmd.1 is not written yet" ;;
+		*) not_ok "man/schedplot-$cmd.1 is missing" ;;
+		esac
+		continue
+	fi
+	render "$page" >"$page_txt"
+	missing=
+	for name in $accepted; do
+		has_option "$page_txt" "$name" || missing="$missing --$name"
+	done
+	if [ -z "$missing" ]; then
+		ok "schedplot-$cmd.1 documents all its options"
+	else
+		not_ok "schedplot-$cmd.1 does not document:$missing"
+	fi
+done
+
+render "$MAN/schedplot.1" >"$page_txt"
+for cmd in $commands; do
+	if grep -Eq "^ +$cmd( |\$)|schedplot-$cmd\(1\)" "$page_txt"; then
+		ok "schedplot.1 describes $cmd"
+	else
+		not_ok "schedplot.1 does not describe the command $cmd"
+	fi
+done
+
+# ---- bash completion ----
+
+comp=$SRCDIR/contrib/schedplot.bash
+# complete WORD...: what the completion offers for the last WORD
+complete_words() {
+	bash -c '
+		. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+		_schedplot
+		printf "%s\n" "${COMPREPLY[@]}"' complete "$comp" "$SCHEDPLOT" "$@" | sort
+}
+
+# expect_completion "WORDS" EXPECTED...: WORDS is quoted as in the shell
+expect_completion() {
+	local words=$1 got want
+	local -a argv
+	shift
+	eval "argv=($words)"
+	got=$(cd "$SRCDIR" && complete_words "${argv[@]}" | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+	if [ "$got" = "$want" ]; then
+		ok "completion of 'schedplot $words': $want"
+	else
+		not_ok "completion of 'schedplot $words': got '$got', expected '$want'"
+	fi
+}
+
+if [ -f "$comp" ]; then
+	if bash -n "$comp"; then
+		ok "contrib/schedplot.bash parses"
+	else
+		not_ok "contrib/schedplot.bash has a syntax error"
+	fi
+	# shellcheck disable=SC2086
+	expect_completion "''" $commands help
+	for cmd in $commands; do
+		# shellcheck disable=SC2046
+		expect_completion "$cmd --" $(grep -oE -- '--[a-z][a-z0-9-]*' <("$SCHEDPLOT" "$cmd" --help) | sort -u)
+	done
+	expect_completion "stats --color-by ''" pid command parent
+	expect_completion "stats --cpu-order ''" numeric socket
+	expect_completion "stats --format ''" png pdf svg
+	# the palettes of src/render.c, from the program when a command takes
+	# --palette, else from the completion's own list
+	palettes=$(sed -n '/^const char \*sp_palette_names/,/^}/s/.*return "\(.*\)";.*/\1/p' \
+		"$SRCDIR/src/render.c" | tr -d ,)
+	# shellcheck disable=SC2086
+	expect_completion "stats --palette ''" $palettes
+	for cmd in $commands; do
+		if accepts "$cmd" palette required 2>/dev/null; then
+			# shellcheck disable=SC2086
+			expect_completion "$cmd --palette ''" $palettes
+		fi
+	done
+	# the trace argument: .dat files and directories
+	# shellcheck disable=SC2046
+	expect_completion "stats traces/" \
+		$(cd "$SRCDIR" && find traces -mindepth 1 -maxdepth 1 \( -type d -o -name '*.dat' \))
+else
+	not_ok "contrib/schedplot.bash is missing"
+fi

@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make install puts the program, every man page and the bash completion
+# where PREFIX, DESTDIR, BINDIR and MANDIR say; make uninstall removes them;
+# --version prints the version of the VERSION file.
+. "$(dirname "$0")/../lib.sh"
+
+version=$(cat "$SRCDIR/VERSION")
+
+run "$SCHEDPLOT" --version
+expect_status 0 "schedplot --version"
+if [ "$(head -1 "$OUT")" = "schedplot $version" ]; then
+	ok "--version prints 'schedplot $version' (VERSION file)"
+else
+	not_ok "--version first line is '$(head -1 "$OUT")', expected 'schedplot $version'"
+fi
+
+# Install the binary under test: the build directory it lives in, built
+# the same way (never recompile a sanitizer build without the sanitizers).
+make_args=(--no-print-directory -s -C "$SRCDIR")
+bindir=$(cd "$(dirname "$SCHEDPLOT")" && pwd)
+case $bindir in
+"$SRCDIR"/build-san) make_args+=(BUILD=build-san SANITIZE=1) ;;
+"$SRCDIR"/*) make_args+=(BUILD="${bindir#"$SRCDIR"/}") ;;
+esac
+
+# make_run WHAT ARGS...: run make, keep its output in $OUT
+make_run() {
+	local what=$1
+	shift
+	run make "${make_args[@]}" "$@"
+	if [ "$STATUS" = 0 ]; then
+		ok "$what"
+	else
+		not_ok "$what: exit $STATUS: $(tail -5 "$OUT" "$ERR" | tr '\n' ' ')"
+	fi
+}
+
+# check_installed ROOT BIN MAN COMP: every file is in place
+check_installed() {
+	local root=$1 bin=$1$2 man=$1$3 comp=$1$4 page missing=
+
+	if [ -x "$bin/schedplot" ]; then
+		ok "installed $2/schedplot"
+	else
+		not_ok "no executable $2/schedplot under DESTDIR"
+	fi
+	for page in "$SRCDIR"/man/*.1; do
+		cmp -s "$page" "$man/man1/$(basename "$page")" || missing="$missing $(basename "$page")"
+	done
+	if [ -z "$missing" ]; then
+		ok "installed every man page in $3/man1"
+	else
+		not_ok "man pages missing or different in $3/man1:$missing"
+	fi
+	if [ -f "$SRCDIR/contrib/schedplot.bash" ]; then
+		if cmp -s "$SRCDIR/contrib/schedplot.bash" "$comp/schedplot"; then
+			ok "installed the bash completion as $4/schedplot"
+		else
+			not_ok "bash completion missing or different in $4"
+		fi
+	else
+		not_ok "contrib/schedplot.bash is missing"
+	fi
+	run "$bin/schedplot" --version
+	expect_status 0 "installed schedplot --version"
+	expect_grep "$OUT" "^schedplot $version\$" "installed schedplot prints version $version"
+}
+
+# check_uninstalled ROOT: no file is left
+check_uninstalled() {
+	local left
+	left=$(find "$1" -type f -o -type l)
+	if [ -z "$left" ]; then
+		ok "make uninstall removed every file"
+	else
+		not_ok "make uninstall left: $(echo $left)"
+	fi
+}
+
+root=$TMP/root
+make_run "make install DESTDIR=... PREFIX=/usr" install DESTDIR="$root" PREFIX=/usr
+check_installed "$root" /usr/bin /usr/share/man /usr/share/bash-completion/completions
+make_run "make uninstall DESTDIR=... PREFIX=/usr" uninstall DESTDIR="$root" PREFIX=/usr
+check_uninstalled "$root"
+
+root=$TMP/root2
+make_run "make install with BINDIR and MANDIR" install DESTDIR="$root" PREFIX=/opt/sp \
+	BINDIR=/opt/sp/sbin MANDIR=/opt/sp/man
+check_installed "$root" /opt/sp/sbin /opt/sp/man /opt/sp/share/bash-completion/completions
+make_run "make uninstall with BINDIR and MANDIR" uninstall DESTDIR="$root" PREFIX=/opt/sp \
+	BINDIR=/opt/sp/sbin MANDIR=/opt/sp/man
+check_uninstalled "$root"
