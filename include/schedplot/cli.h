@@ -120,5 +120,56 @@ bool sp_cli_parse_common(int opt);
 
 /* Subcommands: argc/argv start at the subcommand's name. */
 int sp_cmd_stats(int argc, char **argv);
+int sp_cmd_datagraph(int argc, char **argv);
+int sp_cmd_running_waiting(int argc, char **argv);
+int sp_cmd_overview(int argc, char **argv);
+int sp_cmd_record(int argc, char **argv);
+
+/* A CSV file written beside its target and renamed into place (running-waiting). */
+struct sp_cli_csv {
+	FILE *fp;		/* write here; stdout for "-"; NULL when not open */
+	const char *path;
+	char *tmp_path;
+};
+
+struct sp_view_opts;
+
+/**
+ * sp_cli_csv_open - create the temporary file of a CSV output
+ * @csv: filled in
+ * @path: the target, or "-" for standard output
+ * @trace_path: the input, never written over
+ * @image_path: the image written in the same run (NULL: none), never the same file
+ *
+ * Prints errors.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_path,
+		    const char *image_path);
+
+/**
+ * sp_cli_csv_close - put the CSV in place, or throw it away
+ * @csv: opened with sp_cli_csv_open() (or zeroed: nothing happens)
+ * @commit: flush, sync and rename; false removes the temporary file
+ *
+ * Prints errors.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit);
+
+/**
+ * sp_cli_rw_filter - what running(t)/waiting(t) count, from --cpus and --target
+ * @filter: filled in; points into @o
+ * @o: resolved view options
+ *
+ * Return: N, the number of CPUs counted.
+ */
+int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o);
+
+/**
+ * sp_cli_base_name - the file name of a path, for default titles
+ * @path: a path
+ *
+ * Return: the part after the last '/' (all of @path when there is none).
+ */
+const char *sp_cli_base_name(const char *path);
 
 #endif /* SP_CLI_H */

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot datagraph: the core-by-time chart.  One row per CPU, time left
+ * to right, each row colored by the task running, white where idle.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/cli.h"
+#include "schedplot/datagraph.h"
+#include "schedplot/error.h"
+#include "schedplot/output.h"
+#include "schedplot/render.h"
+#include "schedplot/timeline.h"
+#include "schedplot/topology.h"
+#include "schedplot/trace.h"
+#include "schedplot/viewopts.h"
+
+static const char datagraph_usage[] =
+	"usage: schedplot datagraph [OPTIONS] TRACE.dat\n"
+	"\n"
+	"Draw every CPU at once: time left to right, one row per CPU, each row\n"
+	"colored by the task running on it, white where the CPU is idle, hatched\n"
+	"grey where the trace says nothing (before a CPU's first record).\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot datagraph trace.dat                    trace-datagraph.png\n"
+	"  schedplot datagraph --min 3 --max 3.2 --target ua trace.dat -o zoom.pdf\n"
+	"                                   zoom in; tasks other than ua in black\n"
+	"  schedplot datagraph --socket-order --topology lscpu.txt trace.dat\n"
+	"                                   group CPUs by socket, first at the bottom\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE       image to write: .png, .pdf or .svg (default\n"
+	"                          TRACE-datagraph.png here; - for standard output)\n"
+	"      --format FMT        png, pdf or svg, whatever the name says\n"
+	"      --min SECONDS       start the window SECONDS after the trace start\n"
+	"      --max SECONDS       end the window SECONDS after the trace start\n"
+	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
+	"      --cpus LIST         CPUs to draw, e.g. 0-15,32-47 (default all)\n"
+	"      --target COMM       keep the colors of these commands (glob patterns;\n"
+	"                          repeat or separate with commas), others black\n"
+	"      --color-by WHAT     pid (default: every thread its own color),\n"
+	"                          command, or parent (forked tasks as their parent)\n"
+	"      --palette NAME      default, colorblind or grey\n"
+	"      --cpu-order ORDER   numeric (default) or socket (needs --topology)\n"
+	"      --topology FILE     output of 'lscpu -p' run on the traced machine;\n"
+	"                          implies --cpu-order socket\n"
+	"      --socket-order      same as --cpu-order socket\n"
+	"      --width N           image width: pixels for PNG (default 1600),\n"
+	"                          points for PDF and SVG (default 720)\n"
+	"      --height N          image height (default: grows with the CPUs)\n"
+	"      --title TEXT        title above the chart (default: the trace's\n"
+	"                          name; --title '' for none)\n"
+	"      --no-legend         leave out the legend\n"
+	"      --font-size N       base font size, pixels or points (default 11)\n"
+	"  -v, --verbose           list what was repaired or lost in the trace\n"
+	"  -q, --quiet             no progress line and no warnings\n"
+	"  -h, --help              show this help\n"
+	"\n"
+	"See schedplot-datagraph(1) for how to record a suitable trace.\n";
+
+static bool is_target(void *data, const char *comm)
+{
+	return sp_view_opts_is_target(data, comm);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* Rows bottom first, and their sockets (NULL without a topology). */
+static int plan_rows(struct sp_view_opts *o, const struct sp_trace *t, int **rows,
+		     int **row_socket, int *nr_rows)
+{
+	struct sp_topology topo = { 0 };
+	struct sp_error err;
+	int missing = 0, first_missing = -1, r;
+
+	*rows = calloc((size_t)t->nr_cpus, sizeof(**rows));
+	*row_socket = calloc((size_t)t->nr_cpus, sizeof(**row_socket));
+	if (!*rows || !*row_socket)
+		return sp_cli_fail(NULL, "out of memory");
+	if (o->topology) {
+		sp_error_clear(&err);
+		if (sp_topology_load(&topo, o->topology, &err)) {
+			sp_cli_error(o->topology, &err);
+			return SP_EXIT_FAILURE;
+		}
+	}
+	*nr_rows = sp_topology_order(o->topology ? &topo : NULL, o->cpus, t->nr_cpus, *rows,
+				     *row_socket);
+	for (r = 0; o->topology && r < *nr_rows; r++) {
+		if ((*row_socket)[r] >= 0)
+			continue;
+		if (!missing++)
+			first_missing = (*rows)[r];
+	}
+	if (missing)
+		sp_cli_warn("%s: lists no socket for %d of the CPUs drawn (CPU %d first); they "
+			    "are drawn at the top (was it made on the traced machine?)",
+			    o->topology, missing, first_missing);
+	sp_topology_release(&topo);
+	if (!o->topology) {
+		free(*row_socket);
+		*row_socket = NULL;
+	}
+	if (!*nr_rows)
+		return sp_cli_usage(o->cmd, "--cpus %s selects no CPU", o->cpus_list);
+	return SP_EXIT_OK;
+}
+
+/* Fails early, before the pass over the trace, when the output cannot be written. */
+static int probe_output(struct sp_output *out, const struct sp_view_opts *o, const char *path,
+			double width)
+{
+	struct sp_error err;
+	int ret;
+
+	sp_error_clear(&err);
+	ret = sp_output_open(out, path, o->format, width, 64, &err);
+	if (ret) {
+		sp_cli_error(path, &err);
+		return ret == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
+	}
+	sp_output_close(out, false, &err);
+	return SP_EXIT_OK;
+}
+
+int sp_cmd_datagraph(int argc, char **argv)
+{
+	struct sp_view_opts o;
+	struct sp_trace t;
+	struct sp_theme theme;
+	struct sp_datagraph_figure fig = { 0 };
+	struct sp_datagraph_opts dopts = { 0 };
+	struct sp_timeline tl = { 0 };
+	struct sp_datagraph dg = { 0 };
+	struct sp_model_observer obs;
+	struct sp_output out;
+	struct sp_error err;
+	int *rows = NULL, *row_socket = NULL, nr_rows = 0, ret;
+	bool have_trace = false;
+	char name_buf[4096];
+	const char *path;
+
+	ret = sp_view_opts_parse(&o, "datagraph", SP_VOPT_COLOR | SP_VOPT_ORDER, datagraph_usage,
+				 argc, argv);
+	if (ret >= 0) {
+		sp_view_opts_release(&o);
+		return ret;
+	}
+	if (o.topology)
+		o.cpu_order = SP_CPU_ORDER_SOCKET;
+	if (o.cpu_order == SP_CPU_ORDER_SOCKET && !o.topology) {
+		ret = sp_cli_usage("datagraph", "socket order needs --topology FILE, the output "
+				   "of 'lscpu -p' run on the traced machine");
+		goto out;
+	}
+	ret = sp_cli_open(&t, o.trace_path);
+	if (ret)
+		goto out;
+	have_trace = true;
+	ret = sp_view_opts_resolve(&o, &t);
+	if (ret)
+		goto out;
+	ret = plan_rows(&o, &t, &rows, &row_socket, &nr_rows);
+	if (ret)
+		goto out;
+
+	sp_theme_init(&theme, o.font_size);
+	fig.theme = &theme;
+	fig.format = o.format;
+	fig.width = o.width > 0 ? o.width : o.format == SP_FORMAT_PNG ? 1600 : 720;
+	fig.height = o.height;
+	fig.title = o.title ? o.title : base_name(o.trace_path);
+	fig.legend = !o.no_legend;
+	fig.origin_ns = o.origin_ns;
+
+	/* before the pass (and before fonts are loaded): an unwritable output fails at once */
+	path = sp_view_opts_output(&o, name_buf, sizeof(name_buf));
+	sp_output_init(&out);
+	sp_output_protect(&out, o.trace_path);
+	if (o.topology)
+		sp_output_protect(&out, o.topology);
+	if (strcmp(path, "-")) {
+		ret = probe_output(&out, &o, path, fig.width);
+		if (ret)
+			goto out;
+	}
+
+	if (sp_datagraph_figure_plan(&fig, rows, (unsigned int)nr_rows)) {
+		ret = sp_cli_usage("datagraph", "--width %g leaves no room for the chart",
+				   fig.width);
+		goto out;
+	}
+
+
+	if (sp_timeline_init(&tl, o.t0_ns, o.t1_ns, fig.nr_cols, t.nr_cpus, rows,
+			     (unsigned int)nr_rows)) {
+		ret = sp_cli_fail(NULL, "out of memory");
+		goto out;
+	}
+	sp_timeline_observer(&tl, &obs);
+	ret = sp_cli_run(&t, &obs, sp_timeline_reset_cb, NULL);
+	if (ret)
+		goto out;
+	if (sp_timeline_finish(&tl)) {
+		ret = sp_cli_fail(NULL, "out of memory");
+		goto out;
+	}
+
+	dopts.color_by = o.color_by;
+	dopts.palette = sp_palette_by_name(o.palette);
+	if (o.nr_targets) {
+		dopts.is_target = is_target;
+		dopts.target_data = &o;
+	}
+	dopts.row_socket = row_socket;
+	if (sp_datagraph_init(&dg, &tl, &t.model, &dopts)) {
+		ret = sp_cli_fail(NULL, "out of memory");
+		goto out;
+	}
+	if (sp_datagraph_figure_finish(&fig, &dg)) {
+		ret = sp_cli_usage("datagraph", "--height %g leaves no room for the chart",
+				   fig.height);
+		goto out;
+	}
+
+	sp_error_clear(&err);
+	if (sp_output_open(&out, path, o.format, fig.width, fig.height, &err)) {
+		sp_cli_error(path, &err);
+		ret = SP_EXIT_FAILURE;
+		goto out;
+	}
+	sp_datagraph_figure_draw(out.cr, &fig, &dg);
+	if (sp_output_close(&out, true, &err)) {
+		sp_cli_error(path, &err);
+		ret = SP_EXIT_FAILURE;
+		goto out;
+	}
+	ret = SP_EXIT_OK;
+out:
+	sp_datagraph_release(&dg);
+	sp_timeline_release(&tl);
+	free(rows);
+	free(row_socket);
+	if (have_trace)
+		sp_trace_close(&t);
+	sp_view_opts_release(&o);
+	return ret;
+}
