@@ -12,7 +12,7 @@ CC         ?= cc
 PKG_CONFIG ?= pkg-config
 INSTALL    ?= install
 
-PKGS := libtracecmd libtraceevent libtracefs cairo libpng zlib
+PKGS := libtracecmd libtraceevent libtracefs cairo libpng zlib libzstd
 # Debian package that provides each pkg-config module, for the error message.
 deb_libtracecmd    := libtracecmd-dev
 deb_libtraceevent  := libtraceevent-dev
@@ -20,6 +20,7 @@ deb_libtracefs     := libtracefs-dev
 deb_cairo          := libcairo2-dev
 deb_libpng         := libpng-dev
 deb_zlib           := zlib1g-dev
+deb_libzstd        := libzstd-dev
 deb_cmocka         := libcmocka-dev
 
 ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
@@ -86,6 +87,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 
 unit: $(UNIT_BIN)
 
+# The synthetic trace generator (tests and benchmarks): build/tests/gen-trace.
+GEN_TRACE := $(BUILD)/tests/gen-trace
+
+$(GEN_TRACE): tests/gen/gen-trace.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(quiet) CC $<
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(LIBS)
+
+check: $(GEN_TRACE)
+
 check: $(PROG) $(UNIT_BIN)
 	$(Q)BUILD=$(BUILD) SCHEDPLOT=$(CURDIR)/$(PROG) tests/run
 
@@ -112,9 +123,31 @@ doc: $(PROG) schedplot
 	./schedplot datagraph -q --min 0.1 --max 0.12 -o doc/overload-zoom.png $(SAMPLE)
 	./schedplot running-waiting -q -o doc/messaging-running-waiting.png traces/messaging.dat
 
+# Issue 6's benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:
-	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' BUILD=build-bench build-bench/schedplot
-	$(Q)SCHEDPLOT=$(CURDIR)/build-bench/schedplot tests/bench
+	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' BUILD=build-bench build-bench/schedplot \
+		build-bench/tests/gen-trace
+	$(Q)SCHEDPLOT=$(CURDIR)/build-bench/schedplot GEN_TRACE=$(CURDIR)/build-bench/tests/gen-trace \
+		tests/bench
+
+# The libFuzzer harness over open, decode, model and drawing (issue 7), built
+# with clang and ASan/UBSan into build-fuzz/.  make fuzz [FUZZ_TIME=60]
+# runs it on one worker; tests/fuzz/README says more.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 60
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_BIN   := build-fuzz/fuzz-trace
+
+fuzz-build:
+	$(Q)$(MAKE) --no-print-directory CC='$(FUZZ_CC)' BUILD=build-fuzz \
+		CFLAGS='-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link' $(FUZZ_BIN)
+
+$(BUILD)/fuzz-trace: tests/fuzz/fuzz-trace.c $(LIB_OBJ)
+	$(quiet) LD $@
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(LIBS)
+
+fuzz: fuzz-build
+	$(Q)FUZZ_BIN=$(CURDIR)/$(FUZZ_BIN) tests/fuzz/run $(FUZZ_TIME)
 
 install: $(PROG)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -128,8 +161,8 @@ uninstall:
 	rm -f $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 
 clean:
-	rm -rf build build-san build-bench schedplot sample
+	rm -rf build build-san build-bench build-fuzz schedplot sample
 
-.PHONY: all unit check check-all sample doc bench install uninstall clean
+.PHONY: all unit check check-all sample doc bench fuzz fuzz-build install uninstall clean
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,8 +26,12 @@
 /* v7 section and option ids */
 enum {
 	OPT_DONE = 0,
+	OPT_DATE = 1,
 	OPT_BUFFER = 3,
+	OPT_OFFSET = 7,
 	OPT_CPUCOUNT = 8,
+	OPT_TIME_SHIFT = 12,
+	OPT_TSC2NSEC = 14,
 	OPT_STRINGS = 15,
 	OPT_HEADER_INFO = 16,
 	OPT_FTRACE_EVENTS = 17,
@@ -56,6 +61,8 @@ struct ctr {
 	uint64_t strings_size;		/* v7: bytes of metadata strings */
 	long long max_desc;		/* v7: highest section description, -1 if none */
 	uint64_t max_desc_off;
+	struct sp_container_layout *layout;	/* filled in when not NULL */
+	size_t alloc_cpus;
 };
 
 struct section {
@@ -178,6 +185,44 @@ static int ctr_count_item(struct ctr *c, uint64_t off)
 		return 0;
 	return sp_error_set(c->err, -EBADMSG, off,
 			    "more than %u sections and options (the file is damaged)", MAX_ITEMS);
+}
+
+/* The options that make libtracecmd change timestamps as it reads them. */
+static void note_option(struct ctr *c, uint64_t id)
+{
+	if (c->layout && (id == OPT_DATE || id == OPT_OFFSET || id == OPT_TIME_SHIFT ||
+			  id == OPT_TSC2NSEC))
+		c->layout->ts_options = true;
+}
+
+static int layout_add_cpu(struct ctr *c, uint64_t cpu, uint64_t off, uint64_t size,
+			  uint64_t nr_chunks, uint64_t last_chunk)
+{
+	struct sp_container_layout *l = c->layout;
+	struct sp_container_cpu *e;
+
+	if (!l)
+		return 0;
+	if (sp_grow_array(&l->cpus, &c->alloc_cpus, l->nr_cpus + 1, sizeof(*l->cpus)))
+		return sp_error_set(c->err, -ENOMEM, -1, "out of memory");
+	e = &l->cpus[l->nr_cpus++];
+	e->cpu = cpu;
+	e->offset = off;
+	e->size = size;
+	e->nr_chunks = nr_chunks;
+	e->last_chunk = last_chunk;
+	return 0;
+}
+
+static void layout_block(struct ctr *c, struct sp_container_block *b, uint64_t off,
+			 uint64_t size, bool compressed)
+{
+	if (!c->layout)
+		return;
+	b->offset = off;
+	b->size = size;
+	b->compressed = compressed;
+	b->present = true;
 }
 
 static int check_cpu_count(struct ctr *c, long long off, uint64_t n)
@@ -304,19 +349,30 @@ static int meta_events(struct ctr *c, uint64_t *off, uint64_t limit)
 /* The metadata that v6 files hold in a row, from header_page to cmdlines. */
 static int meta_v6(struct ctr *c, uint64_t *off)
 {
+	uint64_t start = *off;
 	int ret;
 
 	ret = meta_headers(c, off, c->size);
-	if (!ret)
-		ret = meta_files(c, off, c->size, "ftrace formats");
-	if (!ret)
-		ret = meta_events(c, off, c->size);
-	if (!ret)
-		ret = meta_sized(c, off, c->size, 4, "kallsyms");
+	if (ret)
+		return ret;
+	layout_block(c, c->layout ? &c->layout->header_info : NULL, start, *off - start, false);
+	ret = meta_files(c, off, c->size, "ftrace formats");
+	if (ret)
+		return ret;
+	start = *off;
+	ret = meta_events(c, off, c->size);
+	if (ret)
+		return ret;
+	layout_block(c, c->layout ? &c->layout->event_formats : NULL, start, *off - start, false);
+	ret = meta_sized(c, off, c->size, 4, "kallsyms");
 	if (!ret)
 		ret = meta_sized(c, off, c->size, 4, "printk");
+	if (ret)
+		return ret;
+	start = *off;
+	ret = meta_sized(c, off, c->size, 8, "cmdlines");
 	if (!ret)
-		ret = meta_sized(c, off, c->size, 8, "cmdlines");
+		layout_block(c, c->layout ? &c->layout->cmdlines : NULL, start, *off - start, false);
 	return ret;
 }
 
@@ -324,7 +380,7 @@ static int meta_v6(struct ctr *c, uint64_t *off)
  * A v6 CPU table at @off (after its "flyrecord" tag): @nr_cpus pairs of
  * offset and size.  The data must follow the table and end inside the file.
  */
-static int v6_flyrecord(struct ctr *c, uint64_t off, uint64_t nr_cpus)
+static int v6_flyrecord(struct ctr *c, uint64_t off, uint64_t nr_cpus, bool top)
 {
 	uint64_t table_end = off + 16 * nr_cpus;
 	uint64_t doff, dsize, i;
@@ -342,6 +398,11 @@ static int v6_flyrecord(struct ctr *c, uint64_t off, uint64_t nr_cpus)
 			ret = ctr_num(c, off + 16 * i + 8, 8, c->size, what, &dsize);
 		if (ret)
 			return ret;
+		if (top) {
+			ret = layout_add_cpu(c, i, doff, dsize, 0, 0);
+			if (ret)
+				return ret;
+		}
 		if (!dsize)
 			continue;
 		if (doff < table_end)
@@ -375,6 +436,8 @@ static int v6_options(struct ctr *c, uint64_t *off, uint64_t *nr_cpus, bool inst
 			return ret;
 		if (!id)
 			break;
+		if (!instances)
+			note_option(c, id);
 		ret = ctr_num(c, p + 2, 4, c->size, "options", &len);
 		if (!ret)
 			ret = ctr_span(c, p + 6, len, c->size, "options");
@@ -397,7 +460,7 @@ static int v6_options(struct ctr *c, uint64_t *off, uint64_t *nr_cpus, bool inst
 			if (memcmp(tag, "flyrecord", sizeof(tag)))
 				return sp_error_set(c->err, -EBADMSG, val,
 						    "buffer instance data does not start with \"flyrecord\" (the file is damaged)");
-			ret = v6_flyrecord(c, val + sizeof(tag), *nr_cpus);
+			ret = v6_flyrecord(c, val + sizeof(tag), *nr_cpus, false);
 			if (ret)
 				return ret;
 		}
@@ -445,7 +508,9 @@ static int check_v6(struct ctr *c, uint64_t off)
 	if (memcmp(tag, "flyrecord", sizeof(tag)))
 		return sp_error_set(c->err, -EBADMSG, off - sizeof(tag),
 				    "unknown data type (expected flyrecord or latency; the file is damaged)");
-	ret = v6_flyrecord(c, off, nr_cpus);
+	if (c->layout)
+		c->layout->flyrecord = true;
+	ret = v6_flyrecord(c, off, nr_cpus, true);
 	if (!ret && opts != off)
 		ret = v6_options(c, &opts, &nr_cpus, true);
 	return ret;
@@ -574,7 +639,7 @@ static int v7_sections(struct ctr *c, uint64_t off)
  * which trace-cmd before 3.2 left out of the recorded size).
  */
 static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t limit,
-			const char *what)
+			const char *what, uint64_t *nr_chunks, uint64_t *last_chunk)
 {
 	uint64_t count, zsize, rsize, i, p = off + 4;
 	int ret;
@@ -595,8 +660,12 @@ static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t lim
 		if (ret)
 			return ret;
 		ctr_visit(c, "chunk", p, 8 + zsize);
+		if (last_chunk)
+			*last_chunk = p;
 		p += 8 + zsize;
 	}
+	if (nr_chunks)
+		*nr_chunks = count;
 	if (p - off > size + 4)
 		return sp_error_set(c->err, -EBADMSG, off,
 				    "compressed %s runs past its recorded size of %llu bytes (the file is damaged)",
@@ -608,7 +677,7 @@ static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t lim
 static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 {
 	unsigned char seen[SP_CONTAINER_MAX_CPUS / 8] = { 0 };
-	uint64_t sec_off, page_size, nr, cpu, doff, dsize, i;
+	uint64_t sec_off, page_size, nr, cpu, doff, dsize, i, nr_chunks, last_chunk;
 	char name[MAX_NAME + 1];
 	struct section s;
 	char what[32];
@@ -626,9 +695,13 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 	ret = v7_section(c, sec_off, id, "buffer option", &s);
 	if (ret)
 		return ret;
+	if (!name[0] && c->layout) {
+		c->layout->flyrecord = id == OPT_BUFFER;
+		c->layout->compressed = id == OPT_BUFFER && (s.flags & SEC_FL_COMPRESS);
+	}
 	if (id == OPT_BUFFER_TEXT)
 		return (s.flags & SEC_FL_COMPRESS) ?
-			check_chunks(c, s.data, s.end - s.data, s.end, "latency data") : 0;
+			check_chunks(c, s.data, s.end - s.data, s.end, "latency data", NULL, NULL) : 0;
 
 	ret = ctr_num(c, p, 4, end, "buffer option", &page_size);
 	if (!ret)
@@ -660,17 +733,23 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 		seen[cpu / 8] |= 1u << (cpu % 8);
 		if (!name[0] && cpu >= c->top_cpus)
 			c->top_cpus = cpu + 1;
-		if (!dsize)
+		if (!dsize) {
+			if (!name[0] && (ret = layout_add_cpu(c, cpu, doff, 0, 0, 0)))
+				return ret;
 			continue;
+		}
 		snprintf(what, sizeof(what), "CPU %llu data", (unsigned long long)cpu);
 		if (doff < s.data)
 			return sp_error_set(c->err, -EBADMSG, p + 4,
 					    "%s offset 0x%llx points back before its buffer section at 0x%llx (the file is damaged)",
 					    what, (unsigned long long)doff, (unsigned long long)s.off);
+		nr_chunks = last_chunk = 0;
 		if (s.flags & SEC_FL_COMPRESS)
-			ret = check_chunks(c, doff, dsize, s.end, what);
+			ret = check_chunks(c, doff, dsize, s.end, what, &nr_chunks, &last_chunk);
 		else
 			ret = ctr_span(c, doff, dsize, s.end, what);
+		if (!ret && !name[0])
+			ret = layout_add_cpu(c, cpu, doff, dsize, nr_chunks, last_chunk);
 		if (ret)
 			return ret;
 		ctr_visit(c, "cpu data", doff, dsize);
@@ -695,6 +774,7 @@ static int v7_option_list(struct ctr *c, const struct section *s, uint64_t *next
 		if (ret)
 			return ret;
 		ctr_visit(c, "option", p, 6 + len);
+		note_option(c, id);
 		p += 6;
 		switch (id) {
 		case OPT_DONE:
@@ -729,6 +809,16 @@ static int v7_option_list(struct ctr *c, const struct section *s, uint64_t *next
 				ret = ctr_span(c, val, SEC_HDR_SIZE, c->size, section_name(id));
 			if (!ret)
 				ret = v7_section(c, val, id, "section option", &target);
+			if (!ret && c->layout) {
+				struct sp_container_block *b =
+					id == OPT_HEADER_INFO ? &c->layout->header_info :
+					id == OPT_EVENT_FORMATS ? &c->layout->event_formats :
+					id == OPT_CMDLINES ? &c->layout->cmdlines : NULL;
+
+				if (b)
+					layout_block(c, b, target.data, target.end - target.data,
+						     target.flags & SEC_FL_COMPRESS);
+			}
 			break;
 		}
 		}
@@ -887,14 +977,13 @@ static int check_header(struct ctr *c, uint64_t *next)
 	return 0;
 }
 
-int sp_container_check_visit(const char *path, struct sp_container_info *info,
-			     struct sp_error *err,
-			     void (*visit)(void *data, const char *what,
-					   uint64_t offset, uint64_t size),
-			     void *data)
+static int check(const char *path, struct sp_container_info *info, struct sp_error *err,
+		 void (*visit)(void *data, const char *what, uint64_t offset, uint64_t size),
+		 void *data, struct sp_container_layout *layout)
 {
 	struct sp_container_info local;
-	struct ctr c = { .max_desc = -1, .err = err, .visit = visit, .data = data };
+	struct ctr c = { .max_desc = -1, .err = err, .visit = visit, .data = data,
+			 .layout = layout };
 	struct stat st;
 	uint64_t off = 0;
 	int ret;
@@ -929,7 +1018,29 @@ int sp_container_check_visit(const char *path, struct sp_container_info *info,
 	return ret;
 }
 
+int sp_container_check_visit(const char *path, struct sp_container_info *info,
+			     struct sp_error *err,
+			     void (*visit)(void *data, const char *what,
+					   uint64_t offset, uint64_t size),
+			     void *data)
+{
+	return check(path, info, err, visit, data, NULL);
+}
+
 int sp_container_check(const char *path, struct sp_container_info *info, struct sp_error *err)
 {
-	return sp_container_check_visit(path, info, err, NULL, NULL);
+	return check(path, info, err, NULL, NULL, NULL);
+}
+
+int sp_container_layout(const char *path, struct sp_container_layout *layout,
+			struct sp_error *err)
+{
+	memset(layout, 0, sizeof(*layout));
+	return check(path, &layout->info, err, NULL, NULL, layout);
+}
+
+void sp_container_layout_release(struct sp_container_layout *layout)
+{
+	free(layout->cpus);
+	memset(layout, 0, sizeof(*layout));
 }

@@ -270,7 +270,8 @@ static int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_wait
 		m->nr_changes -= m->head_changes;
 		m->head_changes = 0;
 	}
-	if (sp_grow_array(&m->changes, &m->alloc_changes, m->nr_changes + 1,
+	if (m->nr_changes == m->alloc_changes &&
+	    sp_grow_array(&m->changes, &m->alloc_changes, m->nr_changes + 1,
 			  sizeof(*m->changes)))
 		return -ENOMEM;
 	i = m->nr_changes++;

@@ -2,23 +2,36 @@
 /*
  * reader: trace-cmd .dat file -> struct sp_event, in trace order.
  *
- * libtracecmd does the container and the ring-buffer pages; libtraceevent
- * the event formats.  Event ids and field offsets are looked up once per
- * file.  Each CPU's stream is read on its own (tracecmd_read_data()) and
- * the streams are merged here with a heap, O(log CPUs) per record, instead
- * of tracecmd_iterate_events(), which scans every CPU for every record.
+ * libtracecmd reads the file's metadata (tracecmd_open_head(): header
+ * page, event formats, saved cmdlines) and libtraceevent describes the
+ * events; event ids and field offsets are looked up once per file.  The
+ * ring-buffer data is read by cpustream, one stream per CPU, straight from
+ * the file (libtracecmd's compressed-data path is several times slower than
+ * the data and allocates a record per event).  The streams are merged here
+ * with a heap, O(log CPUs) per record and O(1) while one CPU keeps the
+ * lead.
+ *
+ * libtracecmd reads the data itself (tracecmd_init_data() and
+ * tracecmd_read_data() per CPU) only for files cpustream does not handle:
+ * latency-format text, options that shift or scale timestamps (trace-cmd
+ * record --date, --ts-offset, --tsc2nsec, guest time sync) and ring-buffer
+ * headers with a timestamp that is not 8 bytes.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "schedplot/container.h"
+#include "schedplot/cpustream.h"
 #include "schedplot/error.h"
 #include "schedplot/reader.h"
 
@@ -49,16 +62,28 @@ bool tracecmd_compress_is_supported(const char *name, const char *version);
 
 #define SP_COMM_LEN		64
 #define SP_STATE_CACHE		64
+/* Bytes of uncompressed data all streams of a file read at a time, together. */
+#define SP_WINDOW_TOTAL		(32u << 20)
+#define SP_WINDOW_MAX		(1u << 20)
+
+/* A field's place in the record, resolved once. */
+struct field {
+	int offset;
+	int size;		/* 0: the event has no such field */
+	bool is_signed;
+	bool dynamic;		/* __data_loc / __rel_loc string */
+	bool relative;		/* __rel_loc */
+};
 
 struct sched_fields {
 	struct tep_event *event;
-	struct tep_format_field *pid;		/* prev_pid, pid, parent_pid */
-	struct tep_format_field *other_pid;	/* next_pid, child_pid */
-	struct tep_format_field *comm;		/* prev_comm, comm, parent_comm */
-	struct tep_format_field *other_comm;	/* next_comm, child_comm */
-	struct tep_format_field *prev_state;
-	struct tep_format_field *target_cpu;	/* target_cpu, dest_cpu */
-	struct tep_format_field *orig_cpu;
+	struct field pid;		/* prev_pid, pid, parent_pid */
+	struct field other_pid;		/* next_pid, child_pid */
+	struct field comm;		/* prev_comm, comm, parent_comm */
+	struct field other_comm;	/* next_comm, child_comm */
+	struct field prev_state;
+	struct field target_cpu;	/* target_cpu, dest_cpu */
+	struct field orig_cpu;
 };
 
 /* What prev_state values mean, learned from the event's own print format. */
@@ -67,21 +92,44 @@ struct state_cache_entry {
 	bool runnable;
 };
 
+/* One CPU's next record. */
 struct cpu_stream {
-	struct tep_record *rec;		/* next record of this CPU, NULL at its end */
+	struct sp_cpustream *cs;	/* cpustream mode */
+	struct tep_record *held;	/* libtracecmd mode: the record in @cur */
+	struct sp_raw_record cur;
+	uint64_t first_ns;		/* span: UINT64_MAX when the CPU has no records */
+	uint64_t last_ns;
+};
+
+/* Heap entry: the CPU with the earliest next record is on top. */
+struct heap_entry {
+	uint64_t ts;
+	int cpu;
 };
 
 struct sp_reader {
-	struct tracecmd_input *handle;
+	struct tracecmd_input *handle;	/* libtracecmd mode only */
 	struct tep_handle *tep;
+	bool own_tep;			/* loaded here, not by libtracecmd */
+	bool use_libtracecmd;		/* the data is read by libtracecmd */
+	unsigned int page_size;
+	int kbuf_long_size;		/* the ring-buffer page header's commit field */
+	int fd;
+	struct sp_container_layout layout;
+	ZSTD_DCtx *zstd;
 	int nr_cpus;
+	bool swap;			/* file and host byte order differ */
+	struct field common_type;
+	struct field common_pid;
+	uint8_t *type_of_id;		/* event id -> enum sp_event_type */
+	int nr_ids;
 	struct sched_fields fields[SP_EV_NR_TYPES];
 	struct state_cache_entry state_cache[SP_STATE_CACHE];
 	int nr_state_cache;
 	struct trace_seq seq;
 	uint64_t *lost;			/* per CPU */
 	struct cpu_stream *streams;
-	int *heap;			/* CPUs ordered by their next record */
+	struct heap_entry *heap;
 	int nr_heap;
 	sp_progress_fn progress;
 	void *progress_data;
@@ -142,12 +190,22 @@ static void register_zlib(void)
 		tracecmd_compress_proto_register(&proto);
 }
 
-static struct tep_format_field *find_field(struct tep_event *event, const char *name)
+static void find_field(struct tep_event *event, const char *name, struct field *f)
 {
-	return event ? tep_find_field(event, name) : NULL;
+	struct tep_format_field *tf;
+
+	memset(f, 0, sizeof(*f));
+	tf = event && name ? tep_find_any_field(event, name) : NULL;
+	if (!tf || tf->offset < 0 || tf->size <= 0 || tf->offset > 0xffff || tf->size > 0xffff)
+		return;
+	f->offset = tf->offset;
+	f->size = tf->size;
+	f->is_signed = tf->flags & TEP_FIELD_IS_SIGNED;
+	f->dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
+	f->relative = tf->flags & TEP_FIELD_IS_RELATIVE;
 }
 
-static void resolve_fields(struct sp_reader *r)
+static int resolve_fields(struct sp_reader *r)
 {
 	static const struct {
 		enum sp_event_type type;
@@ -164,7 +222,9 @@ static void resolve_fields(struct sp_reader *r)
 		{ SP_EV_EXEC, "sched_process_exec", "pid", NULL, NULL, NULL, NULL },
 		{ SP_EV_EXIT, "sched_process_exit", "pid", NULL, "comm", NULL, NULL },
 	};
+	struct tep_event *any = NULL;
 	size_t i;
+	int max_id = -1, t;
 
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		struct sched_fields *f = &r->fields[table[i].type];
@@ -172,46 +232,87 @@ static void resolve_fields(struct sp_reader *r)
 
 		if (!ev)
 			continue;
-		f->pid = find_field(ev, table[i].pid);
+		any = ev;
+		find_field(ev, table[i].pid, &f->pid);
 		/* an event without the pid the model needs is of no use */
-		if (!f->pid)
+		if (!f->pid.size || f->pid.dynamic)
 			continue;
 		f->event = ev;
-		if (table[i].other_pid)
-			f->other_pid = find_field(ev, table[i].other_pid);
-		if (table[i].comm)
-			f->comm = find_field(ev, table[i].comm);
-		if (table[i].other_comm)
-			f->other_comm = find_field(ev, table[i].other_comm);
-		if (table[i].target_cpu)
-			f->target_cpu = find_field(ev, table[i].target_cpu);
+		find_field(ev, table[i].other_pid, &f->other_pid);
+		find_field(ev, table[i].comm, &f->comm);
+		find_field(ev, table[i].other_comm, &f->other_comm);
+		find_field(ev, table[i].target_cpu, &f->target_cpu);
 		if (table[i].type == SP_EV_SWITCH) {
-			f->prev_state = find_field(ev, "prev_state");
-			if (!f->other_pid)
+			find_field(ev, "prev_state", &f->prev_state);
+			if (!f->other_pid.size)
 				f->event = NULL;
 		}
 		if (table[i].type == SP_EV_MIGRATE)
-			f->orig_cpu = find_field(ev, "orig_cpu");
+			find_field(ev, "orig_cpu", &f->orig_cpu);
+		if (f->event && ev->id > max_id)
+			max_id = ev->id;
 	}
+	if (any) {
+		find_field(any, "common_type", &r->common_type);
+		find_field(any, "common_pid", &r->common_pid);
+	}
+	if (max_id > 0xffff)
+		return -EINVAL;
+	r->nr_ids = max_id + 1;
+	r->type_of_id = sp_alloc_array(r->nr_ids, sizeof(*r->type_of_id));
+	if (!r->type_of_id)
+		return -ENOMEM;
+	for (t = 1; t < SP_EV_NR_TYPES; t++)
+		if (r->fields[t].event)
+			r->type_of_id[r->fields[t].event->id] = t;
+	return 0;
 }
 
-static bool read_int(struct sp_reader *r, struct tep_record *rec, struct tep_format_field *f,
-		     long long *val)
+/* An unsigned number of 1, 2, 4 or 8 bytes in the file's byte order. */
+static inline uint64_t get_number(const struct sp_reader *r, const char *p, int size)
 {
-	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 || f->offset + f->size > rec->size)
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		memcpy(&v8, p, 1);
+		return v8;
+	case 2:
+		memcpy(&v16, p, 2);
+		return r->swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return r->swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return r->swap ? __builtin_bswap64(v64) : v64;
+	}
+	return 0;
+}
+
+static inline bool read_int(const struct sp_reader *r, const struct sp_raw_record *rec,
+		     const struct field *f, long long *val)
+{
+	uint64_t v;
+
+	if (!f->size || f->size > 8 || (unsigned int)(f->offset + f->size) > rec->size)
 		return false;
-	*val = (long long)tep_read_number(r->tep, (char *)rec->data + f->offset, f->size);
+	v = get_number(r, (const char *)rec->data + f->offset, f->size);
 	/* sign-extend narrow signed fields (pids and CPUs are int) */
-	if (f->size < 8 && (f->flags & TEP_FIELD_IS_SIGNED)) {
+	if (f->size < 8 && f->is_signed) {
 		int shift = 64 - 8 * f->size;
 
-		*val = (long long)((unsigned long long)*val << shift) >> shift;
+		v = (uint64_t)((int64_t)(v << shift) >> shift);
 	}
+	*val = (long long)v;
 	return true;
 }
 
-static int32_t read_i32(struct sp_reader *r, struct tep_record *rec, struct tep_format_field *f,
-			int32_t fallback)
+static inline int32_t read_i32(const struct sp_reader *r, const struct sp_raw_record *rec,
+			const struct field *f, int32_t fallback)
 {
 	long long val;
 
@@ -219,20 +320,23 @@ static int32_t read_i32(struct sp_reader *r, struct tep_record *rec, struct tep_
 }
 
 /* Fixed char[N] or __data_loc / __rel_loc strings, copied NUL-terminated. */
-static const char *read_str(struct sp_reader *r, struct tep_record *rec,
-			    struct tep_format_field *f, char *buf, size_t len)
+static const char *read_str(const struct sp_reader *r, const struct sp_raw_record *rec,
+			    const struct field *f, char *buf, size_t len)
 {
 	const char *data = rec->data;
 	long long off, n;
 
-	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size)
+	if (!f->size || (unsigned int)(f->offset + f->size) > rec->size)
 		return NULL;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned long long loc = tep_read_number(r->tep, data + f->offset, 4);
+	if (f->dynamic) {
+		uint64_t loc;
 
+		if (f->size < 4)
+			return NULL;
+		loc = get_number(r, data + f->offset, 4);
 		off = loc & 0xffff;
 		n = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
+		if (f->relative)
 			off += f->offset + f->size;
 	} else {
 		off = f->offset;
@@ -253,8 +357,10 @@ static const char *read_str(struct sp_reader *r, struct tep_record *rec,
  * print format: it prints "R" or "R+" for exactly those values.  Few
  * distinct values occur, so each is formatted once and remembered.
  */
-static bool prev_state_runnable(struct sp_reader *r, struct tep_record *rec, long long value)
+static bool prev_state_runnable(struct sp_reader *r, const struct sp_raw_record *raw,
+				long long value)
 {
+	struct tep_record rec;
 	const char *p;
 	bool runnable;
 	int i;
@@ -263,8 +369,12 @@ static bool prev_state_runnable(struct sp_reader *r, struct tep_record *rec, lon
 		if (r->state_cache[i].value == (unsigned long long)value)
 			return r->state_cache[i].runnable;
 
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = raw->ts_ns;
+	rec.data = raw->data;
+	rec.size = raw->size;
 	trace_seq_reset(&r->seq);
-	tep_print_event(r->tep, &r->seq, rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(r->tep, &r->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&r->seq);
 	p = r->seq.buffer ? strstr(r->seq.buffer, "prev_state=") : NULL;
 	if (p) {
@@ -282,48 +392,397 @@ static bool prev_state_runnable(struct sp_reader *r, struct tep_record *rec, lon
 	return runnable;
 }
 
-static void decode(struct sp_reader *r, struct tep_record *rec, struct sp_event *ev)
+static void decode(struct sp_reader *r, const struct sp_raw_record *rec, int cpu,
+		   struct sp_event *ev)
 {
-	struct sched_fields *f = NULL;
-	int id = tep_data_type(r->tep, rec);
-	long long state;
-	int t;
+	const struct sched_fields *f;
+	long long id = -1, state;
+	int t = SP_EV_OTHER;
 
-	memset(ev, 0, sizeof(*ev));
-	ev->ts_ns = rec->ts;
-	ev->cpu = rec->cpu;
-	ev->common_pid = tep_data_pid(r->tep, rec);
+	ev->ts_ns = rec->ts_ns;
+	ev->cpu = cpu;
+	ev->common_pid = read_i32(r, rec, &r->common_pid, -1);
+	ev->type = SP_EV_OTHER;
 	ev->target_cpu = -1;
 	ev->orig_cpu = -1;
-	for (t = 1; t < SP_EV_NR_TYPES; t++) {
-		if (r->fields[t].event && r->fields[t].event->id == id) {
-			f = &r->fields[t];
-			break;
+	if (read_int(r, rec, &r->common_type, &id) && id >= 0 && id < r->nr_ids)
+		t = r->type_of_id[id];
+	if (t == SP_EV_OTHER) {
+		ev->pid = ev->other_pid = -1;
+		ev->prev_runnable = false;
+		ev->comm = ev->other_comm = NULL;
+		return;
+	}
+	f = &r->fields[t];
+	ev->type = t;
+	ev->pid = read_i32(r, rec, &f->pid, -1);
+	ev->other_pid = read_i32(r, rec, &f->other_pid, -1);
+	ev->target_cpu = read_i32(r, rec, &f->target_cpu, -1);
+	ev->orig_cpu = read_i32(r, rec, &f->orig_cpu, -1);
+	ev->comm = read_str(r, rec, &f->comm, r->comm_buf, sizeof(r->comm_buf));
+	ev->other_comm = read_str(r, rec, &f->other_comm, r->other_comm_buf,
+				  sizeof(r->other_comm_buf));
+	ev->prev_runnable = t == SP_EV_SWITCH && read_int(r, rec, &f->prev_state, &state) &&
+			    prev_state_runnable(r, rec, state);
+}
+
+/* ---- metadata ---- */
+
+/*
+ * Only what the reader uses is loaded: the ring-buffer header formats, the
+ * formats of the sched events and the saved cmdlines.  libtracecmd's
+ * tracecmd_open_head() would also parse every other event format, the
+ * ftrace formats, the printk formats and the saved kallsyms (megabytes of
+ * text parsed with sscanf), which costs more than reading millions of
+ * records.  The same libtraceevent parsers are used, so the formats are
+ * the same.
+ */
+struct meta {
+	char *buf;
+	size_t size;
+	size_t pos;
+	bool big_endian;
+};
+
+/* A block's bytes, decompressed when its v7 section is.  Return: 0 or -errno. */
+static int meta_load(struct sp_reader *r, int fd, const struct sp_container_block *b,
+		     struct meta *m)
+{
+	unsigned char hdr[8];
+	size_t zsize, rsize;
+	char *z = NULL;
+	int ret = -EBADMSG;
+
+	memset(m, 0, sizeof(*m));
+	m->big_endian = r->layout.info.big_endian;
+	if (!b->present || b->size > SP_CONTAINER_MAX_CHUNK)
+		return -EBADMSG;
+	if (!b->compressed) {
+		m->buf = malloc(b->size + 1);
+		if (!m->buf)
+			return -ENOMEM;
+		if (pread(fd, m->buf, b->size, b->offset) != (ssize_t)b->size)
+			return -EIO;
+		m->size = b->size;
+		m->buf[m->size] = '\0';
+		return 0;
+	}
+	if (b->size < 8 || pread(fd, hdr, 8, b->offset) != 8)
+		return -EIO;
+	zsize = m->big_endian ? (size_t)hdr[0] << 24 | hdr[1] << 16 | hdr[2] << 8 | hdr[3] :
+				(size_t)hdr[3] << 24 | hdr[2] << 16 | hdr[1] << 8 | hdr[0];
+	rsize = m->big_endian ? (size_t)hdr[4] << 24 | hdr[5] << 16 | hdr[6] << 8 | hdr[7] :
+				(size_t)hdr[7] << 24 | hdr[6] << 16 | hdr[5] << 8 | hdr[4];
+	/* the container check made sure of the sizes and ratio */
+	if (zsize > b->size - 8 || rsize > SP_CONTAINER_MAX_CHUNK)
+		return -EBADMSG;
+	z = malloc(zsize ? zsize : 1);
+	m->buf = malloc(rsize + 1);
+	if (!z || !m->buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (pread(fd, z, zsize, b->offset + 8) != (ssize_t)zsize) {
+		ret = -EIO;
+		goto out;
+	}
+	if (!strcmp(r->layout.info.compression, "zstd")) {
+		size_t n = ZSTD_decompress(m->buf, rsize, z, zsize);
+
+		if (ZSTD_isError(n) || n != rsize)
+			goto out;
+	} else if (!strcmp(r->layout.info.compression, "zlib")) {
+		uLongf n = rsize;
+
+		if (uncompress((Bytef *)m->buf, &n, (Bytef *)z, zsize) != Z_OK || n != rsize)
+			goto out;
+	} else {
+		goto out;
+	}
+	m->size = rsize;
+	m->buf[m->size] = '\0';
+	ret = 0;
+out:
+	free(z);
+	return ret;
+}
+
+static bool meta_num(struct meta *m, int n, uint64_t *val)
+{
+	const unsigned char *b = (const unsigned char *)m->buf + m->pos;
+	int i;
+
+	if (m->size - m->pos < (size_t)n)
+		return false;
+	*val = 0;
+	for (i = 0; i < n; i++)
+		*val |= (uint64_t)b[m->big_endian ? n - 1 - i : i] << (8 * i);
+	m->pos += n;
+	return true;
+}
+
+/* A NUL-terminated string; NULL when there is none. */
+static const char *meta_str(struct meta *m)
+{
+	const char *s = m->buf + m->pos;
+	const char *nul = memchr(s, '\0', m->size - m->pos);
+
+	if (!nul)
+		return NULL;
+	m->pos += nul - s + 1;
+	return s;
+}
+
+/* An 8-byte size and that many bytes: *@p points at them. */
+static bool meta_sized(struct meta *m, char **p, uint64_t *len)
+{
+	if (!meta_num(m, 8, len) || *len > m->size - m->pos)
+		return false;
+	*p = m->buf + m->pos;
+	m->pos += *len;
+	return true;
+}
+
+static int load_header_info(struct sp_reader *r, struct meta *m)
+{
+	const char *tag;
+	uint64_t len;
+	char *p;
+
+	tag = meta_str(m);
+	if (!tag || strcmp(tag, "header_page") || !meta_sized(m, &p, &len))
+		return -EBADMSG;
+	if (tep_parse_header_page(r->tep, p, len, r->layout.info.long_size))
+		return -EBADMSG;
+	return 0;
+}
+
+static int load_sched_formats(struct sp_reader *r, struct meta *m)
+{
+	uint64_t nr_systems, nr, len, i, j;
+	const char *sys;
+	char *p;
+
+	if (!meta_num(m, 4, &nr_systems))
+		return -EBADMSG;
+	for (i = 0; i < nr_systems; i++) {
+		sys = meta_str(m);
+		if (!sys || !meta_num(m, 4, &nr))
+			return -EBADMSG;
+		for (j = 0; j < nr; j++) {
+			if (!meta_sized(m, &p, &len))
+				return -EBADMSG;
+			/* a format that does not parse is left out, as libtracecmd does */
+			if (!strcmp(sys, "sched"))
+				tep_parse_event(r->tep, p, len, sys);
 		}
 	}
-	if (!f)
+	return 0;
+}
+
+static int load_cmdlines(struct sp_reader *r, struct meta *m)
+{
+	uint64_t len;
+	char *p;
+
+	if (!meta_sized(m, &p, &len))
+		return -EBADMSG;
+	p[len] = '\0';	/* the byte after it is the next size or the NUL meta_load added */
+	tep_parse_saved_cmdlines(r->tep, p);
+	return 0;
+}
+
+/* Build the tep from the file's metadata.  Return: 0, or -errno (use libtracecmd). */
+static int load_metadata(struct sp_reader *r, const char *path)
+{
+	const struct sp_container_info *info = &r->layout.info;
+	struct meta m = { 0 };
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r->tep = tep_alloc();
+	if (!r->tep) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	r->own_tep = true;
+	tep_set_file_bigendian(r->tep, info->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(r->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+					TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(r->tep, info->long_size);
+	tep_set_page_size(r->tep, info->page_size);
+	ret = meta_load(r, fd, &r->layout.header_info, &m);
+	if (!ret)
+		ret = load_header_info(r, &m);
+	free(m.buf);
+	if (ret)
+		goto out;
+	ret = meta_load(r, fd, &r->layout.event_formats, &m);
+	if (!ret)
+		ret = load_sched_formats(r, &m);
+	free(m.buf);
+	if (ret)
+		goto out;
+	if (r->layout.cmdlines.present) {
+		ret = meta_load(r, fd, &r->layout.cmdlines, &m);
+		if (!ret)
+			ret = load_cmdlines(r, &m);
+		free(m.buf);
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/* ---- per-CPU sources ---- */
+
+/* The next record of @cpu into its stream's cur.  Return: 1, 0 at the end, or an error. */
+static int stream_next(struct sp_reader *r, int cpu, struct sp_error *err)
+{
+	struct cpu_stream *s = &r->streams[cpu];
+	struct tep_record *rec;
+
+	if (!r->use_libtracecmd)
+		return s->cs ? sp_cpustream_next(s->cs, &s->cur, err) : 0;
+	tracecmd_free_record(s->held);
+	s->held = NULL;
+	rec = tracecmd_read_data(r->handle, cpu);
+	if (!rec)
+		return 0;
+	s->held = rec;
+	s->cur.ts_ns = rec->ts;
+	s->cur.data = rec->data;
+	s->cur.size = rec->size > 0 ? rec->size : 0;
+	s->cur.missed = rec->missed_events > 0 ? (int)rec->missed_events :
+			rec->missed_events < 0 ? -1 : 0;
+	return 1;
+}
+
+/* Position @cpu before its first record. */
+static void stream_rewind(struct sp_reader *r, int cpu)
+{
+	struct cpu_stream *s = &r->streams[cpu];
+
+	if (!r->use_libtracecmd) {
+		if (s->cs)
+			sp_cpustream_rewind(s->cs);
 		return;
-	ev->type = t;
-	ev->pid = read_i32(r, rec, f->pid, -1);
-	ev->other_pid = read_i32(r, rec, f->other_pid, -1);
-	ev->target_cpu = read_i32(r, rec, f->target_cpu, -1);
-	ev->orig_cpu = read_i32(r, rec, f->orig_cpu, -1);
-	ev->comm = read_str(r, rec, f->comm, r->comm_buf, sizeof(r->comm_buf));
-	ev->other_comm = read_str(r, rec, f->other_comm, r->other_comm_buf,
-				  sizeof(r->other_comm_buf));
-	if (t == SP_EV_SWITCH)
-		ev->prev_runnable = read_int(r, rec, f->prev_state, &state) &&
-				    prev_state_runnable(r, rec, state);
+	}
+	tracecmd_free_record(s->held);
+	s->held = NULL;
+	/* tracecmd_read_cpu_first() positions the CPU and returns its first record */
+	s->held = tracecmd_read_cpu_first(r->handle, cpu);
+}
+
+static int span_libtracecmd(struct sp_reader *r, int cpu)
+{
+	struct cpu_stream *s = &r->streams[cpu];
+	struct tep_record *rec;
+
+	rec = tracecmd_read_cpu_first(r->handle, cpu);
+	if (!rec)
+		return 0;
+	s->first_ns = rec->ts;
+	tracecmd_free_record(rec);
+	rec = tracecmd_read_cpu_last(r->handle, cpu);
+	s->last_ns = rec ? rec->ts : s->first_ns;
+	tracecmd_free_record(rec);
+	return 0;
+}
+
+/* Whether cpustream can read the data the way libtracecmd would. */
+static bool cpustream_can_read(const struct sp_container_layout *l)
+{
+	unsigned int ps = l->info.page_size, i;
+
+	if (!l->flyrecord || l->ts_options)
+		return false;
+	if (l->compressed && strcmp(l->info.compression, "zstd") &&
+	    strcmp(l->info.compression, "zlib"))
+		return false;
+	for (i = 0; i < l->nr_cpus; i++)
+		if (!l->compressed && l->cpus[i].size && (l->cpus[i].offset & (ps - 1)))
+			return false;
+	return true;
+}
+
+static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_error *err)
+{
+	const struct sp_container_layout *l = &r->layout;
+	struct sp_cpustream_params p = {
+		.codec = SP_CODEC_NONE,
+		.page_size = r->page_size,
+		.long_size = r->kbuf_long_size,
+		.big_endian = l->info.big_endian,
+		.old_format = tep_is_old_format(r->tep),
+	};
+	unsigned int i, nr_data = 0;
+	int ret;
+
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		ret = -errno;
+		return sp_error_set(err, ret, -1, "cannot open: %s", strerror(-ret));
+	}
+	p.fd = r->fd;
+	if (l->compressed) {
+		p.codec = strcmp(l->info.compression, "zstd") ? SP_CODEC_ZLIB : SP_CODEC_ZSTD;
+		if (p.codec == SP_CODEC_ZSTD) {
+			r->zstd = ZSTD_createDCtx();
+			if (!r->zstd)
+				return sp_error_set(err, -ENOMEM, -1, "out of memory");
+			p.zstd_dctx = r->zstd;
+		}
+	} else {
+		posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+	for (i = 0; i < l->nr_cpus; i++)
+		nr_data += l->cpus[i].size != 0;
+	/* bounded memory: the windows of all CPUs together stay below SP_WINDOW_TOTAL */
+	p.window_bytes = nr_data ? SP_WINDOW_TOTAL / nr_data : SP_WINDOW_MAX;
+	if (p.window_bytes > SP_WINDOW_MAX)
+		p.window_bytes = SP_WINDOW_MAX;
+	for (i = 0; i < l->nr_cpus; i++) {
+		const struct sp_container_cpu *c = &l->cpus[i];
+		struct cpu_stream *s;
+
+		if (!c->size || c->cpu >= (unsigned int)r->nr_cpus)
+			continue;
+		s = &r->streams[c->cpu];
+		if (s->cs)
+			continue;	/* listed twice: the check refuses that */
+		s->cs = sp_cpustream_alloc(&p, c, err);
+		if (!s->cs)
+			return err && err->code ? err->code : -ENOMEM;
+		ret = sp_cpustream_span(s->cs, &s->first_ns, &s->last_ns, err);
+		if (ret && ret != -ENODATA)
+			return ret;
+	}
+	return 0;
+}
+
+/* The metadata and the data through libtracecmd. */
+static int open_libtracecmd(struct sp_reader *r, const char *path, struct sp_error *err)
+{
+	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!r->handle)
+		return sp_error_set(err, -EBADMSG, -1,
+				    "cannot read the trace (damaged file or a %s-compressed file "
+				    "libtracecmd does not support)", r->layout.info.compression);
+	r->use_libtracecmd = true;
+	r->tep = tracecmd_get_tep(r->handle);
+	r->nr_cpus = tracecmd_cpus(r->handle);
+	return 0;
 }
 
 struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 {
-	struct sp_container_info info;
 	struct sp_reader *r;
-	int cpu;
-
-	if (sp_container_check(path, &info, err) < 0)
-		return NULL;
+	unsigned int i;
+	int cpu, ret;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -334,22 +793,43 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		return NULL;
 	}
+	r->fd = -1;
 	trace_seq_init(&r->seq);
-	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-					 TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!r->handle) {
-		sp_error_set(err, -EBADMSG, -1,
-			     "cannot read the trace (damaged file or a %s-compressed file "
-			     "libtracecmd does not support)", info.compression);
+	if (sp_container_layout(path, &r->layout, err) < 0)
+		goto fail;
+	/* latency-tracer text: libtracecmd would read a size from it and crash */
+	if (!r->layout.flyrecord) {
+		sp_error_set(err, -EBADMSG, -1, "no per-CPU record data (latency tracer output?); "
+			     "record with trace-cmd record -e sched");
 		goto fail;
 	}
-	r->tep = tracecmd_get_tep(r->handle);
-	r->nr_cpus = tracecmd_cpus(r->handle);
+	r->page_size = r->layout.info.page_size;
+	if (cpustream_can_read(&r->layout) && !load_metadata(r, path) &&
+	    tep_get_header_timestamp_size(r->tep) == 8) {
+		/* as libtracecmd: the commit field's size, which is the kernel's long */
+		r->kbuf_long_size = tep_get_header_page_size(r->tep) == 8 ? 8 : 4;
+		r->nr_cpus = r->layout.info.nr_cpus;
+		for (i = 0; i < r->layout.nr_cpus; i++)
+			if ((int)r->layout.cpus[i].cpu >= r->nr_cpus)
+				r->nr_cpus = r->layout.cpus[i].cpu + 1;
+	} else {
+		if (r->own_tep)
+			tep_free(r->tep);
+		r->tep = NULL;
+		r->own_tep = false;
+		if (open_libtracecmd(r, path, err))
+			goto fail;
+	}
 	if (!r->tep || r->nr_cpus <= 0 || r->nr_cpus > 65536) {
 		sp_error_set(err, -EBADMSG, -1, "the trace header gives %d CPUs", r->nr_cpus);
 		goto fail;
 	}
-	resolve_fields(r);
+	tep_set_cpus(r->tep, r->nr_cpus);
+	r->swap = tep_is_file_bigendian(r->tep) != tep_is_local_bigendian(r->tep);
+	if (resolve_fields(r)) {
+		sp_error_set(err, -ENOMEM, -1, "out of memory");
+		goto fail;
+	}
 	r->lost = sp_alloc_array(r->nr_cpus, sizeof(*r->lost));
 	r->streams = sp_alloc_array(r->nr_cpus, sizeof(*r->streams));
 	r->heap = sp_alloc_array(r->nr_cpus, sizeof(*r->heap));
@@ -357,15 +837,26 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		goto fail;
 	}
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		r->streams[cpu].first_ns = r->streams[cpu].last_ns = UINT64_MAX;
+	if (r->use_libtracecmd) {
+		for (cpu = 0; cpu < r->nr_cpus; cpu++)
+			span_libtracecmd(r, cpu);
+	} else {
+		ret = open_cpustreams(r, path, err);
+		if (ret)
+			goto fail;
+	}
 	r->first_ns = UINT64_MAX;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		struct tep_record *rec = tracecmd_read_cpu_last(r->handle, cpu);
+		const struct cpu_stream *s = &r->streams[cpu];
 
-		if (!rec)
+		if (s->first_ns == UINT64_MAX)
 			continue;
-		if (rec->ts > r->last_ns)
-			r->last_ns = rec->ts;
-		tracecmd_free_record(rec);
+		if (s->first_ns < r->first_ns)
+			r->first_ns = s->first_ns;
+		if (s->last_ns > r->last_ns)
+			r->last_ns = s->last_ns;
 	}
 	return r;
 fail:
@@ -379,12 +870,23 @@ void sp_reader_close(struct sp_reader *r)
 
 	if (!r)
 		return;
-	if (r->streams)
-		for (cpu = 0; cpu < r->nr_cpus; cpu++)
-			tracecmd_free_record(r->streams[cpu].rec);
+	if (r->streams) {
+		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+			tracecmd_free_record(r->streams[cpu].held);
+			sp_cpustream_free(r->streams[cpu].cs);
+		}
+	}
 	if (r->handle)
 		tracecmd_close(r->handle);
+	if (r->own_tep)
+		tep_free(r->tep);
+	if (r->zstd)
+		ZSTD_freeDCtx(r->zstd);
+	if (r->fd >= 0)
+		close(r->fd);
+	sp_container_layout_release(&r->layout);
 	trace_seq_destroy(&r->seq);
+	free(r->type_of_id);
 	free(r->lost);
 	free(r->streams);
 	free(r->heap);
@@ -424,56 +926,47 @@ void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data)
 
 int sp_reader_cpu_span(struct sp_reader *r, int cpu, uint64_t *first_ns, uint64_t *last_ns)
 {
-	struct tep_record *rec;
-
 	*first_ns = *last_ns = UINT64_MAX;
-	rec = tracecmd_read_cpu_first(r->handle, cpu);
-	if (!rec)
+	if (cpu < 0 || cpu >= r->nr_cpus || r->streams[cpu].first_ns == UINT64_MAX)
 		return -ENODATA;
-	*first_ns = rec->ts;
-	tracecmd_free_record(rec);
-	rec = tracecmd_read_cpu_last(r->handle, cpu);
-	if (rec) {
-		*last_ns = rec->ts;
-		tracecmd_free_record(rec);
-	}
+	*first_ns = r->streams[cpu].first_ns;
+	*last_ns = r->streams[cpu].last_ns;
 	return 0;
 }
 
 /* Heap order: earlier timestamp first, then lower CPU. */
-static bool stream_before(const struct sp_reader *r, int a, int b)
+static inline bool entry_before(const struct heap_entry *a, const struct heap_entry *b)
 {
-	const struct tep_record *ra = r->streams[a].rec, *rb = r->streams[b].rec;
-
-	if (ra->ts != rb->ts)
-		return ra->ts < rb->ts;
-	return a < b;
+	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
 static void heap_sift_down(struct sp_reader *r, int i)
 {
-	for (;;) {
-		int l = 2 * i + 1, rgt = l + 1, min = i, tmp;
+	struct heap_entry *h = r->heap, e = h[i];
+	int n = r->nr_heap;
 
-		if (l < r->nr_heap && stream_before(r, r->heap[l], r->heap[min]))
-			min = l;
-		if (rgt < r->nr_heap && stream_before(r, r->heap[rgt], r->heap[min]))
-			min = rgt;
-		if (min == i)
-			return;
-		tmp = r->heap[i];
-		r->heap[i] = r->heap[min];
-		r->heap[min] = tmp;
+	for (;;) {
+		int l = 2 * i + 1, min;
+
+		if (l >= n)
+			break;
+		min = l;
+		if (l + 1 < n && entry_before(&h[l + 1], &h[l]))
+			min = l + 1;
+		if (!entry_before(&h[min], &e))
+			break;
+		h[i] = h[min];
 		i = min;
 	}
+	h[i] = e;
 }
 
-static void note_lost(struct sp_reader *r, struct tep_record *rec)
+static void note_lost(struct sp_reader *r, int cpu, const struct sp_raw_record *rec)
 {
-	if (rec->missed_events > 0)
-		r->lost[rec->cpu] += rec->missed_events;
-	else if (rec->missed_events < 0)
-		r->lost[rec->cpu]++;
+	if (rec->missed > 0)
+		r->lost[cpu] += rec->missed;
+	else if (rec->missed < 0)
+		r->lost[cpu]++;
 }
 
 int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
@@ -484,47 +977,65 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
 
 	r->nr_heap = 0;
 	memset(r->lost, 0, r->nr_cpus * sizeof(*r->lost));
-	r->first_ns = UINT64_MAX;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		tracecmd_free_record(r->streams[cpu].rec);
-		r->streams[cpu].rec = tracecmd_read_cpu_first(r->handle, cpu);
-		if (!r->streams[cpu].rec)
-			continue;
-		/* libtracecmd reports a bogus CPU for damaged pages */
-		r->streams[cpu].rec->cpu = cpu;
-		if (r->streams[cpu].rec->ts < r->first_ns)
-			r->first_ns = r->streams[cpu].rec->ts;
-		r->heap[r->nr_heap++] = cpu;
+		stream_rewind(r, cpu);
+		if (r->use_libtracecmd) {
+			/* the rewind read the first record: hand it to stream_next's slot */
+			struct tep_record *first = r->streams[cpu].held;
+
+			if (!first)
+				continue;
+			r->streams[cpu].cur.ts_ns = first->ts;
+			r->streams[cpu].cur.data = first->data;
+			r->streams[cpu].cur.size = first->size > 0 ? first->size : 0;
+			r->streams[cpu].cur.missed = first->missed_events > 0 ?
+				(int)first->missed_events : first->missed_events < 0 ? -1 : 0;
+		} else {
+			ret = stream_next(r, cpu, err);
+			if (ret < 0)
+				goto out;
+			if (!ret)
+				continue;
+		}
+		r->heap[r->nr_heap].ts = r->streams[cpu].cur.ts_ns;
+		r->heap[r->nr_heap].cpu = cpu;
+		r->nr_heap++;
 	}
+	ret = 0;
 	for (i = r->nr_heap / 2 - 1; i >= 0; i--)
 		heap_sift_down(r, i);
 
 	while (r->nr_heap) {
+		struct heap_entry *top = &r->heap[0];
 		struct cpu_stream *s;
 
-		cpu = r->heap[0];
+		cpu = top->cpu;
 		s = &r->streams[cpu];
-		note_lost(r, s->rec);
-		decode(r, s->rec, &ev);
-		tracecmd_free_record(s->rec);
-		s->rec = NULL;
+		if (s->cur.missed)
+			note_lost(r, cpu, &s->cur);
+		decode(r, &s->cur, cpu, &ev);
 		ret = fn(&ev, data);
 		if (ret)
 			break;
-		s->rec = tracecmd_read_data(r->handle, cpu);
-		if (s->rec) {
-			s->rec->cpu = cpu;
-		} else {
+		ret = stream_next(r, cpu, err);
+		if (ret < 0)
+			break;
+		if (ret)
+			top->ts = s->cur.ts_ns;
+		else
 			r->heap[0] = r->heap[--r->nr_heap];
-		}
+		ret = 0;
 		heap_sift_down(r, 0);
 		if (r->progress && !(++nr & 0xffff) && r->last_ns > r->first_ns)
 			r->progress((double)(ev.ts_ns - r->first_ns) / (r->last_ns - r->first_ns),
 				    nr, r->progress_data);
 	}
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		tracecmd_free_record(r->streams[cpu].rec);
-		r->streams[cpu].rec = NULL;
+out:
+	if (r->use_libtracecmd) {
+		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+			tracecmd_free_record(r->streams[cpu].held);
+			r->streams[cpu].held = NULL;
+		}
 	}
 	if (ret < 0 && err && !err->code)
 		sp_error_set(err, ret, -1, "%s", strerror(-ret));

@@ -76,4 +76,66 @@ int sp_container_check_visit(const char *path, struct sp_container_info *info,
 					   uint64_t offset, uint64_t size),
 			     void *data);
 
+/* One CPU's ring-buffer data in the top buffer instance. */
+struct sp_container_cpu {
+	unsigned int cpu;	/* CPU id */
+	uint64_t offset;	/* file offset of the data (compressed: of the chunk count) */
+	uint64_t size;		/* bytes in the file, 0 when the CPU recorded nothing */
+	uint64_t nr_chunks;	/* compressed data: number of chunks */
+	uint64_t last_chunk;	/* compressed data: file offset of the last chunk's header */
+};
+
+/*
+ * A metadata block, laid out as trace-cmd.dat.v6(5) describes it: in v6 the
+ * bytes in the file, in v7 the contents of its section (which may be one
+ * compressed block: sizes, then the compressed bytes).
+ */
+struct sp_container_block {
+	uint64_t offset;	/* first byte (v7: just after the section header) */
+	uint64_t size;		/* bytes in the file */
+	bool compressed;	/* v7: the section is compressed */
+	bool present;
+};
+
+/*
+ * Where a file keeps what a reader needs, found while checking it.  Only
+ * the top buffer instance is described (the one trace-cmd report shows).
+ */
+struct sp_container_layout {
+	struct sp_container_info info;
+	bool flyrecord;		/* the top instance holds ring-buffer pages (not latency text) */
+	bool compressed;	/* its data is in compressed chunks */
+	bool ts_options;	/* options that shift or scale timestamps (date, offset, guest
+				 * time shift, TSC conversion) are present */
+	unsigned int nr_cpus;	/* entries in @cpus, in file order */
+	struct sp_container_cpu *cpus;
+	/* metadata: "header_page"/"header_event", event formats, saved cmdlines */
+	struct sp_container_block header_info;
+	struct sp_container_block event_formats;
+	struct sp_container_block cmdlines;
+};
+
+/**
+ * sp_container_layout - check a file and describe where its data lies
+ * @path: the .dat file
+ * @layout: filled in (release it with sp_container_layout_release(), also
+ *          on failure)
+ * @err: filled in on failure (may be NULL)
+ *
+ * Makes the checks of sp_container_check() and records the per-CPU data of
+ * the top buffer instance and the metadata blocks.  Compressed data is
+ * described by its first and last chunk only, so the layout stays small
+ * whatever the size of the trace.
+ *
+ * Return: as sp_container_check(), or -ENOMEM.
+ */
+int sp_container_layout(const char *path, struct sp_container_layout *layout,
+			struct sp_error *err);
+
+/**
+ * sp_container_layout_release - free what a layout holds
+ * @layout: the layout (the struct itself stays)
+ */
+void sp_container_layout_release(struct sp_container_layout *layout);
+
 #endif /* SP_CONTAINER_H */

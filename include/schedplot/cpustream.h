@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_CPUSTREAM_H
+#define SP_CPUSTREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sp_container_cpu;
+struct sp_error;
+struct sp_cpustream;
+
+/*
+ * The records of one CPU of a trace-cmd file, read straight from the file:
+ * the ring-buffer pages are read a window at a time (uncompressed data) or
+ * decompressed one chunk at a time (version 7 zstd or zlib data), and the
+ * records inside each page are walked with libtraceevent's kbuffer.  Memory
+ * is one window or one chunk per stream, whatever the size of the trace.
+ */
+
+enum sp_codec {
+	SP_CODEC_NONE,
+	SP_CODEC_ZSTD,
+	SP_CODEC_ZLIB,
+};
+
+struct sp_cpustream_params {
+	int fd;			/* the open file; streams pread() it, never seek */
+	enum sp_codec codec;
+	unsigned int page_size;	/* of the file header: ring-buffer pages are this big */
+	int long_size;		/* size of the page header's commit field: 4 or 8 */
+	bool big_endian;	/* of the recording machine */
+	bool old_format;	/* ring buffer of kernels before 2.6.31 */
+	size_t window_bytes;	/* uncompressed data: bytes read at a time */
+	void *zstd_dctx;	/* a ZSTD_DCtx the streams of a file share (NULL: the
+				 * stream makes its own); streams must then be read
+				 * from one thread */
+};
+
+/* One record; @data is valid until the next call on the stream. */
+struct sp_raw_record {
+	uint64_t ts_ns;
+	void *data;		/* the event: common fields first */
+	unsigned int size;	/* bytes of @data */
+	int missed;		/* records lost just before this one: a count, -1 when the
+				 * kernel did not say how many, 0 when none */
+};
+
+/**
+ * sp_cpustream_alloc - prepare to read one CPU's data
+ * @p: how the file is laid out (copied)
+ * @cpu: the CPU's data, from sp_container_layout() (copied)
+ * @err: filled in on failure
+ *
+ * Reads nothing yet.  Return: the stream, or NULL with @err set (-ENOMEM,
+ * or -EINVAL for parameters it cannot read).
+ */
+struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
+					const struct sp_container_cpu *cpu,
+					struct sp_error *err);
+
+/**
+ * sp_cpustream_free - free a stream (NULL is fine)
+ * @s: the stream
+ */
+void sp_cpustream_free(struct sp_cpustream *s);
+
+/**
+ * sp_cpustream_rewind - go back to the first record
+ * @s: the stream
+ */
+void sp_cpustream_rewind(struct sp_cpustream *s);
+
+/**
+ * sp_cpustream_next - read the next record
+ * @s: the stream
+ * @rec: filled in with the record
+ * @err: filled in on failure
+ *
+ * Return: 1 with @rec set, 0 at the end of the CPU's data, or a negative
+ * code with @err set: -EBADMSG (with the file offset) for a page or chunk
+ * that cannot be what it claims, -EIO and other -errno for read errors.
+ */
+int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct sp_error *err);
+
+/**
+ * sp_cpustream_span - timestamps of the CPU's first and last record
+ * @s: the stream
+ * @first_ns: set to the first record's timestamp
+ * @last_ns: set to the last record's timestamp
+ * @err: filled in on failure
+ *
+ * Reads the first page and the last page (or chunk) that hold records,
+ * not the whole stream.  Leaves the stream rewound.
+ * Return: 0, -ENODATA when the CPU has no records, or a negative code as
+ * for sp_cpustream_next().
+ */
+int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last_ns,
+		      struct sp_error *err);
+
+#endif /* SP_CPUSTREAM_H */

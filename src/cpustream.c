@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cpustream: one CPU's records, straight from the file.
+ *
+ * A CPU's data is a run of ring-buffer pages (trace-cmd.dat.v6(5), "CPU
+ * DATA"); version 7 files may store it as compressed chunks, each holding
+ * whole pages (trace-cmd.dat.v7(5), "COMPRESSION FORMAT OF THE TRACE
+ * DATA").  A stream holds one block in memory: a window of pages read with
+ * pread(), or one decompressed chunk.  Pages are walked with kbuffer.
+ *
+ * kbuffer trusts the page: the commit size and record lengths come from
+ * the file.  Every page is checked against the page size and every record
+ * against the page's committed bytes before anyone reads it, and blocks
+ * are allocated with zeroed slack behind them, since kbuffer reads a word
+ * or two past the commit when the page says events were lost.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/kbuffer.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "schedplot/container.h"
+#include "schedplot/cpustream.h"
+#include "schedplot/error.h"
+
+#define SLACK		64	/* zeroed bytes behind every block */
+#define CHUNK_HDR	8	/* compressed size, uncompressed size */
+
+struct sp_cpustream {
+	struct sp_cpustream_params p;
+	struct sp_container_cpu cpu;
+	struct kbuffer *kbuf;
+	unsigned int hdr_size;		/* page header: timestamp and commit */
+
+	char *buf;			/* the block: pages, then SLACK zeroes */
+	size_t alloc_buf;
+	size_t buf_len;			/* bytes of whole pages in buf */
+	size_t page_off;		/* next page to walk in buf */
+	uint64_t buf_file_off;		/* where buf came from (chunk header if compressed) */
+
+	char *zbuf;			/* compressed chunk, then the next chunk's header */
+	size_t alloc_zbuf;
+	ZSTD_DCtx *zstd;
+	bool own_zstd;
+
+	uint64_t next_off;		/* next window or chunk header in the file */
+	uint64_t left;			/* bytes (uncompressed) or chunks (compressed) to go */
+	unsigned char next_hdr[CHUNK_HDR];
+	bool have_next_hdr;
+
+	char *page;			/* the page being walked, NULL between pages */
+	char *page_end;			/* end of its committed data */
+	int page_missed;
+	bool first_in_page;
+};
+
+static uint64_t get_u32(const struct sp_cpustream *s, const unsigned char *b)
+{
+	if (s->p.big_endian)
+		return (uint64_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+	return (uint64_t)b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0];
+}
+
+static int read_at(struct sp_cpustream *s, void *buf, size_t len, uint64_t off, size_t *got,
+		   struct sp_error *err)
+{
+	char *p = buf;
+	ssize_t n;
+
+	*got = 0;
+	while (len) {
+		n = pread(s->p.fd, p, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int ret = -errno;
+
+			return sp_error_set(err, ret, off, "cannot read CPU %u data: %s", s->cpu.cpu,
+					    strerror(-ret));
+		}
+		if (n == 0)
+			break;
+		p += n;
+		off += n;
+		len -= n;
+		*got += n;
+	}
+	return 0;
+}
+
+static int truncated(struct sp_cpustream *s, uint64_t off, struct sp_error *err)
+{
+	return sp_error_set(err, -EBADMSG, off,
+			    "truncated CPU %u data (the file shrank while being read)", s->cpu.cpu);
+}
+
+/* Room for @len bytes of pages plus the slack, all zeroed past @len. */
+static int reserve(char **buf, size_t *alloc, size_t len)
+{
+	if (len + SLACK > *alloc) {
+		char *p = malloc(len + SLACK);
+
+		if (!p)
+			return -ENOMEM;
+		free(*buf);
+		*buf = p;
+		*alloc = len + SLACK;
+	}
+	return 0;
+}
+
+static size_t round_pages(const struct sp_cpustream *s, size_t n)
+{
+	size_t ps = s->p.page_size;
+
+	return (n + ps - 1) / ps * ps;
+}
+
+/* The next window of uncompressed pages.  Return: 1, 0 at the end, or an error. */
+static int refill_plain(struct sp_cpustream *s, struct sp_error *err)
+{
+	size_t want, got, len;
+	int ret;
+
+	if (!s->left)
+		return 0;
+	want = s->p.window_bytes < s->left ? s->p.window_bytes : s->left;
+	len = round_pages(s, want);
+	if (reserve(&s->buf, &s->alloc_buf, len))
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	ret = read_at(s, s->buf, want, s->next_off, &got, err);
+	if (ret)
+		return ret;
+	if (got < want)
+		return truncated(s, s->next_off + got, err);
+	memset(s->buf + want, 0, len - want + SLACK);
+	s->buf_file_off = s->next_off;
+	s->buf_len = len;
+	s->page_off = 0;
+	s->next_off += want;
+	s->left -= want;
+	return 1;
+}
+
+static int decompress(struct sp_cpustream *s, size_t zsize, size_t rsize)
+{
+	if (s->p.codec == SP_CODEC_ZSTD) {
+		size_t n = ZSTD_decompressDCtx(s->zstd, s->buf, rsize, s->zbuf, zsize);
+
+		return !ZSTD_isError(n) && n == rsize ? 0 : -1;
+	} else {
+		uLongf n = rsize;
+
+		return uncompress((Bytef *)s->buf, &n, (const Bytef *)s->zbuf, zsize) == Z_OK &&
+		       n == rsize ? 0 : -1;
+	}
+}
+
+/* The next compressed chunk, decompressed.  Return: 1, 0 at the end, or an error. */
+static int refill_chunk(struct sp_cpustream *s, struct sp_error *err)
+{
+	uint64_t hdr_off = s->next_off;
+	size_t zsize, rsize, want, got;
+	int ret;
+
+	if (!s->left)
+		return 0;
+	if (!s->have_next_hdr) {
+		ret = read_at(s, s->next_hdr, CHUNK_HDR, hdr_off, &got, err);
+		if (ret)
+			return ret;
+		if (got < CHUNK_HDR)
+			return truncated(s, hdr_off + got, err);
+	}
+	zsize = get_u32(s, s->next_hdr);
+	rsize = get_u32(s, s->next_hdr + 4);
+	s->have_next_hdr = false;
+	if (rsize > SP_CONTAINER_MAX_CHUNK || rsize > (uint64_t)zsize * SP_CONTAINER_MAX_RATIO)
+		return sp_error_set(err, -EBADMSG, hdr_off,
+				    "compressed CPU %u data claims %zu uncompressed bytes from %zu (the file is damaged)",
+				    s->cpu.cpu, rsize, zsize);
+	/* read the next chunk's header along with this chunk */
+	want = zsize + (s->left > 1 ? CHUNK_HDR : 0);
+	if (reserve(&s->zbuf, &s->alloc_zbuf, want) ||
+	    reserve(&s->buf, &s->alloc_buf, round_pages(s, rsize)))
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	ret = read_at(s, s->zbuf, want, hdr_off + CHUNK_HDR, &got, err);
+	if (ret)
+		return ret;
+	if (got < want)
+		return truncated(s, hdr_off + CHUNK_HDR + got, err);
+	if (s->left > 1) {
+		memcpy(s->next_hdr, s->zbuf + zsize, CHUNK_HDR);
+		s->have_next_hdr = true;
+	}
+	if (decompress(s, zsize, rsize))
+		return sp_error_set(err, -EBADMSG, hdr_off,
+				    "compressed CPU %u data does not decompress to the %zu bytes it claims (the file is damaged)",
+				    s->cpu.cpu, rsize);
+	s->buf_len = round_pages(s, rsize);
+	memset(s->buf + rsize, 0, s->buf_len - rsize + SLACK);
+	s->buf_file_off = hdr_off;
+	s->page_off = 0;
+	s->next_off = hdr_off + CHUNK_HDR + zsize;
+	s->left--;
+	return 1;
+}
+
+static uint64_t page_file_off(const struct sp_cpustream *s, const char *page)
+{
+	if (s->p.codec != SP_CODEC_NONE)
+		return s->buf_file_off;
+	return s->buf_file_off + (page - s->buf);
+}
+
+static int damaged(struct sp_cpustream *s, const char *what, struct sp_error *err)
+{
+	return sp_error_set(err, -EBADMSG, page_file_off(s, s->page),
+			    "damaged ring-buffer page of CPU %u (%s; the file is damaged)",
+			    s->cpu.cpu, what);
+}
+
+/* Start walking the next page of the block. */
+static int load_page(struct sp_cpustream *s, struct sp_error *err)
+{
+	unsigned int size;
+
+	s->page = s->buf + s->page_off;
+	s->page_off += s->p.page_size;
+	kbuffer_load_subbuffer(s->kbuf, s->page);
+	size = kbuffer_subbuffer_size(s->kbuf);
+	if (size > s->p.page_size - s->hdr_size)
+		return damaged(s, "its data is larger than the page", err);
+	s->page_end = s->page + s->hdr_size + size;
+	s->page_missed = kbuffer_missed_events(s->kbuf);
+	s->first_in_page = true;
+	return 0;
+}
+
+int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct sp_error *err)
+{
+	unsigned long long ts;
+	int ret;
+
+	for (;;) {
+		if (s->page) {
+			char *data = kbuffer_read_event(s->kbuf, &ts);
+
+			if (data) {
+				rec->ts_ns = ts;
+				rec->data = data;
+				rec->size = kbuffer_event_size(s->kbuf);
+				if (data < s->page + s->hdr_size ||
+				    rec->size > (size_t)(s->page_end - data))
+					return damaged(s, "a record runs past the page's data", err);
+				rec->missed = s->first_in_page ? s->page_missed : 0;
+				s->first_in_page = false;
+				kbuffer_next_event(s->kbuf, NULL);
+				return 1;
+			}
+			s->page = NULL;
+		}
+		if (s->page_off < s->buf_len) {
+			ret = load_page(s, err);
+		} else {
+			ret = s->p.codec == SP_CODEC_NONE ? refill_plain(s, err) :
+							    refill_chunk(s, err);
+			if (ret <= 0)
+				return ret;
+			ret = 0;
+		}
+		if (ret)
+			return ret;
+	}
+}
+
+void sp_cpustream_rewind(struct sp_cpustream *s)
+{
+	s->page = NULL;
+	s->buf_len = s->page_off = 0;
+	s->have_next_hdr = false;
+	if (s->p.codec == SP_CODEC_NONE) {
+		s->next_off = s->cpu.offset;
+		s->left = s->cpu.size;
+	} else {
+		s->next_off = s->cpu.offset + 4;	/* after the chunk count */
+		s->left = s->cpu.size ? s->cpu.nr_chunks : 0;
+	}
+}
+
+/* The last record's timestamp in what is left of the stream. */
+static int last_ts(struct sp_cpustream *s, uint64_t *last_ns, struct sp_error *err)
+{
+	struct sp_raw_record rec;
+	int ret, found = 0;
+
+	while ((ret = sp_cpustream_next(s, &rec, err)) > 0) {
+		*last_ns = rec.ts_ns;
+		found = 1;
+	}
+	return ret < 0 ? ret : found;
+}
+
+int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last_ns,
+		      struct sp_error *err)
+{
+	struct sp_raw_record rec;
+	uint64_t ps = s->p.page_size, page;
+	int ret;
+	size_t window = s->p.window_bytes;
+
+	*first_ns = *last_ns = UINT64_MAX;
+	sp_cpustream_rewind(s);
+	/* only read as far as the first record */
+	s->p.window_bytes = s->p.page_size;
+	ret = sp_cpustream_next(s, &rec, err);
+	s->p.window_bytes = window;
+	if (ret <= 0) {
+		sp_cpustream_rewind(s);
+		return ret ? ret : -ENODATA;
+	}
+	*first_ns = *last_ns = rec.ts_ns;
+
+	if (s->p.codec == SP_CODEC_NONE) {
+		/* pages from the last one back, until one holds a record */
+		page = (s->cpu.size - 1) / ps * ps;
+		for (;;) {
+			s->page = NULL;
+			s->buf_len = s->page_off = 0;
+			s->next_off = s->cpu.offset + page;
+			s->left = s->cpu.size - page < ps ? s->cpu.size - page : ps;
+			ret = last_ts(s, last_ns, err);
+			if (ret || !page)
+				break;
+			page -= ps;
+		}
+	} else {
+		/* the last chunk; when it holds no record, the whole stream */
+		s->page = NULL;
+		s->buf_len = s->page_off = 0;
+		s->have_next_hdr = false;
+		s->next_off = s->cpu.last_chunk;
+		s->left = 1;
+		ret = last_ts(s, last_ns, err);
+		if (!ret) {
+			sp_cpustream_rewind(s);
+			ret = last_ts(s, last_ns, err);
+		}
+	}
+	sp_cpustream_rewind(s);
+	return ret < 0 ? ret : 0;
+}
+
+struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
+					const struct sp_container_cpu *cpu,
+					struct sp_error *err)
+{
+	struct sp_cpustream *s;
+
+	if (p->page_size < 64 || (p->page_size & (p->page_size - 1)) ||
+	    (p->long_size != 4 && p->long_size != 8)) {
+		sp_error_set(err, -EINVAL, -1, "unsupported page size %u or long size %d",
+			     p->page_size, p->long_size);
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto nomem;
+	s->p = *p;
+	s->cpu = *cpu;
+	s->hdr_size = 8 + p->long_size;
+	/* whole pages per window, at least one */
+	s->p.window_bytes = s->p.window_bytes / p->page_size * p->page_size;
+	if (!s->p.window_bytes)
+		s->p.window_bytes = p->page_size;
+	s->kbuf = kbuffer_alloc(p->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				p->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!s->kbuf)
+		goto nomem;
+	if (p->old_format)
+		kbuffer_set_old_format(s->kbuf);
+	if (p->codec == SP_CODEC_ZSTD && p->zstd_dctx) {
+		s->zstd = p->zstd_dctx;
+	} else if (p->codec == SP_CODEC_ZSTD) {
+		s->zstd = ZSTD_createDCtx();
+		if (!s->zstd)
+			goto nomem;
+		s->own_zstd = true;
+	}
+	sp_cpustream_rewind(s);
+	return s;
+nomem:
+	sp_cpustream_free(s);
+	sp_error_set(err, -ENOMEM, -1, "out of memory");
+	return NULL;
+}
+
+void sp_cpustream_free(struct sp_cpustream *s)
+{
+	if (!s)
+		return;
+	if (s->kbuf)
+		kbuffer_free(s->kbuf);
+	if (s->own_zstd)
+		ZSTD_freeDCtx(s->zstd);
+	free(s->buf);
+	free(s->zbuf);
+	free(s);
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The oracle for cpustream: every CPU of every bundled trace (and of the
+ * shared traces when ../shared/traces is there) is read both by cpustream
+ * and by libtracecmd (tracecmd_read_data() per CPU), and the two must give
+ * the same records: CPU, timestamp, size, data bytes and missed-event
+ * counts.  The reader's per-CPU spans must match libtracecmd's first and
+ * last records.  Run from the repository root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <trace-cmd/trace-cmd.h>
+#include <traceevent/event-parse.h>
+
+#include "schedplot/container.h"
+#include "schedplot/cpustream.h"
+#include "schedplot/error.h"
+#include "schedplot/reader.h"
+
+/* Exported by libtracecmd 1.3, not in its public header. */
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_long_size(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
+
+#define SHARED_DIR "../shared/traces"
+
+static int missed_of(const struct tep_record *rec)
+{
+	return rec->missed_events > 0 ? (int)rec->missed_events :
+	       rec->missed_events < 0 ? -1 : 0;
+}
+
+/*
+ * cpustream and libtracecmd agree on every record of every CPU of @path
+ * (files with options that change timestamps are read by libtracecmd
+ * itself: there only the reader's spans are compared).
+ */
+static void compare_file(const char *path, size_t window_bytes)
+{
+	struct sp_container_layout layout;
+	struct tracecmd_input *h;
+	struct sp_reader *reader;
+	struct sp_error err;
+	struct tep_handle *tep;
+	uint64_t total = 0;
+	unsigned int i;
+	int fd;
+
+	/* opening a reader first registers the zlib codec with libtracecmd */
+	reader = sp_reader_open(path, &err);
+	if (!reader)
+		fail_msg("%s: %s", path, err.msg);
+	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!h)
+		fail_msg("%s: libtracecmd cannot open it", path);
+	tep = tracecmd_get_tep(h);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_true(layout.flyrecord);
+
+	for (i = 0; i < layout.nr_cpus; i++) {
+		const struct sp_container_cpu *c = &layout.cpus[i];
+		struct sp_cpustream_params p = {
+			.fd = fd,
+			.codec = !layout.compressed ? SP_CODEC_NONE :
+				 strcmp(layout.info.compression, "zstd") ? SP_CODEC_ZLIB :
+									    SP_CODEC_ZSTD,
+			.page_size = tracecmd_page_size(h),
+			.long_size = tracecmd_long_size(h),
+			.big_endian = tep_is_file_bigendian(tep),
+			.old_format = tep_is_old_format(tep),
+			.window_bytes = window_bytes,
+		};
+		struct sp_cpustream *s;
+		struct tep_record *want;
+		struct sp_raw_record got;
+		uint64_t nr = 0, first = UINT64_MAX, last = UINT64_MAX, rf, rl;
+		int ret;
+
+		if (!c->size) {
+			assert_null(tracecmd_read_cpu_first(h, c->cpu));
+			continue;
+		}
+		if (layout.ts_options) {
+			/* libtracecmd shifts or scales these timestamps: the reader uses it */
+			want = tracecmd_read_cpu_first(h, c->cpu);
+			if (want) {
+				assert_int_equal(sp_reader_cpu_span(reader, c->cpu, &rf, &rl), 0);
+				assert_int_equal(rf, want->ts);
+				total++;
+			}
+			tracecmd_free_record(want);
+			continue;
+		}
+		s = sp_cpustream_alloc(&p, c, &err);
+		assert_non_null(s);
+		want = tracecmd_read_cpu_first(h, c->cpu);
+		for (;;) {
+			ret = sp_cpustream_next(s, &got, &err);
+			if (ret < 0)
+				fail_msg("%s: CPU %u record %llu: %s", path, c->cpu,
+					 (unsigned long long)nr, err.msg);
+			if (!want || !ret) {
+				if (want || ret)
+					fail_msg("%s: CPU %u: %s ends first after %llu records", path,
+						 c->cpu, want ? "cpustream" : "libtracecmd",
+						 (unsigned long long)nr);
+				break;
+			}
+			if (got.ts_ns != want->ts || got.size != (unsigned int)want->size ||
+			    memcmp(got.data, want->data, got.size) || got.missed != missed_of(want))
+				fail_msg("%s: CPU %u record %llu differs: ts %llu/%llu size %u/%d missed %d/%d",
+					 path, c->cpu, (unsigned long long)nr,
+					 (unsigned long long)got.ts_ns, want->ts, got.size, want->size,
+					 got.missed, missed_of(want));
+			assert_int_equal(want->cpu, c->cpu);
+			if (!nr)
+				first = got.ts_ns;
+			last = got.ts_ns;
+			nr++;
+			tracecmd_free_record(want);
+			want = tracecmd_read_data(h, c->cpu);
+		}
+		total += nr;
+		/* the span comes from the first and last pages only */
+		assert_int_equal(sp_cpustream_span(s, &rf, &rl, &err), nr ? 0 : -ENODATA);
+		assert_int_equal(rf, first);
+		assert_int_equal(rl, last);
+		if (nr) {
+			assert_int_equal(sp_reader_cpu_span(reader, c->cpu, &rf, &rl), 0);
+			assert_int_equal(rf, first);
+			assert_int_equal(rl, last);
+			want = tracecmd_read_cpu_last(h, c->cpu);
+			assert_non_null(want);
+			assert_int_equal(want->ts, last);
+			tracecmd_free_record(want);
+		}
+		/* a rewound stream reads the same first record again */
+		sp_cpustream_rewind(s);
+		if (nr) {
+			assert_int_equal(sp_cpustream_next(s, &got, &err), 1);
+			assert_int_equal(got.ts_ns, first);
+		}
+		sp_cpustream_free(s);
+	}
+	assert_true(total > 0);
+	assert_int_equal(sp_reader_nr_cpus(reader), tracecmd_cpus(h));
+	close(fd);
+	tracecmd_close(h);
+	sp_container_layout_release(&layout);
+	sp_reader_close(reader);
+}
+
+static void compare_glob(const char *pattern)
+{
+	glob_t g;
+	size_t i;
+
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		/* one page at a time, a few pages, and the reader's window */
+		compare_file(g.gl_pathv[i], 4096);
+		compare_file(g.gl_pathv[i], 3 * 4096);
+		compare_file(g.gl_pathv[i], 1 << 20);
+	}
+	globfree(&g);
+}
+
+static void test_bundled_traces(void **state)
+{
+	compare_glob("traces/*.dat");
+	compare_glob("traces/unusable/*.dat");
+}
+
+static void test_shared_traces(void **state)
+{
+	if (access(SHARED_DIR, R_OK)) {
+		print_message("%s is not here: shared traces not compared\n", SHARED_DIR);
+		skip();
+	}
+	compare_glob(SHARED_DIR "/*.dat");
+}
+
+/* Records come out in time order, ties by lower CPU, each CPU's order kept. */
+struct order {
+	uint64_t ts;
+	int cpu;
+	uint64_t nr;
+	uint64_t *per_cpu;
+	int nr_cpus;
+};
+
+static int check_order(const struct sp_event *ev, void *data)
+{
+	struct order *o = data;
+
+	assert_true(ev->cpu >= 0 && ev->cpu < o->nr_cpus);
+	if (o->nr)
+		assert_true(ev->ts_ns > o->ts || (ev->ts_ns == o->ts && ev->cpu >= o->cpu) ||
+			    ev->cpu == o->cpu);
+	o->ts = ev->ts_ns;
+	o->cpu = ev->cpu;
+	o->per_cpu[ev->cpu]++;
+	o->nr++;
+	return 0;
+}
+
+static void test_merge_order(void **state)
+{
+	struct sp_error err;
+	struct sp_reader *r = sp_reader_open("traces/messaging.dat", &err);
+	struct order o = { 0 };
+
+	assert_non_null(r);
+	o.nr_cpus = sp_reader_nr_cpus(r);
+	o.per_cpu = calloc(o.nr_cpus, sizeof(*o.per_cpu));
+	assert_non_null(o.per_cpu);
+	assert_int_equal(sp_reader_read(r, check_order, &o, &err), 0);
+	assert_true(o.nr > 0);
+	/* a second pass starts over */
+	memset(o.per_cpu, 0, o.nr_cpus * sizeof(*o.per_cpu));
+	uint64_t first_pass = o.nr;
+
+	o.nr = 0;
+	assert_int_equal(sp_reader_read(r, check_order, &o, &err), 0);
+	assert_int_equal(o.nr, first_pass);
+	free(o.per_cpu);
+	sp_reader_close(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bundled_traces),
+		cmocka_unit_test(test_shared_traces),
+		cmocka_unit_test(test_merge_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
