@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# schedplot record on this machine, when it can trace: the file has the
+# sched events and the topology, our reader and trace-cmd report read it,
+# the command's exit status comes back and the private instance is gone.
+. "$(dirname "$0")/../lib.sh"
+
+tracefs=/sys/kernel/tracing
+if [ "$(id -u)" != 0 ]; then
+	skip "not root: schedplot record not tried"
+	run "$SCHEDPLOT" record -o "$TMP/r.dat" -- true
+	expect_status 1 "record as a normal user"
+	expect_stderr_line "needs root" "record as a normal user"
+	exit 0
+fi
+if [ ! -e "$tracefs/instances" ]; then
+	skip "tracefs not mounted at $tracefs (mount -t tracefs nodev $tracefs): record not tried"
+	exit 0
+fi
+
+f=$TMP/r.dat
+run "$SCHEDPLOT" record -q -o "$f" -- sh -c 'sleep 0.2; for i in 1 2 3; do :; done; exit 3'
+expect_status 3 "record -- COMMAND: the command's exit status is ours"
+check "record wrote $f" test -s "$f"
+check "no instance is left behind" test -z "$(ls "$tracefs/instances" | grep '^schedplot-')"
+
+run "$SCHEDPLOT" stats -q --json "$f"
+expect_status 0 "stats on the recording"
+expect_grep "$OUT" '"sched_records": [1-9]' "the recording has sched records"
+expect_grep "$OUT" '"nr_cpus": '"$(nproc --all)"',' "the recording has every CPU"
+
+if command -v trace-cmd >/dev/null 2>&1; then
+	trace-cmd report "$f" >"$TMP/report" 2>"$TMP/report.err"
+	if [ $? = 0 ] && [ ! -s "$TMP/report.err" ]; then
+		ok "trace-cmd report reads the recording silently"
+	else
+		not_ok "trace-cmd report: $(head -c 300 "$TMP/report.err")"
+	fi
+	expect_grep "$TMP/report" ': sched_switch: ' "trace-cmd report shows sched_switch records"
+	expect_grep "$TMP/report" 'sched_process_exec: .*filename=/(usr/)?bin/sleep' \
+		"the command's exec is in the trace"
+	expect_grep "$TMP/report" 'print: .*schedplot-topology v1 0:[-0-9]+:[-0-9]+:[-0-9]+:[-0-9]+:[-0-9]+' \
+		"the topology is in the trace as a print record"
+	last=$(( $(nproc --all) - 1 ))
+	expect_grep "$TMP/report" "schedplot-topology v1 .* $last:[-0-9:]+\$" \
+		"the topology lists the last CPU ($last)"
+	ours=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["records"])' "$OUT")
+	theirs=$(grep -Ec '^ +.+ \[[0-9]+\] +[0-9]+\.[0-9]+: ' "$TMP/report")
+	if [ "$ours" = "$theirs" ]; then
+		ok "stats and trace-cmd report count the same $ours records"
+	else
+		not_ok "stats counts $ours records, trace-cmd report $theirs"
+	fi
+else
+	skip "trace-cmd not installed: recording not checked with trace-cmd report"
+fi
+
+# version 6, system-wide for a while
+run "$SCHEDPLOT" record -q --file-version 6 --duration 0.2 -o "$TMP/r6.dat"
+expect_status 0 "record --file-version 6 --duration 0.2"
+run "$SCHEDPLOT" stats -q "$TMP/r6.dat"
+expect_status 0 "stats on the version 6 recording"
+
+# errors
+run "$SCHEDPLOT" record -q -o "$TMP/bad.dat" -e sched:sched_swich -- true
+expect_status 1 "an unknown event"
+expect_stderr_line "unknown event 'sched:sched_swich' \(did you mean .*sched:sched_switch" \
+	"an unknown event names close matches"
+check "no file after an unknown event" test ! -e "$TMP/bad.dat"
+run "$SCHEDPLOT" record -q -o "$TMP/nodir/x.dat" --duration 0.1
+expect_status 1 "an output directory that does not exist"
+run "$SCHEDPLOT" record -q -o "$TMP/bad.dat" -- /nonexistent/command
+expect_status 1 "a command that does not exist"
+expect_stderr_line "cannot run '/nonexistent/command'" "a command that does not exist"
+check "no instance is left behind after errors" \
+	test -z "$(ls "$tracefs/instances" | grep '^schedplot-')"
+run "$SCHEDPLOT" record --duration x
+expect_status 2 "a bad --duration"
+run "$SCHEDPLOT" record --file-version 6 --compression zstd
+expect_status 2 "--file-version 6 --compression zstd"

@@ -1,0 +1,952 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gen-trace: a synthetic scheduler trace of a machine we do not have, with
+ * the numbers schedplot must find in it.
+ *
+ *   gen-trace --cpus 256 --sockets 4 --seconds 10 --seed 1 --events 20000000 -o big.dat
+ *
+ * A small discrete-event simulation of a scheduler, run in global time
+ * order, writes every state change as the sched record the kernel would
+ * emit (sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task,
+ * sched_process_fork/exit) through the writer module, and keeps the
+ * ground truth as it goes: per-CPU busy time and switch count, migrations,
+ * and the time integrals of running and waiting tasks, with the exact
+ * semantics of the design notes.  The same seed gives the same bytes.
+ *
+ * Workloads:
+ *   hpc        one thread per CPU that computes and meets at short waits,
+ *              per-CPU kworkers that preempt it now and then, wakeups that
+ *              land on a busy CPU while another idles (overload), and a load
+ *              balancer that pulls waiting tasks to idle CPUs, across sockets
+ *   messaging  many tasks (hackbench style) that run briefly, wake a peer and
+ *              sleep
+ * --overload adds a phase in the middle third in which the hpc threads fork
+ * children (more runnable tasks than CPUs) that run a few bursts and exit.
+ *
+ * Beside the trace it writes FILE.json (the truth) and FILE.lscpu (the
+ * topology in `lscpu -p` form; CPUs are numbered round-robin over the
+ * sockets, as on many two- and four-socket servers).
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/error.h"
+#include "schedplot/event.h"
+#include "schedplot/writer.h"
+
+#define T0_NS		1000000000ull	/* the trace starts at 1 s */
+#define MAX_CPUS	512
+
+enum task_state { T_UNBORN, T_SLEEP, T_WAIT, T_RUN, T_DEAD };
+enum task_kind { K_HPC, K_KWORKER, K_MSG, K_CHILD };
+enum timer_kind { E_CPU, E_WAKE, E_BALANCE };
+
+struct task {
+	int pid;
+	char comm[32];	/* the kernel keeps 15 bytes; so does the writer */
+	uint8_t state;
+	uint8_t kind;
+	int cpu;		/* running or queued on; last CPU when asleep */
+	uint64_t burst_left;	/* run time left in the current burst */
+	uint64_t run_since;
+	uint32_t gen;		/* invalidates a pending wake timer */
+	int bursts_left;	/* children: bursts until exit */
+	int forks_left;		/* hpc threads in the overload phase */
+};
+
+struct cpu {
+	int cur;		/* task index, -1: idle (pid 0) */
+	uint64_t seg_start;	/* when the current task (or idle) began */
+	uint64_t done_at;	/* pending E_CPU timer */
+	uint32_t gen;
+	int *rq;		/* ring of waiting task indexes */
+	int rq_head, rq_len;
+	int idle_pos;		/* index in the idle list, -1 if not idle */
+	uint64_t busy_ns;
+	uint64_t switches;
+	uint64_t last_ts;
+};
+
+struct timer {
+	uint64_t t;
+	uint64_t seq;
+	uint8_t kind;
+	int id;
+	uint32_t gen;
+};
+
+struct sim {
+	/* parameters */
+	int nr_cpus, nr_sockets, nr_tasks;
+	bool messaging, overload;
+	uint64_t seconds_ns, max_events;
+	double scale;
+	uint64_t rng;
+	/* state */
+	struct task *tasks;
+	struct cpu *cpus;
+	int *idle;		/* CPUs with no task and an empty run queue */
+	int nr_idle;
+	struct timer *heap;
+	size_t nr_heap, alloc_heap;
+	uint64_t seq;
+	uint64_t now;
+	int nr_unborn_next;	/* next task index a fork uses */
+	/* truth */
+	int running, waiting;
+	uint64_t last_change;
+	uint64_t running_area, waiting_area, iww_ns;
+	uint64_t migrations, records, by_type[SP_EV_NR_TYPES];
+	uint64_t end_ns;
+	/* output */
+	struct sp_writer *w;
+	struct sp_error err;
+	int failed;
+};
+
+/* ---- random numbers (splitmix64), exponential durations ---- */
+
+static uint64_t rnd(struct sim *s)
+{
+	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static double rnd01(struct sim *s)
+{
+	return ((rnd(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static int rnd_int(struct sim *s, int n)
+{
+	return (int)(rnd(s) % (uint64_t)n);
+}
+
+/* An exponential duration with mean @mean_ns (scaled), at least 1 ns. */
+static uint64_t rnd_exp(struct sim *s, double mean_ns)
+{
+	double v = -log(rnd01(s)) * mean_ns * s->scale;
+
+	return v < 1 ? 1 : (uint64_t)v;
+}
+
+/* ---- the timer heap, ordered by time then insertion ---- */
+
+static bool timer_before(const struct timer *a, const struct timer *b)
+{
+	return a->t != b->t ? a->t < b->t : a->seq < b->seq;
+}
+
+static void timer_add(struct sim *s, uint64_t t, int kind, int id, uint32_t gen)
+{
+	size_t i;
+
+	if (sp_grow_array(&s->heap, &s->alloc_heap, s->nr_heap + 1, sizeof(*s->heap))) {
+		s->failed = -ENOMEM;
+		return;
+	}
+	i = s->nr_heap++;
+	s->heap[i] = (struct timer){ t, s->seq++, kind, id, gen };
+	while (i) {
+		size_t p = (i - 1) / 2;
+		struct timer tmp;
+
+		if (!timer_before(&s->heap[i], &s->heap[p]))
+			break;
+		tmp = s->heap[i];
+		s->heap[i] = s->heap[p];
+		s->heap[p] = tmp;
+		i = p;
+	}
+}
+
+static struct timer timer_pop(struct sim *s)
+{
+	struct timer top = s->heap[0];
+	size_t i = 0;
+
+	s->heap[0] = s->heap[--s->nr_heap];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct timer tmp;
+
+		if (l < s->nr_heap && timer_before(&s->heap[l], &s->heap[m]))
+			m = l;
+		if (r < s->nr_heap && timer_before(&s->heap[r], &s->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		tmp = s->heap[i];
+		s->heap[i] = s->heap[m];
+		s->heap[m] = tmp;
+		i = m;
+	}
+	return top;
+}
+
+/* ---- truth and records ---- */
+
+/* Integrate running and waiting up to now, before a change. */
+static void account(struct sim *s)
+{
+	uint64_t dt = s->now - s->last_change;
+
+	s->running_area += (uint64_t)s->running * dt;
+	s->waiting_area += (uint64_t)s->waiting * dt;
+	if (s->waiting >= 1 && s->running < s->nr_cpus)
+		s->iww_ns += dt;
+	s->last_change = s->now;
+}
+
+static int pid_of(const struct sim *s, int task)
+{
+	return task < 0 ? 0 : s->tasks[task].pid;
+}
+
+static const char *comm_of(const struct sim *s, int task)
+{
+	return task < 0 ? "swapper" : s->tasks[task].comm;
+}
+
+static void emit(struct sim *s, struct sp_event *ev)
+{
+	ev->ts_ns = s->now;
+	s->records++;
+	s->by_type[ev->type]++;
+	s->end_ns = s->now;
+	s->cpus[ev->cpu].last_ts = s->now;
+	if (s->w && !s->failed)
+		s->failed = sp_writer_write_event(s->w, ev, &s->err);
+}
+
+static void emit_switch(struct sim *s, int c, int prev, bool runnable, int next)
+{
+	struct sp_event ev = {
+		.type = SP_EV_SWITCH, .cpu = c, .common_pid = pid_of(s, prev),
+		.pid = pid_of(s, prev), .other_pid = pid_of(s, next),
+		.comm = comm_of(s, prev), .other_comm = comm_of(s, next),
+		.prev_runnable = runnable || prev < 0, .target_cpu = -1, .orig_cpu = -1,
+	};
+
+	s->cpus[c].switches++;
+	emit(s, &ev);
+}
+
+static void emit_task(struct sim *s, int type, int c, int task, int target, int orig)
+{
+	struct sp_event ev = {
+		.type = type, .cpu = c, .common_pid = pid_of(s, s->cpus[c].cur),
+		.pid = pid_of(s, task), .comm = comm_of(s, task),
+		.target_cpu = target, .orig_cpu = orig, .other_pid = -1,
+	};
+
+	emit(s, &ev);
+}
+
+/* ---- run queues and the idle list ---- */
+
+static void idle_update(struct sim *s, int c)
+{
+	struct cpu *cpu = &s->cpus[c];
+	bool idle = cpu->cur < 0 && !cpu->rq_len;
+
+	if (idle && cpu->idle_pos < 0) {
+		cpu->idle_pos = s->nr_idle;
+		s->idle[s->nr_idle++] = c;
+	} else if (!idle && cpu->idle_pos >= 0) {
+		int last = s->idle[--s->nr_idle];
+
+		s->idle[cpu->idle_pos] = last;
+		s->cpus[last].idle_pos = cpu->idle_pos;
+		cpu->idle_pos = -1;
+	}
+}
+
+static void rq_push(struct sim *s, int c, int task, bool front)
+{
+	struct cpu *cpu = &s->cpus[c];
+
+	if (front) {
+		cpu->rq_head = (cpu->rq_head + s->nr_tasks - 1) % s->nr_tasks;
+		cpu->rq[cpu->rq_head] = task;
+	} else {
+		cpu->rq[(cpu->rq_head + cpu->rq_len) % s->nr_tasks] = task;
+	}
+	cpu->rq_len++;
+	account(s);
+	s->waiting++;
+	s->tasks[task].state = T_WAIT;
+	s->tasks[task].cpu = c;
+	idle_update(s, c);
+}
+
+static int rq_pop(struct sim *s, int c, bool tail)
+{
+	struct cpu *cpu = &s->cpus[c];
+	int task;
+
+	if (!cpu->rq_len)
+		return -1;
+	if (tail) {
+		task = cpu->rq[(cpu->rq_head + cpu->rq_len - 1) % s->nr_tasks];
+	} else {
+		task = cpu->rq[cpu->rq_head];
+		cpu->rq_head = (cpu->rq_head + 1) % s->nr_tasks;
+	}
+	cpu->rq_len--;
+	account(s);
+	s->waiting--;
+	return task;
+}
+
+/* ---- the scheduler ---- */
+
+#define SLICE_NS	3000000.0	/* round robin among runnable tasks */
+
+static void arm_cpu(struct sim *s, int c)
+{
+	struct cpu *cpu = &s->cpus[c];
+	struct task *t = &s->tasks[cpu->cur];
+	uint64_t run = t->burst_left;
+
+	/* the burst left, counted from when the task last got the CPU */
+	if (cpu->rq_len && run > SLICE_NS * s->scale)
+		run = SLICE_NS * s->scale;
+	cpu->done_at = t->run_since + run;
+	if (cpu->done_at < s->now)
+		cpu->done_at = s->now;
+	timer_add(s, cpu->done_at, E_CPU, c, ++cpu->gen);
+}
+
+/* c's current task becomes @next (-1: idle) at now; @runnable: prev stays runnable. */
+static void switch_to(struct sim *s, int c, int next, bool runnable)
+{
+	struct cpu *cpu = &s->cpus[c];
+	int prev = cpu->cur;
+
+	emit_switch(s, c, prev, runnable, next);
+	account(s);
+	if (prev >= 0)
+		cpu->busy_ns += s->now - cpu->seg_start;
+	s->running += (next >= 0) - (prev >= 0);
+	cpu->cur = next;
+	cpu->seg_start = s->now;
+	cpu->gen++;
+	if (next >= 0) {
+		s->tasks[next].state = T_RUN;
+		s->tasks[next].cpu = c;
+		s->tasks[next].run_since = s->now;
+		arm_cpu(s, c);
+	}
+	idle_update(s, c);
+}
+
+static uint64_t new_burst(struct sim *s, const struct task *t)
+{
+	switch (t->kind) {
+	case K_HPC:	return rnd_exp(s, 2000000);
+	case K_KWORKER:	return rnd_exp(s, 20000);
+	case K_MSG:	return rnd_exp(s, 40000);
+	default:	return rnd_exp(s, 500000);
+	}
+}
+
+static uint64_t new_sleep(struct sim *s, const struct task *t)
+{
+	switch (t->kind) {
+	case K_HPC:	return rnd_exp(s, 100000);
+	case K_KWORKER:	return rnd_exp(s, 4000000);
+	default:	return rnd_exp(s, 1000000);
+	}
+}
+
+/* Where a waking task goes: its CPU when idle, else mostly an idle CPU. */
+static int place(struct sim *s, int task, int waker_cpu)
+{
+	struct task *t = &s->tasks[task];
+	int last = t->cpu;
+
+	if (t->kind == K_KWORKER)
+		return last;
+	/* one wakeup in 40 lands on any CPU, often a busy one, as misplaced wakeups do */
+	if (!rnd_int(s, 40))
+		return rnd_int(s, s->nr_cpus);
+	if (s->cpus[last].cur < 0 && !s->cpus[last].rq_len)
+		return last;
+	/* one wakeup in five stacks on the busy CPU: overload until balanced */
+	if (s->nr_idle && rnd_int(s, 5))
+		return s->idle[rnd_int(s, s->nr_idle)];
+	return last;
+}
+
+/*
+ * Wake @task at now; the record goes on @rec_cpu (the waker's CPU, or the
+ * target for timer wakeups).  An idle target runs it after a short delay.
+ */
+static void wake(struct sim *s, int task, int rec_cpu, bool is_new)
+{
+	struct task *t = &s->tasks[task];
+	int dest = place(s, task, rec_cpu);
+	struct cpu *d = &s->cpus[dest];
+
+	if (dest != t->cpu) {
+		emit_task(s, SP_EV_MIGRATE, rec_cpu, task, dest, t->cpu);
+		s->migrations++;
+	}
+	emit_task(s, is_new ? SP_EV_WAKEUP_NEW : SP_EV_WAKEUP, rec_cpu, task, dest, -1);
+	t->gen++;
+	t->burst_left = new_burst(s, t);
+	if (t->kind == K_KWORKER && d->cur >= 0 && s->tasks[d->cur].kind != K_KWORKER) {
+		/* kworkers preempt the current task at once */
+		int cur = d->cur;
+		struct task *ct = &s->tasks[cur];
+		uint64_t ran = s->now - ct->run_since;
+
+		ct->burst_left = ct->burst_left > ran ? ct->burst_left - ran : 1;
+		rq_push(s, dest, task, true);
+		rq_pop(s, dest, false);
+		switch_to(s, dest, task, true);
+		rq_push(s, dest, cur, true);
+		return;
+	}
+	rq_push(s, dest, task, false);
+	if (d->cur < 0) {
+		/* the idle CPU takes a few microseconds to switch */
+		d->done_at = s->now + 1000 + rnd_int(s, 20000);
+		timer_add(s, d->done_at, E_CPU, dest, ++d->gen);
+	} else if (d->done_at > s->tasks[d->cur].run_since + SLICE_NS * s->scale) {
+		arm_cpu(s, dest);	/* now there is a queue: round robin */
+	}
+}
+
+static void task_sleep(struct sim *s, int task)
+{
+	struct task *t = &s->tasks[task];
+
+	t->state = T_SLEEP;
+	t->burst_left = 0;
+	timer_add(s, s->now + new_sleep(s, t), E_WAKE, task, ++t->gen);
+}
+
+/* Pick a sleeping task of the messaging workload to wake (-1: none found). */
+static int pick_peer(struct sim *s)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		int k = rnd_int(s, s->nr_tasks);
+
+		if (s->tasks[k].state == T_SLEEP && s->tasks[k].kind == K_MSG)
+			return k;
+	}
+	return -1;
+}
+
+static bool in_overload_phase(const struct sim *s)
+{
+	uint64_t t = s->now - T0_NS;
+
+	return s->overload && t >= s->seconds_ns / 3 && t < 2 * s->seconds_ns / 3;
+}
+
+/* A fork by the current task of c: the child starts waiting somewhere. */
+static void do_fork(struct sim *s, int c)
+{
+	int parent = s->cpus[c].cur, child = s->nr_unborn_next++;
+	struct task *ch = &s->tasks[child];
+	struct sp_event ev = {
+		.type = SP_EV_FORK, .cpu = c, .common_pid = pid_of(s, parent),
+		.pid = pid_of(s, parent), .other_pid = ch->pid, .comm = comm_of(s, parent),
+		.other_comm = ch->comm, .target_cpu = -1, .orig_cpu = -1,
+	};
+
+	emit(s, &ev);
+	ch->state = T_SLEEP;
+	ch->cpu = c;
+	ch->bursts_left = 2 + rnd_int(s, 6);
+	wake(s, child, c, true);
+}
+
+/* c's timer: the current task's burst or slice ended, or an idle CPU picks a task. */
+static void cpu_timer(struct sim *s, int c)
+{
+	struct cpu *cpu = &s->cpus[c];
+	int cur = cpu->cur, next;
+
+	if (cur < 0) {
+		next = rq_pop(s, c, false);
+		if (next >= 0)
+			switch_to(s, c, next, false);
+		return;
+	}
+	struct task *t = &s->tasks[cur];
+	uint64_t ran = s->now - t->run_since;
+
+	if (ran < t->burst_left) {
+		/* slice expired: round robin */
+		t->burst_left -= ran;
+		next = rq_pop(s, c, false);
+		if (next < 0) {
+			t->run_since = s->now;
+			arm_cpu(s, c);
+			return;
+		}
+		switch_to(s, c, next, true);
+		rq_push(s, c, cur, false);
+		return;
+	}
+	/* the burst is done */
+	t->burst_left = 0;
+	if (t->kind == K_MSG) {
+		int peer = pick_peer(s);
+
+		if (peer >= 0)
+			wake(s, peer, c, false);
+	}
+	if (t->kind == K_HPC && t->forks_left > 0 && in_overload_phase(s) &&
+	    s->nr_unborn_next < s->nr_tasks) {
+		t->forks_left--;
+		do_fork(s, c);
+	}
+	if (t->kind == K_CHILD && --t->bursts_left <= 0) {
+		emit_task(s, SP_EV_EXIT, c, cur, -1, -1);
+		next = rq_pop(s, c, false);
+		switch_to(s, c, next, false);
+		t->state = T_DEAD;
+		return;
+	}
+	next = rq_pop(s, c, false);
+	switch_to(s, c, next, false);
+	task_sleep(s, cur);
+}
+
+/* Every 4 ms: each idle CPU pulls a waiting task from a CPU with a queue. */
+static void balance(struct sim *s)
+{
+	int c, i, n = s->nr_idle;
+	int *snap = malloc(sizeof(*snap) * (n ? n : 1));
+
+	if (!snap) {
+		s->failed = -ENOMEM;
+		return;
+	}
+	memcpy(snap, s->idle, sizeof(*snap) * n);
+	c = rnd_int(s, s->nr_cpus);
+	for (i = 0; i < n; i++) {
+		int dest = snap[i], k, from = -1, task;
+
+		for (k = 0; k < s->nr_cpus; k++, c = (c + 1) % s->nr_cpus) {
+			if (s->cpus[c].rq_len && s->cpus[c].cur >= 0 &&
+			    s->tasks[s->cpus[c].rq[(s->cpus[c].rq_head + s->cpus[c].rq_len - 1) %
+						   s->nr_tasks]].kind != K_KWORKER) {
+				from = c;
+				break;
+			}
+		}
+		if (from < 0)
+			break;
+		task = rq_pop(s, from, true);
+		emit_task(s, SP_EV_MIGRATE, dest, task, dest, from);
+		s->migrations++;
+		idle_update(s, from);
+		rq_push(s, dest, task, false);
+		rq_pop(s, dest, false);
+		switch_to(s, dest, task, false);
+	}
+	free(snap);
+	timer_add(s, s->now + (uint64_t)(4000000 * s->scale), E_BALANCE, 0, 0);
+}
+
+/* ---- setup and the main loop ---- */
+
+static int sim_init(struct sim *s)
+{
+	int i, c, nr_main;
+
+	s->tasks = sp_alloc_array(s->nr_tasks, sizeof(*s->tasks));
+	s->cpus = sp_alloc_array(s->nr_cpus, sizeof(*s->cpus));
+	s->idle = sp_alloc_array(s->nr_cpus, sizeof(*s->idle));
+	if (!s->tasks || !s->cpus || !s->idle)
+		return -ENOMEM;
+	for (c = 0; c < s->nr_cpus; c++) {
+		s->cpus[c].cur = -1;
+		s->cpus[c].idle_pos = -1;
+		s->cpus[c].rq = sp_alloc_array(s->nr_tasks, sizeof(int));
+		if (!s->cpus[c].rq)
+			return -ENOMEM;
+	}
+	/* hpc: N threads, N kworkers, the rest are children; messaging: all tasks */
+	nr_main = s->messaging ? s->nr_tasks : s->nr_cpus;
+	for (i = 0; i < s->nr_tasks; i++) {
+		struct task *t = &s->tasks[i];
+
+		t->pid = 1000 + i;
+		t->cpu = i % s->nr_cpus;
+		if (i < nr_main) {
+			t->kind = s->messaging ? K_MSG : K_HPC;
+			snprintf(t->comm, sizeof(t->comm), s->messaging ? "msg-%d" : "hpc-%d", i);
+			t->forks_left = 2;
+		} else if (i < 2 * nr_main) {
+			t->kind = K_KWORKER;
+			snprintf(t->comm, sizeof(t->comm), "kworker/%d:1", i - nr_main);
+		} else {
+			t->kind = K_CHILD;
+			t->state = T_UNBORN;
+			snprintf(t->comm, sizeof(t->comm), "child-%d", i);
+		}
+	}
+	s->nr_unborn_next = s->messaging ? s->nr_tasks : 2 * s->nr_cpus;
+	if (s->nr_unborn_next > s->nr_tasks)
+		s->nr_unborn_next = s->nr_tasks;
+	s->now = T0_NS;
+	s->last_change = T0_NS;
+	for (c = 0; c < s->nr_cpus; c++)
+		idle_update(s, c);
+	/* every CPU starts with a switch from idle, at the same time */
+	for (c = 0; c < s->nr_cpus; c++) {
+		int task = c < nr_main ? c : -1;
+
+		if (task >= 0)
+			s->tasks[task].burst_left = new_burst(s, &s->tasks[task]);
+		switch_to(s, c, task, false);
+	}
+	for (i = 0; i < s->nr_tasks; i++) {
+		struct task *t = &s->tasks[i];
+
+		if (t->state == T_UNBORN || t->state == T_RUN)
+			continue;
+		t->state = T_SLEEP;
+		timer_add(s, s->now + new_sleep(s, t), E_WAKE, i, ++t->gen);
+	}
+	timer_add(s, s->now + (uint64_t)(4000000 * s->scale), E_BALANCE, 0, 0);
+	return s->failed;
+}
+
+static void sim_run(struct sim *s)
+{
+	uint64_t stop = T0_NS + s->seconds_ns;
+
+	while (s->nr_heap && !s->failed && s->records < s->max_events) {
+		struct timer tm = timer_pop(s);
+
+		if (tm.t > stop)
+			break;
+		s->now = tm.t;
+		switch (tm.kind) {
+		case E_CPU:
+			if (tm.gen == s->cpus[tm.id].gen)
+				cpu_timer(s, tm.id);
+			break;
+		case E_WAKE:
+			if (tm.gen == s->tasks[tm.id].gen && s->tasks[tm.id].state == T_SLEEP) {
+				int c = s->tasks[tm.id].cpu;
+
+				/* timer wakeups are recorded on the task's CPU */
+				wake(s, tm.id, c, false);
+			}
+			break;
+		case E_BALANCE:
+			balance(s);
+			break;
+		}
+	}
+	s->now = s->end_ns;
+	if (s->now > s->last_change)
+		account(s);
+}
+
+static void sim_release(struct sim *s)
+{
+	int c;
+
+	for (c = 0; s->cpus && c < s->nr_cpus; c++)
+		free(s->cpus[c].rq);
+	free(s->cpus);
+	free(s->tasks);
+	free(s->idle);
+	free(s->heap);
+}
+
+/* ---- output ---- */
+
+static int write_truth(const struct sim *s, const char *path, const char *trace)
+{
+	double window = (double)(s->end_ns - T0_NS);
+	FILE *f = fopen(path, "w");
+	int c, err;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{\n  \"trace\": \"%s\",\n  \"nr_cpus\": %d,\n  \"nr_sockets\": %d,\n", trace,
+		s->nr_cpus, s->nr_sockets);
+	fprintf(f, "  \"records\": %llu,\n  \"sched_records\": %llu,\n",
+		(unsigned long long)s->records, (unsigned long long)s->records);
+	fprintf(f, "  \"start_ns\": %llu,\n  \"end_ns\": %llu,\n", T0_NS,
+		(unsigned long long)s->end_ns);
+	fprintf(f, "  \"cpu_busy_ns\": {");
+	for (c = 0; c < s->nr_cpus; c++) {
+		uint64_t busy = s->cpus[c].busy_ns;
+
+		if (s->cpus[c].cur >= 0)
+			busy += s->end_ns - s->cpus[c].seg_start;
+		fprintf(f, "%s\"%d\": %llu", c ? ", " : "", c, (unsigned long long)busy);
+	}
+	fprintf(f, "},\n  \"cpu_switches\": {");
+	for (c = 0; c < s->nr_cpus; c++)
+		fprintf(f, "%s\"%d\": %llu", c ? ", " : "", c,
+			(unsigned long long)s->cpus[c].switches);
+	fprintf(f, "},\n  \"migrations\": %llu,\n", (unsigned long long)s->migrations);
+	fprintf(f, "  \"running_avg\": %.12g,\n  \"waiting_avg\": %.12g,\n",
+		window > 0 ? (double)s->running_area / window : 0,
+		window > 0 ? (double)s->waiting_area / window : 0);
+	fprintf(f, "  \"idle_while_waiting_ns\": %llu,\n", (unsigned long long)s->iww_ns);
+	fprintf(f, "  \"by_type\": {\"sched_switch\": %llu, \"sched_wakeup\": %llu, "
+		"\"sched_wakeup_new\": %llu, \"sched_migrate_task\": %llu, "
+		"\"sched_process_fork\": %llu, \"sched_process_exit\": %llu}\n}\n",
+		(unsigned long long)s->by_type[SP_EV_SWITCH],
+		(unsigned long long)s->by_type[SP_EV_WAKEUP],
+		(unsigned long long)s->by_type[SP_EV_WAKEUP_NEW],
+		(unsigned long long)s->by_type[SP_EV_MIGRATE],
+		(unsigned long long)s->by_type[SP_EV_FORK],
+		(unsigned long long)s->by_type[SP_EV_EXIT]);
+	err = ferror(f);
+	if (fclose(f) || err)
+		return -EIO;
+	return 0;
+}
+
+/* `lscpu -p` form; CPU c is on socket c % S, core c / S of it. */
+static int write_topology(const struct sim *s, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int c, err;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# The following is the parsable format, which can be fed to other\n"
+		   "# programs. Each different item in every column has an unique ID\n"
+		   "# starting usually from zero.\n"
+		   "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n");
+	for (c = 0; c < s->nr_cpus; c++) {
+		int sock = c % s->nr_sockets, core = c;
+
+		fprintf(f, "%d,%d,%d,%d,,%d,%d,%d,%d\n", c, core, sock, sock, core, core, core,
+			sock);
+	}
+	err = ferror(f);
+	if (fclose(f) || err)
+		return -EIO;
+	return 0;
+}
+
+static const char usage[] =
+	"usage: gen-trace [OPTIONS] -o FILE.dat\n"
+	"\n"
+	"Write a synthetic scheduler trace, FILE.dat.json with its ground truth and\n"
+	"FILE.dat.lscpu with its CPU topology.\n"
+	"\n"
+	"  -c, --cpus N            CPUs (2..512, default 8)\n"
+	"  -S, --sockets N         sockets, CPUs numbered round-robin (default 1)\n"
+	"  -s, --seconds X         simulated time (default 1)\n"
+	"  -e, --events N          stop after about N records (default 100000)\n"
+	"  -t, --tasks N           tasks (hpc default 3*cpus: threads, kworkers and\n"
+	"                          children; messaging default 8*cpus)\n"
+	"  -w, --workload NAME     hpc (default) or messaging\n"
+	"      --overload          hpc threads fork children in the middle third\n"
+	"  -r, --seed N            random seed (default 1)\n"
+	"  -F, --file-version N    6 or 7 (default 7)\n"
+	"  -C, --compression NAME  zstd or none (version 7; default zstd)\n"
+	"      --truth FILE        where the truth goes (default FILE.dat.json)\n"
+	"      --topology FILE     where the topology goes (default FILE.dat.lscpu)\n"
+	"  -o, --output FILE       the trace\n"
+	"  -h, --help              this help\n";
+
+static bool parse_num(const char *s, double min, double max, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && end != s && !*end && *v >= min && *v <= max;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "sockets", required_argument, NULL, 'S' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "tasks", required_argument, NULL, 't' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "overload", no_argument, NULL, 'O' },
+		{ "seed", required_argument, NULL, 'r' },
+		{ "file-version", required_argument, NULL, 'F' },
+		{ "compression", required_argument, NULL, 'C' },
+		{ "truth", required_argument, NULL, 'T' },
+		{ "topology", required_argument, NULL, 'P' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sp_writer_options wo = { .uname = "Linux synthetic 6.0.0-gen-trace x86_64" };
+	struct sim s = { .nr_cpus = 8, .nr_sockets = 1, .seconds_ns = 1000000000ull,
+			 .max_events = 100000, .scale = 1 };
+	struct sim cal;
+	const char *out = NULL, *truth = NULL, *topo = NULL;
+	char *truth_buf = NULL, *topo_buf = NULL;
+	double v, rate;
+	int opt, i, ret;
+
+	s.rng = 1;
+	while ((opt = getopt_long(argc, argv, "c:S:s:e:t:w:r:F:C:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			if (!parse_num(optarg, 2, MAX_CPUS, &v))
+				goto bad;
+			s.nr_cpus = v;
+			break;
+		case 'S':
+			if (!parse_num(optarg, 1, MAX_CPUS, &v))
+				goto bad;
+			s.nr_sockets = v;
+			break;
+		case 's':
+			if (!parse_num(optarg, 0.001, 3600, &v))
+				goto bad;
+			s.seconds_ns = v * 1e9;
+			break;
+		case 'e':
+			if (!parse_num(optarg, 1, 1e10, &v))
+				goto bad;
+			s.max_events = v;
+			break;
+		case 't':
+			if (!parse_num(optarg, 1, 1e6, &v))
+				goto bad;
+			s.nr_tasks = v;
+			break;
+		case 'w':
+			if (!strcmp(optarg, "messaging"))
+				s.messaging = true;
+			else if (strcmp(optarg, "hpc"))
+				goto bad;
+			break;
+		case 'O':
+			s.overload = true;
+			break;
+		case 'r':
+			if (!parse_num(optarg, 0, 1e18, &v))
+				goto bad;
+			s.rng = v;
+			break;
+		case 'F':
+			if (!parse_num(optarg, 6, 7, &v))
+				goto bad;
+			wo.file_version = v;
+			break;
+		case 'C':
+			wo.compression = optarg;
+			break;
+		case 'T':
+			truth = optarg;
+			break;
+		case 'P':
+			topo = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (!out || optind < argc || s.nr_sockets > s.nr_cpus || s.nr_cpus % s.nr_sockets) {
+		fprintf(stderr, "gen-trace: give -o FILE, and sockets that divide the CPUs\n");
+		return 2;
+	}
+	if (!s.nr_tasks)
+		s.nr_tasks = s.messaging ? 8 * s.nr_cpus : 3 * s.nr_cpus;
+	if (!s.messaging && s.nr_tasks < 2 * s.nr_cpus)
+		s.nr_tasks = 2 * s.nr_cpus;
+
+	/* calibrate: a short dry run gives records per simulated second at scale 1 */
+	cal = s;
+	cal.seconds_ns = 20000000;
+	cal.max_events = UINT64_MAX;
+	if (sim_init(&cal)) {
+		fprintf(stderr, "gen-trace: out of memory\n");
+		return 1;
+	}
+	sim_run(&cal);
+	rate = cal.records / 0.02;
+	sim_release(&cal);
+	/* aim at 10% more records than asked for in the time given, then stop at the count */
+	s.scale = rate * (s.seconds_ns / 1e9) / (1.1 * (double)s.max_events);
+	if (s.scale < 0.001)
+		s.scale = 0.001;
+
+	wo.nr_cpus = s.nr_cpus;
+	wo.trace_id = 0x5eed000000000000ull ^ s.rng;
+	s.w = sp_writer_open(out, &wo, &s.err);
+	if (!s.w) {
+		fprintf(stderr, "gen-trace: %s: %s\n", out, s.err.msg);
+		return 1;
+	}
+	if (sp_writer_add_sched_formats(s.w, &s.err) || sim_init(&s)) {
+		fprintf(stderr, "gen-trace: %s\n", s.err.msg[0] ? s.err.msg : "out of memory");
+		sp_writer_abort(s.w);
+		return 1;
+	}
+	sp_writer_add_cmdline(s.w, 0, "<idle>", &s.err);
+	for (i = 0; i < s.nr_tasks; i++)
+		sp_writer_add_cmdline(s.w, s.tasks[i].pid, s.tasks[i].comm, &s.err);
+	sim_run(&s);
+	if (s.failed) {
+		fprintf(stderr, "gen-trace: %s: %s\n", out,
+			s.err.msg[0] ? s.err.msg : "out of memory");
+		sp_writer_abort(s.w);
+		sim_release(&s);
+		return 1;
+	}
+	ret = sp_writer_close(s.w, &s.err);
+	if (ret) {
+		fprintf(stderr, "gen-trace: %s: %s\n", out, s.err.msg);
+		sim_release(&s);
+		return 1;
+	}
+	if ((!truth && asprintf(&truth_buf, "%s.json", out) < 0) ||
+	    (!topo && asprintf(&topo_buf, "%s.lscpu", out) < 0)) {
+		fprintf(stderr, "gen-trace: out of memory\n");
+		return 1;
+	}
+	ret = write_truth(&s, truth ? truth : truth_buf, out);
+	if (!ret)
+		ret = write_topology(&s, topo ? topo : topo_buf);
+	if (ret)
+		fprintf(stderr, "gen-trace: cannot write the truth or topology: %s\n",
+			strerror(-ret));
+	printf("%s: %llu records, %d CPUs, %.6f s\n", out, (unsigned long long)s.records,
+	       s.nr_cpus, (s.end_ns - T0_NS) / 1e9);
+	free(truth_buf);
+	free(topo_buf);
+	sim_release(&s);
+	return ret ? 1 : 0;
+bad:
+	fprintf(stderr, "gen-trace: bad value for option -%c: '%s'\n", opt, optarg);
+	return 2;
+}
