@@ -368,8 +368,12 @@ static int svg_renumber(struct sp_output *out)
 	size_t nr_ids = 0, alloc_ids = 0, alloc = 0, n = 0;
 	unsigned char *dst = NULL;
 	size_t i = 0;
-	int ret = 0;
+	int ret;
 
+	/* Renumbering rarely lengthens the text; grow from there when it does. */
+	ret = sp_grow_array(&dst, &alloc, out->nr_buf + 64, 1);
+	if (ret)
+		return ret;
 	while (i < out->nr_buf) {
 		const unsigned char *p = out->buf + i;
 		size_t left = out->nr_buf - i, j, len;

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_ENVELOPE_H
+#define SP_ENVELOPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sp_model_observer;
+
+/*
+ * The running/waiting step functions reduced to pixel columns, so drawing
+ * costs the same for ten events or a hundred million.  The window
+ * [t0, t1) is cut into nr_cols columns; column i holds the times t with
+ *
+ *	floor((t - t0) * nr_cols / (t1 - t0)) == i
+ *
+ * (as in the datagraph's timeline, so both views cut time alike).  Each
+ * column keeps the smallest and largest value each function takes anywhere in
+ * it, the value carried in from before the column included:
+ *
+ *	running  2 ────┐    ┌─┐ (1 µs)    ┌──────
+ *	         1     └────┘ └───────────┘
+ *	columns  |  0  |  1  |  2  |  3  |  4  |
+ *	min..max  2..2  1..2  1..2  1..1  1..2
+ *
+ * A spike of one nanosecond reaches its height in its column; nothing is
+ * averaged.  Each column also records how long, inside it, some task
+ * waited while some CPU idled (waiting >= 1 and running < N).
+ *
+ * Pure data: fed by the model's step observer, in time order, through
+ * sp_envelope_step(); memory is O(columns).
+ */
+struct sp_envelope_col {
+	int run_min, run_max;
+	int wait_min, wait_max;
+	uint64_t shade_ns;		/* waiting >= 1 and running < N, inside the column */
+};
+
+struct sp_envelope {
+	uint64_t t0_ns, t1_ns;		/* the window, t1 exclusive */
+	size_t nr_cols;
+	int nr_cpus;			/* N */
+	struct sp_envelope_col *cols;
+	/* over the whole window, valid after sp_envelope_finish() */
+	int running_max;
+	int waiting_max;
+	uint64_t shade_ns;
+
+	/* private */
+	uint64_t last_ns;		/* the current values hold from here */
+	int running;
+	int waiting;
+	bool finished;
+};
+
+/**
+ * sp_envelope_init - prepare an envelope of a window
+ * @e: the envelope
+ * @t0_ns: window start
+ * @t1_ns: window end (exclusive)
+ * @nr_cols: columns; at most @t1_ns - @t0_ns, so every column is at least
+ *	     one nanosecond wide (callers with a shorter window take fewer)
+ * @nr_cpus: N, for the "some CPU idles" test
+ *
+ * Before the first step both functions are 0.
+ * Return: 0, -EINVAL (empty window, no columns, more columns than
+ * nanoseconds) or -ENOMEM.
+ */
+int sp_envelope_init(struct sp_envelope *e, uint64_t t0_ns, uint64_t t1_ns, size_t nr_cols,
+		     int nr_cpus);
+
+/**
+ * sp_envelope_release - free the columns (the struct itself stays)
+ * @e: the envelope (may be one whose init failed)
+ */
+void sp_envelope_release(struct sp_envelope *e);
+
+/**
+ * sp_envelope_reset - forget every step, as right after sp_envelope_init()
+ * @e: the envelope
+ *
+ * For sp_trace_run(), which may make its pass twice.
+ */
+void sp_envelope_reset(struct sp_envelope *e);
+
+/**
+ * sp_envelope_step - the functions change at @ts_ns (calls in time order)
+ * @e: the envelope
+ * @ts_ns: time of the change; may lie before or after the window
+ * @running: running(t) from @ts_ns on
+ * @waiting: waiting(t) from @ts_ns on
+ */
+void sp_envelope_step(struct sp_envelope *e, uint64_t ts_ns, int running, int waiting);
+
+/**
+ * sp_envelope_finish - carry the last values to the end of the window
+ * @e: the envelope
+ *
+ * Fills every column not reached yet and computes the window totals.
+ * Calling it again does nothing.
+ */
+void sp_envelope_finish(struct sp_envelope *e);
+
+/**
+ * sp_envelope_observer - observer callbacks that feed @e
+ * @e: the envelope
+ * @obs: filled in (the step member; the others are left NULL)
+ */
+void sp_envelope_observer(struct sp_envelope *e, struct sp_model_observer *obs);
+
+/**
+ * sp_envelope_col_start - where a column starts
+ * @e: the envelope
+ * @i: column, 0..nr_cols (nr_cols gives t1)
+ *
+ * Return: the timestamp.
+ */
+uint64_t sp_envelope_col_start(const struct sp_envelope *e, size_t i);
+
+/**
+ * sp_envelope_col_of - the column holding a timestamp
+ * @e: the envelope
+ * @ts_ns: a time in [t0, t1)
+ *
+ * Return: the column index.
+ */
+size_t sp_envelope_col_of(const struct sp_envelope *e, uint64_t ts_ns);
+
+/**
+ * sp_envelope_shade_fraction - how much of a column violated work conservation
+ * @e: a finished envelope
+ * @i: the column
+ *
+ * Return: 0..1, the part of the column in which waiting >= 1 and running < N.
+ */
+double sp_envelope_shade_fraction(const struct sp_envelope *e, size_t i);
+
+#endif /* SP_ENVELOPE_H */

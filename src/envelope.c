@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * envelope: the running/waiting step functions reduced to per-column
+ * min..max ranges and work-conservation time, for drawing at any zoom.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/envelope.h"
+#include "schedplot/error.h"
+#include "schedplot/model.h"
+
+uint64_t sp_envelope_col_start(const struct sp_envelope *e, size_t i)
+{
+	unsigned __int128 span = e->t1_ns - e->t0_ns;
+
+	return e->t0_ns + (uint64_t)((span * i + e->nr_cols - 1) / e->nr_cols);
+}
+
+/*
+ * For an integer d, d >= ceil(span * i / n) exactly when d * n >= span * i,
+ * so floor((ts - t0) * n / span) is the largest i with col_start(i) <= ts:
+ * this and sp_envelope_col_start() agree on every boundary.
+ */
+size_t sp_envelope_col_of(const struct sp_envelope *e, uint64_t ts_ns)
+{
+	unsigned __int128 d = ts_ns - e->t0_ns;
+	size_t i = (size_t)(d * e->nr_cols / (e->t1_ns - e->t0_ns));
+
+	return i < e->nr_cols ? i : e->nr_cols - 1;
+}
+
+int sp_envelope_init(struct sp_envelope *e, uint64_t t0_ns, uint64_t t1_ns, size_t nr_cols,
+		     int nr_cpus)
+{
+	memset(e, 0, sizeof(*e));
+	if (t1_ns <= t0_ns || !nr_cols || nr_cols > t1_ns - t0_ns)
+		return -EINVAL;
+	e->cols = sp_alloc_array(nr_cols, sizeof(*e->cols));
+	if (!e->cols)
+		return -ENOMEM;
+	e->t0_ns = t0_ns;
+	e->t1_ns = t1_ns;
+	e->nr_cols = nr_cols;
+	e->nr_cpus = nr_cpus;
+	e->last_ns = t0_ns;
+	return 0;
+}
+
+void sp_envelope_release(struct sp_envelope *e)
+{
+	free(e->cols);
+	e->cols = NULL;
+	e->nr_cols = 0;
+}
+
+void sp_envelope_reset(struct sp_envelope *e)
+{
+	memset(e->cols, 0, e->nr_cols * sizeof(*e->cols));
+	e->running_max = 0;
+	e->waiting_max = 0;
+	e->shade_ns = 0;
+	e->last_ns = e->t0_ns;
+	e->running = 0;
+	e->waiting = 0;
+	e->finished = false;
+}
+
+/* Column @i saw the current values for @dur_ns. */
+static void col_add(struct sp_envelope *e, size_t i, uint64_t dur_ns, bool first)
+{
+	struct sp_envelope_col *c = &e->cols[i];
+
+	if (first) {
+		c->run_min = c->run_max = e->running;
+		c->wait_min = c->wait_max = e->waiting;
+	} else {
+		if (e->running < c->run_min)
+			c->run_min = e->running;
+		if (e->running > c->run_max)
+			c->run_max = e->running;
+		if (e->waiting < c->wait_min)
+			c->wait_min = e->waiting;
+		if (e->waiting > c->wait_max)
+			c->wait_max = e->waiting;
+	}
+	if (e->waiting >= 1 && e->running < e->nr_cpus)
+		c->shade_ns += dur_ns;
+}
+
+/*
+ * The current values hold over [e->last_ns, @upto): account for them in
+ * every column that interval touches.  A column is first touched at its
+ * start (the value carried in), so "first" is "the interval begins at the
+ * column's start".
+ */
+static void advance(struct sp_envelope *e, uint64_t upto)
+{
+	uint64_t a = e->last_ns, b = upto < e->t1_ns ? upto : e->t1_ns;
+	size_t i;
+
+	if (a < e->t0_ns)
+		a = e->t0_ns;
+	if (a >= b)
+		goto out;
+	i = sp_envelope_col_of(e, a);
+	for (;;) {
+		uint64_t cs = sp_envelope_col_start(e, i), ce = sp_envelope_col_start(e, i + 1);
+		uint64_t end = b < ce ? b : ce;
+
+		col_add(e, i, end - a, a == cs);
+		if (b <= ce)
+			break;
+		a = ce;
+		i++;
+	}
+out:
+	if (upto > e->last_ns)
+		e->last_ns = upto;
+}
+
+void sp_envelope_step(struct sp_envelope *e, uint64_t ts_ns, int running, int waiting)
+{
+	if (e->finished)
+		return;
+	advance(e, ts_ns);
+	e->running = running;
+	e->waiting = waiting;
+}
+
+void sp_envelope_finish(struct sp_envelope *e)
+{
+	size_t i;
+
+	if (e->finished)
+		return;
+	advance(e, e->t1_ns);
+	e->finished = true;
+	for (i = 0; i < e->nr_cols; i++) {
+		const struct sp_envelope_col *c = &e->cols[i];
+
+		if (c->run_max > e->running_max)
+			e->running_max = c->run_max;
+		if (c->wait_max > e->waiting_max)
+			e->waiting_max = c->wait_max;
+		e->shade_ns += c->shade_ns;
+	}
+}
+
+static void envelope_on_step(void *data, uint64_t ts, int running, int waiting)
+{
+	sp_envelope_step(data, ts, running, waiting);
+}
+
+void sp_envelope_observer(struct sp_envelope *e, struct sp_model_observer *obs)
+{
+	memset(obs, 0, sizeof(*obs));
+	obs->step = envelope_on_step;
+	obs->data = e;
+}
+
+double sp_envelope_shade_fraction(const struct sp_envelope *e, size_t i)
+{
+	uint64_t w = sp_envelope_col_start(e, i + 1) - sp_envelope_col_start(e, i);
+
+	return w ? (double)e->cols[i].shade_ns / (double)w : 0.0;
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The running/waiting envelope from synthetic steps: spikes survive any
+ * zoom, values carry into the next column, shade fractions and totals
+ * agree with sp_stats, and a reset starts over.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedplot/envelope.h"
+#include "schedplot/model.h"
+#include "schedplot/overview.h"
+#include "schedplot/stats.h"
+
+#define SEC 1000000000ull
+#define US 1000ull
+
+static void assert_col(const struct sp_envelope *e, size_t i, int rmin, int rmax, int wmin,
+		       int wmax)
+{
+	const struct sp_envelope_col *c = &e->cols[i];
+
+	if (c->run_min != rmin || c->run_max != rmax || c->wait_min != wmin ||
+	    c->wait_max != wmax)
+		fail_msg("column %zu: running %d..%d waiting %d..%d, expected %d..%d %d..%d", i,
+			 c->run_min, c->run_max, c->wait_min, c->wait_max, rmin, rmax, wmin, wmax);
+}
+
+/* Columns split the window exactly, and col_of() agrees with col_start(). */
+static void test_columns(void **state)
+{
+	struct sp_envelope e;
+	size_t i;
+
+	assert_int_equal(sp_envelope_init(&e, 1000, 1000 + 10007, 1000, 4), 0);
+	assert_int_equal(sp_envelope_col_start(&e, 0), 1000);
+	assert_int_equal(sp_envelope_col_start(&e, 1000), 11007);
+	for (i = 0; i < 1000; i++) {
+		uint64_t cs = sp_envelope_col_start(&e, i), ce = sp_envelope_col_start(&e, i + 1);
+
+		assert_true(ce > cs);
+		assert_int_equal(sp_envelope_col_of(&e, cs), i);
+		assert_int_equal(sp_envelope_col_of(&e, ce - 1), i);
+	}
+	sp_envelope_release(&e);
+
+	assert_int_equal(sp_envelope_init(&e, 10, 10, 1, 1), -EINVAL);
+	assert_int_equal(sp_envelope_init(&e, 10, 20, 11, 1), -EINVAL);	/* < 1 ns a column */
+	assert_int_equal(sp_envelope_init(&e, 10, 20, 0, 1), -EINVAL);
+	assert_int_equal(sp_envelope_init(&e, 10, 20, 10, 1), 0);
+	sp_envelope_release(&e);
+}
+
+/* A 1 µs spike of 40 waiting tasks in a 10-minute window, 1000 columns. */
+static void test_spike_survives(void **state)
+{
+	uint64_t t0 = 5 * SEC, t1 = t0 + 600 * SEC, spike = t0 + 123456789012ull;
+	struct sp_envelope e;
+	size_t col, i;
+
+	assert_int_equal(sp_envelope_init(&e, t0, t1, 1000, 8), 0);
+	sp_envelope_step(&e, t0 - SEC, 8, 0);		/* before the window: carried in */
+	sp_envelope_step(&e, spike, 8, 40);
+	sp_envelope_step(&e, spike + US, 8, 0);
+	sp_envelope_finish(&e);
+
+	col = sp_envelope_col_of(&e, spike);
+	assert_int_equal(col, (size_t)(123456789012ull * 1000 / (600 * SEC)));
+	for (i = 0; i < e.nr_cols; i++) {
+		if (i == col)
+			assert_col(&e, i, 8, 8, 0, 40);
+		else
+			assert_col(&e, i, 8, 8, 0, 0);
+	}
+	assert_int_equal(e.waiting_max, 40);
+	assert_int_equal(e.running_max, 8);
+	/* all CPUs busy: no work-conservation violation */
+	assert_int_equal(e.shade_ns, 0);
+	sp_envelope_release(&e);
+}
+
+/* A value set in one column holds in the next ones; a change counts in both ranges. */
+static void test_carried_in(void **state)
+{
+	struct sp_envelope e;
+
+	/* 10 columns of 100 ns over [0, 1000) */
+	assert_int_equal(sp_envelope_init(&e, 0, 1000, 10, 4), 0);
+	sp_envelope_step(&e, 0, 2, 0);
+	sp_envelope_step(&e, 150, 3, 1);	/* inside column 1 */
+	sp_envelope_step(&e, 500, 1, 0);	/* exactly at column 5's start */
+	sp_envelope_step(&e, 2000, 4, 4);	/* after the window: ignored */
+	sp_envelope_finish(&e);
+
+	assert_col(&e, 0, 2, 2, 0, 0);
+	assert_col(&e, 1, 2, 3, 0, 1);
+	assert_col(&e, 2, 3, 3, 1, 1);
+	assert_col(&e, 4, 3, 3, 1, 1);
+	assert_col(&e, 5, 1, 1, 0, 0);		/* the change at its start is not carried in */
+	assert_col(&e, 9, 1, 1, 0, 0);
+	assert_int_equal(e.running_max, 3);
+	assert_int_equal(e.waiting_max, 1);
+	sp_envelope_release(&e);
+}
+
+/* Before the first step both functions are 0; steps before t0 set the start value. */
+static void test_before_first_step(void **state)
+{
+	struct sp_envelope e;
+
+	assert_int_equal(sp_envelope_init(&e, 100, 200, 4, 2), 0);
+	sp_envelope_step(&e, 160, 1, 0);
+	sp_envelope_finish(&e);
+	assert_col(&e, 0, 0, 0, 0, 0);
+	assert_col(&e, 2, 0, 1, 0, 0);
+	assert_col(&e, 3, 1, 1, 0, 0);
+	sp_envelope_release(&e);
+}
+
+/*
+ * N = 2.  Shade where waiting >= 1 and running < 2:
+ *	[0, 250):    running 1, waiting 1  -> shaded
+ *	[250, 600):  running 2, waiting 3  -> not (all CPUs busy)
+ *	[600, 1000): running 0, waiting 0  -> not (nobody waits)
+ * Columns of 100 ns: 0, 1 fully shaded, 2 half, the rest none.
+ */
+static void test_shade(void **state)
+{
+	struct sp_envelope e;
+	struct sp_stats s;
+	size_t i;
+
+	assert_int_equal(sp_envelope_init(&e, 0, 1000, 10, 2), 0);
+	sp_stats_init(&s, 0, 1000, 2);
+	sp_envelope_step(&e, 0, 1, 1);
+	sp_stats_step(&s, 0, 1, 1);
+	sp_envelope_step(&e, 250, 2, 3);
+	sp_stats_step(&s, 250, 2, 3);
+	sp_envelope_step(&e, 600, 0, 0);
+	sp_stats_step(&s, 600, 0, 0);
+	sp_envelope_finish(&e);
+	sp_stats_finish(&s);
+
+	assert_true(sp_envelope_shade_fraction(&e, 0) == 1.0);
+	assert_true(sp_envelope_shade_fraction(&e, 1) == 1.0);
+	assert_true(sp_envelope_shade_fraction(&e, 2) == 0.5);
+	for (i = 3; i < 10; i++)
+		assert_true(sp_envelope_shade_fraction(&e, i) == 0.0);
+	assert_int_equal(e.shade_ns, 250);
+	assert_int_equal(e.shade_ns, s.idle_while_waiting_ns);
+	sp_envelope_release(&e);
+}
+
+/* Random steps against a brute-force envelope and sp_stats. */
+#define NR_RANDOM 5000
+
+static void test_random_against_stats(void **state)
+{
+	static uint64_t ts[NR_RANDOM];
+	static int rv[NR_RANDOM], wv[NR_RANDOM];
+	struct sp_envelope e;
+	struct sp_stats s;
+	unsigned int seed = 1;
+	uint64_t t = 0;
+	size_t i;
+	int k;
+
+	assert_int_equal(sp_envelope_init(&e, 10000, 900000, 777, 4), 0);
+	sp_stats_init(&s, 10000, 900000, 4);
+	for (k = 0; k < NR_RANDOM; k++) {
+		t += 1 + rand_r(&seed) % 400;
+		ts[k] = t;
+		rv[k] = rand_r(&seed) % 5;
+		wv[k] = rand_r(&seed) % 7;
+		sp_envelope_step(&e, ts[k], rv[k], wv[k]);
+		sp_stats_step(&s, ts[k], rv[k], wv[k]);
+	}
+	sp_envelope_finish(&e);
+	sp_stats_finish(&s);
+	assert_int_equal(e.shade_ns, s.idle_while_waiting_ns);
+	assert_int_equal(e.running_max, s.running_max);
+	assert_int_equal(e.waiting_max, s.waiting_max);
+
+	for (i = 0; i < e.nr_cols; i++) {
+		uint64_t cs = sp_envelope_col_start(&e, i), ce = sp_envelope_col_start(&e, i + 1);
+		int rmin = 99, rmax = -1, wmin = 99, wmax = -1, r = 0, w = 0;
+
+		for (k = 0; k < NR_RANDOM && ts[k] < ce; k++) {
+			if (ts[k] > cs) {
+				/* the value before this change held inside the column */
+				rmin = r < rmin ? r : rmin;
+				rmax = r > rmax ? r : rmax;
+				wmin = w < wmin ? w : wmin;
+				wmax = w > wmax ? w : wmax;
+			}
+			r = rv[k];
+			w = wv[k];
+		}
+		rmin = r < rmin ? r : rmin;
+		rmax = r > rmax ? r : rmax;
+		wmin = w < wmin ? w : wmin;
+		wmax = w > wmax ? w : wmax;
+		assert_col(&e, i, rmin, rmax, wmin, wmax);
+	}
+	sp_envelope_release(&e);
+}
+
+/* A reset forgets everything, as sp_trace_run()'s second pass needs. */
+static void test_reset(void **state)
+{
+	struct sp_envelope e;
+	size_t i;
+
+	assert_int_equal(sp_envelope_init(&e, 0, 1000, 10, 1), 0);
+	sp_envelope_step(&e, 0, 0, 5);
+	sp_envelope_step(&e, 500, 1, 9);
+	sp_envelope_reset(&e);
+	sp_envelope_step(&e, 300, 1, 0);
+	sp_envelope_finish(&e);
+	for (i = 0; i < 3; i++)
+		assert_col(&e, i, 0, 0, 0, 0);
+	for (i = 3; i < 10; i++)
+		assert_col(&e, i, 1, 1, 0, 0);
+	assert_int_equal(e.waiting_max, 0);
+	assert_int_equal(e.shade_ns, 0);
+	sp_envelope_finish(&e);		/* again: nothing changes */
+	assert_int_equal(e.running_max, 1);
+	sp_envelope_release(&e);
+}
+
+/* The collection: fan-out to envelope, stats and CSV; reset truncates the CSV. */
+static void test_collect_csv(void **state)
+{
+	struct sp_model_observer obs;
+	struct sp_rw_collect c;
+	char buf[512];
+	size_t n;
+	FILE *f = tmpfile();
+
+	assert_non_null(f);
+	assert_int_equal(sp_rw_collect_init(&c, 100, 1000, 9, 2, 0, f, NULL, NULL), 0);
+	sp_rw_collect_observer(&c, &obs);
+	obs.step(obs.data, 50, 1, 7);
+	sp_rw_collect_reset(obs.data);
+	obs.step(obs.data, 50, 1, 0);
+	obs.step(obs.data, 100, 1, 1);		/* at t0: the first row's value */
+	obs.step(obs.data, 400, 2, 1);
+	obs.step(obs.data, 1000, 0, 0);		/* at t1: outside */
+	assert_int_equal(sp_rw_collect_finish(&c), 0);
+
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	assert_string_equal(buf, "time_ns,running,waiting\n100,1,1\n400,2,1\n1000,2,1\n");
+	/* [100, 400) running 1 < N with 1 waiting: 300 of 900 ns */
+	assert_int_equal(c.stats->idle_while_waiting_ns, 300);
+	assert_true(sp_rw_collect_shade_fraction(&c) > 1.0 / 3 - 1e-12);
+	assert_true(sp_rw_collect_shade_fraction(&c) < 1.0 / 3 + 1e-12);
+	assert_int_equal(c.env.shade_ns, 300);
+	sp_rw_collect_release(&c);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_spike_survives),
+		cmocka_unit_test(test_carried_in),
+		cmocka_unit_test(test_before_first_step),
+		cmocka_unit_test(test_shade),
+		cmocka_unit_test(test_random_against_stats),
+		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_collect_csv),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
