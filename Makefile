@@ -109,21 +109,21 @@ check-all:
 SAMPLE := traces/overload.dat
 sample: $(PROG) schedplot
 	@mkdir -p sample
-	./schedplot stats $(SAMPLE)
-	./schedplot datagraph -o sample/overload-datagraph.png $(SAMPLE)
-	./schedplot running-waiting -o sample/overload-running-waiting.png $(SAMPLE)
-	./schedplot overview -o sample/overload-overview.png $(SAMPLE)
+	$(PROG) stats $(SAMPLE)
+	$(PROG) datagraph -o sample/overload-datagraph.png $(SAMPLE)
+	$(PROG) running-waiting -o sample/overload-running-waiting.png $(SAMPLE)
+	$(PROG) overview -o sample/overload-overview.png $(SAMPLE)
 	@echo "images in sample/"
 
 # The README's pictures, made from traces/ so they never go stale.
 doc: $(PROG) schedplot
 	@mkdir -p doc
-	./schedplot datagraph -q -o doc/overload-datagraph.png $(SAMPLE)
-	./schedplot running-waiting -q -o doc/overload-running-waiting.png $(SAMPLE)
-	./schedplot datagraph -q --min 0.1 --max 0.12 -o doc/overload-zoom.png $(SAMPLE)
-	./schedplot running-waiting -q -o doc/messaging-running-waiting.png traces/messaging.dat
+	$(PROG) datagraph -q -o doc/overload-datagraph.png $(SAMPLE)
+	$(PROG) running-waiting -q -o doc/overload-running-waiting.png $(SAMPLE)
+	$(PROG) datagraph -q --min 0.1 --max 0.12 -o doc/overload-zoom.png $(SAMPLE)
+	$(PROG) running-waiting -q -o doc/messaging-running-waiting.png traces/messaging.dat
 
-# Issue 6's benchmark; inputs are made once into bench-data/ (BENCH_DATA).
+# The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:
 	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' BUILD=build-bench build-bench/schedplot \
 		build-bench/tests/gen-trace

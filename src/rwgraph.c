@@ -32,7 +32,7 @@ static const struct sp_rgb incomplete_color = { 0.94, 0.94, 0.94 };
  * violation is seen, and a column violated throughout gets the full color.
  */
 #define SHADE_LEVELS 8
-#define SHADE_MIN 0.15
+#define SHADE_MIN 0.07
 
 static double running_width(const struct sp_theme *theme, bool pixels)
 {
