@@ -153,16 +153,22 @@ static int task_index_rebuild(struct sp_model *m, size_t alloc)
 
 struct sp_task *sp_model_task(const struct sp_model *m, int pid)
 {
+	/* a direct-mapped cache in front of the table: few tasks are busy at once */
+	int32_t *slot = &((struct sp_model *)m)->task_cache[(uint32_t)pid % SP_TASK_CACHE];
 	size_t i;
 
+	if (*slot && m->tasks[*slot - 1].pid == pid)
+		return &m->tasks[*slot - 1];
 	if (!m->alloc_index)
 		return NULL;
 	i = hash_u32(pid) & (m->alloc_index - 1);
 	while (m->task_index[i]) {
 		struct sp_task *t = &m->tasks[m->task_index[i] - 1];
 
-		if (t->pid == pid)
+		if (t->pid == pid) {
+			*slot = m->task_index[i];
 			return t;
+		}
 		i = (i + 1) & (m->alloc_index - 1);
 	}
 	return NULL;
@@ -206,8 +212,11 @@ int sp_model_set_comm(struct sp_model *m, int pid, const char *comm)
 	t = task_get(m, pid);
 	if (!t)
 		return -ENOMEM;
-	if (t->comm && !strcmp(sp_model_str(m, t->comm), comm))
+	/* names change rarely (exec, prctl): compare with the copy in the task first */
+	if (t->comm && !strncmp(t->last_comm, comm, sizeof(t->last_comm)))
 		return 0;
+	memset(t->last_comm, 0, sizeof(t->last_comm));
+	memcpy(t->last_comm, comm, strnlen(comm, sizeof(t->last_comm)));
 	return str_intern(m, comm, &t->comm);
 }
 

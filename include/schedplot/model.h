@@ -18,6 +18,7 @@
  */
 
 #define SP_NO_TS UINT64_MAX
+#define SP_TASK_CACHE 256
 
 enum sp_repair_kind {
 	SP_REPAIR_MISSED_SWITCH,	/* common_pid differed from the tracked task */
@@ -47,6 +48,7 @@ struct sp_task {
 	int32_t cpu;		/* CPU it runs on, or was last placed on */
 	uint64_t wait_since_ns;
 	uint64_t wake_ns;	/* start of a pending wakeup latency, SP_NO_TS if none */
+	char last_comm[16];	/* the name last seen, to skip interning it again */
 };
 
 struct sp_cpu {
@@ -101,6 +103,7 @@ struct sp_model {
 	struct sp_model_observer obs;
 	struct sp_model_filter filter;
 	int32_t *task_index;		/* open-addressing pid -> tasks[] + 1 */
+	int32_t task_cache[SP_TASK_CACHE];	/* pid % SP_TASK_CACHE -> tasks[] + 1 */
 	size_t alloc_index;
 	char *strs;			/* interned command names, NUL separated */
 	size_t nr_strs_bytes;
