@@ -32,7 +32,7 @@ make_run() {
 	if [ "$STATUS" = 0 ]; then
 		ok "$what"
 	else
-		not_ok "$what: exit $STATUS: $(tail -5 "$OUT" "$ERR" | tr '\n' ' ')"
+		not_ok "$what: exit $STATUS: $(tail -n 5 "$OUT" "$ERR" | tr '\n' ' ')"
 	fi
 }
 
