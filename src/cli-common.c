@@ -65,6 +65,21 @@ void sp_cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void sp_cli_note(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!sp_cli.verbose)
+		return;
+	fputs("schedplot: ", stderr);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 bool sp_cli_parse_common(int opt)
 {
 	switch (opt) {
@@ -109,6 +124,10 @@ static int utf8_len(const unsigned char *s)
 	for (i = 1; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
+	/* overlong forms, surrogates and code points past U+10FFFF are not UTF-8 */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
 	return n;
 }
 
@@ -251,4 +270,11 @@ int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_model_obse
 	if (ret)
 		sp_trace_close(t);
 	return ret;
+}
+
+const char *sp_cli_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
 }

@@ -29,8 +29,10 @@ static const char datagraph_usage[] =
 	"  schedplot datagraph trace.dat                    trace-datagraph.png\n"
 	"  schedplot datagraph --min 3 --max 3.2 --target ua trace.dat -o zoom.pdf\n"
 	"                                   zoom in; tasks other than ua in black\n"
-	"  schedplot datagraph --socket-order --topology lscpu.txt trace.dat\n"
+	"  schedplot datagraph --topology lscpu.txt trace.dat\n"
 	"                                   group CPUs by socket, first at the bottom\n"
+	"                                   (traces from 'schedplot record' need no\n"
+	"                                   --topology: they hold the topology)\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE       image to write: .png, .pdf or .svg (default\n"
@@ -45,9 +47,11 @@ static const char datagraph_usage[] =
 	"      --color-by WHAT     pid (default: every thread its own color),\n"
 	"                          command, or parent (forked tasks as their parent)\n"
 	"      --palette NAME      default, colorblind or grey\n"
-	"      --cpu-order ORDER   numeric (default) or socket (needs --topology)\n"
-	"      --topology FILE     output of 'lscpu -p' run on the traced machine;\n"
-	"                          implies --cpu-order socket\n"
+	"      --cpu-order ORDER   numeric or socket; default socket when there is a\n"
+	"                          topology (recorded in the trace by 'schedplot\n"
+	"                          record', or --topology), else numeric\n"
+	"      --topology FILE     output of 'lscpu -p' run on the traced machine,\n"
+	"                          used instead of the trace's own topology\n"
 	"      --socket-order      same as --cpu-order socket\n"
 	"      --width N           image width: pixels for PNG (default 1600),\n"
 	"                          points for PDF and SVG (default 720)\n"
@@ -65,54 +69,6 @@ static const char datagraph_usage[] =
 static bool is_target(void *data, const char *comm)
 {
 	return sp_view_opts_is_target(data, comm);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash && slash[1] ? slash + 1 : path;
-}
-
-/* Rows bottom first, and their sockets (NULL without a topology). */
-static int plan_rows(struct sp_view_opts *o, const struct sp_trace *t, int **rows,
-		     int **row_socket, int *nr_rows)
-{
-	struct sp_topology topo = { 0 };
-	struct sp_error err;
-	int missing = 0, first_missing = -1, r;
-
-	*rows = calloc((size_t)t->nr_cpus, sizeof(**rows));
-	*row_socket = calloc((size_t)t->nr_cpus, sizeof(**row_socket));
-	if (!*rows || !*row_socket)
-		return sp_cli_fail(NULL, "out of memory");
-	if (o->topology) {
-		sp_error_clear(&err);
-		if (sp_topology_load(&topo, o->topology, &err)) {
-			sp_cli_error(o->topology, &err);
-			return SP_EXIT_FAILURE;
-		}
-	}
-	*nr_rows = sp_topology_order(o->topology ? &topo : NULL, o->cpus, t->nr_cpus, *rows,
-				     *row_socket);
-	for (r = 0; o->topology && r < *nr_rows; r++) {
-		if ((*row_socket)[r] >= 0)
-			continue;
-		if (!missing++)
-			first_missing = (*rows)[r];
-	}
-	if (missing)
-		sp_cli_warn("%s: lists no socket for %d of the CPUs drawn (CPU %d first); they "
-			    "are drawn at the top (was it made on the traced machine?)",
-			    o->topology, missing, first_missing);
-	sp_topology_release(&topo);
-	if (!o->topology) {
-		free(*row_socket);
-		*row_socket = NULL;
-	}
-	if (!*nr_rows)
-		return sp_cli_usage(o->cmd, "--cpus %s selects no CPU", o->cpus_list);
-	return SP_EXIT_OK;
 }
 
 /* Fails early, before the pass over the trace, when the output cannot be written. */
@@ -155,13 +111,6 @@ int sp_cmd_datagraph(int argc, char **argv)
 		sp_view_opts_release(&o);
 		return ret;
 	}
-	if (o.topology)
-		o.cpu_order = SP_CPU_ORDER_SOCKET;
-	if (o.cpu_order == SP_CPU_ORDER_SOCKET && !o.topology) {
-		ret = sp_cli_usage("datagraph", "socket order needs --topology FILE, the output "
-				   "of 'lscpu -p' run on the traced machine");
-		goto out;
-	}
 	ret = sp_cli_open(&t, o.trace_path);
 	if (ret)
 		goto out;
@@ -169,7 +118,7 @@ int sp_cmd_datagraph(int argc, char **argv)
 	ret = sp_view_opts_resolve(&o, &t);
 	if (ret)
 		goto out;
-	ret = plan_rows(&o, &t, &rows, &row_socket, &nr_rows);
+	ret = sp_view_opts_rows(&o, &t, &rows, &row_socket, &nr_rows);
 	if (ret)
 		goto out;
 
@@ -178,7 +127,7 @@ int sp_cmd_datagraph(int argc, char **argv)
 	fig.format = o.format;
 	fig.width = o.width > 0 ? o.width : o.format == SP_FORMAT_PNG ? 1600 : 720;
 	fig.height = o.height;
-	fig.title = o.title ? o.title : base_name(o.trace_path);
+	fig.title = o.title ? o.title : sp_cli_base_name(o.trace_path);
 	fig.legend = !o.no_legend;
 	fig.origin_ns = o.origin_ns;
 

@@ -60,8 +60,11 @@ static const char overview_usage[] =
 	"                          and only they are counted as running or waiting\n"
 	"      --color-by WHAT     pid (default), command or parent\n"
 	"      --palette NAME      default, colorblind or grey\n"
-	"      --cpu-order ORDER   numeric (default) or socket (needs --topology)\n"
-	"      --topology FILE     output of 'lscpu -p' on the traced machine\n"
+	"      --cpu-order ORDER   numeric or socket; default socket when there is a\n"
+	"                          topology (recorded in the trace by 'schedplot\n"
+	"                          record', or --topology), else numeric\n"
+	"      --topology FILE     output of 'lscpu -p' on the traced machine, used\n"
+	"                          instead of the trace's own topology\n"
 	"      --socket-order      same as --cpu-order socket\n"
 	"      --width N           image width: px for PNG (default 1600), pt for\n"
 	"                          PDF/SVG (default 720)\n"
@@ -84,36 +87,6 @@ static const char overview_usage[] =
 static bool ov_is_target(void *data, const char *comm)
 {
 	return sp_view_opts_is_target(data, comm);
-}
-
-/* Rows bottom first, and their sockets (NULL without a topology). */
-static int plan_rows(struct sp_view_opts *o, const struct sp_trace *t, int **rows,
-		     int **row_socket, int *nr_rows)
-{
-	struct sp_topology topo = { 0 };
-	struct sp_error err;
-
-	*rows = calloc((size_t)t->nr_cpus, sizeof(**rows));
-	*row_socket = calloc((size_t)t->nr_cpus, sizeof(**row_socket));
-	if (!*rows || !*row_socket)
-		return sp_cli_fail(NULL, "out of memory");
-	if (o->topology) {
-		sp_error_clear(&err);
-		if (sp_topology_load(&topo, o->topology, &err)) {
-			sp_cli_error(o->topology, &err);
-			return SP_EXIT_FAILURE;
-		}
-	}
-	*nr_rows = sp_topology_order(o->topology ? &topo : NULL, o->cpus, t->nr_cpus, *rows,
-				     *row_socket);
-	sp_topology_release(&topo);
-	if (!o->topology) {
-		free(*row_socket);
-		*row_socket = NULL;
-	}
-	if (!*nr_rows)
-		return sp_cli_usage(o->cmd, "--cpus %s selects no CPU", o->cpus_list);
-	return SP_EXIT_OK;
 }
 
 static cairo_t *scratch_context(void)
@@ -319,13 +292,6 @@ int sp_cmd_overview(int argc, char **argv)
 		sp_view_opts_release(&o);
 		return ret;
 	}
-	if (o.topology)
-		o.cpu_order = SP_CPU_ORDER_SOCKET;
-	if (o.cpu_order == SP_CPU_ORDER_SOCKET && !o.topology) {
-		ret = sp_cli_usage("overview", "socket order needs --topology FILE, the output "
-				   "of 'lscpu -p' run on the traced machine");
-		goto out;
-	}
 	ret = sp_cli_open(&t, o.trace_path);
 	if (ret)
 		goto out;
@@ -333,7 +299,7 @@ int sp_cmd_overview(int argc, char **argv)
 	ret = sp_view_opts_resolve(&o, &t);
 	if (ret)
 		goto out;
-	ret = plan_rows(&o, &t, &rows, &row_socket, &nr_rows);
+	ret = sp_view_opts_rows(&o, &t, &rows, &row_socket, &nr_rows);
 	if (ret)
 		goto out;
 	nr = sp_cli_rw_filter(&filter, &o);

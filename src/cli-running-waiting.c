@@ -148,13 +148,6 @@ int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit)
 
 /* ---- the command ---- */
 
-const char *sp_cli_base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash && slash[1] ? slash + 1 : path;
-}
-
 static bool rw_is_target(void *data, int pid, const char *comm)
 {
 	return sp_view_opts_is_target(data, comm ? comm : "");

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "schedplot/cli.h"
+#include "schedplot/error.h"
 #include "schedplot/render.h"
+#include "schedplot/topology.h"
 #include "schedplot/trace.h"
 #include "schedplot/viewopts.h"
 
@@ -281,6 +283,45 @@ static uint64_t seconds_to_ns(double s)
 	return (uint64_t)llround(s * 1e9);
 }
 
+int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t,
+			  struct sp_topology *file_topo, const struct sp_topology **topo,
+			  const char **source)
+{
+	struct sp_error err;
+
+	memset(file_topo, 0, sizeof(*file_topo));
+	*topo = NULL;
+	*source = NULL;
+	if (o->topology) {
+		sp_error_clear(&err);
+		if (sp_topology_load(file_topo, o->topology, &err)) {
+			sp_cli_error(o->topology, &err);
+			return SP_EXIT_FAILURE;
+		}
+		*source = o->topology;
+		if (o->cpu_order != SP_CPU_ORDER_NUMERIC)
+			*topo = file_topo;
+		return SP_EXIT_OK;
+	}
+	if (t->nr_topology_markers && !t->has_topology)
+		sp_cli_note(t->path, "the topology recorded in the trace is left out: %s",
+			    t->topology_err.msg);
+	if (o->cpu_order == SP_CPU_ORDER_NUMERIC)
+		return SP_EXIT_OK;
+	if (!t->has_topology) {
+		if (o->cpu_order == SP_CPU_ORDER_SOCKET)
+			return sp_cli_usage(o->cmd, "socket order needs a topology: the trace has "
+					    "none (record it with 'schedplot record' to save one) "
+					    "and no --topology FILE (the output of 'lscpu -p' run "
+					    "on the traced machine) was given");
+		return SP_EXIT_OK;
+	}
+	*topo = &t->topology;
+	*source = "the topology recorded in the trace";
+	sp_cli_note(t->path, "rows ordered by socket from the topology recorded in the trace");
+	return SP_EXIT_OK;
+}
+
 int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 {
 	uint64_t start = t->first_ns, end = t->end_ns;
@@ -372,4 +413,41 @@ void sp_view_opts_release(struct sp_view_opts *o)
 	o->targets = NULL;
 	o->nr_targets = 0;
 	o->cpus = NULL;
+}
+
+/* Rows bottom first, and their sockets (NULL in numeric order). */
+int sp_view_opts_rows(struct sp_view_opts *o, const struct sp_trace *t, int **rows,
+		      int **row_socket, int *nr_rows)
+{
+	const struct sp_topology *topo;
+	struct sp_topology file_topo;
+	const char *source;
+	int missing = 0, first_missing = -1, r, ret;
+
+	*rows = calloc((size_t)t->nr_cpus, sizeof(**rows));
+	*row_socket = calloc((size_t)t->nr_cpus, sizeof(**row_socket));
+	if (!*rows || !*row_socket)
+		return sp_cli_fail(NULL, "out of memory");
+	ret = sp_view_opts_topology(o, t, &file_topo, &topo, &source);
+	if (ret)
+		return ret;
+	*nr_rows = sp_topology_order(topo, o->cpus, t->nr_cpus, *rows, *row_socket);
+	for (r = 0; topo && r < *nr_rows; r++) {
+		if ((*row_socket)[r] >= 0)
+			continue;
+		if (!missing++)
+			first_missing = (*rows)[r];
+	}
+	if (missing)
+		sp_cli_warn("%s: lists no socket for %d of the CPUs drawn (CPU %d first); they "
+			    "are drawn at the top (was it made on the traced machine?)",
+			    source, missing, first_missing);
+	sp_topology_release(&file_topo);
+	if (!topo) {
+		free(*row_socket);
+		*row_socket = NULL;
+	}
+	if (!*nr_rows)
+		return sp_cli_usage(o->cmd, "--cpus %s selects no CPU", o->cpus_list);
+	return SP_EXIT_OK;
 }

@@ -356,9 +356,12 @@ static int meta_v6(struct ctr *c, uint64_t *off)
 	if (ret)
 		return ret;
 	layout_block(c, c->layout ? &c->layout->header_info : NULL, start, *off - start, false);
+	start = *off;
 	ret = meta_files(c, off, c->size, "ftrace formats");
 	if (ret)
 		return ret;
+	layout_block(c, c->layout ? &c->layout->ftrace_formats : NULL, start, *off - start,
+		     false);
 	start = *off;
 	ret = meta_events(c, off, c->size);
 	if (ret)
@@ -812,6 +815,7 @@ static int v7_option_list(struct ctr *c, const struct section *s, uint64_t *next
 			if (!ret && c->layout) {
 				struct sp_container_block *b =
 					id == OPT_HEADER_INFO ? &c->layout->header_info :
+					id == OPT_FTRACE_EVENTS ? &c->layout->ftrace_formats :
 					id == OPT_EVENT_FORMATS ? &c->layout->event_formats :
 					id == OPT_CMDLINES ? &c->layout->cmdlines : NULL;
 

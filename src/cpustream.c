@@ -231,6 +231,10 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 
 	s->page = s->buf + s->page_off;
 	s->page_off += s->p.page_size;
+	/* kbuffer reads the first event before anyone can check the commit size */
+	if ((get_u32(s, (unsigned char *)s->page + 8 + (s->p.big_endian ? s->p.long_size - 4 : 0)) &
+	     ((1u << 27) - 1)) > s->p.page_size - s->hdr_size)
+		return damaged(s, "its data is larger than the page", err);
 	kbuffer_load_subbuffer(s->kbuf, s->page);
 	size = kbuffer_subbuffer_size(s->kbuf);
 	if (size > s->p.page_size - s->hdr_size)

@@ -526,7 +526,8 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 			c = e;
 		}
 	}
-	qsort(seg, nr_seg, sizeof(*seg), cmp_segment);
+	if (nr_seg)	/* qsort() wants a valid pointer even for no elements */
+		qsort(seg, nr_seg, sizeof(*seg), cmp_segment);
 	hatch = hatch_pattern(theme, image);
 	for (i = 0; i < nr_seg; i++) {
 		double x0 = col_x(plot, nr_cols, seg[i].c0, image);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * topology: CPU to socket/core/node from lscpu -p output, and the socket
- * order of the core-by-time chart.
+ * topology: CPU to socket/core/node from lscpu -p output or from the
+ * markers schedplot record writes into a trace, and the socket order of the
+ * core-by-time chart.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -226,6 +227,99 @@ int sp_topology_load(struct sp_topology *topo, const char *path, struct sp_error
 	ret = sp_topology_parse(topo, buf ? buf : "", len, err);
 	free(buf);
 	return ret;
+}
+
+/* One number of a marker entry, -1 or 0..@max; false for anything else. */
+static bool marker_num(const char **p, const char *end, long max, long *val)
+{
+	const char *s = *p;
+	long v = 0;
+
+	if (end - s >= 2 && s[0] == '-' && s[1] == '1') {
+		*val = -1;
+		*p = s + 2;
+		return true;
+	}
+	if (s == end || !isdigit((unsigned char)*s))
+		return false;
+	for (; s < end && isdigit((unsigned char)*s); s++) {
+		v = v * 10 + (*s - '0');
+		if (v > max)
+			return false;
+	}
+	*val = v;
+	*p = s;
+	return true;
+}
+
+/* Entry @p..@end, "CPU:CORE:DIE:CLUSTER:SOCKET:NODE", into @topo. */
+static int marker_entry(struct sp_topology *topo, const char *p, const char *end,
+			struct sp_error *err)
+{
+	enum { M_CPU, M_CORE, M_DIE, M_CLUSTER, M_SOCKET, M_NODE, M_NR };
+	const char *start = p;
+	long v[M_NR];
+	int i, cpu;
+
+	for (i = 0; i < M_NR; i++) {
+		if (i && (p == end || *p++ != ':'))
+			break;
+		if (!marker_num(&p, end, i == M_CPU ? MAX_CPU : INT_MAX, &v[i]))
+			break;
+	}
+	if (i < M_NR || p != end || v[M_CPU] < 0)
+		return sp_error_set(err, -EINVAL, -1,
+				    "topology marker entry '%.*s' is not CPU:CORE:DIE:CLUSTER:"
+				    "SOCKET:NODE", (int)(end - start > 40 ? 40 : end - start),
+				    start);
+	cpu = (int)v[M_CPU];
+	if (grow(topo, cpu))
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	if ((topo->socket[cpu] != -1 || topo->core[cpu] != -1 || topo->node[cpu] != -1) &&
+	    (topo->socket[cpu] != v[M_SOCKET] || topo->core[cpu] != v[M_CORE] ||
+	     topo->node[cpu] != v[M_NODE]))
+		return sp_error_set(err, -EINVAL, -1,
+				    "topology markers give CPU %d twice, differently", cpu);
+	topo->socket[cpu] = (int)v[M_SOCKET];
+	topo->core[cpu] = (int)v[M_CORE];
+	topo->node[cpu] = (int)v[M_NODE];
+	return 0;
+}
+
+int sp_topology_parse_marker(struct sp_topology *topo, const char *text, size_t len,
+			     struct sp_error *err)
+{
+	static const char tag[] = SP_TOPOLOGY_MARKER_PREFIX;
+	const char *p = text, *end = text + len, *tok;
+	size_t vlen;
+	int ret, n = 0;
+
+	if (len < sizeof(tag) - 1 || memcmp(text, tag, sizeof(tag) - 1))
+		return sp_error_set(err, -EINVAL, -1, "not a topology marker");
+	p += sizeof(tag) - 1;
+	for (vlen = 0; p + vlen < end && !isspace((unsigned char)p[vlen]); vlen++)
+		;
+	if (vlen != 2 || memcmp(p, "v1", 2))
+		return sp_error_set(err, -EPROTONOSUPPORT, -1,
+				    "topology marker version '%.*s' is not known (written by a "
+				    "newer schedplot?)", (int)(vlen > 16 ? 16 : vlen), p);
+	p += vlen;
+	for (;;) {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end || !*p)
+			break;
+		tok = p;
+		while (p < end && *p && !isspace((unsigned char)*p))
+			p++;
+		ret = marker_entry(topo, tok, p, err);
+		if (ret)
+			return ret;
+		n++;
+	}
+	if (!n)
+		return sp_error_set(err, -EINVAL, -1, "topology marker lists no CPUs");
+	return 0;
 }
 
 void sp_topology_release(struct sp_topology *topo)

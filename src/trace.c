@@ -9,6 +9,25 @@
 #include "schedplot/error.h"
 #include "schedplot/trace.h"
 
+static void add_marker(void *data, const char *text)
+{
+	struct sp_trace *t = data;
+
+	t->nr_topology_markers++;
+	if (!t->topology_err.code)
+		sp_topology_parse_marker(&t->topology, text, strlen(text), &t->topology_err);
+}
+
+/* The topology markers: all of them, or none when one is damaged. */
+static void read_topology(struct sp_trace *t)
+{
+	sp_error_clear(&t->topology_err);
+	sp_reader_scan_markers(t->reader, SP_TOPOLOGY_MARKER_PREFIX, add_marker, t);
+	t->has_topology = t->nr_topology_markers && !t->topology_err.code;
+	if (!t->has_topology)
+		sp_topology_release(&t->topology);
+}
+
 int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 {
 	bool any = false;
@@ -48,6 +67,7 @@ int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 	}
 	if (t->end_ns < t->window_start_ns)
 		t->end_ns = t->window_start_ns;
+	read_topology(t);
 	return 0;
 }
 
@@ -116,6 +136,7 @@ void sp_trace_close(struct sp_trace *t)
 	if (t->has_model)
 		sp_model_release(&t->model);
 	sp_reader_close(t->reader);
+	sp_topology_release(&t->topology);
 	free(t->start_ns);
 	memset(t, 0, sizeof(*t));
 }

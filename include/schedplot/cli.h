@@ -58,6 +58,13 @@ int sp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 void sp_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
+ * sp_cli_note - print "schedplot: FILE: message" on stderr, only with -v
+ * @file: the file the message is about (NULL for none)
+ * @fmt: printf format
+ */
+void sp_cli_note(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
  * sp_cli_load - open @path and build its model, with progress on a terminal
  * @t: the trace
  * @path: the file

@@ -100,4 +100,24 @@ void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data);
  */
 int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err);
 
+/**
+ * sp_reader_scan_markers - find trace_marker text written when tracing started
+ * @r: the reader
+ * @prefix: the text the wanted ftrace:print records start with
+ * @fn: called with each such record's text (NUL-terminated, valid during the
+ *      call), CPU by CPU, in file order within a CPU
+ * @data: passed to @fn
+ *
+ * Looks at the first few hundred records of each CPU only, so it is cheap
+ * whatever the size of the trace; schedplot record writes its markers as
+ * soon as tracing starts.  Read errors end the look at a CPU without an
+ * error (the pass of sp_reader_read() reports them), and the next
+ * sp_reader_read() starts at the beginning as always.
+ *
+ * Return: the number of records passed to @fn (0 when the file has no
+ * ftrace:print format).
+ */
+int sp_reader_scan_markers(struct sp_reader *r, const char *prefix,
+			   void (*fn)(void *data, const char *text), void *data);
+
 #endif /* SP_READER_H */

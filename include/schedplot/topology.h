@@ -8,12 +8,13 @@
 struct sp_error;
 
 /*
- * Which socket, core and NUMA node each CPU belongs to, read from the output
- * of `lscpu -p` (or `lscpu -p=CPU,Core,Socket,Node`) run on the traced
- * machine: comment lines start with '#', the last comment naming the
- * columns ("# CPU,Core,Socket,Node,,L1d,...") says where each field is
- * (without one, the default order CPU,Core,Socket,Node is assumed); every
- * other line is one CPU.  Empty fields are unknown (-1).
+ * Which socket, core and NUMA node each CPU belongs to, read from the
+ * markers schedplot record writes into a trace (sp_topology_parse_marker())
+ * or from the output of `lscpu -p` (or `lscpu -p=CPU,Core,Socket,Node`)
+ * run on the traced machine: comment lines start with '#', the last
+ * comment naming the columns ("# CPU,Core,Socket,Node,,L1d,...") says where
+ * each field is (without one, the default order CPU,Core,Socket,Node is
+ * assumed); every other line is one CPU.  Empty fields are unknown (-1).
  */
 struct sp_topology {
 	int nr_cpus;		/* highest CPU listed + 1 */
@@ -43,6 +44,32 @@ int sp_topology_parse(struct sp_topology *topo, const char *text, size_t len,
  * Return: 0, a negative errno of a failed read, or as sp_topology_parse().
  */
 int sp_topology_load(struct sp_topology *topo, const char *path, struct sp_error *err);
+
+/*
+ * What schedplot record writes to trace_marker when tracing starts (see
+ * schedplot-record(1)): "schedplot-topology v1" and up to 64 entries
+ * CPU:CORE:DIE:CLUSTER:SOCKET:NODE, -1 for unknown values.
+ */
+#define SP_TOPOLOGY_MARKER_PREFIX	"schedplot-topology "
+
+/**
+ * sp_topology_parse_marker - add the CPUs of one topology marker
+ * @topo: zeroed, or holding the CPUs of earlier markers (the marker's CPUs
+ *        are added; release with sp_topology_release() also on failure)
+ * @text: the marker's text, starting with SP_TOPOLOGY_MARKER_PREFIX (a
+ *        trailing newline or NUL is fine)
+ * @len: its length
+ * @err: filled in on failure
+ *
+ * DIE and CLUSTER are checked but not kept.  A CPU given again with the
+ * same values is fine.
+ *
+ * Return: 0; -EINVAL for text that is not a marker, an entry that is not
+ * six numbers, a CPU given twice differently or a marker without CPUs;
+ * -EPROTONOSUPPORT for a version other than v1; -ENOMEM.
+ */
+int sp_topology_parse_marker(struct sp_topology *topo, const char *text, size_t len,
+			     struct sp_error *err);
 
 /**
  * sp_topology_release - free what the topology holds

@@ -4,10 +4,10 @@
 
 #include <stdint.h>
 
+#include "schedplot/error.h"
 #include "schedplot/model.h"
 #include "schedplot/reader.h"
-
-struct sp_error;
+#include "schedplot/topology.h"
 
 /*
  * A trace file and the model built from it.  Opening reads only the
@@ -25,6 +25,11 @@ struct sp_trace {
 	uint64_t end_ns;		/* last record over all CPUs */
 	struct sp_model model;		/* valid after sp_trace_run() */
 	bool has_model;
+	/* the CPU topology schedplot record saved in the trace, if any */
+	struct sp_topology topology;
+	bool has_topology;
+	int nr_topology_markers;	/* markers found (also when they were ignored) */
+	struct sp_error topology_err;	/* why markers were ignored (code 0: they were not) */
 };
 
 /**
@@ -32,6 +37,11 @@ struct sp_trace {
  * @t: the trace (zeroed by the caller or not; it is initialised here)
  * @path: the .dat file
  * @err: filled in on failure
+ *
+ * Also reads the CPU topology markers schedplot record writes when tracing
+ * starts (SP_TOPOLOGY_MARKER_PREFIX): t->has_topology says whether there
+ * was one.  Damaged markers are not an error: the topology is then left
+ * out and t->topology_err says why.
  *
  * Return: 0, or a negative code with @err set (-ENODATA: no records at all).
  */

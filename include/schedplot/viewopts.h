@@ -7,6 +7,7 @@
 
 #include "schedplot/output.h"
 
+struct sp_topology;
 struct sp_trace;
 
 /* Which options a view accepts (or-ed into sp_view_opts_parse()'s @accept). */
@@ -24,6 +25,7 @@ enum sp_color_by {
 };
 
 enum sp_cpu_order {
+	SP_CPU_ORDER_DEFAULT,	/* socket with a topology (--topology, the trace's), else numeric */
 	SP_CPU_ORDER_NUMERIC,
 	SP_CPU_ORDER_SOCKET,
 };
@@ -49,7 +51,8 @@ struct sp_view_opts {
 	enum sp_color_by color_by;
 	const char *palette;		/* palette name */
 	enum sp_cpu_order cpu_order;
-	const char *topology;		/* --topology FILE (lscpu -p output) */
+	const char *topology;		/* --topology FILE (lscpu -p output); NULL: the
+					 * trace's own, when it has one */
 	bool no_shade;
 	const char *csv;
 
@@ -87,6 +90,25 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int acc
 int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t);
 
 /**
+ * sp_view_opts_topology - the topology the rows of a core-by-time chart follow
+ * @o: parsed options (--cpu-order, --socket-order, --topology)
+ * @t: the open trace
+ * @file_topo: filled in from --topology FILE, zeroed otherwise (release it
+ *             with sp_topology_release() in both cases)
+ * @topo: set to the topology for socket order, NULL for numeric order
+ * @source: set to the name to give the topology in messages
+ *
+ * --topology FILE comes first, then the topology recorded in the trace;
+ * either gives socket order unless --cpu-order numeric was given.  Prints
+ * errors (an unreadable FILE; socket order asked for with no topology at
+ * all) and, with -v, where the socket order comes from.
+ * Return: SP_EXIT_OK, or an exit code.
+ */
+int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t,
+			  struct sp_topology *file_topo, const struct sp_topology **topo,
+			  const char **source);
+
+/**
  * sp_view_opts_output - the output name, default "<trace>-<cmd>.png"
  * @o: resolved options
  * @buf: room for a default name
@@ -105,6 +127,20 @@ const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t 
  * when there are no targets or one matches.
  */
 bool sp_view_opts_is_target(const struct sp_view_opts *o, const char *comm);
+
+/**
+ * sp_view_opts_rows - the rows to draw, bottom first, in the order asked for
+ * @o: resolved options
+ * @t: the open trace (its recorded topology is used when there is one)
+ * @rows: set to a new array of CPU numbers, one per row
+ * @row_socket: set to a new array of each row's socket, or NULL in numeric order
+ * @nr_rows: set to the number of rows
+ *
+ * Prints errors and warnings.  Return: SP_EXIT_OK, or an exit code (the
+ * arrays are still the caller's to free).
+ */
+int sp_view_opts_rows(struct sp_view_opts *o, const struct sp_trace *t, int **rows,
+		      int **row_socket, int *nr_rows);
 
 /**
  * sp_view_opts_release - free what parsing and resolving allocated

@@ -25,7 +25,9 @@
  *
  * Beside the trace it writes FILE.json (the truth) and FILE.lscpu (the
  * topology in `lscpu -p` form; CPUs are numbered round-robin over the
- * sockets, as on many two- and four-socket servers).
+ * sockets, as on many two- and four-socket servers).  --topology-markers
+ * also puts that topology inside the trace, as the ftrace:print records
+ * schedplot record writes (schedplot-record(1)).
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
@@ -104,6 +106,7 @@ struct sim {
 	uint64_t last_change;
 	uint64_t running_area, waiting_area, iww_ns;
 	uint64_t migrations, records, by_type[SP_EV_NR_TYPES];
+	uint64_t nr_markers;	/* print records, not sched records */
 	uint64_t end_ns;
 	/* output */
 	struct sp_writer *w;
@@ -690,7 +693,7 @@ static int write_truth(const struct sim *s, const char *path, const char *trace)
 	fprintf(f, "{\n  \"trace\": \"%s\",\n  \"nr_cpus\": %d,\n  \"nr_sockets\": %d,\n", trace,
 		s->nr_cpus, s->nr_sockets);
 	fprintf(f, "  \"records\": %llu,\n  \"sched_records\": %llu,\n",
-		(unsigned long long)s->records, (unsigned long long)s->records);
+		(unsigned long long)(s->records + s->nr_markers), (unsigned long long)s->records);
 	fprintf(f, "  \"start_ns\": %llu,\n  \"end_ns\": %llu,\n", T0_NS,
 		(unsigned long long)s->end_ns);
 	fprintf(f, "  \"cpu_busy_ns\": {");
@@ -749,6 +752,57 @@ static int write_topology(const struct sim *s, const char *path)
 	return 0;
 }
 
+/* The kernel's ftrace:print format, for the topology markers. */
+static const char print_format[] =
+	"name: print\n"
+	"ID: 5\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+#define PRINT_ID		5
+#define MARKER_CPUS		64	/* CPUs per marker, as schedplot record */
+
+/*
+ * The topology of write_topology() as schedplot record's trace_marker
+ * records (CPU:CORE:DIE:CLUSTER:SOCKET:NODE), on CPU 0 at the trace start.
+ */
+static int write_topology_markers(struct sim *s)
+{
+	char rec[16 + 32 + MARKER_CPUS * 64];
+	size_t len = 0;
+	int c, n = 0;
+
+	if (sp_writer_add_format(s->w, "ftrace", print_format, sizeof(print_format) - 1,
+				 &s->err))
+		return -1;
+	memset(rec, 0, 16);
+	rec[0] = PRINT_ID;	/* common_type, little endian; the rest stays 0 */
+	for (c = 0; c < s->nr_cpus; c++) {
+		int sock = c % s->nr_sockets;
+
+		if (!n)
+			len = 16 + snprintf(rec + 16, sizeof(rec) - 16, "schedplot-topology v1");
+		len += snprintf(rec + len, sizeof(rec) - len, " %d:%d:0:-1:%d:%d", c, c, sock,
+				sock);
+		if (++n < MARKER_CPUS && c < s->nr_cpus - 1)
+			continue;
+		len += snprintf(rec + len, sizeof(rec) - len, "\n") + 1;	/* and its NUL */
+		if (sp_writer_write_raw(s->w, 0, T0_NS, rec, len, &s->err))
+			return -1;
+		s->nr_markers++;
+		n = 0;
+	}
+	return 0;
+}
+
 static const char usage[] =
 	"usage: gen-trace [OPTIONS] -o FILE.dat\n"
 	"\n"
@@ -768,6 +822,8 @@ static const char usage[] =
 	"  -C, --compression NAME  zstd or none (version 7; default zstd)\n"
 	"      --truth FILE        where the truth goes (default FILE.dat.json)\n"
 	"      --topology FILE     where the topology goes (default FILE.dat.lscpu)\n"
+	"      --topology-markers  also save the topology in the trace, as schedplot\n"
+	"                          record does (ftrace:print records)\n"
 	"  -o, --output FILE       the trace\n"
 	"  -h, --help              this help\n";
 
@@ -795,6 +851,7 @@ int main(int argc, char **argv)
 		{ "compression", required_argument, NULL, 'C' },
 		{ "truth", required_argument, NULL, 'T' },
 		{ "topology", required_argument, NULL, 'P' },
+		{ "topology-markers", no_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -806,6 +863,7 @@ int main(int argc, char **argv)
 	const char *out = NULL, *truth = NULL, *topo = NULL;
 	char *truth_buf = NULL, *topo_buf = NULL;
 	double v, rate;
+	bool markers = false;
 	int opt, i, ret;
 
 	s.rng = 1;
@@ -864,6 +922,9 @@ int main(int argc, char **argv)
 		case 'P':
 			topo = optarg;
 			break;
+		case 'M':
+			markers = true;
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -907,7 +968,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen-trace: %s: %s\n", out, s.err.msg);
 		return 1;
 	}
-	if (sp_writer_add_sched_formats(s.w, &s.err) || sim_init(&s)) {
+	if (sp_writer_add_sched_formats(s.w, &s.err) || sim_init(&s) ||
+	    (markers && write_topology_markers(&s))) {
 		fprintf(stderr, "gen-trace: %s\n", s.err.msg[0] ? s.err.msg : "out of memory");
 		sp_writer_abort(s.w);
 		return 1;
@@ -940,7 +1002,8 @@ int main(int argc, char **argv)
 	if (ret)
 		fprintf(stderr, "gen-trace: cannot write the truth or topology: %s\n",
 			strerror(-ret));
-	printf("%s: %llu records, %d CPUs, %.6f s\n", out, (unsigned long long)s.records,
+	printf("%s: %llu records, %d CPUs, %.6f s\n", out,
+	       (unsigned long long)(s.records + s.nr_markers),
 	       s.nr_cpus, (s.end_ns - T0_NS) / 1e9);
 	free(truth_buf);
 	free(topo_buf);

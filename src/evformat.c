@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * evformat: a check of an event format's text before libtraceevent parses
+ * it, for what the library does not survive (see evformat.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "schedplot/evformat.h"
+
+#define MAX_FIELDS 256
+
+struct span {
+	const char *p;
+	size_t len;
+};
+
+static bool is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The name declared by "field:TYPE NAME;" or "field:TYPE NAME[N];" in [p, end). */
+static bool field_name(const char *p, const char *end, struct span *name)
+{
+	const char *q;
+
+	while (p < end && *p != ';' && *p != '\n')
+		p++;
+	if (p >= end || *p != ';')
+		return false;
+	q = p;
+	if (q[-1] == ']') {		/* an array: skip back over "[...]" */
+		while (q > name->p && q[-1] != '[')
+			q--;
+		if (q == name->p)
+			return false;
+		q--;
+	}
+	p = q;
+	while (q > name->p && is_ident(q[-1]))
+		q--;
+	if (q == p)
+		return false;
+	name->p = q;
+	name->len = (size_t)(p - q);
+	return true;
+}
+
+static bool declared(const struct span *fields, int nr, const char *p, size_t len)
+{
+	for (int i = 0; i < nr; i++)
+		if (fields[i].len == len && !memcmp(fields[i].p, p, len))
+			return true;
+	return false;
+}
+
+int sp_evformat_check(const char *text, size_t len)
+{
+	static const char field_tag[] = "field:", print_tag[] = "print fmt:", rec[] = "REC->";
+	struct span fields[MAX_FIELDS];
+	const char *p = text, *end = text + len, *fmt = NULL;
+	int nr = 0;
+	bool quoted = false;
+
+	/* a kernel writes printable ASCII, tabs and newlines only */
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+			return -EBADMSG;
+	}
+	/* the field declarations, one per line, up to the print fmt */
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *s = p;
+
+		if (!eol)
+			eol = end;
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		if ((size_t)(eol - s) >= sizeof(print_tag) - 1 &&
+		    !memcmp(s, print_tag, sizeof(print_tag) - 1)) {
+			fmt = s + sizeof(print_tag) - 1;
+			break;
+		}
+		if ((size_t)(eol - s) >= sizeof(field_tag) - 1 &&
+		    !memcmp(s, field_tag, sizeof(field_tag) - 1)) {
+			struct span name = { s + sizeof(field_tag) - 1, 0 };
+
+			if (nr == MAX_FIELDS || !field_name(name.p, eol, &name))
+				return -EBADMSG;
+			fields[nr++] = name;
+		}
+		p = eol + 1;
+	}
+	if (!fmt)
+		return 0;	/* no print fmt: nothing for the crash to follow */
+	/* every REC->NAME outside string literals names a declared field */
+	for (p = fmt; p < end; p++) {
+		if (quoted) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == '"')
+				quoted = false;
+			continue;
+		}
+		if (*p == '"') {
+			quoted = true;
+		} else if ((size_t)(end - p) > sizeof(rec) - 1 &&
+			   !memcmp(p, rec, sizeof(rec) - 1) && (p == fmt || !is_ident(p[-1]))) {
+			const char *n = p + sizeof(rec) - 1, *q = n;
+
+			while (q < end && is_ident(*q))
+				q++;
+			if (q == n || !declared(fields, nr, n, (size_t)(q - n)))
+				return -EBADMSG;
+			p = q - 1;
+		} else if ((size_t)(end - p) >= 2 && p[0] == '-' && p[1] == '>') {
+			return -EBADMSG;	/* only REC-> is dereferenced */
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Broken and hostile traces, each made at test time from a bundled trace by
+# tests/broken.py: truncations at every section boundary and mid-page,
+# empty and zero files, wrong magic, future versions, absurd page sizes and
+# CPU counts, CPU data offsets past the end or backwards, zstd chunks that
+# claim more than they hold, formats missing the fields the views need,
+# timestamps going backwards, huge pids and CPU numbers, and comm strings
+# with control characters and invalid UTF-8.  stats, datagraph and
+# running-waiting must draw (exit 0) or fail with one line (exit 1), never
+# crash, hang or leave a file behind (tests/hostile.sh).
+. "$(dirname "$0")/../lib.sh"
+. "$SRCDIR/tests/hostile.sh"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "broken inputs: no python3 to make them"
+	exit 0
+fi
+fix=$TMP/fixtures
+if ! python3 "$SRCDIR/tests/broken.py" "$TRACES/overload-v6.dat" "$TRACES/overload.dat" "$fix" \
+	>"$TMP/list" 2>"$TMP/gen.err"; then
+	not_ok "tests/broken.py failed: $(tail -3 "$TMP/gen.err")"
+	exit 0
+fi
+ok "tests/broken.py made $(wc -l <"$TMP/list") fixtures"
+
+while read -r name expect what; do
+	hostile "$name" "$fix/$name.dat" "$expect"
+done <"$TMP/list"
+
+# the bundled trace with ring-buffer overruns: drawn, with a warning
+hostile overflow "$TRACES/overflow.dat" 0
+expect_grep "$ERR" "lost" "overflow.dat: running-waiting warns about lost events"
+
+# a chunk that claims 256 MiB: refused before the memory is taken
+if [ -x /usr/bin/time ] && [ "${BUILD:-build}" != build-san ]; then
+	set +e
+	/usr/bin/time -f %M -o "$TMP/rss" "$SCHEDPLOT" stats "$fix/zstd-claims-256m.dat" \
+		>/dev/null 2>&1
+	set -e
+	rss=$(tail -1 "$TMP/rss")
+	if [ "${rss:-999999}" -lt 200000 ]; then
+		ok "a chunk claiming 256 MiB: at most ${rss} KiB resident"
+	else
+		not_ok "a chunk claiming 256 MiB: ${rss} KiB resident"
+	fi
+fi
+
+# hostile comm strings reach the legends: SVG stays XML, PDF renders
+f=$fix/nasty-comms.dat
+run "$SCHEDPLOT" datagraph -q --color-by command "$f" -o "$TMP/nasty-bycmd.svg"
+expect_status 0 "nasty comms: datagraph by command to SVG"
+check "nasty comms: datagraph by command SVG parses (xmllint)" \
+	xmllint --noout "$TMP/nasty-bycmd.svg"
+for view in datagraph running-waiting; do
+	run "$SCHEDPLOT" $view -q "$f" -o "$TMP/nasty-$view.svg"
+	expect_status 0 "nasty comms: $view to SVG"
+	check "nasty comms: $view SVG parses (xmllint)" xmllint --noout "$TMP/nasty-$view.svg"
+	run "$SCHEDPLOT" $view -q "$f" -o "$TMP/nasty-$view.pdf"
+	expect_status 0 "nasty comms: $view to PDF"
+	check "nasty comms: $view PDF renders (pdftoppm)" \
+		pdftoppm -r 20 -png "$TMP/nasty-$view.pdf" "$TMP/nasty-$view"
+done
+run "$SCHEDPLOT" stats --json "$f"
+expect_status 0 "nasty comms: stats --json"
+if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT" 2>/dev/null; then
+	ok "nasty comms: stats --json is valid JSON"
+else
+	not_ok "nasty comms: stats --json is not valid JSON: $(head -c 300 "$OUT")"
+fi
