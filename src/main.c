@@ -3,7 +3,11 @@
  * schedplot: pictures of what the Linux scheduler did, from trace-cmd files.
  * main() only dispatches to the subcommands, git/perf style.
  */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cairo.h>
@@ -57,10 +61,36 @@ static void usage(FILE *f)
 	      "has the details.\n", f);
 }
 
+/*
+ * The trace libraries have no version call: the version they run with is
+ * the one in the file name the dynamic linker resolved (libfoo.so.1.7.1).
+ */
+static int print_lib_version(struct dl_phdr_info *info, size_t size, void *data)
+{
+	static const char *const libs[] = { "libtracecmd.so", "libtraceevent.so", "libtracefs.so" };
+	char real[PATH_MAX];
+	const char *base, *so;
+	size_t i;
+
+	if (!info->dlpi_name || !*info->dlpi_name || !realpath(info->dlpi_name, real))
+		return 0;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		if (strncmp(base, libs[i], strlen(libs[i])))
+			continue;
+		so = base + strlen(libs[i]);
+		printf(", %.*s %s", (int)(strlen(libs[i]) - 3), libs[i], *so == '.' ? so + 1 : "?");
+	}
+	return 0;
+}
+
 static void version(void)
 {
 	printf("schedplot %s\n", SP_VERSION);
-	printf("built with %s; running cairo %s\n", SP_DEP_VERSIONS, cairo_version_string());
+	printf("running with cairo %s", cairo_version_string());
+	dl_iterate_phdr(print_lib_version, NULL);
+	printf("\nbuilt with %s\n", SP_DEP_VERSIONS);
 }
 
 int main(int argc, char **argv)
