@@ -26,7 +26,11 @@
 
 /* Past this many pending changes the oldest are handed out anyway. */
 #define SP_MAX_PENDING_CHANGES	(1u << 20)
-/* How often (in records) the flush point is recomputed: O(CPUs) work. */
+/*
+ * How often (in records) the flush point is recomputed: O(CPUs) work, so
+ * at least 1024 records and 16 per CPU apart, to keep it O(1) per record.
+ * When changes are handed out does not change what is handed out.
+ */
 #define SP_FLUSH_INTERVAL	1024
 
 struct sp_change {
@@ -313,6 +317,16 @@ static uint64_t reach_back_limit(const struct sp_model *m, uint64_t now)
 	return limit;
 }
 
+/* A power of two: SP_FLUSH_INTERVAL, or 16 records per CPU rounded up. */
+static inline uint64_t flush_interval(const struct sp_model *m)
+{
+	unsigned int n = (unsigned int)m->nr_cpus * 16;
+
+	if (n <= SP_FLUSH_INTERVAL)
+		return SP_FLUSH_INTERVAL;
+	return (uint64_t)1 << (32 - __builtin_clz(n - 1));
+}
+
 /* ---- filters ---- */
 
 static bool cpu_selected(const struct sp_model *m, int cpu)
@@ -563,7 +577,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	}
 	cpu->last_sched_ns = ev->ts_ns;
 out:
-	if (!(m->nr_records % SP_FLUSH_INTERVAL))
+	if (!(m->nr_records & (flush_interval(m) - 1)))
 		changes_flush(m, reach_back_limit(m, ev->ts_ns));
 	return ret;
 }
