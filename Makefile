@@ -149,6 +149,15 @@ $(BUILD)/fuzz-trace: tests/fuzz/fuzz-trace.c $(LIB_OBJ)
 fuzz: fuzz-build
 	$(Q)FUZZ_BIN=$(CURDIR)/$(FUZZ_BIN) tests/fuzz/run $(FUZZ_TIME)
 
+# The same harness for AFL++ (Debian package afl++): afl-clang-fast
+# instruments the code and links its own driver for -fsanitize=fuzzer.
+# tests/fuzz/README shows how to run afl-fuzz on it.
+AFL_CC     ?= afl-clang-fast
+
+fuzz-afl-build:
+	$(Q)$(MAKE) --no-print-directory CC='$(AFL_CC)' BUILD=build-afl CFLAGS='-O1 -g' \
+		build-afl/fuzz-trace
+
 install: $(PROG)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 755 $(PROG) $(DESTDIR)$(BINDIR)/schedplot
@@ -161,8 +170,8 @@ uninstall:
 	rm -f $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 
 clean:
-	rm -rf build build-san build-bench build-fuzz schedplot sample
+	rm -rf build build-san build-bench build-fuzz build-afl schedplot sample
 
-.PHONY: all unit check check-all sample doc bench fuzz fuzz-build install uninstall clean
+.PHONY: all unit check check-all sample doc bench fuzz fuzz-build fuzz-afl-build install uninstall clean
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)

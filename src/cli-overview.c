@@ -341,7 +341,7 @@ int sp_cmd_overview(int argc, char **argv)
 	if (strcmp(path, "-")) {
 		if (sp_output_open(&out, path, o.format, fig.width, 64, &err)) {
 			sp_cli_error(path, &err);
-			ret = SP_EXIT_FAILURE;
+			ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
 			goto out;
 		}
 		sp_output_close(&out, false, &err);
@@ -397,7 +397,8 @@ int sp_cmd_overview(int argc, char **argv)
 
 	if (sp_output_open(&out, path, o.format, fig.width, fig.height, &err)) {
 		sp_cli_error(strcmp(path, "-") ? path : NULL, &err);
-		ret = SP_EXIT_FAILURE;
+		/* asking to write over the input is a usage error, as in datagraph */
+		ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
 		goto out;
 	}
 	if (draw(out.cr, &fig, &lay, &dg, &rw, o.origin_ns, sp_rw_collect_shade_fraction(&rw))) {
@@ -406,7 +407,8 @@ int sp_cmd_overview(int argc, char **argv)
 	}
 	if (sp_output_close(&out, true, &err)) {
 		sp_cli_error(strcmp(path, "-") ? path : NULL, &err);
-		ret = SP_EXIT_FAILURE;
+		/* asking to write over the input is a usage error, as in datagraph */
+		ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
 		goto out;
 	}
 	ret = sp_cli_csv_close(&csv, true);

@@ -89,8 +89,10 @@ int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_
 		csv->fp = stdout;
 		return SP_EXIT_OK;
 	}
-	if (same_file(path, trace_path))
-		return sp_cli_fail(path, "refusing to write the CSV over the input trace");
+	if (same_file(path, trace_path)) {
+		sp_cli_fail(path, "refusing to write the CSV over the input trace");
+		return SP_EXIT_USAGE;
+	}
 	if (image_path && (!strcmp(path, image_path) || same_file(path, image_path)))
 		return sp_cli_fail(path, "the CSV and the image cannot be the same file");
 	csv->path = path;
@@ -100,7 +102,7 @@ int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_
 	for (unsigned int n = 0; n < 1000; n++) {
 		snprintf(csv->tmp_path, size, "%.*s.%.200s.%ld.%u.tmp", dir_len, path, base,
 			 (long)getpid(), n);
-		fd = open(csv->tmp_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = sp_output_temp_open(csv->tmp_path, O_RDWR);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -110,6 +112,7 @@ int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_
 		if (fd >= 0) {
 			close(fd);
 			unlink(csv->tmp_path);
+			sp_output_temp_forget(csv->tmp_path);
 		}
 		free(csv->tmp_path);
 		csv->tmp_path = NULL;
@@ -141,6 +144,7 @@ int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit)
 		unlink(csv->tmp_path);
 	if (commit && e)
 		ret = sp_cli_fail(csv->path, "cannot write the CSV file: %s", strerror(e));
+	sp_output_temp_forget(csv->tmp_path);
 	free(csv->tmp_path);
 	csv->tmp_path = NULL;
 	return ret;
@@ -210,7 +214,8 @@ int sp_cmd_running_waiting(int argc, char **argv)
 	sp_output_protect(&out, o.trace_path);
 	if (sp_output_open(&out, path, o.format, w, h, &err)) {
 		sp_cli_error(strcmp(path, "-") ? path : NULL, &err);
-		ret = SP_EXIT_FAILURE;
+		/* asking to write over the input is a usage error, as in datagraph */
+		ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
 		goto out_trace;
 	}
 	if (o.csv) {
@@ -257,7 +262,8 @@ int sp_cmd_running_waiting(int argc, char **argv)
 	}
 	if (sp_output_close(&out, true, &err)) {
 		sp_cli_error(strcmp(path, "-") ? path : NULL, &err);
-		ret = SP_EXIT_FAILURE;
+		/* asking to write over the input is a usage error, as in datagraph */
+		ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
 		goto out_close;
 	}
 	ret = sp_cli_csv_close(&csv, true);

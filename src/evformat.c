@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schedplot/evformat.h"
@@ -49,6 +50,29 @@ static bool field_name(const char *p, const char *end, struct span *name)
 	return true;
 }
 
+/*
+ * Whether [p, end) starts, after blanks, with a number other than zero as
+ * libtraceevent reads it (strtoull base 0: "0008" is octal 0).  A divisor
+ * that is anything else, an expression or a field, is refused too.
+ */
+static bool nonzero_literal(const char *p, const char *end)
+{
+	char num[32];
+	size_t n = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || !isdigit((unsigned char)*p))
+		return false;
+	while (p < end && isalnum((unsigned char)*p)) {
+		if (n == sizeof(num) - 1)
+			return false;
+		num[n++] = *p++;
+	}
+	num[n] = '\0';
+	return strtoull(num, NULL, 0) != 0;
+}
+
 static bool declared(const struct span *fields, int nr, const char *p, size_t len)
 {
 	for (int i = 0; i < nr; i++)
@@ -65,11 +89,14 @@ int sp_evformat_check(const char *text, size_t len)
 	int nr = 0;
 	bool quoted = false;
 
-	/* a kernel writes printable ASCII, tabs and newlines only */
+	/*
+	 * A kernel writes printable ASCII, tabs and newlines only (a byte
+	 * above 0x7f in an array size crashes libtraceevent 1.7 too).
+	 */
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 
-		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c >= 0x7f)
 			return -EBADMSG;
 	}
 	/* the field declarations, one per line, up to the print fmt */
@@ -120,6 +147,10 @@ int sp_evformat_check(const char *text, size_t len)
 			p = q - 1;
 		} else if ((size_t)(end - p) >= 2 && p[0] == '-' && p[1] == '>') {
 			return -EBADMSG;	/* only REC-> is dereferenced */
+		} else if (*p == ';') {
+			return -EBADMSG;	/* the arguments are expressions: no ';' */
+		} else if ((*p == '/' || *p == '%') && !nonzero_literal(p + 1, end)) {
+			return -EBADMSG;	/* libtraceevent folds constants: SIGFPE */
 		}
 	}
 	return 0;

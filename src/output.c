@@ -5,12 +5,15 @@
  * directory (so the final rename is atomic) and renamed into place only
  * after cairo, the writes, fflush(), fsync() and fclose() all succeeded.
  * Standard output cannot be taken back, so its image is collected in memory
- * and written only once it is complete.
+ * and written only once it is complete.  Temporary files still pending are
+ * removed when the process is stopped by a signal (SIGINT, SIGTERM, ...) or
+ * exits without closing its output.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +72,102 @@ const char *sp_format_name(enum sp_format fmt)
 	default:
 		return "none";
 	}
+}
+
+/* ---- temporary files removed on a fatal signal or at exit ---- */
+
+#define SP_OUTPUT_MAX_PENDING 8
+
+/* Signals whose default action ends the process without a chance to clean up. */
+static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGXCPU,
+				       SIGUSR1, SIGUSR2 };
+
+/* The temporary files of this process, read by the signal handler. */
+static const char *volatile pending[SP_OUTPUT_MAX_PENDING];
+static volatile pid_t pending_owner;
+
+/* Async-signal-safe; a forked child (reader.c's isolation) removes nothing. */
+static void remove_pending(void)
+{
+	if (getpid() != pending_owner)
+		return;
+	for (size_t i = 0; i < SP_OUTPUT_MAX_PENDING; i++) {
+		const char *p = pending[i];
+
+		if (p)
+			unlink(p);
+	}
+}
+
+static void on_fatal_signal(int sig)
+{
+	int saved = errno;
+
+	remove_pending();
+	/* SA_RESETHAND restored the default action: die of @sig once it unblocks. */
+	raise(sig);
+	errno = saved;
+}
+
+/*
+ * Once per process: handlers for the signals still at their default action
+ * (a SIG_IGN from nohup, or a handler of the program, is kept), and the exit
+ * hook.  SIGXFSZ is ignored instead, so that a file size limit (ulimit -f)
+ * makes the write fail with EFBIG and the usual error path cleans up.
+ */
+static void install_cleanup(void)
+{
+	static bool installed;
+	struct sigaction sa, old;
+
+	if (installed)
+		return;
+	installed = true;
+	pending_owner = getpid();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		if (!sigaction(cleanup_signals[i], NULL, &old) && old.sa_handler == SIG_DFL &&
+		    !(old.sa_flags & SA_SIGINFO))
+			sigaction(cleanup_signals[i], &sa, NULL);
+	if (!sigaction(SIGXFSZ, NULL, &old) && old.sa_handler == SIG_DFL &&
+	    !(old.sa_flags & SA_SIGINFO))
+		signal(SIGXFSZ, SIG_IGN);
+	atexit(remove_pending);
+}
+
+int sp_output_temp_open(const char *tmp_path, int flags)
+{
+	sigset_t block, old;
+	int fd, e;
+	size_t i;
+
+	install_cleanup();
+	/* No signal between creating the file and recording it. */
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		sigaddset(&block, cleanup_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	fd = open(tmp_path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	e = errno;
+	if (fd >= 0) {
+		for (i = 0; i < SP_OUTPUT_MAX_PENDING && pending[i]; i++)
+			;
+		if (i < SP_OUTPUT_MAX_PENDING)
+			pending[i] = tmp_path;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return fd;
+}
+
+void sp_output_temp_forget(const char *tmp_path)
+{
+	for (size_t i = 0; i < SP_OUTPUT_MAX_PENDING; i++)
+		if (pending[i] == tmp_path)
+			pending[i] = NULL;
 }
 
 void sp_output_init(struct sp_output *out)
@@ -165,7 +264,7 @@ static int create_temp(struct sp_output *out, const char *path, struct sp_error 
 		/* Keep the name short of NAME_MAX whatever the target's length. */
 		snprintf(out->tmp_path, size, "%.*s.%.200s.%ld.%u.tmp", dir_len, path, base,
 			 (long)getpid(), n);
-		fd = open(out->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = sp_output_temp_open(out->tmp_path, O_WRONLY);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -190,6 +289,7 @@ static int create_temp(struct sp_output *out, const char *path, struct sp_error 
 
 		close(fd);
 		unlink(out->tmp_path);
+		sp_output_temp_forget(out->tmp_path);
 		free(out->tmp_path);
 		out->tmp_path = NULL;
 		return sp_error_set(err, code, -1, "cannot write '%s': %s", path, strerror(-code));
@@ -232,6 +332,7 @@ static void release(struct sp_output *out)
 		fclose(out->fp);
 	if (out->tmp_path) {
 		unlink(out->tmp_path);
+		sp_output_temp_forget(out->tmp_path);
 		free(out->tmp_path);
 	}
 	free(out->path);
@@ -459,6 +560,7 @@ static int commit_file(struct sp_output *out, struct sp_error *err)
 	if (rename(out->tmp_path, out->path) < 0)
 		return sp_error_set(err, -errno, -1, "cannot rename the image to '%s': %s",
 				    out->path, strerror(errno));
+	sp_output_temp_forget(out->tmp_path);
 	free(out->tmp_path);
 	out->tmp_path = NULL;
 

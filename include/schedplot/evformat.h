@@ -12,11 +12,14 @@
  * libtraceevent 1.7's tep_parse_event() crashes on some damaged formats: a
  * print fmt naming fields the format does not declare (`REC->x` with no
  * field x, then __print_symbolic(REC->y, ...)), a control character inside
- * a field's array size, a field declaration cut short, `C->x` (a division
- * by zero follows).  A kernel writes printable ASCII, every field on a line
- * of its own ending in ';', no dereference but REC->, and every field its
- * print fmt uses; a format that breaks any of these is damaged: leave it
- * out.
+ * a field's array size, a byte above 0x7f there, a field declaration cut
+ * short, `C->x` (a division by zero follows), a ';' among the print fmt's
+ * arguments, a constant division or remainder by zero (`0x10 / 0008`: the
+ * library folds it while parsing).  A kernel writes printable ASCII, every
+ * field on a line of its own ending in ';', no dereference but REC->, no
+ * ';' outside the strings of the print fmt, a non-zero number after every
+ * '/' and '%' there, and every field its print fmt uses; a format that
+ * breaks any of these is damaged: leave it out.
  *
  * Return: 0 when the format can be handed to libtraceevent, -EBADMSG when not.
  */

@@ -144,4 +144,29 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
  */
 int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err);
 
+/**
+ * sp_output_temp_open - create a temporary file that a signal will not leave behind
+ * @tmp_path: its name; the string must stay valid until sp_output_temp_forget()
+ * @flags: O_WRONLY or O_RDWR (O_CREAT, O_EXCL and O_CLOEXEC are added)
+ *
+ * Creates the file with mode 0666 (less the umask) and records it: if the
+ * process is killed by SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU,
+ * SIGUSR1 or SIGUSR2 (those still at their default action), or exits, while
+ * it is recorded, the file is removed.  The first call installs the
+ * handlers and sets SIGXFSZ to be ignored (a file size limit then fails the
+ * write with EFBIG).  sp_output_open() uses it for images.
+ *
+ * Return: the descriptor, or -1 with errno set.
+ */
+int sp_output_temp_open(const char *tmp_path, int flags);
+
+/**
+ * sp_output_temp_forget - stop watching a temporary file
+ * @tmp_path: the same pointer given to sp_output_temp_open()
+ *
+ * Call it after the file was renamed into place or removed, and before
+ * @tmp_path is freed.
+ */
+void sp_output_temp_forget(const char *tmp_path);
+
 #endif /* SP_OUTPUT_H */

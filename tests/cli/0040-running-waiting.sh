@@ -142,10 +142,10 @@ check "CSV failed: no image left behind" test -z "$(ls -A "$TMP/csvfail")"
 
 cp "$f" "$TMP/input.dat"
 run "$SCHEDPLOT" running-waiting -o "$TMP/input.dat" --format png "$TMP/input.dat"
-expect_status 1 "-o over the input trace"
+expect_status 2 "-o over the input trace"
 check "-o over the input: trace unchanged" cmp -s "$f" "$TMP/input.dat"
 run "$SCHEDPLOT" running-waiting -o "$TMP/csvfail/y.png" --csv "$TMP/input.dat" "$TMP/input.dat"
-expect_status 1 "--csv over the input trace"
+expect_status 2 "--csv over the input trace"
 check "--csv over the input: trace unchanged" cmp -s "$f" "$TMP/input.dat"
 check "--csv over the input: no image left behind" test -z "$(ls -A "$TMP/csvfail")"
 
