@@ -104,7 +104,13 @@ static void on_fatal_signal(int sig)
 	int saved = errno;
 
 	remove_pending();
-	/* SA_RESETHAND restored the default action: die of @sig once it unblocks. */
+	/*
+	 * Die of @sig once the handler returns: @sig stays blocked until then,
+	 * so a second one (timeout(1) signals the process and its group) cannot
+	 * kill the process before the files are gone.  SA_RESETHAND is not used
+	 * for this: it does not keep @sig blocked in the handler.
+	 */
+	signal(sig, SIG_DFL);
 	raise(sig);
 	errno = saved;
 }
@@ -126,8 +132,11 @@ static void install_cleanup(void)
 	pending_owner = getpid();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_fatal_signal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
+	/* the other cleanup signals wait too, while the files are removed */
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		sigaddset(&sa.sa_mask, cleanup_signals[i]);
 	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
 		if (!sigaction(cleanup_signals[i], NULL, &old) && old.sa_handler == SIG_DFL &&
 		    !(old.sa_flags & SA_SIGINFO))
