@@ -32,7 +32,7 @@ fi
 
 mkdir -p "$TMP/artifacts"
 set +e
-FUZZ_CORPUS=$TMP/corpus FUZZ_ARTIFACTS=$TMP/artifacts/ \
+FUZZ_SEED=${FUZZ_SEED:-1} FUZZ_CORPUS=$TMP/corpus FUZZ_ARTIFACTS=$TMP/artifacts/ \
 	timeout -k 10 $((secs + 60)) "$SRCDIR/tests/fuzz/run" "$secs" >"$TMP/fuzz.log" 2>&1
 status=$?
 set -e
