@@ -609,14 +609,7 @@ void sp_datagraph_rows_draw(cairo_t *cr, const struct sp_theme *theme, const str
 		if ((r - first) % k || last_y - y < label_h)
 			continue;
 		last_y = y;
-		sp_render_set_color(cr, &theme->axis);
-		cairo_set_line_width(cr, theme->axis_line_width);
-		cairo_move_to(cr, plot->x - theme->tick_len, y);
-		cairo_line_to(cr, plot->x, y);
-		cairo_stroke(cr);
-		sp_render_set_color(cr, &theme->text);
-		sp_text_draw(cr, plot->x - theme->tick_len - theme->pad, y,
-			     SP_ALIGN_RIGHT | SP_ALIGN_MIDDLE, buf);
+		sp_axis_left_tick(cr, theme, plot, y, buf);
 	}
 
 	/* the title column: each socket's name on its band, or one title */

@@ -550,6 +550,19 @@ double sp_axis_left_width(cairo_t *cr, const struct sp_theme *theme, double labe
 	return w;
 }
 
+void sp_axis_left_tick(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		       double y, const char *label)
+{
+	sp_render_set_color(cr, &theme->axis);
+	cairo_set_line_width(cr, theme->axis_line_width);
+	cairo_move_to(cr, plot->x - theme->tick_len, y);
+	cairo_line_to(cr, plot->x, y);
+	cairo_stroke(cr);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_draw(cr, plot->x - theme->tick_len - theme->pad, y,
+		     SP_ALIGN_RIGHT | SP_ALIGN_MIDDLE, label);
+}
+
 /* The vertical title of a y axis whose labels are @label_w wide. */
 static void draw_y_title(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 			 double label_w, const char *title)
@@ -583,14 +596,7 @@ void sp_axis_int_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 			cairo_stroke(cr);
 		}
 		y = snap(y, theme->axis_line_width);
-		sp_render_set_color(cr, &theme->axis);
-		cairo_set_line_width(cr, theme->axis_line_width);
-		cairo_move_to(cr, plot->x - theme->tick_len, y);
-		cairo_line_to(cr, plot->x, y);
-		cairo_stroke(cr);
-		sp_render_set_color(cr, &theme->text);
-		sp_text_draw(cr, plot->x - theme->tick_len - theme->pad, y,
-			     SP_ALIGN_RIGHT | SP_ALIGN_MIDDLE, t->ticks[i].label);
+		sp_axis_left_tick(cr, theme, plot, y, t->ticks[i].label);
 		label_w = fmax(label_w, sp_text_width(cr, t->ticks[i].label));
 	}
 	if (title)
@@ -627,14 +633,7 @@ void sp_axis_rows_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 	for (size_t i = 0; i < nr_rows; i += k) {
 		double y = plot->y + (i + 0.5) * row_h;
 
-		sp_render_set_color(cr, &theme->axis);
-		cairo_set_line_width(cr, theme->axis_line_width);
-		cairo_move_to(cr, plot->x - theme->tick_len, y);
-		cairo_line_to(cr, plot->x, y);
-		cairo_stroke(cr);
-		sp_render_set_color(cr, &theme->text);
-		sp_text_draw(cr, plot->x - theme->tick_len - theme->pad, y,
-			     SP_ALIGN_RIGHT | SP_ALIGN_MIDDLE, labels[i]);
+		sp_axis_left_tick(cr, theme, plot, y, labels[i]);
 	}
 	if (title)
 		draw_y_title(cr, theme, plot, label_w, title);

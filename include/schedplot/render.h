@@ -349,6 +349,17 @@ void sp_axis_rows_draw(struct _cairo *cr, const struct sp_theme *theme,
 		       const char *title);
 
 /**
+ * sp_axis_left_tick - a tick on the left edge of the plot and its label
+ * @cr: the context
+ * @theme: sizes and colors
+ * @plot: the plot area
+ * @y: where the tick goes
+ * @label: right-aligned before the tick, centred on @y
+ */
+void sp_axis_left_tick(struct _cairo *cr, const struct sp_theme *theme,
+		       const struct sp_rect *plot, double y, const char *label);
+
+/**
  * sp_axis_frame_draw - draw the frame around a plot
  * @cr: cairo context
  * @theme: the theme
