@@ -317,6 +317,25 @@ static void draw_series_vector(cairo_t *cr, const struct sp_theme *theme,
 	cairo_stroke(cr);
 }
 
+/*
+ * One series in its color and width: its min..max ranges, or with
+ * @flat_only only the stretches where the value stays level.
+ */
+static void draw_series(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			const struct sp_envelope *env, const struct sp_int_ticks *t,
+			bool running, bool flat_only, bool px)
+{
+	double lw = running ? running_width(theme, px) : waiting_width(theme, px);
+
+	sp_render_set_color(cr, running ? &running_color : &waiting_color);
+	if (px)
+		draw_series_pixels(cr, theme, plot, env, t, running, lw, flat_only);
+	else if (flat_only)
+		draw_flat_vector(cr, theme, plot, env, t, running, lw);
+	else
+		draw_series_vector(cr, theme, plot, env, t, running, lw);
+}
+
 /* The dotted line at N, or a legend sample of it from x0 to x1 at y. */
 static void cpus_line(cairo_t *cr, const struct sp_theme *theme, bool pixels, double x0,
 		      double x1, double y)
@@ -402,24 +421,9 @@ void sp_rwgraph_draw_data(cairo_t *cr, const struct sp_theme *theme, const struc
 	 * it again, so a thin red line shows inside the green where both
 	 * have the same value.
 	 */
-	sp_render_set_color(cr, &waiting_color);
-	if (px)
-		draw_series_pixels(cr, theme, plot, env, t, false, waiting_width(theme, true),
-				   false);
-	else
-		draw_series_vector(cr, theme, plot, env, t, false, waiting_width(theme, false));
-	sp_render_set_color(cr, &running_color);
-	if (px)
-		draw_series_pixels(cr, theme, plot, env, t, true, running_width(theme, true),
-				   false);
-	else
-		draw_series_vector(cr, theme, plot, env, t, true, running_width(theme, false));
-	sp_render_set_color(cr, &waiting_color);
-	if (px)
-		draw_series_pixels(cr, theme, plot, env, t, false, waiting_width(theme, true),
-				   true);
-	else
-		draw_flat_vector(cr, theme, plot, env, t, false, waiting_width(theme, false));
+	draw_series(cr, theme, plot, env, t, false, false, px);
+	draw_series(cr, theme, plot, env, t, true, false, px);
+	draw_series(cr, theme, plot, env, t, false, true, px);
 	/* N last: its dots show through where every CPU is busy */
 	cpus_line(cr, theme, px, plot->x, plot->x + plot->w,
 		  sp_rwgraph_value_y(plot, t, theme, style->nr_cpus));
