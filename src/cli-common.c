@@ -12,6 +12,7 @@
 
 #include "schedplot/cli.h"
 #include "schedplot/error.h"
+#include "schedplot/output.h"
 #include "schedplot/trace.h"
 
 struct sp_cli_common sp_cli;
@@ -277,4 +278,25 @@ const char *sp_cli_base_name(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash && slash[1] ? slash + 1 : path;
+}
+
+int sp_cli_output_error(const char *path, const struct sp_error *err)
+{
+	sp_cli_error(strcmp(path, "-") ? path : NULL, err);
+	/* asking to write over the input is a usage error */
+	return err->code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
+}
+
+int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format fmt,
+			double width)
+{
+	struct sp_error err;
+
+	if (!strcmp(path, "-"))
+		return SP_EXIT_OK;
+	sp_error_clear(&err);
+	if (sp_output_open(out, path, fmt, width, 64, &err))
+		return sp_cli_output_error(path, &err);
+	sp_output_close(out, false, &err);
+	return SP_EXIT_OK;
 }

@@ -71,23 +71,6 @@ static bool is_target(void *data, const char *comm)
 	return sp_view_opts_is_target(data, comm);
 }
 
-/* Fails early, before the pass over the trace, when the output cannot be written. */
-static int probe_output(struct sp_output *out, const struct sp_view_opts *o, const char *path,
-			double width)
-{
-	struct sp_error err;
-	int ret;
-
-	sp_error_clear(&err);
-	ret = sp_output_open(out, path, o->format, width, 64, &err);
-	if (ret) {
-		sp_cli_error(path, &err);
-		return ret == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
-	}
-	sp_output_close(out, false, &err);
-	return SP_EXIT_OK;
-}
-
 int sp_cmd_datagraph(int argc, char **argv)
 {
 	struct sp_view_opts o;
@@ -137,11 +120,9 @@ int sp_cmd_datagraph(int argc, char **argv)
 	sp_output_protect(&out, o.trace_path);
 	if (o.topology)
 		sp_output_protect(&out, o.topology);
-	if (strcmp(path, "-")) {
-		ret = probe_output(&out, &o, path, fig.width);
-		if (ret)
-			goto out;
-	}
+	ret = sp_cli_probe_output(&out, path, o.format, fig.width);
+	if (ret)
+		goto out;
 
 	if (sp_datagraph_figure_plan(&fig, rows, (unsigned int)nr_rows)) {
 		ret = sp_cli_usage("datagraph", "--width %g leaves no room for the chart",
@@ -183,14 +164,12 @@ int sp_cmd_datagraph(int argc, char **argv)
 
 	sp_error_clear(&err);
 	if (sp_output_open(&out, path, o.format, fig.width, fig.height, &err)) {
-		sp_cli_error(path, &err);
-		ret = SP_EXIT_FAILURE;
+		ret = sp_cli_output_error(path, &err);
 		goto out;
 	}
 	sp_datagraph_figure_draw(out.cr, &fig, &dg);
 	if (sp_output_close(&out, true, &err)) {
-		sp_cli_error(path, &err);
-		ret = SP_EXIT_FAILURE;
+		ret = sp_cli_output_error(path, &err);
 		goto out;
 	}
 	ret = SP_EXIT_OK;

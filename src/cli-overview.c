@@ -337,15 +337,9 @@ int sp_cmd_overview(int argc, char **argv)
 	sp_output_protect(&out, o.trace_path);
 	if (o.topology)
 		sp_output_protect(&out, o.topology);
-	sp_error_clear(&err);
-	if (strcmp(path, "-")) {
-		if (sp_output_open(&out, path, o.format, fig.width, 64, &err)) {
-			sp_cli_error(path, &err);
-			ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
-			goto out;
-		}
-		sp_output_close(&out, false, &err);
-	}
+	ret = sp_cli_probe_output(&out, path, o.format, fig.width);
+	if (ret)
+		goto out;
 	if (o.csv) {
 		ret = sp_cli_csv_open(&csv, o.csv, o.trace_path, path);
 		if (ret)
@@ -396,9 +390,7 @@ int sp_cmd_overview(int argc, char **argv)
 	}
 
 	if (sp_output_open(&out, path, o.format, fig.width, fig.height, &err)) {
-		sp_cli_error(strcmp(path, "-") ? path : NULL, &err);
-		/* asking to write over the input is a usage error, as in datagraph */
-		ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
+		ret = sp_cli_output_error(path, &err);
 		goto out;
 	}
 	if (draw(out.cr, &fig, &lay, &dg, &rw, o.origin_ns, sp_rw_collect_shade_fraction(&rw))) {
@@ -406,9 +398,7 @@ int sp_cmd_overview(int argc, char **argv)
 		goto out;
 	}
 	if (sp_output_close(&out, true, &err)) {
-		sp_cli_error(strcmp(path, "-") ? path : NULL, &err);
-		/* asking to write over the input is a usage error, as in datagraph */
-		ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
+		ret = sp_cli_output_error(path, &err);
 		goto out;
 	}
 	ret = sp_cli_csv_close(&csv, true);

@@ -213,9 +213,7 @@ int sp_cmd_running_waiting(int argc, char **argv)
 	sp_output_init(&out);
 	sp_output_protect(&out, o.trace_path);
 	if (sp_output_open(&out, path, o.format, w, h, &err)) {
-		sp_cli_error(strcmp(path, "-") ? path : NULL, &err);
-		/* asking to write over the input is a usage error, as in datagraph */
-		ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
+		ret = sp_cli_output_error(path, &err);
 		goto out_trace;
 	}
 	if (o.csv) {
@@ -261,9 +259,7 @@ int sp_cmd_running_waiting(int argc, char **argv)
 		goto out_close;
 	}
 	if (sp_output_close(&out, true, &err)) {
-		sp_cli_error(strcmp(path, "-") ? path : NULL, &err);
-		/* asking to write over the input is a usage error, as in datagraph */
-		ret = err.code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
+		ret = sp_cli_output_error(path, &err);
 		goto out_close;
 	}
 	ret = sp_cli_csv_close(&csv, true);

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "schedplot/output.h"
+
 struct sp_error;
 struct sp_trace;
 struct sp_model_observer;
@@ -124,6 +126,29 @@ void sp_cli_json_string(FILE *f, const char *s);
  * Return: true when the option was one of them.
  */
 bool sp_cli_parse_common(int opt);
+
+/**
+ * sp_cli_output_error - report a failure to open or write an output image
+ * @path: the output ("-" for standard output)
+ * @err: what went wrong
+ *
+ * Return: SP_EXIT_USAGE when the output would be the input trace, else
+ * SP_EXIT_FAILURE.
+ */
+int sp_cli_output_error(const char *path, const struct sp_error *err);
+
+/**
+ * sp_cli_probe_output - fail early, before the pass, when @path cannot be written
+ * @out: an initialised output with its protected inputs set
+ * @path: the output ("-" is not probed)
+ * @fmt: its format
+ * @width: the image width
+ *
+ * Opens the output and closes it again without writing; prints the error.
+ * Return: SP_EXIT_OK, or an exit code.
+ */
+int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format fmt,
+			double width);
 
 /* Subcommands: argc/argv start at the subcommand's name. */
 int sp_cmd_stats(int argc, char **argv);
