@@ -747,7 +747,6 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 		.page_size = r->page_size,
 		.long_size = r->kbuf_long_size,
 		.big_endian = l->info.big_endian,
-		.old_format = tep_is_old_format(r->tep),
 	};
 	unsigned int i, nr_data = 0;
 	int ret;
@@ -894,6 +893,9 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		sp_error_set(err, -EBADMSG, -1, "damaged page header or event formats (the file is damaged)");
 		goto fail;
 	}
+	/* pages of kernels before 2.6.31: libtracecmd walks those */
+	if (!ret && tep_is_old_format(r->tep))
+		ret = -ENOTSUP;
 	if (!ret) {
 		/* as libtracecmd: the commit field's size, which is the kernel's long */
 		r->kbuf_long_size = tep_get_header_page_size(r->tep) == 8 ? 8 : 4;

@@ -14,7 +14,8 @@ struct sp_cpustream;
  * The records of one CPU of a trace-cmd file, read straight from the file:
  * the ring-buffer pages are read a window at a time (uncompressed data) or
  * decompressed one chunk at a time (version 7 zstd or zlib data), and the
- * records inside each page are walked with libtraceevent's kbuffer.  Memory
+ * records inside each page are walked as kbuffer would (not for the page
+ * format of kernels before 2.6.31, which libtracecmd reads).  Memory
  * is one window or one chunk per stream, whatever the size of the trace.
  */
 
@@ -30,7 +31,6 @@ struct sp_cpustream_params {
 	unsigned int page_size;	/* of the file header: ring-buffer pages are this big */
 	int long_size;		/* size of the page header's commit field: 4 or 8 */
 	bool big_endian;	/* of the recording machine */
-	bool old_format;	/* ring buffer of kernels before 2.6.31 */
 	size_t window_bytes;	/* uncompressed data: bytes read at a time */
 	void *zstd_dctx;	/* a ZSTD_DCtx the streams of a file share (NULL: the
 				 * stream makes its own); streams must then be read

@@ -81,7 +81,6 @@ static void compare_file(const char *path, size_t window_bytes)
 			.page_size = tracecmd_page_size(h),
 			.long_size = tracecmd_long_size(h),
 			.big_endian = tep_is_file_bigendian(tep),
-			.old_format = tep_is_old_format(tep),
 			.window_bytes = window_bytes,
 		};
 		struct sp_cpustream *s;
