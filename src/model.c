@@ -207,6 +207,20 @@ static struct sp_task *task_get(struct sp_model *m, int pid)
 	return t;
 }
 
+/* strncmp(last, comm, 16) == 0, inline: two names per switch come through here */
+static inline bool same_comm(const char last[16], const char *comm)
+{
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		if (last[i] != comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
 int sp_model_set_comm(struct sp_model *m, int pid, const char *comm)
 {
 	struct sp_task *t;
@@ -217,7 +231,7 @@ int sp_model_set_comm(struct sp_model *m, int pid, const char *comm)
 	if (!t)
 		return -ENOMEM;
 	/* names change rarely (exec, prctl): compare with the copy in the task first */
-	if (t->comm && !strncmp(t->last_comm, comm, sizeof(t->last_comm)))
+	if (t->comm && same_comm(t->last_comm, comm))
 		return 0;
 	memset(t->last_comm, 0, sizeof(t->last_comm));
 	memcpy(t->last_comm, comm, strnlen(comm, sizeof(t->last_comm)));

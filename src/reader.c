@@ -323,7 +323,10 @@ static inline int32_t read_i32(const struct sp_reader *r, const struct sp_raw_re
 	return read_int(r, rec, f, &val) ? (int32_t)val : fallback;
 }
 
-/* Fixed char[N] or __data_loc / __rel_loc strings, copied NUL-terminated. */
+/*
+ * Fixed char[N] or __data_loc / __rel_loc strings, NUL-terminated: in the
+ * record itself when the name ends there, else copied into @buf.
+ */
 static const char *read_str(const struct sp_reader *r, const struct sp_raw_record *rec,
 			    const struct field *f, char *buf, size_t len)
 {
@@ -350,6 +353,9 @@ static const char *read_str(const struct sp_reader *r, const struct sp_raw_recor
 		return NULL;
 	if (n > (long long)len - 1)
 		n = len - 1;
+	/* terminated inside the record (the usual char[16]): no copy needed */
+	if (memchr(data + off, '\0', n))
+		return data + off;
 	memcpy(buf, data + off, n);
 	buf[n] = '\0';
 	return buf;
