@@ -454,19 +454,29 @@ struct meta {
 	bool big_endian;
 };
 
-/* A block's bytes, decompressed when its v7 section is.  Return: 0 or -errno. */
+/* A metadata block that cannot be read as the format says.  Return: -EBADMSG. */
+static int meta_damaged(struct sp_error *err, const char *what)
+{
+	return sp_error_set(err, -EBADMSG, -1, "damaged %s (the file is damaged)", what);
+}
+
+/*
+ * A block's bytes, decompressed when its v7 section is (@what names it).
+ * Return: 0 or -errno; -EBADMSG with @err set when the block is damaged.
+ */
 static int meta_load(struct sp_reader *r, int fd, const struct sp_container_block *b,
-		     struct meta *m)
+		     const char *what, struct meta *m, struct sp_error *err)
 {
 	unsigned char hdr[8];
 	size_t zsize, rsize;
 	char *z = NULL;
-	int ret = -EBADMSG;
+	bool ok = false;
+	int ret;
 
 	memset(m, 0, sizeof(*m));
 	m->big_endian = r->layout.info.big_endian;
 	if (!b->present || b->size > SP_CONTAINER_MAX_CHUNK)
-		return -EBADMSG;
+		return meta_damaged(err, what);
 	if (!b->compressed) {
 		m->buf = malloc(b->size + 1);
 		if (!m->buf)
@@ -485,7 +495,7 @@ static int meta_load(struct sp_reader *r, int fd, const struct sp_container_bloc
 				(size_t)hdr[7] << 24 | hdr[6] << 16 | hdr[5] << 8 | hdr[4];
 	/* the container check made sure of the sizes and ratio */
 	if (zsize > b->size - 8 || rsize > SP_CONTAINER_MAX_CHUNK)
-		return -EBADMSG;
+		return meta_damaged(err, what);
 	z = malloc(zsize ? zsize : 1);
 	m->buf = malloc(rsize + 1);
 	if (!z || !m->buf) {
@@ -499,14 +509,17 @@ static int meta_load(struct sp_reader *r, int fd, const struct sp_container_bloc
 	if (!strcmp(r->layout.info.compression, "zstd")) {
 		size_t n = ZSTD_decompress(m->buf, rsize, z, zsize);
 
-		if (ZSTD_isError(n) || n != rsize)
-			goto out;
+		ok = !ZSTD_isError(n) && n == rsize;
 	} else if (!strcmp(r->layout.info.compression, "zlib")) {
 		uLongf n = rsize;
 
-		if (uncompress((Bytef *)m->buf, &n, (Bytef *)z, zsize) != Z_OK || n != rsize)
-			goto out;
-	} else {
+		ok = uncompress((Bytef *)m->buf, &n, (Bytef *)z, zsize) == Z_OK && n == rsize;
+	}
+	/* both stop at @rsize: a block that expands to more (a bomb) fails here */
+	if (!ok) {
+		ret = sp_error_set(err, -EBADMSG, b->offset,
+				   "compressed %s section does not decompress to the %zu bytes it claims (the file is damaged)",
+				   what, rsize);
 		goto out;
 	}
 	m->size = rsize;
@@ -624,8 +637,11 @@ static int load_cmdlines(struct sp_reader *r, struct meta *m)
 	return 0;
 }
 
-/* Build the tep from the file's metadata.  Return: 0, or -errno (use libtracecmd). */
-static int load_metadata(struct sp_reader *r, const char *path)
+/*
+ * Build the tep from the file's metadata.  Return: 0, -EBADMSG with @err
+ * set (a damaged file), or another -errno (use libtracecmd).
+ */
+static int load_metadata(struct sp_reader *r, const char *path, struct sp_error *err)
 {
 	const struct sp_container_info *info = &r->layout.info;
 	struct meta m = { 0 };
@@ -645,27 +661,27 @@ static int load_metadata(struct sp_reader *r, const char *path)
 					TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(r->tep, info->long_size);
 	tep_set_page_size(r->tep, info->page_size);
-	ret = meta_load(r, fd, &r->layout.header_info, &m);
-	if (!ret)
-		ret = load_header_info(r, &m);
+	ret = meta_load(r, fd, &r->layout.header_info, "header info", &m, err);
+	if (!ret && load_header_info(r, &m))
+		ret = meta_damaged(err, "page header");
 	free(m.buf);
 	if (ret)
 		goto out;
-	ret = meta_load(r, fd, &r->layout.event_formats, &m);
-	if (!ret)
-		ret = load_sched_formats(r, &m);
+	ret = meta_load(r, fd, &r->layout.event_formats, "event formats", &m, err);
+	if (!ret && load_sched_formats(r, &m))
+		ret = meta_damaged(err, "event formats");
 	free(m.buf);
 	if (ret)
 		goto out;
 	if (r->layout.ftrace_formats.present) {
-		if (!meta_load(r, fd, &r->layout.ftrace_formats, &m))
+		if (!meta_load(r, fd, &r->layout.ftrace_formats, "ftrace formats", &m, NULL))
 			load_print_format(r, &m);
 		free(m.buf);
 	}
 	if (r->layout.cmdlines.present) {
-		ret = meta_load(r, fd, &r->layout.cmdlines, &m);
-		if (!ret)
-			ret = load_cmdlines(r, &m);
+		ret = meta_load(r, fd, &r->layout.cmdlines, "cmdlines", &m, err);
+		if (!ret && load_cmdlines(r, &m))
+			ret = meta_damaged(err, "cmdlines");
 		free(m.buf);
 	}
 out:
@@ -893,10 +909,12 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		goto fail;
 	}
 	r->page_size = r->layout.info.page_size;
-	ret = cpustream_can_read(&r->layout) ? load_metadata(r, path) : -ENOTSUP;
+	ret = cpustream_can_read(&r->layout) ? load_metadata(r, path, err) : -ENOTSUP;
 	/* libtracecmd 1.3 crashes cleaning up after a header page it cannot parse */
-	if (ret == -EBADMSG || (!ret && tep_get_header_timestamp_size(r->tep) != 8)) {
-		sp_error_set(err, -EBADMSG, -1, "damaged page header or event formats (the file is damaged)");
+	if (ret == -EBADMSG)
+		goto fail;
+	if (!ret && tep_get_header_timestamp_size(r->tep) != 8) {
+		meta_damaged(err, "page header");
 		goto fail;
 	}
 	/* pages of kernels before 2.6.31: libtracecmd walks those */
