@@ -62,10 +62,20 @@ struct sp_cpustream {
 	ZSTD_DCtx *zstd;
 	bool own_zstd;
 
-	uint64_t next_off;		/* next window or chunk header in the file */
-	uint64_t left;			/* bytes (uncompressed) or chunks (compressed) to go */
-	unsigned char next_hdr[CHUNK_HDR];
-	bool have_next_hdr;
+	struct position {
+		uint64_t next_off;	/* next window or chunk header in the file */
+		uint64_t left;		/* bytes (uncompressed) or chunks (compressed) to go */
+		unsigned char next_hdr[CHUNK_HDR];
+		bool have_next_hdr;
+	} pos;
+	/*
+	 * A rewind keeps the first block when buf holds it: the span at open
+	 * reads it, and decompressing it again for the pass would cost one
+	 * chunk per CPU.
+	 */
+	bool at_start;			/* the next block read is the first */
+	bool first_block;		/* buf holds the first block */
+	struct position after_first;	/* where the stream goes on from it */
 
 	char *page;			/* the page being walked, NULL between pages */
 	unsigned char *data;		/* its records */
@@ -151,29 +161,39 @@ static size_t round_pages(const struct sp_cpustream *s, size_t n)
 	return (n + ps - 1) / ps * ps;
 }
 
+/* A block was loaded into buf: remember whether it is the first. */
+static void loaded(struct sp_cpustream *s)
+{
+	s->first_block = s->at_start;
+	s->at_start = false;
+	if (s->first_block)
+		s->after_first = s->pos;
+}
+
 /* The next window of uncompressed pages.  Return: 1, 0 at the end, or an error. */
 static int refill_plain(struct sp_cpustream *s, struct sp_error *err)
 {
 	size_t want, got, len;
 	int ret;
 
-	if (!s->left)
+	if (!s->pos.left)
 		return 0;
-	want = s->p.window_bytes < s->left ? s->p.window_bytes : s->left;
+	want = s->p.window_bytes < s->pos.left ? s->p.window_bytes : s->pos.left;
 	len = round_pages(s, want);
 	if (reserve(&s->buf, &s->alloc_buf, len))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	ret = read_at(s, s->buf, want, s->next_off, &got, err);
+	ret = read_at(s, s->buf, want, s->pos.next_off, &got, err);
 	if (ret)
 		return ret;
 	if (got < want)
-		return truncated(s, s->next_off + got, err);
+		return truncated(s, s->pos.next_off + got, err);
 	memset(s->buf + want, 0, len - want + SLACK);
-	s->buf_file_off = s->next_off;
+	s->buf_file_off = s->pos.next_off;
 	s->buf_len = len;
 	s->page_off = 0;
-	s->next_off += want;
-	s->left -= want;
+	s->pos.next_off += want;
+	s->pos.left -= want;
+	loaded(s);
 	return 1;
 }
 
@@ -194,28 +214,28 @@ static int decompress(struct sp_cpustream *s, size_t zsize, size_t rsize)
 /* The next compressed chunk, decompressed.  Return: 1, 0 at the end, or an error. */
 static int refill_chunk(struct sp_cpustream *s, struct sp_error *err)
 {
-	uint64_t hdr_off = s->next_off;
+	uint64_t hdr_off = s->pos.next_off;
 	size_t zsize, rsize, want, got;
 	int ret;
 
-	if (!s->left)
+	if (!s->pos.left)
 		return 0;
-	if (!s->have_next_hdr) {
-		ret = read_at(s, s->next_hdr, CHUNK_HDR, hdr_off, &got, err);
+	if (!s->pos.have_next_hdr) {
+		ret = read_at(s, s->pos.next_hdr, CHUNK_HDR, hdr_off, &got, err);
 		if (ret)
 			return ret;
 		if (got < CHUNK_HDR)
 			return truncated(s, hdr_off + got, err);
 	}
-	zsize = get_u32(s, s->next_hdr);
-	rsize = get_u32(s, s->next_hdr + 4);
-	s->have_next_hdr = false;
+	zsize = get_u32(s, s->pos.next_hdr);
+	rsize = get_u32(s, s->pos.next_hdr + 4);
+	s->pos.have_next_hdr = false;
 	if (rsize > SP_CONTAINER_MAX_CHUNK || rsize > (uint64_t)zsize * SP_CONTAINER_MAX_RATIO)
 		return sp_error_set(err, -EBADMSG, hdr_off,
 				    "compressed CPU %u data claims %zu uncompressed bytes from %zu (the file is damaged)",
 				    s->cpu.cpu, rsize, zsize);
 	/* read the next chunk's header along with this chunk */
-	want = zsize + (s->left > 1 ? CHUNK_HDR : 0);
+	want = zsize + (s->pos.left > 1 ? CHUNK_HDR : 0);
 	if (reserve(&s->zbuf, &s->alloc_zbuf, want) ||
 	    reserve(&s->buf, &s->alloc_buf, round_pages(s, rsize)))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
@@ -224,9 +244,9 @@ static int refill_chunk(struct sp_cpustream *s, struct sp_error *err)
 		return ret;
 	if (got < want)
 		return truncated(s, hdr_off + CHUNK_HDR + got, err);
-	if (s->left > 1) {
-		memcpy(s->next_hdr, s->zbuf + zsize, CHUNK_HDR);
-		s->have_next_hdr = true;
+	if (s->pos.left > 1) {
+		memcpy(s->pos.next_hdr, s->zbuf + zsize, CHUNK_HDR);
+		s->pos.have_next_hdr = true;
 	}
 	if (decompress(s, zsize, rsize))
 		return sp_error_set(err, -EBADMSG, hdr_off,
@@ -236,8 +256,9 @@ static int refill_chunk(struct sp_cpustream *s, struct sp_error *err)
 	memset(s->buf + rsize, 0, s->buf_len - rsize + SLACK);
 	s->buf_file_off = hdr_off;
 	s->page_off = 0;
-	s->next_off = hdr_off + CHUNK_HDR + zsize;
-	s->left--;
+	s->pos.next_off = hdr_off + CHUNK_HDR + zsize;
+	s->pos.left--;
+	loaded(s);
 	return 1;
 }
 
@@ -373,15 +394,32 @@ int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct 
 void sp_cpustream_rewind(struct sp_cpustream *s)
 {
 	s->page = NULL;
-	s->buf_len = s->page_off = 0;
-	s->have_next_hdr = false;
-	if (s->p.codec == SP_CODEC_NONE) {
-		s->next_off = s->cpu.offset;
-		s->left = s->cpu.size;
-	} else {
-		s->next_off = s->cpu.offset + 4;	/* after the chunk count */
-		s->left = s->cpu.size ? s->cpu.nr_chunks : 0;
+	s->page_off = 0;
+	if (s->first_block) {
+		s->pos = s->after_first;
+		return;
 	}
+	s->buf_len = 0;
+	s->at_start = true;
+	s->pos.have_next_hdr = false;
+	if (s->p.codec == SP_CODEC_NONE) {
+		s->pos.next_off = s->cpu.offset;
+		s->pos.left = s->cpu.size;
+	} else {
+		s->pos.next_off = s->cpu.offset + 4;	/* after the chunk count */
+		s->pos.left = s->cpu.size ? s->cpu.nr_chunks : 0;
+	}
+}
+
+/* Read from @off on, at most @left bytes or chunks, not from the start. */
+static void seek(struct sp_cpustream *s, uint64_t off, uint64_t left)
+{
+	s->page = NULL;
+	s->buf_len = s->page_off = 0;
+	s->first_block = s->at_start = false;
+	s->pos.have_next_hdr = false;
+	s->pos.next_off = off;
+	s->pos.left = left;
 }
 
 /* The last record's timestamp in what is left of the stream. */
@@ -402,29 +440,17 @@ int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last
 {
 	struct sp_raw_record rec;
 	uint64_t ps = s->p.page_size, page;
-	int ret;
 	size_t window = s->p.window_bytes;
+	int ret;
 
 	*first_ns = *last_ns = UINT64_MAX;
-	sp_cpustream_rewind(s);
-	/* only read as far as the first record */
-	s->p.window_bytes = s->p.page_size;
-	ret = sp_cpustream_next(s, &rec, err);
-	s->p.window_bytes = window;
-	if (ret <= 0) {
-		sp_cpustream_rewind(s);
-		return ret ? ret : -ENODATA;
-	}
-	*first_ns = *last_ns = rec.ts_ns;
-
+	/* the end first, so that the first block is the one left in memory */
 	if (s->p.codec == SP_CODEC_NONE) {
 		/* pages from the last one back, until one holds a record */
-		page = (s->cpu.size - 1) / ps * ps;
+		page = s->cpu.size ? (s->cpu.size - 1) / ps * ps : 0;
 		for (;;) {
-			s->page = NULL;
-			s->buf_len = s->page_off = 0;
-			s->next_off = s->cpu.offset + page;
-			s->left = s->cpu.size - page < ps ? s->cpu.size - page : ps;
+			seek(s, s->cpu.offset + page,
+			     s->cpu.size - page < ps ? s->cpu.size - page : ps);
 			ret = last_ts(s, last_ns, err);
 			if (ret || !page)
 				break;
@@ -432,19 +458,29 @@ int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last
 		}
 	} else {
 		/* the last chunk; when it holds no record, the whole stream */
-		s->page = NULL;
-		s->buf_len = s->page_off = 0;
-		s->have_next_hdr = false;
-		s->next_off = s->cpu.last_chunk;
-		s->left = 1;
+		seek(s, s->cpu.last_chunk, 1);
 		ret = last_ts(s, last_ns, err);
 		if (!ret) {
 			sp_cpustream_rewind(s);
 			ret = last_ts(s, last_ns, err);
 		}
 	}
+	if (ret <= 0) {
+		*last_ns = UINT64_MAX;
+		seek(s, 0, 0);
+		sp_cpustream_rewind(s);
+		return ret ? ret : -ENODATA;
+	}
+
+	/* only read as far as the first record */
 	sp_cpustream_rewind(s);
-	return ret < 0 ? ret : 0;
+	s->p.window_bytes = s->p.page_size;
+	ret = sp_cpustream_next(s, &rec, err);
+	s->p.window_bytes = window;
+	if (ret > 0)
+		*first_ns = rec.ts_ns;
+	sp_cpustream_rewind(s);
+	return ret < 0 ? ret : ret ? 0 : -ENODATA;
 }
 
 struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
