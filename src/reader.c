@@ -8,8 +8,7 @@
  * ring-buffer data is read by cpustream, one stream per CPU, straight from
  * the file (libtracecmd's compressed-data path is several times slower than
  * the data and allocates a record per event).  The streams are merged here
- * with a heap, O(log CPUs) per record and O(1) while one CPU keeps the
- * lead.
+ * with a tournament tree, one comparison per level, log2(CPUs) per record.
  *
  * libtracecmd reads the data itself (tracecmd_init_data() and
  * tracecmd_read_data() per CPU) only for files cpustream does not handle:
@@ -105,10 +104,10 @@ struct cpu_stream {
 	uint64_t last_ns;
 };
 
-/* Heap entry: the CPU with the earliest next record is on top. */
-struct heap_entry {
+/* A merge key: the next record's timestamp, then the CPU's rank (ties: lower CPU). */
+struct merge_key {
 	uint64_t ts;
-	int cpu;
+	uint32_t rank;		/* the leaf; ended streams rank after every other */
 };
 
 struct sp_reader {
@@ -133,8 +132,15 @@ struct sp_reader {
 	struct trace_seq seq;
 	uint64_t *lost;			/* per CPU */
 	struct cpu_stream *streams;
-	struct heap_entry *heap;
-	int nr_heap;
+	/*
+	 * The merge: a loser tree over the CPUs that have records.  Leaf i is
+	 * CPU leaf_cpu[i] with key[i]; node[0] is the winner (the earliest
+	 * next record), node[1..nr_leaves) the loser of the match played there.
+	 */
+	struct merge_key *key;
+	int *node;
+	int *leaf_cpu;
+	int nr_leaves;
 	sp_progress_fn progress;
 	void *progress_data;
 	uint64_t first_ns;
@@ -947,8 +953,10 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 	}
 	r->lost = sp_alloc_array(r->nr_cpus, sizeof(*r->lost));
 	r->streams = sp_alloc_array(r->nr_cpus, sizeof(*r->streams));
-	r->heap = sp_alloc_array(r->nr_cpus, sizeof(*r->heap));
-	if (!r->lost || !r->streams || !r->heap) {
+	r->key = sp_alloc_array(r->nr_cpus, sizeof(*r->key));
+	r->node = sp_alloc_array(r->nr_cpus, sizeof(*r->node));
+	r->leaf_cpu = sp_alloc_array(r->nr_cpus, sizeof(*r->leaf_cpu));
+	if (!r->lost || !r->streams || !r->key || !r->node || !r->leaf_cpu) {
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		goto fail;
 	}
@@ -1004,7 +1012,9 @@ void sp_reader_close(struct sp_reader *r)
 	free(r->type_of_id);
 	free(r->lost);
 	free(r->streams);
-	free(r->heap);
+	free(r->key);
+	free(r->node);
+	free(r->leaf_cpu);
 	free(r);
 }
 
@@ -1049,31 +1059,48 @@ int sp_reader_cpu_span(struct sp_reader *r, int cpu, uint64_t *first_ns, uint64_
 	return 0;
 }
 
-/* Heap order: earlier timestamp first, then lower CPU. */
-static inline bool entry_before(const struct heap_entry *a, const struct heap_entry *b)
+static inline bool key_before(const struct merge_key *a, const struct merge_key *b)
 {
-	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
+	return a->ts < b->ts || (a->ts == b->ts && a->rank < b->rank);
 }
 
-static void heap_sift_down(struct sp_reader *r, int i)
+/* Play the matches below node @p; return the winner, storing the losers. */
+static int tree_build(struct sp_reader *r, int p)
 {
-	struct heap_entry *h = r->heap, e = h[i];
-	int n = r->nr_heap;
+	int a, b;
 
-	for (;;) {
-		int l = 2 * i + 1, min;
-
-		if (l >= n)
-			break;
-		min = l;
-		if (l + 1 < n && entry_before(&h[l + 1], &h[l]))
-			min = l + 1;
-		if (!entry_before(&h[min], &e))
-			break;
-		h[i] = h[min];
-		i = min;
+	if (p >= r->nr_leaves)
+		return p - r->nr_leaves;
+	a = tree_build(r, 2 * p);
+	b = tree_build(r, 2 * p + 1);
+	if (key_before(&r->key[b], &r->key[a])) {
+		r->node[p] = a;
+		return b;
 	}
-	h[i] = e;
+	r->node[p] = b;
+	return a;
+}
+
+/* Leaf @w's key changed: replay its matches up to the root. */
+static void tree_replay(struct sp_reader *r, int w)
+{
+	int p, t;
+
+	for (p = (w + r->nr_leaves) / 2; p > 0; p /= 2) {
+		if (key_before(&r->key[r->node[p]], &r->key[w])) {
+			t = r->node[p];
+			r->node[p] = w;
+			w = t;
+		}
+	}
+	r->node[0] = w;
+}
+
+/* Leaf @leaf's stream has no more records: it loses every match from now on. */
+static void key_end(struct sp_reader *r, int leaf)
+{
+	r->key[leaf].ts = UINT64_MAX;
+	r->key[leaf].rank = UINT32_MAX / 2 + leaf;
 }
 
 static void note_lost(struct sp_reader *r, int cpu, const struct sp_raw_record *rec)
@@ -1088,9 +1115,9 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
 {
 	uint64_t nr = 0;
 	struct sp_event ev;
-	int cpu, i, ret = 0;
+	int cpu, ret = 0;
 
-	r->nr_heap = 0;
+	r->nr_leaves = 0;
 	memset(r->lost, 0, r->nr_cpus * sizeof(*r->lost));
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		stream_rewind(r, cpu);
@@ -1112,19 +1139,23 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
 			if (!ret)
 				continue;
 		}
-		r->heap[r->nr_heap].ts = r->streams[cpu].cur.ts_ns;
-		r->heap[r->nr_heap].cpu = cpu;
-		r->nr_heap++;
+		r->key[r->nr_leaves].ts = r->streams[cpu].cur.ts_ns;
+		r->key[r->nr_leaves].rank = r->nr_leaves;
+		r->leaf_cpu[r->nr_leaves] = cpu;
+		r->nr_leaves++;
 	}
 	ret = 0;
-	for (i = r->nr_heap / 2 - 1; i >= 0; i--)
-		heap_sift_down(r, i);
+	if (!r->nr_leaves)
+		goto out;
+	r->node[0] = tree_build(r, 1);
 
-	while (r->nr_heap) {
-		struct heap_entry *top = &r->heap[0];
+	for (;;) {
+		int leaf = r->node[0];
 		struct cpu_stream *s;
 
-		cpu = top->cpu;
+		if (r->key[leaf].rank >= (uint32_t)r->nr_leaves)
+			break;		/* the winner has ended: all have */
+		cpu = r->leaf_cpu[leaf];
 		s = &r->streams[cpu];
 		if (s->cur.missed)
 			note_lost(r, cpu, &s->cur);
@@ -1136,11 +1167,11 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
 		if (ret < 0)
 			break;
 		if (ret)
-			top->ts = s->cur.ts_ns;
+			r->key[leaf].ts = s->cur.ts_ns;
 		else
-			r->heap[0] = r->heap[--r->nr_heap];
+			key_end(r, leaf);
 		ret = 0;
-		heap_sift_down(r, 0);
+		tree_replay(r, leaf);
 		if (r->progress && !(++nr & 0xffff) && r->last_ns > r->first_ns)
 			r->progress((double)(ev.ts_ns - r->first_ns) / (r->last_ns - r->first_ns),
 				    nr, r->progress_data);
