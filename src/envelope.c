@@ -65,6 +65,8 @@ void sp_envelope_reset(struct sp_envelope *e)
 	e->running = 0;
 	e->waiting = 0;
 	e->finished = false;
+	e->col = 0;
+	e->col_start = e->col_end = 0;
 }
 
 /* Column @i saw the current values for @dur_ns. */
@@ -98,22 +100,27 @@ static void col_add(struct sp_envelope *e, size_t i, uint64_t dur_ns, bool first
 static void advance(struct sp_envelope *e, uint64_t upto)
 {
 	uint64_t a = e->last_ns, b = upto < e->t1_ns ? upto : e->t1_ns;
-	size_t i;
 
 	if (a < e->t0_ns)
 		a = e->t0_ns;
 	if (a >= b)
 		goto out;
-	i = sp_envelope_col_of(e, a);
+	/* most steps stay in the column of the last one: no division then */
+	if (a < e->col_start || a >= e->col_end) {
+		e->col = sp_envelope_col_of(e, a);
+		e->col_start = sp_envelope_col_start(e, e->col);
+		e->col_end = sp_envelope_col_start(e, e->col + 1);
+	}
 	for (;;) {
-		uint64_t cs = sp_envelope_col_start(e, i), ce = sp_envelope_col_start(e, i + 1);
-		uint64_t end = b < ce ? b : ce;
+		uint64_t end = b < e->col_end ? b : e->col_end;
 
-		col_add(e, i, end - a, a == cs);
-		if (b <= ce)
+		col_add(e, e->col, end - a, a == e->col_start);
+		if (b <= e->col_end)
 			break;
-		a = ce;
-		i++;
+		a = e->col_end;
+		e->col++;
+		e->col_start = e->col_end;
+		e->col_end = sp_envelope_col_start(e, e->col + 1);
 	}
 out:
 	if (upto > e->last_ns)

@@ -154,13 +154,24 @@ static void acc_flush(struct sp_timeline *tl, unsigned int row, struct sp_timeli
 	a->col = -1;
 }
 
+/* The column of @ts; a row's runs mostly start and end in its last column. */
+static uint64_t row_col_of(const struct sp_timeline *tl, struct sp_timeline_acc *a, uint64_t ts)
+{
+	if (ts < a->seen_start || ts >= a->seen_end) {
+		a->seen_col = col_of(tl, ts);
+		a->seen_start = sp_timeline_col_start(tl, (unsigned int)a->seen_col);
+		a->seen_end = sp_timeline_col_start(tl, (unsigned int)a->seen_col + 1);
+	}
+	return a->seen_col;
+}
+
 /* Account [t0, t1) of a row to @pid; t0 < t1, inside the window, after what came before. */
 static void account(struct sp_timeline *tl, unsigned int row, int32_t pid, uint64_t t0,
 		    uint64_t t1)
 {
 	struct sp_timeline_acc *a = &tl->acc[row];
 	int32_t *cells = tl->cells + (size_t)row * tl->nr_cols;
-	uint64_t c0 = col_of(tl, t0), c1 = col_of(tl, t1 - 1), c, edge;
+	uint64_t c0 = row_col_of(tl, a, t0), c1 = row_col_of(tl, a, t1 - 1), c, edge;
 
 	total_add(tl, pid, t1 - t0);
 	a->covered_ns = t1;
@@ -233,6 +244,7 @@ void sp_timeline_reset(struct sp_timeline *tl)
 		tl->acc[i].col = -1;
 		tl->acc[i].covered_ns = tl->t0_ns;
 		tl->acc[i].nr_slots = 0;
+		tl->acc[i].seen_start = tl->acc[i].seen_end = 0;
 	}
 	for (i = 0; i < tl->alloc_totals; i++)
 		tl->totals[i].pid = SP_TIMELINE_NO_DATA;

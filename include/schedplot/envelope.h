@@ -52,6 +52,8 @@ struct sp_envelope {
 	int running;
 	int waiting;
 	bool finished;
+	size_t col;			/* the column last touched, spanning */
+	uint64_t col_start, col_end;	/* [col_start, col_end); empty before any */
 };
 
 /**

@@ -47,6 +47,8 @@ struct sp_timeline_slot {
 struct sp_timeline_acc {
 	int64_t col;			/* -1: none */
 	uint64_t covered_ns;		/* time accounted for, from t0 */
+	uint64_t seen_col;		/* the column last looked up, spanning */
+	uint64_t seen_start, seen_end;	/* [seen_start, seen_end); empty at first */
 	unsigned int nr_slots;
 	struct sp_timeline_slot slots[SP_TIMELINE_SLOTS];
 };
