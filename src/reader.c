@@ -337,7 +337,7 @@ static const char *read_str(const struct sp_reader *r, const struct sp_raw_recor
 			    const struct field *f, char *buf, size_t len)
 {
 	const char *data = rec->data;
-	long long off, n;
+	long long off, n, i;
 
 	if (!f->size || (unsigned int)(f->offset + f->size) > rec->size)
 		return NULL;
@@ -360,8 +360,9 @@ static const char *read_str(const struct sp_reader *r, const struct sp_raw_recor
 	if (n > (long long)len - 1)
 		n = len - 1;
 	/* terminated inside the record (the usual char[16]): no copy needed */
-	if (memchr(data + off, '\0', n))
-		return data + off;
+	for (i = 0; i < n; i++)
+		if (!data[off + i])
+			return data + off;
 	memcpy(buf, data + off, n);
 	buf[n] = '\0';
 	return buf;
