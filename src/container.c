@@ -246,12 +246,12 @@ static int check_page_size(struct ctr *c, uint64_t off, uint64_t n)
 
 /* The header of one compressed block: @rsize bytes packed into @zsize. */
 static int check_block(struct ctr *c, uint64_t off, uint64_t zsize, uint64_t rsize,
-		       const char *what)
+		       uint64_t max, const char *what)
 {
-	if (rsize > SP_CONTAINER_MAX_CHUNK)
+	if (rsize > max)
 		return sp_error_set(c->err, -EBADMSG, off,
-				    "compressed %s claims %llu uncompressed bytes, more than %u MiB (the file is damaged)",
-				    what, (unsigned long long)rsize, SP_CONTAINER_MAX_CHUNK >> 20);
+				    "compressed %s claims %llu uncompressed bytes, more than %llu MiB (the file is damaged)",
+				    what, (unsigned long long)rsize, (unsigned long long)max >> 20);
 	if (rsize > zsize * SP_CONTAINER_MAX_RATIO)
 		return sp_error_set(c->err, -EBADMSG, off,
 				    "compressed %s claims %llu uncompressed bytes from %llu, a ratio above %u (the file is damaged)",
@@ -573,7 +573,8 @@ static int v7_section(struct ctr *c, uint64_t off, int expect, const char *what,
 	if (!ret)
 		ret = ctr_span(c, s->data + 8, zsize, s->end, section_name(s->id));
 	if (!ret)
-		ret = check_block(c, s->data, zsize, rsize, section_name(s->id));
+		ret = check_block(c, s->data, zsize, rsize, SP_CONTAINER_MAX_CHUNK,
+				  section_name(s->id));
 	return ret;
 }
 
@@ -642,9 +643,10 @@ static int v7_sections(struct ctr *c, uint64_t off)
  * which trace-cmd before 3.2 left out of the recorded size).
  */
 static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t limit,
-			const char *what, uint64_t *nr_chunks, uint64_t *last_chunk)
+			const char *what, uint64_t *nr_chunks, uint64_t *last_chunk,
+			uint64_t *largest)
 {
-	uint64_t count, zsize, rsize, i, p = off + 4;
+	uint64_t count, zsize, rsize, i, p = off + 4, max = SP_CONTAINER_MAX_CHUNK;
 	int ret;
 
 	ret = ctr_num(c, off, 4, limit, what, &count);
@@ -652,16 +654,23 @@ static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t lim
 		return ret;
 	if (count > (limit - p) / 8)
 		return ctr_span(c, p, count * 8, limit, what);
+	/* CPU data is read a chunk at a time: that chunk is its memory */
+	if (largest) {
+		max = SP_CONTAINER_MAX_DATA_CHUNK;
+		*largest = 0;
+	}
 	for (i = 0; i < count; i++) {
 		ret = ctr_num(c, p, 4, limit, what, &zsize);
 		if (!ret)
 			ret = ctr_num(c, p + 4, 4, limit, what, &rsize);
 		if (!ret)
-			ret = check_block(c, p, zsize, rsize, what);
+			ret = check_block(c, p, zsize, rsize, max, what);
 		if (!ret)
 			ret = ctr_span(c, p + 8, zsize, limit, what);
 		if (ret)
 			return ret;
+		if (largest && rsize > *largest)
+			*largest = rsize;
 		ctr_visit(c, "chunk", p, 8 + zsize);
 		if (last_chunk)
 			*last_chunk = p;
@@ -681,6 +690,7 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 {
 	unsigned char seen[SP_CONTAINER_MAX_CPUS / 8] = { 0 };
 	uint64_t sec_off, page_size, nr, cpu, doff, dsize, i, nr_chunks, last_chunk;
+	uint64_t largest, memory = 0;
 	char name[MAX_NAME + 1];
 	struct section s;
 	char what[32];
@@ -704,7 +714,8 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 	}
 	if (id == OPT_BUFFER_TEXT)
 		return (s.flags & SEC_FL_COMPRESS) ?
-			check_chunks(c, s.data, s.end - s.data, s.end, "latency data", NULL, NULL) : 0;
+			check_chunks(c, s.data, s.end - s.data, s.end, "latency data", NULL, NULL,
+				     NULL) : 0;
 
 	ret = ctr_num(c, p, 4, end, "buffer option", &page_size);
 	if (!ret)
@@ -747,10 +758,20 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 					    "%s offset 0x%llx points back before its buffer section at 0x%llx (the file is damaged)",
 					    what, (unsigned long long)doff, (unsigned long long)s.off);
 		nr_chunks = last_chunk = 0;
-		if (s.flags & SEC_FL_COMPRESS)
-			ret = check_chunks(c, doff, dsize, s.end, what, &nr_chunks, &last_chunk);
-		else
+		if (s.flags & SEC_FL_COMPRESS) {
+			ret = check_chunks(c, doff, dsize, s.end, what, &nr_chunks, &last_chunk,
+					   &largest);
+			/* every CPU holds its current chunk while the CPUs are merged */
+			if (!name[0])
+				memory += largest;
+			if (!ret && memory > SP_CONTAINER_MAX_DATA_MEMORY)
+				ret = sp_error_set(c->err, -EBADMSG, doff,
+						   "compressed CPU data needs more than %u MiB to read: chunks up to %llu KiB per CPU (the file is damaged)",
+						   SP_CONTAINER_MAX_DATA_MEMORY >> 20,
+						   (unsigned long long)largest >> 10);
+		} else {
 			ret = ctr_span(c, doff, dsize, s.end, what);
+		}
 		if (!ret && !name[0])
 			ret = layout_add_cpu(c, cpu, doff, dsize, nr_chunks, last_chunk);
 		if (ret)

@@ -230,7 +230,7 @@ static int refill_chunk(struct sp_cpustream *s, struct sp_error *err)
 	zsize = get_u32(s, s->pos.next_hdr);
 	rsize = get_u32(s, s->pos.next_hdr + 4);
 	s->pos.have_next_hdr = false;
-	if (rsize > SP_CONTAINER_MAX_CHUNK || rsize > (uint64_t)zsize * SP_CONTAINER_MAX_RATIO)
+	if (rsize > SP_CONTAINER_MAX_DATA_CHUNK || rsize > (uint64_t)zsize * SP_CONTAINER_MAX_RATIO)
 		return sp_error_set(err, -EBADMSG, hdr_off,
 				    "compressed CPU %u data claims %zu uncompressed bytes from %zu (the file is damaged)",
 				    s->cpu.cpu, rsize, zsize);

@@ -150,6 +150,102 @@ def rename_in_format(d, lay, event, old, new):
     d[off:off + sz] = text.replace(old, new)
 
 
+# v7 option ids whose body starts with the file offset of a section
+V7_SECTION_OPTIONS = (16, 17, 18, 19, 20, 21)	# header info .. cmdlines
+
+
+def v7_layout(d):
+    """Sections, options and per-CPU chunks of a little-endian v7 file.
+
+    Keeps where every file offset is stored (the header's options offset,
+    section options, buffer options and DONE links) and where every size
+    covers, so v7_splice() can move the bytes behind a change.
+    """
+    assert d[3:10] == b"tracing" and d[10:12] == b"7\0", "not a v7 trace"
+    assert d[12] == 0, "big-endian v7 traces are not handled here"
+    off = 18
+    for _ in range(2):			# compression name and version
+        off = d.index(b"\0", off) + 1
+    lay = {"pointers": [off], "sections": {}, "cpus": []}
+    (opt,) = struct.unpack_from("<Q", d, off)
+    off += 8
+    while off < len(d):
+        sid, flags, desc, size = struct.unpack_from("<HHIQ", d, off)
+        lay["sections"].setdefault(sid, []).append((off, flags, size))
+        off += 16 + size
+    while opt:			# the chain of options sections
+        sid, flags, desc, size = struct.unpack_from("<HHIQ", d, opt)
+        assert sid == 0 and not flags & 1, "not an uncompressed options section"
+        p, end, opt = opt + 16, opt + 16 + size, 0
+        while p < end:
+            oid, olen = struct.unpack_from("<HI", d, p)
+            body = p + 6
+            if oid == 0:
+                lay.setdefault("done", p)	# where to insert an option
+                lay["pointers"].append(body)
+                (opt,) = struct.unpack_from("<Q", d, body)
+                break
+            if oid in V7_SECTION_OPTIONS:
+                lay["pointers"].append(body)
+            elif oid == 3:		# buffer: section, name, clock, page size, CPUs
+                lay["pointers"].append(body)
+                q = d.index(b"\0", body + 8) + 1
+                q = d.index(b"\0", q) + 1
+                (ncpus,) = struct.unpack_from("<I", d, q + 4)
+                q += 8
+                for _ in range(ncpus):
+                    cpu, doff, dsize = struct.unpack_from("<IQQ", d, q)
+                    lay["pointers"].append(q + 4)
+                    chunks = []
+                    if dsize:
+                        (n,) = struct.unpack_from("<I", d, doff)
+                        c = doff + 4
+                        for _ in range(n):
+                            zsize, rsize = struct.unpack_from("<II", d, c)
+                            chunks.append((c, zsize, rsize))
+                            c += 8 + zsize
+                    lay["cpus"].append({"cpu": cpu, "entry": q, "offset": doff,
+                                        "size": dsize, "chunks": chunks})
+                    q += 20
+            p += 6 + olen
+    return lay
+
+
+def v7_splice(d, lay, at, length, new):
+    """Replace d[at:at + length] by new (no offset or size is stored in the
+    bytes replaced); the sections, the CPU data and the offsets that hold or
+    follow them grow or shrink with it."""
+    delta = len(new) - length
+    for p in lay["pointers"]:
+        (v,) = struct.unpack_from("<Q", d, p)
+        if v > at:
+            struct.pack_into("<Q", d, p, v + delta)
+    for secs in lay["sections"].values():
+        for off, flags, size in secs:
+            if off + 16 <= at < off + 16 + size:
+                struct.pack_into("<Q", d, off + 8, size + delta)
+    for c in lay["cpus"]:
+        # the size leaves out the chunk count (trace-cmd before 3.2)
+        if c["size"] and c["offset"] <= at < c["offset"] + c["size"] + 4:
+            struct.pack_into("<Q", d, c["entry"] + 12, c["size"] + delta)
+    d[at:at + length] = new
+
+
+def zstd_zeros(n):
+    """A zstd frame of n zero bytes, made by hand: no content size in its
+    header (a reader learns how much it holds only by decompressing), a
+    128 KiB window, then RLE blocks of up to 128 KiB, 4 bytes each, so 1 GiB
+    takes 32 KiB."""
+    block = 128 << 10
+    frame = bytearray(b"\x28\xb5\x2f\xfd\x00\x38")	# magic, descriptor, window
+    while n:
+        k = min(n, block)
+        n -= k
+        # block header: size, type 1 (RLE), last-block flag; then the byte
+        frame += struct.pack("<I", k << 3 | 1 << 1 | (n == 0))[:3] + b"\0"
+    return bytes(frame)
+
+
 def main():
     v6_path, v7_path, out = sys.argv[1:4]
     v6 = open(v6_path, "rb").read()
@@ -221,14 +317,10 @@ def main():
          lambda d: struct.pack_into("<QQ", d, t + 16, *lay["cpus"][0]))
 
     # compressed chunks that claim more than they hold (v7 zstd): rsize of
-    # the first data chunks raised to the container's limit, and past it
-    zmagic = b"\x28\xb5\x2f\xfd"
-    chunks = []
-    p = v7.find(zmagic)
-    while p >= 0:
-        chunks.append(p)
-        p = v7.find(zmagic, p + 1)
-    data_chunk = chunks[-1]		# the last chunk in the file is ring-buffer data
+    # the first data chunk raised to the container's limit, and past it
+    lay7 = v7_layout(v7)
+    data_chunk = lay7["cpus"][0]["chunks"][0][0] + 8	# CPU 0's first zstd frame
+    assert v7[data_chunk:data_chunk + 4] == b"\x28\xb5\x2f\xfd"
     for n, val in (("256m", (256 << 20)), ("4g", 0xffffffff), ("small", 16)):
         edit(v7, "zstd-claims-" + n, 1, "a zstd chunk claims %d bytes" % val,
              lambda d, val=val: struct.pack_into("<I", d, data_chunk - 4, val))
@@ -236,6 +328,52 @@ def main():
          lambda d: struct.pack_into("<I", d, data_chunk - 8, 0x7fffffff))
     edit(v7, "zstd-garbage", "any", "a zstd chunk's data overwritten",
          lambda d: d.__setitem__(slice(data_chunk + 4, data_chunk + 68), bytes(range(64))))
+
+    # decompression bombs: real zstd frames of zeros that expand far past
+    # what their headers claim, or claim it and so exceed the container's
+    # limits (SP_CONTAINER_MAX_CHUNK 256 MiB, SP_CONTAINER_MAX_RATIO 1024,
+    # SP_CONTAINER_MAX_DATA_CHUNK 4 MiB).
+    # "-libtracecmd": the file has a ts-offset option, which hands the data
+    # and the metadata to libtracecmd and its own decompression
+    gib = zstd_zeros(1 << 30)
+
+    def chunk_bomb(base, name, frame, claim, what):
+        """CPU 0's first chunk replaced; claim None keeps its size."""
+        bl = v7_layout(base)
+        c, zsize, rsize = bl["cpus"][0]["chunks"][0]
+        block = struct.pack("<II", len(frame), rsize if claim is None else claim) + frame
+        edit(base, name, 1, "CPU 0's first zstd chunk " + what,
+             lambda d: v7_splice(d, bl, c, 8 + zsize, block))
+
+    def section_bomb(base, name, sid, claim, what):
+        """A compressed metadata section's block replaced by gib."""
+        bl = v7_layout(base)
+        off, flags, size = bl["sections"][sid][0]
+        assert flags & 1, "section %d is not compressed" % sid
+        (rsize,) = struct.unpack_from("<I", base, off + 20)
+        block = struct.pack("<II", len(gib), rsize if claim is None else claim) + gib
+        edit(base, name, 1, what, lambda d: v7_splice(d, bl, off + 16, size, block))
+
+    ts = bytearray(v7)
+    v7_splice(ts, lay7, lay7["done"], 0, struct.pack("<HIq", 7, 8, 1000))
+    for base, sfx, via in ((v7, "", ""), (bytes(ts), "-libtracecmd", ", via libtracecmd")):
+        chunk_bomb(base, "zstd-bomb-chunk" + sfx, gib, None,
+                   "expands to 1 GiB, claims its own size" + via)
+        section_bomb(base, "zstd-bomb-formats" + sfx, 18, None,
+                     "the event formats expand to 1 GiB, claim their own size" + via)
+        section_bomb(base, "zstd-bomb-cmdlines" + sfx, 21, None,
+                     "the cmdlines expand to 1 GiB, claim their own size" + via)
+    chunk_bomb(v7, "zstd-bomb-chunk-claims-1g", gib, 1 << 30,
+               "expands to 1 GiB and claims it (past the chunk limit)")
+    chunk_bomb(v7, "zstd-bomb-chunk-claims-256m", zstd_zeros(256 << 20), 256 << 20,
+               "expands to 256 MiB and claims it (a ratio of 32768)")
+    # honest and within the ratio (a skippable frame pads the compressed
+    # size): refused by the data chunk limit (SP_CONTAINER_MAX_DATA_CHUNK)
+    pad = struct.pack("<II", 0x184D2A50, 96 << 10) + bytes(96 << 10)
+    chunk_bomb(v7, "zstd-bomb-chunk-64m-in-ratio", zstd_zeros(64 << 20) + pad, 64 << 20,
+               "expands to 64 MiB and claims it, at a ratio under 1024")
+    section_bomb(v7, "zstd-bomb-formats-claims-1g", 18, 1 << 30,
+                 "the event formats expand to 1 GiB and claim it")
 
     # event formats without the fields the views need
     edit(v6, "switch-no-next-pid", "any", "sched_switch without next_pid",

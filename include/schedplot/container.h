@@ -21,6 +21,12 @@ struct sp_error;
 #define SP_CONTAINER_MAX_CPUS		8192u
 #define SP_CONTAINER_MAX_CHUNK		(256u << 20)	/* uncompressed bytes per block */
 #define SP_CONTAINER_MAX_RATIO		1024u		/* uncompressed / compressed */
+/*
+ * Compressed CPU data: trace-cmd writes chunks of 10 pages (640 KiB with
+ * 64 KiB pages); the reader holds one chunk of every CPU at a time.
+ */
+#define SP_CONTAINER_MAX_DATA_CHUNK	(4u << 20)
+#define SP_CONTAINER_MAX_DATA_MEMORY	(512u << 20)	/* the largest chunks of all CPUs */
 
 struct sp_container_info {
 	int version;		/* 6 or 7 */
