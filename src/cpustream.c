@@ -32,6 +32,17 @@
 #include "schedplot/cpustream.h"
 #include "schedplot/error.h"
 
+/*
+ * What the streams of a file can share: the compressed bytes of a chunk are
+ * only needed until it is decompressed, so one buffer (kept warm in the
+ * cache) serves every CPU.
+ */
+struct sp_cpustream_scratch {
+	ZSTD_DCtx *zstd;
+	char *zbuf;			/* compressed chunk, then the next chunk's header */
+	size_t alloc_zbuf;
+};
+
 #define SLACK		64	/* zeroed bytes behind every block */
 #define CHUNK_HDR	8	/* compressed size, uncompressed size */
 
@@ -57,10 +68,8 @@ struct sp_cpustream {
 	size_t page_off;		/* next page to walk in buf */
 	uint64_t buf_file_off;		/* where buf came from (chunk header if compressed) */
 
-	char *zbuf;			/* compressed chunk, then the next chunk's header */
-	size_t alloc_zbuf;
-	ZSTD_DCtx *zstd;
-	bool own_zstd;
+	struct sp_cpustream_scratch *scratch;
+	bool own_scratch;
 
 	struct position {
 		uint64_t next_off;	/* next window or chunk header in the file */
@@ -200,13 +209,14 @@ static int refill_plain(struct sp_cpustream *s, struct sp_error *err)
 static int decompress(struct sp_cpustream *s, size_t zsize, size_t rsize)
 {
 	if (s->p.codec == SP_CODEC_ZSTD) {
-		size_t n = ZSTD_decompressDCtx(s->zstd, s->buf, rsize, s->zbuf, zsize);
+		size_t n = ZSTD_decompressDCtx(s->scratch->zstd, s->buf, rsize, s->scratch->zbuf,
+					       zsize);
 
 		return !ZSTD_isError(n) && n == rsize ? 0 : -1;
 	} else {
 		uLongf n = rsize;
 
-		return uncompress((Bytef *)s->buf, &n, (const Bytef *)s->zbuf, zsize) == Z_OK &&
+		return uncompress((Bytef *)s->buf, &n, (const Bytef *)s->scratch->zbuf, zsize) == Z_OK &&
 		       n == rsize ? 0 : -1;
 	}
 }
@@ -236,16 +246,16 @@ static int refill_chunk(struct sp_cpustream *s, struct sp_error *err)
 				    s->cpu.cpu, rsize, zsize);
 	/* read the next chunk's header along with this chunk */
 	want = zsize + (s->pos.left > 1 ? CHUNK_HDR : 0);
-	if (reserve(&s->zbuf, &s->alloc_zbuf, want) ||
+	if (reserve(&s->scratch->zbuf, &s->scratch->alloc_zbuf, want) ||
 	    reserve(&s->buf, &s->alloc_buf, round_pages(s, rsize)))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	ret = read_at(s, s->zbuf, want, hdr_off + CHUNK_HDR, &got, err);
+	ret = read_at(s, s->scratch->zbuf, want, hdr_off + CHUNK_HDR, &got, err);
 	if (ret)
 		return ret;
 	if (got < want)
 		return truncated(s, hdr_off + CHUNK_HDR + got, err);
 	if (s->pos.left > 1) {
-		memcpy(s->pos.next_hdr, s->zbuf + zsize, CHUNK_HDR);
+		memcpy(s->pos.next_hdr, s->scratch->zbuf + zsize, CHUNK_HDR);
 		s->pos.have_next_hdr = true;
 	}
 	if (decompress(s, zsize, rsize))
@@ -506,13 +516,12 @@ struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
 	if (!s->p.window_bytes)
 		s->p.window_bytes = p->page_size;
 	s->swap = p->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	if (p->codec == SP_CODEC_ZSTD && p->zstd_dctx) {
-		s->zstd = p->zstd_dctx;
-	} else if (p->codec == SP_CODEC_ZSTD) {
-		s->zstd = ZSTD_createDCtx();
-		if (!s->zstd)
+	s->scratch = p->scratch;
+	if (!s->scratch) {
+		s->scratch = sp_cpustream_scratch_alloc(p->codec);
+		if (!s->scratch)
 			goto nomem;
-		s->own_zstd = true;
+		s->own_scratch = true;
 	}
 	sp_cpustream_rewind(s);
 	return s;
@@ -526,9 +535,31 @@ void sp_cpustream_free(struct sp_cpustream *s)
 {
 	if (!s)
 		return;
-	if (s->own_zstd)
-		ZSTD_freeDCtx(s->zstd);
+	if (s->own_scratch)
+		sp_cpustream_scratch_free(s->scratch);
 	free(s->buf);
-	free(s->zbuf);
 	free(s);
+}
+
+struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec)
+{
+	struct sp_cpustream_scratch *sc = calloc(1, sizeof(*sc));
+
+	if (sc && codec == SP_CODEC_ZSTD) {
+		sc->zstd = ZSTD_createDCtx();
+		if (!sc->zstd) {
+			free(sc);
+			return NULL;
+		}
+	}
+	return sc;
+}
+
+void sp_cpustream_scratch_free(struct sp_cpustream_scratch *sc)
+{
+	if (!sc)
+		return;
+	ZSTD_freeDCtx(sc->zstd);
+	free(sc->zbuf);
+	free(sc);
 }

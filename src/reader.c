@@ -119,7 +119,7 @@ struct sp_reader {
 	int kbuf_long_size;		/* the ring-buffer page header's commit field */
 	int fd;
 	struct sp_container_layout layout;
-	ZSTD_DCtx *zstd;
+	struct sp_cpustream_scratch *scratch;	/* shared by the CPUs' streams */
 	int nr_cpus;
 	bool swap;			/* file and host byte order differ */
 	struct field common_type;
@@ -788,12 +788,10 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 	p.fd = r->fd;
 	if (l->compressed) {
 		p.codec = strcmp(l->info.compression, "zstd") ? SP_CODEC_ZLIB : SP_CODEC_ZSTD;
-		if (p.codec == SP_CODEC_ZSTD) {
-			r->zstd = ZSTD_createDCtx();
-			if (!r->zstd)
-				return sp_error_set(err, -ENOMEM, -1, "out of memory");
-			p.zstd_dctx = r->zstd;
-		}
+		r->scratch = sp_cpustream_scratch_alloc(p.codec);
+		if (!r->scratch)
+			return sp_error_set(err, -ENOMEM, -1, "out of memory");
+		p.scratch = r->scratch;
 	} else {
 		posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
@@ -1004,8 +1002,7 @@ void sp_reader_close(struct sp_reader *r)
 		tracecmd_close(r->handle);
 	if (r->own_tep)
 		tep_free(r->tep);
-	if (r->zstd)
-		ZSTD_freeDCtx(r->zstd);
+	sp_cpustream_scratch_free(r->scratch);
 	if (r->fd >= 0)
 		close(r->fd);
 	sp_container_layout_release(&r->layout);

@@ -9,6 +9,7 @@
 struct sp_container_cpu;
 struct sp_error;
 struct sp_cpustream;
+struct sp_cpustream_scratch;
 
 /*
  * The records of one CPU of a trace-cmd file, read straight from the file:
@@ -32,10 +33,25 @@ struct sp_cpustream_params {
 	int long_size;		/* size of the page header's commit field: 4 or 8 */
 	bool big_endian;	/* of the recording machine */
 	size_t window_bytes;	/* uncompressed data: bytes read at a time */
-	void *zstd_dctx;	/* a ZSTD_DCtx the streams of a file share (NULL: the
-				 * stream makes its own); streams must then be read
-				 * from one thread */
+	struct sp_cpustream_scratch *scratch;	/* decompression state the streams of
+						 * a file share (NULL: the stream has
+						 * its own); they must then be read
+						 * from one thread */
 };
+
+/**
+ * sp_cpustream_scratch_alloc - decompression state for streams to share
+ * @codec: the file's codec
+ *
+ * Return: the scratch (free it after its streams), or NULL without memory.
+ */
+struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec);
+
+/**
+ * sp_cpustream_scratch_free - free shared decompression state (NULL is fine)
+ * @sc: the scratch
+ */
+void sp_cpustream_scratch_free(struct sp_cpustream_scratch *sc);
 
 /* One record; @data is valid until the next call on the stream. */
 struct sp_raw_record {
