@@ -87,6 +87,13 @@ struct sched_fields {
 	struct field prev_state;
 	struct field target_cpu;	/* target_cpu, dest_cpu */
 	struct field orig_cpu;
+	/*
+	 * The usual layout: the ids are 4-byte ints, the names fixed arrays,
+	 * and the file has the host's byte order.  A record of at least @end
+	 * bytes is then read without a check per field.
+	 */
+	bool fast;
+	unsigned int end;
 };
 
 /* What prev_state values mean, learned from the event's own print format. */
@@ -215,6 +222,31 @@ static void find_field(struct tep_event *event, const char *name, struct field *
 	f->relative = tf->flags & TEP_FIELD_IS_RELATIVE;
 }
 
+/* Whether @f fits the fast path of decode(); how many bytes it then needs. */
+static void plan_fast(const struct sp_reader *r, struct sched_fields *f)
+{
+	const struct field *ids[] = { &f->pid, &f->other_pid, &f->target_cpu, &f->orig_cpu };
+	const struct field *rest[] = { &f->comm, &f->other_comm, &f->prev_state };
+	size_t i;
+
+	f->fast = !r->swap;
+	f->end = 0;
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		if (!ids[i]->size)
+			continue;
+		if (ids[i]->size != 4 || ids[i]->dynamic)
+			f->fast = false;
+		if ((unsigned int)(ids[i]->offset + ids[i]->size) > f->end)
+			f->end = ids[i]->offset + ids[i]->size;
+	}
+	for (i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) {
+		if (rest[i]->dynamic)
+			f->fast = false;
+		if ((unsigned int)(rest[i]->offset + rest[i]->size) > f->end)
+			f->end = rest[i]->offset + rest[i]->size;
+	}
+}
+
 static int resolve_fields(struct sp_reader *r)
 {
 	static const struct {
@@ -266,6 +298,8 @@ static int resolve_fields(struct sp_reader *r)
 		find_field(any, "common_type", &r->common_type);
 		find_field(any, "common_pid", &r->common_pid);
 	}
+	for (t = 1; t < SP_EV_NR_TYPES; t++)
+		plan_fast(r, &r->fields[t]);
 	if (max_id > 0xffff)
 		return -EINVAL;
 	r->nr_ids = max_id + 1;
@@ -329,6 +363,17 @@ static inline int32_t read_i32(const struct sp_reader *r, const struct sp_raw_re
 	return read_int(r, rec, f, &val) ? (int32_t)val : fallback;
 }
 
+/* A 4-byte int field in host order, the record known to hold it; -1 when absent. */
+static inline int32_t load_i32(const struct sp_raw_record *rec, const struct field *f)
+{
+	int32_t v;
+
+	if (!f->size)
+		return -1;
+	memcpy(&v, (const char *)rec->data + f->offset, sizeof(v));
+	return v;
+}
+
 /*
  * Fixed char[N] or __data_loc / __rel_loc strings, NUL-terminated: in the
  * record itself when the name ends there, else copied into @buf.
@@ -360,6 +405,8 @@ static const char *read_str(const struct sp_reader *r, const struct sp_raw_recor
 	if (n > (long long)len - 1)
 		n = len - 1;
 	/* terminated inside the record (the usual char[16]): no copy needed */
+	if (n && !data[off + n - 1])
+		return data + off;
 	for (i = 0; i < n; i++)
 		if (!data[off + i])
 			return data + off;
@@ -432,10 +479,17 @@ static void decode(struct sp_reader *r, const struct sp_raw_record *rec, int cpu
 	}
 	f = &r->fields[t];
 	ev->type = t;
-	ev->pid = read_i32(r, rec, &f->pid, -1);
-	ev->other_pid = read_i32(r, rec, &f->other_pid, -1);
-	ev->target_cpu = read_i32(r, rec, &f->target_cpu, -1);
-	ev->orig_cpu = read_i32(r, rec, &f->orig_cpu, -1);
+	if (f->fast && rec->size >= f->end) {
+		ev->pid = load_i32(rec, &f->pid);
+		ev->other_pid = load_i32(rec, &f->other_pid);
+		ev->target_cpu = load_i32(rec, &f->target_cpu);
+		ev->orig_cpu = load_i32(rec, &f->orig_cpu);
+	} else {
+		ev->pid = read_i32(r, rec, &f->pid, -1);
+		ev->other_pid = read_i32(r, rec, &f->other_pid, -1);
+		ev->target_cpu = read_i32(r, rec, &f->target_cpu, -1);
+		ev->orig_cpu = read_i32(r, rec, &f->orig_cpu, -1);
+	}
 	ev->comm = read_str(r, rec, &f->comm, r->comm_buf, sizeof(r->comm_buf));
 	ev->other_comm = read_str(r, rec, &f->other_comm, r->other_comm_buf,
 				  sizeof(r->other_comm_buf));
