@@ -63,7 +63,17 @@ struct ctr {
 	uint64_t max_desc_off;
 	struct sp_container_layout *layout;	/* filled in when not NULL */
 	size_t alloc_cpus;
+	/*
+	 * Small reads come from a window of the file: a compressed trace has
+	 * a chunk header every few dozen KiB, thousands of them.
+	 */
+	unsigned char *cache;		/* CACHE_SIZE bytes, or NULL */
+	uint64_t cache_off;
+	size_t cache_len;
 };
+
+#define CACHE_SIZE	(64u << 10)
+#define CACHE_READ	64		/* reads up to this size go through the cache */
 
 struct section {
 	uint64_t off;
@@ -104,6 +114,18 @@ static int ctr_read(struct ctr *c, uint64_t off, void *buf, size_t len, uint64_t
 	ret = ctr_span(c, off, len, limit, what);
 	if (ret)
 		return ret;
+	if (c->cache && len <= CACHE_READ) {
+		if (off < c->cache_off || off + len > c->cache_off + c->cache_len) {
+			n = pread(c->fd, c->cache, CACHE_SIZE, (off_t)off);
+			c->cache_off = off;
+			c->cache_len = n > 0 ? (size_t)n : 0;
+		}
+		/* short (the file shrank, or an error): read it plainly below */
+		if (off + len <= c->cache_off + c->cache_len) {
+			memcpy(buf, c->cache + (off - c->cache_off), len);
+			return 0;
+		}
+	}
 	while (len) {
 		n = pread(c->fd, p, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
@@ -1035,10 +1057,12 @@ static int check(const char *path, struct sp_container_info *info, struct sp_err
 	} else {
 		c.size = st.st_size;
 		c.info->file_size = c.size;
+		c.cache = malloc(CACHE_SIZE);	/* without it, every read is a pread */
 		ret = check_header(&c, &off);
 		if (!ret)
 			ret = c.info->version == 6 ? check_v6(&c, off) : check_v7(&c, off);
 	}
+	free(c.cache);
 	close(c.fd);
 	return ret;
 }
