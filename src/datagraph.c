@@ -99,6 +99,7 @@ struct build {
 	struct id_map group;		/* group id -> key */
 	struct id_map pid_key;		/* pid -> key */
 	struct id_map rank;		/* pid -> palette index by whole-trace run time */
+	struct id_map command_color;	/* command's string id -> palette index */
 	size_t alloc_keys;
 	int error;
 };
@@ -133,6 +134,76 @@ static int build_ranks(struct build *b)
 		id_put(&b->rank, v[i]->pid, (uint32_t)i);
 	free(v);
 	return 0;
+}
+
+struct command_time {
+	uint32_t comm;			/* string id */
+	const char *name;
+	uint64_t run_ns;		/* of all its tasks over the whole trace */
+};
+
+static int cmp_command_time(const void *a, const void *b)
+{
+	const struct command_time *x = a, *y = b;
+
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Palette index of every command: its string's own color, the same in
+ * every trace, unless a busier command of this trace has that color
+ * already; then the next free one of the SP_STRING_COLORS, and past those
+ * the palette's later colors.  Two commands of one figure never share one.
+ */
+static int build_command_colors(struct build *b)
+{
+	const struct sp_model *m = b->m;
+	bool taken[SP_STRING_COLORS] = { false };
+	struct command_time *v;
+	struct id_map slot = { 0 };
+	size_t i, j, n = 0, overflow = SP_STRING_COLORS;
+	int ret = -ENOMEM;
+
+	v = sp_alloc_array(m->nr_tasks + 1, sizeof(*v));
+	if (!v || id_map_init(&slot, m->nr_tasks + 1) ||
+	    id_map_init(&b->command_color, m->nr_tasks + 1))
+		goto out;
+	for (i = 0; i < m->nr_tasks; i++) {
+		const struct sp_task *t = &m->tasks[i];
+		uint32_t k;
+
+		if (t->pid <= 0 || !t->comm)
+			continue;
+		k = id_get(&slot, t->comm);
+		if (k == UINT32_MAX) {
+			k = (uint32_t)n++;
+			id_put(&slot, t->comm, k);
+			v[k] = (struct command_time){ t->comm, sp_model_str(m, t->comm), 0 };
+		}
+		v[k].run_ns += t->run_ns;
+	}
+	qsort(v, n, sizeof(*v), cmp_command_time);
+	for (i = 0; i < n; i++) {
+		size_t want = sp_string_color_index(v[i].name), got = overflow;
+
+		for (j = 0; j < SP_STRING_COLORS; j++) {
+			if (!taken[(want + j) % SP_STRING_COLORS]) {
+				got = (want + j) % SP_STRING_COLORS;
+				taken[got] = true;
+				break;
+			}
+		}
+		if (got == overflow)
+			overflow++;
+		id_put(&b->command_color, v[i].comm, (uint32_t)got);
+	}
+	ret = 0;
+out:
+	id_map_release(&slot);
+	free(v);
+	return ret;
 }
 
 static size_t rank_of(const struct build *b, int pid)
@@ -216,8 +287,10 @@ static void add_pid(void *data, int pid, uint64_t ns)
 			return;
 		comm = sp_model_comm(m, root);
 		if (b->o->color_by == SP_COLOR_BY_COMMAND && group < ((int64_t)1 << 40)) {
-			sp_color_for_string(b->o->palette, comm, &k->color.r, &k->color.g,
-					    &k->color.b);
+			uint32_t index = id_get(&b->command_color, group);
+
+			set_color(&k->color, b->o->palette,
+				  index != UINT32_MAX ? index : sp_string_color_index(comm));
 			snprintf(k->label, sizeof(k->label), "%s", comm);
 		} else {
 			set_color(&k->color, b->o->palette, rank_of(b, root));
@@ -267,7 +340,8 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	dg->targets = o->is_target != NULL;
 	sp_timeline_for_each_total(tl, count_totals, &nr_pids);
 	if (id_map_init(&b.group, nr_pids + SP_DG_NR_SPECIAL_KEYS) ||
-	    id_map_init(&b.pid_key, nr_pids + 1) || build_ranks(&b))
+	    id_map_init(&b.pid_key, nr_pids + 1) || build_ranks(&b) ||
+	    (o->color_by == SP_COLOR_BY_COMMAND && build_command_colors(&b)))
 		goto out;
 
 	/* the special keys, always present so their indices are fixed */
@@ -346,6 +420,7 @@ out:
 	id_map_release(&b.group);
 	id_map_release(&b.pid_key);
 	id_map_release(&b.rank);
+	id_map_release(&b.command_color);
 	if (ret)
 		sp_datagraph_release(dg);
 	return ret;

@@ -956,8 +956,7 @@ void sp_palette_color(const struct sp_palette *palette, size_t index, double *r,
 	*b = c.b;
 }
 
-void sp_color_for_string(const struct sp_palette *palette, const char *s, double *r, double *g,
-			 double *b)
+size_t sp_string_color_index(const char *s)
 {
 	uint32_t h = 2166136261u;
 
@@ -965,5 +964,5 @@ void sp_color_for_string(const struct sp_palette *palette, const char *s, double
 		h ^= *p;
 		h *= 16777619u;
 	}
-	sp_palette_color(palette, h % SP_STRING_COLORS, r, g, b);
+	return h % SP_STRING_COLORS;
 }

@@ -89,8 +89,10 @@ struct sp_datagraph {
  * With SP_COLOR_BY_PID every task gets its own palette color, in the order
  * of its run time over the whole trace (so zooming keeps colors and the
  * busiest tasks get the first, color-blind safe colors); with
- * SP_COLOR_BY_COMMAND a command gets sp_color_for_string()'s color, the
- * same in every trace; with SP_COLOR_BY_PARENT a task forked during the
+ * SP_COLOR_BY_COMMAND a command gets sp_string_color_index()'s color, the
+ * same in every trace, unless a command with more run time in this trace
+ * has it (then the next free one: no two commands share a color); with
+ * SP_COLOR_BY_PARENT a task forked during the
  * trace gets the color of its oldest ancestor seen forking.
  *
  * Return: 0, or -ENOMEM.

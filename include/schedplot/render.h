@@ -508,22 +508,20 @@ void sp_palette_color(const struct sp_palette *palette, size_t index, double *r,
  */
 void sp_color_to_oklab(const struct sp_rgb *c, double lab[3]);
 
-/* Colors sp_color_for_string() picks from: the palette's first entries. */
+/* Colors sp_string_color_index() picks from: the palette's first entries. */
 #define SP_STRING_COLORS 64
 
 /**
- * sp_color_for_string - a color that depends only on a string
- * @palette: the palette (NULL for default)
+ * sp_string_color_index - a palette index that depends only on a string
  * @s: e.g. a command name
- * @r: red 0..1
- * @g: green 0..1
- * @b: blue 0..1
  *
  * A fixed hash (FNV-1a) of @s picks one of the first SP_STRING_COLORS
  * palette entries, so a command gets the same color in every trace and on
- * every machine.  Different strings may share a color.
+ * every machine.  Different strings may share an index: callers that draw
+ * several resolve that (datagraph.c).
+ *
+ * Return: an index below SP_STRING_COLORS for sp_palette_color().
  */
-void sp_color_for_string(const struct sp_palette *palette, const char *s, double *r,
-			 double *g, double *b);
+size_t sp_string_color_index(const char *s);
 
 #endif /* SP_RENDER_H */

@@ -2,7 +2,8 @@
 /*
  * The core-by-time chart from synthetic events, checked on plot-area
  * pixels: a task's columns in its color, idle white, no data grey,
- * --target black, a cropped window, socket order, and 256 rows.  No
+ * --target black, a cropped window, socket order, distinct colors by
+ * command, and 256 rows.  No
  * rendered text is compared.
  */
 #include <errno.h>
@@ -31,6 +32,8 @@
 #define PH 40
 
 static struct sp_model m;
+static const char *daemon_comm = "daemon";	/* task 20's command */
+static enum sp_color_by color_by = SP_COLOR_BY_PID;
 static struct sp_timeline tl;
 static struct sp_datagraph dg;
 static struct sp_theme theme;
@@ -62,7 +65,7 @@ static void build(uint64_t t0, uint64_t t1, const int *rows, const int *row_sock
 {
 	uint64_t start[2] = { 0, 500 };
 	struct sp_model_observer obs = { .run = on_run, .data = &tl };
-	struct sp_datagraph_opts o = { .color_by = SP_COLOR_BY_PID };
+	struct sp_datagraph_opts o = { .color_by = color_by };
 	static const int numeric[2] = { 0, 1 };
 
 	assert_int_equal(sp_timeline_init(&tl, t0, t1, PW, 2, rows ? rows : numeric, 2), 0);
@@ -71,7 +74,7 @@ static void build(uint64_t t0, uint64_t t1, const int *rows, const int *row_sock
 	ev(200, 0, SP_EV_SWITCH, 0, 0, "swapper/0", 10, "worker");
 	ev(500, 1, SP_EV_OTHER, 0, 0, NULL, 0, NULL);
 	ev(600, 0, SP_EV_SWITCH, 10, 10, "worker", 0, "swapper/0");
-	ev(700, 1, SP_EV_SWITCH, 0, 0, "swapper/1", 20, "daemon");
+	ev(700, 1, SP_EV_SWITCH, 0, 0, "swapper/1", 20, daemon_comm);
 	ev(1000, 0, SP_EV_OTHER, 0, 0, NULL, 0, NULL);
 	assert_int_equal(sp_model_finish(&m), 0);
 	assert_int_equal(sp_timeline_finish(&tl), 0);
@@ -275,6 +278,51 @@ static void test_topology_errors(void **state)
  * the default height with rows of at least 3 px, every row in its color.
  * SP_TEST_IMAGE_DIR=dir keeps the picture to look at.
  */
+/* The color of the key labelled @label. */
+static struct sp_rgb key_color(const char *label)
+{
+	for (size_t i = 0; i < dg.nr_keys; i++)
+		if (!strcmp(dg.keys[i].label, label))
+			return dg.keys[i].color;
+	fail_msg("no key %s", label);
+	return (struct sp_rgb){ 0, 0, 0 };
+}
+
+/*
+ * By command, two commands whose names hash to the same color still get
+ * two colors: the busier one ("worker", 400 ns against 300) keeps its
+ * own, the other takes the next.
+ */
+static void test_command_colors_distinct(void **state)
+{
+	size_t want = sp_string_color_index("worker"), i;
+	static char name[16];
+	struct sp_rgb w, d;
+	double r, g, b;
+
+	for (i = 0; i < 100000; i++) {
+		snprintf(name, sizeof(name), "d%zu", i);
+		if (sp_string_color_index(name) == want)
+			break;
+	}
+	assert_true(i < 100000);
+	daemon_comm = name;
+	color_by = SP_COLOR_BY_COMMAND;
+	build(0, 1000, NULL, NULL, NULL);
+	daemon_comm = "daemon";
+	color_by = SP_COLOR_BY_PID;
+
+	w = key_color("worker");
+	d = key_color(name);
+	sp_palette_color(NULL, want, &r, &g, &b);
+	assert_true(w.r == r && w.g == g && w.b == b);
+	sp_palette_color(NULL, (want + 1) % SP_STRING_COLORS, &r, &g, &b);
+	assert_true(d.r == r && d.g == g && d.b == b);
+	assert_color(pixel(0, 30), rgb(w.r, w.g, w.b));
+	assert_color(pixel(1, 80), rgb(d.r, d.g, d.b));
+	teardown_all();
+}
+
 static void test_256_rows(void **state)
 {
 	enum { N = 256 };
@@ -352,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_cropped_window),
 		cmocka_unit_test(test_socket_order_moves_rows),
 		cmocka_unit_test(test_topology_errors),
+		cmocka_unit_test(test_command_colors_distinct),
 		cmocka_unit_test(test_256_rows),
 	};
 
