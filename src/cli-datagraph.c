@@ -66,18 +66,13 @@ static const char datagraph_usage[] =
 	"\n"
 	"See schedplot-datagraph(1) for how to record a suitable trace.\n";
 
-static bool is_target(void *data, const char *comm)
-{
-	return sp_view_opts_is_target(data, comm);
-}
-
 int sp_cmd_datagraph(int argc, char **argv)
 {
 	struct sp_view_opts o;
 	struct sp_trace t;
 	struct sp_theme theme;
 	struct sp_datagraph_figure fig = { 0 };
-	struct sp_datagraph_opts dopts = { 0 };
+	struct sp_datagraph_opts dopts;
 	struct sp_timeline tl = { 0 };
 	struct sp_datagraph dg = { 0 };
 	struct sp_model_observer obs;
@@ -94,16 +89,10 @@ int sp_cmd_datagraph(int argc, char **argv)
 		sp_view_opts_release(&o);
 		return ret;
 	}
-	ret = sp_cli_open(&t, o.trace_path);
+	ret = sp_view_open(&o, &t, &rows, &row_socket, &nr_rows);
 	if (ret)
 		goto out;
 	have_trace = true;
-	ret = sp_view_opts_resolve(&o, &t);
-	if (ret)
-		goto out;
-	ret = sp_view_opts_rows(&o, &t, &rows, &row_socket, &nr_rows);
-	if (ret)
-		goto out;
 
 	sp_theme_init(&theme, o.font_size);
 	fig.theme = &theme;
@@ -115,12 +104,8 @@ int sp_cmd_datagraph(int argc, char **argv)
 	fig.origin_ns = o.origin_ns;
 
 	/* before the pass (and before fonts are loaded): an unwritable output fails at once */
-	path = sp_view_opts_output(&o, name_buf, sizeof(name_buf));
 	sp_output_init(&out);
-	sp_output_protect(&out, o.trace_path);
-	if (o.topology)
-		sp_output_protect(&out, o.topology);
-	ret = sp_cli_probe_output(&out, path, o.format, fig.width);
+	ret = sp_view_probe_output(&o, &out, name_buf, sizeof(name_buf), fig.width, &path);
 	if (ret)
 		goto out;
 
@@ -145,13 +130,7 @@ int sp_cmd_datagraph(int argc, char **argv)
 		goto out;
 	}
 
-	dopts.color_by = o.color_by;
-	dopts.palette = sp_palette_by_name(o.palette);
-	if (o.nr_targets) {
-		dopts.is_target = is_target;
-		dopts.target_data = &o;
-	}
-	dopts.row_socket = row_socket;
+	sp_view_datagraph_opts(&o, row_socket, &dopts);
 	if (sp_datagraph_init(&dg, &tl, &t.model, &dopts)) {
 		ret = sp_cli_fail(NULL, "out of memory");
 		goto out;

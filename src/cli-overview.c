@@ -84,11 +84,6 @@ static const char overview_usage[] =
 #define OV_RW_PLOT_PX	260
 #define OV_RW_PLOT_PT	130
 
-static bool ov_is_target(void *data, const char *comm)
-{
-	return sp_view_opts_is_target(data, comm);
-}
-
 static cairo_t *scratch_context(void)
 {
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
@@ -268,7 +263,7 @@ int sp_cmd_overview(int argc, char **argv)
 	struct sp_theme theme;
 	struct sp_timeline tl = { 0 };
 	struct sp_datagraph dg = { 0 };
-	struct sp_datagraph_opts dopts = { 0 };
+	struct sp_datagraph_opts dopts;
 	struct sp_rw_collect rw = { 0 };
 	struct sp_model_observer tl_obs, obs;
 	struct sp_model_filter filter;
@@ -292,16 +287,10 @@ int sp_cmd_overview(int argc, char **argv)
 		sp_view_opts_release(&o);
 		return ret;
 	}
-	ret = sp_cli_open(&t, o.trace_path);
+	ret = sp_view_open(&o, &t, &rows, &row_socket, &nr_rows);
 	if (ret)
 		goto out;
 	have_trace = true;
-	ret = sp_view_opts_resolve(&o, &t);
-	if (ret)
-		goto out;
-	ret = sp_view_opts_rows(&o, &t, &rows, &row_socket, &nr_rows);
-	if (ret)
-		goto out;
 	nr = sp_cli_rw_filter(&filter, &o);
 	png = o.format == SP_FORMAT_PNG;
 
@@ -333,11 +322,7 @@ int sp_cmd_overview(int argc, char **argv)
 		nr_cols = (unsigned int)ceil(px.w * SP_RWGRAPH_VECTOR_COLS_PER_PT);
 
 	/* fail before the pass when the output cannot be written */
-	path = sp_view_opts_output(&o, name_buf, sizeof(name_buf));
-	sp_output_protect(&out, o.trace_path);
-	if (o.topology)
-		sp_output_protect(&out, o.topology);
-	ret = sp_cli_probe_output(&out, path, o.format, fig.width);
+	ret = sp_view_probe_output(&o, &out, name_buf, sizeof(name_buf), fig.width, &path);
 	if (ret)
 		goto out;
 	if (o.csv) {
@@ -372,13 +357,7 @@ int sp_cmd_overview(int argc, char **argv)
 		goto out;
 	}
 
-	dopts.color_by = o.color_by;
-	dopts.palette = sp_palette_by_name(o.palette);
-	if (o.nr_targets) {
-		dopts.is_target = ov_is_target;
-		dopts.target_data = &o;
-	}
-	dopts.row_socket = row_socket;
+	sp_view_datagraph_opts(&o, row_socket, &dopts);
 	if (sp_datagraph_init(&dg, &tl, &t.model, &dopts)) {
 		ret = sp_cli_fail(NULL, "out of memory");
 		goto out;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "schedplot/cli.h"
+#include "schedplot/datagraph.h"
 #include "schedplot/error.h"
 #include "schedplot/render.h"
 #include "schedplot/topology.h"
@@ -450,4 +451,47 @@ int sp_view_opts_rows(struct sp_view_opts *o, const struct sp_trace *t, int **ro
 	if (!*nr_rows)
 		return sp_cli_usage(o->cmd, "--cpus %s selects no CPU", o->cpus_list);
 	return SP_EXIT_OK;
+}
+
+int sp_view_open(struct sp_view_opts *o, struct sp_trace *t, int **rows, int **row_socket,
+		 int *nr_rows)
+{
+	int ret = sp_cli_open(t, o->trace_path);
+
+	if (ret)
+		return ret;
+	ret = sp_view_opts_resolve(o, t);
+	if (!ret)
+		ret = sp_view_opts_rows(o, t, rows, row_socket, nr_rows);
+	if (ret)
+		sp_trace_close(t);
+	return ret;
+}
+
+int sp_view_probe_output(const struct sp_view_opts *o, struct sp_output *out, char *buf,
+			 size_t len, double width, const char **path)
+{
+	*path = sp_view_opts_output(o, buf, len);
+	sp_output_protect(out, o->trace_path);
+	if (o->topology)
+		sp_output_protect(out, o->topology);
+	return sp_cli_probe_output(out, *path, o->format, width);
+}
+
+static bool is_target(void *data, const char *comm)
+{
+	return sp_view_opts_is_target(data, comm);
+}
+
+void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
+			    struct sp_datagraph_opts *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->color_by = o->color_by;
+	d->palette = sp_palette_by_name(o->palette);
+	if (o->nr_targets) {
+		d->is_target = is_target;
+		d->target_data = (void *)o;
+	}
+	d->row_socket = row_socket;
 }

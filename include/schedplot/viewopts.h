@@ -7,6 +7,7 @@
 
 #include "schedplot/output.h"
 
+struct sp_datagraph_opts;
 struct sp_topology;
 struct sp_trace;
 
@@ -141,6 +142,44 @@ bool sp_view_opts_is_target(const struct sp_view_opts *o, const char *comm);
  */
 int sp_view_opts_rows(struct sp_view_opts *o, const struct sp_trace *t, int **rows,
 		      int **row_socket, int *nr_rows);
+
+/**
+ * sp_view_open - open the trace, resolve the options and plan the rows
+ * @o: parsed options
+ * @t: the trace to open
+ * @rows: as for sp_view_opts_rows()
+ * @row_socket: as for sp_view_opts_rows()
+ * @nr_rows: as for sp_view_opts_rows()
+ *
+ * Prints errors.  Return: SP_EXIT_OK with @t open, or an exit code with
+ * @t closed (the arrays are still the caller's to free).
+ */
+int sp_view_open(struct sp_view_opts *o, struct sp_trace *t, int **rows, int **row_socket,
+		 int *nr_rows);
+
+/**
+ * sp_view_probe_output - name the output and fail early when it cannot be written
+ * @o: resolved options
+ * @out: an initialised output; the trace and --topology file are protected
+ * @buf: room for a default name
+ * @len: size of @buf
+ * @width: the image's width
+ * @path: set to the output's name
+ *
+ * Done before the pass, so that a wrong directory fails at once.
+ * Return: SP_EXIT_OK, or an exit code (the error printed).
+ */
+int sp_view_probe_output(const struct sp_view_opts *o, struct sp_output *out, char *buf,
+			 size_t len, double width, const char **path);
+
+/**
+ * sp_view_datagraph_opts - the datagraph options the view options ask for
+ * @o: resolved options (kept by reference for --target)
+ * @row_socket: from sp_view_opts_rows()
+ * @d: filled in: colors, palette, targets, socket separators
+ */
+void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
+			    struct sp_datagraph_opts *d);
 
 /**
  * sp_view_opts_release - free what parsing and resolving allocated
