@@ -26,6 +26,8 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <png.h>
+#include <zlib.h>
 
 #include "schedplot/error.h"
 #include "schedplot/output.h"
@@ -250,6 +252,92 @@ static cairo_status_t stream_write(void *closure, const unsigned char *data, uns
 	}
 	memcpy(out->buf + out->nr_buf, data, len);
 	out->nr_buf += len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static void png_write_data(png_structp png, png_bytep data, size_t len)
+{
+	struct sp_output *out = png_get_io_ptr(png);
+
+	while (len) {
+		unsigned int n = len > UINT_MAX ? UINT_MAX : (unsigned int)len;
+
+		if (stream_write(out, data, n) != CAIRO_STATUS_SUCCESS)
+			png_error(png, "write error");
+		data += n;
+		len -= n;
+	}
+}
+
+static void png_flush_data(png_structp png)
+{
+}
+
+/* libpng would print its own messages: the caller reports the error once. */
+static void png_quiet_error(png_structp png, png_const_charp msg)
+{
+	png_longjmp(png, 1);
+}
+
+static void png_quiet_warning(png_structp png, png_const_charp msg)
+{
+}
+
+/*
+ * The image as an 8-bit RGB PNG.  cairo's own writer tries every row
+ * filter, which costs about as much as the rest of a small run; charts are
+ * large flat areas, which zlib packs as small without a filter (the files
+ * come out no larger).  No time or software chunks: the same image gives
+ * the same bytes.
+ */
+static cairo_status_t write_png(struct sp_output *out)
+{
+	cairo_surface_t *s = out->surface;
+	int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+	int stride = cairo_image_surface_get_stride(s), x, y;
+	const unsigned char *pixels;
+	png_structp png;
+	png_infop info;
+	png_bytep row = NULL;
+
+	cairo_surface_flush(s);
+	pixels = cairo_image_surface_get_data(s);
+	if (!pixels || w <= 0 || h <= 0)
+		return CAIRO_STATUS_INVALID_SIZE;
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_quiet_error,
+				      png_quiet_warning);
+	info = png ? png_create_info_struct(png) : NULL;
+	row = malloc((size_t)w * 3);
+	if (!png || !info || !row) {
+		png_destroy_write_struct(&png, info ? &info : NULL);
+		free(row);
+		return CAIRO_STATUS_NO_MEMORY;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		free(row);
+		return out->write_errno ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_NO_MEMORY;
+	}
+	png_set_write_fn(png, out, png_write_data, png_flush_data);
+	png_set_compression_level(png, Z_DEFAULT_COMPRESSION);
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+	png_write_info(png, info);
+	for (y = 0; y < h; y++) {
+		const uint32_t *src = (const uint32_t *)(pixels + (size_t)y * stride);
+
+		/* RGB24: 0x00RRGGBB in a host-order word */
+		for (x = 0; x < w; x++) {
+			row[3 * x] = (unsigned char)(src[x] >> 16);
+			row[3 * x + 1] = (unsigned char)(src[x] >> 8);
+			row[3 * x + 2] = (unsigned char)src[x];
+		}
+		png_write_row(png, row);
+	}
+	png_write_end(png, info);
+	png_destroy_write_struct(&png, &info);
+	free(row);
 	return CAIRO_STATUS_SUCCESS;
 }
 
@@ -611,7 +699,7 @@ int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err)
 	cairo_destroy(out->cr);
 	out->cr = NULL;
 	if (commit && !status && out->format == SP_FORMAT_PNG)
-		status = cairo_surface_write_to_png_stream(out->surface, stream_write, out);
+		status = write_png(out);
 	cairo_surface_finish(out->surface);
 	if (!status)
 		status = cairo_surface_status(out->surface);
