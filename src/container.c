@@ -270,6 +270,10 @@ static int check_page_size(struct ctr *c, uint64_t off, uint64_t n)
 static int check_block(struct ctr *c, uint64_t off, uint64_t zsize, uint64_t rsize,
 		       uint64_t max, const char *what)
 {
+	/* no codec makes an empty block; a file padded with zeros is full of them */
+	if (!zsize)
+		return sp_error_set(c->err, -EBADMSG, off,
+				    "compressed %s is empty (the file is damaged)", what);
 	if (rsize > max)
 		return sp_error_set(c->err, -EBADMSG, off,
 				    "compressed %s claims %llu uncompressed bytes, more than %llu MiB (the file is damaged)",

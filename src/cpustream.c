@@ -300,6 +300,9 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 	s->data = (unsigned char *)s->page + s->hdr_size;
 	s->ts = get_u64(s, s->page);
 	flags = get_long(s, s->page + 8);
+	/* the kernel never writes one; a file padded with zeros is full of them */
+	if (!s->ts && !flags)
+		return damaged(s, "it is all zeros, as in a file cut short or padded", err);
 	s->commit = flags & COMMIT_MASK;
 	if (s->commit > s->p.page_size - s->hdr_size)
 		return damaged(s, "its data is larger than the page", err);
