@@ -7,6 +7,7 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 DESTDIR    ?=
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
@@ -164,9 +165,12 @@ install: $(PROG)
 	$(INSTALL) -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1/
 	$(if $(wildcard contrib/schedplot.bash),$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR) && \
 		$(INSTALL) -m 644 contrib/schedplot.bash $(DESTDIR)$(BASHCOMPDIR)/schedplot)
+	$(if $(wildcard contrib/_schedplot),$(INSTALL) -d $(DESTDIR)$(ZSHCOMPDIR) && \
+		$(INSTALL) -m 644 contrib/_schedplot $(DESTDIR)$(ZSHCOMPDIR)/_schedplot)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/schedplot $(DESTDIR)$(BASHCOMPDIR)/schedplot
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_schedplot
 	rm -f $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 
 clean:

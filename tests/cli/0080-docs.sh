@@ -249,3 +249,61 @@ if [ -f "$comp" ]; then
 else
 	not_ok "contrib/schedplot.bash is missing"
 fi
+
+# ---- zsh completion ----
+
+zcomp=$SRCDIR/contrib/_schedplot
+if [ ! -f "$zcomp" ]; then
+	not_ok "contrib/_schedplot is missing"
+elif ! command -v zsh >/dev/null 2>&1; then
+	skip "zsh completion: no zsh here (Debian package zsh)"
+else
+	if zsh -n "$zcomp"; then
+		ok "contrib/_schedplot parses"
+	else
+		not_ok "contrib/_schedplot has a syntax error"
+	fi
+	# zsh_specs FUNCTION ARGS...: run a function of the completion with
+	# the completion system's calls replaced: _call_program runs its
+	# command, _arguments and _describe print what they were given
+	zsh_specs() {
+		zsh -f -c '
+			_call_program() { shift; "$@" }
+			_arguments() { print -rl -- "$@" }
+			_describe() { print -rl -- ${(P)3} }
+			zcomp=$1; shift
+			source $zcomp >/dev/null 2>&1
+			"$@"' zsh "$zcomp" "$@"
+	}
+	got=$(zsh_specs _schedplot_commands "$SCHEDPLOT" | cut -d: -f1 | sort | tr '\n' ' ')
+	want=$(printf '%s\n' $commands | sort | tr '\n' ' ')
+	if [ "$got" = "$want" ]; then
+		ok "zsh completion lists the commands: $want"
+	else
+		not_ok "zsh completion lists '$got', expected '$want'"
+	fi
+	if zsh_specs _schedplot_commands "$SCHEDPLOT" | grep -q '^datagraph:draw '; then
+		ok "zsh completion describes the commands from --help"
+	else
+		not_ok "zsh completion has no description for datagraph"
+	fi
+	for cmd in $commands; do
+		zsh_specs _schedplot_command_args "$SCHEDPLOT" "$cmd" >"$TMP/zspecs"
+		missing=
+		for opt in $(grep -oE -- '--[a-z][a-z0-9-]*' <("$SCHEDPLOT" "$cmd" --help) | sort -u); do
+			grep -qE -- "^$opt(=?\\[)" "$TMP/zspecs" || missing="$missing $opt"
+		done
+		if [ -z "$missing" ]; then
+			ok "zsh completion offers every option of $cmd"
+		else
+			not_ok "zsh completion of $cmd lacks:$missing"
+		fi
+	done
+	zsh_specs _schedplot_command_args "$SCHEDPLOT" datagraph >"$TMP/zspecs"
+	expect_grep "$TMP/zspecs" '^--color-by=\[.*\]:grouping:\(pid command parent\)$' \
+		"zsh completion: --color-by values"
+	expect_grep "$TMP/zspecs" '^--palette=\[.*\]:palette:\(default colorblind grey\)$' \
+		"zsh completion: --palette values"
+	expect_grep "$TMP/zspecs" "^\\*:trace:_files -g '\\*\\.dat" "zsh completion: traces are .dat files"
+	expect_grep "$TMP/zspecs" '^--min=\[start ' "zsh completion: descriptions from --help"
+fi

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make install puts the program, every man page and the bash completion
-# where PREFIX, DESTDIR, BINDIR and MANDIR say; make uninstall removes them;
+# make install puts the program, every man page and the bash and zsh completions
+# where PREFIX, DESTDIR, BINDIR, MANDIR and ZSHCOMPDIR say; make uninstall
+# removes them;
 # --version prints the version of the VERSION file.
 . "$(dirname "$0")/../lib.sh"
 
@@ -62,6 +63,11 @@ check_installed() {
 	else
 		not_ok "contrib/schedplot.bash is missing"
 	fi
+	if cmp -s "$SRCDIR/contrib/_schedplot" "$1$5/_schedplot"; then
+		ok "installed the zsh completion as $5/_schedplot"
+	else
+		not_ok "zsh completion missing or different in $5"
+	fi
 	run "$bin/schedplot" --version
 	expect_status 0 "installed schedplot --version"
 	expect_grep "$OUT" "^schedplot $version\$" "installed schedplot prints version $version"
@@ -80,14 +86,16 @@ check_uninstalled() {
 
 root=$TMP/root
 make_run "make install DESTDIR=... PREFIX=/usr" install DESTDIR="$root" PREFIX=/usr
-check_installed "$root" /usr/bin /usr/share/man /usr/share/bash-completion/completions
+check_installed "$root" /usr/bin /usr/share/man /usr/share/bash-completion/completions \
+	/usr/share/zsh/site-functions
 make_run "make uninstall DESTDIR=... PREFIX=/usr" uninstall DESTDIR="$root" PREFIX=/usr
 check_uninstalled "$root"
 
 root=$TMP/root2
-make_run "make install with BINDIR and MANDIR" install DESTDIR="$root" PREFIX=/opt/sp \
-	BINDIR=/opt/sp/sbin MANDIR=/opt/sp/man
-check_installed "$root" /opt/sp/sbin /opt/sp/man /opt/sp/share/bash-completion/completions
-make_run "make uninstall with BINDIR and MANDIR" uninstall DESTDIR="$root" PREFIX=/opt/sp \
-	BINDIR=/opt/sp/sbin MANDIR=/opt/sp/man
+make_run "make install with BINDIR, MANDIR and ZSHCOMPDIR" install DESTDIR="$root" \
+	PREFIX=/opt/sp BINDIR=/opt/sp/sbin MANDIR=/opt/sp/man ZSHCOMPDIR=/opt/sp/zsh
+check_installed "$root" /opt/sp/sbin /opt/sp/man /opt/sp/share/bash-completion/completions \
+	/opt/sp/zsh
+make_run "make uninstall with BINDIR, MANDIR and ZSHCOMPDIR" uninstall DESTDIR="$root" \
+	PREFIX=/opt/sp BINDIR=/opt/sp/sbin MANDIR=/opt/sp/man ZSHCOMPDIR=/opt/sp/zsh
 check_uninstalled "$root"

@@ -97,6 +97,8 @@ for page in "$src"/man/*.1; do
 done
 has_file -rw- /usr/share/bash-completion/completions/schedplot \
 	"the package installs the bash completion"
+has_file -rw- /usr/share/zsh/vendor-completions/_schedplot \
+	"the package installs the zsh completion"
 has_file -rw- /usr/share/doc/schedplot/copyright "the package has its copyright file"
 if grep -Eq ' \./usr/local(/|$)' "$TMP/contents"; then
 	not_ok "the package puts files under /usr/local"
