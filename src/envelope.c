@@ -10,12 +10,11 @@
 #include "schedplot/envelope.h"
 #include "schedplot/error.h"
 #include "schedplot/model.h"
+#include "schedplot/muldiv.h"
 
 uint64_t sp_envelope_col_start(const struct sp_envelope *e, size_t i)
 {
-	unsigned __int128 span = e->t1_ns - e->t0_ns;
-
-	return e->t0_ns + (uint64_t)((span * i + e->nr_cols - 1) / e->nr_cols);
+	return e->t0_ns + sp_muldiv(e->t1_ns - e->t0_ns, i, e->nr_cols - 1, e->nr_cols);
 }
 
 /*
@@ -25,8 +24,7 @@ uint64_t sp_envelope_col_start(const struct sp_envelope *e, size_t i)
  */
 size_t sp_envelope_col_of(const struct sp_envelope *e, uint64_t ts_ns)
 {
-	unsigned __int128 d = ts_ns - e->t0_ns;
-	size_t i = (size_t)(d * e->nr_cols / (e->t1_ns - e->t0_ns));
+	size_t i = (size_t)sp_muldiv(ts_ns - e->t0_ns, e->nr_cols, 0, e->t1_ns - e->t0_ns);
 
 	return i < e->nr_cols ? i : e->nr_cols - 1;
 }

@@ -9,9 +9,9 @@
 
 #include "schedplot/error.h"
 #include "schedplot/model.h"
+#include "schedplot/muldiv.h"
 #include "schedplot/timeline.h"
 
-typedef unsigned __int128 sp_u128;
 
 static uint64_t span_ns(const struct sp_timeline *tl)
 {
@@ -21,14 +21,13 @@ static uint64_t span_ns(const struct sp_timeline *tl)
 /* The column holding @ts, t0 <= ts < t1. */
 static uint64_t col_of(const struct sp_timeline *tl, uint64_t ts)
 {
-	return (uint64_t)((sp_u128)(ts - tl->t0_ns) * tl->nr_cols / span_ns(tl));
+	return sp_muldiv(ts - tl->t0_ns, tl->nr_cols, 0, span_ns(tl));
 }
 
 uint64_t sp_timeline_col_start(const struct sp_timeline *tl, unsigned int col)
 {
 	/* smallest t with col_of(t) >= col: ceil(col * span / nr_cols) */
-	return tl->t0_ns + (uint64_t)(((sp_u128)span_ns(tl) * col + tl->nr_cols - 1) /
-				      tl->nr_cols);
+	return tl->t0_ns + sp_muldiv(span_ns(tl), col, tl->nr_cols - 1, tl->nr_cols);
 }
 
 /* Tie order: tasks (lower pid first), then idle, then no data. */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_MULDIV_H
+#define SP_MULDIV_H
+
+#include <stdint.h>
+
+/**
+ * sp_muldiv - floor((a * b + add) / c), exactly
+ * @a: a factor
+ * @b: a factor
+ * @add: added to the product before dividing
+ * @c: the divisor, not 0
+ *
+ * Pixel columns come from nanosecond timestamps scaled by the image width,
+ * whose product passes 64 bits.  The quotient must fit in 64 bits.  With a
+ * 128-bit integer type (64-bit hosts) one multiplication and division;
+ * elsewhere (32-bit hosts) a long division, as exact.
+ */
+static inline uint64_t sp_muldiv(uint64_t a, uint64_t b, uint64_t add, uint64_t c)
+{
+#if defined(__SIZEOF_INT128__) && !defined(SP_MULDIV_PORTABLE)
+	return (uint64_t)(((unsigned __int128)a * b + add) / c);
+#else
+	uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+	uint64_t lo = (uint32_t)p00 | (mid << 32);
+	uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	uint64_t q = 0, r = 0, carry;
+	int i;
+
+	lo += add;
+	hi += lo < add;
+	for (i = 127; i >= 0; i--) {
+		carry = r >> 63;
+		r = (r << 1) | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
+		q <<= 1;
+		if (carry || r >= c) {
+			r -= c;
+			q |= 1;
+		}
+	}
+	return q;
+#endif
+}
+
+#endif /* SP_MULDIV_H */
