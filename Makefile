@@ -35,7 +35,8 @@ DEP_VERSIONS := $(foreach p,libtracecmd libtraceevent libtracefs cairo,$(p) $(sh
 OPT        ?= -O2 -g
 WARN       := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS     ?= $(OPT)
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP -Iinclude \
+# _FILE_OFFSET_BITS: traces of more than 2 GiB on 32-bit hosts too
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP -Iinclude -D_FILE_OFFSET_BITS=64 \
               -DSP_VERSION='"$(VERSION)"' -DSP_DEP_VERSIONS='"$(DEP_VERSIONS)"' $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIBS       := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 ifeq ($(WERROR),1)
