@@ -209,12 +209,42 @@ static int ctr_count_item(struct ctr *c, uint64_t off)
 			    "more than %u sections and options (the file is damaged)", MAX_ITEMS);
 }
 
-/* The options that make libtracecmd change timestamps as it reads them. */
-static void note_option(struct ctr *c, uint64_t id)
+/*
+ * An option at [@off, @off + @len).  Notes the ones that make libtracecmd
+ * change timestamps as it reads them (it reads those files), and checks
+ * the one it trusts with its allocations: a time shift option (guest
+ * tracing) gives per CPU a number of samples that libtracecmd allocates
+ * before reading them, so a damaged count takes gigabytes.
+ */
+static int check_option(struct ctr *c, uint64_t id, uint64_t off, uint64_t len)
 {
+	uint64_t end = off + len, nr_cpus, count, cpu, p;
+	int ret;
+
 	if (c->layout && (id == OPT_DATE || id == OPT_OFFSET || id == OPT_TIME_SHIFT ||
 			  id == OPT_TSC2NSEC))
 		c->layout->ts_options = true;
+	if (id != OPT_TIME_SHIFT || len < 16)
+		return 0;	/* libtracecmd skips a shorter one */
+	ret = ctr_num(c, off + 12, 4, end, "time shift option", &nr_cpus);
+	if (ret)
+		return ret;
+	if (nr_cpus > SP_CONTAINER_MAX_CPUS)
+		return sp_error_set(c->err, -EBADMSG, off + 12,
+				    "time shift option for %llu CPUs (the file is damaged)",
+				    (unsigned long long)nr_cpus);
+	/* per CPU: a count, then that many times, offsets and scalings */
+	for (cpu = 0, p = off + 16; cpu < nr_cpus; cpu++) {
+		ret = ctr_num(c, p, 4, end, "time shift option", &count);
+		if (ret)
+			return ret;
+		if (count > (end - p - 4) / 24)
+			return sp_error_set(c->err, -EBADMSG, p,
+					    "time shift option claims %llu samples for CPU %llu, more than it holds (the file is damaged)",
+					    (unsigned long long)count, (unsigned long long)cpu);
+		p += 4 + count * 24;
+	}
+	return 0;
 }
 
 static int layout_add_cpu(struct ctr *c, uint64_t cpu, uint64_t off, uint64_t size,
@@ -465,11 +495,11 @@ static int v6_options(struct ctr *c, uint64_t *off, uint64_t *nr_cpus, bool inst
 			return ret;
 		if (!id)
 			break;
-		if (!instances)
-			note_option(c, id);
 		ret = ctr_num(c, p + 2, 4, c->size, "options", &len);
 		if (!ret)
 			ret = ctr_span(c, p + 6, len, c->size, "options");
+		if (!ret && !instances)
+			ret = check_option(c, id, p + 6, len);
 		if (ret)
 			return ret;
 		if (!instances && id == OPT_CPUCOUNT && len >= 4) {
@@ -824,7 +854,9 @@ static int v7_option_list(struct ctr *c, const struct section *s, uint64_t *next
 		if (ret)
 			return ret;
 		ctr_visit(c, "option", p, 6 + len);
-		note_option(c, id);
+		ret = check_option(c, id, p + 6, len);
+		if (ret)
+			return ret;
 		p += 6;
 		switch (id) {
 		case OPT_DONE:

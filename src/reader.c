@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -874,15 +875,35 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 	return 0;
 }
 
+/* Address space of the child that tries libtracecmd on a file. */
+#define SP_LIBTRACECMD_MEMORY	(2ul << 30)
+
+/* AddressSanitizer reserves terabytes of address space: no limit under it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SP_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SP_UNDER_ASAN 1
+#endif
+#endif
+
 /* The metadata and the data through libtracecmd. */
 /*
  * libtracecmd 1.3 crashes on some damaged files that our own checks let
- * through (in tracecmd_open_fd() and its cleanup).  Before the fallback path
- * hands it a file, a child process reads the whole file with it; only if
- * the child survives does this process do the same.  The fallback is rare
- * (timestamp options, odd layouts), so the extra read is affordable.
+ * through (in tracecmd_open_fd() and its cleanup), and a damaged size can
+ * make it allocate gigabytes.  Before the fallback path hands it a file, a
+ * child process reads the whole file with it, within a time and memory
+ * budget; only if the child reads it all does this process do the same.
+ * The fallback is rare (timestamp options, odd layouts), so the extra read
+ * is affordable.
  */
-static bool libtracecmd_survives(const char *path)
+enum libtracecmd_verdict {
+	LIBTRACECMD_READS,		/* or the child could not be made: try it here */
+	LIBTRACECMD_REFUSES,		/* tracecmd_open() said no */
+	LIBTRACECMD_FAILS,		/* crashed, or ran out of time or memory */
+};
+
+static enum libtracecmd_verdict libtracecmd_try(const char *path)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 	int status, cpu, null_fd;
@@ -892,7 +913,7 @@ static bool libtracecmd_survives(const char *path)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return true;	/* cannot isolate it: try it in this process */
+		return LIBTRACECMD_READS;
 	if (pid == 0) {
 		struct tracecmd_input *h;
 
@@ -903,10 +924,13 @@ static bool libtracecmd_survives(const char *path)
 		if (null_fd >= 0)
 			dup2(null_fd, STDERR_FILENO);
 		alarm(60);
+#ifndef SP_UNDER_ASAN
+		setrlimit(RLIMIT_AS, &(struct rlimit){ SP_LIBTRACECMD_MEMORY, SP_LIBTRACECMD_MEMORY });
+#endif
 		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
 					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 		if (!h)
-			_exit(0);	/* a clean refusal: the parent reports it */
+			_exit(LIBTRACECMD_REFUSES);
 		for (cpu = 0; cpu < tracecmd_cpus(h); cpu++) {
 			struct tep_record *rec;
 
@@ -914,22 +938,28 @@ static bool libtracecmd_survives(const char *path)
 				tracecmd_free_record(rec);
 		}
 		tracecmd_close(h);
-		_exit(0);
+		_exit(LIBTRACECMD_READS);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return true;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+			return LIBTRACECMD_READS;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == LIBTRACECMD_READS ||
+				  WEXITSTATUS(status) == LIBTRACECMD_REFUSES))
+		return WEXITSTATUS(status);
+	return LIBTRACECMD_FAILS;
 }
 
 static int open_libtracecmd(struct sp_reader *r, const char *path, struct sp_error *err)
 {
-	if (!libtracecmd_survives(path))
+	enum libtracecmd_verdict v = libtracecmd_try(path);
+
+	if (v == LIBTRACECMD_FAILS)
 		return sp_error_set(err, -EBADMSG, -1,
 				    "damaged trace: libtracecmd, which reads this kind of file, "
 				    "fails on it");
-	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (v == LIBTRACECMD_READS)
+		r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+						TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!r->handle && !strcmp(r->layout.info.compression, "none"))
 		return sp_error_set(err, -EBADMSG, -1, "cannot read the trace (the file is damaged)");
 	if (!r->handle)
