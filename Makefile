@@ -38,7 +38,7 @@ CFLAGS     ?= $(OPT)
 # _FILE_OFFSET_BITS: traces of more than 2 GiB on 32-bit hosts too
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP -Iinclude -D_FILE_OFFSET_BITS=64 \
               -DSP_VERSION='"$(VERSION)"' -DSP_DEP_VERSIONS='"$(DEP_VERSIONS)"' $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-LIBS       := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+LIBS       := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm -pthread
 ifeq ($(WERROR),1)
 ALL_CFLAGS += -Werror
 endif

@@ -21,6 +21,8 @@
  * record after the one it returns, so that wait overlaps other work.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +43,20 @@ struct sp_cpustream_scratch {
 	ZSTD_DCtx *zstd;
 	char *zbuf;			/* compressed chunk, then the next chunk's header */
 	size_t alloc_zbuf;
+
+	/*
+	 * The helper thread: while the caller walks a stream's block, it
+	 * reads (and decompresses) the stream's next one, on another CPU.
+	 * It has its own decompression state; streams queue for it.
+	 */
+	struct sp_cpustream_scratch *helper;	/* its scratch, NULL until started */
+	enum sp_codec codec;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* a block queued, done, or stop */
+	struct sp_cpustream *queue, **queue_tail;
+	bool stop;
+	bool no_helper;			/* it could not be started: read in the caller */
 };
 
 #define SLACK		64	/* zeroed bytes behind every block */
@@ -56,27 +72,42 @@ struct sp_cpustream_scratch {
 #define MISSING_EVENTS	(1ULL << 31)
 #define MISSING_STORED	(1ULL << 30)
 
+/* A block of pages in memory: a window of the file or a decompressed chunk. */
+struct block {
+	char *buf;			/* pages, then SLACK zeroes */
+	size_t alloc;
+	size_t len;			/* bytes of whole pages */
+	uint64_t file_off;		/* where it came from (chunk header if compressed) */
+};
+
+/* Where a stream goes on in the file. */
+struct position {
+	uint64_t next_off;		/* next window or chunk header */
+	uint64_t left;			/* bytes (uncompressed) or chunks (compressed) to go */
+	unsigned char next_hdr[CHUNK_HDR];
+	bool have_next_hdr;
+};
+
+enum ahead_state {
+	AHEAD_NONE,			/* nothing asked */
+	AHEAD_QUEUED,			/* asked, the helper has not started */
+	AHEAD_RUNNING,			/* the helper is reading it */
+	AHEAD_DONE,			/* read: ahead_ret says how it went */
+};
+
 struct sp_cpustream {
 	struct sp_cpustream_params p;
 	struct sp_container_cpu cpu;
 	unsigned int hdr_size;		/* page header: timestamp and commit */
 	bool swap;			/* file and host byte order differ */
 
-	char *buf;			/* the block: pages, then SLACK zeroes */
-	size_t alloc_buf;
-	size_t buf_len;			/* bytes of whole pages in buf */
-	size_t page_off;		/* next page to walk in buf */
-	uint64_t buf_file_off;		/* where buf came from (chunk header if compressed) */
+	struct block cur;		/* the block being walked */
+	size_t page_off;		/* next page to walk in it */
 
 	struct sp_cpustream_scratch *scratch;
 	bool own_scratch;
 
-	struct position {
-		uint64_t next_off;	/* next window or chunk header in the file */
-		uint64_t left;		/* bytes (uncompressed) or chunks (compressed) to go */
-		unsigned char next_hdr[CHUNK_HDR];
-		bool have_next_hdr;
-	} pos;
+	struct position pos;		/* after the current block */
 	/*
 	 * A rewind keeps the first block when buf holds it: the span at open
 	 * reads it, and decompressing it again for the pass would cost one
@@ -85,6 +116,21 @@ struct sp_cpustream {
 	bool at_start;			/* the next block read is the first */
 	bool first_block;		/* buf holds the first block */
 	struct position after_first;	/* where the stream goes on from it */
+
+	/*
+	 * The block after the current one, read by the helper thread while
+	 * this one is walked (see struct sp_cpustream_scratch).  The helper
+	 * owns @ahead, @ahead_from, @ahead_ret and @ahead_err while the state
+	 * is QUEUED or RUNNING.
+	 */
+	bool may_ahead;			/* reading from the start: blocks come in order */
+	bool ahead_asked;		/* the caller's own view: state is not NONE */
+	enum ahead_state ahead_state;	/* under the scratch's lock */
+	struct block ahead;
+	struct position ahead_from;	/* where it starts; after it, once DONE */
+	int ahead_ret;
+	struct sp_error ahead_err;
+	struct sp_cpustream *ahead_next;	/* in the helper's queue */
 
 	char *page;			/* the page being walked, NULL between pages */
 	unsigned char *data;		/* its records */
@@ -115,7 +161,7 @@ static inline uint64_t get_long(const struct sp_cpustream *s, const void *b)
 	return s->p.long_size == 8 ? get_u64(s, b) : get_u32(s, b);
 }
 
-static int read_at(struct sp_cpustream *s, void *buf, size_t len, uint64_t off, size_t *got,
+static int read_at(const struct sp_cpustream *s, void *buf, size_t len, uint64_t off, size_t *got,
 		   struct sp_error *err)
 {
 	char *p = buf;
@@ -142,7 +188,7 @@ static int read_at(struct sp_cpustream *s, void *buf, size_t len, uint64_t off, 
 	return 0;
 }
 
-static int truncated(struct sp_cpustream *s, uint64_t off, struct sp_error *err)
+static int truncated(const struct sp_cpustream *s, uint64_t off, struct sp_error *err)
 {
 	return sp_error_set(err, -EBADMSG, off,
 			    "truncated CPU %u data (the file shrank while being read)", s->cpu.cpu);
@@ -170,7 +216,7 @@ static size_t round_pages(const struct sp_cpustream *s, size_t n)
 	return (n + ps - 1) / ps * ps;
 }
 
-/* A block was loaded into buf: remember whether it is the first. */
+/* A block was read into cur: remember whether it is the first. */
 static void loaded(struct sp_cpustream *s)
 {
 	s->first_block = s->at_start;
@@ -179,104 +225,250 @@ static void loaded(struct sp_cpustream *s)
 		s->after_first = s->pos;
 }
 
-/* The next window of uncompressed pages.  Return: 1, 0 at the end, or an error. */
-static int refill_plain(struct sp_cpustream *s, struct sp_error *err)
+/*
+ * The window of uncompressed pages at @pos into @b, @pos moved past it.
+ * Reads only the stream's parameters: the helper thread calls it too.
+ * Return: 1, 0 at the end, or an error.
+ */
+static int fill_plain(const struct sp_cpustream *s, struct block *b, struct position *pos,
+		      struct sp_error *err)
 {
 	size_t want, got, len;
 	int ret;
 
-	if (!s->pos.left)
+	if (!pos->left)
 		return 0;
-	want = s->p.window_bytes < s->pos.left ? s->p.window_bytes : s->pos.left;
+	want = s->p.window_bytes < pos->left ? s->p.window_bytes : pos->left;
 	len = round_pages(s, want);
-	if (reserve(&s->buf, &s->alloc_buf, len))
+	if (reserve(&b->buf, &b->alloc, len))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	ret = read_at(s, s->buf, want, s->pos.next_off, &got, err);
+	ret = read_at(s, b->buf, want, pos->next_off, &got, err);
 	if (ret)
 		return ret;
 	if (got < want)
-		return truncated(s, s->pos.next_off + got, err);
-	memset(s->buf + want, 0, len - want + SLACK);
-	s->buf_file_off = s->pos.next_off;
-	s->buf_len = len;
-	s->page_off = 0;
-	s->pos.next_off += want;
-	s->pos.left -= want;
-	loaded(s);
+		return truncated(s, pos->next_off + got, err);
+	memset(b->buf + want, 0, len - want + SLACK);
+	b->file_off = pos->next_off;
+	b->len = len;
+	pos->next_off += want;
+	pos->left -= want;
 	return 1;
 }
 
-static int decompress(struct sp_cpustream *s, size_t zsize, size_t rsize)
+static int decompress(const struct sp_cpustream *s, struct sp_cpustream_scratch *sc,
+		      struct block *b, size_t zsize, size_t rsize)
 {
 	if (s->p.codec == SP_CODEC_ZSTD) {
-		size_t n = ZSTD_decompressDCtx(s->scratch->zstd, s->buf, rsize, s->scratch->zbuf,
-					       zsize);
+		size_t n = ZSTD_decompressDCtx(sc->zstd, b->buf, rsize, sc->zbuf, zsize);
 
 		return !ZSTD_isError(n) && n == rsize ? 0 : -1;
 	} else {
 		uLongf n = rsize;
 
-		return uncompress((Bytef *)s->buf, &n, (const Bytef *)s->scratch->zbuf, zsize) == Z_OK &&
+		return uncompress((Bytef *)b->buf, &n, (const Bytef *)sc->zbuf, zsize) == Z_OK &&
 		       n == rsize ? 0 : -1;
 	}
 }
 
-/* The next compressed chunk, decompressed.  Return: 1, 0 at the end, or an error. */
-static int refill_chunk(struct sp_cpustream *s, struct sp_error *err)
+/* The compressed chunk at @pos into @b, decompressed with @sc; as fill_plain(). */
+static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct position *pos,
+		      struct sp_cpustream_scratch *sc, struct sp_error *err)
 {
-	uint64_t hdr_off = s->pos.next_off;
+	uint64_t hdr_off = pos->next_off;
 	size_t zsize, rsize, want, got;
 	int ret;
 
-	if (!s->pos.left)
+	if (!pos->left)
 		return 0;
-	if (!s->pos.have_next_hdr) {
-		ret = read_at(s, s->pos.next_hdr, CHUNK_HDR, hdr_off, &got, err);
+	if (!pos->have_next_hdr) {
+		ret = read_at(s, pos->next_hdr, CHUNK_HDR, hdr_off, &got, err);
 		if (ret)
 			return ret;
 		if (got < CHUNK_HDR)
 			return truncated(s, hdr_off + got, err);
 	}
-	zsize = get_u32(s, s->pos.next_hdr);
-	rsize = get_u32(s, s->pos.next_hdr + 4);
-	s->pos.have_next_hdr = false;
+	zsize = get_u32(s, pos->next_hdr);
+	rsize = get_u32(s, pos->next_hdr + 4);
+	pos->have_next_hdr = false;
 	if (rsize > SP_CONTAINER_MAX_DATA_CHUNK || rsize > (uint64_t)zsize * SP_CONTAINER_MAX_RATIO)
 		return sp_error_set(err, -EBADMSG, hdr_off,
 				    "compressed CPU %u data claims %zu uncompressed bytes from %zu (the file is damaged)",
 				    s->cpu.cpu, rsize, zsize);
 	/* read the next chunk's header along with this chunk */
-	want = zsize + (s->pos.left > 1 ? CHUNK_HDR : 0);
-	if (reserve(&s->scratch->zbuf, &s->scratch->alloc_zbuf, want) ||
-	    reserve(&s->buf, &s->alloc_buf, round_pages(s, rsize)))
+	want = zsize + (pos->left > 1 ? CHUNK_HDR : 0);
+	if (reserve(&sc->zbuf, &sc->alloc_zbuf, want) ||
+	    reserve(&b->buf, &b->alloc, round_pages(s, rsize)))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	ret = read_at(s, s->scratch->zbuf, want, hdr_off + CHUNK_HDR, &got, err);
+	ret = read_at(s, sc->zbuf, want, hdr_off + CHUNK_HDR, &got, err);
 	if (ret)
 		return ret;
 	if (got < want)
 		return truncated(s, hdr_off + CHUNK_HDR + got, err);
-	if (s->pos.left > 1) {
-		memcpy(s->pos.next_hdr, s->scratch->zbuf + zsize, CHUNK_HDR);
-		s->pos.have_next_hdr = true;
+	if (pos->left > 1) {
+		memcpy(pos->next_hdr, sc->zbuf + zsize, CHUNK_HDR);
+		pos->have_next_hdr = true;
 	}
-	if (decompress(s, zsize, rsize))
+	if (decompress(s, sc, b, zsize, rsize))
 		return sp_error_set(err, -EBADMSG, hdr_off,
 				    "compressed CPU %u data does not decompress to the %zu bytes it claims (the file is damaged)",
 				    s->cpu.cpu, rsize);
-	s->buf_len = round_pages(s, rsize);
-	memset(s->buf + rsize, 0, s->buf_len - rsize + SLACK);
-	s->buf_file_off = hdr_off;
+	b->len = round_pages(s, rsize);
+	memset(b->buf + rsize, 0, b->len - rsize + SLACK);
+	b->file_off = hdr_off;
+	pos->next_off = hdr_off + CHUNK_HDR + zsize;
+	pos->left--;
+	return 1;
+}
+
+static int fill(const struct sp_cpustream *s, struct block *b, struct position *pos,
+		struct sp_cpustream_scratch *sc, struct sp_error *err)
+{
+	return s->p.codec == SP_CODEC_NONE ? fill_plain(s, b, pos, err) :
+					     fill_chunk(s, b, pos, sc, err);
+}
+
+/* ---- the helper thread ---- */
+
+static void *helper_main(void *data)
+{
+	struct sp_cpustream_scratch *sc = data;
+	struct sp_cpustream *s;
+
+	pthread_mutex_lock(&sc->lock);
+	for (;;) {
+		while (!sc->queue && !sc->stop)
+			pthread_cond_wait(&sc->cond, &sc->lock);
+		if (sc->stop)
+			break;
+		s = sc->queue;
+		sc->queue = s->ahead_next;
+		if (!sc->queue)
+			sc->queue_tail = &sc->queue;
+		s->ahead_state = AHEAD_RUNNING;
+		pthread_mutex_unlock(&sc->lock);
+
+		sp_error_clear(&s->ahead_err);
+		s->ahead_ret = fill(s, &s->ahead, &s->ahead_from, sc->helper, &s->ahead_err);
+
+		pthread_mutex_lock(&sc->lock);
+		s->ahead_state = AHEAD_DONE;
+		pthread_cond_broadcast(&sc->cond);
+	}
+	pthread_mutex_unlock(&sc->lock);
+	return NULL;
+}
+
+/* Start the helper with every signal blocked: they are the caller's to handle. */
+static bool helper_start(struct sp_cpustream_scratch *sc)
+{
+	sigset_t all, old;
+
+	if (sc->helper)
+		return true;
+	if (sc->no_helper)
+		return false;
+	sc->helper = sp_cpustream_scratch_alloc(sc->codec);
+	if (!sc->helper) {
+		sc->no_helper = true;
+		return false;
+	}
+	sc->queue = NULL;
+	sc->queue_tail = &sc->queue;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&sc->thread, NULL, helper_main, sc)) {
+		sp_cpustream_scratch_free(sc->helper);
+		sc->helper = NULL;
+		sc->no_helper = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return sc->helper != NULL;
+}
+
+/* Ask the helper for the block after the current one. */
+static void ahead_ask(struct sp_cpustream *s)
+{
+	struct sp_cpustream_scratch *sc = s->scratch;
+
+	if (!s->may_ahead || !s->pos.left || s->ahead_asked || !helper_start(sc))
+		return;
+	s->ahead_asked = true;
+	s->ahead_from = s->pos;
+	s->ahead_next = NULL;
+	pthread_mutex_lock(&sc->lock);
+	s->ahead_state = AHEAD_QUEUED;
+	*sc->queue_tail = s;
+	sc->queue_tail = &s->ahead_next;
+	pthread_cond_broadcast(&sc->cond);
+	pthread_mutex_unlock(&sc->lock);
+}
+
+/* Wait for the helper to finish with @s, or take @s out of its queue; drop the block. */
+static void ahead_cancel(struct sp_cpustream *s)
+{
+	struct sp_cpustream_scratch *sc = s->scratch;
+	struct sp_cpustream **pp;
+
+	if (!s->ahead_asked)
+		return;
+	s->ahead_asked = false;
+	pthread_mutex_lock(&sc->lock);
+	if (s->ahead_state == AHEAD_QUEUED) {
+		for (pp = &sc->queue; *pp != s; pp = &(*pp)->ahead_next)
+			;
+		*pp = s->ahead_next;
+		if (sc->queue_tail == &s->ahead_next)
+			sc->queue_tail = pp;
+	}
+	while (s->ahead_state == AHEAD_RUNNING)
+		pthread_cond_wait(&sc->cond, &sc->lock);
+	s->ahead_state = AHEAD_NONE;
+	pthread_mutex_unlock(&sc->lock);
+}
+
+/*
+ * The next block into cur: the helper's when it was asked for (waiting
+ * for it if need be), else read here.  Return: 1, 0 at the end, or an error.
+ */
+static int next_block(struct sp_cpustream *s, struct sp_error *err)
+{
+	struct sp_cpustream_scratch *sc = s->scratch;
+	struct block b;
+	int ret;
+
+	if (!s->ahead_asked) {
+		ret = fill(s, &s->cur, &s->pos, sc, err);
+		if (ret <= 0)
+			return ret;
+		loaded(s);
+	} else {
+		s->ahead_asked = false;
+		pthread_mutex_lock(&sc->lock);
+		while (s->ahead_state != AHEAD_DONE)
+			pthread_cond_wait(&sc->cond, &sc->lock);
+		s->ahead_state = AHEAD_NONE;
+		pthread_mutex_unlock(&sc->lock);
+		if (s->ahead_ret <= 0) {
+			if (s->ahead_ret < 0 && err)
+				*err = s->ahead_err;
+			return s->ahead_ret;
+		}
+		b = s->cur;
+		s->cur = s->ahead;
+		s->ahead = b;
+		s->pos = s->ahead_from;
+		s->first_block = s->at_start = false;
+	}
 	s->page_off = 0;
-	s->pos.next_off = hdr_off + CHUNK_HDR + zsize;
-	s->pos.left--;
-	loaded(s);
+	ahead_ask(s);
 	return 1;
 }
 
 static uint64_t page_file_off(const struct sp_cpustream *s, const char *page)
 {
 	if (s->p.codec != SP_CODEC_NONE)
-		return s->buf_file_off;
-	return s->buf_file_off + (page - s->buf);
+		return s->cur.file_off;
+	return s->cur.file_off + (page - s->cur.buf);
 }
 
 static int damaged(struct sp_cpustream *s, const char *what, struct sp_error *err)
@@ -295,7 +487,7 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 {
 	uint64_t flags;
 
-	s->page = s->buf + s->page_off;
+	s->page = s->cur.buf + s->page_off;
 	s->page_off += s->p.page_size;
 	s->data = (unsigned char *)s->page + s->hdr_size;
 	s->ts = get_u64(s, s->page);
@@ -390,11 +582,10 @@ int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct 
 				return ret;
 			s->page = NULL;
 		}
-		if (s->page_off < s->buf_len) {
+		if (s->page_off < s->cur.len) {
 			ret = load_page(s, err);
 		} else {
-			ret = s->p.codec == SP_CODEC_NONE ? refill_plain(s, err) :
-							    refill_chunk(s, err);
+			ret = next_block(s, err);
 			if (ret <= 0)
 				return ret;
 			ret = 0;
@@ -406,13 +597,16 @@ int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct 
 
 void sp_cpustream_rewind(struct sp_cpustream *s)
 {
+	ahead_cancel(s);
+	s->may_ahead = true;
 	s->page = NULL;
 	s->page_off = 0;
 	if (s->first_block) {
 		s->pos = s->after_first;
+		ahead_ask(s);
 		return;
 	}
-	s->buf_len = 0;
+	s->cur.len = 0;
 	s->at_start = true;
 	s->pos.have_next_hdr = false;
 	if (s->p.codec == SP_CODEC_NONE) {
@@ -427,8 +621,10 @@ void sp_cpustream_rewind(struct sp_cpustream *s)
 /* Read from @off on, at most @left bytes or chunks, not from the start. */
 static void seek(struct sp_cpustream *s, uint64_t off, uint64_t left)
 {
+	ahead_cancel(s);
+	s->may_ahead = false;
 	s->page = NULL;
-	s->buf_len = s->page_off = 0;
+	s->cur.len = s->page_off = 0;
 	s->first_block = s->at_start = false;
 	s->pos.have_next_hdr = false;
 	s->pos.next_off = off;
@@ -485,8 +681,9 @@ int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last
 		return ret ? ret : -ENODATA;
 	}
 
-	/* only read as far as the first record */
+	/* only read as far as the first record (and nothing ahead) */
 	sp_cpustream_rewind(s);
+	s->may_ahead = false;
 	s->p.window_bytes = s->p.page_size;
 	ret = sp_cpustream_next(s, &rec, err);
 	s->p.window_bytes = window;
@@ -538,9 +735,12 @@ void sp_cpustream_free(struct sp_cpustream *s)
 {
 	if (!s)
 		return;
+	if (s->scratch)
+		ahead_cancel(s);
 	if (s->own_scratch)
 		sp_cpustream_scratch_free(s->scratch);
-	free(s->buf);
+	free(s->cur.buf);
+	free(s->ahead.buf);
 	free(s);
 }
 
@@ -548,13 +748,18 @@ struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec)
 {
 	struct sp_cpustream_scratch *sc = calloc(1, sizeof(*sc));
 
-	if (sc && codec == SP_CODEC_ZSTD) {
+	if (!sc)
+		return NULL;
+	sc->codec = codec;
+	if (codec == SP_CODEC_ZSTD) {
 		sc->zstd = ZSTD_createDCtx();
 		if (!sc->zstd) {
 			free(sc);
 			return NULL;
 		}
 	}
+	pthread_mutex_init(&sc->lock, NULL);
+	pthread_cond_init(&sc->cond, NULL);
 	return sc;
 }
 
@@ -562,6 +767,16 @@ void sp_cpustream_scratch_free(struct sp_cpustream_scratch *sc)
 {
 	if (!sc)
 		return;
+	if (sc->helper) {
+		pthread_mutex_lock(&sc->lock);
+		sc->stop = true;
+		pthread_cond_broadcast(&sc->cond);
+		pthread_mutex_unlock(&sc->lock);
+		pthread_join(sc->thread, NULL);
+		sp_cpustream_scratch_free(sc->helper);
+	}
+	pthread_cond_destroy(&sc->cond);
+	pthread_mutex_destroy(&sc->lock);
 	ZSTD_freeDCtx(sc->zstd);
 	free(sc->zbuf);
 	free(sc);

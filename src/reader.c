@@ -123,6 +123,7 @@ struct sp_reader {
 	struct tep_handle *tep;
 	bool own_tep;			/* loaded here, not by libtracecmd */
 	bool use_libtracecmd;		/* the data is read by libtracecmd */
+	bool trial_child;		/* this process only tries the file (libtracecmd_trial()) */
 	unsigned int page_size;
 	int kbuf_long_size;		/* the ring-buffer page header's commit field */
 	int fd;
@@ -852,8 +853,11 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 	}
 	for (i = 0; i < l->nr_cpus; i++)
 		nr_data += l->cpus[i].size != 0;
-	/* bounded memory: the windows of all CPUs together stay below SP_WINDOW_TOTAL */
-	p.window_bytes = nr_data ? SP_WINDOW_TOTAL / nr_data : SP_WINDOW_MAX;
+	/*
+	 * bounded memory: the windows of all CPUs together stay below
+	 * SP_WINDOW_TOTAL (two per CPU: the one walked, the one read ahead)
+	 */
+	p.window_bytes = nr_data ? SP_WINDOW_TOTAL / (2 * nr_data) : SP_WINDOW_MAX;
 	if (p.window_bytes > SP_WINDOW_MAX)
 		p.window_bytes = SP_WINDOW_MAX;
 	for (i = 0; i < l->nr_cpus; i++) {
@@ -878,45 +882,47 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 /* Address space of the child that tries libtracecmd on a file. */
 #define SP_LIBTRACECMD_MEMORY	(2ul << 30)
 
-/* AddressSanitizer reserves terabytes of address space: no limit under it. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SP_UNDER_ASAN 1
+/* The sanitizers reserve terabytes of address space: no limit under them. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SP_UNDER_SANITIZER 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SP_UNDER_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+	__has_feature(memory_sanitizer)
+#define SP_UNDER_SANITIZER 1
 #endif
 #endif
 
 /* The metadata and the data through libtracecmd. */
 /*
  * libtracecmd 1.3 crashes on some damaged files that our own checks let
- * through (in tracecmd_open_fd() and its cleanup), and a damaged size can
- * make it allocate gigabytes.  Before the fallback path hands it a file, a
- * child process reads the whole file with it, within a time and memory
- * budget; only if the child reads it all does this process do the same.
- * The fallback is rare (timestamp options, odd layouts), so the extra read
- * is affordable.
+ * through (in tracecmd_open_fd(), its cleanup, or kbuffer as it reads
+ * pages), and a damaged size can make it allocate gigabytes.  Before this
+ * process reads a file with it, a child process opens and reads the whole
+ * file the same way (the rest of sp_reader_open() and a pass of
+ * sp_reader_read(), so the same calls in the same order), within a time
+ * and memory budget.  Only if the child comes through does this process go
+ * on.  The fallback is rare (timestamp options, odd layouts), so reading
+ * twice is affordable.
  */
-enum libtracecmd_verdict {
-	LIBTRACECMD_READS,		/* or the child could not be made: try it here */
-	LIBTRACECMD_REFUSES,		/* tracecmd_open() said no */
-	LIBTRACECMD_FAILS,		/* crashed, or ran out of time or memory */
+enum trial {
+	TRIAL_CHILD = -1,		/* in the child: go on opening, then read */
+	TRIAL_READS = 0,		/* the child read it all (or none could be made) */
+	TRIAL_ERROR = 3,		/* the child met an ordinary error: so will we */
+	TRIAL_FAILS,			/* it crashed, or ran out of time or memory */
 };
 
-static enum libtracecmd_verdict libtracecmd_try(const char *path)
+static enum trial libtracecmd_trial(void)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
-	int status, cpu, null_fd;
+	int status, null_fd;
 	pid_t pid;
 	size_t i;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return LIBTRACECMD_READS;
+		return TRIAL_READS;	/* cannot isolate it: try it in this process */
 	if (pid == 0) {
-		struct tracecmd_input *h;
-
 		/* die quietly: no sanitizer or fuzzer report for the library's crash */
 		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 			signal(fatal[i], SIG_DFL);
@@ -924,42 +930,44 @@ static enum libtracecmd_verdict libtracecmd_try(const char *path)
 		if (null_fd >= 0)
 			dup2(null_fd, STDERR_FILENO);
 		alarm(60);
-#ifndef SP_UNDER_ASAN
+#ifndef SP_UNDER_SANITIZER
 		setrlimit(RLIMIT_AS, &(struct rlimit){ SP_LIBTRACECMD_MEMORY, SP_LIBTRACECMD_MEMORY });
 #endif
-		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-		if (!h)
-			_exit(LIBTRACECMD_REFUSES);
-		for (cpu = 0; cpu < tracecmd_cpus(h); cpu++) {
-			struct tep_record *rec;
-
-			while ((rec = tracecmd_read_data(h, cpu)))
-				tracecmd_free_record(rec);
-		}
-		tracecmd_close(h);
-		_exit(LIBTRACECMD_READS);
+		return TRIAL_CHILD;
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return LIBTRACECMD_READS;
-	if (WIFEXITED(status) && (WEXITSTATUS(status) == LIBTRACECMD_READS ||
-				  WEXITSTATUS(status) == LIBTRACECMD_REFUSES))
+			return TRIAL_READS;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == TRIAL_READS ||
+				  WEXITSTATUS(status) == TRIAL_ERROR))
 		return WEXITSTATUS(status);
-	return LIBTRACECMD_FAILS;
+	return TRIAL_FAILS;
+}
+
+static int no_op(const struct sp_event *ev, void *data)
+{
+	return 0;
+}
+
+/* In the trial child, the reader is open: read it all, then end the child. */
+static void trial_finish(struct sp_reader *r)
+{
+	struct sp_error err;
+
+	_exit(sp_reader_read(r, no_op, NULL, &err) ? TRIAL_ERROR : TRIAL_READS);
 }
 
 static int open_libtracecmd(struct sp_reader *r, const char *path, struct sp_error *err)
 {
-	enum libtracecmd_verdict v = libtracecmd_try(path);
+	enum trial t = libtracecmd_trial();
 
-	if (v == LIBTRACECMD_FAILS)
+	if (t == TRIAL_FAILS)
 		return sp_error_set(err, -EBADMSG, -1,
 				    "damaged trace: libtracecmd, which reads this kind of file, "
 				    "fails on it");
-	if (v == LIBTRACECMD_READS)
-		r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-						TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	r->trial_child = t == TRIAL_CHILD;
+	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!r->handle && !strcmp(r->layout.info.compression, "none"))
 		return sp_error_set(err, -EBADMSG, -1, "cannot read the trace (the file is damaged)");
 	if (!r->handle)
@@ -1064,8 +1072,12 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		if (s->last_ns > r->last_ns)
 			r->last_ns = s->last_ns;
 	}
+	if (r->trial_child)
+		trial_finish(r);
 	return r;
 fail:
+	if (r->trial_child)
+		_exit(TRIAL_ERROR);
 	sp_reader_close(r);
 	return NULL;
 }
