@@ -5,8 +5,9 @@
  * A CPU's data is a run of ring-buffer pages (trace-cmd.dat.v6(5), "CPU
  * DATA"); version 7 files may store it as compressed chunks, each holding
  * whole pages (trace-cmd.dat.v7(5), "COMPRESSION FORMAT OF THE TRACE
- * DATA").  A stream holds one block in memory: a window of pages read with
- * pread(), or one decompressed chunk.
+ * DATA").  A stream holds a block in memory, a window of pages read with
+ * pread() or one decompressed chunk, and while it is walked a helper thread
+ * reads the next one (struct sp_cpustream_scratch).
  *
  * Pages are walked here rather than with libtraceevent's kbuffer, which
  * costs a function call and a byte-order callback per word and trusts the

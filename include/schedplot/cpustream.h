@@ -17,7 +17,8 @@ struct sp_cpustream_scratch;
  * decompressed one chunk at a time (version 7 zstd or zlib data), and the
  * records inside each page are walked as kbuffer would (not for the page
  * format of kernels before 2.6.31, which libtracecmd reads).  Memory
- * is one window or one chunk per stream, whatever the size of the trace.
+ * is two windows or chunks per stream (the one walked and the next, read
+ * ahead by a helper thread), whatever the size of the trace.
  */
 
 enum sp_codec {
