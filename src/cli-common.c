@@ -27,17 +27,23 @@ void sp_cli_error(const char *file, const struct sp_error *err)
 	fprintf(stderr, "%s\n", err->msg[0] ? err->msg : strerror(-err->code));
 }
 
+/* One line on stderr: "schedplot: FILE: message" (no FILE when NULL). */
+static void message(const char *file, const char *fmt, va_list ap)
+{
+	fputs("schedplot: ", stderr);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int sp_cli_fail(const char *file, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedplot: ", stderr);
-	if (file)
-		fprintf(stderr, "%s: ", file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(file, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return SP_EXIT_FAILURE;
 }
 
@@ -72,13 +78,9 @@ void sp_cli_note(const char *file, const char *fmt, ...)
 
 	if (!sp_cli.verbose)
 		return;
-	fputs("schedplot: ", stderr);
-	if (file)
-		fprintf(stderr, "%s: ", file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(file, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 bool sp_cli_parse_common(int opt)
