@@ -110,12 +110,12 @@ struct sp_cpustream {
 
 	struct position pos;		/* after the current block */
 	/*
-	 * A rewind keeps the first block when buf holds it: the span at open
+	 * A rewind keeps the first block when cur holds it: the span at open
 	 * reads it, and decompressing it again for the pass would cost one
 	 * chunk per CPU.
 	 */
 	bool at_start;			/* the next block read is the first */
-	bool first_block;		/* buf holds the first block */
+	bool first_block;		/* cur holds the first block */
 	struct position after_first;	/* where the stream goes on from it */
 
 	/*

@@ -2,19 +2,20 @@
 /*
  * reader: trace-cmd .dat file -> struct sp_event, in trace order.
  *
- * libtracecmd reads the file's metadata (tracecmd_open_head(): header
- * page, event formats, saved cmdlines) and libtraceevent describes the
- * events; event ids and field offsets are looked up once per file.  The
+ * The metadata the reader needs (header page, sched event formats, saved
+ * cmdlines) is loaded here and parsed with libtraceevent (load_metadata());
+ * event ids and field offsets are looked up once per file.  The
  * ring-buffer data is read by cpustream, one stream per CPU, straight from
  * the file (libtracecmd's compressed-data path is several times slower than
  * the data and allocates a record per event).  The streams are merged here
  * with a tournament tree, one comparison per level, log2(CPUs) per record.
  *
- * libtracecmd reads the data itself (tracecmd_init_data() and
+ * libtracecmd opens and reads the file itself (tracecmd_open() and
  * tracecmd_read_data() per CPU) only for files cpustream does not handle:
- * latency-format text, options that shift or scale timestamps (trace-cmd
- * record --date, --ts-offset, --tsc2nsec, guest time sync) and ring-buffer
- * headers with a timestamp that is not 8 bytes.
+ * options that shift or scale timestamps (trace-cmd record --date,
+ * --ts-offset, --tsc2nsec, guest time sync), ring-buffer pages of kernels
+ * before 2.6.31 and unusual layouts; and only after a child process came
+ * through reading them (libtracecmd_trial()).
  */
 #include <errno.h>
 #include <signal.h>
