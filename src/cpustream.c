@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include <zlib.h>
 #include <zstd.h>
@@ -34,6 +35,33 @@
 #include "schedplot/container.h"
 #include "schedplot/cpustream.h"
 #include "schedplot/error.h"
+#include "schedplot/sanitizer.h"
+
+/*
+ * Memory for the streams' blocks.  With hundreds of CPUs the blocks take
+ * tens of megabytes, touched in turn by the merge: from malloc() that is a
+ * page fault per 4 KiB and a TLB miss on most visits.  Blocks are carved
+ * from regions backed by huge pages where the kernel offers them; a block
+ * given back is kept for the next one that fits.  Under the sanitizers
+ * blocks come from malloc(), which keeps their overflow checks.
+ */
+#define POOL_REGION	(32ul << 20)
+#define POOL_ALIGN	(2ul << 20)	/* a huge page */
+
+struct pool_piece {
+	struct pool_piece *next;
+	size_t size;
+};
+
+struct block_pool {
+	pthread_mutex_t lock;
+	char **maps;			/* regions, as mapped */
+	size_t *map_sizes;
+	size_t nr_maps;
+	char *next;			/* free room in the newest region */
+	size_t room;
+	struct pool_piece *spare;	/* blocks given back */
+};
 
 /*
  * What the streams of a file can share: the compressed bytes of a chunk are
@@ -41,6 +69,7 @@
  * cache) serves every CPU.
  */
 struct sp_cpustream_scratch {
+	struct block_pool *pool;	/* the streams' blocks (the helper's: NULL) */
 	ZSTD_DCtx *zstd;
 	char *zbuf;			/* compressed chunk, then the next chunk's header */
 	size_t alloc_zbuf;
@@ -195,7 +224,7 @@ static int truncated(const struct sp_cpustream *s, uint64_t off, struct sp_error
 			    "truncated CPU %u data (the file shrank while being read)", s->cpu.cpu);
 }
 
-/* Room for @len bytes of pages plus the slack, all zeroed past @len. */
+/* Room for @len bytes plus the slack in @buf, from malloc(). */
 static int reserve(char **buf, size_t *alloc, size_t len)
 {
 	if (len + SLACK > *alloc) {
@@ -208,6 +237,136 @@ static int reserve(char **buf, size_t *alloc, size_t len)
 		*alloc = len + SLACK;
 	}
 	return 0;
+}
+
+/* A new region of at least @size bytes, aligned to a huge page. */
+static char *pool_map(struct block_pool *bp, size_t size)
+{
+	size_t map_size = size + POOL_ALIGN, n = bp->nr_maps + 1;
+	char **maps;
+	size_t *sizes;
+	char *m;
+
+	maps = realloc(bp->maps, n * sizeof(*maps));
+	if (maps)
+		bp->maps = maps;
+	sizes = realloc(bp->map_sizes, n * sizeof(*sizes));
+	if (sizes)
+		bp->map_sizes = sizes;
+	if (!maps || !sizes)
+		return NULL;
+	m = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	bp->maps[bp->nr_maps] = m;
+	bp->map_sizes[bp->nr_maps++] = map_size;
+	m = (char *)(((uintptr_t)m + POOL_ALIGN - 1) & ~(POOL_ALIGN - 1));
+#ifdef MADV_HUGEPAGE
+	madvise(m, size, MADV_HUGEPAGE);	/* a hint: without it, small pages */
+#endif
+	return m;
+}
+
+/* At least @size bytes (a multiple of 64) from @bp; their size into @got. */
+static void *pool_get(struct block_pool *bp, size_t size, size_t *got)
+{
+	struct pool_piece **pp, *piece;
+	void *p = NULL;
+
+	pthread_mutex_lock(&bp->lock);
+	for (pp = &bp->spare; *pp; pp = &(*pp)->next) {
+		if ((*pp)->size >= size) {
+			piece = *pp;
+			*pp = piece->next;
+			*got = piece->size;
+			p = piece;
+			goto out;
+		}
+	}
+	if (size > bp->room) {
+		size_t region = size > POOL_REGION / 4 ? size : POOL_REGION;
+		char *m = pool_map(bp, region);
+
+		if (!m)
+			goto out;
+		bp->next = m;
+		bp->room = region;
+	}
+	p = bp->next;
+	*got = size;
+	bp->next += size;
+	bp->room -= size;
+out:
+	pthread_mutex_unlock(&bp->lock);
+	return p;
+}
+
+static void pool_put(struct block_pool *bp, void *p, size_t size)
+{
+	struct pool_piece *piece = p;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&bp->lock);
+	piece->size = size;
+	piece->next = bp->spare;
+	bp->spare = piece;
+	pthread_mutex_unlock(&bp->lock);
+}
+
+static struct block_pool *pool_alloc(void)
+{
+	struct block_pool *bp = calloc(1, sizeof(*bp));
+
+	if (bp)
+		pthread_mutex_init(&bp->lock, NULL);
+	return bp;
+}
+
+static void pool_free(struct block_pool *bp)
+{
+	if (!bp)
+		return;
+	for (size_t i = 0; i < bp->nr_maps; i++)
+		munmap(bp->maps[i], bp->map_sizes[i]);
+	pthread_mutex_destroy(&bp->lock);
+	free(bp->maps);
+	free(bp->map_sizes);
+	free(bp);
+}
+
+/* Room for @len bytes of pages plus the slack in block @b. */
+static int block_reserve(const struct sp_cpustream *s, struct block *b, size_t len)
+{
+	struct block_pool *bp = s->scratch->pool;
+	size_t want = (len + SLACK + 63) / 64 * 64, got;
+	void *p;
+
+	if (!bp)
+		return reserve(&b->buf, &b->alloc, len);
+	if (len + SLACK <= b->alloc)
+		return 0;
+	/* grow by half at least: a stream's chunks may come in rising sizes */
+	if (want < b->alloc + b->alloc / 2)
+		want = (b->alloc + b->alloc / 2 + 63) / 64 * 64;
+	p = pool_get(bp, want, &got);
+	if (!p)
+		return -ENOMEM;
+	pool_put(bp, b->buf, b->alloc);
+	b->buf = p;
+	b->alloc = got;
+	return 0;
+}
+
+static void block_release(const struct sp_cpustream *s, struct block *b)
+{
+	if (s->scratch->pool)
+		pool_put(s->scratch->pool, b->buf, b->alloc);
+	else
+		free(b->buf);
+	b->buf = NULL;
+	b->alloc = 0;
 }
 
 static size_t round_pages(const struct sp_cpustream *s, size_t n)
@@ -241,7 +400,7 @@ static int fill_plain(const struct sp_cpustream *s, struct block *b, struct posi
 		return 0;
 	want = s->p.window_bytes < pos->left ? s->p.window_bytes : pos->left;
 	len = round_pages(s, want);
-	if (reserve(&b->buf, &b->alloc, len))
+	if (block_reserve(s, b, len))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	ret = read_at(s, b->buf, want, pos->next_off, &got, err);
 	if (ret)
@@ -298,7 +457,7 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 	/* read the next chunk's header along with this chunk */
 	want = zsize + (pos->left > 1 ? CHUNK_HDR : 0);
 	if (reserve(&sc->zbuf, &sc->alloc_zbuf, want) ||
-	    reserve(&b->buf, &b->alloc, round_pages(s, rsize)))
+	    block_reserve(s, b, round_pages(s, rsize)))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	ret = read_at(s, sc->zbuf, want, hdr_off + CHUNK_HDR, &got, err);
 	if (ret)
@@ -329,6 +488,8 @@ static int fill(const struct sp_cpustream *s, struct block *b, struct position *
 }
 
 /* ---- the helper thread ---- */
+
+static struct sp_cpustream_scratch *scratch_alloc(enum sp_codec codec, bool with_pool);
 
 static void *helper_main(void *data)
 {
@@ -368,7 +529,7 @@ static bool helper_start(struct sp_cpustream_scratch *sc)
 		return true;
 	if (sc->no_helper)
 		return false;
-	sc->helper = sp_cpustream_scratch_alloc(sc->codec);
+	sc->helper = scratch_alloc(sc->codec, false);
 	if (!sc->helper) {
 		sc->no_helper = true;
 		return false;
@@ -738,30 +899,46 @@ void sp_cpustream_free(struct sp_cpustream *s)
 		return;
 	if (s->scratch)
 		ahead_cancel(s);
+	if (s->scratch) {
+		block_release(s, &s->cur);
+		block_release(s, &s->ahead);
+	}
 	if (s->own_scratch)
 		sp_cpustream_scratch_free(s->scratch);
-	free(s->cur.buf);
-	free(s->ahead.buf);
 	free(s);
 }
 
-struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec)
+static struct sp_cpustream_scratch *scratch_alloc(enum sp_codec codec, bool with_pool)
 {
 	struct sp_cpustream_scratch *sc = calloc(1, sizeof(*sc));
 
 	if (!sc)
 		return NULL;
 	sc->codec = codec;
+#ifndef SP_UNDER_SANITIZER
+	if (with_pool) {
+		sc->pool = pool_alloc();
+		if (!sc->pool)
+			goto fail;
+	}
+#endif
 	if (codec == SP_CODEC_ZSTD) {
 		sc->zstd = ZSTD_createDCtx();
-		if (!sc->zstd) {
-			free(sc);
-			return NULL;
-		}
+		if (!sc->zstd)
+			goto fail;
 	}
 	pthread_mutex_init(&sc->lock, NULL);
 	pthread_cond_init(&sc->cond, NULL);
 	return sc;
+fail:
+	pool_free(sc->pool);
+	free(sc);
+	return NULL;
+}
+
+struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec)
+{
+	return scratch_alloc(codec, true);
 }
 
 void sp_cpustream_scratch_free(struct sp_cpustream_scratch *sc)
@@ -779,6 +956,7 @@ void sp_cpustream_scratch_free(struct sp_cpustream_scratch *sc)
 	pthread_cond_destroy(&sc->cond);
 	pthread_mutex_destroy(&sc->lock);
 	ZSTD_freeDCtx(sc->zstd);
+	pool_free(sc->pool);
 	free(sc->zbuf);
 	free(sc);
 }

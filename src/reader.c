@@ -39,6 +39,7 @@
 #include "schedplot/error.h"
 #include "schedplot/evformat.h"
 #include "schedplot/reader.h"
+#include "schedplot/sanitizer.h"
 
 /*
  * Not in libtracecmd's public header, but exported by it (1.3): the CPU
@@ -843,15 +844,15 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 		return sp_error_set(err, ret, -1, "cannot open: %s", strerror(-ret));
 	}
 	p.fd = r->fd;
-	if (l->compressed) {
+	if (l->compressed)
 		p.codec = strcmp(l->info.compression, "zstd") ? SP_CODEC_ZLIB : SP_CODEC_ZSTD;
-		r->scratch = sp_cpustream_scratch_alloc(p.codec);
-		if (!r->scratch)
-			return sp_error_set(err, -ENOMEM, -1, "out of memory");
-		p.scratch = r->scratch;
-	} else {
+	else
 		posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	}
+	/* one helper thread and one block pool for all CPUs */
+	r->scratch = sp_cpustream_scratch_alloc(p.codec);
+	if (!r->scratch)
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	p.scratch = r->scratch;
 	for (i = 0; i < l->nr_cpus; i++)
 		nr_data += l->cpus[i].size != 0;
 	/*
@@ -882,16 +883,6 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 
 /* Address space of the child that tries libtracecmd on a file. */
 #define SP_LIBTRACECMD_MEMORY	(2ul << 30)
-
-/* The sanitizers reserve terabytes of address space: no limit under them. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SP_UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-	__has_feature(memory_sanitizer)
-#define SP_UNDER_SANITIZER 1
-#endif
-#endif
 
 /* The metadata and the data through libtracecmd. */
 /*
