@@ -248,7 +248,7 @@ static int check_option(struct ctr *c, uint64_t id, uint64_t off, uint64_t len)
 }
 
 static int layout_add_cpu(struct ctr *c, uint64_t cpu, uint64_t off, uint64_t size,
-			  uint64_t nr_chunks, uint64_t last_chunk)
+			  uint64_t nr_chunks, uint64_t last_chunk, uint64_t largest_chunk)
 {
 	struct sp_container_layout *l = c->layout;
 	struct sp_container_cpu *e;
@@ -263,6 +263,7 @@ static int layout_add_cpu(struct ctr *c, uint64_t cpu, uint64_t off, uint64_t si
 	e->size = size;
 	e->nr_chunks = nr_chunks;
 	e->last_chunk = last_chunk;
+	e->largest_chunk = largest_chunk;
 	return 0;
 }
 
@@ -458,7 +459,7 @@ static int v6_flyrecord(struct ctr *c, uint64_t off, uint64_t nr_cpus, bool top)
 		if (ret)
 			return ret;
 		if (top) {
-			ret = layout_add_cpu(c, i, doff, dsize, 0, 0);
+			ret = layout_add_cpu(c, i, doff, dsize, 0, 0, 0);
 			if (ret)
 				return ret;
 		}
@@ -804,7 +805,7 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 		if (!name[0] && cpu >= c->top_cpus)
 			c->top_cpus = cpu + 1;
 		if (!dsize) {
-			if (!name[0] && (ret = layout_add_cpu(c, cpu, doff, 0, 0, 0)))
+			if (!name[0] && (ret = layout_add_cpu(c, cpu, doff, 0, 0, 0, 0)))
 				return ret;
 			continue;
 		}
@@ -813,7 +814,7 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 			return sp_error_set(c->err, -EBADMSG, p + 4,
 					    "%s offset 0x%llx points back before its buffer section at 0x%llx (the file is damaged)",
 					    what, (unsigned long long)doff, (unsigned long long)s.off);
-		nr_chunks = last_chunk = 0;
+		nr_chunks = last_chunk = largest = 0;
 		if (s.flags & SEC_FL_COMPRESS) {
 			ret = check_chunks(c, doff, dsize, s.end, what, &nr_chunks, &last_chunk,
 					   &largest);
@@ -829,7 +830,7 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 			ret = ctr_span(c, doff, dsize, s.end, what);
 		}
 		if (!ret && !name[0])
-			ret = layout_add_cpu(c, cpu, doff, dsize, nr_chunks, last_chunk);
+			ret = layout_add_cpu(c, cpu, doff, dsize, nr_chunks, last_chunk, largest);
 		if (ret)
 			return ret;
 		ctr_visit(c, "cpu data", doff, dsize);

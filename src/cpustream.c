@@ -136,6 +136,8 @@ struct sp_cpustream {
 
 	struct sp_cpustream_scratch *scratch;
 	bool own_scratch;
+	struct sp_cpustream_scratch *fill_sc;	/* decompresses blocks read in place */
+	size_t block_size;		/* bytes of pages a block usually holds */
 
 	struct position pos;		/* after the current block */
 	/*
@@ -340,13 +342,17 @@ static void pool_free(struct block_pool *bp)
 static int block_reserve(const struct sp_cpustream *s, struct block *b, size_t len)
 {
 	struct block_pool *bp = s->scratch->pool;
-	size_t want = (len + SLACK + 63) / 64 * 64, got;
+	size_t want, got;
 	void *p;
 
 	if (!bp)
 		return reserve(&b->buf, &b->alloc, len);
 	if (len + SLACK <= b->alloc)
 		return 0;
+	/* blocks of one size, so that any block given back fits the next */
+	if (len < s->block_size)
+		len = s->block_size;
+	want = (len + SLACK + 63) / 64 * 64;
 	/* grow by half at least: a stream's chunks may come in rising sizes */
 	if (want < b->alloc + b->alloc / 2)
 		want = (b->alloc + b->alloc / 2 + 63) / 64 * 64;
@@ -599,7 +605,7 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 	int ret;
 
 	if (!s->ahead_asked) {
-		ret = fill(s, &s->cur, &s->pos, sc, err);
+		ret = fill(s, &s->cur, &s->pos, s->fill_sc, err);
 		if (ret <= 0)
 			return ret;
 		loaded(s);
@@ -757,7 +763,8 @@ int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct 
 	}
 }
 
-void sp_cpustream_rewind(struct sp_cpustream *s)
+/* Before the first record; the helper is not asked for the next block yet. */
+static void rewind_quietly(struct sp_cpustream *s)
 {
 	ahead_cancel(s);
 	s->may_ahead = true;
@@ -765,7 +772,6 @@ void sp_cpustream_rewind(struct sp_cpustream *s)
 	s->page_off = 0;
 	if (s->first_block) {
 		s->pos = s->after_first;
-		ahead_ask(s);
 		return;
 	}
 	s->cur.len = 0;
@@ -778,6 +784,12 @@ void sp_cpustream_rewind(struct sp_cpustream *s)
 		s->pos.next_off = s->cpu.offset + 4;	/* after the chunk count */
 		s->pos.left = s->cpu.size ? s->cpu.nr_chunks : 0;
 	}
+}
+
+void sp_cpustream_rewind(struct sp_cpustream *s)
+{
+	rewind_quietly(s);
+	ahead_ask(s);
 }
 
 /* Read from @off on, at most @left bytes or chunks, not from the start. */
@@ -806,8 +818,9 @@ static int last_ts(struct sp_cpustream *s, uint64_t *last_ns, struct sp_error *e
 	return ret < 0 ? ret : found;
 }
 
-int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last_ns,
-		      struct sp_error *err)
+/* sp_cpustream_span() without asking the helper: it may run in another thread. */
+static int span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last_ns,
+		struct sp_error *err)
 {
 	struct sp_raw_record rec;
 	uint64_t ps = s->p.page_size, page;
@@ -832,27 +845,112 @@ int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last
 		seek(s, s->cpu.last_chunk, 1);
 		ret = last_ts(s, last_ns, err);
 		if (!ret) {
-			sp_cpustream_rewind(s);
+			rewind_quietly(s);
 			ret = last_ts(s, last_ns, err);
 		}
 	}
 	if (ret <= 0) {
 		*last_ns = UINT64_MAX;
 		seek(s, 0, 0);
-		sp_cpustream_rewind(s);
+		rewind_quietly(s);
 		return ret ? ret : -ENODATA;
 	}
 
 	/* only read as far as the first record (and nothing ahead) */
-	sp_cpustream_rewind(s);
+	rewind_quietly(s);
 	s->may_ahead = false;
 	s->p.window_bytes = s->p.page_size;
 	ret = sp_cpustream_next(s, &rec, err);
 	s->p.window_bytes = window;
 	if (ret > 0)
 		*first_ns = rec.ts_ns;
-	sp_cpustream_rewind(s);
+	rewind_quietly(s);
 	return ret < 0 ? ret : ret ? 0 : -ENODATA;
+}
+
+int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last_ns,
+		      struct sp_error *err)
+{
+	int ret = span(s, first_ns, last_ns, err);
+
+	ahead_ask(s);
+	return ret;
+}
+
+/*
+ * The spans of many streams, in two threads: with hundreds of CPUs,
+ * decompressing each one's first and last chunk is most of the time spent
+ * opening a file.  A stream is done by one thread, decompressing with that
+ * thread's own state; the blocks come from the streams' pool.
+ */
+struct span_job {
+	struct sp_cpustream *const *streams;
+	int nr;
+	int next;			/* the next stream to take, atomic */
+	uint64_t *first_ns, *last_ns;
+	int *ret;
+	struct sp_error *err;
+	enum sp_codec codec;
+};
+
+static void span_work(struct span_job *j, struct sp_cpustream_scratch *sc)
+{
+	int i;
+
+	while ((i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nr) {
+		struct sp_cpustream *s = j->streams[i];
+
+		if (!s) {
+			j->ret[i] = -ENODATA;
+			continue;
+		}
+		s->fill_sc = sc ? sc : s->scratch;
+		j->ret[i] = span(s, &j->first_ns[i], &j->last_ns[i], &j->err[i]);
+		s->fill_sc = s->scratch;
+	}
+}
+
+static void *span_thread(void *data)
+{
+	struct span_job *j = data;
+	struct sp_cpustream_scratch *sc = scratch_alloc(j->codec, false);
+
+	if (sc)		/* else the caller does them all */
+		span_work(j, sc);
+	sp_cpustream_scratch_free(sc);
+	return NULL;
+}
+
+void sp_cpustream_spans(struct sp_cpustream *const *streams, int nr, uint64_t *first_ns,
+			uint64_t *last_ns, int *ret, struct sp_error *err)
+{
+	struct span_job j = {
+		.streams = streams, .nr = nr, .first_ns = first_ns, .last_ns = last_ns,
+		.ret = ret, .err = err, .codec = SP_CODEC_NONE,
+	};
+	bool two = false;
+	pthread_t thread;
+	sigset_t all, old;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (streams[i])
+			j.codec = streams[i]->p.codec;
+	}
+	/* a second thread pays off only for many compressed streams */
+	if (nr >= 8 && j.codec != SP_CODEC_NONE) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		two = !pthread_create(&thread, NULL, span_thread, &j);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	span_work(&j, NULL);
+	if (two)
+		pthread_join(thread, NULL);
+	for (i = 0; i < nr; i++) {
+		if (streams[i])
+			ahead_ask(streams[i]);
+	}
 }
 
 struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
@@ -885,6 +983,10 @@ struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
 			goto nomem;
 		s->own_scratch = true;
 	}
+	s->fill_sc = s->scratch;
+	s->block_size = p->codec == SP_CODEC_NONE ? s->p.window_bytes :
+			cpu->largest_chunk <= SP_CONTAINER_MAX_DATA_CHUNK ?
+			round_pages(s, cpu->largest_chunk) : 0;
 	sp_cpustream_rewind(s);
 	return s;
 nomem:

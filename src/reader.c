@@ -826,6 +826,43 @@ static bool cpustream_can_read(const struct sp_container_layout *l)
 	return true;
 }
 
+/* Each stream's first and last timestamp; the first error in CPU order. */
+static int stream_spans(struct sp_reader *r, struct sp_error *err)
+{
+	int n = r->nr_cpus, cpu, ret = 0;
+	struct sp_cpustream **cs = calloc(n, sizeof(*cs));
+	uint64_t *first = calloc(n, sizeof(*first)), *last = calloc(n, sizeof(*last));
+	int *rets = calloc(n, sizeof(*rets));
+	struct sp_error *errs = calloc(n, sizeof(*errs));
+
+	if (!cs || !first || !last || !rets || !errs) {
+		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
+		goto out;
+	}
+	for (cpu = 0; cpu < n; cpu++)
+		cs[cpu] = r->streams[cpu].cs;
+	sp_cpustream_spans(cs, n, first, last, rets, errs);
+	for (cpu = 0; cpu < n; cpu++) {
+		if (!cs[cpu])
+			continue;
+		r->streams[cpu].first_ns = first[cpu];
+		r->streams[cpu].last_ns = last[cpu];
+		if (rets[cpu] && rets[cpu] != -ENODATA) {
+			ret = rets[cpu];
+			if (err)
+				*err = errs[cpu];
+			break;
+		}
+	}
+out:
+	free(cs);
+	free(first);
+	free(last);
+	free(rets);
+	free(errs);
+	return ret;
+}
+
 static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_error *err)
 {
 	const struct sp_container_layout *l = &r->layout;
@@ -874,11 +911,8 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 		s->cs = sp_cpustream_alloc(&p, c, err);
 		if (!s->cs)
 			return err && err->code ? err->code : -ENOMEM;
-		ret = sp_cpustream_span(s->cs, &s->first_ns, &s->last_ns, err);
-		if (ret && ret != -ENODATA)
-			return ret;
 	}
-	return 0;
+	return stream_spans(r, err);
 }
 
 /* Address space of the child that tries libtracecmd on a file. */

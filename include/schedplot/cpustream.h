@@ -115,4 +115,15 @@ int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct 
 int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last_ns,
 		      struct sp_error *err);
 
+/**
+ * sp_cpustream_spans - sp_cpustream_span() of many streams, in two threads
+ * @streams: the streams (NULL entries are skipped: -ENODATA); they share
+ *	     one scratch and no other thread reads them meanwhile
+ * @nr: how many
+ * @first_ns, @last_ns, @ret, @err: arrays of @nr: what sp_cpustream_span()
+ *	     sets and returns for each stream
+ */
+void sp_cpustream_spans(struct sp_cpustream *const *streams, int nr, uint64_t *first_ns,
+			uint64_t *last_ns, int *ret, struct sp_error *err);
+
 #endif /* SP_CPUSTREAM_H */

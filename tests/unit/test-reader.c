@@ -43,6 +43,72 @@ static int missed_of(const struct tep_record *rec)
 }
 
 /*
+ * sp_cpustream_spans() gives each stream the span sp_cpustream_span() gave
+ * (@first_of, @last_of), in two threads: eight streams per CPU sharing one
+ * scratch, so that there are enough for the second thread.  Each stream
+ * then starts at its first record.
+ */
+static void compare_spans(const struct sp_container_layout *layout, int fd,
+			  struct tracecmd_input *h, size_t window_bytes, const uint64_t *first_of,
+			  const uint64_t *last_of)
+{
+	struct sp_cpustream_params p = {
+		.fd = fd,
+		.codec = !layout->compressed ? SP_CODEC_NONE :
+			 strcmp(layout->info.compression, "zstd") ? SP_CODEC_ZLIB : SP_CODEC_ZSTD,
+		.page_size = tracecmd_page_size(h),
+		.long_size = tracecmd_long_size(h),
+		.big_endian = tep_is_file_bigendian(tracecmd_get_tep(h)),
+		.window_bytes = window_bytes,
+	};
+	int nr = 8 * layout->nr_cpus, k;
+	struct sp_cpustream **s = calloc(nr, sizeof(*s));
+	uint64_t *first = calloc(nr, sizeof(*first)), *last = calloc(nr, sizeof(*last));
+	int *ret = calloc(nr, sizeof(*ret));
+	struct sp_error *errs = calloc(nr, sizeof(*errs)), err;
+	struct sp_raw_record rec;
+
+	assert_true(s && first && last && ret && errs);
+	p.scratch = sp_cpustream_scratch_alloc(p.codec);
+	assert_non_null(p.scratch);
+	for (k = 0; k < nr; k++) {
+		const struct sp_container_cpu *c = &layout->cpus[k % layout->nr_cpus];
+
+		if (c->size) {
+			s[k] = sp_cpustream_alloc(&p, c, &err);
+			assert_non_null(s[k]);
+		}
+	}
+	sp_cpustream_spans(s, nr, first, last, ret, errs);
+	for (k = 0; k < nr; k++) {
+		int i = k % layout->nr_cpus;
+
+		if (!s[k]) {
+			assert_int_equal(ret[k], -ENODATA);
+			continue;
+		}
+		if (first_of[i] == UINT64_MAX) {
+			assert_int_equal(ret[k], -ENODATA);
+		} else {
+			if (ret[k])
+				fail_msg("CPU %u: %s", layout->cpus[i].cpu, errs[k].msg);
+			assert_int_equal(first[k], first_of[i]);
+			assert_int_equal(last[k], last_of[i]);
+			assert_int_equal(sp_cpustream_next(s[k], &rec, &err), 1);
+			assert_int_equal(rec.ts_ns, first_of[i]);
+		}
+	}
+	for (k = 0; k < nr; k++)
+		sp_cpustream_free(s[k]);
+	sp_cpustream_scratch_free(p.scratch);
+	free(s);
+	free(first);
+	free(last);
+	free(ret);
+	free(errs);
+}
+
+/*
  * cpustream and libtracecmd agree on every record of every CPU of @path
  * (files with options that change timestamps are read by libtracecmd
  * itself: there only the reader's spans are compared).
@@ -55,6 +121,7 @@ static void compare_file(const char *path, size_t window_bytes)
 	struct sp_error err;
 	struct tep_handle *tep;
 	uint64_t total = 0;
+	uint64_t *first_of, *last_of;	/* by layout entry, UINT64_MAX: not compared */
 	unsigned int i;
 	int fd;
 
@@ -70,6 +137,9 @@ static void compare_file(const char *path, size_t window_bytes)
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_true(layout.flyrecord);
+	first_of = malloc(layout.nr_cpus * sizeof(*first_of));
+	last_of = malloc(layout.nr_cpus * sizeof(*last_of));
+	assert_true(first_of && last_of);
 
 	for (i = 0; i < layout.nr_cpus; i++) {
 		const struct sp_container_cpu *c = &layout.cpus[i];
@@ -89,6 +159,7 @@ static void compare_file(const char *path, size_t window_bytes)
 		uint64_t nr = 0, first = UINT64_MAX, last = UINT64_MAX, rf, rl;
 		int ret;
 
+		first_of[i] = last_of[i] = UINT64_MAX;
 		if (!c->size) {
 			assert_null(tracecmd_read_cpu_first(h, c->cpu));
 			continue;
@@ -134,6 +205,8 @@ static void compare_file(const char *path, size_t window_bytes)
 			want = tracecmd_read_data(h, c->cpu);
 		}
 		total += nr;
+		first_of[i] = first;
+		last_of[i] = last;
 		/* the span comes from the first and last pages only */
 		assert_int_equal(sp_cpustream_span(s, &rf, &rl, &err), nr ? 0 : -ENODATA);
 		assert_int_equal(rf, first);
@@ -157,6 +230,10 @@ static void compare_file(const char *path, size_t window_bytes)
 	}
 	assert_true(total > 0);
 	assert_int_equal(sp_reader_nr_cpus(reader), tracecmd_cpus(h));
+	if (!layout.ts_options)
+		compare_spans(&layout, fd, h, window_bytes, first_of, last_of);
+	free(first_of);
+	free(last_of);
 	close(fd);
 	tracecmd_close(h);
 	sp_container_layout_release(&layout);
