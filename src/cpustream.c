@@ -766,6 +766,9 @@ int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct 
 /* Before the first record; the helper is not asked for the next block yet. */
 static void rewind_quietly(struct sp_cpustream *s)
 {
+	/* already there: keep the block read ahead */
+	if (s->first_block && !s->page && !s->page_off)
+		return;
 	ahead_cancel(s);
 	s->may_ahead = true;
 	s->page = NULL;
