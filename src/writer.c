@@ -14,7 +14,8 @@
  *   v6: header | header_page ... cmdlines | CPU count | "options  " options
  *       | "flyrecord" CPU table, clock | per-CPU data, page aligned
  *
- * An event in a page (little endian, as kernel/trace/ring_buffer.c lays it):
+ * An event in a page (little endian, as kernel/trace/ring_buffer.c lays it;
+ * big-endian files hold type_len in the high bits and time_delta below):
  *
  *   31          5 4     0
  *   +------------+-------+----------------------------+
@@ -81,6 +82,7 @@ struct buf {
 	size_t len;
 	size_t alloc;
 	bool failed;
+	bool big_endian;	/* numbers in the file's byte order */
 };
 
 struct chunk_ref {
@@ -133,6 +135,7 @@ struct sp_writer {
 	size_t zbuf_len;
 	int nr_cpus;
 	unsigned int page_size;
+	bool big_endian;
 	char *clock;
 	char *uname;
 	char *header_page;
@@ -151,14 +154,14 @@ struct sp_writer {
 };
 
 /* ------------------------------------------------------------------ */
-/* Little-endian byte buffers                                          */
+/* Byte buffers, numbers in the file's byte order                      */
 
-static void put_le(unsigned char *p, uint64_t v, int n)
+static void put_num(unsigned char *p, uint64_t v, int n, bool big_endian)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		p[i] = v >> (8 * i);
+		p[big_endian ? n - 1 - i : i] = v >> (8 * i);
 }
 
 static unsigned char *buf_room(struct buf *b, size_t n)
@@ -196,7 +199,7 @@ static void buf_num(struct buf *b, uint64_t v, int n)
 	unsigned char *p = buf_room(b, n);
 
 	if (p)
-		put_le(p, v, n);
+		put_num(p, v, n, b->big_endian);
 }
 
 static void buf_str(struct buf *b, const char *s)
@@ -391,6 +394,7 @@ struct sp_writer *sp_writer_open(const char *path, const struct sp_writer_option
 	w->compress = w->version == 7 && (!opts->compression || !strcmp(opts->compression, "zstd"));
 	w->level = opts->compression_level ? opts->compression_level : 1;
 	w->nr_cpus = opts->nr_cpus;
+	w->big_endian = opts->big_endian;
 	w->page_size = opts->page_size ? opts->page_size : 4096;
 	w->trace_id = opts->trace_id;
 	w->path = strdup(path);
@@ -562,8 +566,8 @@ static int flush_chunk(struct sp_writer *w, struct wcpu *c, struct sp_error *err
 		if (ZSTD_isError(z))
 			return sp_error_set(err, -EIO, -1, "zstd compression failed: %s",
 					    ZSTD_getErrorName(z));
-		put_le(w->zbuf, z, 4);
-		put_le(w->zbuf + 4, raw, 4);
+		put_num(w->zbuf, z, 4, w->big_endian);
+		put_num(w->zbuf + 4, raw, 4, w->big_endian);
 		data = w->zbuf;
 		len = z + 8;
 	}
@@ -601,13 +605,13 @@ static int finish_page(struct sp_writer *w, struct wcpu *c, struct sp_error *err
 		commit |= MISSED_EVENTS;
 		if (c->page_lost_count) {
 			commit |= MISSED_STORED;
-			put_le(page + PAGE_HDR_SIZE + c->used, c->page_lost_count, 8);
+			put_num(page + PAGE_HDR_SIZE + c->used, c->page_lost_count, 8, w->big_endian);
 			c->used += 8;
 		}
 		c->page_lost = false;
 		c->page_lost_count = 0;
 	}
-	put_le(page + 8, commit, 8);
+	put_num(page + 8, commit, 8, w->big_endian);
 	memset(page + PAGE_HDR_SIZE + c->used, 0, w->page_size - PAGE_HDR_SIZE - c->used);
 	c->open = false;
 	c->used = 0;
@@ -631,6 +635,17 @@ static int check_cpu(struct sp_writer *w, int cpu, struct sp_error *err)
 			return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	}
 	return 0;
+}
+
+/*
+ * An event header: type_len and time_delta share a 32-bit word, type_len in
+ * its low bits on little-endian machines and in its high bits on big-endian
+ * ones (the bitfield order of struct ring_buffer_event).
+ */
+static uint32_t event_word(const struct sp_writer *w, uint32_t type_len, uint64_t delta)
+{
+	return w->big_endian ? type_len << TS_SHIFT | (uint32_t)delta :
+			       type_len | (uint32_t)delta << 5;
 }
 
 int sp_writer_write_raw(struct sp_writer *w, int cpu, uint64_t ts_ns, const void *payload,
@@ -671,7 +686,7 @@ int sp_writer_write_raw(struct sp_writer *w, int cpu, uint64_t ts_ns, const void
 	}
 	if (!c->open) {
 		p = cur_page(w, c);
-		put_le(p, ts_ns, 8);
+		put_num(p, ts_ns, 8, w->big_endian);
 		c->open = true;
 		c->used = 0;
 		c->page_lost = c->lost;
@@ -683,17 +698,18 @@ int sp_writer_write_raw(struct sp_writer *w, int cpu, uint64_t ts_ns, const void
 	}
 	p = cur_page(w, c) + PAGE_HDR_SIZE + c->used;
 	if (extend) {
-		put_le(p, TYPE_LEN_TIME_EXTEND | (uint32_t)(delta & TS_DELTA_MAX) << 5, 4);
-		put_le(p + 4, delta >> TS_SHIFT, 4);
+		put_num(p, event_word(w, TYPE_LEN_TIME_EXTEND, delta & TS_DELTA_MAX), 4,
+			w->big_endian);
+		put_num(p + 4, delta >> TS_SHIFT, 4, w->big_endian);
 		p += 8;
 		delta = 0;
 	}
 	if (alen <= TYPE_LEN_MAX_DATA * 4) {
-		put_le(p, (alen / 4) | (uint32_t)delta << 5, 4);
+		put_num(p, event_word(w, alen / 4, delta), 4, w->big_endian);
 		p += 4;
 	} else {
-		put_le(p, (uint32_t)delta << 5, 4);
-		put_le(p + 4, alen + 4, 4);
+		put_num(p, event_word(w, 0, delta), 4, w->big_endian);
+		put_num(p + 4, alen + 4, 4, w->big_endian);
 		p += 8;
 	}
 	memcpy(p, payload, len);
@@ -773,65 +789,65 @@ int sp_writer_write_event(struct sp_writer *w, const struct sp_event *ev, struct
 	if (!w->sched_formats)
 		return sp_error_set(err, -EINVAL, -1, "the sched formats were not added");
 	memset(p, 0, 64);
-	put_le(p + 4, (uint32_t)ev->common_pid, 4);
+	put_num(p + 4, (uint32_t)ev->common_pid, 4, w->big_endian);
 	switch (ev->type) {
 	case SP_EV_SWITCH:
-		put_le(p, SP_WRITER_ID_SWITCH, 2);
+		put_num(p, SP_WRITER_ID_SWITCH, 2, w->big_endian);
 		put_comm(p + 8, ev->comm);
-		put_le(p + 24, (uint32_t)ev->pid, 4);
-		put_le(p + 28, 120, 4);
-		put_le(p + 32, ev->prev_runnable ? 0 : 1, 8);
+		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
+		put_num(p + 28, 120, 4, w->big_endian);
+		put_num(p + 32, ev->prev_runnable ? 0 : 1, 8, w->big_endian);
 		put_comm(p + 40, ev->other_comm);
-		put_le(p + 56, (uint32_t)ev->other_pid, 4);
-		put_le(p + 60, 120, 4);
+		put_num(p + 56, (uint32_t)ev->other_pid, 4, w->big_endian);
+		put_num(p + 60, 120, 4, w->big_endian);
 		len = 64;
 		break;
 	case SP_EV_WAKEUP:
 	case SP_EV_WAKEUP_NEW:
 	case SP_EV_WAKING:
-		put_le(p, ev->type == SP_EV_WAKEUP ? SP_WRITER_ID_WAKEUP :
+		put_num(p, ev->type == SP_EV_WAKEUP ? SP_WRITER_ID_WAKEUP :
 			  ev->type == SP_EV_WAKEUP_NEW ? SP_WRITER_ID_WAKEUP_NEW :
-			  SP_WRITER_ID_WAKING, 2);
+			  SP_WRITER_ID_WAKING, 2, w->big_endian);
 		put_comm(p + 8, ev->comm);
-		put_le(p + 24, (uint32_t)ev->pid, 4);
-		put_le(p + 28, 120, 4);
-		put_le(p + 32, (uint32_t)ev->target_cpu, 4);
+		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
+		put_num(p + 28, 120, 4, w->big_endian);
+		put_num(p + 32, (uint32_t)ev->target_cpu, 4, w->big_endian);
 		len = 36;
 		break;
 	case SP_EV_MIGRATE:
-		put_le(p, SP_WRITER_ID_MIGRATE, 2);
+		put_num(p, SP_WRITER_ID_MIGRATE, 2, w->big_endian);
 		put_comm(p + 8, ev->comm);
-		put_le(p + 24, (uint32_t)ev->pid, 4);
-		put_le(p + 28, 120, 4);
-		put_le(p + 32, (uint32_t)ev->orig_cpu, 4);
-		put_le(p + 36, (uint32_t)ev->target_cpu, 4);
+		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
+		put_num(p + 28, 120, 4, w->big_endian);
+		put_num(p + 32, (uint32_t)ev->orig_cpu, 4, w->big_endian);
+		put_num(p + 36, (uint32_t)ev->target_cpu, 4, w->big_endian);
 		len = 40;
 		break;
 	case SP_EV_FORK:
-		put_le(p, SP_WRITER_ID_FORK, 2);
+		put_num(p, SP_WRITER_ID_FORK, 2, w->big_endian);
 		put_comm(p + 8, ev->comm);
-		put_le(p + 24, (uint32_t)ev->pid, 4);
+		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
 		put_comm(p + 28, ev->other_comm);
-		put_le(p + 44, (uint32_t)ev->other_pid, 4);
+		put_num(p + 44, (uint32_t)ev->other_pid, 4, w->big_endian);
 		len = 48;
 		break;
 	case SP_EV_EXEC:
-		put_le(p, SP_WRITER_ID_EXEC, 2);
+		put_num(p, SP_WRITER_ID_EXEC, 2, w->big_endian);
 		n = ev->comm ? strnlen(ev->comm, 255) : 0;
 		/* __data_loc: length << 16 | offset */
-		put_le(p + 8, 20 | (uint32_t)(n + 1) << 16, 4);
-		put_le(p + 12, (uint32_t)ev->pid, 4);
-		put_le(p + 16, (uint32_t)ev->pid, 4);
+		put_num(p + 8, 20 | (uint32_t)(n + 1) << 16, 4, w->big_endian);
+		put_num(p + 12, (uint32_t)ev->pid, 4, w->big_endian);
+		put_num(p + 16, (uint32_t)ev->pid, 4, w->big_endian);
 		if (n)
 			memcpy(p + 20, ev->comm, n);
 		p[20 + n] = '\0';
 		len = 21 + n;
 		break;
 	case SP_EV_EXIT:
-		put_le(p, SP_WRITER_ID_EXIT, 2);
+		put_num(p, SP_WRITER_ID_EXIT, 2, w->big_endian);
 		put_comm(p + 8, ev->comm);
-		put_le(p + 24, (uint32_t)ev->pid, 4);
-		put_le(p + 28, 120, 4);
+		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
+		put_num(p + 28, 120, 4, w->big_endian);
 		len = 32;
 		break;
 	default:
@@ -850,6 +866,7 @@ struct out {
 	unsigned char buf[1 << 16];
 	size_t n;
 	int ret;
+	bool big_endian;
 };
 
 static void out_flush(struct out *o)
@@ -887,7 +904,7 @@ static void out_num(struct out *o, uint64_t v, int n)
 {
 	unsigned char b[8];
 
-	put_le(b, v, n);
+	put_num(b, v, n, o->big_endian);
 	out_bytes(o, b, n);
 }
 
@@ -1076,7 +1093,7 @@ static void write_cpus(struct sp_writer *w, struct out *o, const uint64_t *offs)
 
 static int write_v6(struct sp_writer *w, struct out *o, struct sp_error *err)
 {
-	struct buf b = { 0 };
+	struct buf b = { .big_endian = w->big_endian };
 	uint64_t *offs, table, data_start, end;
 	char clock[128];
 	int i, ret = 0;
@@ -1085,7 +1102,7 @@ static int write_v6(struct sp_writer *w, struct out *o, struct sp_error *err)
 	if (!offs)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	buf_bytes(&b, "\027\010Dtracing6", 12);	/* with the NUL */
-	buf_num(&b, 0, 1);			/* little endian */
+	buf_num(&b, w->big_endian, 1);		/* byte order */
 	buf_num(&b, 8, 1);			/* long size */
 	buf_num(&b, w->page_size, 4);
 	meta_headers(w, &b);
@@ -1147,10 +1164,10 @@ static int section(struct sp_writer *w, struct buf *file, unsigned int id, uint3
 		n = ZSTD_compressCCtx(w->cctx, p + 8, bound, data->p, data->len, 19);
 		if (ZSTD_isError(n))
 			return -EIO;
-		put_le(p, n, 4);
-		put_le(p + 4, data->len, 4);
+		put_num(p, n, 4, w->big_endian);
+		put_num(p + 4, data->len, 4, w->big_endian);
 		file->len -= bound - n;
-		put_le(p - 8, n + 8, 8);
+		put_num(p - 8, n + 8, 8, w->big_endian);
 	}
 	return file->failed ? -ENOMEM : 0;
 }
@@ -1167,7 +1184,7 @@ enum { STR_HEADERS, STR_FTRACE, STR_EVENTS, STR_KALLSYMS, STR_PRINTK, STR_CMDLIN
 static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 {
 	uint32_t str_id[NR_STRINGS];
-	struct buf b = { 0 }, m = { 0 }, opts = { 0 }, strs = { 0 };
+	struct buf b = { .big_endian = w->big_endian }, m = b, opts = b, strs = b;
 	uint64_t sec_off[6], opt1, buf_sec, buf_data, end, opt2;
 	uint64_t *offs = NULL;
 	char zver[32];
@@ -1184,7 +1201,7 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 	snprintf(zver, sizeof(zver), "%s", w->compress ? ZSTD_versionString() : "");
 
 	buf_bytes(&b, "\027\010Dtracing7", 12);	/* with the NUL */
-	buf_num(&b, 0, 1);
+	buf_num(&b, w->big_endian, 1);
 	buf_num(&b, 8, 1);
 	buf_num(&b, w->page_size, 4);
 	buf_str(&b, comp);
@@ -1230,8 +1247,8 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 	buf_num(&b, str_id[STR_BUFFER], 4);
 	buf_num(&b, end - buf_data, 8);
 	opt2 = end;
-	put_le(b.p + b.len - 16 - 8, opt2, 8);	/* DONE link of options 1 */
-	put_le(b.p + 12 + 2 + 4 + strlen(comp) + 1 + strlen(zver) + 1, opt1, 8);
+	put_num(b.p + b.len - 16 - 8, opt2, 8, w->big_endian);	/* DONE link of options 1 */
+	put_num(b.p + 12 + 2 + 4 + strlen(comp) + 1 + strlen(zver) + 1, opt1, 8, w->big_endian);
 	if (b.failed) {
 		ret = -ENOMEM;
 		goto fail;
@@ -1339,6 +1356,7 @@ int sp_writer_close(struct sp_writer *w, struct sp_error *err)
 		goto fail;
 	}
 	o->fd = fd;
+	o->big_endian = w->big_endian;
 	ret = w->version == 6 ? write_v6(w, o, err) : write_v7(w, o, err);
 	if (ret)
 		goto fail;

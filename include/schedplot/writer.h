@@ -22,8 +22,8 @@ struct sp_writer;
  * under a temporary name in the same directory and renames it into place;
  * no partial output is ever left behind.
  *
- * The file is little endian with 8-byte longs, like the x86_64 and arm64
- * kernels it describes.
+ * The file has 8-byte longs and is little endian, like the x86_64 and arm64
+ * kernels it describes, or big endian on request (s390x, ppc64).
  */
 
 #define SP_WRITER_MAX_CPUS	8192
@@ -47,6 +47,7 @@ struct sp_writer_options {
 	const char *header_page;	/* events/header_page text; NULL: the layout above */
 	const char *header_event;	/* events/header_event text; NULL: the layout above */
 	uint64_t trace_id;		/* TRACEID option; 0: none */
+	bool big_endian;		/* as recorded on a big-endian machine */
 };
 
 /* Ids of the built-in sched event formats (sp_writer_add_sched_formats()). */

@@ -3,7 +3,8 @@
 # Traces written by the writer (through tests/gen/gen-trace): trace-cmd
 # reads them without a word on stderr and counts the records we wrote;
 # stats --json finds exactly the ground truth the generator computed; the
-# same seed gives the same bytes.
+# same seed gives the same bytes.  Big-endian files (as s390x or ppc64 would
+# write them) read as their little-endian twins do, by trace-cmd and by us.
 . "$(dirname "$0")/../lib.sh"
 
 GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
@@ -31,8 +32,14 @@ gen hpc64-v6 --cpus 64 --sockets 2 --events 200000 --seconds 2 --overload --seed
 gen msg16 --cpus 16 --workload messaging --events 100000 --seed 3 --compression none
 gen two --cpus 2 --events 3000 --seconds 0.5 --seed 11
 gen wide --cpus 512 --sockets 4 --events 150000 --seconds 0.5 --seed 5
+gen hpc64-be --cpus 64 --sockets 2 --events 200000 --seconds 2 --overload --seed 7 \
+	--big-endian --topology-markers
+gen hpc64-v6-be --cpus 64 --sockets 2 --events 200000 --seconds 2 --overload --seed 7 \
+	--file-version 6 --big-endian
+gen hpc64-le --cpus 64 --sockets 2 --events 200000 --seconds 2 --overload --seed 7 \
+	--topology-markers
 
-for name in hpc64 hpc64-v6 msg16 two wide; do
+for name in hpc64 hpc64-v6 msg16 two wide hpc64-be hpc64-v6-be; do
 	f=$TMP/$name.dat
 	[ -f "$f" ] || continue
 	run "$SCHEDPLOT" stats -q --json "$f"
@@ -43,7 +50,8 @@ done
 
 # trace-cmd reads every file silently and sees every record
 if command -v trace-cmd >/dev/null 2>&1; then
-	for name in hpc64 hpc64-v6 msg16 two wide; do
+	# (hpc64-be holds the topology markers too: its report is compared below)
+	for name in hpc64 hpc64-v6 msg16 two wide hpc64-v6-be; do
 		f=$TMP/$name.dat
 		[ -f "$f" ] || continue
 		trace-cmd report "$f" >"$TMP/report" 2>"$TMP/report.err"
@@ -80,6 +88,28 @@ if command -v trace-cmd >/dev/null 2>&1; then
 	fi
 else
 	skip "trace-cmd not installed: written files not checked with trace-cmd report"
+fi
+
+# a big-endian file and its little-endian twin: the same numbers, the same
+# topology from the markers, the same report
+same_as() { # same_as BE LE: stats --json alike but for the file name
+	check "$1: stats --json as for $2" \
+		cmp -s <(grep -v '"file"' "$TMP/$1.stats.json") <(grep -v '"file"' "$TMP/$2.stats.json")
+}
+run "$SCHEDPLOT" stats -q --json "$TMP/hpc64-le.dat"
+cp "$OUT" "$TMP/hpc64-le.stats.json"
+same_as hpc64-be hpc64-le
+same_as hpc64-v6-be hpc64-v6
+# the same picture, CPUs grouped by socket from the topology markers
+for e in le be; do
+	run "$SCHEDPLOT" datagraph -q --title hpc64 "$TMP/hpc64-$e.dat" -o "$TMP/hpc64-$e.png"
+	expect_status 0 "hpc64-$e: datagraph"
+done
+check "hpc64-be: the datagraph of hpc64-le, byte for byte" \
+	cmp -s "$TMP/hpc64-be.png" "$TMP/hpc64-le.png"
+if command -v trace-cmd >/dev/null 2>&1; then
+	check "hpc64-be: trace-cmd report prints what it prints for hpc64-le" \
+		cmp -s <(trace-cmd report "$TMP/hpc64-be.dat" 2>&1) <(trace-cmd report "$TMP/hpc64-le.dat" 2>&1)
 fi
 
 # deterministic: the same seed, the same bytes

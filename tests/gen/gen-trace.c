@@ -88,6 +88,7 @@ struct sim {
 	/* parameters */
 	int nr_cpus, nr_sockets, nr_tasks;
 	bool messaging, overload;
+	bool big_endian;		/* of the file written */
 	uint64_t seconds_ns, max_events;
 	double scale;
 	uint64_t rng;
@@ -784,7 +785,7 @@ static int write_topology_markers(struct sim *s)
 				 &s->err))
 		return -1;
 	memset(rec, 0, 16);
-	rec[0] = PRINT_ID;	/* common_type, little endian; the rest stays 0 */
+	rec[s->big_endian] = PRINT_ID;	/* common_type (u16); the rest stays 0 */
 	for (c = 0; c < s->nr_cpus; c++) {
 		int sock = c % s->nr_sockets;
 
@@ -820,6 +821,7 @@ static const char usage[] =
 	"  -r, --seed N            random seed (default 1)\n"
 	"  -F, --file-version N    6 or 7 (default 7)\n"
 	"  -C, --compression NAME  zstd or none (version 7; default zstd)\n"
+	"      --big-endian        write the file as a big-endian machine would\n"
 	"      --truth FILE        where the truth goes (default FILE.dat.json)\n"
 	"      --topology FILE     where the topology goes (default FILE.dat.lscpu)\n"
 	"      --topology-markers  also save the topology in the trace, as schedplot\n"
@@ -849,6 +851,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'r' },
 		{ "file-version", required_argument, NULL, 'F' },
 		{ "compression", required_argument, NULL, 'C' },
+		{ "big-endian", no_argument, NULL, 'B' },
 		{ "truth", required_argument, NULL, 'T' },
 		{ "topology", required_argument, NULL, 'P' },
 		{ "topology-markers", no_argument, NULL, 'M' },
@@ -915,6 +918,9 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			wo.compression = optarg;
+			break;
+		case 'B':
+			wo.big_endian = s.big_endian = true;
 			break;
 		case 'T':
 			truth = optarg;

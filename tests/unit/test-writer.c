@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <event-parse.h>
+#include <trace-cmd.h>
 
 #include "schedplot/container.h"
 #include "schedplot/error.h"
@@ -223,12 +225,55 @@ static int check_one(const struct sp_event *ev, void *data)
 	return 0;
 }
 
-static void round_trip(int version, const char *compression, const char *expect_comp)
+/*
+ * libtracecmd, the independent reader, finds on each CPU the records of @v
+ * written there: same timestamps, event ids and common_pid.
+ */
+static void check_libtracecmd(const char *path, const struct rec *v, size_t n, int nr_cpus)
+{
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+						       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	struct tep_handle *tep;
+	int cpu;
+
+	if (!h)
+		fail_msg("%s: libtracecmd cannot open it", path);
+	tep = tracecmd_get_tep(h);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct tep_record *rec = tracecmd_read_cpu_first(h, cpu);
+		size_t i;
+
+		for (i = 0; i < n; i++) {
+			const struct sp_event *ev = &v[i].ev;
+
+			if (ev->cpu != cpu)
+				continue;
+			if (!rec)
+				fail_msg("CPU %d: libtracecmd ends before record %zu", cpu, i);
+			if (rec->ts != ev->ts_ns ||
+			    tep_data_type(tep, rec) != SP_WRITER_ID_SWITCH + ev->type - SP_EV_SWITCH ||
+			    tep_data_pid(tep, rec) != ev->common_pid)
+				fail_msg("CPU %d record %zu: libtracecmd reads ts %llu id %d pid %d, written %llu %d %d",
+					 cpu, i, rec->ts, tep_data_type(tep, rec), tep_data_pid(tep, rec),
+					 (unsigned long long)ev->ts_ns,
+					 SP_WRITER_ID_SWITCH + ev->type - SP_EV_SWITCH, ev->common_pid);
+			tracecmd_free_record(rec);
+			rec = tracecmd_read_data(h, cpu);
+		}
+		if (rec)
+			fail_msg("CPU %d: libtracecmd reads more records than were written", cpu);
+	}
+	tracecmd_close(h);
+}
+
+static void round_trip(int version, const char *compression, const char *expect_comp,
+		       bool big_endian)
 {
 	const size_t n = 30000;
 	const int nr_cpus = 6;
 	struct sp_writer_options o = {
 		.file_version = version, .compression = compression, .nr_cpus = nr_cpus,
+		.big_endian = big_endian,
 	};
 	struct sp_container_info info;
 	struct sp_error err = { 0 };
@@ -257,6 +302,8 @@ static void round_trip(int version, const char *compression, const char *expect_
 	assert_int_equal(info.version, version ? version : 7);
 	assert_string_equal(info.compression, expect_comp);
 	assert_int_equal(info.nr_cpus, nr_cpus);
+	assert_int_equal(info.big_endian, big_endian);
+	check_libtracecmd(path, v, n, nr_cpus);
 
 	r = sp_reader_open(path, &err);
 	if (!r)
@@ -277,17 +324,25 @@ static void round_trip(int version, const char *compression, const char *expect_
 
 static void test_v7_zstd(void **state)
 {
-	round_trip(0, NULL, "zstd");
+	round_trip(0, NULL, "zstd", false);
 }
 
 static void test_v7_none(void **state)
 {
-	round_trip(7, "none", "none");
+	round_trip(7, "none", "none", false);
 }
 
 static void test_v6(void **state)
 {
-	round_trip(6, NULL, "none");
+	round_trip(6, NULL, "none", false);
+}
+
+/* As written on a big-endian machine (s390x, ppc64): the same records come back. */
+static void test_big_endian(void **state)
+{
+	round_trip(0, NULL, "zstd", true);
+	round_trip(7, "none", "none", true);
+	round_trip(6, NULL, "none", true);
 }
 
 static int count_one(const struct sp_event *ev, void *data)
@@ -297,9 +352,9 @@ static int count_one(const struct sp_event *ev, void *data)
 }
 
 /* A CPU with lost records: the page after the gap says how many. */
-static void test_lost(void **state)
+static void lost(bool big_endian)
 {
-	struct sp_writer_options o = { .nr_cpus = 2 };
+	struct sp_writer_options o = { .nr_cpus = 2, .big_endian = big_endian };
 	struct sp_event ev = { .type = SP_EV_WAKEUP, .pid = 7, .comm = "x", .target_cpu = 1 };
 	struct sp_error err = { 0 };
 	const char *path = tmp("lost.dat");
@@ -328,6 +383,12 @@ static void test_lost(void **state)
 	assert_int_equal(sp_reader_lost_events(r, 1), 1);	/* a gap of unknown size */
 	sp_reader_close(r);
 	unlink(path);
+}
+
+static void test_lost(void **state)
+{
+	lost(false);
+	lost(true);
 }
 
 /* Bad input is refused; nothing is left behind; an old file survives a failure. */
@@ -429,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_v7_zstd),
 		cmocka_unit_test(test_v7_none),
 		cmocka_unit_test(test_v6),
+		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_many_cpus),
