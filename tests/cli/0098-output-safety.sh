@@ -116,8 +116,14 @@ signal_mid_write() {
 		sleep 0.02
 	done
 	if ! ls -A "$dir" | grep -q '\.tmp$'; then
-		wait "$pid" || true
-		skip "$name: no temporary file seen before the command ended"
+		status=0
+		wait "$pid" || status=$?
+		# finished between two looks: nothing to interrupt; failed: say so
+		if [ "$status" = 0 ]; then
+			skip "$name: the command ended before its temporary file was seen"
+		else
+			not_ok "$name: exit $status before any temporary file: $(head -c 300 "$ERR")"
+		fi
 		rm -rf "$dir"
 		return
 	fi
