@@ -17,6 +17,7 @@
  * before 2.6.31 and unusual layouts; and only after a child process came
  * through reading them (libtracecmd_trial()).
  */
+#define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -125,7 +126,8 @@ struct sp_reader {
 	struct tep_handle *tep;
 	bool own_tep;			/* loaded here, not by libtracecmd */
 	bool use_libtracecmd;		/* the data is read by libtracecmd */
-	bool trial_child;		/* this process only tries the file (libtracecmd_trial()) */
+	int trial_fd;			/* this process only tries the file (libtracecmd_trial()):
+					 * where its error goes; else -1 */
 	unsigned int page_size;
 	int kbuf_long_size;		/* the ring-buffer page header's commit field */
 	int fd;
@@ -933,22 +935,36 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 enum trial {
 	TRIAL_CHILD = -1,		/* in the child: go on opening, then read */
 	TRIAL_READS = 0,		/* the child read it all (or none could be made) */
-	TRIAL_ERROR = 3,		/* the child met an ordinary error: so will we */
+	TRIAL_ERROR = 3,		/* the child met an ordinary error: it says which */
 	TRIAL_FAILS,			/* it crashed, or ran out of time or memory */
 };
 
-static enum trial libtracecmd_trial(void)
+/*
+ * Try the file in a child; in the child, *@child_fd is where its error is
+ * to be written (trial_end()).  An ordinary error comes back in @err, so
+ * that this process does not meet it again without the child's limits.
+ */
+static enum trial libtracecmd_trial(int *child_fd, struct sp_error *err)
 {
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
-	int status, null_fd;
+	struct sp_error child_err;
+	int status, null_fd, fds[2];
+	ssize_t n;
 	pid_t pid;
 	size_t i;
 
+	if (pipe2(fds, O_CLOEXEC))
+		return TRIAL_READS;	/* cannot isolate it: try it in this process */
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return TRIAL_READS;	/* cannot isolate it: try it in this process */
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return TRIAL_READS;
+	}
 	if (pid == 0) {
+		close(fds[0]);
+		*child_fd = fds[1];
 		/* die quietly: no sanitizer or fuzzer report for the library's crash */
 		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 			signal(fatal[i], SIG_DFL);
@@ -961,13 +977,39 @@ static enum trial libtracecmd_trial(void)
 #endif
 		return TRIAL_CHILD;
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	close(fds[1]);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			close(fds[0]);
 			return TRIAL_READS;
-	if (WIFEXITED(status) && (WEXITSTATUS(status) == TRIAL_READS ||
-				  WEXITSTATUS(status) == TRIAL_ERROR))
-		return WEXITSTATUS(status);
+		}
+	}
+	do
+		n = read(fds[0], &child_err, sizeof(child_err));
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == TRIAL_READS)
+		return TRIAL_READS;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == TRIAL_ERROR &&
+	    n == (ssize_t)sizeof(child_err) && child_err.code < 0) {
+		child_err.msg[sizeof(child_err.msg) - 1] = '\0';
+		if (err)
+			*err = child_err;
+		return TRIAL_ERROR;
+	}
 	return TRIAL_FAILS;
+}
+
+/* End the trial child: its error, if any, to the parent. */
+static void trial_end(struct sp_reader *r, int ret, const struct sp_error *err)
+{
+	struct sp_error e = { .code = ret < 0 ? ret : -EIO, .offset = -1 };
+
+	if (ret && err && err->code)
+		e = *err;
+	if (ret && write(r->trial_fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
+		_exit(TRIAL_FAILS);
+	_exit(ret ? TRIAL_ERROR : TRIAL_READS);
 }
 
 static int no_op(const struct sp_event *ev, void *data)
@@ -978,20 +1020,21 @@ static int no_op(const struct sp_event *ev, void *data)
 /* In the trial child, the reader is open: read it all, then end the child. */
 static void trial_finish(struct sp_reader *r)
 {
-	struct sp_error err;
+	struct sp_error err = { 0 };
 
-	_exit(sp_reader_read(r, no_op, NULL, &err) ? TRIAL_ERROR : TRIAL_READS);
+	trial_end(r, sp_reader_read(r, no_op, NULL, &err), &err);
 }
 
 static int open_libtracecmd(struct sp_reader *r, const char *path, struct sp_error *err)
 {
-	enum trial t = libtracecmd_trial();
+	enum trial t = libtracecmd_trial(&r->trial_fd, err);
 
 	if (t == TRIAL_FAILS)
 		return sp_error_set(err, -EBADMSG, -1,
 				    "damaged trace: libtracecmd, which reads this kind of file, "
 				    "fails on it");
-	r->trial_child = t == TRIAL_CHILD;
+	if (t == TRIAL_ERROR)
+		return err && err->code ? err->code : -EBADMSG;
 	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
 					TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!r->handle && !strcmp(r->layout.info.compression, "none"))
@@ -1022,6 +1065,7 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		return NULL;
 	}
 	r->fd = -1;
+	r->trial_fd = -1;
 	trace_seq_init(&r->seq);
 	if (sp_container_layout(path, &r->layout, err) < 0)
 		goto fail;
@@ -1098,12 +1142,12 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		if (s->last_ns > r->last_ns)
 			r->last_ns = s->last_ns;
 	}
-	if (r->trial_child)
+	if (r->trial_fd >= 0)
 		trial_finish(r);
 	return r;
 fail:
-	if (r->trial_child)
-		_exit(TRIAL_ERROR);
+	if (r->trial_fd >= 0)
+		trial_end(r, -EBADMSG, err);
 	sp_reader_close(r);
 	return NULL;
 }
