@@ -849,6 +849,7 @@ static int span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last_ns,
 		ret = last_ts(s, last_ns, err);
 		if (!ret) {
 			rewind_quietly(s);
+			s->may_ahead = false;	/* nothing ahead: not from this thread */
 			ret = last_ts(s, last_ns, err);
 		}
 	}

@@ -391,6 +391,58 @@ static void test_lost(void **state)
 	lost(true);
 }
 
+/*
+ * CPUs whose last chunk holds only an empty page: opening reads each whole
+ * stream for its last record, for 16 CPUs in two threads.
+ */
+static void test_empty_last_chunks(void **state)
+{
+	const int nr_cpus = 16, per_cpu = 50;
+	struct sp_writer_options o = { .nr_cpus = nr_cpus };
+	struct sp_event ev = { .type = SP_EV_WAKEUP, .pid = 7, .comm = "x", .target_cpu = 1 };
+	struct sp_error err = { 0 };
+	const char *path = tmp("empty-last.dat");
+	unsigned char page[16];
+	uint64_t first, last;
+	struct sp_writer *w;
+	struct sp_reader *r;
+	size_t n = 0;
+	int cpu, i;
+
+	w = sp_writer_open(path, &o, &err);
+	assert_non_null(w);
+	assert_int_equal(sp_writer_add_sched_formats(w, &err), 0);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		ev.cpu = cpu;
+		for (i = 0; i < per_cpu; i++) {
+			ev.ts_ns = 1000000 + cpu * 10 + i * 1000;
+			assert_int_equal(sp_writer_write_event(w, &ev, &err), 0);
+		}
+		/*
+		 * The records fill one page; nine empty pages (a timestamp and a
+		 * zero commit, not a zeroed page) fill its chunk, the tenth is
+		 * the last chunk.
+		 */
+		memset(page, 0, sizeof(page));
+		memcpy(page, &ev.ts_ns, 8);
+		for (i = 0; i < 10; i++)
+			assert_int_equal(sp_writer_write_page(w, cpu, page, sizeof(page), &err), 0);
+	}
+	assert_int_equal(sp_writer_close(w, &err), 0);
+	r = sp_reader_open(path, &err);
+	if (!r)
+		fail_msg("open: %s", err.msg);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		assert_int_equal(sp_reader_cpu_span(r, cpu, &first, &last), 0);
+		assert_int_equal(first, 1000000 + cpu * 10);
+		assert_int_equal(last, 1000000 + cpu * 10 + (per_cpu - 1) * 1000);
+	}
+	assert_int_equal(sp_reader_read(r, count_one, &n, &err), 0);
+	assert_int_equal(n, (size_t)nr_cpus * per_cpu);
+	sp_reader_close(r);
+	unlink(path);
+}
+
 /* Bad input is refused; nothing is left behind; an old file survives a failure. */
 static void test_errors(void **state)
 {
@@ -492,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_v6),
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_empty_last_chunks),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_many_cpus),
 	};
