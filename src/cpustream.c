@@ -19,7 +19,9 @@
  *
  * With many CPUs the merge visits a stream only every few hundred records,
  * long after its next record left the cache; each stream prefetches the
- * record after the one it returns, so that wait overlaps other work.
+ * record after the one it returns, so that wait overlaps other work.  Its
+ * blocks come from huge pages (struct block_pool), and opening reads the
+ * first and last chunk of every CPU in two threads (sp_cpustream_spans()).
  */
 #include <errno.h>
 #include <pthread.h>
