@@ -73,6 +73,14 @@ static bool nonzero_literal(const char *p, const char *end)
 	return strtoull(num, NULL, 0) != 0;
 }
 
+/* Whether [p, end) starts, after blanks, with a literal zero ("0", "00", "0x0"). */
+static bool zero_literal(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p < end && isdigit((unsigned char)*p) && !nonzero_literal(p, end);
+}
+
 static bool declared(const struct span *fields, int nr, const char *p, size_t len)
 {
 	for (int i = 0; i < nr; i++)
@@ -86,7 +94,7 @@ int sp_evformat_check(const char *text, size_t len)
 	static const char field_tag[] = "field:", print_tag[] = "print fmt:", rec[] = "REC->";
 	struct span fields[MAX_FIELDS];
 	const char *p = text, *end = text + len, *fmt = NULL;
-	int nr = 0;
+	int nr = 0, nr_strings = 0;
 	bool quoted = false;
 
 	/*
@@ -132,10 +140,19 @@ int sp_evformat_check(const char *text, size_t len)
 				p++;
 			else if (*p == '"')
 				quoted = false;
+			/*
+			 * A damaged quote can make libtraceevent read as an
+			 * expression what looks like a string here (it recovers
+			 * from a broken __print_flags() in its own way): past the
+			 * format string, a division by zero is refused anywhere.
+			 */
+			else if ((*p == '/' || *p == '%') && nr_strings > 1 && zero_literal(p + 1, end))
+				return -EBADMSG;
 			continue;
 		}
 		if (*p == '"') {
 			quoted = true;
+			nr_strings++;
 		} else if ((size_t)(end - p) > sizeof(rec) - 1 &&
 			   !memcmp(p, rec, sizeof(rec) - 1) && (p == fmt || !is_ident(p[-1]))) {
 			const char *n = p + sizeof(rec) - 1, *q = n;
@@ -149,6 +166,10 @@ int sp_evformat_check(const char *text, size_t len)
 			return -EBADMSG;	/* only REC-> is dereferenced */
 		} else if (*p == ';') {
 			return -EBADMSG;	/* the arguments are expressions: no ';' */
+		} else if (*p == '.' && !(p > fmt && isdigit((unsigned char)p[-1]))) {
+			return -EBADMSG;	/* a member of a string: a NULL dereference */
+		} else if (*p && strchr("'#$@`\\", *p)) {
+			return -EBADMSG;	/* never in a kernel's arguments; ' starts a string there */
 		} else if ((*p == '/' || *p == '%') && !nonzero_literal(p + 1, end)) {
 			return -EBADMSG;	/* libtraceevent folds constants: SIGFPE */
 		}

@@ -46,6 +46,10 @@ static void test_kernel_format(void **state)
 	assert_int_equal(check(HEAD "print fmt: \"a;b\\\";c\", REC->next_pid\n"), 0);
 	/* a division by a non-zero number */
 	assert_int_equal(check(HEAD "print fmt: \"%d\", REC->prev_pid / 1000 % 0x10\n"), 0);
+	/* '/' and '%' inside strings, "%0" in the format string */
+	assert_int_equal(check(HEAD "print fmt: \"%0*d %08x\", REC->prev_pid ? \"r/w 0\" : "
+				    "\"100%\"\n"),
+			 0);
 	/* no print fmt at all: nothing for libtraceevent to follow */
 	assert_int_equal(check(HEAD), 0);
 }
@@ -74,6 +78,20 @@ static void test_damaged(void **state)
 	assert_int_equal(check(HEAD "print fmt: \"%d\", REC->prev_state & (0x000000%0 | 1)\n"),
 			 -EBADMSG);
 	assert_int_equal(check(HEAD "print fmt: \"%d\", REC->prev_state & (8 / (1 - 1))\n"), -EBADMSG);
+	/*
+	 * A quote lost in __print_flags(): by the quotes the division is in a
+	 * string, but libtraceevent evaluates it (format-lost-quote-fpe.dat)
+	 */
+	assert_int_equal(check(HEAD "print fmt: \"%d\", REC->prev_state ? __print_flags("
+				    "REC->prev_state, \"|\", { 1, \"S\" }, { 4, \"T\t }, { 8, \"t\" }) "
+				    ": \"R\", REC->prev_state & ((0/00000000 | 1) << 1) ? \"+\" : \"\"\n"),
+			 -EBADMSG);
+	/* '.' after a string: libtraceevent dereferences NULL (format-dot-segv.dat) */
+	assert_int_equal(check(HEAD "print fmt: \"%s%s\", REC->prev_pid ? \"S\" : \"R\". "
+				    "REC->prev_state & 1 ? \"+\" : \"\"\n"),
+			 -EBADMSG);
+	/* a single quote, which starts a string for libtraceevent only */
+	assert_int_equal(check(HEAD "print fmt: \"%d\", 'x / 0', REC->next_pid\n"), -EBADMSG);
 	/* a field declaration cut short */
 	assert_int_equal(check("name: x\nID: 1\nformat:\n\tfield:int a\n"), -EBADMSG);
 }
