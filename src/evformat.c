@@ -121,6 +121,10 @@ int sp_evformat_check(const char *text, size_t len)
 			fmt = s + sizeof(print_tag) - 1;
 			break;
 		}
+		/* a quote here starts a string for libtraceevent, across lines */
+		for (const char *c = s; c < eol; c++)
+			if (*c == '"' || *c == '\'' || *c == '\\' || *c == '`')
+				return -EBADMSG;
 		if ((size_t)(eol - s) >= sizeof(field_tag) - 1 &&
 		    !memcmp(s, field_tag, sizeof(field_tag) - 1)) {
 			struct span name = { s + sizeof(field_tag) - 1, 0 };

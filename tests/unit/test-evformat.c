@@ -92,6 +92,10 @@ static void test_damaged(void **state)
 			 -EBADMSG);
 	/* a single quote, which starts a string for libtraceevent only */
 	assert_int_equal(check(HEAD "print fmt: \"%d\", 'x / 0', REC->next_pid\n"), -EBADMSG);
+	/* a quote in a field's array size (format-field-quote-segv.dat) */
+	assert_int_equal(check("name: x\nID: 1\nformat:\n\tfield:char comm[1\"];\toffset:8;"
+			       "\tsize:16;\tsigned:0;\n\nprint fmt: \"%s\", REC->comm\n"),
+			 -EBADMSG);
 	/* a field declaration cut short */
 	assert_int_equal(check("name: x\nID: 1\nformat:\n\tfield:int a\n"), -EBADMSG);
 }
