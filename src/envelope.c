@@ -14,17 +14,13 @@
 
 uint64_t sp_envelope_col_start(const struct sp_envelope *e, size_t i)
 {
-	return e->t0_ns + sp_muldiv(e->t1_ns - e->t0_ns, i, e->nr_cols - 1, e->nr_cols);
+	return sp_col_start(e->t0_ns, e->t1_ns - e->t0_ns, e->nr_cols, i);
 }
 
-/*
- * For an integer d, d >= ceil(span * i / n) exactly when d * n >= span * i,
- * so floor((ts - t0) * n / span) is the largest i with col_start(i) <= ts:
- * this and sp_envelope_col_start() agree on every boundary.
- */
+/* The column holding @ts_ns; from t1 on, the last one. */
 size_t sp_envelope_col_of(const struct sp_envelope *e, uint64_t ts_ns)
 {
-	size_t i = (size_t)sp_muldiv(ts_ns - e->t0_ns, e->nr_cols, 0, e->t1_ns - e->t0_ns);
+	size_t i = (size_t)sp_col_of(e->t0_ns, e->t1_ns - e->t0_ns, e->nr_cols, ts_ns);
 
 	return i < e->nr_cols ? i : e->nr_cols - 1;
 }

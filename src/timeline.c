@@ -12,7 +12,6 @@
 #include "schedplot/muldiv.h"
 #include "schedplot/timeline.h"
 
-
 static uint64_t span_ns(const struct sp_timeline *tl)
 {
 	return tl->t1_ns - tl->t0_ns;
@@ -21,13 +20,13 @@ static uint64_t span_ns(const struct sp_timeline *tl)
 /* The column holding @ts, t0 <= ts < t1. */
 static uint64_t col_of(const struct sp_timeline *tl, uint64_t ts)
 {
-	return sp_muldiv(ts - tl->t0_ns, tl->nr_cols, 0, span_ns(tl));
+	return sp_col_of(tl->t0_ns, span_ns(tl), tl->nr_cols, ts);
 }
 
 uint64_t sp_timeline_col_start(const struct sp_timeline *tl, unsigned int col)
 {
-	/* smallest t with col_of(t) >= col: ceil(col * span / nr_cols) */
-	return tl->t0_ns + sp_muldiv(span_ns(tl), col, tl->nr_cols - 1, tl->nr_cols);
+	/* the smallest t with col_of(t) >= col */
+	return sp_col_start(tl->t0_ns, span_ns(tl), tl->nr_cols, col);
 }
 
 /* Tie order: tasks (lower pid first), then idle, then no data. */

@@ -44,4 +44,22 @@ static inline uint64_t sp_muldiv(uint64_t a, uint64_t b, uint64_t add, uint64_t 
 #endif
 }
 
+/*
+ * A time window of @span ns from @t0, cut into @n pixel columns: the column
+ * holding @ts (t0 <= ts), and the first nanosecond of column @i (i <= n),
+ * ceil(i * span / n).  For an integer d, d >= ceil(span * i / n) exactly
+ * when d * n >= span * i, so sp_col_of() is the largest i with
+ * sp_col_start(i) <= ts: the two agree on every boundary.  The datagraph
+ * and the running-waiting graph both cut time this way.
+ */
+static inline uint64_t sp_col_of(uint64_t t0, uint64_t span, uint64_t n, uint64_t ts)
+{
+	return sp_muldiv(ts - t0, n, 0, span);
+}
+
+static inline uint64_t sp_col_start(uint64_t t0, uint64_t span, uint64_t n, uint64_t i)
+{
+	return t0 + sp_muldiv(span, i, n - 1, n);
+}
+
 #endif /* SP_MULDIV_H */
