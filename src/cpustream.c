@@ -528,11 +528,21 @@ static void *helper_main(void *data)
 	return NULL;
 }
 
-/* Start the helper with every signal blocked: they are the caller's to handle. */
-static bool helper_start(struct sp_cpustream_scratch *sc)
+/* A thread with every signal blocked: they are the caller's to handle.  Return: 0 or an error. */
+static int start_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	sigset_t all, old;
+	int ret;
 
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static bool helper_start(struct sp_cpustream_scratch *sc)
+{
 	if (sc->helper)
 		return true;
 	if (sc->no_helper)
@@ -544,14 +554,11 @@ static bool helper_start(struct sp_cpustream_scratch *sc)
 	}
 	sc->queue = NULL;
 	sc->queue_tail = &sc->queue;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&sc->thread, NULL, helper_main, sc)) {
+	if (start_thread(&sc->thread, helper_main, sc)) {
 		sp_cpustream_scratch_free(sc->helper);
 		sc->helper = NULL;
 		sc->no_helper = true;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return sc->helper != NULL;
 }
 
@@ -936,7 +943,6 @@ void sp_cpustream_spans(struct sp_cpustream *const *streams, int nr, uint64_t *f
 	};
 	bool two = false;
 	pthread_t thread;
-	sigset_t all, old;
 	int i;
 
 	for (i = 0; i < nr; i++) {
@@ -944,12 +950,8 @@ void sp_cpustream_spans(struct sp_cpustream *const *streams, int nr, uint64_t *f
 			j.codec = streams[i]->p.codec;
 	}
 	/* a second thread pays off only for many compressed streams */
-	if (nr >= 8 && j.codec != SP_CODEC_NONE) {
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		two = !pthread_create(&thread, NULL, span_thread, &j);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
+	if (nr >= 8 && j.codec != SP_CODEC_NONE)
+		two = !start_thread(&thread, span_thread, &j);
 	span_work(&j, NULL);
 	if (two)
 		pthread_join(thread, NULL);
@@ -1005,9 +1007,8 @@ void sp_cpustream_free(struct sp_cpustream *s)
 {
 	if (!s)
 		return;
-	if (s->scratch)
-		ahead_cancel(s);
 	if (s->scratch) {
+		ahead_cancel(s);
 		block_release(s, &s->cur);
 		block_release(s, &s->ahead);
 	}
