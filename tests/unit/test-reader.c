@@ -42,6 +42,21 @@ static int missed_of(const struct tep_record *rec)
 	       rec->missed_events < 0 ? -1 : 0;
 }
 
+/* Stream parameters for the file of @layout, as libtracecmd reads its header. */
+static struct sp_cpustream_params stream_params(const struct sp_container_layout *layout, int fd,
+					       struct tracecmd_input *h, size_t window_bytes)
+{
+	return (struct sp_cpustream_params){
+		.fd = fd,
+		.codec = !layout->compressed ? SP_CODEC_NONE :
+			 strcmp(layout->info.compression, "zstd") ? SP_CODEC_ZLIB : SP_CODEC_ZSTD,
+		.page_size = tracecmd_page_size(h),
+		.long_size = tracecmd_long_size(h),
+		.big_endian = tep_is_file_bigendian(tracecmd_get_tep(h)),
+		.window_bytes = window_bytes,
+	};
+}
+
 /*
  * sp_cpustream_spans() gives each stream the span sp_cpustream_span() gave
  * (@first_of, @last_of), in two threads: eight streams per CPU sharing one
@@ -52,15 +67,7 @@ static void compare_spans(const struct sp_container_layout *layout, int fd,
 			  struct tracecmd_input *h, size_t window_bytes, const uint64_t *first_of,
 			  const uint64_t *last_of)
 {
-	struct sp_cpustream_params p = {
-		.fd = fd,
-		.codec = !layout->compressed ? SP_CODEC_NONE :
-			 strcmp(layout->info.compression, "zstd") ? SP_CODEC_ZLIB : SP_CODEC_ZSTD,
-		.page_size = tracecmd_page_size(h),
-		.long_size = tracecmd_long_size(h),
-		.big_endian = tep_is_file_bigendian(tracecmd_get_tep(h)),
-		.window_bytes = window_bytes,
-	};
+	struct sp_cpustream_params p = stream_params(layout, fd, h, window_bytes);
 	int nr = 8 * layout->nr_cpus, k;
 	struct sp_cpustream **s = calloc(nr, sizeof(*s));
 	uint64_t *first = calloc(nr, sizeof(*first)), *last = calloc(nr, sizeof(*last));
@@ -119,7 +126,6 @@ static void compare_file(const char *path, size_t window_bytes)
 	struct tracecmd_input *h;
 	struct sp_reader *reader;
 	struct sp_error err;
-	struct tep_handle *tep;
 	uint64_t total = 0;
 	uint64_t *first_of, *last_of;	/* by layout entry, UINT64_MAX: not compared */
 	unsigned int i;
@@ -133,7 +139,6 @@ static void compare_file(const char *path, size_t window_bytes)
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!h)
 		fail_msg("%s: libtracecmd cannot open it", path);
-	tep = tracecmd_get_tep(h);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_true(layout.flyrecord);
@@ -143,16 +148,7 @@ static void compare_file(const char *path, size_t window_bytes)
 
 	for (i = 0; i < layout.nr_cpus; i++) {
 		const struct sp_container_cpu *c = &layout.cpus[i];
-		struct sp_cpustream_params p = {
-			.fd = fd,
-			.codec = !layout.compressed ? SP_CODEC_NONE :
-				 strcmp(layout.info.compression, "zstd") ? SP_CODEC_ZLIB :
-									    SP_CODEC_ZSTD,
-			.page_size = tracecmd_page_size(h),
-			.long_size = tracecmd_long_size(h),
-			.big_endian = tep_is_file_bigendian(tep),
-			.window_bytes = window_bytes,
-		};
+		struct sp_cpustream_params p = stream_params(&layout, fd, h, window_bytes);
 		struct sp_cpustream *s;
 		struct tep_record *want;
 		struct sp_raw_record got;
