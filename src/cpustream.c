@@ -89,6 +89,7 @@ struct sp_cpustream_scratch {
 	struct sp_cpustream *queue, **queue_tail;
 	bool stop;
 	bool no_helper;			/* it could not be started: read in the caller */
+	bool no_ahead;			/* the caller reads blocks when it reaches them */
 };
 
 #define SLACK		64	/* zeroed bytes behind every block */
@@ -528,19 +529,6 @@ static void *helper_main(void *data)
 	return NULL;
 }
 
-/* A thread with every signal blocked: they are the caller's to handle.  Return: 0 or an error. */
-static int start_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	sigset_t all, old;
-	int ret;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(thread, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return ret;
-}
-
 static bool helper_start(struct sp_cpustream_scratch *sc)
 {
 	if (sc->helper)
@@ -554,7 +542,7 @@ static bool helper_start(struct sp_cpustream_scratch *sc)
 	}
 	sc->queue = NULL;
 	sc->queue_tail = &sc->queue;
-	if (start_thread(&sc->thread, helper_main, sc)) {
+	if (sp_thread_start(&sc->thread, helper_main, sc)) {
 		sp_cpustream_scratch_free(sc->helper);
 		sc->helper = NULL;
 		sc->no_helper = true;
@@ -567,7 +555,7 @@ static void ahead_ask(struct sp_cpustream *s)
 {
 	struct sp_cpustream_scratch *sc = s->scratch;
 
-	if (!s->may_ahead || !s->pos.left || s->ahead_asked || !helper_start(sc))
+	if (!s->may_ahead || !s->pos.left || s->ahead_asked || sc->no_ahead || !helper_start(sc))
 		return;
 	s->ahead_asked = true;
 	s->ahead_from = s->pos;
@@ -746,6 +734,11 @@ static int walk_page(struct sp_cpustream *s, struct sp_raw_record *rec, struct s
 		return 1;
 	}
 	return 0;
+}
+
+void sp_cpustream_prefetch(const struct sp_cpustream *s)
+{
+	__builtin_prefetch(&s->page);
 }
 
 int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct sp_error *err)
@@ -951,7 +944,7 @@ void sp_cpustream_spans(struct sp_cpustream *const *streams, int nr, uint64_t *f
 	}
 	/* a second thread pays off only for many compressed streams */
 	if (nr >= 8 && j.codec != SP_CODEC_NONE)
-		two = !start_thread(&thread, span_thread, &j);
+		two = !sp_thread_start(&thread, span_thread, &j);
 	span_work(&j, NULL);
 	if (two)
 		pthread_join(thread, NULL);
@@ -1048,6 +1041,11 @@ fail:
 struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec)
 {
 	return scratch_alloc(codec, true);
+}
+
+void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, bool on)
+{
+	sc->no_ahead = !on;
 }
 
 void sp_cpustream_scratch_free(struct sp_cpustream_scratch *sc)

@@ -8,7 +8,9 @@
  * ring-buffer data is read by cpustream, one stream per CPU, straight from
  * the file (libtracecmd's compressed-data path is several times slower than
  * the data and allocates a record per event).  The streams are merged here
- * with a tournament tree, one comparison per level, log2(CPUs) per record.
+ * with a tournament tree, one comparison per level, log2(CPUs) per record;
+ * from 16 CPUs on, in batches sorted by radix, in a second thread
+ * (merge_batches()).
  *
  * libtracecmd opens and reads the file itself (tracecmd_open() and
  * tracecmd_read_data() per CPU) only for files cpustream does not handle:
@@ -19,6 +21,8 @@
  */
 #define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,6 +43,7 @@
 #include "schedplot/cpustream.h"
 #include "schedplot/error.h"
 #include "schedplot/evformat.h"
+#include "schedplot/radix.h"
 #include "schedplot/reader.h"
 #include "schedplot/sanitizer.h"
 
@@ -69,6 +74,11 @@ bool tracecmd_compress_is_supported(const char *name, const char *version);
 
 #define SP_COMM_LEN		64
 #define SP_STATE_CACHE		64
+/* The merge in batches (merge_batches()): from how many CPUs, how many records queued */
+#define SP_BATCH_MIN_LEAVES	16
+#define SP_BATCH_RECORDS	8192
+#define SP_BATCH_OUT		4	/* a handover holds up to this many queues' worth */
+#define SP_NAME_INLINE		16	/* longer command names are kept aside */
 /* Bytes of uncompressed data all streams of a file read at a time, together. */
 #define SP_WINDOW_TOTAL		(32u << 20)
 #define SP_WINDOW_MAX		(1u << 20)
@@ -121,6 +131,9 @@ struct merge_key {
 	uint32_t rank;		/* the leaf; ended streams rank after every other */
 };
 
+struct sp_reader_batch;
+static void batch_free(struct sp_reader_batch *b);
+
 struct sp_reader {
 	struct tracecmd_input *handle;	/* libtracecmd mode only */
 	struct tep_handle *tep;
@@ -154,6 +167,8 @@ struct sp_reader {
 	int *node;
 	int *leaf_cpu;
 	int nr_leaves;
+	int batch_min_leaves;		/* merge in batches from this many leaves; 0: never */
+	struct sp_reader_batch *batch;
 	sp_progress_fn progress;
 	void *progress_data;
 	uint64_t first_ns;
@@ -1066,6 +1081,7 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 	}
 	r->fd = -1;
 	r->trial_fd = -1;
+	r->batch_min_leaves = SP_BATCH_MIN_LEAVES;
 	trace_seq_init(&r->seq);
 	if (sp_container_layout(path, &r->layout, err) < 0)
 		goto fail;
@@ -1179,6 +1195,7 @@ void sp_reader_close(struct sp_reader *r)
 	free(r->key);
 	free(r->node);
 	free(r->leaf_cpu);
+	batch_free(r->batch);
 	free(r);
 }
 
@@ -1275,10 +1292,511 @@ static void note_lost(struct sp_reader *r, int cpu, const struct sp_raw_record *
 		r->lost[cpu]++;
 }
 
-int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
+/* Every 65536 records, tell the caller how far the pass is. */
+static inline void progress(struct sp_reader *r, uint64_t *nr, uint64_t ts)
+{
+	if (r->progress && !(++*nr & 0xffff) && r->last_ns > r->first_ns)
+		r->progress((double)(ts - r->first_ns) / (r->last_ns - r->first_ns), *nr,
+			    r->progress_data);
+}
+
+/* The merge with the tree: the leaves' streams hold their next record. */
+static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
 {
 	uint64_t nr = 0;
 	struct sp_event ev;
+	int ret = 0;
+
+	r->node[0] = tree_build(r, 1);
+	for (;;) {
+		int leaf = r->node[0], cpu;
+		struct cpu_stream *s;
+
+		if (r->key[leaf].rank >= (uint32_t)r->nr_leaves)
+			break;		/* the winner has ended: all have */
+		cpu = r->leaf_cpu[leaf];
+		s = &r->streams[cpu];
+		if (s->cur.missed)
+			note_lost(r, cpu, &s->cur);
+		decode(r, &s->cur, cpu, &ev);
+		ret = fn(&ev, data);
+		if (ret)
+			break;
+		ret = stream_next(r, cpu, err);
+		if (ret < 0)
+			break;
+		if (ret)
+			r->key[leaf].ts = s->cur.ts_ns;
+		else
+			key_end(r, leaf);
+		ret = 0;
+		tree_replay(r, leaf);
+		progress(r, &nr, ev.ts_ns);
+	}
+	return ret;
+}
+
+/* ---- the merge in batches ---- */
+
+/*
+ * With many CPUs the tree costs log2(CPUs) hard-to-predict comparisons per
+ * record, and each record is the first touch in a long while of its page,
+ * its stream and its stream's state.  From SP_BATCH_MIN_LEAVES streams on,
+ * the merge goes in rounds instead: each stream decodes its next records
+ * into its queue, one stream after the other (a page read straight
+ * through); then the queued records that may go are sorted by timestamp
+ * and delivered.  A second thread does the rounds while the caller's
+ * thread delivers the previous round (struct batch_out).
+ *
+ * Which records may go: each stream bounds the others by its first record
+ * not queued yet (its key is its timestamp, then its rank).  A queued
+ * record goes when its key is below every other stream's bound; the tree
+ * would deliver all those before any record not queued, and the sort is
+ * stable over the queues taken in CPU order, so equal timestamps keep the
+ * tree's order (lower CPU first, then the CPU's own order).  A queue holds
+ * records in timestamp order only: a record earlier than the one queued
+ * before it stays unqueued until the queue is empty, as it waits behind it
+ * in the tree; until then the queue's last record is the stream's bound,
+ * as it is for a stream that failed (its error comes right after it).
+ * When such a last record is all that is left below the bounds, it goes
+ * alone.
+ */
+
+/* A record decoded in advance; its names are copied (its block may be reused). */
+struct queued {
+	struct sp_event ev;	/* comm, other_comm: pointed at the copies when delivered */
+	int missed;
+	uint8_t names;		/* NAME_* */
+	char name[2][SP_NAME_INLINE];
+};
+
+#define NAME_HAS(i)	(1u << (2 * (i)))
+#define NAME_LONG(i)	(2u << (2 * (i)))
+
+typedef char long_names[2][SP_COMM_LEN];
+
+enum leaf_state { LEAF_READING, LEAF_ENDED, LEAF_FAILED };
+
+struct leaf_queue {
+	unsigned int head, count;
+	enum leaf_state state;
+	int fail;		/* LEAF_FAILED: what reading the next record returned */
+	uint64_t last_ts;	/* of the record queued last */
+};
+
+/* A round's records, sorted, and how the pass goes on after them. */
+struct batch_out {
+	struct queued *q;
+	long_names *long_name;	/* by index, allocated when first needed */
+	size_t n;
+	int end;		/* 0: more follow; 1: the pass ends; < 0: this error */
+	struct sp_error err;
+	bool ready;		/* handed to the delivering thread (under the lock) */
+};
+
+struct sp_reader_batch {
+	struct sp_reader *r;
+	int nr_leaves;
+	unsigned int cap;		/* per queue, a power of two */
+	size_t slots;			/* cap * nr_leaves */
+	struct queued *q;		/* leaf l: q[l * cap ...], a ring */
+	uint64_t *ts;			/* by slot, the record's timestamp (compact, to scan) */
+	long_names *long_name;		/* by slot, allocated when first needed */
+	struct leaf_queue *leaf;
+	struct sp_radix_key *keys, *tmp;
+	struct sp_error *fail;		/* by leaf, allocated when first needed */
+	struct batch_out out[2];
+
+	/* the thread that does the rounds */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* a round ready, delivered, or stop */
+	bool stop;
+};
+
+static void batch_free(struct sp_reader_batch *b)
+{
+	int k;
+
+	if (!b)
+		return;
+	for (k = 0; k < 2; k++) {
+		free(b->out[k].q);
+		free(b->out[k].long_name);
+	}
+	free(b->q);
+	free(b->ts);
+	free(b->long_name);
+	free(b->leaf);
+	free(b->keys);
+	free(b->tmp);
+	free(b->fail);
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->cond);
+	free(b);
+}
+
+static struct sp_reader_batch *batch_alloc(struct sp_reader *r, int nr_leaves)
+{
+	struct sp_reader_batch *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->cond, NULL);
+	b->r = r;
+	b->nr_leaves = nr_leaves;
+	b->cap = 8;
+	while (b->cap < 256 && b->cap * (size_t)nr_leaves < SP_BATCH_RECORDS)
+		b->cap *= 2;
+	b->slots = b->cap * (size_t)nr_leaves;
+	b->q = sp_alloc_array(b->slots, sizeof(*b->q));
+	b->ts = sp_alloc_array(b->slots, sizeof(*b->ts));
+	b->leaf = sp_alloc_array(nr_leaves, sizeof(*b->leaf));
+	b->keys = sp_alloc_array(b->slots, sizeof(*b->keys));
+	b->tmp = sp_alloc_array(b->slots, sizeof(*b->tmp));
+	b->out[0].q = sp_alloc_array(SP_BATCH_OUT * b->slots, sizeof(*b->out[0].q));
+	b->out[1].q = sp_alloc_array(SP_BATCH_OUT * b->slots, sizeof(*b->out[1].q));
+	if (!b->q || !b->ts || !b->leaf || !b->keys || !b->tmp || !b->out[0].q || !b->out[1].q) {
+		batch_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static inline unsigned int slot_of(const struct sp_reader_batch *b, int leaf, unsigned int k)
+{
+	return leaf * b->cap + ((b->leaf[leaf].head + k) & (b->cap - 1));
+}
+
+/*
+ * Copy name @i of the record in e = q[idx], longer ones into (*aside)[idx]
+ * (@nr entries, allocated when first needed).  Return: 0 or -ENOMEM.
+ */
+static int put_name(struct queued *e, long_names **aside, size_t nr, size_t idx, int i,
+		    const char *name)
+{
+	size_t n;
+
+	if (!name)
+		return 0;
+	n = strnlen(name, SP_COMM_LEN - 1);
+	e->names |= NAME_HAS(i);
+	if (n < SP_NAME_INLINE) {
+		memcpy(e->name[i], name, n);
+		e->name[i][n] = '\0';
+		return 0;
+	}
+	if (!*aside) {
+		*aside = sp_alloc_array(nr, sizeof(**aside));
+		if (!*aside)
+			return -ENOMEM;
+	}
+	memcpy((*aside)[idx][i], name, n);
+	(*aside)[idx][i][n] = '\0';
+	e->names |= NAME_LONG(i);
+	return 0;
+}
+
+static inline const char *name_of(const struct queued *e, const long_names *aside, size_t idx,
+				  int i)
+{
+	return !(e->names & NAME_HAS(i)) ? NULL :
+	       e->names & NAME_LONG(i) ? aside[idx][i] : e->name[i];
+}
+
+/* Decode records of @leaf into its queue while there is room.  Return: 0 or -ENOMEM. */
+static int fill_queue(struct sp_reader *r, struct sp_reader_batch *b, int leaf)
+{
+	struct leaf_queue *lq = &b->leaf[leaf];
+	int cpu = r->leaf_cpu[leaf];
+	struct cpu_stream *s = &r->streams[cpu];
+	struct sp_error next_err;
+
+	while (lq->state == LEAF_READING && lq->count < b->cap) {
+		unsigned int slot = slot_of(b, leaf, lq->count);
+		struct queued *e = &b->q[slot];
+		int ret;
+
+		if (lq->count && s->cur.ts_ns < lq->last_ts)
+			break;		/* back in time: after the queue is empty */
+		decode(r, &s->cur, cpu, &e->ev);
+		e->missed = s->cur.missed;
+		e->names = 0;
+		if (put_name(e, &b->long_name, b->slots, slot, 0, e->ev.comm) ||
+		    put_name(e, &b->long_name, b->slots, slot, 1, e->ev.other_comm))
+			return -ENOMEM;
+		b->ts[slot] = lq->last_ts = s->cur.ts_ns;
+		lq->count++;
+		next_err.code = 0;
+		ret = stream_next(r, cpu, &next_err);
+		if (ret < 0) {
+			/* kept until the records before it are delivered */
+			if (!b->fail)
+				b->fail = sp_alloc_array(b->nr_leaves, sizeof(*b->fail));
+			if (!b->fail)
+				return -ENOMEM;
+			b->fail[leaf] = next_err;
+			if (!next_err.code)
+				sp_error_set(&b->fail[leaf], ret, -1, "%s", strerror(-ret));
+			lq->fail = ret;
+		}
+		if (ret <= 0)
+			lq->state = ret ? LEAF_FAILED : LEAF_ENDED;
+	}
+	return 0;
+}
+
+/*
+ * The records @leaf queues next were decompressed long ago (with hundreds
+ * of CPUs, megabytes ago): ask for them while the leaf before is filled.
+ */
+static void prefetch_leaf(const struct sp_reader *r, const struct sp_reader_batch *b, int leaf)
+{
+	const struct cpu_stream *s;
+	const char *p;
+	unsigned int k;
+
+	if (leaf >= b->nr_leaves || b->leaf[leaf].state != LEAF_READING)
+		return;
+	s = &r->streams[r->leaf_cpu[leaf]];
+	sp_cpustream_prefetch(s->cs);
+	p = s->cur.data;
+	for (k = b->leaf[leaf].count; k < b->cap; k++, p += 64)
+		__builtin_prefetch(p);
+}
+
+/* Move the record in @slot to the end of @o.  Return: 0 or -ENOMEM. */
+static int take(struct sp_reader_batch *b, unsigned int slot, struct batch_out *o)
+{
+	struct queued *e = &o->q[o->n];
+	int i;
+
+	*e = b->q[slot];
+	for (i = 0; i < 2; i++)
+		if ((e->names & NAME_LONG(i)) &&
+		    put_name(e, &o->long_name, SP_BATCH_OUT * b->slots, o->n, i,
+			     b->long_name[slot][i]))
+			return -ENOMEM;
+	o->n++;
+	return 0;
+}
+
+static int out_of_memory(struct batch_out *o)
+{
+	return sp_error_set(&o->err, -ENOMEM, -1, "out of memory");
+}
+
+/* One round into @o.  Return: 0, 1 when every record has been taken, or an error (o->err). */
+static int batch_round(struct sp_reader *r, struct sp_reader_batch *b, struct batch_out *o)
+{
+	uint64_t bound_ts = UINT64_MAX;
+	int leaf, bound_leaf = INT_MAX;
+	unsigned int own = 0, slot;
+	struct sp_radix_key *sorted;
+	struct leaf_queue *lq;
+	bool any = false;
+	size_t n = 0, i;
+
+	for (leaf = 0; leaf < b->nr_leaves; leaf++) {
+		uint64_t ts;
+		bool cur_bounds;
+
+		prefetch_leaf(r, b, leaf + 1);
+		if (fill_queue(r, b, leaf))
+			return out_of_memory(o);
+		lq = &b->leaf[leaf];
+		if (!lq->count)
+			continue;
+		any = true;
+		if (lq->state == LEAF_ENDED)
+			continue;
+		ts = r->streams[r->leaf_cpu[leaf]].cur.ts_ns;
+		cur_bounds = lq->state == LEAF_READING && ts >= lq->last_ts;
+		if (!cur_bounds)
+			ts = lq->last_ts;
+		if (ts < bound_ts) {
+			bound_ts = ts;
+			bound_leaf = leaf;
+			own = cur_bounds ? lq->count : lq->count - 1;
+		}
+	}
+	if (!any)
+		return 1;
+	for (leaf = 0; leaf < b->nr_leaves; leaf++) {
+		unsigned int k, limit;
+
+		lq = &b->leaf[leaf];
+		limit = leaf == bound_leaf ? own : lq->count;
+		for (k = 0; k < limit; k++) {
+			slot = slot_of(b, leaf, k);
+			if (b->ts[slot] > bound_ts || (b->ts[slot] == bound_ts && leaf > bound_leaf))
+				break;
+			b->keys[n].ts = b->ts[slot];
+			b->keys[n].item = slot;
+			n++;
+		}
+		lq->head = (lq->head + k) & (b->cap - 1);
+		lq->count -= k;
+	}
+	if (!n) {
+		/* the bounding queue's last record is the earliest of all */
+		lq = &b->leaf[bound_leaf];
+		slot = slot_of(b, bound_leaf, 0);
+		lq->head = (lq->head + 1) & (b->cap - 1);
+		lq->count--;
+		if (take(b, slot, o))
+			return out_of_memory(o);
+		if (!lq->count && lq->state == LEAF_FAILED) {
+			o->err = b->fail[bound_leaf];
+			return lq->fail;
+		}
+		return 0;
+	}
+	sorted = sp_radix_sort(b->keys, b->tmp, n);
+	for (i = 0; i < n; i++) {
+		if (i + 4 < n)
+			__builtin_prefetch(&b->q[sorted[i + 4].item]);
+		if (take(b, sorted[i].item, o))
+			return out_of_memory(o);
+	}
+	return 0;
+}
+
+static void produce(struct sp_reader_batch *b, struct batch_out *o)
+{
+	o->n = 0;
+	do
+		o->end = batch_round(b->r, b, o);
+	while (!o->end && o->n + b->slots <= SP_BATCH_OUT * b->slots);
+}
+
+/* The thread that does the rounds, into the two outs in turn. */
+static void *rounds_main(void *data)
+{
+	struct sp_reader_batch *b = data;
+	int k = 0;
+
+	for (;;) {
+		struct batch_out *o = &b->out[k];
+		bool stop;
+
+		pthread_mutex_lock(&b->lock);
+		while (o->ready && !b->stop)
+			pthread_cond_wait(&b->cond, &b->lock);
+		stop = b->stop;
+		pthread_mutex_unlock(&b->lock);
+		if (stop)
+			break;
+		produce(b, o);
+		pthread_mutex_lock(&b->lock);
+		o->ready = true;
+		pthread_cond_broadcast(&b->cond);
+		pthread_mutex_unlock(&b->lock);
+		if (o->end)
+			break;
+		k ^= 1;
+	}
+	return NULL;
+}
+
+/* Hand the records of @o to @fn.  Return: 0 or what @fn returned. */
+static int deliver(struct sp_reader *r, struct batch_out *o, sp_event_fn fn, void *data,
+		   uint64_t *nr)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < o->n; i++) {
+		struct queued *e = &o->q[i];
+
+		e->ev.comm = name_of(e, o->long_name, i, 0);
+		e->ev.other_comm = name_of(e, o->long_name, i, 1);
+		if (e->missed) {
+			struct sp_raw_record raw = { .missed = e->missed };
+
+			note_lost(r, e->ev.cpu, &raw);
+		}
+		ret = fn(&e->ev, data);
+		if (ret)
+			return ret;
+		progress(r, nr, e->ev.ts_ns);
+	}
+	return 0;
+}
+
+static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
+{
+	struct sp_reader_batch *b = r->batch;
+	pthread_t thread;
+	bool threaded;
+	uint64_t nr = 0;
+	int k, ret;
+
+	if (b && b->nr_leaves != r->nr_leaves) {
+		batch_free(b);
+		b = r->batch = NULL;
+	}
+	if (!b) {
+		b = r->batch = batch_alloc(r, r->nr_leaves);
+		if (!b)
+			return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	}
+	memset(b->leaf, 0, b->nr_leaves * sizeof(*b->leaf));
+	if (b->fail)
+		memset(b->fail, 0, b->nr_leaves * sizeof(*b->fail));
+	b->out[0].ready = b->out[1].ready = false;
+	b->stop = false;
+	/*
+	 * The rounds' thread reads the blocks itself, when it reaches them:
+	 * the queues keep it near all the streams' ends at once, so blocks
+	 * read ahead would only wait, megabytes of them.  Without that thread
+	 * the rounds are done here, in turn with delivering.
+	 */
+	if (r->scratch)
+		sp_cpustream_scratch_read_ahead(r->scratch, false);
+	threaded = !sp_thread_start(&thread, rounds_main, b);
+	if (!threaded && r->scratch)
+		sp_cpustream_scratch_read_ahead(r->scratch, true);
+
+	for (k = 0;; k ^= 1) {
+		struct batch_out *o = &b->out[k];
+
+		if (threaded) {
+			pthread_mutex_lock(&b->lock);
+			while (!o->ready)
+				pthread_cond_wait(&b->cond, &b->lock);
+			pthread_mutex_unlock(&b->lock);
+		} else {
+			produce(b, o);
+		}
+		ret = deliver(r, o, fn, data, &nr);
+		if (ret)
+			break;
+		if (o->end) {
+			ret = o->end < 0 ? o->end : 0;
+			if (ret && err)
+				*err = o->err;
+			break;
+		}
+		if (threaded) {
+			pthread_mutex_lock(&b->lock);
+			o->ready = false;
+			pthread_cond_broadcast(&b->cond);
+			pthread_mutex_unlock(&b->lock);
+		}
+	}
+	if (threaded) {
+		pthread_mutex_lock(&b->lock);
+		b->stop = true;
+		pthread_cond_broadcast(&b->cond);
+		pthread_mutex_unlock(&b->lock);
+		pthread_join(thread, NULL);
+	}
+	return ret;
+}
+
+int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
+{
 	int cpu, ret = 0;
 
 	r->nr_leaves = 0;
@@ -1311,34 +1829,13 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
 	ret = 0;
 	if (!r->nr_leaves)
 		goto out;
-	r->node[0] = tree_build(r, 1);
-
-	for (;;) {
-		int leaf = r->node[0];
-		struct cpu_stream *s;
-
-		if (r->key[leaf].rank >= (uint32_t)r->nr_leaves)
-			break;		/* the winner has ended: all have */
-		cpu = r->leaf_cpu[leaf];
-		s = &r->streams[cpu];
-		if (s->cur.missed)
-			note_lost(r, cpu, &s->cur);
-		decode(r, &s->cur, cpu, &ev);
-		ret = fn(&ev, data);
-		if (ret)
-			break;
-		ret = stream_next(r, cpu, err);
-		if (ret < 0)
-			break;
-		if (ret)
-			r->key[leaf].ts = s->cur.ts_ns;
-		else
-			key_end(r, leaf);
-		ret = 0;
-		tree_replay(r, leaf);
-		if (r->progress && !(++nr & 0xffff) && r->last_ns > r->first_ns)
-			r->progress((double)(ev.ts_ns - r->first_ns) / (r->last_ns - r->first_ns),
-				    nr, r->progress_data);
+	/* libtracecmd's records live only until the CPU's next one is read */
+	if (!r->use_libtracecmd && r->batch_min_leaves && r->nr_leaves >= r->batch_min_leaves)
+		ret = merge_batches(r, fn, data, err);
+	else {
+		if (r->scratch)
+			sp_cpustream_scratch_read_ahead(r->scratch, true);
+		ret = merge_tree(r, fn, data, err);
 	}
 out:
 	if (r->use_libtracecmd) {
@@ -1350,6 +1847,11 @@ out:
 	if (ret < 0 && err && !err->code)
 		sp_error_set(err, ret, -1, "%s", strerror(-ret));
 	return ret;
+}
+
+void sp_reader_set_batch_min(struct sp_reader *r, int nr_cpus)
+{
+	r->batch_min_leaves = nr_cpus;
 }
 
 /* Records looked at per CPU for markers: they are written when tracing starts. */

@@ -49,6 +49,15 @@ struct sp_cpustream_params {
 struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec);
 
 /**
+ * sp_cpustream_scratch_read_ahead - whether blocks are read ahead
+ * @sc: the streams' shared state
+ * @on: true (the default): while a stream's block is walked, a helper
+ *      thread reads the next one; false: a stream reads its next block
+ *      when it reaches it (a block already asked for still comes)
+ */
+void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, bool on);
+
+/**
  * sp_cpustream_scratch_free - free shared decompression state (NULL is fine)
  * @sc: the scratch
  */
@@ -81,6 +90,14 @@ struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
  * @s: the stream
  */
 void sp_cpustream_free(struct sp_cpustream *s);
+
+/**
+ * sp_cpustream_prefetch - ask the cache for the state the next call reads
+ * @s: the stream
+ *
+ * For a caller that visits many streams in turn, a call ahead of time.
+ */
+void sp_cpustream_prefetch(const struct sp_cpustream *s);
 
 /**
  * sp_cpustream_rewind - go back to the first record

@@ -2,6 +2,7 @@
 #ifndef SP_ERROR_H
 #define SP_ERROR_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 /*
@@ -52,5 +53,18 @@ void *sp_alloc_array(size_t n, size_t size);
  * New elements are zeroed.  Return: 0, or -ENOMEM (the array is unchanged).
  */
 int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size);
+
+/**
+ * sp_thread_start - start a thread with every signal blocked
+ * @thread: where its id goes
+ * @fn: what it runs
+ * @arg: @fn's argument
+ *
+ * Signals are the main thread's to handle (output files are removed on
+ * SIGINT); a helper thread must not take them.
+ *
+ * Return: 0 or an error number, as pthread_create().
+ */
+int sp_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
 #endif /* SP_ERROR_H */

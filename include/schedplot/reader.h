@@ -101,6 +101,17 @@ void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data);
 int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err);
 
 /**
+ * sp_reader_set_batch_min - from how many CPUs the merge goes in batches
+ * @r: the reader
+ * @nr_cpus: CPUs with records; 0: never
+ *
+ * Both merges deliver the same records in the same order; with many CPUs
+ * the batches are faster.  The default suits the file; tests compare the
+ * two.
+ */
+void sp_reader_set_batch_min(struct sp_reader *r, int nr_cpus);
+
+/**
  * sp_reader_scan_markers - find trace_marker text written when tracing started
  * @r: the reader
  * @prefix: the text the wanted ftrace:print records start with

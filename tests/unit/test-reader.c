@@ -27,6 +27,7 @@
 #include "schedplot/cpustream.h"
 #include "schedplot/error.h"
 #include "schedplot/reader.h"
+#include "schedplot/writer.h"
 
 /* Exported by libtracecmd 1.3, not in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
@@ -313,12 +314,217 @@ static void test_merge_order(void **state)
 	sp_reader_close(r);
 }
 
+/*
+ * The merge in batches delivers what the tree delivers: the same records
+ * in the same order (ties, timestamps going back, a damaged page in the
+ * middle of a CPU), the same lost counts, the same error after the same
+ * records, and the same stop when the callback stops.
+ */
+struct delivered {
+	struct sp_event ev;
+	char comm[64];
+	char other_comm[64];
+};
+
+struct pass {
+	struct delivered *v;
+	size_t n, alloc;
+	size_t stop_after;		/* the callback returns 7 after this many; 0: never */
+	int ret;
+	struct sp_error err;
+	uint64_t lost[1024];
+};
+
+static int collect(const struct sp_event *ev, void *data)
+{
+	struct pass *p = data;
+	struct delivered *d;
+
+	if (p->n == p->alloc) {
+		p->alloc = p->alloc ? 2 * p->alloc : 4096;
+		p->v = realloc(p->v, p->alloc * sizeof(*p->v));
+		assert_non_null(p->v);
+	}
+	d = &p->v[p->n++];
+	d->ev = *ev;
+	snprintf(d->comm, sizeof(d->comm), "%s", ev->comm ? ev->comm : "(none)");
+	snprintf(d->other_comm, sizeof(d->other_comm), "%s",
+		 ev->other_comm ? ev->other_comm : "(none)");
+	d->ev.comm = d->ev.other_comm = NULL;
+	return p->stop_after && p->n == p->stop_after ? 7 : 0;
+}
+
+static void read_pass(const char *path, int batch_min, struct pass *p)
+{
+	struct sp_reader *r;
+	int cpu;
+
+	p->n = 0;
+	memset(&p->err, 0, sizeof(p->err));
+	r = sp_reader_open(path, &p->err);
+	if (!r)
+		fail_msg("%s: %s", path, p->err.msg);
+	sp_reader_set_batch_min(r, batch_min);
+	p->ret = sp_reader_read(r, collect, p, &p->err);
+	memset(p->lost, 0, sizeof(p->lost));
+	for (cpu = 0; cpu < sp_reader_nr_cpus(r) && cpu < 1024; cpu++)
+		p->lost[cpu] = sp_reader_lost_events(r, cpu);
+	sp_reader_close(r);
+}
+
+/* Both merges of @path agree; return the number of records delivered. */
+static size_t compare_merges(const char *path, size_t stop_after)
+{
+	struct pass tree = { .stop_after = stop_after }, batch = { .stop_after = stop_after };
+	size_t i;
+
+	read_pass(path, 0, &tree);
+	read_pass(path, 1, &batch);
+	if (tree.ret != batch.ret || tree.n != batch.n)
+		fail_msg("%s: the tree gives %zu records and %d, batches %zu and %d (%s)", path,
+			 tree.n, tree.ret, batch.n, batch.ret, batch.err.msg);
+	for (i = 0; i < tree.n; i++) {
+		const struct delivered *a = &tree.v[i], *b = &batch.v[i];
+
+		if (a->ev.ts_ns != b->ev.ts_ns || a->ev.cpu != b->ev.cpu ||
+		    a->ev.common_pid != b->ev.common_pid || a->ev.pid != b->ev.pid ||
+		    a->ev.other_pid != b->ev.other_pid || a->ev.target_cpu != b->ev.target_cpu ||
+		    a->ev.orig_cpu != b->ev.orig_cpu || a->ev.type != b->ev.type ||
+		    a->ev.prev_runnable != b->ev.prev_runnable || strcmp(a->comm, b->comm) ||
+		    strcmp(a->other_comm, b->other_comm))
+			fail_msg("%s: record %zu: tree %llu CPU %d, batches %llu CPU %d", path, i,
+				 (unsigned long long)a->ev.ts_ns, a->ev.cpu,
+				 (unsigned long long)b->ev.ts_ns, b->ev.cpu);
+	}
+	if (tree.ret < 0)
+		assert_string_equal(tree.err.msg, batch.err.msg);
+	assert_memory_equal(tree.lost, batch.lost, sizeof(tree.lost));
+	free(tree.v);
+	free(batch.v);
+	return i;
+}
+
+static void compare_merges_glob(const char *pattern)
+{
+	glob_t g;
+	size_t i, n;
+
+	if (glob(pattern, 0, NULL, &g))
+		return;
+	for (i = 0; i < g.gl_pathc; i++) {
+		n = compare_merges(g.gl_pathv[i], 0);
+		if (n > 2)
+			compare_merges(g.gl_pathv[i], n / 2);
+	}
+	globfree(&g);
+}
+
+static void test_batches_traces(void **state)
+{
+	compare_merges_glob("traces/*.dat");
+	compare_merges_glob("traces/unusable/*.dat");
+	compare_merges_glob(SHARED_DIR "/*.dat");
+}
+
+/*
+ * @nr_cpus CPUs, timestamps on a coarse clock (many ties across CPUs and
+ * within one), names short and long; version 6 so pages can be edited.
+ */
+static void write_many_cpus(const char *path, int nr_cpus, size_t n)
+{
+	struct sp_writer_options o = { .file_version = 6, .nr_cpus = nr_cpus };
+	static const char *const comm[] = { "a", "fifteen-chars-x", "sixteen-chars-xy",
+					   "a-name-of-forty-bytes-for-the-exec-event" };
+	struct sp_error err = { 0 };
+	struct sp_writer *w = sp_writer_open(path, &o, &err);
+	uint64_t x = 7;
+	size_t i;
+
+	assert_non_null(w);
+	assert_int_equal(sp_writer_add_sched_formats(w, &err), 0);
+	for (i = 0; i < n; i++) {
+		struct sp_event ev = { 0 };
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ev.ts_ns = 1000000000ull + (i / 16) * 1000;	/* 16 records share a time */
+		/* CPUs in turn, or now and then one at random: queues fill unevenly */
+		ev.cpu = (int)((x >> 8) % 4 ? i % nr_cpus : (x >> 12) % nr_cpus);
+		ev.type = 1 + x % (SP_EV_NR_TYPES - 1);
+		ev.common_pid = (int)(x >> 20) % 5000;
+		ev.pid = (int)(x >> 32) % 5000;
+		ev.other_pid = ev.type == SP_EV_SWITCH || ev.type == SP_EV_FORK ?
+			       (int)(x >> 40) % 5000 : -1;
+		ev.target_cpu = ev.orig_cpu = -1;
+		ev.comm = comm[(x >> 50) % 4];
+		ev.other_comm = ev.other_pid >= 0 ? comm[(x >> 54) % 4] : NULL;
+		if (ev.cpu == 3 && (x >> 16) % 50 == 0)
+			assert_int_equal(sp_writer_lost(w, ev.cpu, 5), 0);
+		if (sp_writer_write_event(w, &ev, &err))
+			fail_msg("write %zu: %s", i, err.msg);
+	}
+	assert_int_equal(sp_writer_close(w, &err), 0);
+}
+
+/* Overwrite 8 bytes at @off of @path (little-endian). */
+static void patch_u64(const char *path, uint64_t off, uint64_t val)
+{
+	int fd = open(path, O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &val, 8, off), 8);
+	close(fd);
+}
+
+static uint64_t page_at(const char *path, unsigned int cpu, unsigned int page)
+{
+	struct sp_container_layout l;
+	struct sp_error err;
+	uint64_t off;
+
+	assert_int_equal(sp_container_layout(path, &l, &err), 0);
+	assert_true(cpu < l.nr_cpus && (uint64_t)(page + 1) * l.info.page_size <= l.cpus[cpu].size);
+	off = l.cpus[cpu].offset + (uint64_t)page * l.info.page_size;
+	sp_container_layout_release(&l);
+	return off;
+}
+
+static void test_batches_edges(void **state)
+{
+	char path[] = "/tmp/schedplot-merge.XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	/* ties everywhere, 64 and 600 CPUs, names inline and kept aside */
+	write_many_cpus(path, 64, 200000);
+	compare_merges(path, 0);
+	compare_merges(path, 123457);
+	write_many_cpus(path, 600, 300000);
+	compare_merges(path, 0);
+	/* CPU 5 goes back 0.5 s at its third page, CPU 9 at its second */
+	write_many_cpus(path, 64, 200000);
+	patch_u64(path, page_at(path, 5, 2), 1000000000ull - 500000000ull);
+	patch_u64(path, page_at(path, 9, 1), 1000000000ull);
+	compare_merges(path, 0);
+	/* a damaged page: CPU 7's fourth page commits more than a page */
+	patch_u64(path, page_at(path, 7, 3) + 8, 1u << 20);
+	assert_true(compare_merges(path, 0) < 200000);
+	/* and another on CPU 2, earlier in time */
+	patch_u64(path, page_at(path, 2, 2) + 8, 1u << 20);
+	compare_merges(path, 0);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bundled_traces),
 		cmocka_unit_test(test_shared_traces),
 		cmocka_unit_test(test_merge_order),
+		cmocka_unit_test(test_batches_traces),
+		cmocka_unit_test(test_batches_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
