@@ -909,6 +909,9 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 	p.scratch = r->scratch;
 	for (i = 0; i < l->nr_cpus; i++)
 		nr_data += l->cpus[i].size != 0;
+	/* what the merge in batches does from the start (merge_batches()) */
+	if (nr_data >= SP_BATCH_MIN_LEAVES)
+		sp_cpustream_scratch_read_ahead(r->scratch, false);
 	/*
 	 * bounded memory: the windows of all CPUs together stay below
 	 * SP_WINDOW_TOTAL (two per CPU: the one walked, the one read ahead)
