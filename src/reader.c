@@ -150,6 +150,7 @@ struct sp_reader {
 	bool swap;			/* file and host byte order differ */
 	struct field common_type;
 	struct field common_pid;
+	bool common_fast;		/* the usual common fields: u16 type at 0, s32 pid at 4 */
 	uint8_t *type_of_id;		/* event id -> enum sp_event_type */
 	int nr_ids;
 	struct sched_fields fields[SP_EV_NR_TYPES];
@@ -321,6 +322,10 @@ static int resolve_fields(struct sp_reader *r)
 	}
 	for (t = 1; t < SP_EV_NR_TYPES; t++)
 		plan_fast(r, &r->fields[t]);
+	r->common_fast = !r->swap && r->common_type.offset == 0 && r->common_type.size == 2 &&
+			 !r->common_type.is_signed && !r->common_type.dynamic &&
+			 r->common_pid.offset == 4 && r->common_pid.size == 4 &&
+			 !r->common_pid.dynamic;
 	if (max_id > 0xffff)
 		return -EINVAL;
 	r->nr_ids = max_id + 1;
@@ -486,12 +491,21 @@ static void decode(struct sp_reader *r, const struct sp_raw_record *rec, int cpu
 
 	ev->ts_ns = rec->ts_ns;
 	ev->cpu = cpu;
-	ev->common_pid = read_i32(r, rec, &r->common_pid, -1);
 	ev->type = SP_EV_OTHER;
 	ev->target_cpu = -1;
 	ev->orig_cpu = -1;
-	if (read_int(r, rec, &r->common_type, &id) && id >= 0 && id < r->nr_ids)
-		t = r->type_of_id[id];
+	if (r->common_fast && rec->size >= 8) {
+		uint16_t type;
+
+		memcpy(&type, rec->data, sizeof(type));
+		ev->common_pid = load_i32(rec, &r->common_pid);
+		if (type < r->nr_ids)
+			t = r->type_of_id[type];
+	} else {
+		ev->common_pid = read_i32(r, rec, &r->common_pid, -1);
+		if (read_int(r, rec, &r->common_type, &id) && id >= 0 && id < r->nr_ids)
+			t = r->type_of_id[id];
+	}
 	if (t == SP_EV_OTHER) {
 		ev->pid = ev->other_pid = -1;
 		ev->prev_runnable = false;
