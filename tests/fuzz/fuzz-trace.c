@@ -45,11 +45,39 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int count_records(const struct sp_event *ev, void *data)
-{
-	uint64_t *nr = data;
+/* A pass in short: how many records, a digest of them in order, how it ended. */
+struct pass_sum {
+	uint64_t nr, digest;
+	int ret;
+};
 
-	return ++*nr >= FUZZ_MAX_RECORDS ? 1 : 0;
+static int sum_record(const struct sp_event *ev, void *data)
+{
+	struct pass_sum *p = data;
+	uint64_t v = ev->ts_ns ^ ((uint64_t)(uint32_t)ev->cpu << 32) ^ (uint32_t)ev->pid ^
+		     ((uint64_t)(uint32_t)ev->common_pid << 16) ^ ((uint64_t)ev->type << 56);
+
+	p->digest = (p->digest ^ v) * 0x100000001b3ull;
+	return ++p->nr >= FUZZ_MAX_RECORDS ? 1 : 0;
+}
+
+/*
+ * Count the records, with both merges: the tree and the batches must
+ * agree on every record and on how the pass ends, whatever the input.
+ */
+static int count_records(struct sp_reader *r, uint64_t *nr)
+{
+	struct pass_sum tree = { 0 }, batches = { 0 };
+	struct sp_error err;
+
+	sp_reader_set_batch_min(r, 0);
+	tree.ret = sp_reader_read(r, sum_record, &tree, &err);
+	sp_reader_set_batch_min(r, 1);
+	batches.ret = sp_reader_read(r, sum_record, &batches, &err);
+	if (tree.nr != batches.nr || tree.digest != batches.digest || tree.ret != batches.ret)
+		abort();
+	*nr = tree.nr;
+	return tree.ret;
 }
 
 /* Both observers at once: the stats and the timeline. */
@@ -133,7 +161,7 @@ static void run_file(const char *path)
 	if (sp_trace_open(&t, path, &err))
 		return;
 	/* bounded work: count first, model only what is small enough */
-	if (sp_reader_read(t.reader, count_records, &nr, &err))
+	if (count_records(t.reader, &nr))
 		goto out;
 
 	nr_rows = t.nr_cpus < FUZZ_MAX_ROWS ? (unsigned int)t.nr_cpus : FUZZ_MAX_ROWS;
