@@ -89,6 +89,14 @@ static bool declared(const struct span *fields, int nr, const char *p, size_t le
 	return false;
 }
 
+/* Whether an identifier or a number ends just before @p (blanks between). */
+static bool after_operand(const char *start, const char *p)
+{
+	while (p > start && (p[-1] == ' ' || p[-1] == '\t'))
+		p--;
+	return p > start && is_ident(p[-1]);
+}
+
 int sp_evformat_check(const char *text, size_t len)
 {
 	static const char field_tag[] = "field:", print_tag[] = "print fmt:", rec[] = "REC->";
@@ -176,6 +184,10 @@ int sp_evformat_check(const char *text, size_t len)
 			return -EBADMSG;	/* never in a kernel's arguments; ' starts a string there */
 		} else if ((*p == '/' || *p == '%') && !nonzero_literal(p + 1, end)) {
 			return -EBADMSG;	/* libtraceevent folds constants: SIGFPE */
+		} else if (*p == '[' || *p == ']') {
+			return -EBADMSG;	/* no array in a sched format: a crash after ':' */
+		} else if ((*p == '{' || *p == '}') && after_operand(fmt, p)) {
+			return -EBADMSG;	/* braces open and close flag lists: a crash */
 		}
 	}
 	return 0;

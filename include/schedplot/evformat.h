@@ -15,10 +15,12 @@
  * a field's array size, a byte above 0x7f there, a field declaration cut
  * short, `C->x` (a division by zero follows), a ';' among the print fmt's
  * arguments, a constant division or remainder by zero (`0x10 / 0008`: the
- * library folds it while parsing).  A kernel writes printable ASCII, every
+ * library folds it while parsing), an array index or a brace right after a
+ * name in the false branch of a `?:`.  A kernel writes printable ASCII, every
  * field on a line of its own ending in ';', no dereference but REC->, no
  * ';' outside the strings of the print fmt, a non-zero number after every
- * '/' and '%' there, and every field its print fmt uses; a format that
+ * '/' and '%' there, no '[' or ']' there in a sched event, braces only
+ * around flag lists, and every field its print fmt uses; a format that
  * breaks any of these is damaged: leave it out.
  *
  * Return: 0 when the format can be handed to libtraceevent, -EBADMSG when not.

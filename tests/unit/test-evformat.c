@@ -50,6 +50,10 @@ static void test_kernel_format(void **state)
 	assert_int_equal(check(HEAD "print fmt: \"%0*d %08x\", REC->prev_pid ? \"r/w 0\" : "
 				    "\"100%\"\n"),
 			 0);
+	/* brackets and braces inside strings, flag lists after ',' */
+	assert_int_equal(check(HEAD "print fmt: \"a[ns]{x}\", __print_symbolic(REC->prev_pid, "
+				    "{0, \"A\"},{ 1, \"B\" })\n"),
+			 0);
 	/* no print fmt at all: nothing for libtraceevent to follow */
 	assert_int_equal(check(HEAD), 0);
 }
@@ -98,6 +102,14 @@ static void test_damaged(void **state)
 			 -EBADMSG);
 	/* a field declaration cut short */
 	assert_int_equal(check("name: x\nID: 1\nformat:\n\tfield:int a\n"), -EBADMSG);
+	/* a brace right after a name, after ':' (format-brace-after-name-segv.dat) */
+	assert_int_equal(check(HEAD "print fmt: \"%s\", REC->prev_pid ? \"S\" :_{4\", \"\"\n"),
+			 -EBADMSG);
+	assert_int_equal(check(HEAD "print fmt: \"%s\", REC->prev_pid ? \"S\" : x }\n"),
+			 -EBADMSG);
+	/* an array index there, even a field's */
+	assert_int_equal(check(HEAD "print fmt: \"%c\", REC->prev_pid ? 1 : REC->prev_comm[0]\n"),
+			 -EBADMSG);
 }
 
 int main(void)
