@@ -1301,11 +1301,12 @@ static void key_end(struct sp_reader *r, int leaf)
 	r->key[leaf].rank = UINT32_MAX / 2 + leaf;
 }
 
-static void note_lost(struct sp_reader *r, int cpu, const struct sp_raw_record *rec)
+/* Records lost before a CPU's record: @missed as in struct sp_raw_record. */
+static void note_lost(struct sp_reader *r, int cpu, int missed)
 {
-	if (rec->missed > 0)
-		r->lost[cpu] += rec->missed;
-	else if (rec->missed < 0)
+	if (missed > 0)
+		r->lost[cpu] += missed;
+	else if (missed < 0)
 		r->lost[cpu]++;
 }
 
@@ -1333,8 +1334,7 @@ static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp
 			break;		/* the winner has ended: all have */
 		cpu = r->leaf_cpu[leaf];
 		s = &r->streams[cpu];
-		if (s->cur.missed)
-			note_lost(r, cpu, &s->cur);
+		note_lost(r, cpu, s->cur.missed);
 		decode(r, &s->cur, cpu, &ev);
 		ret = fn(&ev, data);
 		if (ret)
@@ -1552,9 +1552,7 @@ static int fill_queue(struct sp_reader *r, struct sp_reader_batch *b, int leaf)
 				b->fail = sp_alloc_array(b->nr_leaves, sizeof(*b->fail));
 			if (!b->fail)
 				return -ENOMEM;
-			b->fail[leaf] = next_err;
-			if (!next_err.code)
-				sp_error_set(&b->fail[leaf], ret, -1, "%s", strerror(-ret));
+			b->fail[leaf] = next_err;	/* a bare code: sp_reader_read() words it */
 			lq->fail = ret;
 		}
 		if (ret <= 0)
@@ -1728,11 +1726,7 @@ static int deliver(struct sp_reader *r, struct batch_out *o, sp_event_fn fn, voi
 
 		e->ev.comm = name_of(e, o->long_name, i, 0);
 		e->ev.other_comm = name_of(e, o->long_name, i, 1);
-		if (e->missed) {
-			struct sp_raw_record raw = { .missed = e->missed };
-
-			note_lost(r, e->ev.cpu, &raw);
-		}
+		note_lost(r, e->ev.cpu, e->missed);
 		ret = fn(&e->ev, data);
 		if (ret)
 			return ret;
