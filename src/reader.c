@@ -74,10 +74,10 @@ bool tracecmd_compress_is_supported(const char *name, const char *version);
 
 #define SP_COMM_LEN		64
 #define SP_STATE_CACHE		64
-/* The merge in batches (merge_batches()): from how many CPUs, how many records queued */
+/* The merge in batches (merge_batches()): from how many CPUs, how many records a round holds */
 #define SP_BATCH_MIN_LEAVES	16
 #define SP_BATCH_RECORDS	8192
-#define SP_BATCH_OUT		4	/* a handover holds up to this many queues' worth */
+#define SP_ROUNDS		4	/* rounds in flight between the two threads */
 #define SP_NAME_INLINE		16	/* longer command names are kept aside */
 /* Bytes of uncompressed data all streams of a file read at a time, together. */
 #define SP_WINDOW_TOTAL		(32u << 20)
@@ -1359,24 +1359,23 @@ static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp
  * With many CPUs the tree costs log2(CPUs) hard-to-predict comparisons per
  * record, and each record is the first touch in a long while of its page,
  * its stream and its stream's state.  From SP_BATCH_MIN_LEAVES streams on,
- * the merge goes in rounds instead: each stream decodes its next records
- * into its queue, one stream after the other (a page read straight
- * through); then the queued records that may go are sorted by timestamp
- * and delivered.  A second thread does the rounds while the caller's
- * thread delivers the previous round (struct batch_out).
+ * the merge goes in rounds over windows of time instead: each stream in
+ * turn decodes its records up to the window's end into the round's buffer
+ * (a page read straight through), and the buffer, sorted by timestamp, is
+ * delivered (copied in that order, for the other thread to read straight
+ * through).  Every stream's next record is then later than the window,
+ * so the tree would deliver those records first, and the sort is stable
+ * over a buffer read stream after stream, so equal timestamps keep the
+ * tree's order (lower CPU first, then the CPU's own order).  A second
+ * thread does the rounds while the caller's thread delivers the previous
+ * round.  The window follows the records' density, so that a round fills
+ * about half the buffer, whether one CPU is busy or hundreds.
  *
- * Which records may go: each stream bounds the others by its first record
- * not queued yet (its key is its timestamp, then its rank).  A queued
- * record goes when its key is below every other stream's bound; the tree
- * would deliver all those before any record not queued, and the sort is
- * stable over the queues taken in CPU order, so equal timestamps keep the
- * tree's order (lower CPU first, then the CPU's own order).  A queue holds
- * records in timestamp order only: a record earlier than the one queued
- * before it stays unqueued until the queue is empty, as it waits behind it
- * in the tree; until then the queue's last record is the stream's bound,
- * as it is for a stream that failed (its error comes right after it).
- * When such a last record is all that is left below the bounds, it goes
- * alone.
+ * Three things stop a round early: the buffer fills up, a stream goes back
+ * in time, or a stream fails.  The records read so far are then delivered
+ * by the tree (batch_tree()), each stream's from the buffer first, then
+ * from the stream itself, until the buffer is empty; the next round
+ * starts from there.
  */
 
 /* A record decoded in advance; its names are copied (its block may be reused). */
@@ -1392,43 +1391,56 @@ struct queued {
 
 typedef char long_names[2][SP_COMM_LEN];
 
-enum leaf_state { LEAF_READING, LEAF_ENDED, LEAF_FAILED };
-
-struct leaf_queue {
-	unsigned int head, count;
-	enum leaf_state state;
-	int fail;		/* LEAF_FAILED: what reading the next record returned */
-	uint64_t last_ts;	/* of the record queued last */
-};
-
-/* A round's records, sorted, and how the pass goes on after them. */
-struct batch_out {
+/* Records decoded in advance, and their longer names. */
+struct records {
 	struct queued *q;
 	long_names *long_name;	/* by index, allocated when first needed */
 	size_t n;
-	int end;		/* 0: more follow; 1: the pass ends; < 0: this error */
-	struct sp_error err;
-	bool ready;		/* handed to the delivering thread (under the lock) */
+};
+
+enum leaf_state { LEAF_READING, LEAF_ENDED, LEAF_FAILED };
+
+struct leaf {
+	enum leaf_state state;
+	int fail;		/* LEAF_FAILED: what reading the next record returned */
+	size_t start, end;	/* its records in the buffer read */
+};
+
+/* A round's records, sorted; or, stopped early, in the buffer read. */
+struct round {
+	struct records out;
+	int fail;		/* -ENOMEM: the round could not be read */
+	bool by_tree;		/* stopped early: delivered by batch_tree() */
+	bool last;		/* every stream has ended after it */
+	bool ready;		/* handed to the delivering thread (atomic) */
 };
 
 struct sp_reader_batch {
 	struct sp_reader *r;
 	int nr_leaves;
-	unsigned int cap;		/* per queue, a power of two */
-	size_t slots;			/* cap * nr_leaves */
-	struct queued *q;		/* leaf l: q[l * cap ...], a ring */
-	uint64_t *ts;			/* by slot, the record's timestamp (compact, to scan) */
-	long_names *long_name;		/* by slot, allocated when first needed */
-	struct leaf_queue *leaf;
+	size_t cap;			/* records a round holds */
+	struct records in;		/* read in a round, not sorted */
+	struct leaf *leaf;
 	struct sp_radix_key *keys, *tmp;
 	struct sp_error *fail;		/* by leaf, allocated when first needed */
-	struct batch_out out[2];
+	struct round round[SP_ROUNDS];
+	uint64_t from, window;		/* the next round reads [from, from + window) */
 
 	/* the thread that does the rounds */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* a round ready, delivered, or stop */
+	int sleeping;			/* threads waiting on cond */
 	bool stop;
 };
+
+#define WINDOW_FIRST	1000000ull	/* 1 ms */
+#define WINDOW_MAX	(1ull << 40)
+
+static void records_free(struct records *rs)
+{
+	free(rs->q);
+	free(rs->long_name);
+}
 
 static void batch_free(struct sp_reader_batch *b)
 {
@@ -1436,13 +1448,9 @@ static void batch_free(struct sp_reader_batch *b)
 
 	if (!b)
 		return;
-	for (k = 0; k < 2; k++) {
-		free(b->out[k].q);
-		free(b->out[k].long_name);
-	}
-	free(b->q);
-	free(b->ts);
-	free(b->long_name);
+	records_free(&b->in);
+	for (k = 0; k < SP_ROUNDS; k++)
+		records_free(&b->round[k].out);
 	free(b->leaf);
 	free(b->keys);
 	free(b->tmp);
@@ -1455,6 +1463,7 @@ static void batch_free(struct sp_reader_batch *b)
 static struct sp_reader_batch *batch_alloc(struct sp_reader *r, int nr_leaves)
 {
 	struct sp_reader_batch *b = calloc(1, sizeof(*b));
+	int k;
 
 	if (!b)
 		return NULL;
@@ -1462,36 +1471,31 @@ static struct sp_reader_batch *batch_alloc(struct sp_reader *r, int nr_leaves)
 	pthread_cond_init(&b->cond, NULL);
 	b->r = r;
 	b->nr_leaves = nr_leaves;
-	b->cap = 8;
-	while (b->cap < 256 && b->cap * (size_t)nr_leaves < SP_BATCH_RECORDS)
-		b->cap *= 2;
-	b->slots = b->cap * (size_t)nr_leaves;
-	b->q = sp_alloc_array(b->slots, sizeof(*b->q));
-	b->ts = sp_alloc_array(b->slots, sizeof(*b->ts));
+	b->cap = SP_BATCH_RECORDS;
 	b->leaf = sp_alloc_array(nr_leaves, sizeof(*b->leaf));
-	b->keys = sp_alloc_array(b->slots, sizeof(*b->keys));
-	b->tmp = sp_alloc_array(b->slots, sizeof(*b->tmp));
-	b->out[0].q = sp_alloc_array(SP_BATCH_OUT * b->slots, sizeof(*b->out[0].q));
-	b->out[1].q = sp_alloc_array(SP_BATCH_OUT * b->slots, sizeof(*b->out[1].q));
-	if (!b->q || !b->ts || !b->leaf || !b->keys || !b->tmp || !b->out[0].q || !b->out[1].q) {
-		batch_free(b);
-		return NULL;
+	b->keys = sp_alloc_array(b->cap, sizeof(*b->keys));
+	b->tmp = sp_alloc_array(b->cap, sizeof(*b->tmp));
+	b->in.q = sp_alloc_array(b->cap, sizeof(*b->in.q));
+	if (!b->leaf || !b->keys || !b->tmp || !b->in.q)
+		goto fail;
+	for (k = 0; k < SP_ROUNDS; k++) {
+		b->round[k].out.q = sp_alloc_array(b->cap, sizeof(*b->round[k].out.q));
+		if (!b->round[k].out.q)
+			goto fail;
 	}
 	return b;
-}
-
-static inline unsigned int slot_of(const struct sp_reader_batch *b, int leaf, unsigned int k)
-{
-	return leaf * b->cap + ((b->leaf[leaf].head + k) & (b->cap - 1));
+fail:
+	batch_free(b);
+	return NULL;
 }
 
 /*
- * Copy name @i of the record in e = q[idx], longer ones into (*aside)[idx]
- * (@nr entries, allocated when first needed).  Return: 0 or -ENOMEM.
+ * Copy name @i of record @idx of @rs, longer ones aside (@nr of them,
+ * allocated when first needed).  Return: 0 or -ENOMEM.
  */
-static int put_name(struct queued *e, long_names **aside, size_t nr, size_t idx, int i,
-		    const char *name)
+static int put_name(struct records *rs, size_t nr, size_t idx, int i, const char *name)
 {
+	struct queued *e = &rs->q[idx];
 	size_t n;
 
 	if (!name)
@@ -1503,47 +1507,64 @@ static int put_name(struct queued *e, long_names **aside, size_t nr, size_t idx,
 		e->name[i][n] = '\0';
 		return 0;
 	}
-	if (!*aside) {
-		*aside = sp_alloc_array(nr, sizeof(**aside));
-		if (!*aside)
+	if (!rs->long_name) {
+		rs->long_name = sp_alloc_array(nr, sizeof(*rs->long_name));
+		if (!rs->long_name)
 			return -ENOMEM;
 	}
-	memcpy((*aside)[idx][i], name, n);
-	(*aside)[idx][i][n] = '\0';
+	memcpy(rs->long_name[idx][i], name, n);
+	rs->long_name[idx][i][n] = '\0';
 	e->names |= NAME_LONG(i);
 	return 0;
 }
 
-static inline const char *name_of(const struct queued *e, const long_names *aside, size_t idx,
-				  int i)
+/* Point record @idx of @rs's names at their copies. */
+static inline void names_back(struct records *rs, size_t idx)
 {
-	return !(e->names & NAME_HAS(i)) ? NULL :
-	       e->names & NAME_LONG(i) ? aside[idx][i] : e->name[i];
+	struct queued *e = &rs->q[idx];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *name = !(e->names & NAME_HAS(i)) ? NULL :
+				   e->names & NAME_LONG(i) ? rs->long_name[idx][i] : e->name[i];
+
+		if (i)
+			e->ev.other_comm = name;
+		else
+			e->ev.comm = name;
+	}
 }
 
-/* Decode records of @leaf into its queue while there is room.  Return: 0 or -ENOMEM. */
-static int fill_queue(struct sp_reader *r, struct sp_reader_batch *b, int leaf)
+/*
+ * Read the records of @leaf up to @cut, after the others.
+ * Return: 0, 1 when the round must stop here (see above), or -ENOMEM.
+ */
+static int read_leaf(struct sp_reader *r, struct sp_reader_batch *b, int leaf, uint64_t cut)
 {
-	struct leaf_queue *lq = &b->leaf[leaf];
+	struct records *in = &b->in;
+	struct leaf *lf = &b->leaf[leaf];
 	int cpu = r->leaf_cpu[leaf];
 	struct cpu_stream *s = &r->streams[cpu];
 	struct sp_error next_err;
+	uint64_t last_ts = 0;
+	int ret;
 
-	while (lq->state == LEAF_READING && lq->count < b->cap) {
-		unsigned int slot = slot_of(b, leaf, lq->count);
-		struct queued *e = &b->q[slot];
-		int ret;
+	lf->start = lf->end = in->n;
+	while (lf->state == LEAF_READING && s->cur.ts_ns <= cut) {
+		struct queued *e = &in->q[in->n];
 
-		if (lq->count && s->cur.ts_ns < lq->last_ts)
-			break;		/* back in time: after the queue is empty */
+		if (in->n == b->cap || (lf->end > lf->start && s->cur.ts_ns < last_ts))
+			return 1;	/* full, or back in time */
 		decode(r, &s->cur, cpu, &e->ev);
 		e->missed = s->cur.missed;
 		e->names = 0;
-		if (put_name(e, &b->long_name, b->slots, slot, 0, e->ev.comm) ||
-		    put_name(e, &b->long_name, b->slots, slot, 1, e->ev.other_comm))
+		if (put_name(in, b->cap, in->n, 0, e->ev.comm) ||
+		    put_name(in, b->cap, in->n, 1, e->ev.other_comm))
 			return -ENOMEM;
-		b->ts[slot] = lq->last_ts = s->cur.ts_ns;
-		lq->count++;
+		last_ts = s->cur.ts_ns;
+		b->keys[in->n].ts = last_ts;
+		b->keys[in->n].item = in->n;
+		lf->end = ++in->n;
 		next_err.code = 0;
 		ret = stream_next(r, cpu, &next_err);
 		if (ret < 0) {
@@ -1553,179 +1574,224 @@ static int fill_queue(struct sp_reader *r, struct sp_reader_batch *b, int leaf)
 			if (!b->fail)
 				return -ENOMEM;
 			b->fail[leaf] = next_err;	/* a bare code: sp_reader_read() words it */
-			lq->fail = ret;
+			lf->fail = ret;
+			lf->state = LEAF_FAILED;
+			return 1;
 		}
-		if (ret <= 0)
-			lq->state = ret ? LEAF_FAILED : LEAF_ENDED;
+		if (!ret)
+			lf->state = LEAF_ENDED;
 	}
 	return 0;
 }
 
 /*
- * The records @leaf queues next were decompressed long ago (with hundreds
- * of CPUs, megabytes ago): ask for them while the leaf before is filled.
+ * The records @leaf reads next were decompressed long ago (with hundreds
+ * of CPUs, megabytes ago): ask for as many as it read last round while the
+ * leaf before it is read.
  */
 static void prefetch_leaf(const struct sp_reader *r, const struct sp_reader_batch *b, int leaf)
 {
-	const struct cpu_stream *s;
-	const char *p;
-	unsigned int k;
+	const struct cpu_stream *s = &r->streams[r->leaf_cpu[leaf]];
+	const struct leaf *lf = &b->leaf[leaf];
+	size_t k, lines = lf->end - lf->start + 1;
+	const char *p = (const char *)s->cur.data;
 
-	if (leaf >= b->nr_leaves || b->leaf[leaf].state != LEAF_READING)
-		return;
-	s = &r->streams[r->leaf_cpu[leaf]];
 	sp_cpustream_prefetch(s->cs);
-	p = s->cur.data;
-	for (k = b->leaf[leaf].count; k < b->cap; k++, p += 64)
+	if (lf->state != LEAF_READING || !p)
+		return;
+	for (k = 0; k < lines && k < 16; k++, p += 64)
 		__builtin_prefetch(p);
 }
 
-/* Move the record in @slot to the end of @o.  Return: 0 or -ENOMEM. */
-static int take(struct sp_reader_batch *b, unsigned int slot, struct batch_out *o)
+/* The next window: half a buffer of records at the density just seen. */
+static void next_window(struct sp_reader_batch *b, size_t n, bool full)
 {
-	struct queued *e = &o->q[o->n];
-	int i;
+	size_t target = b->cap / 2;
+	uint64_t w = b->window;
 
-	*e = b->q[slot];
-	for (i = 0; i < 2; i++)
-		if ((e->names & NAME_LONG(i)) &&
-		    put_name(e, &o->long_name, SP_BATCH_OUT * b->slots, o->n, i,
-			     b->long_name[slot][i]))
-			return -ENOMEM;
-	o->n++;
+	if (full)
+		w /= 4;
+	else if (n < target / 2)
+		w = w < WINDOW_MAX / 2 ? w * 2 : WINDOW_MAX;
+	else
+		w = w * target / n;
+	b->window = w ? w : 1;
+}
+
+/* The earliest next record of the streams still reading (UINT64_MAX: none). */
+static uint64_t streams_from(const struct sp_reader *r, const struct sp_reader_batch *b)
+{
+	uint64_t from = UINT64_MAX;
+	int leaf;
+
+	for (leaf = 0; leaf < b->nr_leaves; leaf++) {
+		uint64_t ts = r->streams[r->leaf_cpu[leaf]].cur.ts_ns;
+
+		if (b->leaf[leaf].state == LEAF_READING && ts < from)
+			from = ts;
+	}
+	return from;
+}
+
+/*
+ * Copy the records read, in the order of @sorted, to @o.
+ * Return: 0 or -ENOMEM.
+ */
+static int put_sorted(struct sp_reader_batch *b, const struct sp_radix_key *sorted,
+		      struct round *o)
+{
+	struct records *in = &b->in, *out = &o->out;
+	size_t i;
+	int k;
+
+	for (i = 0; i < in->n; i++) {
+		size_t from = sorted[i].item;
+		struct queued *e = &out->q[i];
+
+		if (i + 4 < in->n)
+			__builtin_prefetch(&in->q[sorted[i + 4].item]);
+		*e = in->q[from];
+		for (k = 0; k < 2; k++)
+			if ((e->names & NAME_LONG(k)) &&
+			    put_name(out, b->cap, i, k, in->long_name[from][k]))
+				return -ENOMEM;
+	}
+	out->n = in->n;
 	return 0;
 }
 
-static int out_of_memory(struct batch_out *o)
+/*
+ * One round into @o: records up to the window's end from every stream,
+ * sorted; or, stopped early, the records read so far, left in b->in for
+ * batch_tree() (o->by_tree).  Return: 0 or -ENOMEM.
+ */
+static int batch_round(struct sp_reader *r, struct sp_reader_batch *b, struct round *o)
 {
-	return sp_error_set(&o->err, -ENOMEM, -1, "out of memory");
-}
+	struct records *in = &b->in;
+	uint64_t cut, from = UINT64_MAX;
+	int leaf, ret;
 
-/* One round into @o.  Return: 0, 1 when every record has been taken, or an error (o->err). */
-static int batch_round(struct sp_reader *r, struct sp_reader_batch *b, struct batch_out *o)
-{
-	uint64_t bound_ts = UINT64_MAX;
-	int leaf, bound_leaf = INT_MAX;
-	unsigned int own = 0, slot;
-	struct sp_radix_key *sorted;
-	struct leaf_queue *lq;
-	bool any = false;
-	size_t n = 0, i;
-
-	for (leaf = 0; leaf < b->nr_leaves; leaf++) {
-		uint64_t ts;
-		bool cur_bounds;
-
-		prefetch_leaf(r, b, leaf + 1);
-		if (fill_queue(r, b, leaf))
-			return out_of_memory(o);
-		lq = &b->leaf[leaf];
-		if (!lq->count)
-			continue;
-		any = true;
-		if (lq->state == LEAF_ENDED)
-			continue;
-		ts = r->streams[r->leaf_cpu[leaf]].cur.ts_ns;
-		cur_bounds = lq->state == LEAF_READING && ts >= lq->last_ts;
-		if (!cur_bounds)
-			ts = lq->last_ts;
-		if (ts < bound_ts) {
-			bound_ts = ts;
-			bound_leaf = leaf;
-			own = cur_bounds ? lq->count : lq->count - 1;
-		}
-	}
-	if (!any)
-		return 1;
-	for (leaf = 0; leaf < b->nr_leaves; leaf++) {
-		unsigned int k, limit;
-
-		lq = &b->leaf[leaf];
-		limit = leaf == bound_leaf ? own : lq->count;
-		for (k = 0; k < limit; k++) {
-			slot = slot_of(b, leaf, k);
-			if (b->ts[slot] > bound_ts || (b->ts[slot] == bound_ts && leaf > bound_leaf))
-				break;
-			b->keys[n].ts = b->ts[slot];
-			b->keys[n].item = slot;
-			n++;
-		}
-		lq->head = (lq->head + k) & (b->cap - 1);
-		lq->count -= k;
-	}
-	if (!n) {
-		/* the bounding queue's last record is the earliest of all */
-		lq = &b->leaf[bound_leaf];
-		slot = slot_of(b, bound_leaf, 0);
-		lq->head = (lq->head + 1) & (b->cap - 1);
-		lq->count--;
-		if (take(b, slot, o))
-			return out_of_memory(o);
-		if (!lq->count && lq->state == LEAF_FAILED) {
-			o->err = b->fail[bound_leaf];
-			return lq->fail;
-		}
-		return 0;
-	}
-	sorted = sp_radix_sort(b->keys, b->tmp, n);
-	for (i = 0; i < n; i++) {
-		if (i + 4 < n)
-			__builtin_prefetch(&b->q[sorted[i + 4].item]);
-		if (take(b, sorted[i].item, o))
-			return out_of_memory(o);
-	}
-	return 0;
-}
-
-static void produce(struct sp_reader_batch *b, struct batch_out *o)
-{
-	o->n = 0;
-	do
-		o->end = batch_round(b->r, b, o);
-	while (!o->end && o->n + b->slots <= SP_BATCH_OUT * b->slots);
-}
-
-/* The thread that does the rounds, into the two outs in turn. */
-static void *rounds_main(void *data)
-{
-	struct sp_reader_batch *b = data;
-	int k = 0;
-
+	in->n = o->out.n = 0;
+	o->by_tree = o->last = false;
 	for (;;) {
-		struct batch_out *o = &b->out[k];
-		bool stop;
+		cut = b->from + b->window - 1 < b->from ? UINT64_MAX : b->from + b->window - 1;
+		for (leaf = 0; leaf < b->nr_leaves; leaf++) {
+			uint64_t ts;
 
-		pthread_mutex_lock(&b->lock);
-		while (o->ready && !b->stop)
-			pthread_cond_wait(&b->cond, &b->lock);
-		stop = b->stop;
-		pthread_mutex_unlock(&b->lock);
-		if (stop)
+			if (leaf + 1 < b->nr_leaves)
+				prefetch_leaf(r, b, leaf + 1);
+			ret = read_leaf(r, b, leaf, cut);
+			if (ret < 0)
+				return ret;
+			if (ret) {
+				/* the leaves not read have no records here */
+				for (leaf++; leaf < b->nr_leaves; leaf++)
+					b->leaf[leaf].start = b->leaf[leaf].end = in->n;
+				next_window(b, in->n, in->n == b->cap);
+				o->by_tree = true;
+				return 0;
+			}
+			ts = r->streams[r->leaf_cpu[leaf]].cur.ts_ns;
+			if (b->leaf[leaf].state == LEAF_READING && ts < from)
+				from = ts;
+		}
+		next_window(b, in->n, false);
+		b->from = from;
+		if (from == UINT64_MAX)
+			o->last = true;
+		if (in->n || o->last)
 			break;
-		produce(b, o);
-		pthread_mutex_lock(&b->lock);
-		o->ready = true;
-		pthread_cond_broadcast(&b->cond);
-		pthread_mutex_unlock(&b->lock);
-		if (o->end)
-			break;
-		k ^= 1;
+		/* a gap in the trace: the window starts again at the next record */
 	}
-	return NULL;
+	return put_sorted(b, sp_radix_sort(b->keys, b->tmp, in->n), o);
 }
 
-/* Hand the records of @o to @fn.  Return: 0 or what @fn returned. */
-static int deliver(struct sp_reader *r, struct batch_out *o, sp_event_fn fn, void *data,
+/* The key of @leaf in the tree of batch_tree(): its next record read, else its stream's. */
+static void tree_key(struct sp_reader *r, const struct sp_reader_batch *b, int leaf)
+{
+	const struct leaf *lf = &b->leaf[leaf];
+
+	if (lf->start < lf->end)
+		r->key[leaf].ts = b->in.q[lf->start].ev.ts_ns;
+	else if (lf->state == LEAF_READING)
+		r->key[leaf].ts = r->streams[r->leaf_cpu[leaf]].cur.ts_ns;
+	else
+		key_end(r, leaf);
+}
+
+/*
+ * Deliver a round stopped early with the tree, until every record read
+ * has gone: each stream's from b->in first, then from the stream itself.
+ * Return: 0 (o->last when every stream has ended), an error (@err), or
+ * what @fn returned.
+ */
+static int batch_tree(struct sp_reader *r, struct sp_reader_batch *b, struct round *o,
+		      sp_event_fn fn, void *data, uint64_t *nr, struct sp_error *err)
+{
+	size_t left = b->in.n;
+	int leaf, ret;
+
+	for (leaf = 0; leaf < b->nr_leaves; leaf++) {
+		r->key[leaf].rank = leaf;
+		tree_key(r, b, leaf);
+	}
+	r->node[0] = tree_build(r, 1);
+	while (left) {
+		struct leaf *lf;
+		struct sp_event ev;
+		int cpu;
+
+		leaf = r->node[0];
+		lf = &b->leaf[leaf];
+		cpu = r->leaf_cpu[leaf];
+		if (lf->start < lf->end) {
+			names_back(&b->in, lf->start);
+			note_lost(r, cpu, b->in.q[lf->start].missed);
+			ev = b->in.q[lf->start++].ev;
+			left--;
+			ret = fn(&ev, data);
+			if (ret)
+				return ret;
+			if (lf->start == lf->end && lf->state == LEAF_FAILED) {
+				/* the error comes right after the stream's last record */
+				if (err)
+					*err = b->fail[leaf];
+				return lf->fail;
+			}
+		} else {
+			struct cpu_stream *s = &r->streams[cpu];
+
+			note_lost(r, cpu, s->cur.missed);
+			decode(r, &s->cur, cpu, &ev);
+			ret = fn(&ev, data);
+			if (ret)
+				return ret;
+			ret = stream_next(r, cpu, err);
+			if (ret < 0)
+				return ret;
+			if (!ret)
+				lf->state = LEAF_ENDED;
+		}
+		progress(r, nr, ev.ts_ns);
+		tree_key(r, b, leaf);
+		tree_replay(r, leaf);
+	}
+	b->from = streams_from(r, b);
+	o->last = b->from == UINT64_MAX;
+	return 0;
+}
+
+/* Hand the records of a whole round to @fn.  Return: 0 or what @fn returned. */
+static int deliver(struct sp_reader *r, struct round *o, sp_event_fn fn, void *data,
 		   uint64_t *nr)
 {
 	size_t i;
 	int ret;
 
-	for (i = 0; i < o->n; i++) {
-		struct queued *e = &o->q[i];
+	for (i = 0; i < o->out.n; i++) {
+		struct queued *e = &o->out.q[i];
 
-		e->ev.comm = name_of(e, o->long_name, i, 0);
-		e->ev.other_comm = name_of(e, o->long_name, i, 1);
+		names_back(&o->out, i);
 		note_lost(r, e->ev.cpu, e->missed);
 		ret = fn(&e->ev, data);
 		if (ret)
@@ -1733,6 +1799,78 @@ static int deliver(struct sp_reader *r, struct batch_out *o, sp_event_fn fn, voi
 		progress(r, nr, e->ev.ts_ns);
 	}
 	return 0;
+}
+
+/*
+ * Handing rounds over: each thread waits for the other hundreds of times
+ * a second, for a few microseconds at a time, and sleeping on a futex and
+ * waking the other cost more than that on a virtual machine.  So a thread
+ * spins a while first, and the other takes the lock and wakes it only when
+ * it went to sleep (both sides' flag, then the other's, in one order).
+ */
+#define SP_SPIN_ROUNDS	4000
+
+/* Mark @o ready for the delivering thread, or given back by it. */
+static void round_hand(struct sp_reader_batch *b, struct round *o, bool ready)
+{
+	__atomic_store_n(&o->ready, ready, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&b->sleeping, __ATOMIC_SEQ_CST)) {
+		pthread_mutex_lock(&b->lock);
+		pthread_cond_broadcast(&b->cond);
+		pthread_mutex_unlock(&b->lock);
+	}
+}
+
+static inline bool round_is(const struct round *o, bool ready)
+{
+	return __atomic_load_n(&o->ready, __ATOMIC_ACQUIRE) == ready;
+}
+
+/* Wait until @o is @ready, or the pass stops.  Return: false when it stops. */
+static bool round_wait(struct sp_reader_batch *b, const struct round *o, bool ready)
+{
+	bool go;
+	int i;
+
+	for (i = 0; i < SP_SPIN_ROUNDS && !round_is(o, ready); i++)
+		__builtin_ia32_pause();
+	if (round_is(o, ready))
+		return !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE);
+	pthread_mutex_lock(&b->lock);
+	__atomic_add_fetch(&b->sleeping, 1, __ATOMIC_SEQ_CST);
+	while (!round_is(o, ready) && !b->stop)
+		pthread_cond_wait(&b->cond, &b->lock);
+	__atomic_sub_fetch(&b->sleeping, 1, __ATOMIC_SEQ_CST);
+	go = !b->stop;
+	pthread_mutex_unlock(&b->lock);
+	return go;
+}
+
+/* The thread that does the rounds, into the two buffers in turn. */
+static void *rounds_main(void *data)
+{
+	struct sp_reader_batch *b = data;
+	int k = 0;
+
+	for (;; k = (k + 1) % SP_ROUNDS) {
+		struct round *o = &b->round[k];
+
+		bool end, by_tree;
+
+		if (!round_wait(b, o, false))
+			break;
+		o->fail = batch_round(b->r, b, o);
+		/* the other thread owns @o once handed over */
+		end = o->fail || o->last;
+		by_tree = o->by_tree;
+		round_hand(b, o, true);
+		if (end)
+			break;
+		/* the tree reads the streams in the other thread: wait for it */
+		if (by_tree && !round_wait(b, o, false))
+			break;
+	}
+	return NULL;
 }
 
 static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
@@ -1753,15 +1891,16 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
 			return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	}
 	memset(b->leaf, 0, b->nr_leaves * sizeof(*b->leaf));
-	if (b->fail)
-		memset(b->fail, 0, b->nr_leaves * sizeof(*b->fail));
-	b->out[0].ready = b->out[1].ready = false;
+	for (k = 0; k < SP_ROUNDS; k++)
+		b->round[k].ready = false;
 	b->stop = false;
+	b->window = WINDOW_FIRST;
+	b->from = streams_from(r, b);
 	/*
 	 * The rounds' thread reads the blocks itself, when it reaches them:
-	 * the queues keep it near all the streams' ends at once, so blocks
-	 * read ahead would only wait, megabytes of them.  Without that thread
-	 * the rounds are done here, in turn with delivering.
+	 * a round goes through all the streams' ends at once, so blocks read
+	 * ahead would only wait, megabytes of them.  Without that thread the
+	 * rounds are done here, in turn with delivering.
 	 */
 	if (r->scratch)
 		sp_cpustream_scratch_read_ahead(r->scratch, false);
@@ -1769,36 +1908,27 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
 	if (!threaded && r->scratch)
 		sp_cpustream_scratch_read_ahead(r->scratch, true);
 
-	for (k = 0;; k ^= 1) {
-		struct batch_out *o = &b->out[k];
+	for (k = 0;; k = (k + 1) % SP_ROUNDS) {
+		struct round *o = &b->round[k];
 
-		if (threaded) {
-			pthread_mutex_lock(&b->lock);
-			while (!o->ready)
-				pthread_cond_wait(&b->cond, &b->lock);
-			pthread_mutex_unlock(&b->lock);
-		} else {
-			produce(b, o);
-		}
-		ret = deliver(r, o, fn, data, &nr);
-		if (ret)
-			break;
-		if (o->end) {
-			ret = o->end < 0 ? o->end : 0;
-			if (ret && err)
-				*err = o->err;
+		if (threaded)
+			round_wait(b, o, true);
+		else
+			o->fail = batch_round(r, b, o);
+		if (o->fail) {
+			ret = sp_error_set(err, o->fail, -1, "out of memory");
 			break;
 		}
-		if (threaded) {
-			pthread_mutex_lock(&b->lock);
-			o->ready = false;
-			pthread_cond_broadcast(&b->cond);
-			pthread_mutex_unlock(&b->lock);
-		}
+		ret = o->by_tree ? batch_tree(r, b, o, fn, data, &nr, err) :
+				   deliver(r, o, fn, data, &nr);
+		if (ret || o->last)
+			break;
+		if (threaded)
+			round_hand(b, o, false);
 	}
 	if (threaded) {
 		pthread_mutex_lock(&b->lock);
-		b->stop = true;
+		__atomic_store_n(&b->stop, true, __ATOMIC_SEQ_CST);
 		pthread_cond_broadcast(&b->cond);
 		pthread_mutex_unlock(&b->lock);
 		pthread_join(thread, NULL);

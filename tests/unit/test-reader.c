@@ -467,6 +467,50 @@ static void write_many_cpus(const char *path, int nr_cpus, size_t n)
 	assert_int_equal(sp_writer_close(w, &err), 0);
 }
 
+/*
+ * Densities that change by a thousand times: CPUs in turn every 10 us,
+ * then one CPU alone every 3 ns (a round fills up), a gap of 5 s, then
+ * bursts of one CPU among the others.
+ */
+static void write_bursts(const char *path, int nr_cpus)
+{
+	struct sp_writer_options o = { .file_version = 6, .nr_cpus = nr_cpus };
+	struct sp_error err = { 0 };
+	struct sp_writer *w = sp_writer_open(path, &o, &err);
+	uint64_t ts = 1000000000ull, x = 11;
+	size_t i;
+
+	assert_non_null(w);
+	assert_int_equal(sp_writer_add_sched_formats(w, &err), 0);
+	for (i = 0; i < 120000; i++) {
+		struct sp_event ev = { 0 };
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i < 20000) {
+			ts += 10000;
+			ev.cpu = (int)(i % nr_cpus);
+		} else if (i < 50000) {
+			ts += (i % 3 == 0) * 10;	/* ties within the CPU */
+			ev.cpu = 7;
+		} else {
+			if (i == 50000)
+				ts += 5000000000ull;
+			ts += (x >> 8) % 8 ? 100000 : (x >> 20) % 2;
+			ev.cpu = (x >> 8) % 8 ? (int)((x >> 12) % nr_cpus) : 3;
+		}
+		ev.ts_ns = ts;
+		ev.type = SP_EV_WAKEUP;
+		ev.common_pid = ev.pid = (int)(x >> 32) % 5000;
+		ev.other_pid = ev.target_cpu = ev.orig_cpu = -1;
+		ev.comm = "burst";
+		if (sp_writer_write_event(w, &ev, &err))
+			fail_msg("write %zu: %s", i, err.msg);
+	}
+	assert_int_equal(sp_writer_close(w, &err), 0);
+}
+
 /* Overwrite 8 bytes at @off of @path (little-endian). */
 static void patch_u64(const char *path, uint64_t off, uint64_t val)
 {
@@ -513,6 +557,17 @@ static void test_batches_edges(void **state)
 	assert_true(compare_merges(path, 0) < 200000);
 	/* and another on CPU 2, earlier in time */
 	patch_u64(path, page_at(path, 2, 2) + 8, 1u << 20);
+	compare_merges(path, 0);
+	/* rounds that fill up, gaps, and a CPU going back in time amid a burst */
+	write_bursts(path, 64);
+	compare_merges(path, 0);
+	compare_merges(path, 61234);
+	patch_u64(path, page_at(path, 7, 40), 1000000000ull + 50000);
+	compare_merges(path, 0);
+	/* and where rounds do not fill up: CPU 3 goes back 28 ms at its second page */
+	patch_u64(path, page_at(path, 3, 1), 1030000000ull);
+	compare_merges(path, 0);
+	write_bursts(path, 600);
 	compare_merges(path, 0);
 	unlink(path);
 }
