@@ -18,7 +18,7 @@
  */
 
 #define SP_NO_TS UINT64_MAX
-#define SP_TASK_CACHE 256
+#define SP_TASK_CACHE 4096
 
 enum sp_repair_kind {
 	SP_REPAIR_MISSED_SWITCH,	/* common_pid differed from the tracked task */
