@@ -86,10 +86,17 @@ struct sp_cpustream_scratch {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* a block queued, done, or stop */
 	struct sp_cpustream *queue, **queue_tail;
+	int nr_queued;			/* in the queue; changed under the lock, read without */
 	bool stop;
 	bool no_helper;			/* it could not be started: read in the caller */
-	bool no_ahead;			/* the caller reads blocks when it reaches them */
+	bool has_thread;		/* the helper's thread runs */
+	enum sp_read_ahead ahead;	/* set under the lock */
+	unsigned int late_asked;	/* SP_AHEAD_LATE: blocks asked for, not taken (caller's) */
 };
+
+/* SP_AHEAD_LATE: asked for this many pages before the block's end, this many at a time */
+#define LATE_PAGES	3
+#define LATE_MAX	64
 
 #define SLACK		64	/* zeroed bytes behind every block */
 #define CHUNK_HDR	8	/* compressed size, uncompressed size */
@@ -159,6 +166,7 @@ struct sp_cpustream {
 	 */
 	bool may_ahead;			/* reading from the start: blocks come in order */
 	bool ahead_asked;		/* the caller's own view: state is not NONE */
+	bool ahead_late;		/* asked as SP_AHEAD_LATE: counted in late_asked */
 	enum ahead_state ahead_state;	/* under the scratch's lock */
 	struct block ahead;
 	struct position ahead_from;	/* where it starts; after it, once DONE */
@@ -499,54 +507,67 @@ static int fill(const struct sp_cpustream *s, struct block *b, struct position *
 
 static struct sp_cpustream_scratch *scratch_alloc(enum sp_codec codec, bool with_pool);
 
+/* Under the lock: read the first block queued, with the helper's state. */
+static void read_queued(struct sp_cpustream_scratch *sc)
+{
+	struct sp_cpustream *s = sc->queue;
+
+	sc->queue = s->ahead_next;
+	if (!sc->queue)
+		sc->queue_tail = &sc->queue;
+	__atomic_sub_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
+	s->ahead_state = AHEAD_RUNNING;
+	pthread_mutex_unlock(&sc->lock);
+
+	sp_error_clear(&s->ahead_err);
+	s->ahead_ret = fill(s, &s->ahead, &s->ahead_from, sc->helper, &s->ahead_err);
+
+	pthread_mutex_lock(&sc->lock);
+	s->ahead_state = AHEAD_DONE;
+	pthread_cond_broadcast(&sc->cond);
+}
+
 static void *helper_main(void *data)
 {
 	struct sp_cpustream_scratch *sc = data;
-	struct sp_cpustream *s;
 
 	pthread_mutex_lock(&sc->lock);
 	for (;;) {
-		while (!sc->queue && !sc->stop)
+		/* blocks asked for late are read by sp_cpustream_scratch_help() */
+		while ((!sc->queue || sc->ahead == SP_AHEAD_LATE) && !sc->stop)
 			pthread_cond_wait(&sc->cond, &sc->lock);
 		if (sc->stop)
 			break;
-		s = sc->queue;
-		sc->queue = s->ahead_next;
-		if (!sc->queue)
-			sc->queue_tail = &sc->queue;
-		s->ahead_state = AHEAD_RUNNING;
-		pthread_mutex_unlock(&sc->lock);
-
-		sp_error_clear(&s->ahead_err);
-		s->ahead_ret = fill(s, &s->ahead, &s->ahead_from, sc->helper, &s->ahead_err);
-
-		pthread_mutex_lock(&sc->lock);
-		s->ahead_state = AHEAD_DONE;
-		pthread_cond_broadcast(&sc->cond);
+		read_queued(sc);
 	}
 	pthread_mutex_unlock(&sc->lock);
 	return NULL;
 }
 
+/* The helper's state, and its thread unless blocks are read late (by sp_cpustream_scratch_help()). */
 static bool helper_start(struct sp_cpustream_scratch *sc)
 {
-	if (sc->helper)
+	if (sc->helper && (sc->has_thread || sc->ahead == SP_AHEAD_LATE))
 		return true;
 	if (sc->no_helper)
 		return false;
-	sc->helper = scratch_alloc(sc->codec, false);
 	if (!sc->helper) {
+		sc->helper = scratch_alloc(sc->codec, false);
+		if (!sc->helper) {
+			sc->no_helper = true;
+			return false;
+		}
+		sc->queue = NULL;
+		sc->queue_tail = &sc->queue;
+	}
+	if (sc->ahead == SP_AHEAD_LATE)
+		return true;
+	if (sp_thread_start(&sc->thread, helper_main, sc)) {
 		sc->no_helper = true;
 		return false;
 	}
-	sc->queue = NULL;
-	sc->queue_tail = &sc->queue;
-	if (sp_thread_start(&sc->thread, helper_main, sc)) {
-		sp_cpustream_scratch_free(sc->helper);
-		sc->helper = NULL;
-		sc->no_helper = true;
-	}
-	return sc->helper != NULL;
+	sc->has_thread = true;
+	return true;
 }
 
 /* Ask the helper for the block after the current one. */
@@ -554,8 +575,15 @@ static void ahead_ask(struct sp_cpustream *s)
 {
 	struct sp_cpustream_scratch *sc = s->scratch;
 
-	if (!s->may_ahead || !s->pos.left || s->ahead_asked || sc->no_ahead || !helper_start(sc))
+	if (!s->may_ahead || !s->pos.left || s->ahead_asked || sc->ahead == SP_AHEAD_NONE)
 		return;
+	if (sc->ahead == SP_AHEAD_LATE && (sc->late_asked >= LATE_MAX ||
+					   s->cur.len - s->page_off > LATE_PAGES * s->p.page_size))
+		return;
+	if (!helper_start(sc))
+		return;
+	s->ahead_late = sc->ahead == SP_AHEAD_LATE;
+	sc->late_asked += s->ahead_late;
 	s->ahead_asked = true;
 	s->ahead_from = s->pos;
 	s->ahead_next = NULL;
@@ -563,8 +591,18 @@ static void ahead_ask(struct sp_cpustream *s)
 	s->ahead_state = AHEAD_QUEUED;
 	*sc->queue_tail = s;
 	sc->queue_tail = &s->ahead_next;
-	pthread_cond_broadcast(&sc->cond);
+	__atomic_add_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
+	if (sc->has_thread)
+		pthread_cond_broadcast(&sc->cond);
 	pthread_mutex_unlock(&sc->lock);
+}
+
+/* An asked block is taken, or dropped. */
+static void ahead_taken(struct sp_cpustream *s)
+{
+	if (s->ahead_late)
+		s->scratch->late_asked--;
+	s->ahead_late = false;
 }
 
 /* Wait for the helper to finish with @s, or take @s out of its queue; drop the block. */
@@ -576,6 +614,7 @@ static void ahead_cancel(struct sp_cpustream *s)
 	if (!s->ahead_asked)
 		return;
 	s->ahead_asked = false;
+	ahead_taken(s);
 	pthread_mutex_lock(&sc->lock);
 	if (s->ahead_state == AHEAD_QUEUED) {
 		for (pp = &sc->queue; *pp != s; pp = &(*pp)->ahead_next)
@@ -583,6 +622,7 @@ static void ahead_cancel(struct sp_cpustream *s)
 		*pp = s->ahead_next;
 		if (sc->queue_tail == &s->ahead_next)
 			sc->queue_tail = pp;
+		__atomic_sub_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
 	}
 	while (s->ahead_state == AHEAD_RUNNING)
 		pthread_cond_wait(&sc->cond, &sc->lock);
@@ -598,8 +638,19 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 {
 	struct sp_cpustream_scratch *sc = s->scratch;
 	struct block b;
+	bool late;
 	int ret;
 
+	if (s->ahead_asked && s->ahead_late) {
+		bool waiting;
+
+		/* not started yet: reading it here is sooner than waiting behind others */
+		pthread_mutex_lock(&sc->lock);
+		waiting = s->ahead_state == AHEAD_QUEUED;
+		pthread_mutex_unlock(&sc->lock);
+		if (waiting)
+			ahead_cancel(s);
+	}
 	if (!s->ahead_asked) {
 		ret = fill(s, &s->cur, &s->pos, s->fill_sc, err);
 		if (ret <= 0)
@@ -612,6 +663,8 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 			pthread_cond_wait(&sc->cond, &sc->lock);
 		s->ahead_state = AHEAD_NONE;
 		pthread_mutex_unlock(&sc->lock);
+		late = s->ahead_late;
+		ahead_taken(s);
 		if (s->ahead_ret <= 0) {
 			if (s->ahead_ret < 0 && err)
 				*err = s->ahead_err;
@@ -622,6 +675,9 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 		s->ahead = b;
 		s->pos = s->ahead_from;
 		s->first_block = s->at_start = false;
+		/* the block walked goes back to the pool: streams hold one block each */
+		if (late)
+			block_release(s, &s->ahead);
 	}
 	s->page_off = 0;
 	ahead_ask(s);
@@ -653,6 +709,8 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 
 	s->page = s->cur.buf + s->page_off;
 	s->page_off += s->p.page_size;
+	if (s->scratch->ahead == SP_AHEAD_LATE && !s->ahead_asked)
+		ahead_ask(s);
 	s->data = (unsigned char *)s->page + s->hdr_size;
 	s->ts = get_u64(s, s->page);
 	flags = get_long(s, s->page + 8);
@@ -1042,23 +1100,40 @@ struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec)
 	return scratch_alloc(codec, true);
 }
 
-void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, bool on)
+void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, enum sp_read_ahead how)
 {
-	sc->no_ahead = !on;
+	pthread_mutex_lock(&sc->lock);
+	sc->ahead = how;
+	pthread_cond_broadcast(&sc->cond);
+	pthread_mutex_unlock(&sc->lock);
+}
+
+bool sp_cpustream_scratch_help(struct sp_cpustream_scratch *sc)
+{
+	bool any;
+
+	if (!__atomic_load_n(&sc->nr_queued, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&sc->lock);
+	any = sc->queue != NULL;
+	if (any)
+		read_queued(sc);
+	pthread_mutex_unlock(&sc->lock);
+	return any;
 }
 
 void sp_cpustream_scratch_free(struct sp_cpustream_scratch *sc)
 {
 	if (!sc)
 		return;
-	if (sc->helper) {
+	if (sc->has_thread) {
 		pthread_mutex_lock(&sc->lock);
 		sc->stop = true;
 		pthread_cond_broadcast(&sc->cond);
 		pthread_mutex_unlock(&sc->lock);
 		pthread_join(sc->thread, NULL);
-		sp_cpustream_scratch_free(sc->helper);
 	}
+	sp_cpustream_scratch_free(sc->helper);
 	pthread_cond_destroy(&sc->cond);
 	pthread_mutex_destroy(&sc->lock);
 	ZSTD_freeDCtx(sc->zstd);

@@ -923,9 +923,9 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 	p.scratch = r->scratch;
 	for (i = 0; i < l->nr_cpus; i++)
 		nr_data += l->cpus[i].size != 0;
-	/* what the merge in batches does from the start (merge_batches()) */
+	/* nothing read ahead at opening for the merge in batches (merge_batches()) */
 	if (nr_data >= SP_BATCH_MIN_LEAVES)
-		sp_cpustream_scratch_read_ahead(r->scratch, false);
+		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_NONE);
 	/*
 	 * bounded memory: the windows of all CPUs together stay below
 	 * SP_WINDOW_TOTAL (two per CPU: the one walked, the one read ahead)
@@ -1368,8 +1368,9 @@ static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp
  * over a buffer read stream after stream, so equal timestamps keep the
  * tree's order (lower CPU first, then the CPU's own order).  A second
  * thread does the rounds while the caller's thread delivers the previous
- * round.  The window follows the records' density, so that a round fills
- * about half the buffer, whether one CPU is busy or hundreds.
+ * ones and, when it has none, decompresses the blocks the streams will
+ * need next.  The window follows the records' density, so that a round
+ * fills about half the buffer, whether one CPU is busy or hundreds.
  *
  * Three things stop a round early: the buffer fills up, a stream goes back
  * in time, or a stream fails.  The records read so far are then delivered
@@ -1826,14 +1827,21 @@ static inline bool round_is(const struct round *o, bool ready)
 	return __atomic_load_n(&o->ready, __ATOMIC_ACQUIRE) == ready;
 }
 
-/* Wait until @o is @ready, or the pass stops.  Return: false when it stops. */
-static bool round_wait(struct sp_reader_batch *b, const struct round *o, bool ready)
+/*
+ * Wait until @o is @ready, or the pass stops; meanwhile, with @help, read
+ * blocks the rounds' thread asked for.  Return: false when it stops.
+ */
+static bool round_wait(struct sp_reader_batch *b, const struct round *o, bool ready, bool help)
 {
 	bool go;
 	int i;
 
-	for (i = 0; i < SP_SPIN_ROUNDS && !round_is(o, ready); i++)
-		__builtin_ia32_pause();
+	for (i = 0; i < SP_SPIN_ROUNDS && !round_is(o, ready); i++) {
+		if (help && sp_cpustream_scratch_help(b->r->scratch))
+			i = 0;
+		else
+			__builtin_ia32_pause();
+	}
 	if (round_is(o, ready))
 		return !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE);
 	pthread_mutex_lock(&b->lock);
@@ -1857,7 +1865,7 @@ static void *rounds_main(void *data)
 
 		bool end, by_tree;
 
-		if (!round_wait(b, o, false))
+		if (!round_wait(b, o, false, false))
 			break;
 		o->fail = batch_round(b->r, b, o);
 		/* the other thread owns @o once handed over */
@@ -1867,7 +1875,7 @@ static void *rounds_main(void *data)
 		if (end)
 			break;
 		/* the tree reads the streams in the other thread: wait for it */
-		if (by_tree && !round_wait(b, o, false))
+		if (by_tree && !round_wait(b, o, false, false))
 			break;
 	}
 	return NULL;
@@ -1897,22 +1905,24 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
 	b->window = WINDOW_FIRST;
 	b->from = streams_from(r, b);
 	/*
-	 * The rounds' thread reads the blocks itself, when it reaches them:
-	 * a round goes through all the streams' ends at once, so blocks read
-	 * ahead would only wait, megabytes of them.  Without that thread the
-	 * rounds are done here, in turn with delivering.
+	 * Blocks are read ahead only near their ends, a few at a time: a
+	 * round goes through all the streams at once, so blocks read ahead
+	 * whole would wait, megabytes of them.  This thread reads them while
+	 * it waits for a round (round_wait()); a stream that reaches its
+	 * block's end first reads the next one itself.  Without the rounds'
+	 * thread the rounds are done here, in turn with delivering.
 	 */
 	if (r->scratch)
-		sp_cpustream_scratch_read_ahead(r->scratch, false);
+		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_LATE);
 	threaded = !sp_thread_start(&thread, rounds_main, b);
 	if (!threaded && r->scratch)
-		sp_cpustream_scratch_read_ahead(r->scratch, true);
+		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_WHOLE);
 
 	for (k = 0;; k = (k + 1) % SP_ROUNDS) {
 		struct round *o = &b->round[k];
 
 		if (threaded)
-			round_wait(b, o, true);
+			round_wait(b, o, true, r->scratch != NULL);
 		else
 			o->fail = batch_round(r, b, o);
 		if (o->fail) {
@@ -1975,7 +1985,7 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
 		ret = merge_batches(r, fn, data, err);
 	else {
 		if (r->scratch)
-			sp_cpustream_scratch_read_ahead(r->scratch, true);
+			sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_WHOLE);
 		ret = merge_tree(r, fn, data, err);
 	}
 out:

@@ -48,14 +48,35 @@ struct sp_cpustream_params {
  */
 struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec);
 
+/* When a stream's next block is read ahead (sp_cpustream_scratch_read_ahead()). */
+enum sp_read_ahead {
+	SP_AHEAD_WHOLE,		/* by a helper thread, as soon as the stream starts a block */
+	SP_AHEAD_NONE,		/* never: the stream reads its next block when it reaches it */
+	SP_AHEAD_LATE,		/* near the block's end, a few streams at a time, by whoever
+				 * calls sp_cpustream_scratch_help() */
+};
+
 /**
- * sp_cpustream_scratch_read_ahead - whether blocks are read ahead
+ * sp_cpustream_scratch_read_ahead - when blocks are read ahead
  * @sc: the streams' shared state
- * @on: true (the default): while a stream's block is walked, a helper
- *      thread reads the next one; false: a stream reads its next block
- *      when it reaches it (a block already asked for still comes)
+ * @how: see enum sp_read_ahead; a block already asked for still comes
+ *
+ * SP_AHEAD_WHOLE holds two blocks per stream; SP_AHEAD_LATE one per stream
+ * and a bounded number more, for many streams walked a little at a time.
+ * A stream that reaches its block's end before anyone started reading the
+ * next one reads it itself.
  */
-void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, bool on);
+void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, enum sp_read_ahead how);
+
+/**
+ * sp_cpustream_scratch_help - read one block asked for with SP_AHEAD_LATE
+ * @sc: the streams' shared state
+ *
+ * For a thread with nothing else to do, while another walks the streams.
+ *
+ * Return: whether there was one.
+ */
+bool sp_cpustream_scratch_help(struct sp_cpustream_scratch *sc);
 
 /**
  * sp_cpustream_scratch_free - free shared decompression state (NULL is fine)
