@@ -91,12 +91,11 @@ struct sp_cpustream_scratch {
 	bool no_helper;			/* it could not be started: read in the caller */
 	bool has_thread;		/* the helper's thread runs */
 	enum sp_read_ahead ahead;	/* set under the lock */
-	unsigned int late_asked;	/* SP_AHEAD_LATE: blocks asked for, not taken (caller's) */
+	unsigned int helped_asked;	/* SP_AHEAD_HELPED: asked for, not taken (caller's) */
 };
 
-/* SP_AHEAD_LATE: asked for this many pages before the block's end, this many at a time */
-#define LATE_PAGES	3
-#define LATE_MAX	64
+/* SP_AHEAD_HELPED: blocks asked for at once, at most */
+#define HELPED_MAX	256
 
 #define SLACK		64	/* zeroed bytes behind every block */
 #define CHUNK_HDR	8	/* compressed size, uncompressed size */
@@ -166,7 +165,7 @@ struct sp_cpustream {
 	 */
 	bool may_ahead;			/* reading from the start: blocks come in order */
 	bool ahead_asked;		/* the caller's own view: state is not NONE */
-	bool ahead_late;		/* asked as SP_AHEAD_LATE: counted in late_asked */
+	bool ahead_helped;		/* asked as SP_AHEAD_HELPED: counted in helped_asked */
 	enum ahead_state ahead_state;	/* under the scratch's lock */
 	struct block ahead;
 	struct position ahead_from;	/* where it starts; after it, once DONE */
@@ -533,8 +532,8 @@ static void *helper_main(void *data)
 
 	pthread_mutex_lock(&sc->lock);
 	for (;;) {
-		/* blocks asked for late are read by sp_cpustream_scratch_help() */
-		while ((!sc->queue || sc->ahead == SP_AHEAD_LATE) && !sc->stop)
+		/* those are read by sp_cpustream_scratch_help() */
+		while ((!sc->queue || sc->ahead == SP_AHEAD_HELPED) && !sc->stop)
 			pthread_cond_wait(&sc->cond, &sc->lock);
 		if (sc->stop)
 			break;
@@ -544,10 +543,10 @@ static void *helper_main(void *data)
 	return NULL;
 }
 
-/* The helper's state, and its thread unless blocks are read late (by sp_cpustream_scratch_help()). */
+/* The helper's state, and its thread unless sp_cpustream_scratch_help() reads the blocks. */
 static bool helper_start(struct sp_cpustream_scratch *sc)
 {
-	if (sc->helper && (sc->has_thread || sc->ahead == SP_AHEAD_LATE))
+	if (sc->helper && (sc->has_thread || sc->ahead == SP_AHEAD_HELPED))
 		return true;
 	if (sc->no_helper)
 		return false;
@@ -560,7 +559,7 @@ static bool helper_start(struct sp_cpustream_scratch *sc)
 		sc->queue = NULL;
 		sc->queue_tail = &sc->queue;
 	}
-	if (sc->ahead == SP_AHEAD_LATE)
+	if (sc->ahead == SP_AHEAD_HELPED)
 		return true;
 	if (sp_thread_start(&sc->thread, helper_main, sc)) {
 		sc->no_helper = true;
@@ -577,13 +576,12 @@ static void ahead_ask(struct sp_cpustream *s)
 
 	if (!s->may_ahead || !s->pos.left || s->ahead_asked || sc->ahead == SP_AHEAD_NONE)
 		return;
-	if (sc->ahead == SP_AHEAD_LATE && (sc->late_asked >= LATE_MAX ||
-					   s->cur.len - s->page_off > LATE_PAGES * s->p.page_size))
+	if (sc->ahead == SP_AHEAD_HELPED && sc->helped_asked >= HELPED_MAX)
 		return;
 	if (!helper_start(sc))
 		return;
-	s->ahead_late = sc->ahead == SP_AHEAD_LATE;
-	sc->late_asked += s->ahead_late;
+	s->ahead_helped = sc->ahead == SP_AHEAD_HELPED;
+	sc->helped_asked += s->ahead_helped;
 	s->ahead_asked = true;
 	s->ahead_from = s->pos;
 	s->ahead_next = NULL;
@@ -600,9 +598,9 @@ static void ahead_ask(struct sp_cpustream *s)
 /* An asked block is taken, or dropped. */
 static void ahead_taken(struct sp_cpustream *s)
 {
-	if (s->ahead_late)
-		s->scratch->late_asked--;
-	s->ahead_late = false;
+	if (s->ahead_helped)
+		s->scratch->helped_asked--;
+	s->ahead_helped = false;
 }
 
 /* Wait for the helper to finish with @s, or take @s out of its queue; drop the block. */
@@ -638,10 +636,10 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 {
 	struct sp_cpustream_scratch *sc = s->scratch;
 	struct block b;
-	bool late;
+	bool helped;
 	int ret;
 
-	if (s->ahead_asked && s->ahead_late) {
+	if (s->ahead_asked && s->ahead_helped) {
 		bool waiting;
 
 		/* not started yet: reading it here is sooner than waiting behind others */
@@ -663,7 +661,7 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 			pthread_cond_wait(&sc->cond, &sc->lock);
 		s->ahead_state = AHEAD_NONE;
 		pthread_mutex_unlock(&sc->lock);
-		late = s->ahead_late;
+		helped = s->ahead_helped;
 		ahead_taken(s);
 		if (s->ahead_ret <= 0) {
 			if (s->ahead_ret < 0 && err)
@@ -676,7 +674,7 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 		s->pos = s->ahead_from;
 		s->first_block = s->at_start = false;
 		/* the block walked goes back to the pool: streams hold one block each */
-		if (late)
+		if (helped)
 			block_release(s, &s->ahead);
 	}
 	s->page_off = 0;
@@ -709,7 +707,8 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 
 	s->page = s->cur.buf + s->page_off;
 	s->page_off += s->p.page_size;
-	if (s->scratch->ahead == SP_AHEAD_LATE && !s->ahead_asked)
+	/* asked for when there was room for it */
+	if (s->scratch->ahead == SP_AHEAD_HELPED && !s->ahead_asked)
 		ahead_ask(s);
 	s->data = (unsigned char *)s->page + s->hdr_size;
 	s->ts = get_u64(s, s->page);

@@ -1905,15 +1905,15 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
 	b->window = WINDOW_FIRST;
 	b->from = streams_from(r, b);
 	/*
-	 * Blocks are read ahead only near their ends, a few at a time: a
-	 * round goes through all the streams at once, so blocks read ahead
-	 * whole would wait, megabytes of them.  This thread reads them while
+	 * Blocks are read ahead a bounded number at a time: a round goes
+	 * through all the streams at once, so blocks read ahead for every
+	 * stream would wait, megabytes of them.  This thread reads them while
 	 * it waits for a round (round_wait()); a stream that reaches its
 	 * block's end first reads the next one itself.  Without the rounds'
 	 * thread the rounds are done here, in turn with delivering.
 	 */
 	if (r->scratch)
-		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_LATE);
+		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_HELPED);
 	threaded = !sp_thread_start(&thread, rounds_main, b);
 	if (!threaded && r->scratch)
 		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_WHOLE);

@@ -52,8 +52,8 @@ struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec);
 enum sp_read_ahead {
 	SP_AHEAD_WHOLE,		/* by a helper thread, as soon as the stream starts a block */
 	SP_AHEAD_NONE,		/* never: the stream reads its next block when it reaches it */
-	SP_AHEAD_LATE,		/* near the block's end, a few streams at a time, by whoever
-				 * calls sp_cpustream_scratch_help() */
+	SP_AHEAD_HELPED,	/* by whoever calls sp_cpustream_scratch_help(), a bounded
+				 * number of blocks at a time */
 };
 
 /**
@@ -61,15 +61,16 @@ enum sp_read_ahead {
  * @sc: the streams' shared state
  * @how: see enum sp_read_ahead; a block already asked for still comes
  *
- * SP_AHEAD_WHOLE holds two blocks per stream; SP_AHEAD_LATE one per stream
- * and a bounded number more, for many streams walked a little at a time.
- * A stream that reaches its block's end before anyone started reading the
- * next one reads it itself.
+ * SP_AHEAD_WHOLE holds two blocks per stream; SP_AHEAD_HELPED one per
+ * stream and a bounded number more, for many streams walked a little at a
+ * time by one thread while another has time to spare.  A stream that
+ * reaches its block's end before anyone started reading the next one reads
+ * it itself.
  */
 void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, enum sp_read_ahead how);
 
 /**
- * sp_cpustream_scratch_help - read one block asked for with SP_AHEAD_LATE
+ * sp_cpustream_scratch_help - read one block asked for with SP_AHEAD_HELPED
  * @sc: the streams' shared state
  *
  * For a thread with nothing else to do, while another walks the streams.
