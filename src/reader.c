@@ -1811,6 +1811,16 @@ static int deliver(struct sp_reader *r, struct round *o, sp_event_fn fn, void *d
  */
 #define SP_SPIN_ROUNDS	4000
 
+/* A hint to the CPU that this thread spins. */
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 /* Mark @o ready for the delivering thread, or given back by it. */
 static void round_hand(struct sp_reader_batch *b, struct round *o, bool ready)
 {
@@ -1840,7 +1850,7 @@ static bool round_wait(struct sp_reader_batch *b, const struct round *o, bool re
 		if (help && sp_cpustream_scratch_help(b->r->scratch))
 			i = 0;
 		else
-			__builtin_ia32_pause();
+			spin_pause();
 	}
 	if (round_is(o, ready))
 		return !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE);
