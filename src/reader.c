@@ -1318,37 +1318,53 @@ static inline void progress(struct sp_reader *r, uint64_t *nr, uint64_t ts)
 			    r->progress_data);
 }
 
+/*
+ * Hand the record @cpu's stream holds to @fn, then read the stream's next.
+ * Return: 0 (*@more: whether there was a next), what @fn returned, or an
+ * error (@err).
+ */
+static inline int deliver_from_stream(struct sp_reader *r, int cpu, sp_event_fn fn, void *data,
+				      uint64_t *nr, struct sp_error *err, bool *more)
+{
+	struct cpu_stream *s = &r->streams[cpu];
+	struct sp_event ev;
+	int ret;
+
+	note_lost(r, cpu, s->cur.missed);
+	decode(r, &s->cur, cpu, &ev);
+	ret = fn(&ev, data);
+	if (ret)
+		return ret;
+	ret = stream_next(r, cpu, err);
+	if (ret < 0)
+		return ret;
+	*more = ret;
+	progress(r, nr, ev.ts_ns);
+	return 0;
+}
+
 /* The merge with the tree: the leaves' streams hold their next record. */
 static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
 {
 	uint64_t nr = 0;
-	struct sp_event ev;
 	int ret = 0;
 
 	r->node[0] = tree_build(r, 1);
 	for (;;) {
 		int leaf = r->node[0], cpu;
-		struct cpu_stream *s;
+		bool more;
 
 		if (r->key[leaf].rank >= (uint32_t)r->nr_leaves)
 			break;		/* the winner has ended: all have */
 		cpu = r->leaf_cpu[leaf];
-		s = &r->streams[cpu];
-		note_lost(r, cpu, s->cur.missed);
-		decode(r, &s->cur, cpu, &ev);
-		ret = fn(&ev, data);
+		ret = deliver_from_stream(r, cpu, fn, data, &nr, err, &more);
 		if (ret)
 			break;
-		ret = stream_next(r, cpu, err);
-		if (ret < 0)
-			break;
-		if (ret)
-			r->key[leaf].ts = s->cur.ts_ns;
+		if (more)
+			r->key[leaf].ts = r->streams[cpu].cur.ts_ns;
 		else
 			key_end(r, leaf);
-		ret = 0;
 		tree_replay(r, leaf);
-		progress(r, &nr, ev.ts_ns);
 	}
 	return ret;
 }
@@ -1739,18 +1755,19 @@ static int batch_tree(struct sp_reader *r, struct sp_reader_batch *b, struct rou
 	r->node[0] = tree_build(r, 1);
 	while (left) {
 		struct leaf *lf;
-		struct sp_event ev;
+		bool more;
 		int cpu;
 
 		leaf = r->node[0];
 		lf = &b->leaf[leaf];
 		cpu = r->leaf_cpu[leaf];
 		if (lf->start < lf->end) {
-			names_back(&b->in, lf->start);
-			note_lost(r, cpu, b->in.q[lf->start].missed);
-			ev = b->in.q[lf->start++].ev;
+			struct queued *e = &b->in.q[lf->start];
+
+			names_back(&b->in, lf->start++);
+			note_lost(r, cpu, e->missed);
 			left--;
-			ret = fn(&ev, data);
+			ret = fn(&e->ev, data);
 			if (ret)
 				return ret;
 			if (lf->start == lf->end && lf->state == LEAF_FAILED) {
@@ -1759,21 +1776,14 @@ static int batch_tree(struct sp_reader *r, struct sp_reader_batch *b, struct rou
 					*err = b->fail[leaf];
 				return lf->fail;
 			}
+			progress(r, nr, e->ev.ts_ns);
 		} else {
-			struct cpu_stream *s = &r->streams[cpu];
-
-			note_lost(r, cpu, s->cur.missed);
-			decode(r, &s->cur, cpu, &ev);
-			ret = fn(&ev, data);
+			ret = deliver_from_stream(r, cpu, fn, data, nr, err, &more);
 			if (ret)
 				return ret;
-			ret = stream_next(r, cpu, err);
-			if (ret < 0)
-				return ret;
-			if (!ret)
+			if (!more)
 				lf->state = LEAF_ENDED;
 		}
-		progress(r, nr, ev.ts_ns);
 		tree_key(r, b, leaf);
 		tree_replay(r, leaf);
 	}
@@ -1864,7 +1874,7 @@ static bool round_wait(struct sp_reader_batch *b, const struct round *o, bool re
 	return go;
 }
 
-/* The thread that does the rounds, into the two buffers in turn. */
+/* The thread that does the rounds, into the rounds' buffers in turn. */
 static void *rounds_main(void *data)
 {
 	struct sp_reader_batch *b = data;
@@ -1872,7 +1882,6 @@ static void *rounds_main(void *data)
 
 	for (;; k = (k + 1) % SP_ROUNDS) {
 		struct round *o = &b->round[k];
-
 		bool end, by_tree;
 
 		if (!round_wait(b, o, false, false))
