@@ -64,7 +64,7 @@ void sp_envelope_reset(struct sp_envelope *e)
 }
 
 /* Column @i saw the current values for @dur_ns. */
-static void col_add(struct sp_envelope *e, size_t i, uint64_t dur_ns, bool first)
+static inline void col_add(struct sp_envelope *e, size_t i, uint64_t dur_ns, bool first)
 {
 	struct sp_envelope_col *c = &e->cols[i];
 
@@ -91,7 +91,7 @@ static void col_add(struct sp_envelope *e, size_t i, uint64_t dur_ns, bool first
  * start (the value carried in), so "first" is "the interval begins at the
  * column's start".
  */
-static void advance(struct sp_envelope *e, uint64_t upto)
+static void advance_slow(struct sp_envelope *e, uint64_t upto)
 {
 	uint64_t a = e->last_ns, b = upto < e->t1_ns ? upto : e->t1_ns;
 
@@ -121,13 +121,39 @@ out:
 		e->last_ns = upto;
 }
 
-void sp_envelope_step(struct sp_envelope *e, uint64_t ts_ns, int running, int waiting)
+/* advance_slow(), with the usual case first: an interval inside the current column. */
+static inline void advance(struct sp_envelope *e, uint64_t upto)
 {
+	uint64_t a = e->last_ns;
+
+	if (upto <= a)
+		return;
+	if (a >= e->col_start && upto <= e->col_end) {
+		col_add(e, e->col, upto - a, a == e->col_start);
+		e->last_ns = upto;
+		return;
+	}
+	advance_slow(e, upto);
+}
+
+void sp_envelope_steps(struct sp_envelope *e, const struct sp_step *steps, size_t n)
+{
+	size_t i;
+
 	if (e->finished)
 		return;
-	advance(e, ts_ns);
-	e->running = running;
-	e->waiting = waiting;
+	for (i = 0; i < n; i++) {
+		advance(e, steps[i].ts);
+		e->running = steps[i].running;
+		e->waiting = steps[i].waiting;
+	}
+}
+
+void sp_envelope_step(struct sp_envelope *e, uint64_t ts_ns, int running, int waiting)
+{
+	struct sp_step s = { .ts = ts_ns, .running = running, .waiting = waiting };
+
+	sp_envelope_steps(e, &s, 1);
 }
 
 void sp_envelope_finish(struct sp_envelope *e)
@@ -136,7 +162,7 @@ void sp_envelope_finish(struct sp_envelope *e)
 
 	if (e->finished)
 		return;
-	advance(e, e->t1_ns);
+	advance_slow(e, e->t1_ns);
 	e->finished = true;
 	for (i = 0; i < e->nr_cols; i++) {
 		const struct sp_envelope_col *c = &e->cols[i];
@@ -149,15 +175,15 @@ void sp_envelope_finish(struct sp_envelope *e)
 	}
 }
 
-static void envelope_on_step(void *data, uint64_t ts, int running, int waiting)
+static void envelope_on_steps(void *data, const struct sp_step *steps, size_t n)
 {
-	sp_envelope_step(data, ts, running, waiting);
+	sp_envelope_steps(data, steps, n);
 }
 
 void sp_envelope_observer(struct sp_envelope *e, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
-	obs->step = envelope_on_step;
+	obs->steps = envelope_on_steps;
 	obs->data = e;
 }
 

@@ -255,6 +255,14 @@ const char *sp_model_comm(const struct sp_model *m, int pid)
  * Almost all arrive in time order and are appended; only repairs reach
  * back, and then only a little, so insertion scans from the end.
  */
+/* Hand the steps collected to the observer. */
+static void steps_out(struct sp_model *m)
+{
+	if (m->nr_steps && m->obs.steps)
+		m->obs.steps(m->obs.data, m->steps, m->nr_steps);
+	m->nr_steps = 0;
+}
+
 static void changes_flush(struct sp_model *m, uint64_t upto)
 {
 	while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts < upto) {
@@ -268,9 +276,17 @@ static void changes_flush(struct sp_model *m, uint64_t upto)
 		}
 		m->flushed_ns = ts;
 		m->any_flushed = true;
-		if ((m->running != running || m->waiting != waiting) && m->obs.step)
-			m->obs.step(m->obs.data, ts, m->running, m->waiting);
+		if (m->running != running || m->waiting != waiting) {
+			struct sp_step *s = &m->steps[m->nr_steps++];
+
+			s->ts = ts;
+			s->running = m->running;
+			s->waiting = m->waiting;
+			if (m->nr_steps == SP_STEP_BATCH)
+				steps_out(m);
+		}
 	}
+	steps_out(m);
 	if (m->head_changes == m->nr_changes)
 		m->head_changes = m->nr_changes = 0;
 }

@@ -26,27 +26,32 @@ static void csv_header(struct sp_rw_collect *c)
 		c->csv_errno = errno ? errno : EIO;
 }
 
-static void collect_step(void *data, uint64_t ts, int running, int waiting)
+static void collect_steps(void *data, const struct sp_step *steps, size_t n)
 {
 	struct sp_rw_collect *c = data;
 	struct sp_envelope *e = &c->env;
+	size_t i;
 
-	sp_envelope_step(e, ts, running, waiting);
-	sp_stats_step(c->stats, ts, running, waiting);
-	/* CSV: the value at t0 includes changes at t0; later changes inside [t0, t1) */
-	if (ts > e->t0_ns && ts < e->t1_ns) {
-		if (!c->csv_started) {
-			csv_row(c, e->t0_ns, c->running, c->waiting);
-			c->csv_started = true;
+	sp_envelope_steps(e, steps, n);
+	sp_stats_steps(c->stats, steps, n);
+	for (i = 0; i < n; i++) {
+		const struct sp_step *s = &steps[i];
+
+		/* CSV: the value at t0 includes changes at t0; later changes inside [t0, t1) */
+		if (c->csv && s->ts > e->t0_ns && s->ts < e->t1_ns) {
+			if (!c->csv_started) {
+				csv_row(c, e->t0_ns, c->running, c->waiting);
+				c->csv_started = true;
+			}
+			csv_row(c, s->ts, s->running, s->waiting);
 		}
-		csv_row(c, ts, running, waiting);
+		if (s->ts < e->t1_ns) {
+			c->running = s->running;
+			c->waiting = s->waiting;
+		}
 	}
-	if (ts < e->t1_ns) {
-		c->running = running;
-		c->waiting = waiting;
-	}
-	if (c->next.step)
-		c->next.step(c->next.data, ts, running, waiting);
+	if (c->next.steps)
+		c->next.steps(c->next.data, steps, n);
 }
 
 static void collect_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -96,7 +101,7 @@ int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
 void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
-	obs->step = collect_step;
+	obs->steps = collect_steps;
 	obs->run = c->next.run ? collect_run : NULL;
 	obs->latency = c->next.latency ? collect_latency : NULL;
 	obs->data = c;

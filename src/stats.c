@@ -19,7 +19,7 @@ void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_c
 }
 
 /* Account for the current values holding over [s->last_ns, @upto). */
-static void integrate(struct sp_stats *s, uint64_t upto)
+static inline void integrate(struct sp_stats *s, uint64_t upto)
 {
 	uint64_t from = s->last_ns > s->t0_ns ? s->last_ns : s->t0_ns;
 	uint64_t to = upto < s->end_ns ? upto : s->end_ns;
@@ -43,17 +43,30 @@ static void integrate(struct sp_stats *s, uint64_t upto)
 		s->last_ns = upto;
 }
 
+void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t ts = steps[i].ts;
+
+		if (s->started)
+			integrate(s, ts);
+		else if (ts > s->last_ns)
+			s->last_ns = ts;
+		s->started = true;
+		if (ts > s->last_ns)
+			s->last_ns = ts;
+		s->running = steps[i].running;
+		s->waiting = steps[i].waiting;
+	}
+}
+
 void sp_stats_step(struct sp_stats *s, uint64_t ts, int running, int waiting)
 {
-	if (s->started)
-		integrate(s, ts);
-	else if (ts > s->last_ns)
-		s->last_ns = ts;
-	s->started = true;
-	if (ts > s->last_ns)
-		s->last_ns = ts;
-	s->running = running;
-	s->waiting = waiting;
+	struct sp_step step = { .ts = ts, .running = running, .waiting = waiting };
+
+	sp_stats_steps(s, &step, 1);
 }
 
 static int lat_bucket(uint64_t v)
@@ -134,9 +147,9 @@ double sp_stats_waiting_avg(const struct sp_stats *s)
 	return (double)s->waiting_area / (double)(s->end_ns - s->t0_ns);
 }
 
-static void obs_step(void *data, uint64_t ts, int running, int waiting)
+static void obs_steps(void *data, const struct sp_step *steps, size_t n)
 {
-	sp_stats_step(data, ts, running, waiting);
+	sp_stats_steps(data, steps, n);
 }
 
 static void obs_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
@@ -147,7 +160,7 @@ static void obs_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
-	obs->step = obs_step;
+	obs->steps = obs_steps;
 	obs->latency = obs_latency;
 	obs->data = s;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct sp_model_observer;
+struct sp_step;
 
 /*
  * The running/waiting step functions reduced to pixel columns, so drawing
@@ -96,6 +97,14 @@ void sp_envelope_reset(struct sp_envelope *e);
 void sp_envelope_step(struct sp_envelope *e, uint64_t ts_ns, int running, int waiting);
 
 /**
+ * sp_envelope_steps - sp_envelope_step() for each of @n steps
+ * @e: the envelope
+ * @steps: in time order, after those given before
+ * @n: how many
+ */
+void sp_envelope_steps(struct sp_envelope *e, const struct sp_step *steps, size_t n);
+
+/**
  * sp_envelope_finish - carry the last values to the end of the window
  * @e: the envelope
  *
@@ -107,7 +116,7 @@ void sp_envelope_finish(struct sp_envelope *e);
 /**
  * sp_envelope_observer - observer callbacks that feed @e
  * @e: the envelope
- * @obs: filled in (the step member; the others are left NULL)
+ * @obs: filled in (the steps member; the others are left NULL)
  */
 void sp_envelope_observer(struct sp_envelope *e, struct sp_model_observer *obs);
 

@@ -12,13 +12,14 @@
  * The scheduler model of DESIGN.md ("Exact semantics"), built in one
  * streaming pass: events go in one at a time, in trace order, and the model
  * tells its observers about finished runs (a task on a CPU from t0 to t1),
- * changes of the running/waiting step functions (in time order, one call per
- * timestamp) and wakeup latencies.  Memory grows with tasks and CPUs, not
+ * changes of the running/waiting step functions (in time order, one step per
+ * timestamp, handed over many at a time) and wakeup latencies.  Memory grows with tasks and CPUs, not
  * with events.
  */
 
 #define SP_NO_TS UINT64_MAX
 #define SP_TASK_CACHE 4096
+#define SP_STEP_BATCH 256
 
 enum sp_repair_kind {
 	SP_REPAIR_MISSED_SWITCH,	/* common_pid differed from the tracked task */
@@ -64,12 +65,22 @@ struct sp_cpu {
 	bool run_counted;	/* cur_pid counted in running(t) */
 };
 
+/* A change of the step functions: from @ts on, @running tasks run and @waiting wait. */
+struct sp_step {
+	uint64_t ts;
+	int running;
+	int waiting;
+};
+
 /* Told about what the model finds; any member may be NULL. */
 struct sp_model_observer {
 	/* @pid ran on @cpu during [@t0, @t1); per CPU in time order */
 	void (*run)(void *data, int cpu, int pid, uint64_t t0, uint64_t t1);
-	/* from @ts on, @running tasks run and @waiting wait; in time order */
-	void (*step)(void *data, uint64_t ts, int running, int waiting);
+	/*
+	 * @n steps in time order, after those of the previous call; in
+	 * batches, as a call per step costs more than most observers do
+	 */
+	void (*steps)(void *data, const struct sp_step *steps, size_t n);
 	/* @pid became current @dur_ns after the wakeup that made it wait */
 	void (*latency)(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns);
 	void *data;
@@ -116,6 +127,8 @@ struct sp_model {
 	size_t nr_changes;
 	size_t alloc_changes;
 	uint64_t flushed_ns;		/* last step handed to the observer */
+	struct sp_step steps[SP_STEP_BATCH];	/* not handed over yet */
+	size_t nr_steps;
 	bool any_flushed;
 	int running;
 	int waiting;

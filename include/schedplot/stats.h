@@ -2,9 +2,11 @@
 #ifndef SP_STATS_H
 #define SP_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct sp_model_observer;
+struct sp_step;
 
 /* Log-linear latency buckets: 16 per power of two, relative error < 6.25%. */
 #define SP_LAT_SUB_BITS		4
@@ -49,7 +51,7 @@ void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_c
 /**
  * sp_stats_observer - observer callbacks that feed @s
  * @s: the stats
- * @obs: filled in (step and latency members; run is left NULL)
+ * @obs: filled in (steps and latency members; run is left NULL)
  */
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs);
 
@@ -61,6 +63,14 @@ void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs);
  * @waiting: waiting(t) from @ts on
  */
 void sp_stats_step(struct sp_stats *s, uint64_t ts, int running, int waiting);
+
+/**
+ * sp_stats_steps - sp_stats_step() for each of @n steps
+ * @s: the stats
+ * @steps: in time order, after those given before
+ * @n: how many
+ */
+void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n);
 
 /**
  * sp_stats_latency - count one wakeup latency

@@ -92,11 +92,11 @@ static void both_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 	b->timeline.run(b->timeline.data, cpu, pid, t0, t1);
 }
 
-static void both_step(void *data, uint64_t ts, int running, int waiting)
+static void both_steps(void *data, const struct sp_step *steps, size_t n)
 {
 	struct both *b = data;
 
-	b->stats.step(b->stats.data, ts, running, waiting);
+	b->stats.steps(b->stats.data, steps, n);
 }
 
 static void both_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
@@ -185,7 +185,7 @@ static void run_file(const char *path)
 	sp_stats_observer(&stats, &both.stats);
 	sp_timeline_observer(&tl, &both.timeline);
 	obs.run = both_run;
-	obs.step = both_step;
+	obs.steps = both_steps;
 	obs.latency = both_latency;
 	obs.data = &both;
 	reset_data = (struct reset_data){ &stats, &tl, t.window_start_ns, t.end_ns, t.nr_cpus };

@@ -248,12 +248,14 @@ static void test_collect_csv(void **state)
 	assert_non_null(f);
 	assert_int_equal(sp_rw_collect_init(&c, 100, 1000, 9, 2, 0, f, NULL, NULL), 0);
 	sp_rw_collect_observer(&c, &obs);
-	obs.step(obs.data, 50, 1, 7);
+	obs.steps(obs.data, &(struct sp_step){ 50, 1, 7 }, 1);
 	sp_rw_collect_reset(obs.data);
-	obs.step(obs.data, 50, 1, 0);
-	obs.step(obs.data, 100, 1, 1);		/* at t0: the first row's value */
-	obs.step(obs.data, 400, 2, 1);
-	obs.step(obs.data, 1000, 0, 0);		/* at t1: outside */
+	obs.steps(obs.data, &(struct sp_step){ 50, 1, 0 }, 1);
+	obs.steps(obs.data, (struct sp_step[]){
+		{ 100, 1, 1 },		/* at t0: the first row's value */
+		{ 400, 2, 1 },
+		{ 1000, 0, 0 },		/* at t1: outside */
+	}, 3);
 	assert_int_equal(sp_rw_collect_finish(&c), 0);
 
 	rewind(f);

@@ -46,16 +46,21 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 	l->runs[l->nr_runs++] = (struct run_log){ cpu, pid, t0, t1 };
 }
 
-static void on_step(void *data, uint64_t ts, int running, int waiting)
+static void on_steps(void *data, const struct sp_step *steps, size_t n)
 {
 	struct log *l = data;
+	size_t i;
 
-	assert_true(l->nr_steps < MAX_LOG);
-	/* steps arrive in time order, one per timestamp */
-	if (l->nr_steps)
-		assert_true(ts > l->steps[l->nr_steps - 1].ts);
-	l->steps[l->nr_steps++] = (struct step_log){ ts, running, waiting };
-	sp_stats_step(&l->stats, ts, running, waiting);
+	assert_true(n > 0 && n <= SP_STEP_BATCH);
+	for (i = 0; i < n; i++) {
+		assert_true(l->nr_steps < MAX_LOG);
+		/* steps arrive in time order, one per timestamp, across calls too */
+		if (l->nr_steps)
+			assert_true(steps[i].ts > l->steps[l->nr_steps - 1].ts);
+		l->steps[l->nr_steps++] = (struct step_log){ steps[i].ts, steps[i].running,
+							     steps[i].waiting };
+	}
+	sp_stats_steps(&l->stats, steps, n);
 }
 
 static void on_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
@@ -72,7 +77,7 @@ static void setup_model(int nr_cpus, const uint64_t *start, uint64_t end, bool w
 			const struct sp_model_filter *filter)
 {
 	struct sp_model_observer obs = {
-		.run = on_run, .step = on_step, .latency = on_latency, .data = &lg,
+		.run = on_run, .steps = on_steps, .latency = on_latency, .data = &lg,
 	};
 	uint64_t t0 = 0;
 	int c;
