@@ -155,14 +155,11 @@ static int task_index_rebuild(struct sp_model *m, size_t alloc)
 	return 0;
 }
 
-struct sp_task *sp_model_task(const struct sp_model *m, int pid)
+/* The table's task for @pid, or NULL; remembered in the cache. */
+static struct sp_task *task_lookup(const struct sp_model *m, int pid, int32_t *slot)
 {
-	/* a direct-mapped cache in front of the table: few tasks are busy at once */
-	int32_t *slot = &((struct sp_model *)m)->task_cache[(uint32_t)pid % SP_TASK_CACHE];
 	size_t i;
 
-	if (*slot && m->tasks[*slot - 1].pid == pid)
-		return &m->tasks[*slot - 1];
 	if (!m->alloc_index)
 		return NULL;
 	i = hash_u32(pid) & (m->alloc_index - 1);
@@ -178,6 +175,21 @@ struct sp_task *sp_model_task(const struct sp_model *m, int pid)
 	return NULL;
 }
 
+/* A direct-mapped cache in front of the table: few tasks are busy at once. */
+static inline struct sp_task *task_find(const struct sp_model *m, int pid)
+{
+	int32_t *slot = (int32_t *)&m->task_cache[(uint32_t)pid % SP_TASK_CACHE];
+
+	if (*slot && m->tasks[*slot - 1].pid == pid)
+		return &m->tasks[*slot - 1];
+	return task_lookup(m, pid, slot);
+}
+
+struct sp_task *sp_model_task(const struct sp_model *m, int pid)
+{
+	return task_find(m, pid);
+}
+
 /* The task for @pid, created on first sight.  Return: NULL for pid < 0 or ENOMEM. */
 static struct sp_task *task_get(struct sp_model *m, int pid)
 {
@@ -186,7 +198,7 @@ static struct sp_task *task_get(struct sp_model *m, int pid)
 
 	if (pid < 0)
 		return NULL;
-	t = sp_model_task(m, pid);
+	t = task_find(m, pid);
 	if (t)
 		return t;
 	if ((m->nr_tasks + 1) * 2 > m->alloc_index &&
