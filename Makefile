@@ -46,8 +46,28 @@ ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS    += -fsanitize=address,undefined
 BUILD      ?= build-san
+else ifeq ($(PGO),1)
+BUILD      ?= build-pgo
 else
 BUILD      ?= build
+endif
+# PGO=1 (GCC): optimised with the profile of a training run, into build-pgo/.
+# A build that counts where the branches go (made by a make with PGO=train
+# into the same directory, so the counts lie next to the objects) runs
+# tests/pgo-train; every object is then compiled again, newer than the
+# profile ($(PGO_PROFILE)), with the counts.  The passes are 10-15% faster
+# (tests/bench.md); the output is the same.
+ifneq ($(filter 1 train,$(PGO)),)
+ifeq ($(shell $(CC) -v 2>&1 | grep -c '^gcc version'),0)
+$(error PGO=1 needs GCC; CC is $(CC))
+endif
+endif
+ifeq ($(PGO),train)
+ALL_CFLAGS += -fprofile-generate -fprofile-update=atomic
+LDFLAGS    += -fprofile-generate
+else ifeq ($(PGO),1)
+ALL_CFLAGS += -fprofile-use -fprofile-partial-training -Wno-missing-profile
+PGO_PROFILE = $(BUILD)/pgo-profile
 endif
 
 ifeq ($(V),1)
@@ -76,7 +96,7 @@ $(PROG): $(LIB_OBJ) $(CLI_OBJ)
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/%.o: src/%.c
+$(BUILD)/%.o: src/%.c $(PGO_PROFILE)
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
 	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
@@ -88,6 +108,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 		$(LIB_OBJ) $(LDFLAGS) $(LIBS) $(shell $(PKG_CONFIG) --libs cmocka)
 
 unit: $(UNIT_BIN)
+
+ifeq ($(PGO),1)
+$(PGO_PROFILE): $(ALL_SRC) $(wildcard include/schedplot/*.h) tests/pgo-train tests/gen/gen-trace.c
+	$(quiet) PGO "training run (tests/pgo-train)"
+	$(Q)rm -f $(BUILD)/*.o $(BUILD)/*.gcda $(BUILD)/tests/*.gcda
+	$(Q)$(MAKE) --no-print-directory PGO=train BUILD=$(BUILD) $(BUILD)/schedplot \
+		$(BUILD)/tests/gen-trace
+	$(Q)tests/pgo-train $(BUILD)/schedplot $(BUILD)/tests/gen-trace
+	$(Q)touch $@
+endif
 
 # The synthetic trace generator (tests and benchmarks): build/tests/gen-trace.
 GEN_TRACE := $(BUILD)/tests/gen-trace
@@ -127,8 +157,8 @@ doc: $(PROG) schedplot
 
 # The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:
-	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' BUILD=build-bench build-bench/schedplot \
-		build-bench/tests/gen-trace
+	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' PGO=1 BUILD=build-bench \
+		build-bench/schedplot build-bench/tests/gen-trace
 	$(Q)SCHEDPLOT=$(CURDIR)/build-bench/schedplot GEN_TRACE=$(CURDIR)/build-bench/tests/gen-trace \
 		tests/bench
 
@@ -175,7 +205,7 @@ uninstall:
 	rm -f $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 
 clean:
-	rm -rf build build-san build-bench build-fuzz build-afl schedplot sample
+	rm -rf build build-san build-pgo build-bench build-fuzz build-afl schedplot sample
 
 .PHONY: all unit check check-all sample doc bench fuzz fuzz-build fuzz-afl-build install uninstall clean
 
