@@ -152,6 +152,7 @@ struct sp_reader {
 	struct field common_pid;
 	bool common_fast;		/* the usual common fields: u16 type at 0, s32 pid at 4 */
 	uint8_t *type_of_id;		/* event id -> enum sp_event_type */
+	unsigned int skipped;		/* 1u << type: fields not decoded */
 	int nr_ids;
 	struct sched_fields fields[SP_EV_NR_TYPES];
 	struct state_cache_entry state_cache[SP_STATE_CACHE];
@@ -491,7 +492,6 @@ static void decode(struct sp_reader *r, const struct sp_raw_record *rec, int cpu
 
 	ev->ts_ns = rec->ts_ns;
 	ev->cpu = cpu;
-	ev->type = SP_EV_OTHER;
 	ev->target_cpu = -1;
 	ev->orig_cpu = -1;
 	if (r->common_fast && rec->size >= 8) {
@@ -506,14 +506,14 @@ static void decode(struct sp_reader *r, const struct sp_raw_record *rec, int cpu
 		if (read_int(r, rec, &r->common_type, &id) && id >= 0 && id < r->nr_ids)
 			t = r->type_of_id[id];
 	}
-	if (t == SP_EV_OTHER) {
+	ev->type = t;
+	if (t == SP_EV_OTHER || (r->skipped & (1u << t))) {
 		ev->pid = ev->other_pid = -1;
 		ev->prev_runnable = false;
 		ev->comm = ev->other_comm = NULL;
 		return;
 	}
 	f = &r->fields[t];
-	ev->type = t;
 	if (f->fast && rec->size >= f->end) {
 		ev->pid = load_i32(rec, &f->pid);
 		ev->other_pid = load_i32(rec, &f->other_pid);
@@ -1239,6 +1239,11 @@ const char *sp_reader_comm(const struct sp_reader *r, int pid)
 uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu)
 {
 	return cpu >= 0 && cpu < r->nr_cpus ? r->lost[cpu] : 0;
+}
+
+void sp_reader_set_skipped(struct sp_reader *r, unsigned int types)
+{
+	r->skipped = types;
 }
 
 void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data)

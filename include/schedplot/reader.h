@@ -88,6 +88,19 @@ uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu);
 void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data);
 
 /**
+ * sp_reader_set_skipped - event types whose own fields are not decoded
+ * @r: the reader
+ * @types: a bit (1u << type) per enum sp_event_type; 0 (the default): none
+ *
+ * Their records still come with the type, timestamp, CPU and common_pid;
+ * pid, other_pid, target_cpu and orig_cpu are -1, the names NULL and
+ * prev_runnable false.  For what the model ignores in a pass (sched_waking
+ * where sched_wakeup is the wakeup), which is a third of the records of a
+ * busy trace.
+ */
+void sp_reader_set_skipped(struct sp_reader *r, unsigned int types);
+
+/**
  * sp_reader_read - deliver every record of the file, in order
  * @r: the reader
  * @fn: called once per record; a non-zero return stops the pass and is

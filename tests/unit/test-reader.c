@@ -330,6 +330,7 @@ struct pass {
 	struct delivered *v;
 	size_t n, alloc;
 	size_t stop_after;		/* the callback returns 7 after this many; 0: never */
+	unsigned int skipped;		/* sp_reader_set_skipped() */
 	int ret;
 	struct sp_error err;
 	uint64_t lost[1024];
@@ -354,6 +355,16 @@ static int collect(const struct sp_event *ev, void *data)
 	return p->stop_after && p->n == p->stop_after ? 7 : 0;
 }
 
+static bool same_record(const struct delivered *a, const struct delivered *b)
+{
+	return a->ev.ts_ns == b->ev.ts_ns && a->ev.cpu == b->ev.cpu &&
+	       a->ev.common_pid == b->ev.common_pid && a->ev.pid == b->ev.pid &&
+	       a->ev.other_pid == b->ev.other_pid && a->ev.target_cpu == b->ev.target_cpu &&
+	       a->ev.orig_cpu == b->ev.orig_cpu && a->ev.type == b->ev.type &&
+	       a->ev.prev_runnable == b->ev.prev_runnable && !strcmp(a->comm, b->comm) &&
+	       !strcmp(a->other_comm, b->other_comm);
+}
+
 static void read_pass(const char *path, int batch_min, struct pass *p)
 {
 	struct sp_reader *r;
@@ -365,6 +376,7 @@ static void read_pass(const char *path, int batch_min, struct pass *p)
 	if (!r)
 		fail_msg("%s: %s", path, p->err.msg);
 	sp_reader_set_batch_min(r, batch_min);
+	sp_reader_set_skipped(r, p->skipped);
 	p->ret = sp_reader_read(r, collect, p, &p->err);
 	memset(p->lost, 0, sizeof(p->lost));
 	for (cpu = 0; cpu < sp_reader_nr_cpus(r) && cpu < 1024; cpu++)
@@ -386,12 +398,7 @@ static size_t compare_merges(const char *path, size_t stop_after)
 	for (i = 0; i < tree.n; i++) {
 		const struct delivered *a = &tree.v[i], *b = &batch.v[i];
 
-		if (a->ev.ts_ns != b->ev.ts_ns || a->ev.cpu != b->ev.cpu ||
-		    a->ev.common_pid != b->ev.common_pid || a->ev.pid != b->ev.pid ||
-		    a->ev.other_pid != b->ev.other_pid || a->ev.target_cpu != b->ev.target_cpu ||
-		    a->ev.orig_cpu != b->ev.orig_cpu || a->ev.type != b->ev.type ||
-		    a->ev.prev_runnable != b->ev.prev_runnable || strcmp(a->comm, b->comm) ||
-		    strcmp(a->other_comm, b->other_comm))
+		if (!same_record(a, b))
 			fail_msg("%s: record %zu: tree %llu CPU %d, batches %llu CPU %d", path, i,
 				 (unsigned long long)a->ev.ts_ns, a->ev.cpu,
 				 (unsigned long long)b->ev.ts_ns, b->ev.cpu);
@@ -402,6 +409,51 @@ static size_t compare_merges(const char *path, size_t stop_after)
 	free(tree.v);
 	free(batch.v);
 	return i;
+}
+
+/*
+ * Skipped types come with their type, time, CPU and common_pid only; the
+ * other records are as without the skipping.
+ */
+static void test_skipped_fields(void **state)
+{
+	static const char *const paths[] = { "traces/overload.dat", "traces/messaging.dat" };
+	size_t k, i, nr_waking = 0;
+
+	for (k = 0; k < 2; k++) {
+		struct pass all = { 0 }, skip = { .skipped = 1u << SP_EV_WAKING };
+
+		read_pass(paths[k], 0, &all);
+		read_pass(paths[k], 0, &skip);
+		assert_int_equal(all.ret, 0);
+		assert_int_equal(skip.ret, 0);
+		assert_int_equal(all.n, skip.n);
+		for (i = 0; i < all.n; i++) {
+			const struct delivered *a = &all.v[i], *b = &skip.v[i];
+
+			assert_int_equal(a->ev.type, b->ev.type);
+			assert_int_equal(a->ev.ts_ns, b->ev.ts_ns);
+			assert_int_equal(a->ev.cpu, b->ev.cpu);
+			assert_int_equal(a->ev.common_pid, b->ev.common_pid);
+			if (a->ev.type != SP_EV_WAKING) {
+				assert_true(same_record(a, b));
+				continue;
+			}
+			nr_waking++;
+			assert_true(a->ev.pid > 0);
+			assert_int_equal(b->ev.pid, -1);
+			assert_int_equal(b->ev.other_pid, -1);
+			assert_int_equal(b->ev.target_cpu, -1);
+			assert_int_equal(b->ev.orig_cpu, -1);
+			assert_false(b->ev.prev_runnable);
+			assert_string_equal(b->comm, "(none)");
+			assert_string_equal(b->other_comm, "(none)");
+		}
+		free(all.v);
+		free(skip.v);
+	}
+	/* both traces hold thousands (trace-cmd report: 4986 and 3057) */
+	assert_int_equal(nr_waking, 4986 + 3057);
 }
 
 static void compare_merges_glob(const char *pattern)
@@ -578,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_bundled_traces),
 		cmocka_unit_test(test_shared_traces),
 		cmocka_unit_test(test_merge_order),
+		cmocka_unit_test(test_skipped_fields),
 		cmocka_unit_test(test_batches_traces),
 		cmocka_unit_test(test_batches_edges),
 	};
