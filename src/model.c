@@ -262,11 +262,6 @@ const char *sp_model_comm(const struct sp_model *m, int pid)
 
 /* ---- running/waiting changes, reordered by time ---- */
 
-/*
- * Pending changes are kept sorted by time in changes[head..nr_changes).
- * Almost all arrive in time order and are appended; only repairs reach
- * back, and then only a little, so insertion scans from the end.
- */
 /* Hand the steps collected to the observer. */
 static void steps_out(struct sp_model *m)
 {
@@ -275,6 +270,11 @@ static void steps_out(struct sp_model *m)
 	m->nr_steps = 0;
 }
 
+/*
+ * Pending changes are kept sorted by time in changes[head..nr_changes).
+ * Almost all arrive in time order and are appended; only repairs reach
+ * back, and then only a little, so insertion scans from the end.
+ */
 static void changes_flush(struct sp_model *m, uint64_t upto)
 {
 	while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts < upto) {

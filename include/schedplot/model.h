@@ -13,8 +13,8 @@
  * streaming pass: events go in one at a time, in trace order, and the model
  * tells its observers about finished runs (a task on a CPU from t0 to t1),
  * changes of the running/waiting step functions (in time order, one step per
- * timestamp, handed over many at a time) and wakeup latencies.  Memory grows with tasks and CPUs, not
- * with events.
+ * timestamp, handed over many at a time) and wakeup latencies.  Memory grows
+ * with tasks and CPUs, not with events.
  */
 
 #define SP_NO_TS UINT64_MAX
