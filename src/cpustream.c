@@ -603,25 +603,32 @@ static void ahead_taken(struct sp_cpustream *s)
 	s->ahead_helped = false;
 }
 
+/* Under the lock: take @s, not started yet, out of the helper's queue. */
+static void unqueue(struct sp_cpustream_scratch *sc, struct sp_cpustream *s)
+{
+	struct sp_cpustream **pp;
+
+	for (pp = &sc->queue; *pp != s; pp = &(*pp)->ahead_next)
+		;
+	*pp = s->ahead_next;
+	if (sc->queue_tail == &s->ahead_next)
+		sc->queue_tail = pp;
+	__atomic_sub_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
+	s->ahead_state = AHEAD_NONE;
+}
+
 /* Wait for the helper to finish with @s, or take @s out of its queue; drop the block. */
 static void ahead_cancel(struct sp_cpustream *s)
 {
 	struct sp_cpustream_scratch *sc = s->scratch;
-	struct sp_cpustream **pp;
 
 	if (!s->ahead_asked)
 		return;
 	s->ahead_asked = false;
 	ahead_taken(s);
 	pthread_mutex_lock(&sc->lock);
-	if (s->ahead_state == AHEAD_QUEUED) {
-		for (pp = &sc->queue; *pp != s; pp = &(*pp)->ahead_next)
-			;
-		*pp = s->ahead_next;
-		if (sc->queue_tail == &s->ahead_next)
-			sc->queue_tail = pp;
-		__atomic_sub_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
-	}
+	if (s->ahead_state == AHEAD_QUEUED)
+		unqueue(sc, s);
 	while (s->ahead_state == AHEAD_RUNNING)
 		pthread_cond_wait(&sc->cond, &sc->lock);
 	s->ahead_state = AHEAD_NONE;
@@ -640,14 +647,14 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 	int ret;
 
 	if (s->ahead_asked && s->ahead_helped) {
-		bool waiting;
-
 		/* not started yet: reading it here is sooner than waiting behind others */
 		pthread_mutex_lock(&sc->lock);
-		waiting = s->ahead_state == AHEAD_QUEUED;
+		if (s->ahead_state == AHEAD_QUEUED) {
+			unqueue(sc, s);
+			s->ahead_asked = false;
+			ahead_taken(s);
+		}
 		pthread_mutex_unlock(&sc->lock);
-		if (waiting)
-			ahead_cancel(s);
 	}
 	if (!s->ahead_asked) {
 		ret = fill(s, &s->cur, &s->pos, s->fill_sc, err);
