@@ -27,7 +27,7 @@ deb_cmocka         := libcmocka-dev
 ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
 missing := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) && echo y),,$(p))))
 ifneq ($(missing),)
-$(error missing libraries: $(missing); install the Debian packages $(foreach p,$(missing),$(deb_$(p))) (or run tests/install-deps))
+$(error missing libraries: $(missing); install the Debian packages $(foreach p,$(missing),$(deb_$(p))) (or run tests/tools/install-deps))
 endif
 endif
 
@@ -54,9 +54,9 @@ endif
 # PGO=1 (GCC): optimised with the profile of a training run, into build-pgo/.
 # A build that counts where the branches go (made by a make with PGO=train
 # into the same directory, so the counts lie next to the objects) runs
-# tests/pgo-train; every object is then compiled again, newer than the
+# tests/tools/pgo-train; every object is then compiled again, newer than the
 # profile ($(PGO_PROFILE)), with the counts.  The passes are 10-15% faster
-# (tests/bench.md); the output is the same.
+# (tests/bench/README.md); the output is the same.
 ifneq ($(filter 1 train,$(PGO)),)
 ifeq ($(shell $(CC) -v 2>&1 | grep -c '^gcc version'),0)
 $(error PGO=1 needs GCC; CC is $(CC))
@@ -78,8 +78,11 @@ Q := @
 quiet = @printf '  %-6s %s\n'
 endif
 
-ALL_SRC  := $(wildcard src/*.c)
-CLI_SRC  := $(filter src/main.c src/cli-%.c,$(ALL_SRC))
+# The layers, bottom-up; a file includes headers of its own layer or lower
+# ones only (make check-layers).
+LAYERS   := base trace model analysis draw views cli
+ALL_SRC  := $(wildcard $(LAYERS:%=src/%/*.c))
+CLI_SRC  := $(wildcard src/cli/*.c)
 LIB_SRC  := $(filter-out $(CLI_SRC),$(ALL_SRC))
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:src/%.c=$(BUILD)/%.o)
@@ -110,12 +113,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 unit: $(UNIT_BIN)
 
 ifeq ($(PGO),1)
-$(PGO_PROFILE): $(ALL_SRC) $(wildcard include/schedplot/*.h) tests/pgo-train tests/gen/gen-trace.c
-	$(quiet) PGO "training run (tests/pgo-train)"
-	$(Q)rm -f $(BUILD)/*.o $(BUILD)/*.gcda $(BUILD)/tests/*.gcda
+$(PGO_PROFILE): $(ALL_SRC) $(wildcard include/schedplot/*/*.h) tests/tools/pgo-train tests/gen/gen-trace.c
+	$(quiet) PGO "training run (tests/tools/pgo-train)"
+	$(Q)rm -f $(BUILD)/*/*.o $(BUILD)/*/*.gcda $(BUILD)/tests/*.gcda
 	$(Q)$(MAKE) --no-print-directory PGO=train BUILD=$(BUILD) $(BUILD)/schedplot \
 		$(BUILD)/tests/gen-trace
-	$(Q)tests/pgo-train $(BUILD)/schedplot $(BUILD)/tests/gen-trace
+	$(Q)tests/tools/pgo-train $(BUILD)/schedplot $(BUILD)/tests/gen-trace
 	$(Q)touch $@
 endif
 
@@ -132,8 +135,16 @@ check: $(GEN_TRACE)
 check: $(PROG) $(UNIT_BIN)
 	$(Q)BUILD=$(BUILD) SCHEDPLOT=$(CURDIR)/$(PROG) tests/run
 
+# The structure: no include points up the layers; every header stands alone.
+check-layers:
+	$(Q)tests/tools/check-layers
+
+check-headers:
+	$(Q)tests/tools/check-headers $(CC) -std=gnu11 $(WARN) -Iinclude \
+		$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+
 # Both runs of the suite: plain, then under ASan/UBSan.
-check-all:
+check-all: check-layers check-headers
 	$(Q)$(MAKE) --no-print-directory check
 	$(Q)$(MAKE) --no-print-directory check SANITIZE=1
 
@@ -160,7 +171,7 @@ bench:
 	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' PGO=1 BUILD=build-bench \
 		build-bench/schedplot build-bench/tests/gen-trace
 	$(Q)SCHEDPLOT=$(CURDIR)/build-bench/schedplot GEN_TRACE=$(CURDIR)/build-bench/tests/gen-trace \
-		tests/bench
+		tests/bench/run
 
 # The libFuzzer harness over open, decode, model and drawing (issue 7), built
 # with clang and ASan/UBSan into build-fuzz/.  make fuzz [FUZZ_TIME=60]
@@ -207,6 +218,6 @@ uninstall:
 clean:
 	rm -rf build build-san build-pgo build-bench build-fuzz build-afl schedplot sample
 
-.PHONY: all unit check check-all sample doc bench fuzz fuzz-build fuzz-afl-build install uninstall clean
+.PHONY: all unit check check-all check-layers check-headers sample doc bench fuzz fuzz-build fuzz-afl-build install uninstall clean
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/tests/*.d)

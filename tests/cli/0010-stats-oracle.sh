@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # stats --json agrees with an independent reading of `trace-cmd report`
 # (tests/oracle/report-stats.py) on every bundled and shared trace.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 if ! command -v trace-cmd >/dev/null || ! command -v python3 >/dev/null; then
 	skip "trace-cmd or python3 missing: cannot cross-check against trace-cmd report"

@@ -7,7 +7,7 @@
 # A change meant to alter an output updates these files in the same commit:
 #   SCHEDPLOT=... GEN_TRACE=... tests/golden/render DIR, then copy DIR's
 #   *.stats.* to expected/ and 'sha256sum' the rest into SUMS.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
 golden=$SRCDIR/tests/golden

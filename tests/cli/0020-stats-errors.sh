@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Bad input and bad usage: exit 1 or 2 with one clear line naming the file.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 : >"$TMP/empty.dat"
 head -c 65536 /dev/urandom >"$TMP/random.dat"

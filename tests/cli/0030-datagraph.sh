@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # schedplot datagraph: valid PNG, PDF and SVG for every bundled trace,
 # identical bytes on a second run, and clean failures.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 png_ok() {
 	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&

@@ -4,7 +4,7 @@
 # averages of stats --json over the complete window (one code path, so to
 # 1e-6), the images are valid and the same on every run, and errors leave
 # nothing behind.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 set -- "$TRACES"/*.dat
 for f in aarch64-6cpu-v6.dat i686-4cpu-v6.dat x86_64-8cpu-v7-zstd.dat x86_64-1cpu-v7-zlib.dat; do

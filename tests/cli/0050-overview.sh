@@ -4,7 +4,7 @@
 # time axis.  Valid, reproducible outputs; both parts present, the plot
 # frames aligned; the CSV the same as running-waiting's; errors as for the
 # other views.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 f=$TRACES/overload.dat
 export SOURCE_DATE_EPOCH=1700000000

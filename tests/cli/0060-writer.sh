@@ -5,7 +5,7 @@
 # stats --json finds exactly the ground truth the generator computed; the
 # same seed gives the same bytes.  Big-endian files (as s390x or ppc64 would
 # write them) read as their little-endian twins do, by trace-cmd and by us.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
 if [ ! -x "$GEN" ]; then

@@ -5,7 +5,7 @@
 # datagraph and overview order rows by socket by themselves, exactly as
 # with --topology FILE; --cpu-order numeric overrides it; --socket-order
 # without any topology is a usage error that says how to record one.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
 if [ ! -x "$GEN" ]; then

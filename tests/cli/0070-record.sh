@@ -3,7 +3,7 @@
 # schedplot record on this machine, when it can trace: the file has the
 # sched events and the topology, our reader and trace-cmd report read it,
 # the command's exit status comes back and the private instance is gone.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 tracefs=/sys/kernel/tracing
 if [ "$(id -u)" != 0 ]; then

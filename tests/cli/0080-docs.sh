@@ -4,7 +4,7 @@
 # every long option a command accepts is in the command's man page and in
 # its --help, schedplot(1) names every command, and the bash completion
 # offers the commands, options and values the program has.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 MAN=$SRCDIR/man
 # Pages still being written: a missing one is skipped, not failed.  Remove
@@ -78,24 +78,24 @@ table_options() {
 }
 
 # options_of CMD: the option table CMD parses with: its own in
-# src/cli-CMD.c, or the views' shared one in src/cli-view.c.  Only names of
+# src/cli-CMD.c, or the views' shared one in src/cli/view.c.  Only names of
 # one table are probed, since getopt_long takes a prefix of a longer option
 # (--top for --topology) as that option.
 options_of() {
-	local src=$SRCDIR/src/cli-$1.c
+	local src=$SRCDIR/src/cli/cmd-$1.c
 	if [ -f "$src" ] && grep -q 'struct option' "$src"; then
 		table_options "$src"
 	elif [ -f "$src" ] && grep -q 'sp_view_opts_parse' "$src"; then
-		table_options "$SRCDIR/src/cli-view.c"
+		table_options "$SRCDIR/src/cli/view.c"
 	else
-		table_options "$SRCDIR"/src/*.c
+		table_options "$SRCDIR"/src/*/*.c
 	fi
 }
 
-if [ -n "$(table_options "$SRCDIR"/src/*.c)" ]; then
+if [ -n "$(table_options "$SRCDIR"/src/*/*.c)" ]; then
 	ok "option tables found in src/"
 else
-	not_ok "no getopt_long option tables found in src/*.c"
+	not_ok "no getopt_long option tables found in src/*/*.c"
 fi
 
 # a value that parses for OPTION, so the probe reaches --help
@@ -233,7 +233,7 @@ if [ -f "$comp" ]; then
 	# the palettes of src/render.c, from the program when a command takes
 	# --palette, else from the completion's own list
 	palettes=$(sed -n '/^const char \*sp_palette_names/,/^}/s/.*return "\(.*\)";.*/\1/p' \
-		"$SRCDIR/src/render.c" | tr -d ,)
+		"$SRCDIR/src/draw/render.c" | tr -d ,)
 	# shellcheck disable=SC2086
 	expect_completion "stats --palette ''" $palettes
 	for cmd in $commands; do

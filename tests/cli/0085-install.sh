@@ -4,7 +4,7 @@
 # where PREFIX, DESTDIR, BINDIR, MANDIR and ZSHCOMPDIR say; make uninstall
 # removes them;
 # --version prints the version of the VERSION file.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 version=$(cat "$SRCDIR/VERSION")
 

@@ -5,7 +5,7 @@
 # the binary prints the same numbers and draws the same pictures as the
 # plain build.  A compiler other than GCC is refused with a message.  Only
 # on the plain run of the suite: the SANITIZE=1 run would build the same.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 if [ "${BUILD:-build}" = build-san ]; then
 	skip "make PGO=1: the plain run of the suite checks it"

@@ -7,7 +7,7 @@
 # program in /usr/bin, every man page and the bash completion; its version
 # is the VERSION file's and it depends on cairo and a font.  Nothing is
 # installed: the package is only unpacked into the temporary directory.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 version=$(cat "$SRCDIR/VERSION")
 

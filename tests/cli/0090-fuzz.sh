@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A short bounded run of the libFuzzer harness (tests/fuzz/fuzz-trace.c):
 # any crash, leak, timeout or out-of-memory on the bundled traces and their
-# mutations fails.  Needs clang and libFuzzer (tests/install-deps); the
+# mutations fails.  Needs clang and libFuzzer (tests/tools/install-deps); the
 # harness is built with ASan/UBSan itself, so the SANITIZE=1 run of the
 # suite leaves it to the plain one.  FUZZ_CI_TIME sets the seconds (45).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 secs=${FUZZ_CI_TIME:-45}
 if [ "${BUILD:-build}" = build-san ]; then
@@ -13,7 +13,7 @@ if [ "${BUILD:-build}" = build-san ]; then
 	exit 0
 fi
 if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
-	skip "fuzzing: no clang (install clang and libclang-rt-dev, or run tests/install-deps)"
+	skip "fuzzing: no clang (install clang and libclang-rt-dev, or run tests/tools/install-deps)"
 	exit 0
 fi
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\n%s\n' \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Broken and hostile traces, each made at test time from a bundled trace by
-# tests/broken.py: truncations at every section boundary and mid-page,
+# tests/tools/broken.py: truncations at every section boundary and mid-page,
 # empty and zero files, wrong magic, future versions, absurd page sizes and
 # CPU counts, CPU data offsets past the end or backwards, zstd chunks that
 # claim more than they hold, decompression bombs (zstd frames in a CPU data
@@ -11,22 +11,22 @@
 # timestamps going backwards, huge pids and CPU numbers, and comm strings
 # with control characters and invalid UTF-8.  stats, datagraph and
 # running-waiting must draw (exit 0) or fail with one line (exit 1), never
-# crash, hang or leave a file behind (tests/hostile.sh); the bombs within
+# crash, hang or leave a file behind (tests/lib/hostile.sh); the bombs within
 # 2 s and 200 MB.
-. "$(dirname "$0")/../lib.sh"
-. "$SRCDIR/tests/hostile.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$SRCDIR/tests/lib/hostile.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip "broken inputs: no python3 to make them"
 	exit 0
 fi
 fix=$TMP/fixtures
-if ! python3 "$SRCDIR/tests/broken.py" "$TRACES/overload-v6.dat" "$TRACES/overload.dat" "$fix" \
+if ! python3 "$SRCDIR/tests/tools/broken.py" "$TRACES/overload-v6.dat" "$TRACES/overload.dat" "$fix" \
 	>"$TMP/list" 2>"$TMP/gen.err"; then
-	not_ok "tests/broken.py failed: $(tail -3 "$TMP/gen.err")"
+	not_ok "tests/tools/broken.py failed: $(tail -3 "$TMP/gen.err")"
 	exit 0
 fi
-ok "tests/broken.py made $(wc -l <"$TMP/list") fixtures"
+ok "tests/tools/broken.py made $(wc -l <"$TMP/list") fixtures"
 
 while read -r name expect what; do
 	hostile "$name" "$fix/$name.dat" "$expect"

@@ -1,23 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # memcheck on the CLI over a bundled trace: no invalid reads or writes, no
-# use of uninitialised values, no definite leaks (tests/valgrind.supp holds
+# use of uninitialised values, no definite leaks (tests/tools/valgrind.supp holds
 # what libraries keep for the life of the process).  Only on the plain
 # build: the SANITIZE=1 run has ASan, which valgrind cannot run under.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 if [ "${BUILD:-build}" = build-san ]; then
 	skip "valgrind: the plain run of the suite does it (ASan builds do not run under it)"
 	exit 0
 fi
 if ! command -v valgrind >/dev/null 2>&1; then
-	skip "valgrind: not installed (apt-get install valgrind, or run tests/install-deps)"
+	skip "valgrind: not installed (apt-get install valgrind, or run tests/tools/install-deps)"
 	exit 0
 fi
 
 vg() {
 	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-		--show-leak-kinds=definite --suppressions="$SRCDIR/tests/valgrind.supp" \
+		--show-leak-kinds=definite --suppressions="$SRCDIR/tests/tools/valgrind.supp" \
 		--log-file="$TMP/vg.log" "$@"
 }
 

@@ -7,7 +7,7 @@
 # on real file systems: a full disk (a 16 KiB tmpfs) and a read-only mount
 # make every command exit 1 with one line naming the output, leave neither
 # an output nor a temporary file, and leave an older output intact.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 f=$TRACES/overload.dat
 big=$TRACES/messaging.dat

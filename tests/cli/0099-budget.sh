@@ -6,7 +6,7 @@
 # fail at once instead of reading for minutes.  The time limits are hang
 # guards, far above what a healthy run takes; speed itself is measured by
 # make bench, not here.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
 if [ ! -x "$GEN" ]; then

@@ -29,14 +29,14 @@
 
 #include <cairo.h>
 
-#include "schedplot/datagraph.h"
-#include "schedplot/error.h"
-#include "schedplot/model.h"
-#include "schedplot/reader.h"
-#include "schedplot/render.h"
-#include "schedplot/stats.h"
-#include "schedplot/timeline.h"
-#include "schedplot/trace.h"
+#include "schedplot/analysis/stats.h"
+#include "schedplot/base/error.h"
+#include "schedplot/draw/render.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/model/trace.h"
+#include "schedplot/trace/reader.h"
+#include "schedplot/views/datagraph.h"
 
 #define FUZZ_MAX_RECORDS	200000
 #define FUZZ_MAX_ROWS		64

@@ -3,7 +3,7 @@
 """Compare `schedplot stats --json` with the truth gen-trace wrote.
 
 usage: compare-truth.py TRUTH.json STATS.json
-Prints one "ok - ..." or "not ok - ..." line per check (tests/lib.sh style).
+Prints one "ok - ..." or "not ok - ..." line per check (tests/lib/lib.sh style).
 Counts and times must be equal; averages within 1e-6.
 """
 import json

@@ -39,9 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedplot/error.h"
-#include "schedplot/event.h"
-#include "schedplot/writer.h"
+#include "schedplot/base/alloc.h"
+#include "schedplot/base/error.h"
+#include "schedplot/trace/event.h"
+#include "schedplot/trace/writer.h"
 
 #define T0_NS		1000000000ull	/* the trace starts at 1 s */
 #define MAX_CPUS	512

@@ -20,8 +20,9 @@
 
 #include <cmocka.h>
 
-#include "schedplot/container.h"
-#include "schedplot/error.h"
+#include "schedplot/base/alloc.h"
+#include "schedplot/base/error.h"
+#include "schedplot/trace/container.h"
 
 #define SHARED "../shared/traces/"
 

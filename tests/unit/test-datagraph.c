@@ -18,12 +18,12 @@
 #include <cairo.h>
 #include <cmocka.h>
 
-#include "schedplot/datagraph.h"
-#include "schedplot/error.h"
-#include "schedplot/model.h"
-#include "schedplot/render.h"
-#include "schedplot/timeline.h"
-#include "schedplot/topology.h"
+#include "schedplot/base/error.h"
+#include "schedplot/draw/render.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/model/topology.h"
+#include "schedplot/views/datagraph.h"
 
 /* The plot: 100 columns of 10 ns over [0, 1000), 2 rows of 20 px. */
 #define PX 10

@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "schedplot/envelope.h"
-#include "schedplot/model.h"
-#include "schedplot/overview.h"
-#include "schedplot/stats.h"
+#include "schedplot/analysis/collect.h"
+#include "schedplot/analysis/stats.h"
+#include "schedplot/model/envelope.h"
+#include "schedplot/model/model.h"
 
 #define SEC 1000000000ull
 #define US 1000ull

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "schedplot/evformat.h"
+#include "schedplot/trace/evformat.h"
 
 #define HEAD \
 	"name: sched_switch\nID: 316\nformat:\n" \

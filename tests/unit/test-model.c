@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "schedplot/model.h"
-#include "schedplot/stats.h"
+#include "schedplot/analysis/stats.h"
+#include "schedplot/model/model.h"
 
 #define MAX_LOG 64
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #define SP_MULDIV_PORTABLE
-#include "schedplot/muldiv.h"
+#include "schedplot/base/muldiv.h"
 
 static uint64_t rnd(uint64_t *s)
 {

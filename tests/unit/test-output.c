@@ -23,9 +23,9 @@
 #include <cmocka.h>
 #include <cairo.h>
 
-#include "schedplot/error.h"
-#include "schedplot/output.h"
-#include "schedplot/render.h"
+#include "schedplot/base/error.h"
+#include "schedplot/draw/output.h"
+#include "schedplot/draw/render.h"
 
 static char dir[256];
 

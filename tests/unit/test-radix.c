@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "schedplot/radix.h"
+#include "schedplot/trace/radix.h"
 
 static uint64_t rnd(uint64_t *s)
 {

@@ -23,11 +23,11 @@
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
 
-#include "schedplot/container.h"
-#include "schedplot/cpustream.h"
-#include "schedplot/error.h"
-#include "schedplot/reader.h"
-#include "schedplot/writer.h"
+#include "schedplot/base/error.h"
+#include "schedplot/trace/container.h"
+#include "schedplot/trace/cpustream.h"
+#include "schedplot/trace/reader.h"
+#include "schedplot/trace/writer.h"
 
 /* Exported by libtracecmd 1.3, not in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);

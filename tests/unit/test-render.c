@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <cairo.h>
 
-#include "schedplot/render.h"
+#include "schedplot/draw/render.h"
 
 #define NS_PER_US 1000ULL
 #define NS_PER_MS 1000000ULL

@@ -18,9 +18,9 @@
 #include <cairo-pdf.h>
 #include <cmocka.h>
 
-#include "schedplot/envelope.h"
-#include "schedplot/render.h"
-#include "schedplot/rwgraph.h"
+#include "schedplot/draw/render.h"
+#include "schedplot/model/envelope.h"
+#include "schedplot/views/rwgraph.h"
 
 #define SEC 1000000000ull
 

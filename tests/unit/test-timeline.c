@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "schedplot/model.h"
-#include "schedplot/timeline.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/timeline.h"
 
 static struct sp_timeline tl;
 

@@ -17,11 +17,11 @@
 
 #include <cmocka.h>
 
-#include "schedplot/error.h"
-#include "schedplot/event.h"
-#include "schedplot/topology.h"
-#include "schedplot/trace.h"
-#include "schedplot/writer.h"
+#include "schedplot/base/error.h"
+#include "schedplot/model/topology.h"
+#include "schedplot/model/trace.h"
+#include "schedplot/trace/event.h"
+#include "schedplot/trace/writer.h"
 
 static int parse(struct sp_topology *topo, const char *text, struct sp_error *err)
 {

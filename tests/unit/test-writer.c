@@ -22,11 +22,11 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-#include "schedplot/container.h"
-#include "schedplot/error.h"
-#include "schedplot/event.h"
-#include "schedplot/reader.h"
-#include "schedplot/writer.h"
+#include "schedplot/base/error.h"
+#include "schedplot/trace/container.h"
+#include "schedplot/trace/event.h"
+#include "schedplot/trace/reader.h"
+#include "schedplot/trace/writer.h"
 
 static char tmpdir[64];
 

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_COLLECT_H
+#define SP_COLLECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "schedplot/model/envelope.h"
+#include "schedplot/model/model.h"
+
+struct sp_stats;
+
+/*
+ * What the running-waiting and overview views collect in their one pass
+ * over the trace: the model's step callbacks fan out to
+ *
+ *	- the envelope (per pixel column min..max, for drawing),
+ *	- an sp_stats over the part of the window in which every CPU was
+ *	  recording (the "idle while waiting" total, with the same code and
+ *	  semantics as schedplot stats),
+ *	- optionally a CSV stream of the change points,
+ *	- optionally another observer (the overview's datagraph timeline),
+ *	  which also receives the model's run and latency callbacks.
+ *
+ * CSV rows are "time_ns,running,waiting": the first row at the window's
+ * start with the values holding there, then one row per change inside the
+ * window, and a last row at the window's end repeating the values of the
+ * last segment, so every segment has both ends.
+ */
+struct sp_rw_collect {
+	struct sp_envelope env;
+	struct sp_stats *stats;		/* over [max(t0, complete), t1], allocated */
+	FILE *csv;			/* NULL: none; owned by the caller */
+	int csv_errno;			/* first failed CSV write */
+	struct sp_model_observer next;	/* also told; members may be NULL */
+	void (*next_reset)(void *data);
+
+	/* private */
+	uint64_t stats_t0_ns;
+	int running, waiting;		/* the values holding now */
+	bool csv_started;
+};
+
+/**
+ * sp_rw_collect_init - prepare a collection over a window
+ * @c: the collection
+ * @t0_ns: window start
+ * @t1_ns: window end, > @t0_ns
+ * @nr_cols: envelope columns (at most @t1_ns - @t0_ns)
+ * @nr_cpus: N, the CPUs counted
+ * @complete_ns: start of the trace's complete window (every CPU recording)
+ * @csv: an open stream for the CSV rows, or NULL (kept, not closed)
+ * @next: another observer to feed in the same pass, or NULL
+ * @next_reset: its reset for a pass made again (may be NULL)
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
+		       size_t nr_cols, int nr_cpus, uint64_t complete_ns, FILE *csv,
+		       const struct sp_model_observer *next, void (*next_reset)(void *data));
+
+/**
+ * sp_rw_collect_observer - the fan-out observer to hand to sp_trace_run()
+ * @c: the collection
+ * @obs: filled in
+ */
+void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *obs);
+
+/**
+ * sp_rw_collect_reset - start over (sp_trace_run()'s @reset; @data is the collection)
+ * @data: the collection
+ *
+ * Also truncates the CSV stream (when it is a file) and resets @next.
+ */
+void sp_rw_collect_reset(void *data);
+
+/**
+ * sp_rw_collect_finish - close the window: envelope, stats and the last CSV row
+ * @c: the collection
+ *
+ * Return: 0, or the negative errno of a failed CSV write.
+ */
+int sp_rw_collect_finish(struct sp_rw_collect *c);
+
+/**
+ * sp_rw_collect_shade_fraction - part of the window in which some task
+ * waited while some CPU idled
+ * @c: a finished collection
+ *
+ * Only the complete part of the window counts (before it, a CPU without
+ * records yet would look idle).  Return: 0..1 of that part, 0 when there
+ * is none.
+ */
+double sp_rw_collect_shade_fraction(const struct sp_rw_collect *c);
+
+/**
+ * sp_rw_collect_release - free what the collection holds
+ * @c: the collection (zeroed, or initialised)
+ */
+void sp_rw_collect_release(struct sp_rw_collect *c);
+
+#endif /* SP_COLLECT_H */

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_STATS_H
+#define SP_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sp_model_observer;
+struct sp_step;
+
+/* Log-linear latency buckets: 16 per power of two, relative error < 6.25%. */
+#define SP_LAT_SUB_BITS		4
+#define SP_LAT_NR_BUCKETS	(64 << SP_LAT_SUB_BITS)
+
+/*
+ * The numbers behind the running/waiting view, integrated from the model's
+ * step changes over the complete window [t0, end], and the wakeup latency
+ * distribution.  Pure data: fed by the model's observer callbacks.
+ */
+struct sp_stats {
+	uint64_t t0_ns;
+	uint64_t end_ns;
+	int nr_cpus;			/* N: running < N means some CPU idles */
+	/* step function state */
+	uint64_t last_ns;
+	int running;
+	int waiting;
+	bool started;
+	/* results over [t0, end] */
+	uint64_t running_area;		/* integral of running(t) dt, task*ns */
+	uint64_t waiting_area;
+	int running_max;
+	int waiting_max;
+	uint64_t idle_while_waiting_ns;
+	/* wakeup latency */
+	uint64_t lat_count;
+	uint64_t lat_sum_ns;
+	uint64_t lat_max_ns;
+	uint64_t lat_buckets[SP_LAT_NR_BUCKETS];
+};
+
+/**
+ * sp_stats_init - start collecting over [@t0_ns, @end_ns]
+ * @s: the stats
+ * @t0_ns: start of the complete window
+ * @end_ns: end of the trace
+ * @nr_cpus: CPUs counted by running(t)
+ */
+void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_cpus);
+
+/**
+ * sp_stats_observer - observer callbacks that feed @s
+ * @s: the stats
+ * @obs: filled in (steps and latency members; run is left NULL)
+ */
+void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs);
+
+/**
+ * sp_stats_step - the step function changes at @ts (in time order)
+ * @s: the stats
+ * @ts: time of the change
+ * @running: running(t) from @ts on
+ * @waiting: waiting(t) from @ts on
+ */
+void sp_stats_step(struct sp_stats *s, uint64_t ts, int running, int waiting);
+
+/**
+ * sp_stats_steps - sp_stats_step() for each of @n steps
+ * @s: the stats
+ * @steps: in time order, after those given before
+ * @n: how many
+ */
+void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n);
+
+/**
+ * sp_stats_latency - count one wakeup latency
+ * @s: the stats
+ * @dur_ns: the latency
+ */
+void sp_stats_latency(struct sp_stats *s, uint64_t dur_ns);
+
+/**
+ * sp_stats_finish - integrate up to the end of the window
+ * @s: the stats
+ */
+void sp_stats_finish(struct sp_stats *s);
+
+/**
+ * sp_stats_running_avg - time average of running(t) over the window
+ * @s: finished stats
+ *
+ * Return: the average (0 for an empty window).
+ */
+double sp_stats_running_avg(const struct sp_stats *s);
+
+/**
+ * sp_stats_waiting_avg - time average of waiting(t) over the window
+ * @s: finished stats
+ *
+ * Return: the average (0 for an empty window).
+ */
+double sp_stats_waiting_avg(const struct sp_stats *s);
+
+/**
+ * sp_stats_latency_quantile - a wakeup latency quantile
+ * @s: the stats
+ * @q: between 0 and 1
+ *
+ * Return: the upper bound of the bucket holding the quantile (within 6.25%,
+ * never above the maximum seen), or 0 without latencies.
+ */
+uint64_t sp_stats_latency_quantile(const struct sp_stats *s, double q);
+
+#endif /* SP_STATS_H */

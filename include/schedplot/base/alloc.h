@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_ALLOC_H
+#define SP_ALLOC_H
+
+#include <stddef.h>
+
+/**
+ * sp_alloc_array - calloc() with overflow-checked n * size
+ * @n: number of elements
+ * @size: size of one element
+ *
+ * Return: zeroed memory, or NULL on overflow or when out of memory.
+ */
+void *sp_alloc_array(size_t n, size_t size);
+
+/**
+ * sp_grow_array - make room for at least @need elements in a growable array
+ * @array: pointer to the array pointer
+ * @alloc: pointer to the current capacity (in elements)
+ * @need: the capacity wanted
+ * @size: size of one element
+ *
+ * New elements are zeroed.  Return: 0, or -ENOMEM (the array is unchanged).
+ */
+int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size);
+
+#endif /* SP_ALLOC_H */

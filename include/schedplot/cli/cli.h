@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_CLI_H
+#define SP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "schedplot/draw/output.h"
+
+struct sp_error;
+struct sp_trace;
+struct sp_model_observer;
+struct sp_model_filter;
+
+/* Exit codes of every subcommand. */
+enum sp_exit {
+	SP_EXIT_OK = 0,
+	SP_EXIT_FAILURE = 1,	/* bad trace, no sched events, write error */
+	SP_EXIT_USAGE = 2,	/* bad command line */
+};
+
+/* Options every subcommand takes. */
+struct sp_cli_common {
+	int verbose;		/* -v: explain repairs and oddities */
+	bool quiet;		/* -q: no progress, no warnings */
+};
+
+extern struct sp_cli_common sp_cli;
+
+/**
+ * sp_cli_error - print "schedplot: FILE: offset 0x..: message" on stderr
+ * @file: the file the error is about (NULL for none)
+ * @err: the error
+ */
+void sp_cli_error(const char *file, const struct sp_error *err);
+
+/**
+ * sp_cli_fail - print "schedplot: FILE: message" on stderr
+ * @file: the file the message is about (NULL for none)
+ * @fmt: printf format
+ *
+ * Return: SP_EXIT_FAILURE.
+ */
+int sp_cli_fail(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * sp_cli_usage - print a usage error and the hint to --help
+ * @cmd: the subcommand
+ * @fmt: printf format for the problem
+ *
+ * Return: SP_EXIT_USAGE.
+ */
+int sp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * sp_cli_warn - print "schedplot: warning: ..." unless -q
+ * @fmt: printf format
+ */
+void sp_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * sp_cli_note - print "schedplot: FILE: message" on stderr, only with -v
+ * @file: the file the message is about (NULL for none)
+ * @fmt: printf format
+ */
+void sp_cli_note(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * sp_cli_load - open @path and build its model, with progress on a terminal
+ * @t: the trace
+ * @path: the file
+ * @obs: observers (may be NULL)
+ * @reset: see sp_trace_run() (may be NULL)
+ * @filter: see sp_trace_run() (may be NULL)
+ *
+ * Prints the error on failure and closes @t.
+ * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_model_observer *obs,
+		void (*reset)(void *data), const struct sp_model_filter *filter);
+
+/**
+ * sp_cli_open - open @path and read its span only (sp_trace_open())
+ * @t: the trace
+ * @path: the file
+ *
+ * Prints the error on failure.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_open(struct sp_trace *t, const char *path);
+
+/**
+ * sp_cli_run - build the model of an open trace (sp_trace_run()), with progress
+ * @t: the trace
+ * @obs: observers (may be NULL)
+ * @reset: may be NULL
+ * @filter: may be NULL
+ *
+ * Prints the error and the warnings about repairs and lost events.
+ * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
+	       void (*reset)(void *data), const struct sp_model_filter *filter);
+
+/**
+ * sp_cli_format_duration - "1.23 s", "45.6 ms", "789 µs", "12 ns"
+ * @buf: output buffer
+ * @len: its size
+ * @ns: the duration
+ *
+ * Return: @buf.
+ */
+char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns);
+
+/**
+ * sp_cli_json_string - write @s as a JSON string (escaped, valid UTF-8)
+ * @f: the stream
+ * @s: the string
+ */
+void sp_cli_json_string(FILE *f, const char *s);
+
+/**
+ * sp_cli_parse_common - handle -v/-q style options shared by subcommands
+ * @opt: the option character getopt_long returned
+ *
+ * Return: true when the option was one of them.
+ */
+bool sp_cli_parse_common(int opt);
+
+/**
+ * sp_cli_output_error - report a failure to open or write an output image
+ * @path: the output ("-" for standard output)
+ * @err: what went wrong
+ *
+ * Return: SP_EXIT_USAGE when the output would be the input trace, else
+ * SP_EXIT_FAILURE.
+ */
+int sp_cli_output_error(const char *path, const struct sp_error *err);
+
+/**
+ * sp_cli_probe_output - fail early, before the pass, when @path cannot be written
+ * @out: an initialised output with its protected inputs set
+ * @path: the output ("-" is not probed)
+ * @fmt: its format
+ * @width: the image width
+ *
+ * Opens the output and closes it again without writing; prints the error.
+ * Return: SP_EXIT_OK, or an exit code.
+ */
+int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format fmt,
+			double width);
+
+/* Subcommands: argc/argv start at the subcommand's name. */
+int sp_cmd_stats(int argc, char **argv);
+int sp_cmd_datagraph(int argc, char **argv);
+int sp_cmd_running_waiting(int argc, char **argv);
+int sp_cmd_overview(int argc, char **argv);
+int sp_cmd_record(int argc, char **argv);
+
+/* A CSV file written beside its target and renamed into place (running-waiting). */
+struct sp_cli_csv {
+	FILE *fp;		/* write here; stdout for "-"; NULL when not open */
+	const char *path;
+	char *tmp_path;
+};
+
+struct sp_view_opts;
+
+/**
+ * sp_cli_csv_open - create the temporary file of a CSV output
+ * @csv: filled in
+ * @path: the target, or "-" for standard output
+ * @trace_path: the input, never written over
+ * @image_path: the image written in the same run (NULL: none), never the same file
+ *
+ * Prints errors.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_path,
+		    const char *image_path);
+
+/**
+ * sp_cli_csv_close - put the CSV in place, or throw it away
+ * @csv: opened with sp_cli_csv_open() (or zeroed: nothing happens)
+ * @commit: flush, sync and rename; false removes the temporary file
+ *
+ * Prints errors.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit);
+
+/**
+ * sp_cli_rw_filter - what running(t)/waiting(t) count, from --cpus and --target
+ * @filter: filled in; points into @o
+ * @o: resolved view options
+ *
+ * Return: N, the number of CPUs counted.
+ */
+int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o);
+
+/**
+ * sp_cli_base_name - the file name of a path, for default titles
+ * @path: a path
+ *
+ * Return: the part after the last '/' (all of @path when there is none).
+ */
+const char *sp_cli_base_name(const char *path);
+
+#endif /* SP_CLI_H */

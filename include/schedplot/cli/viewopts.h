@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_VIEWOPTS_H
+#define SP_VIEWOPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "schedplot/draw/output.h"
+#include "schedplot/views/datagraph.h"
+
+struct sp_datagraph_opts;
+struct sp_topology;
+struct sp_trace;
+
+/* Which options a view accepts (or-ed into sp_view_opts_parse()'s @accept). */
+enum sp_view_opt_set {
+	SP_VOPT_COLOR = 1 << 0,		/* --color-by, --palette */
+	SP_VOPT_ORDER = 1 << 1,		/* --cpu-order, --topology, --socket-order */
+	SP_VOPT_SHADE = 1 << 2,		/* --no-shade */
+	SP_VOPT_CSV = 1 << 3,		/* --csv FILE */
+};
+
+enum sp_cpu_order {
+	SP_CPU_ORDER_DEFAULT,	/* socket with a topology (--topology, the trace's), else numeric */
+	SP_CPU_ORDER_NUMERIC,
+	SP_CPU_ORDER_SOCKET,
+};
+
+/* The options every view shares, parsed in one place. */
+struct sp_view_opts {
+	const char *cmd;		/* "datagraph", ... for messages */
+	const char *trace_path;
+	const char *output;		/* -o; NULL: default name in the current directory */
+	enum sp_format format;		/* --format, else from the output name */
+	bool has_min, has_max;		/* --min/--max: seconds after the trace start */
+	double min_s, max_s;
+	bool has_time;			/* --time START,END: the trace's own seconds */
+	bool has_time_start, has_time_end;
+	double time_start_s, time_end_s;
+	const char *cpus_list;		/* --cpus as given */
+	char **targets;			/* --target names or glob patterns */
+	int nr_targets;
+	double width, height;		/* 0: the view's default */
+	const char *title;
+	bool no_legend;
+	double font_size;		/* 0: the theme's default */
+	enum sp_color_by color_by;
+	const char *palette;		/* palette name */
+	enum sp_cpu_order cpu_order;
+	const char *topology;		/* --topology FILE (lscpu -p output); NULL: the
+					 * trace's own, when it has one */
+	bool no_shade;
+	const char *csv;
+
+	/* resolved against the trace by sp_view_opts_resolve() */
+	uint64_t t0_ns, t1_ns;		/* the window drawn */
+	uint64_t origin_ns;		/* time labels count from here (0: absolute) */
+	bool *cpus;			/* nr_cpus entries: true when drawn/counted */
+	int nr_cpus;
+};
+
+/**
+ * sp_view_opts_parse - parse a view subcommand's command line
+ * @o: filled in
+ * @cmd: the subcommand's name
+ * @accept: the sp_view_opt_set bits the view takes beyond the common ones
+ * @usage: the --help text
+ * @argc: from the subcommand's name on
+ * @argv: from the subcommand's name on
+ *
+ * Prints usage errors itself.  Return: -1 to go on, else an exit code
+ * (SP_EXIT_OK after --help, SP_EXIT_USAGE on errors).
+ */
+int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int accept,
+		       const char *usage, int argc, char **argv);
+
+/**
+ * sp_view_opts_resolve - check the options against an open trace
+ * @o: parsed options
+ * @t: the trace (opened; the model is not needed)
+ *
+ * Sets the window, the time origin and the CPU selection; prints errors
+ * (a window outside the trace, a CPU the trace does not have).
+ * Return: SP_EXIT_OK, or an exit code.
+ */
+int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t);
+
+/**
+ * sp_view_opts_topology - the topology the rows of a core-by-time chart follow
+ * @o: parsed options (--cpu-order, --socket-order, --topology)
+ * @t: the open trace
+ * @file_topo: filled in from --topology FILE, zeroed otherwise (release it
+ *             with sp_topology_release() in both cases)
+ * @topo: set to the topology for socket order, NULL for numeric order
+ * @source: set to the name to give the topology in messages
+ *
+ * --topology FILE comes first, then the topology recorded in the trace;
+ * either gives socket order unless --cpu-order numeric was given.  Prints
+ * errors (an unreadable FILE; socket order asked for with no topology at
+ * all) and, with -v, where the socket order comes from.
+ * Return: SP_EXIT_OK, or an exit code.
+ */
+int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t,
+			  struct sp_topology *file_topo, const struct sp_topology **topo,
+			  const char **source);
+
+/**
+ * sp_view_opts_output - the output name, default "<trace>-<cmd>.png"
+ * @o: resolved options
+ * @buf: room for a default name
+ * @len: size of @buf
+ *
+ * Return: the name to write (o->output or @buf).
+ */
+const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t len);
+
+/**
+ * sp_view_opts_is_target - whether a command name matches a --target
+ * @o: the options
+ * @comm: the task's command name
+ *
+ * Names are matched exactly or as shell globs (fnmatch).  Return: true
+ * when there are no targets or one matches.
+ */
+bool sp_view_opts_is_target(const struct sp_view_opts *o, const char *comm);
+
+/**
+ * sp_view_opts_rows - the rows to draw, bottom first, in the order asked for
+ * @o: resolved options
+ * @t: the open trace (its recorded topology is used when there is one)
+ * @rows: set to a new array of CPU numbers, one per row
+ * @row_socket: set to a new array of each row's socket, or NULL in numeric order
+ * @nr_rows: set to the number of rows
+ *
+ * Prints errors and warnings.  Return: SP_EXIT_OK, or an exit code (the
+ * arrays are still the caller's to free).
+ */
+int sp_view_opts_rows(struct sp_view_opts *o, const struct sp_trace *t, int **rows,
+		      int **row_socket, int *nr_rows);
+
+/**
+ * sp_view_open - open the trace, resolve the options and plan the rows
+ * @o: parsed options
+ * @t: the trace to open
+ * @rows: as for sp_view_opts_rows()
+ * @row_socket: as for sp_view_opts_rows()
+ * @nr_rows: as for sp_view_opts_rows()
+ *
+ * Prints errors.  Return: SP_EXIT_OK with @t open, or an exit code with
+ * @t closed (the arrays are still the caller's to free).
+ */
+int sp_view_open(struct sp_view_opts *o, struct sp_trace *t, int **rows, int **row_socket,
+		 int *nr_rows);
+
+/**
+ * sp_view_probe_output - name the output and fail early when it cannot be written
+ * @o: resolved options
+ * @out: an initialised output; the trace and --topology file are protected
+ * @buf: room for a default name
+ * @len: size of @buf
+ * @width: the image's width
+ * @path: set to the output's name
+ *
+ * Done before the pass, so that a wrong directory fails at once.
+ * Return: SP_EXIT_OK, or an exit code (the error printed).
+ */
+int sp_view_probe_output(const struct sp_view_opts *o, struct sp_output *out, char *buf,
+			 size_t len, double width, const char **path);
+
+/**
+ * sp_view_datagraph_opts - the datagraph options the view options ask for
+ * @o: resolved options (kept by reference for --target)
+ * @row_socket: from sp_view_opts_rows()
+ * @d: filled in: colors, palette, targets, socket separators
+ */
+void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
+			    struct sp_datagraph_opts *d);
+
+/**
+ * sp_view_opts_release - free what parsing and resolving allocated
+ * @o: the options
+ */
+void sp_view_opts_release(struct sp_view_opts *o);
+
+#endif /* SP_VIEWOPTS_H */

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_MODEL_H
+#define SP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedplot/trace/event.h"
+
+/*
+ * The scheduler model of DESIGN.md ("Exact semantics"), built in one
+ * streaming pass: events go in one at a time, in trace order, and the model
+ * tells its observers about finished runs (a task on a CPU from t0 to t1),
+ * changes of the running/waiting step functions (in time order, one step per
+ * timestamp, handed over many at a time) and wakeup latencies.  Memory grows
+ * with tasks and CPUs, not with events.
+ */
+
+#define SP_NO_TS UINT64_MAX
+#define SP_TASK_CACHE 4096
+#define SP_STEP_BATCH 256
+
+enum sp_repair_kind {
+	SP_REPAIR_MISSED_SWITCH,	/* common_pid differed from the tracked task */
+	SP_REPAIR_PREV_MISMATCH,	/* sched_switch prev_pid differed from the tracked task */
+	SP_REPAIR_TIME_BACKWARDS,	/* a CPU's timestamps went backwards */
+	SP_REPAIR_LATE_CHANGE,		/* a repair reached further back than the reorder window */
+	SP_REPAIR_NR_KINDS,
+};
+
+enum sp_task_state {
+	SP_TASK_OTHER = 0,	/* sleeping, blocked, exited or unknown */
+	SP_TASK_WAITING,	/* runnable, not current anywhere */
+	SP_TASK_RUNNING,	/* current on task->cpu */
+};
+
+struct sp_task {
+	int32_t pid;
+	int32_t ppid;		/* parent from sched_process_fork, -1 when unknown */
+	uint32_t comm;		/* string id, see sp_model_str() */
+	uint64_t run_ns;
+	uint64_t wait_ns;
+	uint64_t wakeups;
+	uint64_t migrations;
+	/* tracking state */
+	uint8_t state;		/* enum sp_task_state */
+	bool wait_counted;	/* counted in waiting(t) (passes the filters) */
+	int32_t cpu;		/* CPU it runs on, or was last placed on */
+	uint64_t wait_since_ns;
+	uint64_t wake_ns;	/* start of a pending wakeup latency, SP_NO_TS if none */
+	char last_comm[16];	/* the name last seen, to skip interning it again */
+};
+
+struct sp_cpu {
+	uint64_t start_ns;	/* first record of any event, SP_NO_TS if none */
+	uint64_t last_ts_ns;	/* last record seen */
+	uint64_t last_sched_ns;	/* last sched record, SP_NO_TS before the first */
+	uint64_t busy_ns;
+	uint64_t nr_records;
+	uint64_t nr_switches;	/* sched_switch records */
+	int32_t cur_pid;	/* current task, -1 while unknown */
+	uint64_t run_start_ns;	/* when cur_pid became current */
+	bool selected;		/* counted in running(t) */
+	bool run_counted;	/* cur_pid counted in running(t) */
+};
+
+/* A change of the step functions: from @ts on, @running tasks run and @waiting wait. */
+struct sp_step {
+	uint64_t ts;
+	int running;
+	int waiting;
+};
+
+/* Told about what the model finds; any member may be NULL. */
+struct sp_model_observer {
+	/* @pid ran on @cpu during [@t0, @t1); per CPU in time order */
+	void (*run)(void *data, int cpu, int pid, uint64_t t0, uint64_t t1);
+	/*
+	 * @n steps in time order, after those of the previous call; in
+	 * batches, as a call per step costs more than most observers do
+	 */
+	void (*steps)(void *data, const struct sp_step *steps, size_t n);
+	/* @pid became current @dur_ns after the wakeup that made it wait */
+	void (*latency)(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns);
+	void *data;
+};
+
+/* What running(t) and waiting(t) count; all tasks and CPUs when NULL. */
+struct sp_model_filter {
+	const bool *cpus;	/* nr_cpus entries, NULL for all */
+	bool (*task)(void *data, int pid, const char *comm);
+	void *task_data;
+};
+
+struct sp_model {
+	int nr_cpus;
+	struct sp_cpu *cpus;
+	uint64_t end_ns;		/* last record over all CPUs */
+	uint64_t window_start_ns;	/* complete window: [window_start_ns, end_ns] */
+	uint64_t first_ns;		/* min over CPUs of start_ns */
+	uint64_t nr_records;
+	uint64_t nr_sched_records;
+	uint64_t nr_migrations;
+	uint64_t nr_by_type[SP_EV_NR_TYPES];
+	uint64_t repairs[SP_REPAIR_NR_KINDS];
+	bool wakeup_from_waking;	/* sched_waking stands in for sched_wakeup */
+
+	struct sp_task *tasks;
+	size_t nr_tasks;
+	size_t alloc_tasks;
+
+	/* private */
+	struct sp_model_observer obs;
+	struct sp_model_filter filter;
+	int32_t *task_index;		/* open-addressing pid -> tasks[] + 1 */
+	int32_t task_cache[SP_TASK_CACHE];	/* pid % SP_TASK_CACHE -> tasks[] + 1 */
+	size_t alloc_index;
+	char *strs;			/* interned command names, NUL separated */
+	size_t nr_strs_bytes;
+	size_t alloc_strs;
+	uint32_t *str_index;		/* hash of offsets + 1 into strs */
+	size_t alloc_str_index;
+	size_t nr_str_ids;
+	struct sp_change *changes;	/* pending step changes, sorted by time */
+	size_t head_changes;		/* first pending one */
+	size_t nr_changes;
+	size_t alloc_changes;
+	uint64_t flushed_ns;		/* last step handed to the observer */
+	struct sp_step steps[SP_STEP_BATCH];	/* not handed over yet */
+	size_t nr_steps;
+	bool any_flushed;
+	int running;
+	int waiting;
+	bool finished;
+};
+
+/**
+ * sp_model_init - prepare a model for one pass over a trace
+ * @m: the model
+ * @nr_cpus: CPUs in the trace header
+ * @start_ns: per CPU, the first record's timestamp (SP_NO_TS: no records)
+ * @end_ns: the last record's timestamp over all CPUs
+ * @wakeup_from_waking: use sched_waking as the wakeup (no sched_wakeup records)
+ * @obs: observers (copied; may be NULL)
+ * @filter: what running/waiting count (copied; may be NULL)
+ *
+ * Return: 0, or -ENOMEM / -EINVAL.
+ */
+int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uint64_t end_ns,
+		  bool wakeup_from_waking, const struct sp_model_observer *obs,
+		  const struct sp_model_filter *filter);
+
+/**
+ * sp_model_release - free what the model holds (the struct itself stays)
+ * @m: the model
+ */
+void sp_model_release(struct sp_model *m);
+
+/**
+ * sp_model_add - feed one record, in trace order
+ * @m: the model
+ * @ev: the record
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sp_model_add(struct sp_model *m, const struct sp_event *ev);
+
+/**
+ * sp_model_finish - close the open runs and waits at the end of the trace
+ * @m: the model
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sp_model_finish(struct sp_model *m);
+
+/**
+ * sp_model_task - look up a task
+ * @m: the model
+ * @pid: the task
+ *
+ * Return: the task, or NULL when the trace never named it.
+ */
+struct sp_task *sp_model_task(const struct sp_model *m, int pid);
+
+/**
+ * sp_model_str - the string behind an id
+ * @m: the model
+ * @id: a string id (e.g. sp_task.comm)
+ *
+ * Return: the string ("" for id 0).
+ */
+const char *sp_model_str(const struct sp_model *m, uint32_t id);
+
+/**
+ * sp_model_comm - a task's command name
+ * @m: the model
+ * @pid: the task
+ *
+ * Return: its name, "<idle>" for pid 0, or "" when unknown.
+ */
+const char *sp_model_comm(const struct sp_model *m, int pid);
+
+/**
+ * sp_model_set_comm - name a task (e.g. from the file's saved cmdlines)
+ * @m: the model
+ * @pid: the task
+ * @comm: its name
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sp_model_set_comm(struct sp_model *m, int pid, const char *comm);
+
+/**
+ * sp_model_nr_repairs - all repairs of all kinds
+ * @m: the model
+ *
+ * Return: the count.
+ */
+uint64_t sp_model_nr_repairs(const struct sp_model *m);
+
+/**
+ * sp_repair_name - short name of a repair kind, for stats and messages
+ * @kind: an sp_repair_kind
+ *
+ * Return: a static string.
+ */
+const char *sp_repair_name(enum sp_repair_kind kind);
+
+#endif /* SP_MODEL_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_TRACE_H
+#define SP_TRACE_H
+
+#include <stdint.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/topology.h"
+#include "schedplot/trace/reader.h"
+
+/*
+ * A trace file and the model built from it.  Opening reads only the
+ * headers and each CPU's first and last record, so callers know the time
+ * span (to size pixel columns, check a window) before the one pass over the
+ * records that sp_trace_run() makes.
+ */
+struct sp_trace {
+	const char *path;
+	struct sp_reader *reader;
+	int nr_cpus;
+	uint64_t *start_ns;		/* per CPU: first record, SP_NO_TS if none */
+	uint64_t first_ns;		/* min over CPUs of start_ns */
+	uint64_t window_start_ns;	/* max over CPUs with records of start_ns */
+	uint64_t end_ns;		/* last record over all CPUs */
+	struct sp_model model;		/* valid after sp_trace_run() */
+	bool has_model;
+	/* the CPU topology schedplot record saved in the trace, if any */
+	struct sp_topology topology;
+	bool has_topology;
+	int nr_topology_markers;	/* markers found (also when they were ignored) */
+	struct sp_error topology_err;	/* why markers were ignored (code 0: they were not) */
+};
+
+/**
+ * sp_trace_open - open a trace and read its time span
+ * @t: the trace (zeroed by the caller or not; it is initialised here)
+ * @path: the .dat file
+ * @err: filled in on failure
+ *
+ * Also reads the CPU topology markers schedplot record writes when tracing
+ * starts (SP_TOPOLOGY_MARKER_PREFIX): t->has_topology says whether there
+ * was one.  Damaged markers are not an error: the topology is then left
+ * out and t->topology_err says why.
+ *
+ * Return: 0, or a negative code with @err set (-ENODATA: no records at all).
+ */
+int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err);
+
+/**
+ * sp_trace_run - make the pass over all records and build t->model
+ * @t: an open trace
+ * @obs: observers told about runs, steps and latencies (may be NULL)
+ * @reset: called before the pass is made again (may be NULL), see below
+ * @filter: what running/waiting count (may be NULL)
+ * @err: filled in on failure
+ *
+ * When the file has sched_waking but no sched_wakeup records, DESIGN.md
+ * makes sched_waking the wakeup; that is only known after a pass, so the
+ * pass is made again, after calling @reset(@obs->data) so observers can
+ * start over.  Return: 0, or a negative code with @err set (-ENOMSG: no
+ * sched records).
+ */
+int sp_trace_run(struct sp_trace *t, const struct sp_model_observer *obs,
+		 void (*reset)(void *data), const struct sp_model_filter *filter,
+		 struct sp_error *err);
+
+/**
+ * sp_trace_close - release the model and close the file
+ * @t: the trace
+ */
+void sp_trace_close(struct sp_trace *t);
+
+#endif /* SP_TRACE_H */

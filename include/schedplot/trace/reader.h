@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_READER_H
+#define SP_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "schedplot/trace/event.h"
+
+struct sp_error;
+struct sp_reader;
+
+/* Called for every record in timestamp order (ties: lower CPU first). */
+typedef int (*sp_event_fn)(const struct sp_event *ev, void *data);
+
+/* Called now and then with the fraction of the trace read so far. */
+typedef void (*sp_progress_fn)(double fraction, uint64_t nr_records, void *data);
+
+/**
+ * sp_reader_open - open a trace-cmd .dat file
+ * @path: the file
+ * @err: filled in on failure
+ *
+ * Checks the container, loads the event formats and resolves the fields the
+ * model needs once.  Return: the reader, or NULL with @err set.
+ */
+struct sp_reader *sp_reader_open(const char *path, struct sp_error *err);
+
+/**
+ * sp_reader_close - close a reader (NULL is fine)
+ * @r: the reader
+ */
+void sp_reader_close(struct sp_reader *r);
+
+/**
+ * sp_reader_nr_cpus - the number of CPUs in the file's header
+ * @r: the reader
+ *
+ * Return: the count (at least 1).
+ */
+int sp_reader_nr_cpus(const struct sp_reader *r);
+
+/**
+ * sp_reader_cpu_span - timestamps of a CPU's first and last record
+ * @r: the reader
+ * @cpu: the CPU
+ * @first_ns: set to the first record's timestamp (UINT64_MAX if none)
+ * @last_ns: set to the last record's timestamp (UINT64_MAX if none)
+ *
+ * Return: 0, or -ENODATA when the CPU has no records.
+ */
+int sp_reader_cpu_span(struct sp_reader *r, int cpu, uint64_t *first_ns, uint64_t *last_ns);
+
+/**
+ * sp_reader_has_event - whether the file describes an event
+ * @r: the reader
+ * @type: an sp_event_type
+ *
+ * Return: true when the file has the event's format.
+ */
+bool sp_reader_has_event(const struct sp_reader *r, enum sp_event_type type);
+
+/**
+ * sp_reader_comm - the command name saved in the file for a pid
+ * @r: the reader
+ * @pid: the task
+ *
+ * Return: the name, or NULL when the file does not know it.
+ */
+const char *sp_reader_comm(const struct sp_reader *r, int pid);
+
+/**
+ * sp_reader_lost_events - lost-event count seen so far on one CPU
+ * @r: the reader
+ * @cpu: the CPU
+ *
+ * Return: records the ring buffer dropped (where the kernel told how many)
+ * plus one for every gap of unknown size.
+ */
+uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu);
+
+/**
+ * sp_reader_set_progress - report progress while reading
+ * @r: the reader
+ * @fn: the callback (NULL for none)
+ * @data: passed to @fn
+ */
+void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data);
+
+/**
+ * sp_reader_set_skipped - event types whose own fields are not decoded
+ * @r: the reader
+ * @types: a bit (1u << type) per enum sp_event_type; 0 (the default): none
+ *
+ * Their records still come with the type, timestamp, CPU and common_pid;
+ * pid, other_pid, target_cpu and orig_cpu are -1, the names NULL and
+ * prev_runnable false.  For what the model ignores in a pass (sched_waking
+ * where sched_wakeup is the wakeup), which is a third of the records of a
+ * busy trace.
+ */
+void sp_reader_set_skipped(struct sp_reader *r, unsigned int types);
+
+/**
+ * sp_reader_read - deliver every record of the file, in order
+ * @r: the reader
+ * @fn: called once per record; a non-zero return stops the pass and is
+ *      returned
+ * @data: passed to @fn
+ * @err: filled in on failure
+ *
+ * May be called more than once; every call starts at the beginning.
+ * Return: 0, what @fn returned, or a negative code with @err set.
+ */
+int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err);
+
+/**
+ * sp_reader_set_batch_min - from how many CPUs the merge goes in batches
+ * @r: the reader
+ * @nr_cpus: CPUs with records; 0: never
+ *
+ * Both merges deliver the same records in the same order; with many CPUs
+ * the batches are faster.  The default suits the file; tests compare the
+ * two.
+ */
+void sp_reader_set_batch_min(struct sp_reader *r, int nr_cpus);
+
+/**
+ * sp_reader_scan_markers - find trace_marker text written when tracing started
+ * @r: the reader
+ * @prefix: the text the wanted ftrace:print records start with
+ * @fn: called with each such record's text (NUL-terminated, valid during the
+ *      call), CPU by CPU, in file order within a CPU
+ * @data: passed to @fn
+ *
+ * Looks at the first few hundred records of each CPU only, so it is cheap
+ * whatever the size of the trace; schedplot record writes its markers as
+ * soon as tracing starts.  Read errors end the look at a CPU without an
+ * error (the pass of sp_reader_read() reports them), and the next
+ * sp_reader_read() starts at the beginning as always.
+ *
+ * Return: the number of records passed to @fn (0 when the file has no
+ * ftrace:print format).
+ */
+int sp_reader_scan_markers(struct sp_reader *r, const char *prefix,
+			   void (*fn)(void *data, const char *text), void *data);
+
+#endif /* SP_READER_H */

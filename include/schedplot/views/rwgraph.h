@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_RWGRAPH_H
+#define SP_RWGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedplot/draw/render.h"
+
+struct _cairo;
+struct sp_envelope;
+
+/*
+ * The running/waiting view: how many tasks run (dark green, thick line),
+ * how many wait on a run queue (red, thin line), a dotted line at N, the
+ * number of CPUs counted, and, shaded behind them, the time in which some
+ * task waited while some CPU idled.  Drawn from an sp_envelope, so every
+ * pixel column shows the min..max of each step function inside it.
+ *
+ * Two ways to use it:
+ *
+ * - A figure of its own: sp_rwgraph_layout() before the pass over the trace
+ *   (it gives the plot rectangle, hence the number of envelope columns,
+ *   sp_rwgraph_nr_cols()), then sp_rwgraph_figure_draw() after it.
+ *
+ * - A panel in a bigger figure (schedplot overview puts it under the
+ *   datagraph, with the same x scale): the caller lays out the page, keeps
+ *   the panel's plot rectangle the same width and x as the other plots,
+ *   reserves sp_rwgraph_left_width() left of it for the y axis and
+ *   sp_rwgraph_note_height() above it for the corner note, and calls
+ *
+ *	sp_rwgraph_y_ticks(&yt, env, style, plot.h, theme);
+ *	sp_rwgraph_draw_data(cr, theme, &plot, env, &yt, &xt, style);
+ *	sp_rwgraph_draw_y_axis(cr, theme, &plot, &yt);
+ *	sp_rwgraph_draw_note(cr, theme, &plot, fraction);
+ *	sp_rwgraph_legend_draw(cr, theme, style, true, &legend_area);
+ *
+ *   and draws the shared time axis itself (sp_axis_time_draw()).
+ *
+ * Colors, widths and dash patterns differ by more than hue, so a grey-scale
+ * print still tells running from waiting.  User units as in render.h:
+ * pixels for PNG, points for PDF/SVG.
+ */
+
+struct sp_rwgraph_style {
+	int nr_cpus;		/* N: the dotted line */
+	bool shade;		/* shade where waiting >= 1 and running < N */
+	bool pixels;		/* PNG: crisp 1-px column bars on whole pixels;
+				   else one polygon per series (PDF/SVG) */
+	uint64_t complete_ns;	/* before this not every CPU was recording: drawn
+				   grey, not shaded (0: the whole window is complete) */
+};
+
+/* Envelope columns per point in PDF/SVG: finer than the page, few enough to stay small. */
+#define SP_RWGRAPH_VECTOR_COLS_PER_PT 2
+
+/**
+ * sp_rwgraph_snap_plot - put a plot rectangle on whole pixels (PNG only)
+ * @plot: the rectangle; unchanged unless @style->pixels
+ * @style: the style
+ *
+ * The left and top edges round up, the right and bottom edges down, so a
+ * column of the envelope is exactly one pixel.
+ */
+void sp_rwgraph_snap_plot(struct sp_rect *plot, const struct sp_rwgraph_style *style);
+
+/**
+ * sp_rwgraph_nr_cols - envelope columns for a plot rectangle
+ * @plot: the (snapped) plot rectangle
+ * @style: the style
+ * @t0_ns: window start
+ * @t1_ns: window end, > @t0_ns
+ *
+ * Return: one per pixel for PNG, SP_RWGRAPH_VECTOR_COLS_PER_PT per point
+ * otherwise, never more than the window has nanoseconds, at least 1.
+ */
+size_t sp_rwgraph_nr_cols(const struct sp_rect *plot, const struct sp_rwgraph_style *style,
+			  uint64_t t0_ns, uint64_t t1_ns);
+
+/**
+ * sp_rwgraph_left_width - room the y axis (labels, title) needs left of the plot
+ * @cr: cairo context
+ * @theme: the theme
+ *
+ * Sized for labels up to four digits, known before the pass over the trace
+ * (larger values still draw, their title moves further left).
+ * Return: the width.
+ */
+double sp_rwgraph_left_width(struct _cairo *cr, const struct sp_theme *theme);
+
+/**
+ * sp_rwgraph_note_height - room the corner note needs above the plot
+ * @cr: cairo context
+ * @theme: the theme
+ *
+ * Return: the height.
+ */
+double sp_rwgraph_note_height(struct _cairo *cr, const struct sp_theme *theme);
+
+/**
+ * sp_rwgraph_y_ticks - the y scale: whole tasks from 0 past the largest value
+ * @t: result; t->top is the value at the top of the plot
+ * @env: a finished envelope
+ * @style: the style (N is always in view)
+ * @plot_h: plot height, to choose how many ticks fit
+ * @theme: the theme
+ *
+ * Return: 0, or -EINVAL.
+ */
+int sp_rwgraph_y_ticks(struct sp_int_ticks *t, const struct sp_envelope *env,
+		       const struct sp_rwgraph_style *style, double plot_h,
+		       const struct sp_theme *theme);
+
+/**
+ * sp_rwgraph_value_y - where a value lies vertically in a plot
+ * @plot: the plot rectangle
+ * @t: its y ticks
+ * @theme: the theme (the zero line sits a few units above the frame)
+ * @value: tasks
+ *
+ * Return: the y coordinate; for PNG, the pixel row is floor() of it.
+ */
+double sp_rwgraph_value_y(const struct sp_rect *plot, const struct sp_int_ticks *t,
+			  const struct sp_theme *theme, double value);
+
+/**
+ * sp_rwgraph_draw_data - draw the shading, grid, both series and the N line
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle; the envelope's columns span its width
+ * @env: a finished envelope
+ * @t: y ticks from sp_rwgraph_y_ticks()
+ * @xt: time ticks of the x axis, for vertical grid lines under the data
+ *	(NULL: none); the window is the envelope's
+ * @style: the style
+ *
+ * Draws inside @plot only, then its frame.
+ */
+void sp_rwgraph_draw_data(struct _cairo *cr, const struct sp_theme *theme,
+			  const struct sp_rect *plot, const struct sp_envelope *env,
+			  const struct sp_int_ticks *t, const struct sp_time_ticks *xt,
+			  const struct sp_rwgraph_style *style);
+
+/**
+ * sp_rwgraph_draw_y_axis - ticks, labels and the "tasks" title left of a plot
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle
+ * @t: y ticks from sp_rwgraph_y_ticks()
+ */
+void sp_rwgraph_draw_y_axis(struct _cairo *cr, const struct sp_theme *theme,
+			    const struct sp_rect *plot, const struct sp_int_ticks *t);
+
+/**
+ * sp_rwgraph_draw_note - "idle while waiting: 3.2% of the window" above a plot
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle; the note is right-aligned above its top edge
+ * @fraction: 0..1 of the window
+ */
+void sp_rwgraph_draw_note(struct _cairo *cr, const struct sp_theme *theme,
+			  const struct sp_rect *plot, double fraction);
+
+/**
+ * sp_rwgraph_legend_size - size of the legend
+ * @cr: cairo context
+ * @theme: the theme
+ * @style: the style (the shading entry only when shading, the "not all
+ *	   CPUs recording" entry only with @style->complete_ns)
+ * @row: all entries on one line (else one entry per line)
+ * @w: its width
+ * @h: its height
+ */
+void sp_rwgraph_legend_size(struct _cairo *cr, const struct sp_theme *theme,
+			    const struct sp_rwgraph_style *style, bool row, double *w, double *h);
+
+/**
+ * sp_rwgraph_legend_draw - draw the legend: line samples, not only color swatches
+ * @cr: cairo context
+ * @theme: the theme
+ * @style: the style
+ * @row: as for sp_rwgraph_legend_size()
+ * @area: where; entries start at its top left, and are clipped to it
+ */
+void sp_rwgraph_legend_draw(struct _cairo *cr, const struct sp_theme *theme,
+			    const struct sp_rwgraph_style *style, bool row,
+			    const struct sp_rect *area);
+
+/**
+ * sp_rwgraph_title_height - height of a figure title line
+ * @cr: cairo context
+ * @theme: the theme
+ *
+ * Return: the height, for sp_layout_spec.title_h.
+ */
+double sp_rwgraph_title_height(struct _cairo *cr, const struct sp_theme *theme);
+
+/**
+ * sp_rwgraph_draw_title - a figure's title, centered at the top of @area
+ * @cr: cairo context
+ * @theme: the theme
+ * @area: the title rectangle (sp_layout.title)
+ * @title: any text; shortened with an ellipsis when it does not fit
+ */
+void sp_rwgraph_draw_title(struct _cairo *cr, const struct sp_theme *theme,
+			   const struct sp_rect *area, const char *title);
+
+/* A running-waiting figure of its own. */
+struct sp_rwgraph_figure {
+	struct sp_rwgraph_style style;
+	const char *title;		/* NULL or "": none */
+	bool legend;
+	uint64_t t0_ns, t1_ns;		/* the window */
+	uint64_t origin_ns;		/* time labels count from here (0: absolute) */
+	double shade_fraction;		/* for the note; < 0: no note */
+};
+
+/**
+ * sp_rwgraph_layout - place title, plot and legend of a figure
+ * @lay: result (plot snapped for PNG)
+ * @cr: cairo context (for text sizes)
+ * @theme: the theme
+ * @fig: the figure
+ * @width: surface width
+ * @height: surface height
+ *
+ * Return: 0, or -ERANGE when the surface is too small for its labels.
+ */
+int sp_rwgraph_layout(struct sp_layout *lay, struct _cairo *cr, const struct sp_theme *theme,
+		      const struct sp_rwgraph_figure *fig, double width, double height);
+
+/**
+ * sp_rwgraph_figure_draw - draw a whole figure
+ * @cr: cairo context
+ * @theme: the theme
+ * @fig: the figure
+ * @lay: from sp_rwgraph_layout() with the same arguments
+ * @env: a finished envelope whose columns span @lay->plot
+ *
+ * Return: 0, or -EINVAL when the time ticks cannot be computed.
+ */
+int sp_rwgraph_figure_draw(struct _cairo *cr, const struct sp_theme *theme,
+			   const struct sp_rwgraph_figure *fig, const struct sp_layout *lay,
+			   const struct sp_envelope *env);
+
+#endif /* SP_RWGRAPH_H */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * overview: the one pass that feeds a running/waiting envelope, its
+ * statistics, its CSV rows and (for schedplot overview) a datagraph
+ * timeline at once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schedplot/analysis/collect.h"
+#include "schedplot/analysis/stats.h"
+
+static void csv_row(struct sp_rw_collect *c, uint64_t ts, int running, int waiting)
+{
+	if (!c->csv || c->csv_errno)
+		return;
+	if (fprintf(c->csv, "%llu,%d,%d\n", (unsigned long long)ts, running, waiting) < 0)
+		c->csv_errno = errno ? errno : EIO;
+}
+
+static void csv_header(struct sp_rw_collect *c)
+{
+	if (c->csv && !c->csv_errno && fputs("time_ns,running,waiting\n", c->csv) < 0)
+		c->csv_errno = errno ? errno : EIO;
+}
+
+static void collect_steps(void *data, const struct sp_step *steps, size_t n)
+{
+	struct sp_rw_collect *c = data;
+	struct sp_envelope *e = &c->env;
+	size_t i;
+
+	sp_envelope_steps(e, steps, n);
+	sp_stats_steps(c->stats, steps, n);
+	for (i = 0; i < n; i++) {
+		const struct sp_step *s = &steps[i];
+
+		/* CSV: the value at t0 includes changes at t0; later changes inside [t0, t1) */
+		if (c->csv && s->ts > e->t0_ns && s->ts < e->t1_ns) {
+			if (!c->csv_started) {
+				csv_row(c, e->t0_ns, c->running, c->waiting);
+				c->csv_started = true;
+			}
+			csv_row(c, s->ts, s->running, s->waiting);
+		}
+		if (s->ts < e->t1_ns) {
+			c->running = s->running;
+			c->waiting = s->waiting;
+		}
+	}
+	if (c->next.steps)
+		c->next.steps(c->next.data, steps, n);
+}
+
+static void collect_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct sp_rw_collect *c = data;
+
+	if (c->next.run)
+		c->next.run(c->next.data, cpu, pid, t0, t1);
+}
+
+static void collect_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+{
+	struct sp_rw_collect *c = data;
+
+	if (c->next.latency)
+		c->next.latency(c->next.data, pid, wake_ns, dur_ns);
+}
+
+int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
+		       size_t nr_cols, int nr_cpus, uint64_t complete_ns, FILE *csv,
+		       const struct sp_model_observer *next, void (*next_reset)(void *data))
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = sp_envelope_init(&c->env, t0_ns, t1_ns, nr_cols, nr_cpus);
+	if (ret)
+		return ret;
+	/* the latency histogram is large: keep it off the stack */
+	c->stats = malloc(sizeof(*c->stats));
+	if (!c->stats) {
+		sp_envelope_release(&c->env);
+		return -ENOMEM;
+	}
+	c->stats_t0_ns = complete_ns > t0_ns ? complete_ns : t0_ns;
+	if (c->stats_t0_ns > t1_ns)
+		c->stats_t0_ns = t1_ns;
+	sp_stats_init(c->stats, c->stats_t0_ns, t1_ns, nr_cpus);
+	c->csv = csv;
+	if (next)
+		c->next = *next;
+	c->next_reset = next_reset;
+	csv_header(c);
+	return 0;
+}
+
+void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *obs)
+{
+	memset(obs, 0, sizeof(*obs));
+	obs->steps = collect_steps;
+	obs->run = c->next.run ? collect_run : NULL;
+	obs->latency = c->next.latency ? collect_latency : NULL;
+	obs->data = c;
+}
+
+void sp_rw_collect_reset(void *data)
+{
+	struct sp_rw_collect *c = data;
+
+	sp_envelope_reset(&c->env);
+	sp_stats_init(c->stats, c->stats_t0_ns, c->env.t1_ns, c->env.nr_cpus);
+	c->running = 0;
+	c->waiting = 0;
+	c->csv_started = false;
+	if (c->csv && !c->csv_errno) {
+		/* a file: start it again; a pipe cannot be, so its rows are kept */
+		if (fflush(c->csv) == 0 && fseek(c->csv, 0, SEEK_SET) == 0) {
+			if (ftruncate(fileno(c->csv), 0) < 0)
+				c->csv_errno = errno;
+			csv_header(c);
+		}
+	}
+	if (c->next_reset)
+		c->next_reset(c->next.data);
+}
+
+int sp_rw_collect_finish(struct sp_rw_collect *c)
+{
+	sp_envelope_finish(&c->env);
+	sp_stats_finish(c->stats);
+	if (!c->csv_started) {
+		csv_row(c, c->env.t0_ns, c->running, c->waiting);
+		c->csv_started = true;
+	}
+	csv_row(c, c->env.t1_ns, c->running, c->waiting);
+	return c->csv_errno ? -c->csv_errno : 0;
+}
+
+double sp_rw_collect_shade_fraction(const struct sp_rw_collect *c)
+{
+	uint64_t w = c->env.t1_ns - c->stats_t0_ns;
+
+	return w ? (double)c->stats->idle_while_waiting_ns / (double)w : 0.0;
+}
+
+void sp_rw_collect_release(struct sp_rw_collect *c)
+{
+	sp_envelope_release(&c->env);
+	free(c->stats);
+	c->stats = NULL;
+}

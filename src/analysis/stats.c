@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stats: integrals and extremes of the running/waiting step functions over
+ * the complete window, and the wakeup latency histogram.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "schedplot/analysis/stats.h"
+#include "schedplot/model/model.h"
+
+void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_cpus)
+{
+	memset(s, 0, sizeof(*s));
+	s->t0_ns = t0_ns;
+	s->end_ns = end_ns;
+	s->nr_cpus = nr_cpus;
+	s->last_ns = t0_ns;
+}
+
+/* Account for the current values holding over [s->last_ns, @upto). */
+static inline void integrate(struct sp_stats *s, uint64_t upto)
+{
+	uint64_t from = s->last_ns > s->t0_ns ? s->last_ns : s->t0_ns;
+	uint64_t to = upto < s->end_ns ? upto : s->end_ns;
+
+	if (to > from) {
+		uint64_t dur = to - from;
+
+		s->running_area += dur * (uint64_t)s->running;
+		s->waiting_area += dur * (uint64_t)s->waiting;
+		if (s->waiting > 0 && s->running < s->nr_cpus)
+			s->idle_while_waiting_ns += dur;
+	}
+	/* a value counts for the maxima if it holds at any t in [t0, end] */
+	if (upto > s->t0_ns && s->last_ns <= s->end_ns) {
+		if (s->running > s->running_max)
+			s->running_max = s->running;
+		if (s->waiting > s->waiting_max)
+			s->waiting_max = s->waiting;
+	}
+	if (upto > s->last_ns)
+		s->last_ns = upto;
+}
+
+void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t ts = steps[i].ts;
+
+		if (s->started)
+			integrate(s, ts);
+		else if (ts > s->last_ns)
+			s->last_ns = ts;
+		s->started = true;
+		if (ts > s->last_ns)
+			s->last_ns = ts;
+		s->running = steps[i].running;
+		s->waiting = steps[i].waiting;
+	}
+}
+
+void sp_stats_step(struct sp_stats *s, uint64_t ts, int running, int waiting)
+{
+	struct sp_step step = { .ts = ts, .running = running, .waiting = waiting };
+
+	sp_stats_steps(s, &step, 1);
+}
+
+static int lat_bucket(uint64_t v)
+{
+	int msb, sub;
+
+	if (v < (1u << SP_LAT_SUB_BITS))
+		return (int)v;
+	msb = 63 - __builtin_clzll(v);
+	sub = (int)(v >> (msb - SP_LAT_SUB_BITS)) & ((1 << SP_LAT_SUB_BITS) - 1);
+	return ((msb - SP_LAT_SUB_BITS + 1) << SP_LAT_SUB_BITS) + sub;
+}
+
+/* The largest value that falls in bucket @b. */
+static uint64_t lat_bucket_top(int b)
+{
+	int shift = (b >> SP_LAT_SUB_BITS) - 1;
+	uint64_t sub = b & ((1 << SP_LAT_SUB_BITS) - 1);
+
+	if (b < (1 << SP_LAT_SUB_BITS))
+		return (uint64_t)b;
+	return (((1ull << SP_LAT_SUB_BITS) | sub) + 1) * (1ull << shift) - 1;
+}
+
+void sp_stats_latency(struct sp_stats *s, uint64_t dur_ns)
+{
+	s->lat_count++;
+	s->lat_sum_ns += dur_ns;
+	if (dur_ns > s->lat_max_ns)
+		s->lat_max_ns = dur_ns;
+	s->lat_buckets[lat_bucket(dur_ns)]++;
+}
+
+uint64_t sp_stats_latency_quantile(const struct sp_stats *s, double q)
+{
+	uint64_t rank, seen = 0;
+	int b;
+
+	if (!s->lat_count)
+		return 0;
+	if (q <= 0)
+		q = 0;
+	rank = (uint64_t)(q * (double)(s->lat_count - 1)) + 1;
+	for (b = 0; b < SP_LAT_NR_BUCKETS; b++) {
+		seen += s->lat_buckets[b];
+		if (seen >= rank) {
+			uint64_t top = lat_bucket_top(b);
+
+			return top < s->lat_max_ns ? top : s->lat_max_ns;
+		}
+	}
+	return s->lat_max_ns;
+}
+
+void sp_stats_finish(struct sp_stats *s)
+{
+	integrate(s, s->end_ns);
+	/* the value at t = end holds too */
+	if (s->last_ns <= s->end_ns && s->end_ns >= s->t0_ns) {
+		if (s->running > s->running_max)
+			s->running_max = s->running;
+		if (s->waiting > s->waiting_max)
+			s->waiting_max = s->waiting;
+	}
+}
+
+double sp_stats_running_avg(const struct sp_stats *s)
+{
+	if (s->end_ns <= s->t0_ns)
+		return s->running;
+	return (double)s->running_area / (double)(s->end_ns - s->t0_ns);
+}
+
+double sp_stats_waiting_avg(const struct sp_stats *s)
+{
+	if (s->end_ns <= s->t0_ns)
+		return s->waiting;
+	return (double)s->waiting_area / (double)(s->end_ns - s->t0_ns);
+}
+
+static void obs_steps(void *data, const struct sp_step *steps, size_t n)
+{
+	sp_stats_steps(data, steps, n);
+}
+
+static void obs_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+{
+	sp_stats_latency(data, dur_ns);
+}
+
+void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)
+{
+	memset(obs, 0, sizeof(*obs));
+	obs->steps = obs_steps;
+	obs->latency = obs_latency;
+	obs->data = s;
+}

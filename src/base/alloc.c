@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/base/alloc.h"
+
+void *sp_alloc_array(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return calloc(n ? n : 1, size ? size : 1);
+}
+
+int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size)
+{
+	void **ptr = array;
+	size_t new_alloc = *alloc ? *alloc : 16;
+	char *p;
+
+	if (need <= *alloc)
+		return 0;
+	while (new_alloc < need) {
+		if (new_alloc > SIZE_MAX / 2)
+			return -ENOMEM;
+		new_alloc *= 2;
+	}
+	if (new_alloc > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*ptr, new_alloc * size);
+	if (!p)
+		return -ENOMEM;
+	memset(p + *alloc * size, 0, (new_alloc - *alloc) * size);
+	*ptr = p;
+	*alloc = new_alloc;
+	return 0;
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot record: record the scheduler events the views need, in a
+ * private tracefs instance, into a trace-cmd file.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/trace/record.h"
+
+static const char record_usage[] =
+	"usage: schedplot record [OPTIONS] [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Record the scheduler events the views need (sched_switch, sched_wakeup,\n"
+	"sched_wakeup_new, sched_waking, sched_migrate_task, sched_process_fork/exec/exit,\n"
+	"power:cpu_frequency and power:cpu_idle where the kernel has them) and the CPU\n"
+	"topology, in a private tracefs instance, into a trace-cmd file.  Runs COMMAND\n"
+	"and stops when it exits (its exit status becomes ours), or records the whole\n"
+	"system for --duration seconds or until Ctrl-C.  Needs root.\n"
+	"\n"
+	"Examples:\n"
+	"  sudo schedplot record -- make -j64            record a build\n"
+	"  sudo schedplot record --duration 10 -o idle.dat\n"
+	"  sudo schedplot record -e irq:irq_handler_entry -- ./bench\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE         the trace (default trace.dat)\n"
+	"  -e, --event SYSTEM:EVENT  record this event too (may be repeated)\n"
+	"  -d, --duration SECONDS    stop after this long\n"
+	"  -b, --buffer-size KB      ring buffer per CPU in KiB (default 8192)\n"
+	"      --file-version N      6 or 7 (default 7)\n"
+	"      --compression NAME    zstd or none (version 7; default zstd)\n"
+	"  -v, --verbose             say what was recorded\n"
+	"  -q, --quiet               no summary and no warnings\n"
+	"  -h, --help                show this help\n"
+	"\n"
+	"See schedplot-record(1) for the details.\n";
+
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION };
+
+static const struct option record_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+	{ "compression", required_argument, NULL, OPT_COMPRESSION },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+int sp_cmd_record(int argc, char **argv)
+{
+	struct sp_record_options o = { .output = "trace.dat", .stop = &stop };
+	const char **events = NULL;
+	struct sp_record_result res;
+	struct sigaction sa;
+	struct sp_error err;
+	double v;
+	char *end;
+	int opt, ret, status;
+
+	events = calloc(argc + 1, sizeof(*events));
+	if (!events)
+		return sp_cli_fail(NULL, "out of memory");
+	optind = 1;
+	/* '+': options stop at the command's name */
+	while ((opt = getopt_long(argc, argv, "+o:e:d:b:vqh", record_options, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'e':
+			events[o.nr_events++] = optarg;
+			break;
+		case 'd':
+			v = strtod(optarg, &end);
+			if (end == optarg || *end || !(v > 0) || v > 1e7) {
+				free(events);
+				return sp_cli_usage("record", "--duration wants seconds above 0, not '%s'",
+						    optarg);
+			}
+			o.duration_s = v;
+			break;
+		case 'b':
+			v = strtod(optarg, &end);
+			if (end == optarg || *end || v < 4 || v > 1 << 24) {
+				free(events);
+				return sp_cli_usage("record", "--buffer-size wants KiB from 4, not '%s'",
+						    optarg);
+			}
+			o.buffer_kb = v;
+			break;
+		case OPT_FILE_VERSION:
+			if (strcmp(optarg, "6") && strcmp(optarg, "7")) {
+				free(events);
+				return sp_cli_usage("record", "--file-version is 6 or 7, not '%s'",
+						    optarg);
+			}
+			o.file_version = atoi(optarg);
+			break;
+		case OPT_COMPRESSION:
+			if (strcmp(optarg, "zstd") && strcmp(optarg, "none")) {
+				free(events);
+				return sp_cli_usage("record", "--compression is zstd or none, not '%s'",
+						    optarg);
+			}
+			o.compression = optarg;
+			break;
+		case 'h':
+			free(events);
+			fputs(record_usage, stdout);
+			return SP_EXIT_OK;
+		default:
+			if (sp_cli_parse_common(opt))
+				break;
+			free(events);
+			return sp_cli_usage("record", "unknown option");
+		}
+	}
+	if (o.file_version == 6 && o.compression && !strcmp(o.compression, "zstd")) {
+		free(events);
+		return sp_cli_usage("record", "file version 6 cannot be compressed");
+	}
+	o.events = events;
+	if (optind < argc)
+		o.argv = argv + optind;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!sp_cli.quiet && !o.argv && !o.duration_s)
+		fprintf(stderr, "schedplot: recording; press Ctrl-C to stop\n");
+	ret = sp_record_run(&o, &res, &err);
+	free(events);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (ret) {
+		/* name the output only when the error is about writing it */
+		sp_cli_error(strstr(err.msg, "write") || strstr(err.msg, "temporary") ||
+			     strstr(err.msg, "rename") ? o.output : NULL, &err);
+		return SP_EXIT_FAILURE;
+	}
+	if (res.missing[0] && sp_cli.verbose)
+		sp_cli_warn("this kernel has no %s; recorded without", res.missing);
+	if (res.lost)
+		sp_cli_warn("%s: %llu events were lost (ring buffer full); try a larger --buffer-size",
+			    o.output, (unsigned long long)res.lost);
+	if (!sp_cli.quiet)
+		fprintf(stderr, "schedplot: %s: %d events on %d CPUs, %llu pages\n", o.output,
+			res.nr_events, res.nr_cpus, (unsigned long long)res.pages);
+	if (!res.command_ran)
+		return SP_EXIT_OK;
+	status = res.command_status;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return SP_EXIT_OK;
+}

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Messages, progress and the load step shared by every subcommand.  All
+ * user-facing text of the CLI goes through here.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/draw/output.h"
+#include "schedplot/model/trace.h"
+
+struct sp_cli_common sp_cli;
+
+void sp_cli_error(const char *file, const struct sp_error *err)
+{
+	fputs("schedplot: ", stderr);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	if (err->offset >= 0)
+		fprintf(stderr, "offset 0x%llx: ", (unsigned long long)err->offset);
+	fprintf(stderr, "%s\n", err->msg[0] ? err->msg : strerror(-err->code));
+}
+
+/* One line on stderr: "schedplot: FILE: message" (no FILE when NULL). */
+static void message(const char *file, const char *fmt, va_list ap)
+{
+	fputs("schedplot: ", stderr);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int sp_cli_fail(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message(file, fmt, ap);
+	va_end(ap);
+	return SP_EXIT_FAILURE;
+}
+
+int sp_cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("schedplot: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'schedplot%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+	return SP_EXIT_USAGE;
+}
+
+void sp_cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sp_cli.quiet)
+		return;
+	fputs("schedplot: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void sp_cli_note(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!sp_cli.verbose)
+		return;
+	va_start(ap, fmt);
+	message(file, fmt, ap);
+	va_end(ap);
+}
+
+bool sp_cli_parse_common(int opt)
+{
+	switch (opt) {
+	case 'v':
+		sp_cli.verbose++;
+		return true;
+	case 'q':
+		sp_cli.quiet = true;
+		return true;
+	}
+	return false;
+}
+
+char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000ull)
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+	else if (ns >= 1000000ull)
+		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else if (ns >= 1000ull)
+		snprintf(buf, len, "%.3f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	return buf;
+}
+
+/* Length of the valid UTF-8 sequence at @s, or 0 when it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong forms, surrogates and code points past U+10FFFF are not UTF-8 */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+void sp_cli_json_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', f);
+	while (*s) {
+		int n = utf8_len(s);
+
+		if (*s == '"' || *s == '\\') {
+			fprintf(f, "\\%c", *s);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\u%04x", *s);
+		} else if (!n) {
+			fputs("\\ufffd", f);	/* not UTF-8: replacement character */
+			n = 1;
+		} else {
+			fwrite(s, 1, n, f);
+		}
+		s += n ? n : 1;
+	}
+	fputc('"', f);
+}
+
+/* ---- progress on a terminal ---- */
+
+struct progress {
+	const char *path;
+	struct timespec start;
+	double last_print;
+	bool printed;
+};
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void progress_show(double fraction, uint64_t nr, void *data)
+{
+	struct progress *p = data;
+	double t = seconds_since(&p->start);
+
+	/* nothing for short runs, then at most a few updates a second */
+	if (t < 1.0 || t - p->last_print < 0.25)
+		return;
+	p->last_print = t;
+	p->printed = true;
+	fprintf(stderr, "\rschedplot: reading %s: %3.0f%%, %.1f M records, %.1f M/s ", p->path,
+		fraction * 100, nr / 1e6, nr / 1e6 / t);
+	fflush(stderr);
+}
+
+static void progress_done(struct progress *p)
+{
+	if (p->printed)
+		fputs("\r\033[K", stderr);
+}
+
+int sp_cli_open(struct sp_trace *t, const char *path)
+{
+	struct sp_error err;
+
+	sp_error_clear(&err);
+	if (sp_trace_open(t, path, &err)) {
+		sp_cli_error(path, &err);
+		return SP_EXIT_FAILURE;
+	}
+	return SP_EXIT_OK;
+}
+
+static void report_oddities(struct sp_trace *t)
+{
+	const struct sp_model *m = &t->model;
+	uint64_t lost = 0, repairs = sp_model_nr_repairs(m);
+	int c, k, cpus_lost = 0;
+
+	for (c = 0; c < t->nr_cpus; c++) {
+		uint64_t n = sp_reader_lost_events(t->reader, c);
+
+		lost += n;
+		cpus_lost += n > 0;
+		if (n && sp_cli.verbose)
+			fprintf(stderr, "schedplot: %s: CPU %d: %llu or more events lost (the "
+				"kernel does not always say how many)\n", t->path, c,
+				(unsigned long long)n);
+	}
+	if (sp_cli.verbose)
+		for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
+			if (m->repairs[k])
+				fprintf(stderr, "schedplot: %s: %llu repairs of kind %s\n", t->path,
+					(unsigned long long)m->repairs[k], sp_repair_name(k));
+	if (lost)
+		sp_cli_warn("%s: events lost on %d CPU%s (ring buffer overrun, %llu or more); "
+			    "record with a larger buffer (trace-cmd record -b)", t->path,
+			    cpus_lost, cpus_lost == 1 ? "" : "s", (unsigned long long)lost);
+	/* a few missed switches are normal on some kernels; say so when they matter */
+	if (repairs && (repairs * 100 > m->nr_by_type[SP_EV_SWITCH] || sp_cli.verbose))
+		sp_cli_warn("%s: repaired %llu inconsistencies (%llu missed switches) from "
+			    "common_pid%s", t->path, (unsigned long long)repairs,
+			    (unsigned long long)m->repairs[SP_REPAIR_MISSED_SWITCH],
+			    sp_cli.verbose ? "" : "; -v lists them by kind");
+}
+
+int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
+	       void (*reset)(void *data), const struct sp_model_filter *filter)
+{
+	struct progress p = { .path = t->path };
+	struct sp_error err;
+	int ret;
+
+	sp_error_clear(&err);
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	if (!sp_cli.quiet && isatty(STDERR_FILENO))
+		sp_reader_set_progress(t->reader, progress_show, &p);
+	ret = sp_trace_run(t, obs, reset, filter, &err);
+	sp_reader_set_progress(t->reader, NULL, NULL);
+	progress_done(&p);
+	if (ret) {
+		sp_cli_error(t->path, &err);
+		return SP_EXIT_FAILURE;
+	}
+	report_oddities(t);
+	return SP_EXIT_OK;
+}
+
+int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_model_observer *obs,
+		void (*reset)(void *data), const struct sp_model_filter *filter)
+{
+	int ret = sp_cli_open(t, path);
+
+	if (ret)
+		return ret;
+	ret = sp_cli_run(t, obs, reset, filter);
+	if (ret)
+		sp_trace_close(t);
+	return ret;
+}
+
+const char *sp_cli_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+int sp_cli_output_error(const char *path, const struct sp_error *err)
+{
+	sp_cli_error(strcmp(path, "-") ? path : NULL, err);
+	/* asking to write over the input is a usage error */
+	return err->code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
+}
+
+int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format fmt,
+			double width)
+{
+	struct sp_error err;
+
+	if (!strcmp(path, "-"))
+		return SP_EXIT_OK;
+	sp_error_clear(&err);
+	if (sp_output_open(out, path, fmt, width, 64, &err))
+		return sp_cli_output_error(path, &err);
+	sp_output_close(out, false, &err);
+	return SP_EXIT_OK;
+}

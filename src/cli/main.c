@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot: pictures of what the Linux scheduler did, from trace-cmd files.
+ * main() only dispatches to the subcommands, git/perf style.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo.h>
+
+#include "schedplot/cli/cli.h"
+
+struct sp_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct sp_command commands[] = {
+	{ "datagraph", sp_cmd_datagraph, "draw every CPU over time, colored by the task running" },
+	{ "running-waiting", sp_cmd_running_waiting,
+	  "draw how many tasks run and how many wait, over time" },
+	{ "overview", sp_cmd_overview, "the datagraph and running-waiting on one time axis" },
+	{ "stats", sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
+	{ "record", sp_cmd_record, "record a trace of the scheduler and the CPU topology (root)" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: schedplot [--version] [--help] COMMAND [OPTIONS] TRACE.dat\n"
+	      "\n"
+	      "Draw what the Linux scheduler did from a trace-cmd recording.\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-17s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n"
+	      "Examples:\n"
+	      "  schedplot datagraph trace.dat -o cores.png       every CPU over time\n"
+	      "  schedplot running-waiting trace.dat -o rw.pdf    overload at a glance\n"
+	      "  schedplot datagraph --min 3 --max 3.2 trace.dat  zoom: seconds from the start\n"
+	      "  schedplot stats trace.dat                        the numbers, for a bug report\n"
+	      "\n"
+	      "Record a suitable trace with:\n"
+	      "  schedplot record -o trace.dat -- COMMAND      (as root)\n"
+	      "or\n"
+	      "  trace-cmd record -e sched:sched_switch -e sched:sched_wakeup \\\n"
+	      "      -e sched:sched_wakeup_new -e sched:sched_waking \\\n"
+	      "      -e sched:sched_migrate_task -e sched:sched_process_fork \\\n"
+	      "      -e sched:sched_process_exec -e sched:sched_process_exit -- COMMAND\n"
+	      "\n"
+	      "'schedplot COMMAND --help' shows a command's options; man schedplot-COMMAND\n"
+	      "has the details.\n", f);
+}
+
+/*
+ * The trace libraries have no version call: the version they run with is
+ * the one in the file name the dynamic linker resolved (libfoo.so.1.7.1).
+ */
+static int print_lib_version(struct dl_phdr_info *info, size_t size, void *data)
+{
+	static const char *const libs[] = { "libtracecmd.so", "libtraceevent.so", "libtracefs.so" };
+	char real[PATH_MAX];
+	const char *base, *so;
+	size_t i;
+
+	if (!info->dlpi_name || !*info->dlpi_name || !realpath(info->dlpi_name, real))
+		return 0;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		if (strncmp(base, libs[i], strlen(libs[i])))
+			continue;
+		so = base + strlen(libs[i]);
+		printf(", %.*s %s", (int)(strlen(libs[i]) - 3), libs[i], *so == '.' ? so + 1 : "?");
+	}
+	return 0;
+}
+
+static void version(void)
+{
+	printf("schedplot %s\n", SP_VERSION);
+	printf("running with cairo %s", cairo_version_string());
+	dl_iterate_phdr(print_lib_version, NULL);
+	printf("\nbuilt with %s\n", SP_DEP_VERSIONS);
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return SP_EXIT_USAGE;
+	}
+	name = argv[1];
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		usage(stdout);
+		return SP_EXIT_OK;
+	}
+	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+		version();
+		return SP_EXIT_OK;
+	}
+	if (!strcmp(name, "help") && argc > 2) {
+		char *help_argv[] = { argv[2], "--help", NULL };
+
+		name = argv[2];
+		argv = help_argv;
+		argc = 2;
+		for (i = 0; i < NR_COMMANDS; i++)
+			if (!strcmp(name, commands[i].name))
+				return commands[i].fn(argc, argv);
+		return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
+	}
+	if (!strcmp(name, "help")) {
+		usage(stdout);
+		return SP_EXIT_OK;
+	}
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
+}

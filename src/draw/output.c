@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one place that picks a cairo surface and puts the finished image on
+ * disk.  A file target is written as a temporary file in the target's own
+ * directory (so the final rename is atomic) and renamed into place only
+ * after cairo, the writes, fflush(), fsync() and fclose() all succeeded.
+ * Standard output cannot be taken back, so its image is collected in memory
+ * and written only once it is complete.  Temporary files still pending are
+ * removed when the process is stopped by a signal (SIGINT, SIGTERM, ...) or
+ * exits without closing its output.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <png.h>
+#include <zlib.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/base/error.h"
+#include "schedplot/draw/output.h"
+
+/* PDF creation date when SOURCE_DATE_EPOCH is not set: fixed, not "now". */
+#define SP_OUTPUT_FIXED_EPOCH 0
+
+enum sp_format sp_format_from_name(const char *name)
+{
+	if (!name)
+		return SP_FORMAT_NONE;
+	if (!strcasecmp(name, "png"))
+		return SP_FORMAT_PNG;
+	if (!strcasecmp(name, "pdf"))
+		return SP_FORMAT_PDF;
+	if (!strcasecmp(name, "svg"))
+		return SP_FORMAT_SVG;
+	return SP_FORMAT_NONE;
+}
+
+enum sp_format sp_format_from_path(const char *path)
+{
+	const char *base, *dot;
+
+	if (!path)
+		return SP_FORMAT_NONE;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return SP_FORMAT_NONE;
+	return sp_format_from_name(dot + 1);
+}
+
+const char *sp_format_name(enum sp_format fmt)
+{
+	switch (fmt) {
+	case SP_FORMAT_PNG:
+		return "png";
+	case SP_FORMAT_PDF:
+		return "pdf";
+	case SP_FORMAT_SVG:
+		return "svg";
+	default:
+		return "none";
+	}
+}
+
+/* ---- temporary files removed on a fatal signal or at exit ---- */
+
+#define SP_OUTPUT_MAX_PENDING 8
+
+/* Signals whose default action ends the process without a chance to clean up. */
+static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGXCPU,
+				       SIGUSR1, SIGUSR2 };
+
+/* The temporary files of this process, read by the signal handler. */
+static const char *volatile pending[SP_OUTPUT_MAX_PENDING];
+static volatile pid_t pending_owner;
+
+/* Async-signal-safe; a forked child (reader.c's isolation) removes nothing. */
+static void remove_pending(void)
+{
+	if (getpid() != pending_owner)
+		return;
+	for (size_t i = 0; i < SP_OUTPUT_MAX_PENDING; i++) {
+		const char *p = pending[i];
+
+		if (p)
+			unlink(p);
+	}
+}
+
+static void on_fatal_signal(int sig)
+{
+	int saved = errno;
+
+	remove_pending();
+	/*
+	 * Die of @sig once the handler returns: @sig stays blocked until then,
+	 * so a second one (timeout(1) signals the process and its group) cannot
+	 * kill the process before the files are gone.  SA_RESETHAND is not used
+	 * for this: it does not keep @sig blocked in the handler.
+	 */
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = saved;
+}
+
+/*
+ * Once per process: handlers for the signals still at their default action
+ * (a SIG_IGN from nohup, or a handler of the program, is kept), and the exit
+ * hook.  SIGXFSZ is ignored instead, so that a file size limit (ulimit -f)
+ * makes the write fail with EFBIG and the usual error path cleans up.
+ */
+static void install_cleanup(void)
+{
+	static bool installed;
+	struct sigaction sa, old;
+
+	if (installed)
+		return;
+	installed = true;
+	pending_owner = getpid();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = 0;
+	sigemptyset(&sa.sa_mask);
+	/* the other cleanup signals wait too, while the files are removed */
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		sigaddset(&sa.sa_mask, cleanup_signals[i]);
+	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		if (!sigaction(cleanup_signals[i], NULL, &old) && old.sa_handler == SIG_DFL &&
+		    !(old.sa_flags & SA_SIGINFO))
+			sigaction(cleanup_signals[i], &sa, NULL);
+	if (!sigaction(SIGXFSZ, NULL, &old) && old.sa_handler == SIG_DFL &&
+	    !(old.sa_flags & SA_SIGINFO))
+		signal(SIGXFSZ, SIG_IGN);
+	atexit(remove_pending);
+}
+
+int sp_output_temp_open(const char *tmp_path, int flags)
+{
+	sigset_t block, old;
+	int fd, e;
+	size_t i;
+
+	install_cleanup();
+	/* No signal between creating the file and recording it. */
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		sigaddset(&block, cleanup_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	fd = open(tmp_path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	e = errno;
+	if (fd >= 0) {
+		for (i = 0; i < SP_OUTPUT_MAX_PENDING && pending[i]; i++)
+			;
+		if (i < SP_OUTPUT_MAX_PENDING)
+			pending[i] = tmp_path;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return fd;
+}
+
+void sp_output_temp_forget(const char *tmp_path)
+{
+	for (size_t i = 0; i < SP_OUTPUT_MAX_PENDING; i++)
+		if (pending[i] == tmp_path)
+			pending[i] = NULL;
+}
+
+void sp_output_init(struct sp_output *out)
+{
+	memset(out, 0, sizeof(*out));
+}
+
+int sp_output_protect(struct sp_output *out, const char *path)
+{
+	struct stat st;
+
+	if (!path || stat(path, &st) < 0)
+		return 0;
+	if (out->nr_protect >= SP_OUTPUT_MAX_PROTECT)
+		return -ENOSPC;
+	out->protect[out->nr_protect].dev = st.st_dev;
+	out->protect[out->nr_protect].ino = st.st_ino;
+	out->nr_protect++;
+	return 0;
+}
+
+static bool is_protected(const struct sp_output *out, const struct stat *st)
+{
+	for (size_t i = 0; i < out->nr_protect; i++)
+		if (out->protect[i].dev == st->st_dev && out->protect[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* The target must not be a directory or one of the protected inputs. */
+static int check_target(const struct sp_output *out, const char *path, struct sp_error *err)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		if (fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && is_protected(out, &st))
+			return sp_error_set(err, -EEXIST, -1,
+					    "refusing to write the image over the input trace (standard output is the input file)");
+		return 0;
+	}
+	if (stat(path, &st) < 0)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return sp_error_set(err, -EISDIR, -1,
+				    "cannot write '%s': it is a directory (give a file name)", path);
+	if (is_protected(out, &st))
+		return sp_error_set(err, -EEXIST, -1,
+				    "refusing to write the image over the input file '%s' (choose another output name)",
+				    path);
+	return 0;
+}
+
+static cairo_status_t stream_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct sp_output *out = closure;
+
+	if (out->write_errno)
+		return CAIRO_STATUS_WRITE_ERROR;
+	if (out->discard)
+		return CAIRO_STATUS_SUCCESS;
+	if (out->fp && out->format != SP_FORMAT_SVG) {
+		if (fwrite(data, 1, len, out->fp) != len) {
+			out->write_errno = errno ? errno : EIO;
+			return CAIRO_STATUS_WRITE_ERROR;
+		}
+		return CAIRO_STATUS_SUCCESS;
+	}
+	if (sp_grow_array(&out->buf, &out->alloc_buf, out->nr_buf + len, 1) < 0) {
+		out->write_errno = ENOMEM;
+		return CAIRO_STATUS_WRITE_ERROR;
+	}
+	memcpy(out->buf + out->nr_buf, data, len);
+	out->nr_buf += len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static void png_write_data(png_structp png, png_bytep data, size_t len)
+{
+	struct sp_output *out = png_get_io_ptr(png);
+
+	while (len) {
+		unsigned int n = len > UINT_MAX ? UINT_MAX : (unsigned int)len;
+
+		if (stream_write(out, data, n) != CAIRO_STATUS_SUCCESS)
+			png_error(png, "write error");
+		data += n;
+		len -= n;
+	}
+}
+
+static void png_flush_data(png_structp png)
+{
+}
+
+/* libpng would print its own messages: the caller reports the error once. */
+static void png_quiet_error(png_structp png, png_const_charp msg)
+{
+	png_longjmp(png, 1);
+}
+
+static void png_quiet_warning(png_structp png, png_const_charp msg)
+{
+}
+
+/*
+ * The image as an 8-bit RGB PNG.  cairo's own writer tries every row
+ * filter, which costs about as much as the rest of a small run; charts are
+ * large flat areas, which zlib packs as small without a filter (the files
+ * come out no larger).  No time or software chunks: the same image gives
+ * the same bytes.
+ */
+static cairo_status_t write_png(struct sp_output *out)
+{
+	cairo_surface_t *s = out->surface;
+	int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+	int stride = cairo_image_surface_get_stride(s), x, y;
+	const unsigned char *pixels;
+	png_structp png;
+	png_infop info;
+	png_bytep row = NULL;
+
+	cairo_surface_flush(s);
+	pixels = cairo_image_surface_get_data(s);
+	if (!pixels || w <= 0 || h <= 0)
+		return CAIRO_STATUS_INVALID_SIZE;
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_quiet_error,
+				      png_quiet_warning);
+	info = png ? png_create_info_struct(png) : NULL;
+	row = malloc((size_t)w * 3);
+	if (!png || !info || !row) {
+		png_destroy_write_struct(&png, info ? &info : NULL);
+		free(row);
+		return CAIRO_STATUS_NO_MEMORY;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		free(row);
+		return out->write_errno ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_NO_MEMORY;
+	}
+	png_set_write_fn(png, out, png_write_data, png_flush_data);
+	png_set_compression_level(png, Z_DEFAULT_COMPRESSION);
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+	png_write_info(png, info);
+	for (y = 0; y < h; y++) {
+		const uint32_t *src = (const uint32_t *)(pixels + (size_t)y * stride);
+
+		/* RGB24: 0x00RRGGBB in a host-order word */
+		for (x = 0; x < w; x++) {
+			row[3 * x] = (unsigned char)(src[x] >> 16);
+			row[3 * x + 1] = (unsigned char)(src[x] >> 8);
+			row[3 * x + 2] = (unsigned char)src[x];
+		}
+		png_write_row(png, row);
+	}
+	png_write_end(png, info);
+	png_destroy_write_struct(&png, &info);
+	free(row);
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/*
+ * Create the temporary file beside @path: ".NAME.PID.N.tmp" in the same
+ * directory, created exclusively with mode 0666 so the umask applies as
+ * for any new file.
+ */
+static int create_temp(struct sp_output *out, const char *path, struct sp_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dir_len = slash ? (int)(slash - path) + 1 : 0;
+	size_t size = strlen(path) + 64;
+	int fd = -1;
+
+	out->tmp_path = malloc(size);
+	if (!out->tmp_path)
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	for (unsigned int n = 0; n < 1000; n++) {
+		/* Keep the name short of NAME_MAX whatever the target's length. */
+		snprintf(out->tmp_path, size, "%.*s.%.200s.%ld.%u.tmp", dir_len, path, base,
+			 (long)getpid(), n);
+		fd = sp_output_temp_open(out->tmp_path, O_WRONLY);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		int code = -errno;
+
+		free(out->tmp_path);
+		out->tmp_path = NULL;
+		if (dir_len == 0)
+			return sp_error_set(err, code, -1,
+					    "cannot create output in the current directory: %s",
+					    strerror(-code));
+		if (dir_len == 1)
+			return sp_error_set(err, code, -1, "cannot create output in '/': %s",
+					    strerror(-code));
+		return sp_error_set(err, code, -1, "cannot create output in '%.*s': %s",
+				    dir_len - 1, path, strerror(-code));
+	}
+	out->fp = fdopen(fd, "wb");
+	if (!out->fp) {
+		int code = -errno;
+
+		close(fd);
+		unlink(out->tmp_path);
+		sp_output_temp_forget(out->tmp_path);
+		free(out->tmp_path);
+		out->tmp_path = NULL;
+		return sp_error_set(err, code, -1, "cannot write '%s': %s", path, strerror(-code));
+	}
+	return 0;
+}
+
+/* SOURCE_DATE_EPOCH when it is a valid number of seconds, else the fixed date. */
+static void pdf_date(char *buf, size_t size)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	long long epoch = SP_OUTPUT_FIXED_EPOCH;
+	struct tm tm;
+	time_t t;
+
+	if (env && *env) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(env, &end, 10);
+		if (!errno && !*end && v >= 0 && v <= 253402300799LL)	/* up to year 9999 */
+			epoch = v;
+	}
+	t = (time_t)epoch;
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, size, "1970-01-01T00:00:00Z");
+		return;
+	}
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void release(struct sp_output *out)
+{
+	if (out->cr)
+		cairo_destroy(out->cr);
+	if (out->surface)
+		cairo_surface_destroy(out->surface);
+	if (out->fp)
+		fclose(out->fp);
+	if (out->tmp_path) {
+		unlink(out->tmp_path);
+		sp_output_temp_forget(out->tmp_path);
+		free(out->tmp_path);
+	}
+	free(out->path);
+	free(out->buf);
+	out->cr = NULL;
+	out->surface = NULL;
+	out->fp = NULL;
+	out->tmp_path = NULL;
+	out->path = NULL;
+	out->buf = NULL;
+	out->nr_buf = 0;
+	out->alloc_buf = 0;
+	out->write_errno = 0;
+	out->discard = false;
+	out->format = SP_FORMAT_NONE;
+}
+
+int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
+		   double width, double height, struct sp_error *err)
+{
+	cairo_font_options_t *fo;
+	bool to_stdout;
+	int ret;
+
+	if (out->cr || out->surface)
+		return sp_error_set(err, -EBUSY, -1, "output is already open");
+	if (!path || !*path)
+		return sp_error_set(err, -EINVAL, -1, "no output file given");
+	to_stdout = !strcmp(path, "-");
+	if (fmt == SP_FORMAT_NONE) {
+		if (to_stdout)
+			return sp_error_set(err, -EINVAL, -1,
+					    "the image format must be given when writing to standard output (png, pdf or svg)");
+		fmt = sp_format_from_path(path);
+		if (fmt == SP_FORMAT_NONE)
+			return sp_error_set(err, -EINVAL, -1,
+					    "cannot tell the image format of '%s' (name it .png, .pdf or .svg, or give the format)",
+					    path);
+	}
+	if (fmt != SP_FORMAT_PNG && fmt != SP_FORMAT_PDF && fmt != SP_FORMAT_SVG)
+		return sp_error_set(err, -EINVAL, -1, "unknown image format");
+	if (!isfinite(width) || !isfinite(height) || width < 1 || height < 1 ||
+	    ceil(width) > SP_OUTPUT_MAX_PX || ceil(height) > SP_OUTPUT_MAX_PX)
+		return sp_error_set(err, -EINVAL, -1,
+				    "image size %gx%g is out of range (1 to %d a side)", width, height,
+				    SP_OUTPUT_MAX_PX);
+
+	ret = check_target(out, path, err);
+	if (ret)
+		return ret;
+	out->path = strdup(path);
+	if (!out->path)
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	if (!to_stdout) {
+		ret = create_temp(out, path, err);
+		if (ret)
+			goto fail;
+	}
+	out->format = fmt;
+
+	switch (fmt) {
+	case SP_FORMAT_PNG:
+		width = ceil(width);
+		height = ceil(height);
+		out->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
+		break;
+	case SP_FORMAT_PDF:
+		out->surface = cairo_pdf_surface_create_for_stream(stream_write, out, width, height);
+		break;
+	default:
+		out->surface = cairo_svg_surface_create_for_stream(stream_write, out, width, height);
+		break;
+	}
+	if (cairo_surface_status(out->surface)) {
+		ret = sp_error_set(err, -ENOMEM, -1, "cannot create a %gx%g %s surface: %s", width,
+				   height, sp_format_name(fmt),
+				   cairo_status_to_string(cairo_surface_status(out->surface)));
+		goto fail;
+	}
+	if (fmt == SP_FORMAT_PDF) {
+		char date[64];
+
+		pdf_date(date, sizeof(date));
+		cairo_pdf_surface_set_metadata(out->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
+		cairo_pdf_surface_set_metadata(out->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
+	}
+	out->cr = cairo_create(out->surface);
+	if (cairo_status(out->cr)) {
+		ret = sp_error_set(err, -ENOMEM, -1, "cannot draw on the %s surface: %s",
+				   sp_format_name(fmt), cairo_status_to_string(cairo_status(out->cr)));
+		goto fail;
+	}
+
+	/*
+	 * The same text metrics for every format and machine: no hinted
+	 * metrics, no subpixel antialiasing taken from the desktop settings.
+	 */
+	fo = cairo_font_options_create();
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_subpixel_order(fo, CAIRO_SUBPIXEL_ORDER_DEFAULT);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(out->cr, fo);
+	cairo_font_options_destroy(fo);
+
+	if (fmt == SP_FORMAT_PNG) {
+		cairo_save(out->cr);
+		cairo_set_source_rgb(out->cr, 1, 1, 1);
+		cairo_paint(out->cr);
+		cairo_restore(out->cr);
+	}
+	out->width = width;
+	out->height = height;
+	return 0;
+
+fail:
+	release(out);
+	return ret;
+}
+
+/*
+ * cairo names SVG groups "surfaceN" after a counter shared by all surfaces
+ * of the process, so a second image drawn by the same process would differ
+ * from the first.  Number them in order of appearance instead: the ids
+ * stay unique, and the same drawing gives the same bytes.  Text is drawn
+ * as glyph outlines, so "surface" followed by digits only occurs in ids
+ * and references to them.
+ */
+static int svg_renumber(struct sp_output *out)
+{
+	static const char key[] = "surface";
+	const size_t klen = sizeof(key) - 1;
+	unsigned long *ids = NULL;
+	size_t nr_ids = 0, alloc_ids = 0, alloc = 0, n = 0;
+	unsigned char *dst = NULL;
+	size_t i = 0;
+	int ret;
+
+	/* Renumbering rarely lengthens the text; grow from there when it does. */
+	ret = sp_grow_array(&dst, &alloc, out->nr_buf + 64, 1);
+	if (ret)
+		return ret;
+	while (i < out->nr_buf) {
+		const unsigned char *p = out->buf + i;
+		size_t left = out->nr_buf - i, j, len;
+		char num[32];
+
+		len = 1;
+		if (left > klen && !memcmp(p, key, klen) && p[klen] >= '0' && p[klen] <= '9' &&
+		    (i == 0 || !((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z')))) {
+			unsigned long id = 0;
+
+			for (len = klen; len < left && p[len] >= '0' && p[len] <= '9'; len++)
+				id = id * 10 + (p[len] - '0');
+			for (j = 0; j < nr_ids && ids[j] != id; j++)
+				;
+			if (j == nr_ids) {
+				ret = sp_grow_array(&ids, &alloc_ids, nr_ids + 1, sizeof(*ids));
+				if (ret)
+					goto out;
+				ids[nr_ids++] = id;
+			}
+			snprintf(num, sizeof(num), "%s%zu", key, j + 1);
+			ret = sp_grow_array(&dst, &alloc, n + strlen(num), 1);
+			if (ret)
+				goto out;
+			memcpy(dst + n, num, strlen(num));
+			n += strlen(num);
+			i += len;
+			continue;
+		}
+		ret = sp_grow_array(&dst, &alloc, n + 1, 1);
+		if (ret)
+			goto out;
+		dst[n++] = *p;
+		i++;
+	}
+	free(out->buf);
+	out->buf = dst;
+	out->nr_buf = n;
+	out->alloc_buf = alloc;
+	dst = NULL;
+out:
+	free(dst);
+	free(ids);
+	return ret;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Flush, sync and close the temporary file, then rename it over the target. */
+static int commit_file(struct sp_output *out, struct sp_error *err)
+{
+	FILE *fp = out->fp;
+	const char *slash;
+	int ret;
+
+	out->fp = NULL;
+	if (fflush(fp) || fsync(fileno(fp))) {
+		ret = -errno;
+		fclose(fp);
+		return sp_error_set(err, ret, -1, "cannot write '%s': %s", out->path, strerror(-ret));
+	}
+	if (fclose(fp))
+		return sp_error_set(err, -errno, -1, "cannot write '%s': %s", out->path,
+				    strerror(errno));
+	/* The target may have been replaced while we drew. */
+	ret = check_target(out, out->path, err);
+	if (ret)
+		return ret;
+	if (rename(out->tmp_path, out->path) < 0)
+		return sp_error_set(err, -errno, -1, "cannot rename the image to '%s': %s",
+				    out->path, strerror(errno));
+	sp_output_temp_forget(out->tmp_path);
+	free(out->tmp_path);
+	out->tmp_path = NULL;
+
+	/* Make the rename durable too; a failure here loses nothing written. */
+	slash = strrchr(out->path, '/');
+	if (slash) {
+		char *dir = strndup(out->path, slash == out->path ? 1 : (size_t)(slash - out->path));
+		int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(dir);
+	} else {
+		int dfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+	}
+	return 0;
+}
+
+int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err)
+{
+	cairo_status_t status;
+	int ret = 0;
+
+	if (!out->cr && !out->surface) {
+		release(out);
+		return 0;
+	}
+	if (!commit)
+		out->discard = true;
+
+	status = cairo_status(out->cr);
+	cairo_destroy(out->cr);
+	out->cr = NULL;
+	if (commit && !status && out->format == SP_FORMAT_PNG)
+		status = write_png(out);
+	cairo_surface_finish(out->surface);
+	if (!status)
+		status = cairo_surface_status(out->surface);
+	cairo_surface_destroy(out->surface);
+	out->surface = NULL;
+
+	if (!commit)
+		goto out;
+	if (out->write_errno) {
+		ret = sp_error_set(err, -out->write_errno, -1, "cannot write '%s': %s",
+				   !strcmp(out->path, "-") ? "standard output" : out->path,
+				   strerror(out->write_errno));
+		goto out;
+	}
+	if (status) {
+		ret = sp_error_set(err, status == CAIRO_STATUS_NO_MEMORY ? -ENOMEM : -EIO, -1,
+				   "cannot draw the %s image: %s", sp_format_name(out->format),
+				   cairo_status_to_string(status));
+		goto out;
+	}
+	if (out->format == SP_FORMAT_SVG) {
+		ret = svg_renumber(out);
+		if (ret) {
+			sp_error_set(err, ret, -1, "out of memory");
+			goto out;
+		}
+		if (out->fp && out->nr_buf && fwrite(out->buf, 1, out->nr_buf, out->fp) != out->nr_buf) {
+			ret = sp_error_set(err, -errno, -1, "cannot write '%s': %s", out->path,
+					   strerror(errno));
+			goto out;
+		}
+	}
+	if (out->fp) {
+		ret = commit_file(out, err);
+	} else {
+		ret = write_all(STDOUT_FILENO, out->buf, out->nr_buf);
+		if (ret)
+			sp_error_set(err, ret, -1, "cannot write to standard output: %s",
+				     strerror(-ret));
+	}
+out:
+	release(out);
+	return ret;
+}

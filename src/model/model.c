@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * model: sched records -> per-CPU runs, task table, running/waiting steps.
+ * The rules are those of DESIGN.md ("Exact semantics").
+ *
+ * Repairs reach into the past: when CPU c's tracked task T is not the
+ * common_pid P of a sched record at time t, the switch was missed and is
+ * placed at c's previous sched record t_r:
+ *
+ *      c:  ...sched(T)            other CPUs' records           sched(P)
+ *             |<---- T ran ---->|                                  |
+ *             t_r       (repaired: P runs from t_r)                t
+ *
+ * Other CPUs may already have produced running/waiting changes between t_r
+ * and t, so changes go through a small heap and are only handed to the
+ * observers once no CPU can reach back before them any more: a CPU can
+ * reach back to its last sched record (or, before its first one, to its
+ * first record).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/base/error.h"
+#include "schedplot/model/model.h"
+
+/* Past this many pending changes the oldest are handed out anyway. */
+#define SP_MAX_PENDING_CHANGES	(1u << 20)
+/*
+ * How often (in records) the flush point is recomputed: O(CPUs) work, so
+ * at least 1024 records and 16 per CPU apart, to keep it O(1) per record.
+ * When changes are handed out does not change what is handed out.
+ */
+#define SP_FLUSH_INTERVAL	1024
+
+struct sp_change {
+	uint64_t ts;
+	int32_t d_running;
+	int32_t d_waiting;
+};
+
+static const char *const repair_names[SP_REPAIR_NR_KINDS] = {
+	[SP_REPAIR_MISSED_SWITCH] = "missed_switch",
+	[SP_REPAIR_PREV_MISMATCH] = "prev_pid_mismatch",
+	[SP_REPAIR_TIME_BACKWARDS] = "time_backwards",
+	[SP_REPAIR_LATE_CHANGE] = "late_change",
+};
+
+const char *sp_repair_name(enum sp_repair_kind kind)
+{
+	return kind < SP_REPAIR_NR_KINDS ? repair_names[kind] : "unknown";
+}
+
+static uint32_t hash_u32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352d;
+	x ^= x >> 15;
+	x *= 0x846ca68b;
+	x ^= x >> 16;
+	return x;
+}
+
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* ---- interned strings ---- */
+
+static int str_index_rebuild(struct sp_model *m, size_t alloc)
+{
+	uint32_t *index = sp_alloc_array(alloc, sizeof(*index));
+	size_t off;
+
+	if (!index)
+		return -ENOMEM;
+	/* offset 0 is the empty string; index entries are offset + 1 */
+	for (off = 1; off < m->nr_strs_bytes; off += strlen(m->strs + off) + 1) {
+		size_t i = hash_str(m->strs + off) & (alloc - 1);
+
+		while (index[i])
+			i = (i + 1) & (alloc - 1);
+		index[i] = off + 1;
+	}
+	free(m->str_index);
+	m->str_index = index;
+	m->alloc_str_index = alloc;
+	return 0;
+}
+
+static int str_intern(struct sp_model *m, const char *s, uint32_t *id)
+{
+	size_t len = strlen(s), i;
+
+	if (!len) {
+		*id = 0;
+		return 0;
+	}
+	if ((m->nr_str_ids + 1) * 2 > m->alloc_str_index &&
+	    str_index_rebuild(m, m->alloc_str_index ? m->alloc_str_index * 2 : 256))
+		return -ENOMEM;
+	i = hash_str(s) & (m->alloc_str_index - 1);
+	while (m->str_index[i]) {
+		uint32_t off = m->str_index[i] - 1;
+
+		if (!strcmp(m->strs + off, s)) {
+			*id = off;
+			return 0;
+		}
+		i = (i + 1) & (m->alloc_str_index - 1);
+	}
+	if (m->nr_strs_bytes + len + 2 > UINT32_MAX - 1)
+		return -ENOMEM;
+	if (sp_grow_array(&m->strs, &m->alloc_strs, m->nr_strs_bytes + len + 2, 1))
+		return -ENOMEM;
+	if (!m->nr_strs_bytes)
+		m->nr_strs_bytes = 1;	/* id 0 is the empty string */
+	memcpy(m->strs + m->nr_strs_bytes, s, len + 1);
+	*id = m->nr_strs_bytes;
+	m->str_index[i] = m->nr_strs_bytes + 1;
+	m->nr_strs_bytes += len + 1;
+	m->nr_str_ids++;
+	return 0;
+}
+
+const char *sp_model_str(const struct sp_model *m, uint32_t id)
+{
+	return id && id < m->nr_strs_bytes ? m->strs + id : "";
+}
+
+/* ---- task table ---- */
+
+static int task_index_rebuild(struct sp_model *m, size_t alloc)
+{
+	int32_t *index = sp_alloc_array(alloc, sizeof(*index));
+	size_t t;
+
+	if (!index)
+		return -ENOMEM;
+	for (t = 0; t < m->nr_tasks; t++) {
+		size_t i = hash_u32(m->tasks[t].pid) & (alloc - 1);
+
+		while (index[i])
+			i = (i + 1) & (alloc - 1);
+		index[i] = t + 1;
+	}
+	free(m->task_index);
+	m->task_index = index;
+	m->alloc_index = alloc;
+	return 0;
+}
+
+/* The table's task for @pid, or NULL; remembered in the cache. */
+static struct sp_task *task_lookup(const struct sp_model *m, int pid, int32_t *slot)
+{
+	size_t i;
+
+	if (!m->alloc_index)
+		return NULL;
+	i = hash_u32(pid) & (m->alloc_index - 1);
+	while (m->task_index[i]) {
+		struct sp_task *t = &m->tasks[m->task_index[i] - 1];
+
+		if (t->pid == pid) {
+			*slot = m->task_index[i];
+			return t;
+		}
+		i = (i + 1) & (m->alloc_index - 1);
+	}
+	return NULL;
+}
+
+/* A direct-mapped cache in front of the table: few tasks are busy at once. */
+static inline struct sp_task *task_find(const struct sp_model *m, int pid)
+{
+	int32_t *slot = (int32_t *)&m->task_cache[(uint32_t)pid % SP_TASK_CACHE];
+
+	if (*slot && m->tasks[*slot - 1].pid == pid)
+		return &m->tasks[*slot - 1];
+	return task_lookup(m, pid, slot);
+}
+
+struct sp_task *sp_model_task(const struct sp_model *m, int pid)
+{
+	return task_find(m, pid);
+}
+
+/* The task for @pid, created on first sight.  Return: NULL for pid < 0 or ENOMEM. */
+static struct sp_task *task_get(struct sp_model *m, int pid)
+{
+	struct sp_task *t;
+	size_t i;
+
+	if (pid < 0)
+		return NULL;
+	t = task_find(m, pid);
+	if (t)
+		return t;
+	if ((m->nr_tasks + 1) * 2 > m->alloc_index &&
+	    task_index_rebuild(m, m->alloc_index ? m->alloc_index * 2 : 1024))
+		return NULL;
+	if (sp_grow_array(&m->tasks, &m->alloc_tasks, m->nr_tasks + 1, sizeof(*m->tasks)))
+		return NULL;
+	t = &m->tasks[m->nr_tasks];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->ppid = -1;
+	t->cpu = -1;
+	t->wake_ns = SP_NO_TS;
+	i = hash_u32(pid) & (m->alloc_index - 1);
+	while (m->task_index[i])
+		i = (i + 1) & (m->alloc_index - 1);
+	m->task_index[i] = ++m->nr_tasks;
+	return t;
+}
+
+/* strncmp(last, comm, 16) == 0, inline: two names per switch come through here */
+static inline bool same_comm(const char last[16], const char *comm)
+{
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		if (last[i] != comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+int sp_model_set_comm(struct sp_model *m, int pid, const char *comm)
+{
+	struct sp_task *t;
+
+	if (!comm || pid <= 0)
+		return 0;
+	t = task_get(m, pid);
+	if (!t)
+		return -ENOMEM;
+	/* names change rarely (exec, prctl): compare with the copy in the task first */
+	if (t->comm && same_comm(t->last_comm, comm))
+		return 0;
+	memset(t->last_comm, 0, sizeof(t->last_comm));
+	memcpy(t->last_comm, comm, strnlen(comm, sizeof(t->last_comm)));
+	return str_intern(m, comm, &t->comm);
+}
+
+const char *sp_model_comm(const struct sp_model *m, int pid)
+{
+	struct sp_task *t;
+
+	if (pid == 0)
+		return "<idle>";
+	t = sp_model_task(m, pid);
+	return t ? sp_model_str(m, t->comm) : "";
+}
+
+/* ---- running/waiting changes, reordered by time ---- */
+
+/* Hand the steps collected to the observer. */
+static void steps_out(struct sp_model *m)
+{
+	if (m->nr_steps && m->obs.steps)
+		m->obs.steps(m->obs.data, m->steps, m->nr_steps);
+	m->nr_steps = 0;
+}
+
+/*
+ * Pending changes are kept sorted by time in changes[head..nr_changes).
+ * Almost all arrive in time order and are appended; only repairs reach
+ * back, and then only a little, so insertion scans from the end.
+ */
+static void changes_flush(struct sp_model *m, uint64_t upto)
+{
+	while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts < upto) {
+		uint64_t ts = m->changes[m->head_changes].ts;
+		int running = m->running, waiting = m->waiting;
+
+		while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts == ts) {
+			m->running += m->changes[m->head_changes].d_running;
+			m->waiting += m->changes[m->head_changes].d_waiting;
+			m->head_changes++;
+		}
+		m->flushed_ns = ts;
+		m->any_flushed = true;
+		if (m->running != running || m->waiting != waiting) {
+			struct sp_step *s = &m->steps[m->nr_steps++];
+
+			s->ts = ts;
+			s->running = m->running;
+			s->waiting = m->waiting;
+			if (m->nr_steps == SP_STEP_BATCH)
+				steps_out(m);
+		}
+	}
+	steps_out(m);
+	if (m->head_changes == m->nr_changes)
+		m->head_changes = m->nr_changes = 0;
+}
+
+static int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_waiting)
+{
+	size_t i;
+
+	if (m->any_flushed && ts <= m->flushed_ns) {
+		/* only after the pending list overflowed: keep order, count it */
+		m->repairs[SP_REPAIR_LATE_CHANGE]++;
+		ts = m->flushed_ns + 1;
+	}
+	if (m->nr_changes - m->head_changes >= SP_MAX_PENDING_CHANGES) {
+		changes_flush(m, m->changes[m->head_changes].ts + 1);
+		if (ts <= m->flushed_ns) {
+			m->repairs[SP_REPAIR_LATE_CHANGE]++;
+			ts = m->flushed_ns + 1;
+		}
+	}
+	if (m->nr_changes == m->alloc_changes && m->head_changes) {
+		memmove(m->changes, m->changes + m->head_changes,
+			(m->nr_changes - m->head_changes) * sizeof(*m->changes));
+		m->nr_changes -= m->head_changes;
+		m->head_changes = 0;
+	}
+	if (m->nr_changes == m->alloc_changes &&
+	    sp_grow_array(&m->changes, &m->alloc_changes, m->nr_changes + 1,
+			  sizeof(*m->changes)))
+		return -ENOMEM;
+	i = m->nr_changes++;
+	while (i > m->head_changes && m->changes[i - 1].ts > ts) {
+		m->changes[i] = m->changes[i - 1];
+		i--;
+	}
+	m->changes[i].ts = ts;
+	m->changes[i].d_running = d_running;
+	m->changes[i].d_waiting = d_waiting;
+	return 0;
+}
+
+/* The earliest time any CPU can still reach back to, given records up to @now. */
+static uint64_t reach_back_limit(const struct sp_model *m, uint64_t now)
+{
+	uint64_t limit = now;
+	int c;
+
+	for (c = 0; c < m->nr_cpus; c++) {
+		const struct sp_cpu *cpu = &m->cpus[c];
+		uint64_t t;
+
+		if (!cpu->nr_records)
+			continue;
+		t = cpu->cur_pid < 0 ? cpu->start_ns : cpu->last_sched_ns;
+		if (t < limit)
+			limit = t;
+	}
+	return limit;
+}
+
+/* A power of two: SP_FLUSH_INTERVAL, or 16 records per CPU rounded up. */
+static inline uint64_t flush_interval(const struct sp_model *m)
+{
+	unsigned int n = (unsigned int)m->nr_cpus * 16;
+
+	if (n <= SP_FLUSH_INTERVAL)
+		return SP_FLUSH_INTERVAL;
+	return (uint64_t)1 << (32 - __builtin_clz(n - 1));
+}
+
+/* ---- filters ---- */
+
+static bool cpu_selected(const struct sp_model *m, int cpu)
+{
+	if (!m->filter.cpus)
+		return true;
+	return cpu >= 0 && cpu < m->nr_cpus && m->filter.cpus[cpu];
+}
+
+static bool task_selected(const struct sp_model *m, const struct sp_task *t)
+{
+	if (!m->filter.task)
+		return true;
+	return m->filter.task(m->filter.task_data, t->pid, sp_model_str(m, t->comm));
+}
+
+/* ---- state changes ---- */
+
+static int wait_begin(struct sp_model *m, struct sp_task *t, uint64_t ts, int cpu)
+{
+	t->state = SP_TASK_WAITING;
+	t->wait_since_ns = ts;
+	t->cpu = cpu;
+	t->wait_counted = cpu_selected(m, cpu) && task_selected(m, t);
+	return t->wait_counted ? change_add(m, ts, 0, 1) : 0;
+}
+
+static int wait_end(struct sp_model *m, struct sp_task *t, uint64_t ts)
+{
+	if (ts < t->wait_since_ns)
+		ts = t->wait_since_ns;
+	t->wait_ns += ts - t->wait_since_ns;
+	t->state = SP_TASK_OTHER;
+	return t->wait_counted ? change_add(m, ts, 0, -1) : 0;
+}
+
+/* @pid becomes current on @c at @ts. */
+static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
+{
+	struct sp_cpu *cpu = &m->cpus[c];
+	struct sp_task *t = NULL;
+	int ret = 0;
+
+	cpu->cur_pid = pid;
+	cpu->run_start_ns = ts;
+	cpu->run_counted = false;
+	if (pid != 0) {
+		t = task_get(m, pid);
+		if (!t)
+			return -ENOMEM;
+		if (t->state == SP_TASK_WAITING)
+			ret = wait_end(m, t, ts);
+		if (t->wake_ns != SP_NO_TS) {
+			uint64_t dur = ts > t->wake_ns ? ts - t->wake_ns : 0;
+
+			if (m->obs.latency)
+				m->obs.latency(m->obs.data, pid, t->wake_ns, dur);
+			t->wake_ns = SP_NO_TS;
+		}
+		t->state = SP_TASK_RUNNING;
+		t->cpu = c;
+		cpu->run_counted = cpu->selected && task_selected(m, t);
+	}
+	if (cpu->run_counted && !ret)
+		ret = change_add(m, ts, 1, 0);
+	return ret;
+}
+
+enum run_end_how { END_OTHER, END_WAITING, END_OF_TRACE };
+
+/* c's current task stops being current at @ts. */
+static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how)
+{
+	struct sp_cpu *cpu = &m->cpus[c];
+	int pid = cpu->cur_pid, ret = 0;
+	struct sp_task *t;
+	uint64_t dur;
+
+	if (pid < 0)
+		return 0;
+	if (ts < cpu->run_start_ns)
+		ts = cpu->run_start_ns;
+	dur = ts - cpu->run_start_ns;
+	if (dur && m->obs.run)
+		m->obs.run(m->obs.data, c, pid, cpu->run_start_ns, ts);
+	if (cpu->run_counted)
+		ret = change_add(m, ts, -1, 0);
+	cpu->cur_pid = -1;
+	cpu->run_counted = false;
+	if (pid == 0)
+		return ret;
+	cpu->busy_ns += dur;
+	t = task_get(m, pid);
+	if (!t)
+		return -ENOMEM;
+	t->run_ns += dur;
+	/* a task that runs elsewhere by now is left alone */
+	if (how == END_OF_TRACE || t->state != SP_TASK_RUNNING || t->cpu != c)
+		return ret;
+	if (how == END_WAITING)
+		return ret ? ret : wait_begin(m, t, ts, c);
+	t->state = SP_TASK_OTHER;
+	return ret;
+}
+
+static bool is_wakeup(const struct sp_model *m, enum sp_event_type type)
+{
+	if (type == SP_EV_WAKEUP_NEW)
+		return true;
+	return type == (m->wakeup_from_waking ? SP_EV_WAKING : SP_EV_WAKEUP);
+}
+
+static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
+{
+	struct sp_task *t = task_get(m, ev->pid);
+	int place = ev->target_cpu;
+
+	if (!t)
+		return ev->pid < 0 ? 0 : -ENOMEM;
+	if (ev->comm && sp_model_set_comm(m, ev->pid, ev->comm))
+		return -ENOMEM;
+	t->wakeups++;
+	if (t->state != SP_TASK_OTHER)
+		return 0;
+	if (place < 0 || place >= m->nr_cpus)
+		place = ev->cpu;
+	t->wake_ns = ev->ts_ns;
+	return wait_begin(m, t, ev->ts_ns, place);
+}
+
+static int handle_migrate(struct sp_model *m, const struct sp_event *ev)
+{
+	struct sp_task *t = task_get(m, ev->pid);
+	bool counted;
+
+	m->nr_migrations++;
+	if (!t)
+		return ev->pid < 0 ? 0 : -ENOMEM;
+	if (ev->comm && sp_model_set_comm(m, ev->pid, ev->comm))
+		return -ENOMEM;
+	t->migrations++;
+	if (ev->target_cpu < 0 || ev->target_cpu >= m->nr_cpus || t->state != SP_TASK_WAITING)
+		return 0;
+	/* a waiting task moved to another run queue: it may leave the counted CPUs */
+	t->cpu = ev->target_cpu;
+	counted = cpu_selected(m, t->cpu) && task_selected(m, t);
+	if (counted == t->wait_counted)
+		return 0;
+	t->wait_counted = counted;
+	return change_add(m, ev->ts_ns, 0, counted ? 1 : -1);
+}
+
+static int handle_fork(struct sp_model *m, const struct sp_event *ev)
+{
+	struct sp_task *child;
+
+	if (ev->comm && sp_model_set_comm(m, ev->pid, ev->comm))
+		return -ENOMEM;
+	if (ev->other_comm && sp_model_set_comm(m, ev->other_pid, ev->other_comm))
+		return -ENOMEM;
+	child = task_get(m, ev->other_pid);
+	if (child)
+		child->ppid = ev->pid;
+	return 0;
+}
+
+static int handle_switch(struct sp_model *m, const struct sp_event *ev)
+{
+	struct sp_cpu *cpu = &m->cpus[ev->cpu];
+	int ret;
+
+	if (sp_model_set_comm(m, ev->pid, ev->comm) ||
+	    sp_model_set_comm(m, ev->other_pid, ev->other_comm))
+		return -ENOMEM;
+	cpu->nr_switches++;
+	if (ev->pid != cpu->cur_pid)
+		m->repairs[SP_REPAIR_PREV_MISMATCH]++;
+	ret = run_end(m, ev->cpu, ev->ts_ns, ev->prev_runnable ? END_WAITING : END_OTHER);
+	if (ret)
+		return ret;
+	if (ev->other_pid < 0)
+		return 0;
+	return run_begin(m, ev->cpu, ev->other_pid, ev->ts_ns);
+}
+
+int sp_model_add(struct sp_model *m, const struct sp_event *ev)
+{
+	struct sp_event fixed;
+	struct sp_cpu *cpu;
+	int c = ev->cpu, ret = 0;
+
+	if (c < 0 || c >= m->nr_cpus || m->finished)
+		return -EINVAL;
+	cpu = &m->cpus[c];
+	m->nr_records++;
+	if (cpu->nr_records++ == 0) {
+		if (cpu->start_ns == SP_NO_TS || ev->ts_ns < cpu->start_ns)
+			cpu->start_ns = ev->ts_ns;
+		cpu->last_ts_ns = ev->ts_ns;
+	}
+	if (ev->ts_ns < cpu->last_ts_ns) {
+		/* keep each CPU's clock monotonic; the record still counts */
+		m->repairs[SP_REPAIR_TIME_BACKWARDS]++;
+		fixed = *ev;
+		fixed.ts_ns = cpu->last_ts_ns;
+		ev = &fixed;
+	}
+	cpu->last_ts_ns = ev->ts_ns;
+	if (ev->ts_ns > m->end_ns)
+		m->end_ns = ev->ts_ns;
+	if (!sp_event_is_sched(ev) || ev->type >= SP_EV_NR_TYPES)
+		goto out;
+
+	m->nr_sched_records++;
+	m->nr_by_type[ev->type]++;
+	if (cpu->cur_pid < 0 && cpu->last_sched_ns == SP_NO_TS) {
+		ret = run_begin(m, c, ev->common_pid, cpu->start_ns);
+	} else if (ev->common_pid != cpu->cur_pid) {
+		m->repairs[SP_REPAIR_MISSED_SWITCH]++;
+		ret = run_end(m, c, cpu->last_sched_ns, END_OTHER);
+		if (!ret)
+			ret = run_begin(m, c, ev->common_pid, cpu->last_sched_ns);
+	}
+	if (ret)
+		return ret;
+
+	switch (ev->type) {
+	case SP_EV_SWITCH:
+		ret = handle_switch(m, ev);
+		break;
+	case SP_EV_WAKEUP:
+	case SP_EV_WAKEUP_NEW:
+	case SP_EV_WAKING:
+		if (is_wakeup(m, ev->type))
+			ret = handle_wakeup(m, ev);
+		break;
+	case SP_EV_MIGRATE:
+		ret = handle_migrate(m, ev);
+		break;
+	case SP_EV_FORK:
+		ret = handle_fork(m, ev);
+		break;
+	case SP_EV_EXIT:
+		ret = sp_model_set_comm(m, ev->pid, ev->comm);
+		break;
+	default:
+		break;
+	}
+	cpu->last_sched_ns = ev->ts_ns;
+out:
+	if (!(m->nr_records & (flush_interval(m) - 1)))
+		changes_flush(m, reach_back_limit(m, ev->ts_ns));
+	return ret;
+}
+
+int sp_model_finish(struct sp_model *m)
+{
+	size_t i;
+	int c, ret;
+
+	if (m->finished)
+		return 0;
+	for (c = 0; c < m->nr_cpus; c++) {
+		ret = run_end(m, c, m->end_ns, END_OF_TRACE);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < m->nr_tasks; i++) {
+		struct sp_task *t = &m->tasks[i];
+
+		if (t->state == SP_TASK_WAITING && m->end_ns > t->wait_since_ns)
+			t->wait_ns += m->end_ns - t->wait_since_ns;
+	}
+	changes_flush(m, UINT64_MAX);
+	m->finished = true;
+	return 0;
+}
+
+uint64_t sp_model_nr_repairs(const struct sp_model *m)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
+		n += m->repairs[k];
+	return n;
+}
+
+int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uint64_t end_ns,
+		  bool wakeup_from_waking, const struct sp_model_observer *obs,
+		  const struct sp_model_filter *filter)
+{
+	int c;
+
+	memset(m, 0, sizeof(*m));
+	if (nr_cpus <= 0)
+		return -EINVAL;
+	m->cpus = sp_alloc_array(nr_cpus, sizeof(*m->cpus));
+	if (!m->cpus)
+		return -ENOMEM;
+	m->nr_cpus = nr_cpus;
+	m->end_ns = end_ns;
+	m->first_ns = SP_NO_TS;
+	m->window_start_ns = 0;
+	m->wakeup_from_waking = wakeup_from_waking;
+	if (obs)
+		m->obs = *obs;
+	if (filter)
+		m->filter = *filter;
+	for (c = 0; c < nr_cpus; c++) {
+		struct sp_cpu *cpu = &m->cpus[c];
+
+		cpu->start_ns = start_ns ? start_ns[c] : SP_NO_TS;
+		cpu->last_sched_ns = SP_NO_TS;
+		cpu->cur_pid = -1;
+		cpu->selected = cpu_selected(m, c);
+		if (cpu->start_ns == SP_NO_TS)
+			continue;
+		if (cpu->start_ns < m->first_ns)
+			m->first_ns = cpu->start_ns;
+		if (cpu->start_ns > m->window_start_ns)
+			m->window_start_ns = cpu->start_ns;
+	}
+	return 0;
+}
+
+void sp_model_release(struct sp_model *m)
+{
+	free(m->cpus);
+	free(m->tasks);
+	free(m->task_index);
+	free(m->strs);
+	free(m->str_index);
+	free(m->changes);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trace: a file and the model built from it in one pass.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/base/error.h"
+#include "schedplot/model/trace.h"
+
+static void add_marker(void *data, const char *text)
+{
+	struct sp_trace *t = data;
+
+	t->nr_topology_markers++;
+	if (!t->topology_err.code)
+		sp_topology_parse_marker(&t->topology, text, strlen(text), &t->topology_err);
+}
+
+/* The topology markers: all of them, or none when one is damaged. */
+static void read_topology(struct sp_trace *t)
+{
+	sp_error_clear(&t->topology_err);
+	sp_reader_scan_markers(t->reader, SP_TOPOLOGY_MARKER_PREFIX, add_marker, t);
+	t->has_topology = t->nr_topology_markers && !t->topology_err.code;
+	if (!t->has_topology)
+		sp_topology_release(&t->topology);
+}
+
+int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
+{
+	bool any = false;
+	int cpu;
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	t->reader = sp_reader_open(path, err);
+	if (!t->reader)
+		return err && err->code ? err->code : -EIO;
+	t->nr_cpus = sp_reader_nr_cpus(t->reader);
+	t->start_ns = sp_alloc_array(t->nr_cpus, sizeof(*t->start_ns));
+	if (!t->start_ns) {
+		sp_trace_close(t);
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	}
+	t->first_ns = UINT64_MAX;
+	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		uint64_t first, last;
+
+		t->start_ns[cpu] = SP_NO_TS;
+		if (sp_reader_cpu_span(t->reader, cpu, &first, &last))
+			continue;
+		any = true;
+		t->start_ns[cpu] = first;
+		if (first < t->first_ns)
+			t->first_ns = first;
+		if (first > t->window_start_ns)
+			t->window_start_ns = first;
+		if (last != UINT64_MAX && last > t->end_ns)
+			t->end_ns = last;
+	}
+	if (!any) {
+		sp_trace_close(t);
+		return sp_error_set(err, -ENODATA, -1,
+				    "the trace holds no records (was tracing on while recording?)");
+	}
+	if (t->end_ns < t->window_start_ns)
+		t->end_ns = t->window_start_ns;
+	read_topology(t);
+	return 0;
+}
+
+static int feed_model(const struct sp_event *ev, void *data)
+{
+	return sp_model_add(data, ev);
+}
+
+static int one_pass(struct sp_trace *t, bool from_waking, const struct sp_model_observer *obs,
+		    const struct sp_model_filter *filter, struct sp_error *err)
+{
+	int ret, pid;
+
+	if (t->has_model)
+		sp_model_release(&t->model);
+	t->has_model = false;
+	ret = sp_model_init(&t->model, t->nr_cpus, t->start_ns, t->end_ns, from_waking, obs,
+			    filter);
+	if (ret)
+		return sp_error_set(err, ret, -1, "out of memory");
+	t->has_model = true;
+	/* the model reads only the wakeup it was told to use */
+	sp_reader_set_skipped(t->reader, 1u << (from_waking ? SP_EV_WAKEUP : SP_EV_WAKING));
+	ret = sp_reader_read(t->reader, feed_model, &t->model, err);
+	if (!ret)
+		ret = sp_model_finish(&t->model);
+	if (ret)
+		return err && err->code ? err->code : sp_error_set(err, ret, -1, "out of memory");
+	/* name tasks the sched records never named, from the saved cmdlines */
+	for (size_t i = 0; i < t->model.nr_tasks; i++) {
+		const char *comm;
+
+		if (t->model.tasks[i].comm)
+			continue;
+		pid = t->model.tasks[i].pid;
+		comm = sp_reader_comm(t->reader, pid);
+		if (comm && sp_model_set_comm(&t->model, pid, comm))
+			return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	}
+	return 0;
+}
+
+int sp_trace_run(struct sp_trace *t, const struct sp_model_observer *obs,
+		 void (*reset)(void *data), const struct sp_model_filter *filter,
+		 struct sp_error *err)
+{
+	int ret = one_pass(t, false, obs, filter, err);
+
+	if (ret)
+		return ret;
+	if (!t->model.nr_by_type[SP_EV_WAKEUP] && t->model.nr_by_type[SP_EV_WAKING]) {
+		if (reset)
+			reset(obs ? obs->data : NULL);
+		ret = one_pass(t, true, obs, filter, err);
+		if (ret)
+			return ret;
+	}
+	if (!t->model.nr_sched_records)
+		return sp_error_set(err, -ENOMSG, -1,
+				    "no scheduler events in %llu records (record with "
+				    "-e sched:sched_switch -e sched:sched_wakeup)",
+				    (unsigned long long)t->model.nr_records);
+	return 0;
+}
+
+void sp_trace_close(struct sp_trace *t)
+{
+	if (t->has_model)
+		sp_model_release(&t->model);
+	sp_reader_close(t->reader);
+	sp_topology_release(&t->topology);
+	free(t->start_ns);
+	memset(t, 0, sizeof(*t));
+}
