@@ -13,6 +13,12 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/legend.h"
+#include "schedplot/draw/palette.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"

@@ -12,6 +12,10 @@
 
 #include <cairo.h>
 
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
 #include "schedplot/model/envelope.h"
 #include "schedplot/views/rwgraph.h"
 

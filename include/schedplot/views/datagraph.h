@@ -25,15 +25,16 @@
  * rectangle you chose, then call sp_datagraph_draw() (data only, inside
  * the rectangle), sp_datagraph_rows_width() / sp_datagraph_rows_draw()
  * (CPU labels left of it) and sp_datagraph_legend() (entries for
- * sp_legend_draw()) as you need.  Time axes come from render.h.
+ * sp_legend_draw()) as you need.  Time axes come from draw/axes.h.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/draw/layout.h"
 #include "schedplot/draw/output.h"
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/palette.h"
 
 enum sp_color_by {
 	SP_COLOR_BY_PID,
@@ -42,7 +43,10 @@ enum sp_color_by {
 };
 
 struct _cairo;
+struct sp_legend;
+struct sp_legend_entry;
 struct sp_model;
+struct sp_theme;
 struct sp_timeline;
 
 /* What decides the colors. */

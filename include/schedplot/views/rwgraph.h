@@ -6,10 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schedplot/draw/render.h"
-
 struct _cairo;
 struct sp_envelope;
+struct sp_int_ticks;
+struct sp_layout;
+struct sp_rect;
+struct sp_theme;
+struct sp_time_ticks;
 
 /*
  * The running/waiting view: how many tasks run (dark green, thick line),
@@ -39,7 +42,7 @@ struct sp_envelope;
  *   and draws the shared time axis itself (sp_axis_time_draw()).
  *
  * Colors, widths and dash patterns differ by more than hue, so a grey-scale
- * print still tells running from waiting.  User units as in render.h:
+ * print still tells running from waiting.  User units as in draw/theme.h:
  * pixels for PNG, points for PDF/SVG.
  */
 
