@@ -26,6 +26,11 @@
  * the rectangle), sp_datagraph_rows_width() / sp_datagraph_rows_draw()
  * (CPU labels left of it) and sp_datagraph_legend() (entries for
  * sp_legend_draw()) as you need.  Time axes come from draw/axes.h.
+ *
+ * Three files implement it: datagraph-keys.c the colors and legend keys
+ * (sp_datagraph_init(), _release(), _legend()), datagraph-rows.c the rows
+ * and their CPU labels (sp_datagraph_columns(), _draw(), _rows_width(),
+ * _rows_draw()), datagraph.c the whole figure (sp_datagraph_figure_*()).
  */
 
 #include <stdbool.h>
@@ -124,6 +129,15 @@ void sp_datagraph_release(struct sp_datagraph *dg);
  * pixel: pixel-exact), twice the width in points for vector surfaces.
  */
 unsigned int sp_datagraph_columns(struct _cairo *cr, double plot_w);
+
+/**
+ * sp_datagraph_format_columns - sp_datagraph_columns() before the surface exists
+ * @format: the output format: PNG is an image surface, PDF and SVG vector ones
+ * @plot_w: the plot width in user units
+ *
+ * Return: what sp_datagraph_columns() returns on a surface of @format.
+ */
+unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w);
 
 /**
  * sp_datagraph_draw - draw the rows inside a plot rectangle
