@@ -11,9 +11,9 @@
 #include <cairo.h>
 
 #include "schedplot/draw/axes.h"
+#include "schedplot/draw/figure.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/legend.h"
-#include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
@@ -28,15 +28,6 @@ double sp_datagraph_default_plot_height(enum sp_format format, unsigned int nr_r
 	return fmax(h, min_h);
 }
 
-static cairo_t *scratch_context(void)
-{
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-	cairo_t *cr = cairo_create(s);
-
-	cairo_surface_destroy(s);
-	return cr;
-}
-
 static void figure_spec(struct sp_layout_spec *spec, cairo_t *cr,
 			const struct sp_datagraph_figure *fig, double height, double left_w)
 {
@@ -44,18 +35,16 @@ static void figure_spec(struct sp_layout_spec *spec, cairo_t *cr,
 
 	sp_layout_spec_init(spec, theme, fig->width, height);
 	spec->left_w = left_w;
-	if (fig->title && fig->title[0]) {
-		sp_render_font(cr, theme, theme->title_font_size, true);
-		spec->title_h = sp_text_height(cr);
-	}
+	if (sp_figure_has_title(fig->title))
+		spec->title_h = sp_figure_title_height(cr, theme);
 }
 
 int sp_datagraph_figure_plan(struct sp_datagraph_figure *fig, const int *cpu_of_row,
 			     unsigned int nr_rows)
 {
 	struct sp_layout_spec spec;
-	cairo_t *cr = scratch_context();
-	double x, left_w;
+	cairo_t *cr = sp_figure_scratch();
+	double left_w;
 	int ret;
 
 	if (cairo_status(cr)) {
@@ -68,11 +57,8 @@ int sp_datagraph_figure_plan(struct sp_datagraph_figure *fig, const int *cpu_of_
 	ret = sp_layout_compute(&fig->layout, &spec);
 	if (ret)
 		return ret;
-	if (fig->format == SP_FORMAT_PNG) {
-		x = ceil(fig->layout.plot.x);
-		fig->layout.plot.w = floor(fig->layout.plot.x + fig->layout.plot.w) - x;
-		fig->layout.plot.x = x;
-	}
+	if (fig->format == SP_FORMAT_PNG)
+		sp_figure_snap_x(&fig->layout.plot);
 	fig->nr_cols = sp_datagraph_format_columns(fig->format, fig->layout.plot.w);
 	return 0;
 }
@@ -83,8 +69,8 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 	struct sp_rect planned = fig->layout.plot;
 	struct sp_layout_spec spec;
 	struct sp_legend legend;
-	cairo_t *cr = scratch_context();
-	double y, avail;
+	cairo_t *cr = sp_figure_scratch();
+	double avail;
 	int ret;
 
 	if (cairo_status(cr)) {
@@ -94,21 +80,11 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 	/* the plan fixed the plot's left edge: margin + left_w */
 	figure_spec(&spec, cr, fig, fig->height, planned.x - theme->margin);
 	if (fig->legend) {
-		struct sp_legend one;
-		double line, want, max;
-
 		sp_datagraph_legend(dg, &legend, 64);
 		avail = fig->width - theme->margin - planned.x;
-		want = sp_legend_size(cr, theme, &legend, SP_LEGEND_BELOW, avail);
-		one = legend;
-		one.nr_entries = legend.nr_entries ? 1 : 0;
-		one.nr_more = 0;
-		one.title = NULL;
-		line = sp_legend_size(cr, theme, &one, SP_LEGEND_BELOW, avail);
-		max = line * (SP_DATAGRAPH_LEGEND_LINES + (legend.title ? 1 : 0));
 		spec.legend = SP_LEGEND_BELOW;
-		/* whole units, so the legend grid does not lose a line to rounding */
-		spec.legend_h = ceil(fmin(want, max));
+		spec.legend_h = sp_figure_legend_height(cr, theme, &legend, avail,
+							SP_DATAGRAPH_LEGEND_LINES);
 	}
 	if (!(fig->height > 0)) {
 		double chrome = 2 * spec.margin + spec.top_h + spec.bottom_h;
@@ -130,11 +106,8 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 		return ret;
 	fig->layout.plot.x = planned.x;
 	fig->layout.plot.w = planned.w;
-	if (fig->format == SP_FORMAT_PNG) {
-		y = ceil(fig->layout.plot.y);
-		fig->layout.plot.h = floor(fig->layout.plot.y + fig->layout.plot.h) - y;
-		fig->layout.plot.y = y;
-	}
+	if (fig->format == SP_FORMAT_PNG)
+		sp_figure_snap_y(&fig->layout.plot);
 	return 0;
 }
 
@@ -145,29 +118,19 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 	const struct sp_layout *lay = &fig->layout;
 	struct sp_time_ticks ticks;
 	struct sp_legend legend;
-	char buf[512];
 
-	cairo_save(cr);
-	sp_render_set_color(cr, &theme->background);
-	cairo_paint(cr);
-	if (lay->title.w > 0 && fig->title) {
-		sp_render_font(cr, theme, theme->title_font_size, true);
-		sp_render_set_color(cr, &theme->text);
-		sp_text_fit(cr, buf, sizeof(buf), fig->title, lay->title.w);
-		sp_text_draw(cr, lay->title.x + lay->title.w / 2, lay->title.y,
-			     SP_ALIGN_CENTER | SP_ALIGN_TOP, buf);
-	}
+	sp_figure_background(cr, theme);
+	if (lay->title.w > 0 && fig->title)
+		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
 	sp_datagraph_draw(cr, theme, &lay->plot, dg);
 	sp_axis_frame_draw(cr, theme, &lay->plot);
 	sp_datagraph_rows_draw(cr, theme, &lay->plot, dg);
-	sp_render_font(cr, theme, theme->font_size, false);
-	if (!sp_time_ticks_fit(&ticks, cr, lay->plot.w, dg->tl->t0_ns, dg->tl->t1_ns,
-			       fig->origin_ns))
+	if (!sp_figure_time_ticks(&ticks, cr, theme, lay->plot.w, dg->tl->t0_ns, dg->tl->t1_ns,
+				  fig->origin_ns))
 		sp_axis_time_draw(cr, theme, &lay->plot, &ticks, dg->tl->t0_ns, dg->tl->t1_ns,
 				  false);
 	if (fig->legend && lay->legend.w > 0) {
 		sp_datagraph_legend(dg, &legend, 64);
 		sp_legend_draw(cr, theme, &legend, &lay->legend);
 	}
-	cairo_restore(cr);
 }

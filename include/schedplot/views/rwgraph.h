@@ -195,6 +195,8 @@ void sp_rwgraph_legend_draw(struct _cairo *cr, const struct sp_theme *theme,
  * @cr: cairo context
  * @theme: the theme
  *
+ * The same as sp_figure_title_height(), which new code calls instead.
+ *
  * Return: the height, for sp_layout_spec.title_h.
  */
 double sp_rwgraph_title_height(struct _cairo *cr, const struct sp_theme *theme);
@@ -205,6 +207,8 @@ double sp_rwgraph_title_height(struct _cairo *cr, const struct sp_theme *theme);
  * @theme: the theme
  * @area: the title rectangle (sp_layout.title)
  * @title: any text; shortened with an ellipsis when it does not fit
+ *
+ * The same as sp_figure_title_draw(), which new code calls instead.
  */
 void sp_rwgraph_draw_title(struct _cairo *cr, const struct sp_theme *theme,
 			   const struct sp_rect *area, const char *title);
