@@ -3,6 +3,7 @@
  * The parts every figure shares around its plots.  See
  * include/schedplot/draw/figure.h for the contracts.
  */
+#include <errno.h>
 #include <math.h>
 
 #include <cairo.h>
@@ -10,6 +11,7 @@
 #include "schedplot/draw/axes.h"
 #include "schedplot/draw/figure.h"
 #include "schedplot/draw/legend.h"
+#include "schedplot/draw/output.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 
@@ -101,4 +103,105 @@ double sp_figure_legend_height(cairo_t *cr, const struct sp_theme *theme,
 	one.title = NULL;
 	line = sp_legend_size(cr, theme, &one, SP_LEGEND_BELOW, avail_w);
 	return ceil(fmin(want, line * (max_lines + (legend->title ? 1 : 0))));
+}
+
+/* ---- panels stacked on one time axis ------------------------------------ */
+
+int sp_figure_stack_plan_x(struct sp_figure_stack *fig)
+{
+	struct sp_layout_spec spec;
+	struct sp_rect r = { 0 };
+
+	if (fig->nr_panels < 1 || fig->nr_panels > SP_FIGURE_MAX_PANELS)
+		return -EINVAL;
+	sp_layout_spec_init(&spec, fig->theme, fig->width, 1000);
+	r.x = spec.margin + fig->left_w;
+	r.w = fig->width - spec.margin - spec.right_w - r.x;
+	if (fig->pixels)
+		sp_figure_snap_x(&r);
+	for (unsigned int i = 0; i < fig->nr_panels; i++) {
+		fig->plot[i].x = r.x;
+		fig->plot[i].w = r.w;
+	}
+	return r.w >= SP_LAYOUT_MIN_PLOT ? 0 : -ERANGE;
+}
+
+/* Room above plot @i: the first one's is at least the theme's. */
+static double room_above(const struct sp_figure_stack *fig, const struct sp_layout_spec *spec,
+			 unsigned int i)
+{
+	return i ? fig->above_h[i] : fmax(spec->top_h, fig->above_h[0]);
+}
+
+int sp_figure_stack_place(struct sp_figure_stack *fig)
+{
+	struct sp_layout_spec spec;
+	double h[SP_FIGURE_MAX_PANELS], chrome, y;
+	unsigned int i, n = fig->nr_panels;
+
+	if (n < 1 || n > SP_FIGURE_MAX_PANELS || fig->nr_legends > SP_FIGURE_MAX_LEGENDS)
+		return -EINVAL;
+	sp_layout_spec_init(&spec, fig->theme, fig->width, 1000);
+
+	/* everything but the plots */
+	chrome = 2 * spec.margin;
+	for (i = 0; i < n; i++)
+		chrome += room_above(fig, &spec, i);
+	chrome += spec.bottom_h;
+	if (fig->title_h > 0)
+		chrome += fig->title_h + spec.gap / 2;
+	for (i = 0; i < fig->nr_legends; i++)
+		if (fig->legend_h[i] > 0)
+			chrome += (i ? spec.gap / 2 : spec.gap) + fig->legend_h[i];
+
+	if (fig->height > 0) {
+		/* one unit per plot of slack: snapping to pixels may cost it one */
+		double room = fig->height - chrome - n, total = 0, used = 0;
+
+		for (i = 0; i < n; i++)
+			total += fig->want_h[i];
+		for (i = 0; i + 1 < n; i++) {
+			h[i] = total > 0 ? floor(room * fig->want_h[i] / total) : 0;
+			used += h[i];
+		}
+		h[n - 1] = floor(room - used);
+	} else {
+		fig->height = ceil(chrome) + n;
+		for (i = 0; i < n; i++) {
+			h[i] = ceil(fig->want_h[i]);
+			fig->height += h[i];
+		}
+		if (fig->height > SP_OUTPUT_MAX_PX)
+			return -ERANGE;
+	}
+	for (i = 0; i < n; i++)
+		if (h[i] < SP_LAYOUT_MIN_PLOT)
+			return -ERANGE;
+
+	y = spec.margin;
+	fig->title = (struct sp_rect){ 0 };
+	if (fig->title_h > 0) {
+		fig->title = (struct sp_rect){ spec.margin, y, fig->width - 2 * spec.margin,
+					       fig->title_h };
+		y += fig->title_h + spec.gap / 2;
+	}
+	y += room_above(fig, &spec, 0);
+	for (i = 0; i < n; i++) {
+		if (fig->pixels)
+			y = ceil(y);
+		fig->plot[i].y = y;
+		fig->plot[i].h = h[i];
+		/* what follows a plot: the room above the next one, or the axis */
+		y += h[i] + (i + 1 < n ? room_above(fig, &spec, i + 1) : spec.bottom_h);
+	}
+	for (i = 0; i < fig->nr_legends; i++) {
+		fig->legend[i] = (struct sp_rect){ 0 };
+		if (!(fig->legend_h[i] > 0))
+			continue;
+		y += i ? spec.gap / 2 : spec.gap;
+		fig->legend[i] = (struct sp_rect){ fig->plot[0].x, y, fig->plot[0].w,
+						   fig->legend_h[i] };
+		y += fig->legend_h[i];
+	}
+	return 0;
 }

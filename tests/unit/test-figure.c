@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The parts figures share: pixel snapping, the title, the time ticks under
- * a plot and the height of a legend kept to a few lines.
+ * a plot, the height of a legend kept to a few lines, and panels stacked on
+ * one time axis.
  */
 #include <errno.h>
 #include <math.h>
@@ -144,6 +145,68 @@ static void test_background_and_title_draw(void **state)
 	cairo_surface_destroy(s);
 }
 
+static void test_stack(void **state)
+{
+	struct sp_figure_stack s = { 0 };
+	struct sp_theme th;
+	double bottom;
+
+	sp_theme_init(&th, 0);
+	s.theme = &th;
+	s.width = 1000.5;
+	s.pixels = true;
+	s.left_w = 40.3;
+	s.nr_panels = 2;
+	assert_int_equal(sp_figure_stack_plan_x(&s), 0);
+	/* both plots share x and width, on whole pixels, inside the margins */
+	assert_true(s.plot[0].x == s.plot[1].x && s.plot[0].w == s.plot[1].w);
+	assert_true(s.plot[0].x == ceil(th.margin + 40.3));
+	assert_true(s.plot[0].w == floor(s.plot[0].w) && s.plot[0].x + s.plot[0].w <= 1000.5);
+
+	/* free height: each plot gets what it wants */
+	s.title_h = 20;
+	s.want_h[0] = 300.2;
+	s.want_h[1] = 100;
+	s.above_h[1] = 15;
+	s.nr_legends = 2;
+	s.legend_h[0] = 18;
+	s.legend_h[1] = 40;
+	assert_int_equal(sp_figure_stack_place(&s), 0);
+	assert_true(s.plot[0].h == 301 && s.plot[1].h == 100);
+	assert_true(s.title.h == 20 && s.title.y == th.margin);
+	assert_true(s.plot[0].y >= s.title.y + s.title.h + th.font_size * 0.6);
+	assert_true(s.plot[1].y >= s.plot[0].y + s.plot[0].h + 15);
+	assert_true(s.plot[0].y == floor(s.plot[0].y) && s.plot[1].y == floor(s.plot[1].y));
+	/* legends under the axis, in order, as wide as the plots */
+	assert_true(s.legend[0].y > s.plot[1].y + s.plot[1].h);
+	assert_true(s.legend[1].y >= s.legend[0].y + s.legend[0].h);
+	assert_true(s.legend[1].x == s.plot[0].x && s.legend[1].w == s.plot[0].w);
+	bottom = s.legend[1].y + s.legend[1].h;
+	assert_true(bottom <= s.height - th.margin && bottom > s.height - th.margin - 4);
+
+	/* a height given: the plots share what is left, 3:1 */
+	s.height = 1000;
+	s.want_h[0] = 300;
+	assert_int_equal(sp_figure_stack_place(&s), 0);
+	assert_true(s.height == 1000);
+	assert_true(fabs(s.plot[0].h - 3 * s.plot[1].h) <= 4);
+	bottom = s.legend[1].y + s.legend[1].h;
+	assert_true(bottom <= 1000 - th.margin && bottom > 1000 - th.margin - 4);
+	/* a legend left out takes no room */
+	s.legend_h[0] = 0;
+	assert_int_equal(sp_figure_stack_place(&s), 0);
+	assert_true(s.legend[0].h == 0 && s.legend[1].h == 40);
+
+	/* too small, or bad counts */
+	s.height = 200;
+	assert_int_equal(sp_figure_stack_place(&s), -ERANGE);
+	s.width = 80;
+	assert_int_equal(sp_figure_stack_plan_x(&s), -ERANGE);
+	s.nr_panels = 0;
+	assert_int_equal(sp_figure_stack_plan_x(&s), -EINVAL);
+	assert_int_equal(sp_figure_stack_place(&s), -EINVAL);
+}
+
 /* Let leak checkers see only our own allocations (as test-render.c). */
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
@@ -165,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_time_ticks),
 		cmocka_unit_test(test_legend_height),
 		cmocka_unit_test(test_background_and_title_draw),
+		cmocka_unit_test(test_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);

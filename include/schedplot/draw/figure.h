@@ -120,4 +120,81 @@ double sp_figure_legend_height(struct _cairo *cr, const struct sp_theme *theme,
 			       const struct sp_legend *legend, double avail_w,
 			       unsigned int max_lines);
 
+/* ---- panels stacked on one time axis ------------------------------------ */
+
+#define SP_FIGURE_MAX_PANELS 4
+#define SP_FIGURE_MAX_LEGENDS 4
+
+/*
+ * A figure of panels stacked on one x extent: the title on top, then the
+ * panels' plots one under the other, all at the same x and width, so one
+ * time axis under the lowest serves them all, and a column of one plot is
+ * the same time span as the column under it; under that axis the legends,
+ * the first a gap below it, the others half a gap below the one before.
+ * Margins, the room for the axis and the gaps come from the theme
+ * (sp_layout_spec_init()).
+ *
+ *	+--------------------------- title ----------------------------+
+ *	| left_w |  above_h[0]                                         |
+ *	|        |############ plot[0] #################################|
+ *	|        |  above_h[1] (e.g. a note)                           |
+ *	|        |~~~~~~~~~~~~ plot[1] ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|
+ *	|        0        1        2   time (s)                        |
+ *	|        [legend[0]]                                           |
+ *	|        [legend[1]]                                           |
+ *	+--------------------------------------------------------------+
+ *
+ * The x extent is fixed first (sp_figure_stack_plan_x()): the number of
+ * data columns depends on it, and they are needed before the pass over
+ * the trace; the heights only after it (sp_figure_stack_place()), when
+ * the legends are known.
+ */
+struct sp_figure_stack {
+	/* set by the caller */
+	const struct sp_theme *theme;
+	double width;			/* the surface */
+	double height;			/* 0: from want_h; set by sp_figure_stack_place() */
+	bool pixels;			/* PNG: plots on whole pixels */
+	double title_h;			/* 0: no title (sp_figure_title_height()) */
+	double left_w;			/* room left of the plots: the widest y axis */
+	unsigned int nr_panels;		/* 1..SP_FIGURE_MAX_PANELS */
+	/* plot heights when the height is free; shares of what is left when not */
+	double want_h[SP_FIGURE_MAX_PANELS];
+	/* room above each plot (e.g. a note); the first gets at least the theme's */
+	double above_h[SP_FIGURE_MAX_PANELS];
+	unsigned int nr_legends;	/* 0..SP_FIGURE_MAX_LEGENDS */
+	double legend_h[SP_FIGURE_MAX_LEGENDS];	/* 0: this one is left out */
+
+	/* set by sp_figure_stack_plan_x() (x and w) and _place() (the rest) */
+	struct sp_rect title;		/* h == 0: none */
+	struct sp_rect plot[SP_FIGURE_MAX_PANELS];
+	struct sp_rect legend[SP_FIGURE_MAX_LEGENDS];	/* h == 0: none */
+};
+
+/**
+ * sp_figure_stack_plan_x - the x extent every plot of the stack shares
+ * @fig: theme, width, pixels, left_w and nr_panels set
+ *
+ * Sets x and w of every plot (snapped to whole pixels with @fig->pixels).
+ *
+ * Return: 0, or -ERANGE when the width leaves less than SP_LAYOUT_MIN_PLOT
+ * for the plots, or -EINVAL for a bad panel count.
+ */
+int sp_figure_stack_plan_x(struct sp_figure_stack *fig);
+
+/**
+ * sp_figure_stack_place - the title, the plots' heights and the legends
+ * @fig: planned with sp_figure_stack_plan_x(); title_h, want_h, above_h
+ *	 and the legends set
+ *
+ * With a height given, what the title, gaps, axis and legends leave (less
+ * one unit per plot, which snapping to pixels may cost) is shared among
+ * the plots in the ratio of @fig->want_h, rounded down; without, every
+ * plot gets its want_h rounded up and @fig->height is set to fit them.
+ *
+ * Return: 0, -ERANGE when a plot would be smaller than SP_LAYOUT_MIN_PLOT
+ * or a free height would pass SP_OUTPUT_MAX_PX, or -EINVAL for bad counts.
+ */
+int sp_figure_stack_place(struct sp_figure_stack *fig);
+
 #endif /* SP_FIGURE_H */
