@@ -207,7 +207,7 @@ static void test_stack(void **state)
 	assert_int_equal(sp_figure_stack_place(&s), -EINVAL);
 }
 
-/* Let leak checkers see only our own allocations (as test-render.c). */
+/* Let leak checkers see only our own allocations (as test-text.c). */
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
