@@ -69,7 +69,7 @@ void sp_color_to_oklab(const struct sp_rgb *c, double lab[3]);
  * A fixed hash (FNV-1a) of @s picks one of the first SP_STRING_COLORS
  * palette entries, so a command gets the same color in every trace and on
  * every machine.  Different strings may share an index: callers that draw
- * several resolve that (datagraph.c).
+ * several resolve that (views/datagraph-keys.c).
  *
  * Return: an index below SP_STRING_COLORS for sp_palette_color().
  */
