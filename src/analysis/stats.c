@@ -31,8 +31,7 @@ static inline void integrate(struct sp_stats *s, uint64_t upto)
 		s->waiting_area += dur * (uint64_t)s->waiting;
 		if (s->waiting > 0 && s->running < s->nr_cpus)
 			s->idle_while_waiting_ns += dur;
-		s->lost_cpu_ns += dur * (uint64_t)sp_stats_lost(s->nr_cpus, s->running,
-								s->waiting);
+		s->lost_cpu_ns += dur * (uint64_t)sp_step_lost(s->nr_cpus, s->running, s->waiting);
 	}
 	/* a value counts for the maxima if it holds at any t in [t0, end] */
 	if (upto > s->t0_ns && s->last_ns <= s->end_ns) {

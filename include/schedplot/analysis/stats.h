@@ -20,7 +20,7 @@ struct sp_step;
  *
  * Lost capacity: lost(t) = min(waiting(t), N - running(t)), the CPUs that
  * could have run a waiting task and did not.  Its integral, lost_cpu_ns,
- * is CPU time; sp_stats_lost_fraction() puts it over the window's
+ * is CPU time (sp_step_lost() gives lost(t)); sp_stats_lost_fraction() puts it over the window's
  * capacity, N x (end - t0).
  */
 struct sp_stats {
@@ -107,22 +107,6 @@ double sp_stats_running_avg(const struct sp_stats *s);
  * Return: the average (0 for an empty window).
  */
 double sp_stats_waiting_avg(const struct sp_stats *s);
-
-/**
- * sp_stats_lost - lost(t): the CPUs that could run a waiting task and do not
- * @nr_cpus: N
- * @running: running(t)
- * @waiting: waiting(t)
- *
- * Return: min(@waiting, @nr_cpus - @running), never below 0.
- */
-static inline int sp_stats_lost(int nr_cpus, int running, int waiting)
-{
-	int idle = nr_cpus - running;
-	int lost = waiting < idle ? waiting : idle;
-
-	return lost > 0 ? lost : 0;
-}
 
 /**
  * sp_stats_lost_fraction - lost CPU time as a share of the window's capacity
