@@ -153,9 +153,7 @@ uint64_t sp_rw_collect_lost_cpu_ns(const struct sp_rw_collect *c)
 
 double sp_rw_collect_shade_fraction(const struct sp_rw_collect *c)
 {
-	uint64_t w = c->env.t1_ns - c->stats_t0_ns;
-
-	return w ? (double)c->stats->idle_while_waiting_ns / (double)w : 0.0;
+	return sp_rw_collect_lost_fraction(c);
 }
 
 void sp_rw_collect_release(struct sp_rw_collect *c)

@@ -104,13 +104,14 @@ double sp_rw_collect_lost_fraction(const struct sp_rw_collect *c);
 uint64_t sp_rw_collect_lost_cpu_ns(const struct sp_rw_collect *c);
 
 /**
- * sp_rw_collect_shade_fraction - part of the window in which some task
- * waited while some CPU idled
+ * sp_rw_collect_shade_fraction - the share the view's corner note reports
  * @c: a finished collection
  *
- * Only the complete part of the window counts (before it, a CPU without
- * records yet would look idle).  Return: 0..1 of that part, 0 when there
- * is none.
+ * The same as sp_rw_collect_lost_fraction(), now that the view draws lost
+ * capacity rather than shading the time in which a task waited while a
+ * CPU idled (that share is stats->idle_while_waiting_ns over the complete
+ * part of the window); kept for callers not moved to the new name yet.
+ * Return: 0..1.
  */
 double sp_rw_collect_shade_fraction(const struct sp_rw_collect *c);
 
