@@ -67,6 +67,29 @@ for f in "$@"; do
 		cmp -s -n 8 "$TMP/rw.png" <(printf '\211PNG\r\n\032\n')
 done
 
+# a generated 128-CPU overload: the CSV's lost column integrates to the
+# generator's own lost_cpu_ns (and so does stats)
+GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
+if [ -x "$GEN" ]; then
+	"$GEN" --cpus 128 --sockets 2 --events 60000 --seconds 0.5 --overload --seed 3 \
+		-o "$TMP/g128.dat" >/dev/null
+	run "$SCHEDPLOT" stats -q --json "$TMP/g128.dat"
+	cp "$OUT" "$TMP/g128.json"
+	run "$SCHEDPLOT" running-waiting -q --csv "$TMP/g128.csv" -o "$TMP/g128.png" "$TMP/g128.dat"
+	expect_status 0 "gen 128 CPUs: running-waiting --csv"
+	if msg=$(integrate "$TMP/g128.csv" "$TMP/g128.json" 2>&1); then
+		ok "gen 128 CPUs: CSV lost column integrates to lost_cpu_ns"
+	else
+		not_ok "gen 128 CPUs: $msg"
+	fi
+	check "gen 128 CPUs: lost_cpu_ns is the generator's truth" python3 -c '
+import json, sys
+t, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+sys.exit(not (t["lost_cpu_ns"] == s["lost_cpu_ns"] > 0))' "$TMP/g128.dat.json" "$TMP/g128.json"
+else
+	skip "gen-trace not built: no generated trace"
+fi
+
 # ---- formats and determinism (overload.dat) ----
 
 f=$TRACES/overload.dat
