@@ -16,13 +16,14 @@ static void csv_row(struct sp_rw_collect *c, uint64_t ts, int running, int waiti
 {
 	if (!c->csv || c->csv_errno)
 		return;
-	if (fprintf(c->csv, "%llu,%d,%d\n", (unsigned long long)ts, running, waiting) < 0)
+	if (fprintf(c->csv, "%llu,%d,%d,%d\n", (unsigned long long)ts, running, waiting,
+		    sp_step_lost(c->env.nr_cpus, running, waiting)) < 0)
 		c->csv_errno = errno ? errno : EIO;
 }
 
 static void csv_header(struct sp_rw_collect *c)
 {
-	if (c->csv && !c->csv_errno && fputs("time_ns,running,waiting\n", c->csv) < 0)
+	if (c->csv && !c->csv_errno && fputs("time_ns,running,waiting,lost\n", c->csv) < 0)
 		c->csv_errno = errno ? errno : EIO;
 }
 
@@ -140,11 +141,19 @@ int sp_rw_collect_finish(struct sp_rw_collect *c)
 	return c->csv_errno ? -c->csv_errno : 0;
 }
 
+double sp_rw_collect_lost_fraction(const struct sp_rw_collect *c)
+{
+	return sp_stats_lost_fraction(c->stats);
+}
+
+uint64_t sp_rw_collect_lost_cpu_ns(const struct sp_rw_collect *c)
+{
+	return c->stats->lost_cpu_ns;
+}
+
 double sp_rw_collect_shade_fraction(const struct sp_rw_collect *c)
 {
-	uint64_t w = c->env.t1_ns - c->stats_t0_ns;
-
-	return w ? (double)c->stats->idle_while_waiting_ns / (double)w : 0.0;
+	return sp_rw_collect_lost_fraction(c);
 }
 
 void sp_rw_collect_release(struct sp_rw_collect *c)

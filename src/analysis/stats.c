@@ -31,6 +31,7 @@ static inline void integrate(struct sp_stats *s, uint64_t upto)
 		s->waiting_area += dur * (uint64_t)s->waiting;
 		if (s->waiting > 0 && s->running < s->nr_cpus)
 			s->idle_while_waiting_ns += dur;
+		s->lost_cpu_ns += dur * (uint64_t)sp_step_lost(s->nr_cpus, s->running, s->waiting);
 	}
 	/* a value counts for the maxima if it holds at any t in [t0, end] */
 	if (upto > s->t0_ns && s->last_ns <= s->end_ns) {
@@ -145,6 +146,16 @@ double sp_stats_waiting_avg(const struct sp_stats *s)
 	if (s->end_ns <= s->t0_ns)
 		return s->waiting;
 	return (double)s->waiting_area / (double)(s->end_ns - s->t0_ns);
+}
+
+double sp_stats_lost_fraction(const struct sp_stats *s)
+{
+	double capacity;
+
+	if (s->end_ns <= s->t0_ns || s->nr_cpus <= 0)
+		return 0.0;
+	capacity = (double)s->nr_cpus * (double)(s->end_ns - s->t0_ns);
+	return (double)s->lost_cpu_ns / capacity;
 }
 
 static void obs_steps(void *data, const struct sp_step *steps, size_t n)

@@ -112,6 +112,8 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	       s->waiting_max);
 	printf("  \"idle_while_waiting_ns\": %llu,\n",
 	       (unsigned long long)s->idle_while_waiting_ns);
+	printf("  \"lost_cpu_ns\": %llu,\n  \"lost_fraction\": %.9g,\n",
+	       (unsigned long long)s->lost_cpu_ns, sp_stats_lost_fraction(s));
 	printf("  \"wakeup_latency_ns\": {\"count\": %llu, \"mean\": %llu, \"p50\": %llu, "
 	       "\"p90\": %llu, \"p99\": %llu, \"max\": %llu},\n",
 	       (unsigned long long)s->lat_count,
@@ -195,6 +197,9 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	printf("idle while waiting  %s, %.1f%% of the window (a task waited while a CPU "
 	       "was idle)\n", sp_cli_format_duration(b1, 32, s->idle_while_waiting_ns),
 	       pct(s->idle_while_waiting_ns, window));
+	printf("lost capacity       %s of CPU time, %.2f%% of %d CPUs x the window (CPUs that "
+	       "idled while a task waited)\n", sp_cli_format_duration(b1, 32, s->lost_cpu_ns),
+	       100 * sp_stats_lost_fraction(s), t->nr_cpus);
 	if (s->lat_count)
 		printf("wakeup latency      %llu wakeups: median %s, p90 %s, p99 %s, max %s\n",
 		       (unsigned long long)s->lat_count,

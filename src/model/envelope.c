@@ -55,6 +55,7 @@ void sp_envelope_reset(struct sp_envelope *e)
 	memset(e->cols, 0, e->nr_cols * sizeof(*e->cols));
 	e->running_max = 0;
 	e->waiting_max = 0;
+	e->lost_max = 0;
 	e->shade_ns = 0;
 	e->last_ns = e->t0_ns;
 	e->running = 0;
@@ -82,8 +83,22 @@ static inline void col_add(struct sp_envelope *e, size_t i, uint64_t dur_ns, boo
 		if (e->waiting > c->wait_max)
 			c->wait_max = e->waiting;
 	}
-	if (e->waiting >= 1 && e->running < e->nr_cpus)
+	if (e->waiting >= 1 && e->running < e->nr_cpus) {
+		int lost = sp_step_lost(e->nr_cpus, e->running, e->waiting);
+
 		c->shade_ns += dur_ns;
+		if (!c->lost_hi) {
+			c->lost_lo = e->running;
+			c->lost_hi = e->running + lost;
+		} else {
+			if (e->running < c->lost_lo)
+				c->lost_lo = e->running;
+			if (e->running + lost > c->lost_hi)
+				c->lost_hi = e->running + lost;
+		}
+		if (lost > c->lost_max)
+			c->lost_max = lost;
+	}
 }
 
 /*
@@ -172,6 +187,8 @@ void sp_envelope_finish(struct sp_envelope *e)
 			e->running_max = c->run_max;
 		if (c->wait_max > e->waiting_max)
 			e->waiting_max = c->wait_max;
+		if (c->lost_max > e->lost_max)
+			e->lost_max = c->lost_max;
 		e->shade_ns += c->shade_ns;
 	}
 }

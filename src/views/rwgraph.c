@@ -2,8 +2,8 @@
 /*
  * rwgraph: the running/waiting view, drawn from an envelope.  PNG gets one
  * crisp bar per pixel column and series; PDF and SVG get one polygon per
- * series whose edges only turn where the values change, so files stay
- * small.
+ * series (and per stretch of the lost band) whose edges only turn where the
+ * values change, so files stay small.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,18 +18,26 @@
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/envelope.h"
+#include "schedplot/model/model.h"
 #include "schedplot/views/rwgraph.h"
 
 /*
  * Chosen to differ in lightness as well as hue (grey values about 0.24,
  * 0.47 and 0.81), and drawn with different widths, so a grey-scale print
- * keeps running, waiting and the shading apart.
+ * keeps running, waiting and the lost band (shade_color) apart.
  */
 static const struct sp_rgb running_color = { 0.00, 0.38, 0.13 };
 static const struct sp_rgb waiting_color = { 0.90, 0.30, 0.25 };
 static const struct sp_rgb shade_color = { 0.99, 0.78, 0.45 };
 static const struct sp_rgb cpus_color = { 0.10, 0.10, 0.10 };
 static const struct sp_rgb incomplete_color = { 0.94, 0.94, 0.94 };
+
+/* What a panel shows. */
+enum {
+	PANEL_RUNNING = 1 << 0,		/* running, the lost band and the N line */
+	PANEL_WAITING = 1 << 1,
+	PANEL_BOTH = PANEL_RUNNING | PANEL_WAITING,
+};
 
 /*
  * Shading levels: the fraction of a column, rounded up so none is lost;
@@ -93,19 +101,72 @@ double sp_rwgraph_note_height(cairo_t *cr, const struct sp_theme *theme)
 	return h;
 }
 
+/*
+ * Ticks from 0 past @max (at least 1), as many as fit in @plot_h, but no
+ * more than give the lowest top.  When the top tick would still leave more
+ * than a sixth of the plot empty (0 and 1000 for 512 CPUs in a low panel),
+ * the axis ends just above @max instead, unlabelled.
+ */
+static int y_ticks(struct sp_int_ticks *t, long long max, double plot_h,
+		   const struct sp_theme *theme)
+{
+	unsigned int nr = (unsigned int)fmax(2, fmin(12, floor(plot_h / (2.5 * theme->font_size))));
+	unsigned int most = (unsigned int)fmax(nr, fmin(12, floor(plot_h / (1.6 * theme->font_size))
+							     + 1));
+	struct sp_int_ticks more;
+	int ret;
+
+	if (max < 1)
+		max = 1;
+	/* headroom: the largest value (and N) must not vanish in the frame */
+	max += 1 + max / 20;
+	ret = sp_int_ticks_compute(t, max, nr);
+	while (!ret && ++nr <= most) {
+		if (sp_int_ticks_compute(&more, max, nr))
+			break;
+		if (more.top < t->top)
+			*t = more;
+	}
+	if (!ret && t->top * 5 > max * 6) {
+		while (t->nr_ticks > 2 && t->ticks[t->nr_ticks - 1].value > max)
+			t->nr_ticks--;
+		t->top = max;
+	}
+	return ret;
+}
+
+/* The largest value a panel shows: N and running (the band never passes N), waiting. */
+static long long panel_max(const struct sp_envelope *env, const struct sp_rwgraph_style *style,
+			   unsigned int what)
+{
+	long long max = 0;
+
+	if (what & PANEL_RUNNING) {
+		max = style->nr_cpus;
+		if (env->running_max > max)
+			max = env->running_max;
+	}
+	if ((what & PANEL_WAITING) && env->waiting_max > max)
+		max = env->waiting_max;
+	return max;
+}
+
 int sp_rwgraph_y_ticks(struct sp_int_ticks *t, const struct sp_envelope *env,
 		       const struct sp_rwgraph_style *style, double plot_h,
 		       const struct sp_theme *theme)
 {
-	long long max = style->nr_cpus;
-	unsigned int nr = (unsigned int)fmax(2, fmin(12, floor(plot_h / (2.5 * theme->font_size))));
+	return y_ticks(t, panel_max(env, style, PANEL_BOTH), plot_h, theme);
+}
 
-	if (env->running_max > max)
-		max = env->running_max;
-	if (env->waiting_max > max)
-		max = env->waiting_max;
-	/* headroom: the largest value (and N) must not vanish in the frame */
-	return sp_int_ticks_compute(t, max + 1 + max / 20, nr);
+bool sp_rwgraph_split(const struct sp_envelope *env, const struct sp_rwgraph_style *style)
+{
+	long long run = panel_max(env, style, PANEL_RUNNING), wait = env->waiting_max;
+
+	if (style->panels != SP_RWGRAPH_PANELS_AUTO)
+		return style->panels == SP_RWGRAPH_PANELS_SPLIT;
+	if (wait < 1 || run < 1)
+		return false;
+	return run > SP_RWGRAPH_SPLIT_RATIO * wait || wait > SP_RWGRAPH_SPLIT_RATIO * run;
 }
 
 double sp_rwgraph_value_y(const struct sp_rect *plot, const struct sp_int_ticks *t,
@@ -195,40 +256,76 @@ static void incomplete_band(cairo_t *cr, const struct sp_theme *theme, double x0
 	cairo_restore(cr);
 }
 
-static void col_range(const struct sp_envelope_col *c, bool running, int *lo, int *hi)
+enum series { SERIES_RUNNING, SERIES_WAITING, SERIES_LOST };
+
+/* A column's range of a series; for the lost band, hi == 0 when it has none. */
+static void col_range(const struct sp_envelope_col *c, enum series which, int *lo, int *hi)
 {
-	*lo = running ? c->run_min : c->wait_min;
-	*hi = running ? c->run_max : c->wait_max;
+	switch (which) {
+	case SERIES_RUNNING:
+		*lo = c->run_min;
+		*hi = c->run_max;
+		break;
+	case SERIES_WAITING:
+		*lo = c->wait_min;
+		*hi = c->wait_max;
+		break;
+	default:
+		*lo = c->lost_lo;
+		*hi = c->lost_hi;
+		break;
+	}
+}
+
+/* First column not wholly before @complete_ns: the band starts there. */
+static size_t first_complete_col(const struct sp_envelope *env, uint64_t complete_ns)
+{
+	if (complete_ns <= env->t0_ns)
+		return 0;
+	if (complete_ns >= env->t1_ns)
+		return env->nr_cols;
+	return sp_envelope_col_of(env, complete_ns);
+}
+
+/* The end of the run of columns from @i on that have the same range of @which. */
+static size_t run_end(const struct sp_envelope *env, size_t i, size_t end, enum series which)
+{
+	int lo, hi, lo2, hi2;
+	size_t j = i + 1;
+
+	col_range(&env->cols[i], which, &lo, &hi);
+	for (; j < end; j++) {
+		col_range(&env->cols[j], which, &lo2, &hi2);
+		if (lo2 != lo || hi2 != hi)
+			break;
+	}
+	return j;
 }
 
 /*
  * PNG: per column one bar from max to min, @lw pixels thicker, runs merged.
  * With @flat_only, only the columns in which the value does not change.
+ * The lost band (@lw 0) fills the pixel rows of its values, from the row of
+ * running + lost down to the row of running, in the columns [@from, end).
  */
 static void draw_series_pixels(cairo_t *cr, const struct sp_theme *theme,
 			       const struct sp_rect *plot, const struct sp_envelope *env,
-			       const struct sp_int_ticks *t, bool running, double lw,
-			       bool flat_only)
+			       const struct sp_int_ticks *t, enum series which, double lw,
+			       bool flat_only, size_t from)
 {
 	int up = (int)lw / 2, down = ((int)lw - 1) / 2 + 1;
-	size_t i = 0;
+	size_t i = from;
 
+	if (lw < 1)
+		up = 0, down = 1;
 	while (i < env->nr_cols) {
+		size_t j = run_end(env, i, env->nr_cols, which);
 		int lo, hi, top, bot;
-		size_t j = i + 1;
 
-		col_range(&env->cols[i], running, &lo, &hi);
+		col_range(&env->cols[i], which, &lo, &hi);
 		top = (int)floor(sp_rwgraph_value_y(plot, t, theme, hi)) - up;
 		bot = (int)floor(sp_rwgraph_value_y(plot, t, theme, lo)) + down;
-		while (j < env->nr_cols) {
-			int lo2, hi2;
-
-			col_range(&env->cols[j], running, &lo2, &hi2);
-			if (lo2 != lo || hi2 != hi)
-				break;
-			j++;
-		}
-		if (!flat_only || lo == hi)
+		if ((!flat_only || lo == hi) && (which != SERIES_LOST || hi > 0))
 			cairo_rectangle(cr, col_x(plot, env, i, true), top,
 					col_x(plot, env, j, true) - col_x(plot, env, i, true),
 					bot - top);
@@ -240,24 +337,16 @@ static void draw_series_pixels(cairo_t *cr, const struct sp_theme *theme,
 /* PDF/SVG: the stretches in which the value does not change, as lines. */
 static void draw_flat_vector(cairo_t *cr, const struct sp_theme *theme,
 			     const struct sp_rect *plot, const struct sp_envelope *env,
-			     const struct sp_int_ticks *t, bool running, double lw)
+			     const struct sp_int_ticks *t, enum series which, double lw)
 {
 	size_t i = 0;
 
 	while (i < env->nr_cols) {
+		size_t j = run_end(env, i, env->nr_cols, which);
 		int lo, hi;
-		size_t j = i + 1;
 		double y;
 
-		col_range(&env->cols[i], running, &lo, &hi);
-		while (j < env->nr_cols) {
-			int lo2, hi2;
-
-			col_range(&env->cols[j], running, &lo2, &hi2);
-			if (lo2 != lo || hi2 != hi)
-				break;
-			j++;
-		}
+		col_range(&env->cols[i], which, &lo, &hi);
 		if (lo == hi) {
 			y = sp_rwgraph_value_y(plot, t, theme, lo);
 			cairo_move_to(cr, col_x(plot, env, i, false), y);
@@ -271,23 +360,22 @@ static void draw_flat_vector(cairo_t *cr, const struct sp_theme *theme,
 }
 
 /*
- * PDF/SVG: one closed path per series, the maxima left to right and the
- * minima back, each edge turning only where its value changes; filled and
- * stroked, so flat stretches get the line width and spikes their full
- * height.
+ * PDF/SVG: a closed path over the columns [@a, @b), the maxima left to
+ * right and the minima back, each edge turning only where its value
+ * changes.
  */
-static void draw_series_vector(cairo_t *cr, const struct sp_theme *theme,
-			       const struct sp_rect *plot, const struct sp_envelope *env,
-			       const struct sp_int_ticks *t, bool running, double lw)
+static void range_path(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		       const struct sp_envelope *env, const struct sp_int_ticks *t,
+		       enum series which, size_t a, size_t b)
 {
-	size_t n = env->nr_cols, i;
+	size_t i;
 	int lo, hi, prev;
 
-	col_range(&env->cols[0], running, &lo, &hi);
+	col_range(&env->cols[a], which, &lo, &hi);
 	prev = hi;
-	cairo_move_to(cr, col_x(plot, env, 0, false), sp_rwgraph_value_y(plot, t, theme, hi));
-	for (i = 1; i < n; i++) {
-		col_range(&env->cols[i], running, &lo, &hi);
+	cairo_move_to(cr, col_x(plot, env, a, false), sp_rwgraph_value_y(plot, t, theme, hi));
+	for (i = a + 1; i < b; i++) {
+		col_range(&env->cols[i], which, &lo, &hi);
 		if (hi == prev)
 			continue;
 		cairo_line_to(cr, col_x(plot, env, i, false),
@@ -296,12 +384,12 @@ static void draw_series_vector(cairo_t *cr, const struct sp_theme *theme,
 			      sp_rwgraph_value_y(plot, t, theme, hi));
 		prev = hi;
 	}
-	cairo_line_to(cr, col_x(plot, env, n, false), sp_rwgraph_value_y(plot, t, theme, prev));
-	col_range(&env->cols[n - 1], running, &lo, &hi);
+	cairo_line_to(cr, col_x(plot, env, b, false), sp_rwgraph_value_y(plot, t, theme, prev));
+	col_range(&env->cols[b - 1], which, &lo, &hi);
 	prev = lo;
-	cairo_line_to(cr, col_x(plot, env, n, false), sp_rwgraph_value_y(plot, t, theme, lo));
-	for (i = n - 1; i-- > 0;) {
-		col_range(&env->cols[i], running, &lo, &hi);
+	cairo_line_to(cr, col_x(plot, env, b, false), sp_rwgraph_value_y(plot, t, theme, lo));
+	for (i = b - 1; i-- > a;) {
+		col_range(&env->cols[i], which, &lo, &hi);
 		if (lo == prev)
 			continue;
 		cairo_line_to(cr, col_x(plot, env, i + 1, false),
@@ -310,12 +398,43 @@ static void draw_series_vector(cairo_t *cr, const struct sp_theme *theme,
 			      sp_rwgraph_value_y(plot, t, theme, lo));
 		prev = lo;
 	}
-	cairo_line_to(cr, col_x(plot, env, 0, false), sp_rwgraph_value_y(plot, t, theme, prev));
+	cairo_line_to(cr, col_x(plot, env, a, false), sp_rwgraph_value_y(plot, t, theme, prev));
 	cairo_close_path(cr);
+}
+
+/*
+ * PDF/SVG: one path per series, filled and stroked, so flat stretches get
+ * the line width and spikes their full height.
+ */
+static void draw_series_vector(cairo_t *cr, const struct sp_theme *theme,
+			       const struct sp_rect *plot, const struct sp_envelope *env,
+			       const struct sp_int_ticks *t, enum series which, double lw)
+{
+	range_path(cr, theme, plot, env, t, which, 0, env->nr_cols);
 	cairo_set_line_width(cr, lw);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	cairo_fill_preserve(cr);
 	cairo_stroke(cr);
+}
+
+/* PDF/SVG: the lost band, one filled path per stretch of columns that have it. */
+static void draw_band_vector(cairo_t *cr, const struct sp_theme *theme,
+			     const struct sp_rect *plot, const struct sp_envelope *env,
+			     const struct sp_int_ticks *t, size_t from)
+{
+	size_t i = from, j;
+
+	while (i < env->nr_cols) {
+		if (!env->cols[i].lost_hi) {
+			i++;
+			continue;
+		}
+		for (j = i + 1; j < env->nr_cols && env->cols[j].lost_hi; j++)
+			;
+		range_path(cr, theme, plot, env, t, SERIES_LOST, i, j);
+		i = j;
+	}
+	cairo_fill(cr);
 }
 
 /*
@@ -324,17 +443,32 @@ static void draw_series_vector(cairo_t *cr, const struct sp_theme *theme,
  */
 static void draw_series(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 			const struct sp_envelope *env, const struct sp_int_ticks *t,
-			bool running, bool flat_only, bool px)
+			enum series which, bool flat_only, bool px)
 {
+	bool running = which == SERIES_RUNNING;
 	double lw = running ? running_width(theme, px) : waiting_width(theme, px);
 
 	sp_render_set_color(cr, running ? &running_color : &waiting_color);
 	if (px)
-		draw_series_pixels(cr, theme, plot, env, t, running, lw, flat_only);
+		draw_series_pixels(cr, theme, plot, env, t, which, lw, flat_only, 0);
 	else if (flat_only)
-		draw_flat_vector(cr, theme, plot, env, t, running, lw);
+		draw_flat_vector(cr, theme, plot, env, t, which, lw);
 	else
-		draw_series_vector(cr, theme, plot, env, t, running, lw);
+		draw_series_vector(cr, theme, plot, env, t, which, lw);
+}
+
+/* The lost band, from the first column in which every CPU was recording. */
+static void draw_band(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		      const struct sp_envelope *env, const struct sp_int_ticks *t,
+		      const struct sp_rwgraph_style *style)
+{
+	size_t from = first_complete_col(env, style->complete_ns);
+
+	sp_render_set_color(cr, &shade_color);
+	if (style->pixels)
+		draw_series_pixels(cr, theme, plot, env, t, SERIES_LOST, 0, false, from);
+	else
+		draw_band_vector(cr, theme, plot, env, t, from);
 }
 
 /* The dotted line at N, or a legend sample of it from x0 to x1 at y. */
@@ -365,11 +499,13 @@ static void cpus_line(cairo_t *cr, const struct sp_theme *theme, bool pixels, do
 	cairo_restore(cr);
 }
 
-void sp_rwgraph_draw_data(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
-			  const struct sp_envelope *env, const struct sp_int_ticks *t,
-			  const struct sp_time_ticks *xt, const struct sp_rwgraph_style *style)
+static void draw_panel(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		       const struct sp_envelope *env, const struct sp_int_ticks *t,
+		       const struct sp_time_ticks *xt, const struct sp_rwgraph_style *style,
+		       unsigned int what)
 {
 	bool px = style->pixels;
+	bool columns = style->shade_kind == SP_RWGRAPH_SHADE_COLUMNS;
 	double lw = theme->grid_line_width, off = fmod(round(lw), 2) == 1 ? 0.5 : 0;
 	unsigned int k;
 
@@ -387,7 +523,7 @@ void sp_rwgraph_draw_data(cairo_t *cr, const struct sp_theme *theme, const struc
 		incomplete_band(cr, theme, plot->x, plot->y, px ? round(xc) : xc,
 				plot->y + plot->h);
 	}
-	if (style->shade)
+	if (style->shade && columns)
 		draw_shade(cr, plot, env, px, style->complete_ns);
 
 	/* grid under the data */
@@ -416,20 +552,34 @@ void sp_rwgraph_draw_data(cairo_t *cr, const struct sp_theme *theme, const struc
 	}
 	cairo_stroke(cr);
 
+	/* the band under the lines, which keep their colors on top of it */
+	if ((what & PANEL_RUNNING) && style->shade && !columns)
+		draw_band(cr, theme, plot, env, t, style);
 	/*
 	 * Waiting's ranges go under running, so a wide band of waiting tasks
 	 * does not bury the running line; waiting's level stretches go over
 	 * it again, so a thin red line shows inside the green where both
 	 * have the same value.
 	 */
-	draw_series(cr, theme, plot, env, t, false, false, px);
-	draw_series(cr, theme, plot, env, t, true, false, px);
-	draw_series(cr, theme, plot, env, t, false, true, px);
+	if (what & PANEL_WAITING)
+		draw_series(cr, theme, plot, env, t, SERIES_WAITING, false, px);
+	if (what & PANEL_RUNNING)
+		draw_series(cr, theme, plot, env, t, SERIES_RUNNING, false, px);
+	if (what == PANEL_BOTH)
+		draw_series(cr, theme, plot, env, t, SERIES_WAITING, true, px);
 	/* N last: its dots show through where every CPU is busy */
-	cpus_line(cr, theme, px, plot->x, plot->x + plot->w,
-		  sp_rwgraph_value_y(plot, t, theme, style->nr_cpus));
+	if (what & PANEL_RUNNING)
+		cpus_line(cr, theme, px, plot->x, plot->x + plot->w,
+			  sp_rwgraph_value_y(plot, t, theme, style->nr_cpus));
 	cairo_restore(cr);
 	sp_axis_frame_draw(cr, theme, plot);
+}
+
+void sp_rwgraph_draw_data(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			  const struct sp_envelope *env, const struct sp_int_ticks *t,
+			  const struct sp_time_ticks *xt, const struct sp_rwgraph_style *style)
+{
+	draw_panel(cr, theme, plot, env, t, xt, style, PANEL_BOTH);
 }
 
 void sp_rwgraph_draw_y_axis(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
@@ -440,24 +590,101 @@ void sp_rwgraph_draw_y_axis(cairo_t *cr, const struct sp_theme *theme, const str
 	sp_axis_int_draw(cr, theme, &r, t, "tasks", false);
 }
 
-void sp_rwgraph_draw_note(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
-			  double fraction)
+void sp_rwgraph_draw_note_text(cairo_t *cr, const struct sp_theme *theme,
+			       const struct sp_rect *plot, const char *text)
 {
-	char buf[96];
-	double pct = 100 * fraction;
-
-	if (fraction <= 0)
-		snprintf(buf, sizeof(buf), "idle while waiting: 0%% of the window");
-	else if (pct < 0.1)
-		snprintf(buf, sizeof(buf), "idle while waiting: %.2g%% of the window", pct);
-	else
-		snprintf(buf, sizeof(buf), "idle while waiting: %.1f%% of the window", pct);
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	sp_render_set_color(cr, &theme->text);
 	sp_text_draw(cr, plot->x + plot->w, plot->y - theme->pad,
-		     SP_ALIGN_RIGHT | SP_ALIGN_BOTTOM, buf);
+		     SP_ALIGN_RIGHT | SP_ALIGN_BOTTOM, text);
 	cairo_restore(cr);
+}
+
+/* A share as a percentage that never reads 0 unless it is. */
+static void format_pct(char *buf, size_t len, double fraction)
+{
+	double pct = 100 * fraction;
+
+	if (fraction <= 0)
+		snprintf(buf, len, "0%%");
+	else if (pct < 0.1)
+		snprintf(buf, len, "%.2g%%", pct);
+	else
+		snprintf(buf, len, "%.1f%%", pct);
+}
+
+/*
+ * The lost note in one of three lengths: 0 "lost: 3.1 CPU·s, 0.6% of
+ * capacity", 1 "lost 3.1 CPU·s, 0.6%", 2 "lost 0.6%".
+ */
+static void lost_note_form(char *buf, size_t len, double lost_cpu_ns, double fraction, int form)
+{
+	static const struct { double ns; const char *unit; } units[] = {
+		{ 1e9, "CPU\xc2\xb7s" },
+		{ 1e6, "CPU\xc2\xb7ms" },
+		{ 1e3, "CPU\xc2\xb7\xc2\xb5s" },
+		{ 1, "CPU\xc2\xb7ns" },
+	};
+	char pct[32], amount[48];
+	size_t i = 0;
+
+	/* the unit that leaves 1..999 (three digits; 999.5 rounds up to the next) */
+	while (i + 1 < sizeof(units) / sizeof(units[0]) && lost_cpu_ns < 0.9995 * units[i].ns)
+		i++;
+	format_pct(pct, sizeof(pct), fraction);
+	if (lost_cpu_ns < 0.5)
+		snprintf(amount, sizeof(amount), "0 CPU\xc2\xb7s");
+	else
+		snprintf(amount, sizeof(amount), "%.3g %s", lost_cpu_ns / units[i].ns,
+			 units[i].unit);
+	if (form == 0)
+		snprintf(buf, len, "lost: %s, %s of capacity", amount, pct);
+	else if (form == 1)
+		snprintf(buf, len, "lost %s, %s", amount, pct);
+	else
+		snprintf(buf, len, "lost %s", pct);
+}
+
+char *sp_rwgraph_lost_note(char *buf, size_t len, double lost_cpu_ns, double fraction)
+{
+	lost_note_form(buf, len, lost_cpu_ns, fraction, 0);
+	return buf;
+}
+
+/* The longest form of the lost note that fits in @w. */
+static void lost_note_fit(cairo_t *cr, const struct sp_theme *theme, char *buf, size_t len,
+			  double lost_cpu_ns, double fraction, double w)
+{
+	int form;
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	for (form = 0; form < 3; form++) {
+		lost_note_form(buf, len, lost_cpu_ns, fraction, form);
+		if (sp_text_width(cr, buf) <= w)
+			break;
+	}
+	cairo_restore(cr);
+}
+
+void sp_rwgraph_draw_note(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			  double fraction)
+{
+	char buf[96], pct[32];
+
+	format_pct(pct, sizeof(pct), fraction);
+	snprintf(buf, sizeof(buf), "lost: %s of capacity", pct);
+	sp_rwgraph_draw_note_text(cr, theme, plot, buf);
+}
+
+/* The note of SP_RWGRAPH_SHADE_COLUMNS. */
+static void idle_note(char *buf, size_t len, double fraction)
+{
+	char pct[32];
+
+	format_pct(pct, sizeof(pct), fraction);
+	snprintf(buf, len, "idle while waiting: %s of the window", pct);
 }
 
 /* ---- legend -------------------------------------------------------------- */
@@ -479,25 +706,33 @@ static int legend_entries(const struct sp_rwgraph_style *style, int *entries)
 	return n;
 }
 
-static void legend_label(char *buf, size_t len, int entry, const struct sp_rwgraph_style *style)
+/* An entry's label; @brief leaves out what the y axis says ("tasks"). */
+static void entry_label(char *buf, size_t len, int entry, const struct sp_rwgraph_style *style,
+			bool brief)
 {
 	switch (entry) {
 	case ENTRY_RUNNING:
-		snprintf(buf, len, "running tasks");
+		snprintf(buf, len, brief ? "running" : "running tasks");
 		break;
 	case ENTRY_WAITING:
-		snprintf(buf, len, "waiting tasks");
+		snprintf(buf, len, brief ? "waiting" : "waiting tasks");
 		break;
 	case ENTRY_CPUS:
 		snprintf(buf, len, "N = %d CPU%s", style->nr_cpus, style->nr_cpus == 1 ? "" : "s");
 		break;
 	case ENTRY_SHADE:
-		snprintf(buf, len, "idle while waiting");
+		snprintf(buf, len, style->shade_kind == SP_RWGRAPH_SHADE_COLUMNS ?
+			 "idle while waiting" : "lost capacity");
 		break;
 	default:
 		snprintf(buf, len, "not all CPUs recording");
 		break;
 	}
+}
+
+static void legend_label(char *buf, size_t len, int entry, const struct sp_rwgraph_style *style)
+{
+	entry_label(buf, len, entry, style, false);
 }
 
 static double legend_row_h(const struct sp_theme *theme)
@@ -541,11 +776,46 @@ void sp_rwgraph_legend_size(cairo_t *cr, const struct sp_theme *theme,
 	}
 }
 
+/* One entry: its sample from @x to @x + @sw, its label after; @y its middle. */
+static void legend_entry_draw(cairo_t *cr, const struct sp_theme *theme,
+			      const struct sp_rwgraph_style *style, int e, double x, double y,
+			      double sw, bool brief)
+{
+	double yl = style->pixels ? round(y) : y;
+	char buf[64];
+
+	switch (e) {
+	case ENTRY_RUNNING:
+	case ENTRY_WAITING:
+		sp_render_set_color(cr, e == ENTRY_RUNNING ? &running_color : &waiting_color);
+		cairo_set_line_width(cr, e == ENTRY_RUNNING ? running_width(theme, style->pixels) :
+				     waiting_width(theme, style->pixels));
+		cairo_move_to(cr, x, yl);
+		cairo_line_to(cr, x + sw, yl);
+		cairo_stroke(cr);
+		break;
+	case ENTRY_CPUS:
+		cpus_line(cr, theme, style->pixels, x, x + sw, y);
+		break;
+	case ENTRY_SHADE:
+		sp_render_set_color(cr, &shade_color);
+		cairo_rectangle(cr, x, y - theme->swatch / 2, sw, theme->swatch);
+		cairo_fill(cr);
+		break;
+	default:
+		incomplete_band(cr, theme, x, y - theme->swatch / 2, x + sw, y + theme->swatch / 2);
+		break;
+	}
+	entry_label(buf, sizeof(buf), e, style, brief);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_draw(cr, x + sw + 2 * theme->pad, y, SP_ALIGN_LEFT | SP_ALIGN_MIDDLE, buf);
+}
+
 void sp_rwgraph_legend_draw(cairo_t *cr, const struct sp_theme *theme,
 			    const struct sp_rwgraph_style *style, bool row,
 			    const struct sp_rect *area)
 {
-	double sw = legend_sample_w(theme), rh = legend_row_h(theme);
+	double rh = legend_row_h(theme);
 	int entries[NR_ENTRIES], n = legend_entries(style, entries), i;
 	double x = area->x;
 	char buf[64];
@@ -556,44 +826,60 @@ void sp_rwgraph_legend_draw(cairo_t *cr, const struct sp_theme *theme,
 	sp_render_font(cr, theme, theme->font_size, false);
 	for (i = 0; i < n; i++) {
 		double y = area->y + ((row ? 0 : i) + 0.5) * rh;
-		double yl = style->pixels ? round(y) : y;
-		int e = entries[i];
 
 		if (!row)
 			x = area->x;
 		if (y + rh / 2 > area->y + area->h + 0.01)
 			break;
-		switch (e) {
-		case ENTRY_RUNNING:
-		case ENTRY_WAITING:
-			sp_render_set_color(cr, e == ENTRY_RUNNING ? &running_color :
-						&waiting_color);
-			cairo_set_line_width(cr, e == ENTRY_RUNNING ?
-					     running_width(theme, style->pixels) :
-					     waiting_width(theme, style->pixels));
-			cairo_move_to(cr, x, yl);
-			cairo_line_to(cr, x + sw, yl);
-			cairo_stroke(cr);
-			break;
-		case ENTRY_CPUS:
-			cpus_line(cr, theme, style->pixels, x, x + sw, y);
-			break;
-		case ENTRY_SHADE:
-			sp_render_set_color(cr, &shade_color);
-			cairo_rectangle(cr, x, y - theme->swatch / 2, sw, theme->swatch);
-			cairo_fill(cr);
-			break;
-		default:
-			incomplete_band(cr, theme, x, y - theme->swatch / 2, x + sw,
-					y + theme->swatch / 2);
-			break;
-		}
-		legend_label(buf, sizeof(buf), e, style);
-		sp_render_set_color(cr, &theme->text);
-		sp_text_draw(cr, x + sw + 2 * theme->pad, y, SP_ALIGN_LEFT | SP_ALIGN_MIDDLE, buf);
+		legend_entry_draw(cr, theme, style, entries[i], x, y, legend_sample_w(theme),
+				  false);
+		legend_label(buf, sizeof(buf), entries[i], style);
 		x += entry_w(cr, theme, buf);
 	}
 	cairo_restore(cr);
+}
+
+/*
+ * A legend below a narrow figure: the entries in as many columns as fit in
+ * @w, row by row, with shorter line samples and labels than at the side;
+ * an entry wider than half of @w gets a row of its own.  Drawn at @area
+ * when it is not NULL.  Return: its height.
+ */
+static double legend_grid(cairo_t *cr, const struct sp_theme *theme,
+			  const struct sp_rwgraph_style *style, double w,
+			  const struct sp_rect *area)
+{
+	int entries[NR_ENTRIES], n = legend_entries(style, entries), i, nr_cols, col = 0, row = 0;
+	double sw = 1.4 * theme->font_size, gap = theme->font_size, rh = 1.4 * theme->font_size;
+	double label_w[NR_ENTRIES], pitch = 0;
+	char buf[64];
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	for (i = 0; i < n; i++) {
+		entry_label(buf, sizeof(buf), entries[i], style, true);
+		label_w[i] = sw + 2 * theme->pad + sp_text_width(cr, buf);
+		if (label_w[i] <= (w - gap) / 2)
+			pitch = fmax(pitch, label_w[i]);
+	}
+	nr_cols = pitch > 0 ? (int)floor((w + gap) / (pitch + gap)) : 1;
+	if (nr_cols < 1)
+		nr_cols = 1;
+	for (i = 0; i < n; i++) {
+		bool wide = label_w[i] > pitch;
+
+		if (col >= nr_cols || (wide && col > 0)) {
+			row++;
+			col = 0;
+		}
+		if (area)
+			legend_entry_draw(cr, theme, style, entries[i],
+					  area->x + col * (pitch + gap), area->y + (row + 0.5) * rh,
+					  sw, true);
+		col = wide ? nr_cols : col + 1;
+	}
+	cairo_restore(cr);
+	return (row + 1) * rh;
 }
 
 /* ---- a figure of its own ------------------------------------------------- */
@@ -608,6 +894,9 @@ void sp_rwgraph_draw_title(cairo_t *cr, const struct sp_theme *theme, const stru
 {
 	sp_figure_title_draw(cr, theme, area, title);
 }
+
+/* A legend right of the plot at most this share of the width; else below it. */
+#define LEGEND_RIGHT_MAX 0.25
 
 int sp_rwgraph_layout(struct sp_layout *lay, cairo_t *cr, const struct sp_theme *theme,
 		      const struct sp_rwgraph_figure *fig, double width, double height)
@@ -624,48 +913,123 @@ int sp_rwgraph_layout(struct sp_layout *lay, cairo_t *cr, const struct sp_theme 
 		spec.top_h = fmax(spec.top_h, sp_rwgraph_note_height(cr, theme));
 	if (fig->legend) {
 		sp_rwgraph_legend_size(cr, theme, &fig->style, false, &lw, &lh);
-		spec.legend = SP_LEGEND_RIGHT;
-		spec.legend_w = lw;
+		if (lw <= LEGEND_RIGHT_MAX * width) {
+			spec.legend = SP_LEGEND_RIGHT;
+			spec.legend_w = lw;
+		} else {
+			/* narrow (a column of a paper): the plot keeps the width */
+			spec.legend = SP_LEGEND_BELOW;
+			spec.legend_h = legend_grid(cr, theme, &fig->style,
+						    width - 2 * spec.margin, NULL);
+		}
 	}
 	ret = sp_layout_compute(lay, &spec);
 	if (ret)
 		return ret;
+	if (spec.legend == SP_LEGEND_BELOW && lay->legend.w > 0) {
+		/* the whole width, from the left margin: more entries on a line */
+		lay->legend.x = spec.margin;
+		lay->legend.w = width - 2 * spec.margin;
+	}
 	sp_rwgraph_snap_plot(&lay->plot, &fig->style);
 	if (lay->plot.w < SP_LAYOUT_MIN_PLOT || lay->plot.h < SP_LAYOUT_MIN_PLOT)
 		return -ERANGE;
 	return 0;
 }
 
+/*
+ * Two panels in @plot: running and the band above, waiting below, a gap
+ * between them for the tick labels at their facing edges.  Return: false
+ * when they would be too low (then one panel it is).
+ */
+static bool split_plot(const struct sp_rect *plot, const struct sp_theme *theme, bool px,
+		       struct sp_rect *top, struct sp_rect *bottom)
+{
+	double gap = ceil(1.2 * theme->font_size), h = plot->h - gap, top_h, bottom_h;
+
+	top_h = 0.6 * h;
+	if (px)
+		top_h = round(top_h);
+	bottom_h = plot->h - top_h - gap;
+	if (top_h < SP_LAYOUT_MIN_PLOT + zero_gap(theme) || bottom_h < 2 * theme->font_size ||
+	    bottom_h < SP_LAYOUT_MIN_PLOT + zero_gap(theme))
+		return false;
+	*top = *plot;
+	top->h = top_h;
+	*bottom = *plot;
+	bottom->y = plot->y + top_h + gap;
+	bottom->h = bottom_h;
+	return true;
+}
+
 int sp_rwgraph_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			   const struct sp_rwgraph_figure *fig, const struct sp_layout *lay,
 			   const struct sp_envelope *env)
 {
+	const struct sp_rwgraph_style *style = &fig->style;
+	struct sp_rect top = lay->plot, bottom;
+	struct sp_int_ticks yt, wt;
 	struct sp_time_ticks xt;
-	struct sp_int_ticks yt;
 	struct sp_rect legend;
+	bool split;
 	int ret;
 
+	split = sp_rwgraph_split(env, style) &&
+		split_plot(&lay->plot, theme, style->pixels, &top, &bottom);
 	ret = sp_figure_time_ticks(&xt, cr, theme, lay->plot.w, fig->t0_ns, fig->t1_ns,
 				   fig->origin_ns);
 	if (ret)
 		return ret;
-	ret = sp_rwgraph_y_ticks(&yt, env, &fig->style, lay->plot.h, theme);
+	if (split) {
+		ret = y_ticks(&yt, panel_max(env, style, PANEL_RUNNING), top.h, theme);
+		if (!ret)
+			ret = y_ticks(&wt, panel_max(env, style, PANEL_WAITING), bottom.h, theme);
+	} else {
+		ret = sp_rwgraph_y_ticks(&yt, env, style, top.h, theme);
+	}
 	if (ret)
 		return ret;
 
 	sp_figure_background(cr, theme);
 	if (sp_figure_has_title(fig->title))
 		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
-	sp_rwgraph_draw_data(cr, theme, &lay->plot, env, &yt, &xt, &fig->style);
-	sp_rwgraph_draw_y_axis(cr, theme, &lay->plot, &yt);
-	sp_axis_time_draw(cr, theme, &lay->plot, &xt, fig->t0_ns, fig->t1_ns, false);
-	if (fig->shade_fraction >= 0)
-		sp_rwgraph_draw_note(cr, theme, &lay->plot, fig->shade_fraction);
-	if (fig->legend && lay->legend.w > 0) {
+	if (split) {
+		struct sp_rect r = value_rect(&top, theme);
+
+		draw_panel(cr, theme, &top, env, &yt, &xt, style, PANEL_RUNNING);
+		sp_axis_int_draw(cr, theme, &r, &yt, "running", false);
+		draw_panel(cr, theme, &bottom, env, &wt, &xt, style, PANEL_WAITING);
+		r = value_rect(&bottom, theme);
+		sp_axis_int_draw(cr, theme, &r, &wt, "waiting", false);
+		sp_axis_time_draw(cr, theme, &bottom, &xt, fig->t0_ns, fig->t1_ns, false);
+	} else {
+		sp_rwgraph_draw_data(cr, theme, &top, env, &yt, &xt, style);
+		sp_rwgraph_draw_y_axis(cr, theme, &top, &yt);
+		sp_axis_time_draw(cr, theme, &top, &xt, fig->t0_ns, fig->t1_ns, false);
+	}
+	if (fig->shade_fraction >= 0) {
+		char buf[128];
+
+		if (style->shade_kind == SP_RWGRAPH_SHADE_COLUMNS) {
+			idle_note(buf, sizeof(buf), fig->shade_fraction);
+		} else {
+			uint64_t from = style->complete_ns > fig->t0_ns ? style->complete_ns :
+					fig->t0_ns;
+			double capacity = fig->t1_ns > from ?
+					  (double)style->nr_cpus * (double)(fig->t1_ns - from) : 0;
+
+			lost_note_fit(cr, theme, buf, sizeof(buf), fig->shade_fraction * capacity,
+				      fig->shade_fraction, top.w);
+		}
+		sp_rwgraph_draw_note_text(cr, theme, &top, buf);
+	}
+	if (fig->legend && lay->legend.w > 0 && lay->legend.y >= lay->plot.y + lay->plot.h) {
+		legend_grid(cr, theme, style, lay->legend.w, &lay->legend);
+	} else if (fig->legend && lay->legend.w > 0) {
 		legend = lay->legend;
 		legend.y = lay->plot.y;
 		legend.h = lay->plot.h;
-		sp_rwgraph_legend_draw(cr, theme, &fig->style, false, &legend);
+		sp_rwgraph_legend_draw(cr, theme, style, false, &legend);
 	}
 	return 0;
 }

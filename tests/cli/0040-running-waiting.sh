@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # schedplot running-waiting: the --csv step functions integrate to the
 # averages of stats --json over the complete window (one code path, so to
-# 1e-6), the images are valid and the same on every run, and errors leave
+# 1e-6) and its lost column to lost_cpu_ns (exactly), the images are valid and the same on every run, and errors leave
 # nothing behind.
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -11,29 +11,38 @@ for f in aarch64-6cpu-v6.dat i686-4cpu-v6.dat x86_64-8cpu-v7-zstd.dat x86_64-1cp
 	[ -f "$SHARED/$f" ] && set -- "$@" "$SHARED/$f"
 done
 
-# integrate CSV JSON: compare the CSV's integrals over window_ns with the averages
+# integrate CSV JSON: compare the CSV's integrals over window_ns with the
+# averages, and the lost column's with lost_cpu_ns (exactly: both are sums
+# of whole CPU*ns)
 integrate() {
 	python3 - "$1" "$2" <<'EOF'
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1])))
 d = json.load(open(sys.argv[2]))
 ws, end = d["window_ns"]
-if rows[0] != ["time_ns", "running", "waiting"]:
+n = d["nr_cpus"]
+if rows[0] != ["time_ns", "running", "waiting", "lost"]:
     sys.exit("bad header %r" % rows[0])
-pts = [(int(t), int(r), int(w)) for t, r, w in rows[1:]]
+pts = [(int(t), int(r), int(w), int(l)) for t, r, w, l in rows[1:]]
 if any(b[0] <= a[0] for a, b in zip(pts, pts[1:])):
     sys.exit("times do not increase")
-run = wait = 0
-for (t, r, w), (t2, _, _) in zip(pts, pts[1:]):
+bad = [p for p in pts if p[3] != max(0, min(p[2], n - p[1]))]
+if bad:
+    sys.exit("lost is not min(waiting, N - running) at %r" % (bad[0],))
+run = wait = lost = 0
+for (t, r, w, l), (t2, _, _, _) in zip(pts, pts[1:]):
     a, b = max(t, ws), min(t2, end)
     if b > a:
         run += r * (b - a)
         wait += w * (b - a)
+        lost += l * (b - a)
 span = end - ws
 for name, area in (("running", run), ("waiting", wait)):
     want = d[name + "_avg"] * span
     if abs(area - want) > 1e-6 * max(abs(want), 1) + 1e-9 * span:
         sys.exit("%s: integral %d, stats says %.9g x %d = %.1f" % (name, area, d[name + "_avg"], span, want))
+if lost != d["lost_cpu_ns"]:
+    sys.exit("lost: integral %d CPU*ns, stats says lost_cpu_ns %d" % (lost, d["lost_cpu_ns"]))
 if pts[0][0] > ws or pts[-1][0] < end:
     sys.exit("the CSV does not cover the complete window")
 EOF
@@ -50,13 +59,36 @@ for f in "$@"; do
 	run "$SCHEDPLOT" running-waiting -q --csv "$TMP/rw.csv" -o "$TMP/rw.png" "$f"
 	expect_status 0 "$name: running-waiting --csv"
 	if msg=$(integrate "$TMP/rw.csv" "$TMP/stats.json" 2>&1); then
-		ok "$name: CSV integrals equal running_avg and waiting_avg x window"
+		ok "$name: CSV integrals equal running_avg and waiting_avg x window, lost equals lost_cpu_ns"
 	else
 		not_ok "$name: $msg"
 	fi
 	check "$name: PNG signature" \
 		cmp -s -n 8 "$TMP/rw.png" <(printf '\211PNG\r\n\032\n')
 done
+
+# a generated 128-CPU overload: the CSV's lost column integrates to the
+# generator's own lost_cpu_ns (and so does stats)
+GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
+if [ -x "$GEN" ]; then
+	"$GEN" --cpus 128 --sockets 2 --events 60000 --seconds 0.5 --overload --seed 3 \
+		-o "$TMP/g128.dat" >/dev/null
+	run "$SCHEDPLOT" stats -q --json "$TMP/g128.dat"
+	cp "$OUT" "$TMP/g128.json"
+	run "$SCHEDPLOT" running-waiting -q --csv "$TMP/g128.csv" -o "$TMP/g128.png" "$TMP/g128.dat"
+	expect_status 0 "gen 128 CPUs: running-waiting --csv"
+	if msg=$(integrate "$TMP/g128.csv" "$TMP/g128.json" 2>&1); then
+		ok "gen 128 CPUs: CSV lost column integrates to lost_cpu_ns"
+	else
+		not_ok "gen 128 CPUs: $msg"
+	fi
+	check "gen 128 CPUs: lost_cpu_ns is the generator's truth" python3 -c '
+import json, sys
+t, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+sys.exit(not (t["lost_cpu_ns"] == s["lost_cpu_ns"] > 0))' "$TMP/g128.dat.json" "$TMP/g128.json"
+else
+	skip "gen-trace not built: no generated trace"
+fi
 
 # ---- formats and determinism (overload.dat) ----
 

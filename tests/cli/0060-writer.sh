@@ -137,7 +137,7 @@ else
 fi
 
 # the workload has what the views need to show
-for key in migrations idle_while_waiting_ns; do
+for key in migrations idle_while_waiting_ns lost_cpu_ns; do
 	v=$(truth "$TMP/hpc64.dat.json" $key)
 	if [ "${v:-0}" -gt 0 ]; then
 		ok "hpc64: the workload has $key ($v)"

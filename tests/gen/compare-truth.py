@@ -34,6 +34,7 @@ def main():
     exact("migrations", truth["migrations"], stats["migrations"])
     exact("idle_while_waiting_ns", truth["idle_while_waiting_ns"],
           stats["idle_while_waiting_ns"])
+    exact("lost_cpu_ns", truth["lost_cpu_ns"], stats.get("lost_cpu_ns"))
     close("running_avg", truth["running_avg"], stats["running_avg"])
     close("waiting_avg", truth["waiting_avg"], stats["waiting_avg"])
     exact("repairs", 0, sum(stats["repairs"].values()))

@@ -107,6 +107,7 @@ struct sim {
 	int running, waiting;
 	uint64_t last_change;
 	uint64_t running_area, waiting_area, iww_ns;
+	uint64_t lost_cpu_ns;	/* integral of min(waiting, N - running) */
 	uint64_t migrations, records, by_type[SP_EV_NR_TYPES];
 	uint64_t nr_markers;	/* print records, not sched records */
 	uint64_t end_ns;
@@ -205,11 +206,15 @@ static struct timer timer_pop(struct sim *s)
 static void account(struct sim *s)
 {
 	uint64_t dt = s->now - s->last_change;
+	int lost;
 
 	s->running_area += (uint64_t)s->running * dt;
 	s->waiting_area += (uint64_t)s->waiting * dt;
 	if (s->waiting >= 1 && s->running < s->nr_cpus)
 		s->iww_ns += dt;
+	lost = s->nr_cpus - s->running < s->waiting ? s->nr_cpus - s->running : s->waiting;
+	if (lost > 0)
+		s->lost_cpu_ns += (uint64_t)lost * dt;
 	s->last_change = s->now;
 }
 
@@ -715,6 +720,7 @@ static int write_truth(const struct sim *s, const char *path, const char *trace)
 		window > 0 ? (double)s->running_area / window : 0,
 		window > 0 ? (double)s->waiting_area / window : 0);
 	fprintf(f, "  \"idle_while_waiting_ns\": %llu,\n", (unsigned long long)s->iww_ns);
+	fprintf(f, "  \"lost_cpu_ns\": %llu,\n", (unsigned long long)s->lost_cpu_ns);
 	fprintf(f, "  \"by_type\": {\"sched_switch\": %llu, \"sched_wakeup\": %llu, "
 		"\"sched_wakeup_new\": %llu, \"sched_migrate_task\": %llu, "
 		"\"sched_process_fork\": %llu, \"sched_process_exit\": %llu}\n}\n",

@@ -20,9 +20,10 @@ def main():
             bad.append(f"{key}: schedplot {a!r}, report {b!r}")
 
     for key in ("cpus", "start_ns", "end_ns", "window_ns", "records", "cpu_busy_ns",
-                "cpu_switches", "migrations", "waiting_max", "idle_while_waiting_ns"):
+                "cpu_switches", "migrations", "waiting_max", "idle_while_waiting_ns",
+                "lost_cpu_ns"):
         same(key, ours.get(key), want.get(key))
-    for key in ("running_avg", "waiting_avg"):
+    for key in ("running_avg", "waiting_avg", "lost_fraction"):
         a, b = ours.get(key), want.get(key)
         if a is None or b is None or abs(a - b) > 1e-6 * max(abs(b), 1e-9):
             bad.append(f"{key}: schedplot {a!r}, report {b!r} (1e-6 relative)")
@@ -39,7 +40,7 @@ def main():
               f"{len(bad)} values: " + "; ".join(bad[:8]))
         return 1
     print(f"ok - {name}: stats --json equals trace-cmd report on busy, switches, "
-          f"averages and {len(mine)} tasks")
+          f"averages, lost capacity ({ours.get('lost_cpu_ns')} CPU*ns) and {len(mine)} tasks")
     return 0
 
 

@@ -203,6 +203,9 @@ def step_deltas(intervals):
 def window_stats(run_deltas, wait_deltas, lo, hi, nr_cpus):
     """Integrals and maximum of running(t) and waiting(t) over [lo, hi].
 
+    Also the lost capacity: the integral of min(waiting, N - running), the
+    CPUs that could have run a waiting task and did not, in CPU*ns.
+
     Where several changes share a timestamp only the value after all of
     them counts, so changes are applied a timestamp at a time.
     """
@@ -218,7 +221,7 @@ def window_stats(run_deltas, wait_deltas, lo, hi, nr_cpus):
         running += changes[times[i]][0]
         waiting += changes[times[i]][1]
         i += 1
-    run_area = wait_area = idle_waiting = 0
+    run_area = wait_area = idle_waiting = lost = 0
     wait_max = waiting
     prev = lo
     while i < len(times) and times[i] <= hi:
@@ -227,6 +230,7 @@ def window_stats(run_deltas, wait_deltas, lo, hi, nr_cpus):
         wait_area += waiting * (t - prev)
         if waiting >= 1 and running < nr_cpus:
             idle_waiting += t - prev
+        lost += max(0, min(waiting, nr_cpus - running)) * (t - prev)
         running += changes[t][0]
         waiting += changes[t][1]
         wait_max = max(wait_max, waiting)
@@ -236,7 +240,8 @@ def window_stats(run_deltas, wait_deltas, lo, hi, nr_cpus):
     wait_area += waiting * (hi - prev)
     if waiting >= 1 and running < nr_cpus:
         idle_waiting += hi - prev
-    return run_area, wait_area, wait_max, idle_waiting
+    lost += max(0, min(waiting, nr_cpus - running)) * (hi - prev)
+    return run_area, wait_area, wait_max, idle_waiting, lost
 
 
 def main():
@@ -351,7 +356,7 @@ def main():
         wait_ns[pid] = wait_ns.get(pid, 0) + max(0, min(stop_t, end) - max(begin, first))
         wait_intervals.append((begin, stop))
 
-    run_area, wait_area, wait_max, idle_waiting = window_stats(
+    run_area, wait_area, wait_max, idle_waiting, lost_cpu = window_stats(
         step_deltas(run_intervals), step_deltas(wait_intervals), lo, end, nr_cpus)
     span = end - lo
 
@@ -388,6 +393,8 @@ def main():
         "waiting_avg": wait_area / span if span > 0 else 0.0,
         "waiting_max": wait_max,
         "idle_while_waiting_ns": idle_waiting,
+        "lost_cpu_ns": lost_cpu,
+        "lost_fraction": lost_cpu / (nr_cpus * span) if span > 0 and nr_cpus > 0 else 0.0,
         "repairs": {"missed_switch": model.repairs},
         "lost_events": lost,
     }

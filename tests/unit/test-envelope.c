@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The running/waiting envelope from synthetic steps: spikes survive any
- * zoom, values carry into the next column, shade fractions and totals
- * agree with sp_stats, and a reset starts over.
+ * zoom, values carry into the next column, shade fractions, the lost
+ * band and totals agree with sp_stats, and a reset starts over.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -159,6 +159,63 @@ static void test_shade(void **state)
 	sp_envelope_release(&e);
 }
 
+/*
+ * N = 8.  The lost band runs from running to running + min(waiting, N - running):
+ *	[0, 300):     running 5, waiting 10  -> lost 3, band 5..8
+ *	[300, 450):   running 2, waiting 1   -> lost 1, band 2..3
+ *	[450, 451):   running 8, waiting 4   -> lost 0 (every CPU busy)
+ *	[451, 1000):  running 6, waiting 1   -> lost 1, band 6..7
+ * Columns of 100 ns; column 4 holds two bands and 1 ns without one.
+ */
+static void test_lost_band(void **state)
+{
+	static const int lo[10] = { 5, 5, 5, 2, 2, 6, 6, 6, 6, 6 };
+	static const int hi[10] = { 8, 8, 8, 3, 7, 7, 7, 7, 7, 7 };
+	static const int lmax[10] = { 3, 3, 3, 1, 1, 1, 1, 1, 1, 1 };
+	struct sp_envelope e;
+	struct sp_stats s;
+	size_t i;
+
+	assert_int_equal(sp_envelope_init(&e, 0, 1000, 10, 8), 0);
+	sp_stats_init(&s, 0, 1000, 8);
+	sp_envelope_step(&e, 0, 5, 10);
+	sp_stats_step(&s, 0, 5, 10);
+	sp_envelope_step(&e, 300, 2, 1);
+	sp_stats_step(&s, 300, 2, 1);
+	sp_envelope_step(&e, 450, 8, 4);
+	sp_stats_step(&s, 450, 8, 4);
+	sp_envelope_step(&e, 451, 6, 1);
+	sp_stats_step(&s, 451, 6, 1);
+	sp_envelope_finish(&e);
+	sp_stats_finish(&s);
+
+	for (i = 0; i < 10; i++) {
+		assert_int_equal(e.cols[i].lost_lo, lo[i]);
+		assert_int_equal(e.cols[i].lost_hi, hi[i]);
+		assert_int_equal(e.cols[i].lost_max, lmax[i]);
+	}
+	assert_int_equal(e.lost_max, 3);
+	assert_int_equal(s.lost_cpu_ns, 300 * 3 + 150 * 1 + 549 * 1);
+	assert_true(sp_stats_lost_fraction(&s) == 1599.0 / 8000.0);
+	/* every CPU busy, or nobody waiting: no band */
+	assert_int_equal(sp_step_lost(8, 8, 4), 0);
+	assert_int_equal(sp_step_lost(8, 3, 0), 0);
+	assert_int_equal(sp_step_lost(8, 9, 2), 0);
+	sp_envelope_release(&e);
+}
+
+/* The lost band of a value holding inside a column, brute force. */
+static void band_add(int n, int r, int w, int *lo, int *hi, int *lmax)
+{
+	int lost = w < n - r ? w : n - r;
+
+	if (lost < 1)
+		return;
+	*lo = r < *lo ? r : *lo;
+	*hi = r + lost > *hi ? r + lost : *hi;
+	*lmax = lost > *lmax ? lost : *lmax;
+}
+
 /* Random steps against a brute-force envelope and sp_stats. */
 #define NR_RANDOM 5000
 
@@ -186,12 +243,15 @@ static void test_random_against_stats(void **state)
 	sp_envelope_finish(&e);
 	sp_stats_finish(&s);
 	assert_int_equal(e.shade_ns, s.idle_while_waiting_ns);
+	assert_true(s.lost_cpu_ns >= s.idle_while_waiting_ns);
+	assert_true(s.lost_cpu_ns <= 4 * s.idle_while_waiting_ns);
 	assert_int_equal(e.running_max, s.running_max);
 	assert_int_equal(e.waiting_max, s.waiting_max);
 
 	for (i = 0; i < e.nr_cols; i++) {
 		uint64_t cs = sp_envelope_col_start(&e, i), ce = sp_envelope_col_start(&e, i + 1);
 		int rmin = 99, rmax = -1, wmin = 99, wmax = -1, r = 0, w = 0;
+		int blo = 99, bhi = 0, lmax = 0;
 
 		for (k = 0; k < NR_RANDOM && ts[k] < ce; k++) {
 			if (ts[k] > cs) {
@@ -200,6 +260,7 @@ static void test_random_against_stats(void **state)
 				rmax = r > rmax ? r : rmax;
 				wmin = w < wmin ? w : wmin;
 				wmax = w > wmax ? w : wmax;
+				band_add(4, r, w, &blo, &bhi, &lmax);
 			}
 			r = rv[k];
 			w = wv[k];
@@ -208,7 +269,12 @@ static void test_random_against_stats(void **state)
 		rmax = r > rmax ? r : rmax;
 		wmin = w < wmin ? w : wmin;
 		wmax = w > wmax ? w : wmax;
+		band_add(4, r, w, &blo, &bhi, &lmax);
 		assert_col(&e, i, rmin, rmax, wmin, wmax);
+		assert_int_equal(e.cols[i].lost_hi, bhi);
+		if (bhi)
+			assert_int_equal(e.cols[i].lost_lo, blo);
+		assert_int_equal(e.cols[i].lost_max, lmax);
 	}
 	sp_envelope_release(&e);
 }
@@ -261,11 +327,15 @@ static void test_collect_csv(void **state)
 	rewind(f);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
-	assert_string_equal(buf, "time_ns,running,waiting\n100,1,1\n400,2,1\n1000,2,1\n");
-	/* [100, 400) running 1 < N with 1 waiting: 300 of 900 ns */
+	assert_string_equal(buf, "time_ns,running,waiting,lost\n100,1,1,1\n400,2,1,0\n"
+			    "1000,2,1,0\n");
+	/* [100, 400) running 1 < N with 1 waiting: 300 of 900 ns, one CPU lost */
 	assert_int_equal(c.stats->idle_while_waiting_ns, 300);
-	assert_true(sp_rw_collect_shade_fraction(&c) > 1.0 / 3 - 1e-12);
-	assert_true(sp_rw_collect_shade_fraction(&c) < 1.0 / 3 + 1e-12);
+	assert_int_equal(sp_rw_collect_lost_cpu_ns(&c), 300);
+	/* 300 CPU*ns of 2 x 900 */
+	assert_true(sp_rw_collect_lost_fraction(&c) > 1.0 / 6 - 1e-12);
+	assert_true(sp_rw_collect_lost_fraction(&c) < 1.0 / 6 + 1e-12);
+	assert_true(sp_rw_collect_shade_fraction(&c) == sp_rw_collect_lost_fraction(&c));
 	assert_int_equal(c.env.shade_ns, 300);
 	sp_rw_collect_release(&c);
 	fclose(f);
@@ -279,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_carried_in),
 		cmocka_unit_test(test_before_first_step),
 		cmocka_unit_test(test_shade),
+		cmocka_unit_test(test_lost_band),
 		cmocka_unit_test(test_random_against_stats),
 		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_collect_csv),

@@ -66,6 +66,24 @@ static void pixel(const struct canvas *c, int x, int y, int *r, int *g, int *b)
 	*b = v & 0xff;
 }
 
+/* The lost band's orange (and not red, green, the grid or white). */
+static bool is_band(const struct canvas *c, int x, int y)
+{
+	int r, g, b;
+
+	pixel(c, x, y, &r, &g, &b);
+	return r > 240 && g > 180 && g < 215 && b > 95 && b < 135;
+}
+
+/* The running series' green. */
+static bool is_green(const struct canvas *c, int x, int y)
+{
+	int r, g, b;
+
+	pixel(c, x, y, &r, &g, &b);
+	return r < 40 && g > 70 && g < 130 && b < 60;
+}
+
 /* The waiting series' red (and not the running green, the grid or white). */
 static bool is_red(const struct canvas *c, int x, int y)
 {
@@ -119,12 +137,14 @@ static void test_spike_reaches_height(void **state)
 }
 
 /*
- * N = 2.  [0.25 s, 0.5 s) of a 1 s window: one task runs, one waits (shaded);
- * before and after, both CPUs run and nobody waits.  400 columns: 100..199.
+ * N = 2, the column shading kept for a later option.  [0.25 s, 0.5 s) of a
+ * 1 s window: one task runs, one waits (shaded); before and after, both CPUs
+ * run and nobody waits.  400 columns: 100..199.
  */
 static void test_shaded_columns(void **state)
 {
-	struct sp_rwgraph_style st = { .nr_cpus = 2, .shade = true, .pixels = true };
+	struct sp_rwgraph_style st = { .nr_cpus = 2, .shade = true, .pixels = true,
+				       .shade_kind = SP_RWGRAPH_SHADE_COLUMNS };
 	struct sp_envelope e;
 	struct canvas c;
 	int col, r, g, b, y = (int)plot.y + 2;
@@ -183,6 +203,165 @@ static void test_dotted_line_at_n(void **state)
 	assert_true(c.yt.top > 6);
 	release(&c);
 	sp_envelope_release(&e);
+}
+
+/*
+ * N = 48, a step input: [0.2 s, 0.6 s) 20 run and 15 wait (15 lost), then
+ * 30 run and 12 wait (12 lost); before 0.2 s all 48 run and 5 wait (none
+ * lost).  The band fills exactly the pixel rows from running + lost down to
+ * running, in exactly the columns with lost capacity, under the running
+ * line.
+ */
+static void test_band_between_running_and_lost(void **state)
+{
+	struct sp_rwgraph_style st = { .nr_cpus = 48, .shade = true, .pixels = true };
+	struct sp_envelope e;
+	struct canvas c;
+	int col;
+
+	assert_int_equal(sp_envelope_init(&e, 0, SEC, (size_t)plot.w, 48), 0);
+	sp_envelope_step(&e, 0, 48, 5);
+	sp_envelope_step(&e, SEC / 5, 20, 15);
+	sp_envelope_step(&e, SEC / 5 * 3, 30, 12);
+	sp_envelope_finish(&e);
+	draw(&c, &e, &st);
+
+	for (col = 2; col < (int)plot.w - 2; col++) {
+		int x = (int)plot.x + col, run, lost, y;
+
+		if (col == 80 || col == 240)
+			continue;	/* the steps themselves */
+		run = col < 80 ? 48 : col < 240 ? 20 : 30;
+		lost = col < 80 ? 0 : col < 240 ? 15 : 12;
+		if (!lost) {
+			for (y = (int)plot.y; y < (int)(plot.y + plot.h); y++)
+				assert_false(is_band(&c, x, y));
+			continue;
+		}
+		/* from the row of running + lost down to the running line's top */
+		for (y = row_of(&c, run + lost); y < row_of(&c, run) - 1; y++)
+			if (!is_band(&c, x, y))
+				fail_msg("column %d row %d (value %d..%d): not the band", col, y,
+					 run, run + lost);
+		assert_false(is_band(&c, x, row_of(&c, run + lost) - 1));
+		assert_true(is_green(&c, x, row_of(&c, run)));
+		assert_false(is_band(&c, x, row_of(&c, run) + 1));
+		assert_false(is_band(&c, x, row_of(&c, run) + 3));
+	}
+	release(&c);
+
+	/* --no-shade: no band */
+	st.shade = false;
+	draw(&c, &e, &st);
+	assert_false(is_band(&c, (int)plot.x + 150, row_of(&c, 28)));
+	release(&c);
+	sp_envelope_release(&e);
+}
+
+/*
+ * 64 CPUs, 56 busy for 10 minutes; for one microsecond 4 tasks wait while
+ * 8 CPUs idle: 4 lost.  The spike's column has the band up to 60; its
+ * neighbours none.
+ */
+static void test_lost_spike_reaches_height(void **state)
+{
+	uint64_t t1 = 600 * SEC, spike = 211 * SEC + 777;
+	struct sp_rwgraph_style st = { .nr_cpus = 64, .shade = true, .pixels = true };
+	struct sp_envelope e;
+	struct canvas c;
+	int x, y;
+
+	assert_int_equal(sp_envelope_init(&e, 0, t1, (size_t)plot.w, 64), 0);
+	sp_envelope_step(&e, 0, 56, 0);
+	sp_envelope_step(&e, spike, 56, 4);
+	sp_envelope_step(&e, spike + 1000, 56, 0);
+	sp_envelope_finish(&e);
+	assert_int_equal(e.lost_max, 4);
+	draw(&c, &e, &st);
+
+	x = (int)plot.x + (int)sp_envelope_col_of(&e, spike);
+	assert_true(row_of(&c, 60) < row_of(&c, 56) - 3);
+	for (y = row_of(&c, 60); y < row_of(&c, 56) - 1; y++)
+		assert_true(is_band(&c, x, y));
+	assert_false(is_band(&c, x, row_of(&c, 60) - 1));
+	for (y = (int)plot.y; y < (int)(plot.y + plot.h); y++) {
+		assert_false(is_band(&c, x - 1, y));
+		assert_false(is_band(&c, x + 1, y));
+	}
+	release(&c);
+	sp_envelope_release(&e);
+}
+
+/* Before every CPU records, a CPU without records looks idle: no band there. */
+static void test_no_band_before_complete(void **state)
+{
+	struct sp_rwgraph_style st = { .nr_cpus = 4, .shade = true, .pixels = true,
+				       .complete_ns = SEC / 2 };
+	struct sp_envelope e;
+	struct canvas c;
+
+	assert_int_equal(sp_envelope_init(&e, 0, SEC, (size_t)plot.w, 4), 0);
+	sp_envelope_step(&e, 0, 1, 5);
+	sp_envelope_finish(&e);
+	draw(&c, &e, &st);
+	assert_false(is_band(&c, (int)plot.x + 100, row_of(&c, 2.5)));
+	assert_true(is_band(&c, (int)plot.x + 300, row_of(&c, 2.5)));
+	release(&c);
+	sp_envelope_release(&e);
+}
+
+/* One panel or two: by the maxima (more than 10x apart), or as forced. */
+static void test_split_choice(void **state)
+{
+	struct sp_rwgraph_style st = { .nr_cpus = 512 };
+	struct sp_envelope e;
+
+	assert_int_equal(sp_envelope_init(&e, 0, SEC, 100, 512), 0);
+	sp_envelope_step(&e, 0, 470, 20);
+	sp_envelope_finish(&e);
+	assert_true(sp_rwgraph_split(&e, &st));		/* 512 against 20 */
+	st.panels = SP_RWGRAPH_PANELS_SINGLE;
+	assert_false(sp_rwgraph_split(&e, &st));
+	sp_envelope_release(&e);
+
+	/* 2 CPUs, 400 waiting */
+	st = (struct sp_rwgraph_style){ .nr_cpus = 2 };
+	assert_int_equal(sp_envelope_init(&e, 0, SEC, 100, 2), 0);
+	sp_envelope_step(&e, 0, 2, 400);
+	sp_envelope_finish(&e);
+	assert_true(sp_rwgraph_split(&e, &st));
+	sp_envelope_release(&e);
+
+	/* 16 CPUs, 12 waiting: one panel; nobody waiting: one panel */
+	st = (struct sp_rwgraph_style){ .nr_cpus = 16 };
+	assert_int_equal(sp_envelope_init(&e, 0, SEC, 100, 16), 0);
+	sp_envelope_step(&e, 0, 15, 12);
+	sp_envelope_finish(&e);
+	assert_false(sp_rwgraph_split(&e, &st));
+	sp_envelope_reset(&e);
+	sp_envelope_step(&e, 0, 15, 0);
+	sp_envelope_finish(&e);
+	assert_false(sp_rwgraph_split(&e, &st));
+	st.panels = SP_RWGRAPH_PANELS_SPLIT;
+	assert_true(sp_rwgraph_split(&e, &st));
+	sp_envelope_release(&e);
+}
+
+/* The corner note: units that read well, a share that is never rounded to 0. */
+static void test_lost_note(void **state)
+{
+	char buf[96];
+
+	assert_string_equal(sp_rwgraph_lost_note(buf, sizeof(buf), 3.1e9, 0.006),
+			    "lost: 3.1 CPU\xc2\xb7s, 0.6% of capacity");
+	assert_string_equal(sp_rwgraph_lost_note(buf, sizeof(buf), 10418338, 0.00707),
+			    "lost: 10.4 CPU\xc2\xb7ms, 0.7% of capacity");
+	assert_string_equal(sp_rwgraph_lost_note(buf, sizeof(buf), 2500, 2e-7),
+			    "lost: 2.5 CPU\xc2\xb7\xc2\xb5s, 2e-05% of capacity");
+	assert_string_equal(sp_rwgraph_lost_note(buf, sizeof(buf), 999.7e6, 0.5),
+			    "lost: 1 CPU\xc2\xb7s, 50.0% of capacity");
+	assert_string_equal(sp_rwgraph_lost_note(buf, sizeof(buf), 0, 0),
+			    "lost: 0 CPU\xc2\xb7s, 0% of capacity");
 }
 
 /* Vector mode (PDF/SVG) drawn on pixels: the spike is still there. */
@@ -253,6 +432,49 @@ static void test_figure(void **state)
 	assert_true(bytes > 1000);
 	sp_envelope_release(&e);
 
+	/* a column of a paper, 3.5 inches: the legend goes below, the plot keeps the width */
+	s = cairo_pdf_surface_create_for_stream(discard, &bytes, 252, 260);
+	cr = cairo_create(s);
+	assert_int_equal(sp_rwgraph_layout(&lay, cr, &theme, &fig, 252, 260), 0);
+	assert_true(lay.legend.y >= lay.plot.y + lay.plot.h);
+	assert_true(lay.plot.w > 252 / 2);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+
+	/* two panels on PNG: running on top, waiting (400 on 2 CPUs) below */
+	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 700, 400);
+	cr = cairo_create(s);
+	fig.style = (struct sp_rwgraph_style){ .nr_cpus = 2, .shade = true, .pixels = true };
+	assert_int_equal(sp_rwgraph_layout(&lay, cr, &theme, &fig, 700, 400), 0);
+	assert_int_equal(sp_envelope_init(&e, 0, SEC,
+					  sp_rwgraph_nr_cols(&lay.plot, &fig.style, 0, SEC), 2), 0);
+	sp_envelope_step(&e, 0, 1, 400);
+	sp_envelope_finish(&e);
+	assert_true(sp_rwgraph_split(&e, &fig.style));
+	assert_int_equal(sp_rwgraph_figure_draw(cr, &theme, &fig, &lay, &e), 0);
+	cairo_surface_flush(s);
+	{
+		struct canvas c = { .s = s, .cr = cr };
+		int x = (int)(lay.plot.x + lay.plot.w / 2), y, green = -1, band = -1, red = -1;
+
+		/* top to bottom: the band (1..2 lost), running at 1, then waiting's panel */
+		for (y = (int)lay.plot.y; y < (int)(lay.plot.y + lay.plot.h); y++) {
+			if (band < 0 && is_band(&c, x, y))
+				band = y;
+			if (green < 0 && is_green(&c, x, y))
+				green = y;
+			if (red < 0 && is_red(&c, x, y))
+				red = y;
+		}
+		assert_true(band >= 0 && green > band && red > green);
+		/* waiting's 400 near the top of its own panel, below the middle */
+		assert_true(red < lay.plot.y + lay.plot.h * 0.8);
+	}
+	assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	sp_envelope_release(&e);
+
 	/* too small for its labels */
 	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 80, 60);
 	cr = cairo_create(s);
@@ -268,6 +490,11 @@ int main(void)
 		cmocka_unit_test(test_spike_reaches_height),
 		cmocka_unit_test(test_shaded_columns),
 		cmocka_unit_test(test_dotted_line_at_n),
+		cmocka_unit_test(test_band_between_running_and_lost),
+		cmocka_unit_test(test_lost_spike_reaches_height),
+		cmocka_unit_test(test_no_band_before_complete),
+		cmocka_unit_test(test_split_choice),
+		cmocka_unit_test(test_lost_note),
 		cmocka_unit_test(test_vector_spike),
 		cmocka_unit_test(test_figure),
 	};

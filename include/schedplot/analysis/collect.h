@@ -23,10 +23,12 @@ struct sp_stats;
  *	- optionally another observer (the overview's datagraph timeline),
  *	  which also receives the model's run and latency callbacks.
  *
- * CSV rows are "time_ns,running,waiting": the first row at the window's
- * start with the values holding there, then one row per change inside the
- * window, and a last row at the window's end repeating the values of the
- * last segment, so every segment has both ends.
+ * CSV rows are "time_ns,running,waiting,lost": the first row at the
+ * window's start with the values holding there, then one row per change
+ * inside the window, and a last row at the window's end repeating the
+ * values of the last segment, so every segment has both ends.  lost is
+ * min(waiting, N - running) (sp_step_lost()): integrated over the
+ * complete window it is stats' lost_cpu_ns.
  */
 struct sp_rw_collect {
 	struct sp_envelope env;
@@ -84,13 +86,32 @@ void sp_rw_collect_reset(void *data);
 int sp_rw_collect_finish(struct sp_rw_collect *c);
 
 /**
- * sp_rw_collect_shade_fraction - part of the window in which some task
- * waited while some CPU idled
+ * sp_rw_collect_lost_fraction - lost CPU time over the capacity of the window
  * @c: a finished collection
  *
  * Only the complete part of the window counts (before it, a CPU without
- * records yet would look idle).  Return: 0..1 of that part, 0 when there
- * is none.
+ * records yet would look idle): lost_cpu_ns over N x that part.
+ * Return: 0..1, 0 when there is no complete part.
+ */
+double sp_rw_collect_lost_fraction(const struct sp_rw_collect *c);
+
+/**
+ * sp_rw_collect_lost_cpu_ns - lost CPU time in the complete part of the window
+ * @c: a finished collection
+ *
+ * Return: the integral of min(waiting, N - running), in CPU*ns.
+ */
+uint64_t sp_rw_collect_lost_cpu_ns(const struct sp_rw_collect *c);
+
+/**
+ * sp_rw_collect_shade_fraction - the share the view's corner note reports
+ * @c: a finished collection
+ *
+ * The same as sp_rw_collect_lost_fraction(), now that the view draws lost
+ * capacity rather than shading the time in which a task waited while a
+ * CPU idled (that share is stats->idle_while_waiting_ns over the complete
+ * part of the window); kept for callers not moved to the new name yet.
+ * Return: 0..1.
  */
 double sp_rw_collect_shade_fraction(const struct sp_rw_collect *c);
 

@@ -17,6 +17,11 @@ struct sp_step;
  * The numbers behind the running/waiting view, integrated from the model's
  * step changes over the complete window [t0, end], and the wakeup latency
  * distribution.  Pure data: fed by the model's observer callbacks.
+ *
+ * Lost capacity: lost(t) = min(waiting(t), N - running(t)), the CPUs that
+ * could have run a waiting task and did not.  Its integral, lost_cpu_ns,
+ * is CPU time (sp_step_lost() gives lost(t)); sp_stats_lost_fraction() puts it over the window's
+ * capacity, N x (end - t0).
  */
 struct sp_stats {
 	uint64_t t0_ns;
@@ -33,6 +38,7 @@ struct sp_stats {
 	int running_max;
 	int waiting_max;
 	uint64_t idle_while_waiting_ns;
+	uint64_t lost_cpu_ns;		/* integral of lost(t) dt, CPU*ns (below) */
 	/* wakeup latency */
 	uint64_t lat_count;
 	uint64_t lat_sum_ns;
@@ -101,6 +107,15 @@ double sp_stats_running_avg(const struct sp_stats *s);
  * Return: the average (0 for an empty window).
  */
 double sp_stats_waiting_avg(const struct sp_stats *s);
+
+/**
+ * sp_stats_lost_fraction - lost CPU time as a share of the window's capacity
+ * @s: finished stats
+ *
+ * Return: lost_cpu_ns / (N x (end - t0)), 0..1; 0 for an empty window or
+ * no CPUs.
+ */
+double sp_stats_lost_fraction(const struct sp_stats *s);
 
 /**
  * sp_stats_latency_quantile - a wakeup latency quantile

@@ -29,6 +29,12 @@ struct sp_step;
  * averaged.  Each column also records how long, inside it, some task
  * waited while some CPU idled (waiting >= 1 and running < N).
  *
+ * Lost capacity, lost(t) = min(waiting(t), N - running(t)) (sp_step_lost()),
+ * is drawn as a band from running(t) up to running(t) + lost(t).  A column
+ * keeps the band's extent over the times inside it at which lost(t) >= 1:
+ * from the smallest running(t) to the largest running(t) + lost(t) there,
+ * so a lost spike of one nanosecond reaches its height too.
+ *
  * Pure data: fed by the model's step observer, in time order, through
  * sp_envelope_step(); memory is O(columns).
  */
@@ -36,6 +42,8 @@ struct sp_envelope_col {
 	int run_min, run_max;
 	int wait_min, wait_max;
 	uint64_t shade_ns;		/* waiting >= 1 and running < N, inside the column */
+	int lost_lo, lost_hi;		/* the lost band; lost_hi == 0: no lost capacity */
+	int lost_max;			/* the largest lost(t) inside the column */
 };
 
 struct sp_envelope {
@@ -46,6 +54,7 @@ struct sp_envelope {
 	/* over the whole window, valid after sp_envelope_finish() */
 	int running_max;
 	int waiting_max;
+	int lost_max;
 	uint64_t shade_ns;
 
 	/* private */

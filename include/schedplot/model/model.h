@@ -72,6 +72,22 @@ struct sp_step {
 	int waiting;
 };
 
+/**
+ * sp_step_lost - lost capacity: CPUs that could run a waiting task and do not
+ * @nr_cpus: N, the CPUs counted
+ * @running: running(t)
+ * @waiting: waiting(t)
+ *
+ * Return: min(@waiting, @nr_cpus - @running), never below 0.
+ */
+static inline int sp_step_lost(int nr_cpus, int running, int waiting)
+{
+	int idle = nr_cpus - running;
+	int lost = waiting < idle ? waiting : idle;
+
+	return lost > 0 ? lost : 0;
+}
+
 /* Told about what the model finds; any member may be NULL. */
 struct sp_model_observer {
 	/* @pid ran on @cpu during [@t0, @t1); per CPU in time order */

@@ -17,9 +17,17 @@ struct sp_time_ticks;
 /*
  * The running/waiting view: how many tasks run (dark green, thick line),
  * how many wait on a run queue (red, thin line), a dotted line at N, the
- * number of CPUs counted, and, shaded behind them, the time in which some
- * task waited while some CPU idled.  Drawn from an sp_envelope, so every
- * pixel column shows the min..max of each step function inside it.
+ * number of CPUs counted, and, as a filled band directly above the running
+ * line, the lost capacity: from running(t) up to running(t) + lost(t),
+ * lost(t) = min(waiting(t), N - running(t)), the CPUs that could have run a
+ * waiting task and did not.  Drawn from an sp_envelope, so every pixel
+ * column shows the min..max of each step function (and the extent of the
+ * band) inside it.
+ *
+ * When running and waiting differ by more than SP_RWGRAPH_SPLIT_RATIO in
+ * their maxima, a figure of its own draws waiting in a panel of its own
+ * under the running panel, sharing the time axis, each with its own y axis
+ * (sp_rwgraph_split()).
  *
  * Two ways to use it:
  *
@@ -46,14 +54,50 @@ struct sp_time_ticks;
  * pixels for PNG, points for PDF/SVG.
  */
 
+/* What marks lost capacity (sp_rwgraph_style.shade_kind). */
+enum sp_rwgraph_shade {
+	/* a band from running(t) to running(t) + lost(t) (the default) */
+	SP_RWGRAPH_SHADE_LOST,
+	/*
+	 * each column shaded over the whole plot height, darker the longer some
+	 * task waited in it while some CPU idled (kept for a later option; at
+	 * 128 CPUs and more it covers nearly every column)
+	 */
+	SP_RWGRAPH_SHADE_COLUMNS,
+};
+
+/* One panel or two (sp_rwgraph_style.panels; a figure of its own only). */
+enum sp_rwgraph_panels {
+	SP_RWGRAPH_PANELS_AUTO,		/* two when the maxima differ a lot (the default) */
+	SP_RWGRAPH_PANELS_SINGLE,	/* both series on one y axis */
+	SP_RWGRAPH_PANELS_SPLIT,	/* waiting in a panel of its own */
+};
+
+/* Running and waiting maxima this far apart get a panel each. */
+#define SP_RWGRAPH_SPLIT_RATIO 10
+
 struct sp_rwgraph_style {
 	int nr_cpus;		/* N: the dotted line */
-	bool shade;		/* shade where waiting >= 1 and running < N */
+	bool shade;		/* mark lost capacity (as @shade_kind says) */
+	enum sp_rwgraph_shade shade_kind;
+	enum sp_rwgraph_panels panels;
 	bool pixels;		/* PNG: crisp 1-px column bars on whole pixels;
 				   else one polygon per series (PDF/SVG) */
 	uint64_t complete_ns;	/* before this not every CPU was recording: drawn
 				   grey, not shaded (0: the whole window is complete) */
 };
+
+/**
+ * sp_rwgraph_split - whether a figure draws waiting in a panel of its own
+ * @env: a finished envelope
+ * @style: the style; @style->panels forces one answer, else the maxima decide
+ *
+ * Automatic: split when waiting ever rises to 1 or more and the larger of
+ * max(N, largest running) and the largest waiting is more than
+ * SP_RWGRAPH_SPLIT_RATIO times the smaller.
+ * Return: true for two panels.
+ */
+bool sp_rwgraph_split(const struct sp_envelope *env, const struct sp_rwgraph_style *style);
 
 /* Envelope columns per point in PDF/SVG: finer than the page, few enough to stay small. */
 #define SP_RWGRAPH_VECTOR_COLS_PER_PT 2
@@ -128,7 +172,7 @@ double sp_rwgraph_value_y(const struct sp_rect *plot, const struct sp_int_ticks 
 			  const struct sp_theme *theme, double value);
 
 /**
- * sp_rwgraph_draw_data - draw the shading, grid, both series and the N line
+ * sp_rwgraph_draw_data - draw the lost band, grid, both series and the N line
  * @cr: cairo context
  * @theme: the theme
  * @plot: the plot rectangle; the envelope's columns span its width
@@ -156,14 +200,36 @@ void sp_rwgraph_draw_y_axis(struct _cairo *cr, const struct sp_theme *theme,
 			    const struct sp_rect *plot, const struct sp_int_ticks *t);
 
 /**
- * sp_rwgraph_draw_note - "idle while waiting: 3.2% of the window" above a plot
+ * sp_rwgraph_draw_note - "lost: 0.6% of capacity" above a plot
  * @cr: cairo context
  * @theme: the theme
  * @plot: the plot rectangle; the note is right-aligned above its top edge
- * @fraction: 0..1 of the window
+ * @fraction: lost CPU time over N x the complete part of the window, 0..1
+ *	      (sp_rw_collect_lost_fraction())
  */
 void sp_rwgraph_draw_note(struct _cairo *cr, const struct sp_theme *theme,
 			  const struct sp_rect *plot, double fraction);
+
+/**
+ * sp_rwgraph_draw_note_text - any corner note above a plot
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle; the note is right-aligned above its top edge
+ * @text: the note
+ */
+void sp_rwgraph_draw_note_text(struct _cairo *cr, const struct sp_theme *theme,
+			       const struct sp_rect *plot, const char *text);
+
+/**
+ * sp_rwgraph_lost_note - format "lost: 3.1 CPU·s, 0.6% of capacity"
+ * @buf: result
+ * @len: its size
+ * @lost_cpu_ns: lost CPU time (CPU·ns, CPU·µs, CPU·ms or CPU·s, three digits)
+ * @fraction: the same over the capacity, 0..1
+ *
+ * Return: @buf.
+ */
+char *sp_rwgraph_lost_note(char *buf, size_t len, double lost_cpu_ns, double fraction);
 
 /**
  * sp_rwgraph_legend_size - size of the legend
@@ -213,14 +279,21 @@ double sp_rwgraph_title_height(struct _cairo *cr, const struct sp_theme *theme);
 void sp_rwgraph_draw_title(struct _cairo *cr, const struct sp_theme *theme,
 			   const struct sp_rect *area, const char *title);
 
-/* A running-waiting figure of its own. */
+/*
+ * A running-waiting figure of its own.  Its note says how much capacity was
+ * lost: @shade_fraction of N x the complete part of the window, [max(t0,
+ * complete_ns), t1], which also gives the CPU time.  With
+ * SP_RWGRAPH_SHADE_COLUMNS it says instead which share of that part some
+ * task waited while some CPU idled, and @shade_fraction must be that share.
+ */
 struct sp_rwgraph_figure {
 	struct sp_rwgraph_style style;
 	const char *title;		/* NULL or "": none */
 	bool legend;
 	uint64_t t0_ns, t1_ns;		/* the window */
 	uint64_t origin_ns;		/* time labels count from here (0: absolute) */
-	double shade_fraction;		/* for the note; < 0: no note */
+	double shade_fraction;		/* for the note (sp_rw_collect_lost_fraction());
+					   < 0: no note */
 };
 
 /**
@@ -238,12 +311,15 @@ int sp_rwgraph_layout(struct sp_layout *lay, struct _cairo *cr, const struct sp_
 		      const struct sp_rwgraph_figure *fig, double width, double height);
 
 /**
- * sp_rwgraph_figure_draw - draw a whole figure
+ * sp_rwgraph_figure_draw - draw a whole figure, in one panel or two
  * @cr: cairo context
  * @theme: the theme
  * @fig: the figure
  * @lay: from sp_rwgraph_layout() with the same arguments
  * @env: a finished envelope whose columns span @lay->plot
+ *
+ * With two panels (sp_rwgraph_split()) running and the lost band take the
+ * upper part of @lay->plot, waiting the lower, the time axis under both.
  *
  * Return: 0, or -EINVAL when the time ticks cannot be computed.
  */
