@@ -80,7 +80,6 @@ int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
 	ret = sp_envelope_init(&c->env, t0_ns, t1_ns, nr_cols, nr_cpus);
 	if (ret)
 		return ret;
-	/* the latency histogram is large: keep it off the stack */
 	c->stats = malloc(sizeof(*c->stats));
 	if (!c->stats) {
 		sp_envelope_release(&c->env);
@@ -112,7 +111,7 @@ void sp_rw_collect_reset(void *data)
 	struct sp_rw_collect *c = data;
 
 	sp_envelope_reset(&c->env);
-	sp_stats_init(c->stats, c->stats_t0_ns, c->env.t1_ns, c->env.nr_cpus);
+	sp_stats_reset(c->stats);
 	c->running = 0;
 	c->waiting = 0;
 	c->csv_started = false;
@@ -150,6 +149,8 @@ double sp_rw_collect_shade_fraction(const struct sp_rw_collect *c)
 void sp_rw_collect_release(struct sp_rw_collect *c)
 {
 	sp_envelope_release(&c->env);
+	if (c->stats)
+		sp_stats_release(c->stats);
 	free(c->stats);
 	c->stats = NULL;
 }

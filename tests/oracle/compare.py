@@ -20,7 +20,8 @@ def main():
             bad.append(f"{key}: schedplot {a!r}, report {b!r}")
 
     for key in ("cpus", "start_ns", "end_ns", "window_ns", "records", "cpu_busy_ns",
-                "cpu_switches", "migrations", "waiting_max", "idle_while_waiting_ns"):
+                "cpu_switches", "migrations", "waiting_max", "idle_while_waiting_ns",
+                "wakeup_latency_ns"):
         same(key, ours.get(key), want.get(key))
     for key in ("running_avg", "waiting_avg"):
         a, b = ours.get(key), want.get(key)
@@ -39,7 +40,7 @@ def main():
               f"{len(bad)} values: " + "; ".join(bad[:8]))
         return 1
     print(f"ok - {name}: stats --json equals trace-cmd report on busy, switches, "
-          f"averages and {len(mine)} tasks")
+          f"averages, wakeup latency quantiles and {len(mine)} tasks")
     return 0
 
 

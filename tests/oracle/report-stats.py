@@ -136,6 +136,8 @@ class Model:
         self.wait_start = {}    # pid -> when it entered the waiting state
         self.runs = []          # (cpu, pid, begin, end or None)
         self.waits = []         # (pid, begin, end or None)
+        self.woken = {}         # pid -> the wakeup that made it wait
+        self.latencies = []     # wakeup to next becoming current, ns
         self.repairs = 0
 
     def set_state(self, pid, new, ts):
@@ -151,6 +153,8 @@ class Model:
         self.state[pid] = new
 
     def run_begin(self, cpu, pid, ts):
+        if pid in self.woken:
+            self.latencies.append(max(0, ts - self.woken.pop(pid)))
         self.cur[cpu] = pid
         self.run_start[cpu] = ts
         self.set_state(pid, ("run", cpu), ts)
@@ -181,6 +185,7 @@ class Model:
 
     def wakeup(self, pid, ts):
         if pid != 0 and self.state.get(pid, "other") == "other":
+            self.woken[pid] = ts
             self.set_state(pid, "wait", ts)
 
     def finish(self):
@@ -188,6 +193,24 @@ class Model:
             self.runs.append((cpu, pid, self.run_start[cpu], None))
         for pid, begin in self.wait_start.items():
             self.waits.append((pid, begin, None))
+
+
+def nearest_rank(sorted_values, num, den):
+    """The p = num/den quantile: the value at rank ceil(p * n), 1-based."""
+    n = len(sorted_values)
+    return sorted_values[max(1, (num * n + den - 1) // den) - 1] if n else 0
+
+
+def latency_summary(values):
+    v = sorted(values)
+    return {
+        "count": len(v),
+        "mean": sum(v) // len(v) if v else 0,
+        "p50": nearest_rank(v, 1, 2),
+        "p90": nearest_rank(v, 9, 10),
+        "p99": nearest_rank(v, 99, 100),
+        "max": v[-1] if v else 0,
+    }
 
 
 def step_deltas(intervals):
@@ -389,6 +412,7 @@ def main():
         "waiting_max": wait_max,
         "idle_while_waiting_ns": idle_waiting,
         "repairs": {"missed_switch": model.repairs},
+        "wakeup_latency_ns": latency_summary(model.latencies),
         "lost_events": lost,
     }
     json.dump(out, sys.stdout, indent=1)

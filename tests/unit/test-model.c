@@ -82,6 +82,7 @@ static void setup_model(int nr_cpus, const uint64_t *start, uint64_t end, bool w
 	uint64_t t0 = 0;
 	int c;
 
+	sp_stats_release(&lg.stats);
 	memset(&lg, 0, sizeof(lg));
 	for (c = 0; c < nr_cpus; c++)
 		if (start[c] != SP_NO_TS && start[c] > t0)
@@ -369,15 +370,22 @@ static void test_comm_interning(void **state)
 static void test_latency_quantiles(void **state)
 {
 	struct sp_stats *s = calloc(1, sizeof(*s));
-	uint64_t q;
 	int i;
 
 	sp_stats_init(s, 0, 1, 1);
 	for (i = 1; i <= 1000; i++)
 		sp_stats_latency(s, (uint64_t)i * 1000);
-	q = sp_stats_latency_quantile(s, 0.5);
-	assert_true(q >= 500000 && q <= 500000 * 1.0625);
-	assert_int_equal(sp_stats_latency_quantile(s, 1.0), 1000000);
+	sp_stats_finish(s);
+	/* nearest rank, exact: rank ceil(p * 1000) of 1..1000 us */
+	assert_int_equal(s->latency.n, 1000);
+	assert_int_equal(s->latency.min, 1000);
+	assert_int_equal(s->latency.p50, 500000);
+	assert_int_equal(s->latency.p90, 900000);
+	assert_int_equal(s->latency.p99, 990000);
+	assert_int_equal(s->latency.p999, 999000);
+	assert_int_equal(s->latency.max, 1000000);
+	assert_int_equal(s->latency.mean, 500500);
+	sp_stats_release(s);
 	free(s);
 }
 
