@@ -16,6 +16,17 @@
  * observers once no CPU can reach back before them any more: a CPU can
  * reach back to its last sched record (or, before its first one, to its
  * first record).
+ *
+ * A repair acts at t_r for every CPU: records of other CPUs after t_r see
+ * T gone and P current.  Two kinds of them are decided again when the
+ * repair becomes known at t:
+ *
+ *   - a wakeup of T in (t_r, t) found T current on c; it is held on c
+ *     (deferred_wake_ns) and, once the repair shows T had left at t_r,
+ *     makes T wait from its own time.  T becoming current elsewhere in
+ *     the meantime shows the same, and settles it there;
+ *   - a wait of P that began after c's record at t_r (a wakeup, or P
+ *     switched out runnable elsewhere) never was: P was current on c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -392,6 +403,7 @@ static int wait_begin(struct sp_model *m, struct sp_task *t, uint64_t ts, int cp
 {
 	t->state = SP_TASK_WAITING;
 	t->wait_since_ns = ts;
+	t->wait_seq = m->nr_records;
 	t->cpu = cpu;
 	t->wait_counted = cpu_selected(m, cpu) && task_selected(m, t);
 	return t->wait_counted ? change_add(m, ts, 0, 1) : 0;
@@ -404,6 +416,16 @@ static int wait_end(struct sp_model *m, struct sp_task *t, uint64_t ts)
 	t->wait_ns += ts - t->wait_since_ns;
 	t->state = SP_TASK_OTHER;
 	return t->wait_counted ? change_add(m, ts, 0, -1) : 0;
+}
+
+/* The wakeup held on @c for its current task @t happened: @t waits from it. */
+static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp_task *t)
+{
+	uint64_t ts = cpu->deferred_wake_ns;
+
+	cpu->deferred_wake_ns = SP_NO_TS;
+	t->wake_ns = ts;
+	return wait_begin(m, t, ts, cpu->deferred_place);
 }
 
 /* @pid becomes current on @c at @ts. */
@@ -420,7 +442,11 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 		t = task_get(m, pid);
 		if (!t)
 			return -ENOMEM;
-		if (t->state == SP_TASK_WAITING)
+		/* current here, so gone from where a wakeup was held for it */
+		if (t->state == SP_TASK_RUNNING && t->cpu != c &&
+		    m->cpus[t->cpu].cur_pid == pid && m->cpus[t->cpu].deferred_wake_ns != SP_NO_TS)
+			ret = deferred_wake_apply(m, &m->cpus[t->cpu], t);
+		if (t->state == SP_TASK_WAITING && !ret)
 			ret = wait_end(m, t, ts);
 		if (t->wake_ns != SP_NO_TS) {
 			uint64_t dur = ts > t->wake_ns ? ts - t->wake_ns : 0;
@@ -492,10 +518,20 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 	if (ev->comm && sp_model_set_comm(m, ev->pid, ev->comm))
 		return -ENOMEM;
 	t->wakeups++;
-	if (t->state != SP_TASK_OTHER)
-		return 0;
 	if (place < 0 || place >= m->nr_cpus)
 		place = ev->cpu;
+	if (t->state == SP_TASK_RUNNING && t->cpu != ev->cpu) {
+		struct sp_cpu *on = &m->cpus[t->cpu];
+
+		/* decided at t->cpu's next sched record */
+		if (on->cur_pid == ev->pid && on->deferred_wake_ns == SP_NO_TS) {
+			on->deferred_wake_ns = ev->ts_ns;
+			on->deferred_place = place;
+		}
+		return 0;
+	}
+	if (t->state != SP_TASK_OTHER)
+		return 0;
 	t->wake_ns = ev->ts_ns;
 	return wait_begin(m, t, ev->ts_ns, place);
 }
@@ -555,6 +591,33 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 	return run_begin(m, ev->cpu, ev->other_pid, ev->ts_ns);
 }
 
+/*
+ * c's current task T was not current at the sched record that names @pid:
+ * T left, and @pid came, at c's previous sched record t_r.
+ */
+static int repair(struct sp_model *m, int c, int pid)
+{
+	struct sp_cpu *cpu = &m->cpus[c];
+	uint64_t t_r = cpu->last_sched_ns;
+	struct sp_task *t;
+	int ret;
+
+	m->repairs[SP_REPAIR_MISSED_SWITCH]++;
+	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
+	ret = run_end(m, c, t_r, END_OTHER);
+	if (!ret && t && t->state == SP_TASK_OTHER && cpu->deferred_wake_ns != SP_NO_TS)
+		ret = deferred_wake_apply(m, cpu, t);
+	t = pid > 0 ? task_get(m, pid) : NULL;
+	if (!ret && t && t->state == SP_TASK_WAITING && t->wait_seq > cpu->last_sched_seq) {
+		/* its wait began while it was current here: cancel it */
+		t->state = SP_TASK_OTHER;
+		t->wake_ns = SP_NO_TS;
+		if (t->wait_counted)
+			ret = change_add(m, t->wait_since_ns, 0, -1);
+	}
+	return ret ? ret : run_begin(m, c, pid, t_r);
+}
+
 int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_event fixed;
@@ -588,11 +651,9 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	if (cpu->cur_pid < 0 && cpu->last_sched_ns == SP_NO_TS) {
 		ret = run_begin(m, c, ev->common_pid, cpu->start_ns);
 	} else if (ev->common_pid != cpu->cur_pid) {
-		m->repairs[SP_REPAIR_MISSED_SWITCH]++;
-		ret = run_end(m, c, cpu->last_sched_ns, END_OTHER);
-		if (!ret)
-			ret = run_begin(m, c, ev->common_pid, cpu->last_sched_ns);
+		ret = repair(m, c, ev->common_pid);
 	}
+	cpu->deferred_wake_ns = SP_NO_TS;	/* no repair: its task was current */
 	if (ret)
 		return ret;
 
@@ -619,6 +680,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		break;
 	}
 	cpu->last_sched_ns = ev->ts_ns;
+	cpu->last_sched_seq = m->nr_records;
 out:
 	if (!(m->nr_records & (flush_interval(m) - 1)))
 		changes_flush(m, reach_back_limit(m, ev->ts_ns));
@@ -684,6 +746,7 @@ int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uin
 
 		cpu->start_ns = start_ns ? start_ns[c] : SP_NO_TS;
 		cpu->last_sched_ns = SP_NO_TS;
+		cpu->deferred_wake_ns = SP_NO_TS;
 		cpu->cur_pid = -1;
 		cpu->selected = cpu_selected(m, c);
 		if (cpu->start_ns == SP_NO_TS)

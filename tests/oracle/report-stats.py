@@ -179,6 +179,12 @@ class Model:
             self.repairs += 1
         self.last_sched[cpu] = rec.ts
 
+    def repair(self, cpu, ts, pid):
+        """A missed switch on cpu, placed at its sched record at ts."""
+        self.run_end(cpu, ts, "other")
+        self.run_begin(cpu, pid, ts)
+        self.repairs += 1
+
     def switch(self, cpu, ts, runnable, next_pid):
         self.run_end(cpu, ts, "wait" if runnable else "other")
         self.run_begin(cpu, next_pid, ts)
@@ -296,6 +302,17 @@ def main():
     has_wakeup = any(r.event == "sched_wakeup" for lst in per_cpu.values() for r in lst)
     wakeup_events = {"sched_wakeup_new", "sched_wakeup" if has_wakeup else "sched_waking"}
 
+    # A repair acts at its time for every CPU: the common_pid of each sched
+    # record's successor on its CPU tells, as soon as that record is
+    # handled, whether a switch was missed after it.
+    next_sched = {}
+    for cpu, lst in per_cpu.items():
+        nxt = None
+        for i in range(len(lst) - 1, -1, -1):
+            next_sched[(cpu, i)] = nxt
+            if lst[i].event in SCHED_EVENTS:
+                nxt = lst[i].pid
+
     model = Model(start)
     switches = {cpu: 0 for cpu in start}
     migrations = 0
@@ -353,6 +370,9 @@ def main():
             if not m:
                 die("%s: cannot parse sched_process_exec: %s" % (args.file, rec.body))
             comm.setdefault(int(m.group(2)), None)
+        nxt = next_sched[(cpu, i)]
+        if nxt is not None and nxt != model.cur[cpu]:
+            model.repair(cpu, rec.ts, nxt)
     model.finish()
     if mismatched_prev:
         print("report-stats: %s: %d sched_switch records whose prev_pid is not the "

@@ -114,6 +114,17 @@ static void ev_wakeup(uint64_t ts, int cpu, int common, enum sp_event_type type,
 	assert_int_equal(sp_model_add(&m, &ev), 0);
 }
 
+/* A sched record that changes no state (sched_process_exit of pid 99). */
+static void ev_sched(uint64_t ts, int cpu, int common)
+{
+	struct sp_event ev = {
+		.ts_ns = ts, .cpu = cpu, .common_pid = common, .type = SP_EV_EXIT,
+		.pid = 99, .target_cpu = -1, .orig_cpu = -1,
+	};
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
 static void ev_other(uint64_t ts, int cpu, int common)
 {
 	struct sp_event ev = { .ts_ns = ts, .cpu = cpu, .common_pid = common };
@@ -209,6 +220,89 @@ static void test_wakeup_wait_latency(void **state)
 	assert_int_equal(lg.stats.waiting_max, 1);
 	/* waiting while cpu1 idle: 100..400 and 600..700 (cpu0 idle then too) */
 	assert_int_equal(lg.stats.idle_while_waiting_ns, 400);
+	sp_model_release(&m);
+}
+
+/*
+ * DESIGN.md's example of a repair acting at its time for every CPU: X (10)
+ * runs on CPU 1 from 10; CPU 0 records a wakeup of X at 15; CPU 1's next
+ * sched record, at 20, has common_pid Y (20) and its previous one was at
+ * 12.  X left CPU 1 at 12, so the wakeup at 15 makes X wait; Y was current
+ * on CPU 1 from 12, so a wakeup of Y at 16 starts nothing.
+ */
+static void test_repair_acts_at_its_time(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_sched(12, 1, 10);				/* X's last sched record on CPU 1 */
+	ev_wakeup(15, 0, 0, SP_EV_WAKEUP, 10, 1);	/* X woken: held until 20 */
+	ev_wakeup(16, 0, 0, SP_EV_WAKEUP, 20, 1);	/* Y woken: it is current on CPU 1 */
+	ev_sched(20, 1, 20);				/* reveals the switch missed at 12 */
+	ev_switch(30, 0, 0, false, 10);			/* X runs on CPU 0 at 30 */
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10), *y = sp_model_task(&m, 20);
+
+	assert_int_equal(sp_model_nr_repairs(&m), 1);
+	assert_int_equal(x->wakeups, 1);
+	assert_int_equal(x->wait_ns, 30 - 15);
+	assert_int_equal(x->run_ns, (12 - 10) + (100 - 30));
+	assert_int_equal(y->wakeups, 1);
+	assert_int_equal(y->wait_ns, 0);
+	assert_int_equal(y->run_ns, 100 - 12);
+	/* one latency, X's; Y's wakeup found it current */
+	assert_int_equal(lg.nr_latencies, 1);
+	assert_int_equal(lg.latencies[0], 30 - 15);
+	assert_int_equal(lg.stats.waiting_max, 1);
+	assert_int_equal(lg.steps[lg.nr_steps - 1].waiting, 0);
+	sp_model_release(&m);
+}
+
+/* X woken while held as current on CPU 1, then switched in on CPU 0 first. */
+static void test_repair_settled_elsewhere(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_sched(12, 1, 10);
+	ev_wakeup(15, 0, 0, SP_EV_WAKEUP, 10, 0);
+	ev_switch(18, 0, 0, false, 10);			/* X current on CPU 0 */
+	ev_sched(40, 1, 20);				/* CPU 1 missed a switch at 12 */
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10);
+
+	assert_int_equal(sp_model_nr_repairs(&m), 1);
+	assert_int_equal(x->wait_ns, 18 - 15);
+	assert_int_equal(lg.nr_latencies, 1);
+	assert_int_equal(lg.latencies[0], 18 - 15);
+	assert_int_equal(lg.stats.waiting_max, 1);
+	sp_model_release(&m);
+}
+
+/* The wakeup held for X is dropped when CPU 1's next record shows X still there. */
+static void test_held_wakeup_dropped(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_wakeup(15, 0, 0, SP_EV_WAKEUP, 10, 1);
+	ev_switch(20, 1, 10, false, 0);
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10);
+
+	assert_int_equal(sp_model_nr_repairs(&m), 0);
+	assert_int_equal(x->wait_ns, 0);
+	assert_int_equal(lg.nr_latencies, 0);
+	assert_int_equal(lg.stats.waiting_max, 0);
 	sp_model_release(&m);
 }
 
@@ -395,6 +489,9 @@ int main(void)
 		cmocka_unit_test(test_switch_and_busy),
 		cmocka_unit_test(test_repair_from_common_pid),
 		cmocka_unit_test(test_wakeup_wait_latency),
+		cmocka_unit_test(test_repair_acts_at_its_time),
+		cmocka_unit_test(test_repair_settled_elsewhere),
+		cmocka_unit_test(test_held_wakeup_dropped),
 		cmocka_unit_test(test_waking_as_wakeup),
 		cmocka_unit_test(test_running_elsewhere_left_alone),
 		cmocka_unit_test(test_steps_in_order_across_repair),

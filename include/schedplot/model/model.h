@@ -48,6 +48,7 @@ struct sp_task {
 	bool wait_counted;	/* counted in waiting(t) (passes the filters) */
 	int32_t cpu;		/* CPU it runs on, or was last placed on */
 	uint64_t wait_since_ns;
+	uint64_t wait_seq;	/* records handled when the wait began */
 	uint64_t wake_ns;	/* start of a pending wakeup latency, SP_NO_TS if none */
 	char last_comm[16];	/* the name last seen, to skip interning it again */
 };
@@ -63,6 +64,15 @@ struct sp_cpu {
 	uint64_t run_start_ns;	/* when cur_pid became current */
 	bool selected;		/* counted in running(t) */
 	bool run_counted;	/* cur_pid counted in running(t) */
+	uint64_t last_sched_seq;	/* records handled up to the last sched record */
+	/*
+	 * A wakeup of cur_pid seen on another CPU after c's last sched record:
+	 * whether cur_pid was still current then is known only at c's next
+	 * sched record (a missed switch is placed at the last one).  The
+	 * first such wakeup, SP_NO_TS when none.
+	 */
+	uint64_t deferred_wake_ns;
+	int32_t deferred_place;
 };
 
 /* A change of the step functions: from @ts on, @running tasks run and @waiting wait. */
