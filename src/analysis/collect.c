@@ -62,12 +62,11 @@ static void collect_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		c->next.run(c->next.data, cpu, pid, t0, t1);
 }
 
-static void collect_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+static void collect_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_rw_collect *c = data;
 
-	if (c->next.latency)
-		c->next.latency(c->next.data, pid, wake_ns, dur_ns);
+	c->next.wait(c->next.data, w);
 }
 
 int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
@@ -102,7 +101,7 @@ void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *o
 	memset(obs, 0, sizeof(*obs));
 	obs->steps = collect_steps;
 	obs->run = c->next.run ? collect_run : NULL;
-	obs->latency = c->next.latency ? collect_latency : NULL;
+	obs->wait = c->next.wait ? collect_wait : NULL;
 	obs->data = c;
 }
 

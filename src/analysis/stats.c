@@ -123,15 +123,16 @@ static void obs_steps(void *data, const struct sp_step *steps, size_t n)
 	sp_stats_steps(data, steps, n);
 }
 
-static void obs_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+static void obs_wait(void *data, const struct sp_wait *w)
 {
-	sp_stats_latency(data, dur_ns);
+	if (w->wait_class == SP_WAIT_WAKEUP)
+		sp_stats_latency(data, w->dur_ns);
 }
 
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->steps = obs_steps;
-	obs->latency = obs_latency;
+	obs->wait = obs_wait;
 	obs->data = s;
 }

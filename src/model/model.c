@@ -223,6 +223,7 @@ static struct sp_task *task_get(struct sp_model *m, int pid)
 	t->pid = pid;
 	t->ppid = -1;
 	t->cpu = -1;
+	t->last_cpu = -1;
 	t->wake_ns = SP_NO_TS;
 	i = hash_u32(pid) & (m->alloc_index - 1);
 	while (m->task_index[i])
@@ -418,14 +419,28 @@ static int wait_end(struct sp_model *m, struct sp_task *t, uint64_t ts)
 	return t->wait_counted ? change_add(m, ts, 0, -1) : 0;
 }
 
-/* The wakeup held on @c for its current task @t happened: @t waits from it. */
-static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp_task *t)
+/* A wakeup at @ts by @waker makes @t wait, placed on @place. */
+static int wakeup_wait(struct sp_model *m, struct sp_task *t, uint64_t ts, int waker, int place,
+		       bool prev_idle)
+{
+	t->wake_ns = ts;
+	t->waker = waker;
+	t->wake_target = place;
+	t->wake_prev_idle = prev_idle;
+	return wait_begin(m, t, ts, place);
+}
+
+/*
+ * The wakeup held on @cpu for its current task @t happened: @t waits from
+ * it.  @next_pid: who was current on @cpu instead (-1: not known yet).
+ */
+static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp_task *t,
+			       int next_pid)
 {
 	uint64_t ts = cpu->deferred_wake_ns;
 
 	cpu->deferred_wake_ns = SP_NO_TS;
-	t->wake_ns = ts;
-	return wait_begin(m, t, ts, cpu->deferred_place);
+	return wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place, next_pid == 0);
 }
 
 /* @pid becomes current on @c at @ts. */
@@ -445,16 +460,30 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 		/* current here, so gone from where a wakeup was held for it */
 		if (t->state == SP_TASK_RUNNING && t->cpu != c &&
 		    m->cpus[t->cpu].cur_pid == pid && m->cpus[t->cpu].deferred_wake_ns != SP_NO_TS)
-			ret = deferred_wake_apply(m, &m->cpus[t->cpu], t);
-		if (t->state == SP_TASK_WAITING && !ret)
-			ret = wait_end(m, t, ts);
-		if (t->wake_ns != SP_NO_TS) {
-			uint64_t dur = ts > t->wake_ns ? ts - t->wake_ns : 0;
+			ret = deferred_wake_apply(m, &m->cpus[t->cpu], t, -1);
+		if (t->state == SP_TASK_WAITING && !ret) {
+			uint64_t since = t->wait_since_ns;
 
-			if (m->obs.latency)
-				m->obs.latency(m->obs.data, pid, t->wake_ns, dur);
-			t->wake_ns = SP_NO_TS;
+			ret = wait_end(m, t, ts);
+			if (m->obs.wait) {
+				struct sp_wait w = {
+					.start_ns = since, .dur_ns = ts > since ? ts - since : 0,
+					.pid = pid, .cpu = c, .prev_cpu = t->last_cpu,
+					.waker = -1, .target_cpu = t->last_cpu,
+					.wait_class = t->wake_ns != SP_NO_TS ? SP_WAIT_WAKEUP
+									  : SP_WAIT_PREEMPT,
+				};
+
+				if (w.wait_class == SP_WAIT_WAKEUP) {
+					w.waker = t->waker;
+					w.target_cpu = t->wake_target;
+					w.prev_idle = t->wake_prev_idle;
+				}
+				m->obs.wait(m->obs.data, &w);
+			}
 		}
+		t->wake_ns = SP_NO_TS;
+		t->last_cpu = c;
 		t->state = SP_TASK_RUNNING;
 		t->cpu = c;
 		cpu->run_counted = cpu->selected && task_selected(m, t);
@@ -527,13 +556,14 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 		if (on->cur_pid == ev->pid && on->deferred_wake_ns == SP_NO_TS) {
 			on->deferred_wake_ns = ev->ts_ns;
 			on->deferred_place = place;
+			on->deferred_waker = ev->common_pid;
 		}
 		return 0;
 	}
 	if (t->state != SP_TASK_OTHER)
 		return 0;
-	t->wake_ns = ev->ts_ns;
-	return wait_begin(m, t, ev->ts_ns, place);
+	return wakeup_wait(m, t, ev->ts_ns, ev->common_pid, place,
+			   t->last_cpu >= 0 && m->cpus[t->last_cpu].cur_pid == 0);
 }
 
 static int handle_migrate(struct sp_model *m, const struct sp_event *ev)
@@ -606,7 +636,7 @@ static int repair(struct sp_model *m, int c, int pid)
 	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
 	ret = run_end(m, c, t_r, END_OTHER);
 	if (!ret && t && t->state == SP_TASK_OTHER && cpu->deferred_wake_ns != SP_NO_TS)
-		ret = deferred_wake_apply(m, cpu, t);
+		ret = deferred_wake_apply(m, cpu, t, pid);
 	t = pid > 0 ? task_get(m, pid) : NULL;
 	if (!ret && t && t->state == SP_TASK_WAITING && t->wait_seq > cpu->last_sched_seq) {
 		/* its wait began while it was current here: cancel it */
@@ -702,7 +732,10 @@ int sp_model_finish(struct sp_model *m)
 	for (i = 0; i < m->nr_tasks; i++) {
 		struct sp_task *t = &m->tasks[i];
 
-		if (t->state == SP_TASK_WAITING && m->end_ns > t->wait_since_ns)
+		if (t->state != SP_TASK_WAITING)
+			continue;
+		m->nr_waits_open++;
+		if (m->end_ns > t->wait_since_ns)
 			t->wait_ns += m->end_ns - t->wait_since_ns;
 	}
 	changes_flush(m, UINT64_MAX);

@@ -99,11 +99,11 @@ static void both_steps(void *data, const struct sp_step *steps, size_t n)
 	b->stats.steps(b->stats.data, steps, n);
 }
 
-static void both_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+static void both_wait(void *data, const struct sp_wait *w)
 {
 	struct both *b = data;
 
-	b->stats.latency(b->stats.data, pid, wake_ns, dur_ns);
+	b->stats.wait(b->stats.data, w);
 }
 
 struct reset_data {
@@ -186,7 +186,7 @@ static void run_file(const char *path)
 	sp_timeline_observer(&tl, &both.timeline);
 	obs.run = both_run;
 	obs.steps = both_steps;
-	obs.latency = both_latency;
+	obs.wait = both_wait;
 	obs.data = &both;
 	reset_data = (struct reset_data){ &stats, &tl, t.window_start_ns, t.end_ns, t.nr_cpus };
 	if (sp_trace_run(&t, &obs, both_reset, NULL, &err))

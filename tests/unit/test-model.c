@@ -33,8 +33,10 @@ struct log {
 	int nr_runs;
 	struct step_log steps[MAX_LOG];
 	int nr_steps;
-	uint64_t latencies[MAX_LOG];
+	uint64_t latencies[MAX_LOG];	/* of the wakeup waits */
 	int nr_latencies;
+	struct sp_wait waits[MAX_LOG];
+	int nr_waits;
 	struct sp_stats stats;
 };
 
@@ -63,11 +65,14 @@ static void on_steps(void *data, const struct sp_step *steps, size_t n)
 	sp_stats_steps(&l->stats, steps, n);
 }
 
-static void on_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+static void on_wait(void *data, const struct sp_wait *w)
 {
 	struct log *l = data;
 
-	l->latencies[l->nr_latencies++] = dur_ns;
+	assert_true(l->nr_waits < MAX_LOG);
+	l->waits[l->nr_waits++] = *w;
+	if (w->wait_class == SP_WAIT_WAKEUP)
+		l->latencies[l->nr_latencies++] = w->dur_ns;
 }
 
 static struct log lg;
@@ -77,7 +82,7 @@ static void setup_model(int nr_cpus, const uint64_t *start, uint64_t end, bool w
 			const struct sp_model_filter *filter)
 {
 	struct sp_model_observer obs = {
-		.run = on_run, .steps = on_steps, .latency = on_latency, .data = &lg,
+		.run = on_run, .steps = on_steps, .wait = on_wait, .data = &lg,
 	};
 	uint64_t t0 = 0;
 	int c;
@@ -217,6 +222,23 @@ static void test_wakeup_wait_latency(void **state)
 	assert_int_equal(t->run_ns, 200 + 300);
 	assert_int_equal(lg.nr_latencies, 1);		/* preemption starts no latency */
 	assert_int_equal(lg.latencies[0], 300);
+	/* two waits: the wakeup's, then the preemption's */
+	assert_int_equal(lg.nr_waits, 2);
+	assert_int_equal(lg.waits[0].wait_class, SP_WAIT_WAKEUP);
+	assert_int_equal(lg.waits[0].start_ns, 100);
+	assert_int_equal(lg.waits[0].dur_ns, 300);
+	assert_int_equal(lg.waits[0].pid, 10);
+	assert_int_equal(lg.waits[0].cpu, 0);
+	assert_int_equal(lg.waits[0].prev_cpu, -1);	/* never ran before */
+	assert_int_equal(lg.waits[0].waker, 0);
+	assert_int_equal(lg.waits[0].target_cpu, 0);
+	assert_int_equal(lg.waits[1].wait_class, SP_WAIT_PREEMPT);
+	assert_int_equal(lg.waits[1].start_ns, 600);
+	assert_int_equal(lg.waits[1].dur_ns, 100);
+	assert_int_equal(lg.waits[1].cpu, 1);
+	assert_int_equal(lg.waits[1].prev_cpu, 0);
+	assert_int_equal(lg.waits[1].waker, -1);
+	assert_int_equal(m.nr_waits_open, 0);
 	assert_int_equal(lg.stats.waiting_max, 1);
 	/* waiting while cpu1 idle: 100..400 and 600..700 (cpu0 idle then too) */
 	assert_int_equal(lg.stats.idle_while_waiting_ns, 400);
@@ -256,6 +278,11 @@ static void test_repair_acts_at_its_time(void **state)
 	/* one latency, X's; Y's wakeup found it current */
 	assert_int_equal(lg.nr_latencies, 1);
 	assert_int_equal(lg.latencies[0], 30 - 15);
+	assert_int_equal(lg.nr_waits, 1);
+	assert_int_equal(lg.waits[0].prev_cpu, 1);
+	assert_int_equal(lg.waits[0].cpu, 0);
+	assert_false(lg.waits[0].prev_idle);		/* Y was current on CPU 1 */
+	assert_int_equal(lg.waits[0].target_cpu, 1);
 	assert_int_equal(lg.stats.waiting_max, 1);
 	assert_int_equal(lg.steps[lg.nr_steps - 1].waiting, 0);
 	sp_model_release(&m);
@@ -303,6 +330,31 @@ static void test_held_wakeup_dropped(void **state)
 	assert_int_equal(x->wait_ns, 0);
 	assert_int_equal(lg.nr_latencies, 0);
 	assert_int_equal(lg.stats.waiting_max, 0);
+	sp_model_release(&m);
+}
+
+/* A wakeup while the previous CPU idles; a wait open at the end is no sample. */
+static void test_wait_prev_idle_and_open(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_other(0, 1, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_switch(20, 1, 10, false, 0);			/* 10 sleeps; CPU 1 idles */
+	ev_wakeup(30, 0, 5, SP_EV_WAKEUP, 10, 0);	/* woken by 5 onto CPU 0 */
+	ev_switch(35, 0, 5, false, 10);
+	ev_wakeup(50, 0, 10, SP_EV_WAKEUP, 11, 0);	/* never runs: open at the end */
+	finish();
+
+	assert_int_equal(lg.nr_waits, 1);
+	assert_int_equal(lg.waits[0].waker, 5);
+	assert_int_equal(lg.waits[0].prev_cpu, 1);
+	assert_true(lg.waits[0].prev_idle);
+	assert_int_equal(lg.waits[0].cpu, 0);
+	assert_int_equal(lg.waits[0].dur_ns, 5);
+	assert_int_equal(m.nr_waits_open, 1);
 	sp_model_release(&m);
 }
 
@@ -492,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_repair_acts_at_its_time),
 		cmocka_unit_test(test_repair_settled_elsewhere),
 		cmocka_unit_test(test_held_wakeup_dropped),
+		cmocka_unit_test(test_wait_prev_idle_and_open),
 		cmocka_unit_test(test_waking_as_wakeup),
 		cmocka_unit_test(test_running_elsewhere_left_alone),
 		cmocka_unit_test(test_steps_in_order_across_repair),

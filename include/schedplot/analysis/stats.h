@@ -63,7 +63,7 @@ void sp_stats_release(struct sp_stats *s);
 /**
  * sp_stats_observer - observer callbacks that feed @s
  * @s: the stats
- * @obs: filled in (steps and latency members; run is left NULL)
+ * @obs: filled in (steps and wait members; run is left NULL)
  */
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs);
 
