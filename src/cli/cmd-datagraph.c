@@ -12,7 +12,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/topology.h"
 #include "schedplot/model/trace.h"

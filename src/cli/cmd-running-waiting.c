@@ -16,8 +16,9 @@
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/viewopts.h"
+#include "schedplot/draw/layout.h"
 #include "schedplot/draw/output.h"
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/theme.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/rwgraph.h"
 

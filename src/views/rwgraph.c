@@ -12,6 +12,11 @@
 
 #include <cairo.h>
 
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/figure.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
 #include "schedplot/model/envelope.h"
 #include "schedplot/views/rwgraph.h"
 
@@ -52,14 +57,10 @@ static double zero_gap(const struct sp_theme *theme)
 
 void sp_rwgraph_snap_plot(struct sp_rect *plot, const struct sp_rwgraph_style *style)
 {
-	double x1 = floor(plot->x + plot->w), y1 = floor(plot->y + plot->h);
-
 	if (!style->pixels)
 		return;
-	plot->x = ceil(plot->x);
-	plot->y = ceil(plot->y);
-	plot->w = x1 > plot->x ? x1 - plot->x : 0;
-	plot->h = y1 > plot->y ? y1 - plot->y : 0;
+	sp_figure_snap_x(plot);
+	sp_figure_snap_y(plot);
 }
 
 size_t sp_rwgraph_nr_cols(const struct sp_rect *plot, const struct sp_rwgraph_style *style,
@@ -599,31 +600,13 @@ void sp_rwgraph_legend_draw(cairo_t *cr, const struct sp_theme *theme,
 
 double sp_rwgraph_title_height(cairo_t *cr, const struct sp_theme *theme)
 {
-	double h;
-
-	cairo_save(cr);
-	sp_render_font(cr, theme, theme->title_font_size, true);
-	h = sp_text_height(cr);
-	cairo_restore(cr);
-	return h;
+	return sp_figure_title_height(cr, theme);
 }
 
 void sp_rwgraph_draw_title(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *area,
 			   const char *title)
 {
-	char buf[512];
-
-	cairo_save(cr);
-	sp_render_font(cr, theme, theme->title_font_size, true);
-	sp_render_set_color(cr, &theme->text);
-	sp_text_fit(cr, buf, sizeof(buf), title, area->w);
-	sp_text_draw(cr, area->x + area->w / 2, area->y, SP_ALIGN_CENTER | SP_ALIGN_TOP, buf);
-	cairo_restore(cr);
-}
-
-static bool has_title(const struct sp_rwgraph_figure *fig)
-{
-	return fig->title && fig->title[0];
+	sp_figure_title_draw(cr, theme, area, title);
 }
 
 int sp_rwgraph_layout(struct sp_layout *lay, cairo_t *cr, const struct sp_theme *theme,
@@ -634,8 +617,8 @@ int sp_rwgraph_layout(struct sp_layout *lay, cairo_t *cr, const struct sp_theme 
 	int ret;
 
 	sp_layout_spec_init(&spec, theme, width, height);
-	if (has_title(fig))
-		spec.title_h = sp_rwgraph_title_height(cr, theme);
+	if (sp_figure_has_title(fig->title))
+		spec.title_h = sp_figure_title_height(cr, theme);
 	spec.left_w = sp_rwgraph_left_width(cr, theme);
 	if (fig->shade_fraction >= 0)
 		spec.top_h = fmax(spec.top_h, sp_rwgraph_note_height(cr, theme));
@@ -662,22 +645,17 @@ int sp_rwgraph_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 	struct sp_rect legend;
 	int ret;
 
-	cairo_save(cr);
-	sp_render_font(cr, theme, theme->font_size, false);
-	ret = sp_time_ticks_fit(&xt, cr, lay->plot.w, fig->t0_ns, fig->t1_ns, fig->origin_ns);
-	cairo_restore(cr);
+	ret = sp_figure_time_ticks(&xt, cr, theme, lay->plot.w, fig->t0_ns, fig->t1_ns,
+				   fig->origin_ns);
 	if (ret)
 		return ret;
 	ret = sp_rwgraph_y_ticks(&yt, env, &fig->style, lay->plot.h, theme);
 	if (ret)
 		return ret;
 
-	cairo_save(cr);
-	sp_render_set_color(cr, &theme->background);
-	cairo_paint(cr);
-	cairo_restore(cr);
-	if (has_title(fig))
-		sp_rwgraph_draw_title(cr, theme, &lay->title, fig->title);
+	sp_figure_background(cr, theme);
+	if (sp_figure_has_title(fig->title))
+		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
 	sp_rwgraph_draw_data(cr, theme, &lay->plot, env, &yt, &xt, &fig->style);
 	sp_rwgraph_draw_y_axis(cr, theme, &lay->plot, &yt);
 	sp_axis_time_draw(cr, theme, &lay->plot, &xt, fig->t0_ns, fig->t1_ns, false);

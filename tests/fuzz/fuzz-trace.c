@@ -31,7 +31,7 @@
 
 #include "schedplot/analysis/stats.h"
 #include "schedplot/base/error.h"
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/theme.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/trace.h"

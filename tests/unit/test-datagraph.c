@@ -19,7 +19,10 @@
 #include <cmocka.h>
 
 #include "schedplot/base/error.h"
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/legend.h"
+#include "schedplot/draw/palette.h"
+#include "schedplot/draw/theme.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/topology.h"

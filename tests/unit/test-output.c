@@ -25,7 +25,8 @@
 
 #include "schedplot/base/error.h"
 #include "schedplot/draw/output.h"
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
 
 static char dir[256];
 

@@ -16,7 +16,12 @@
 #include <cmocka.h>
 #include <cairo.h>
 
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/legend.h"
+#include "schedplot/draw/palette.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
 
 #define NS_PER_US 1000ULL
 #define NS_PER_MS 1000000ULL

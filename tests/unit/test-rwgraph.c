@@ -18,7 +18,9 @@
 #include <cairo-pdf.h>
 #include <cmocka.h>
 
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/theme.h"
 #include "schedplot/model/envelope.h"
 #include "schedplot/views/rwgraph.h"
 

@@ -25,15 +25,21 @@
  * rectangle you chose, then call sp_datagraph_draw() (data only, inside
  * the rectangle), sp_datagraph_rows_width() / sp_datagraph_rows_draw()
  * (CPU labels left of it) and sp_datagraph_legend() (entries for
- * sp_legend_draw()) as you need.  Time axes come from render.h.
+ * sp_legend_draw()) as you need.  Time axes come from draw/axes.h.
+ *
+ * Three files implement it: datagraph-keys.c the colors and legend keys
+ * (sp_datagraph_init(), _release(), _legend()), datagraph-rows.c the rows
+ * and their CPU labels (sp_datagraph_columns(), _draw(), _rows_width(),
+ * _rows_draw()), datagraph.c the whole figure (sp_datagraph_figure_*()).
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/draw/layout.h"
 #include "schedplot/draw/output.h"
-#include "schedplot/draw/render.h"
+#include "schedplot/draw/palette.h"
 
 enum sp_color_by {
 	SP_COLOR_BY_PID,
@@ -42,7 +48,10 @@ enum sp_color_by {
 };
 
 struct _cairo;
+struct sp_legend;
+struct sp_legend_entry;
 struct sp_model;
+struct sp_theme;
 struct sp_timeline;
 
 /* What decides the colors. */
@@ -120,6 +129,15 @@ void sp_datagraph_release(struct sp_datagraph *dg);
  * pixel: pixel-exact), twice the width in points for vector surfaces.
  */
 unsigned int sp_datagraph_columns(struct _cairo *cr, double plot_w);
+
+/**
+ * sp_datagraph_format_columns - sp_datagraph_columns() before the surface exists
+ * @format: the output format: PNG is an image surface, PDF and SVG vector ones
+ * @plot_w: the plot width in user units
+ *
+ * Return: what sp_datagraph_columns() returns on a surface of @format.
+ */
+unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w);
 
 /**
  * sp_datagraph_draw - draw the rows inside a plot rectangle

@@ -6,10 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schedplot/draw/render.h"
-
 struct _cairo;
 struct sp_envelope;
+struct sp_int_ticks;
+struct sp_layout;
+struct sp_rect;
+struct sp_theme;
+struct sp_time_ticks;
 
 /*
  * The running/waiting view: how many tasks run (dark green, thick line),
@@ -39,7 +42,7 @@ struct sp_envelope;
  *   and draws the shared time axis itself (sp_axis_time_draw()).
  *
  * Colors, widths and dash patterns differ by more than hue, so a grey-scale
- * print still tells running from waiting.  User units as in render.h:
+ * print still tells running from waiting.  User units as in draw/theme.h:
  * pixels for PNG, points for PDF/SVG.
  */
 
@@ -192,6 +195,8 @@ void sp_rwgraph_legend_draw(struct _cairo *cr, const struct sp_theme *theme,
  * @cr: cairo context
  * @theme: the theme
  *
+ * The same as sp_figure_title_height(), which new code calls instead.
+ *
  * Return: the height, for sp_layout_spec.title_h.
  */
 double sp_rwgraph_title_height(struct _cairo *cr, const struct sp_theme *theme);
@@ -202,6 +207,8 @@ double sp_rwgraph_title_height(struct _cairo *cr, const struct sp_theme *theme);
  * @theme: the theme
  * @area: the title rectangle (sp_layout.title)
  * @title: any text; shortened with an ellipsis when it does not fit
+ *
+ * The same as sp_figure_title_draw(), which new code calls instead.
  */
 void sp_rwgraph_draw_title(struct _cairo *cr, const struct sp_theme *theme,
 			   const struct sp_rect *area, const char *title);

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_AXES_H
+#define SP_AXES_H
+
+/*
+ * Axes: round time and integer ticks (computed without cairo, so they can
+ * be unit-tested alone), and drawing them with the plot frame, row labels
+ * and axis titles.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedplot/draw/layout.h"
+
+struct _cairo;
+struct sp_theme;
+
+#define SP_MAX_TICKS 32
+
+struct sp_tick {
+	uint64_t ts_ns;			/* time ticks: absolute timestamp */
+	long long value;		/* integer ticks: the value */
+	char label[32];
+};
+
+struct sp_time_ticks {
+	unsigned int nr_ticks;
+	struct sp_tick ticks[SP_MAX_TICKS];
+	uint64_t step_ns;		/* 1, 2 or 5 x 10^k */
+	const char *unit;		/* "s", "ms", "µs" or "ns" */
+	uint64_t base_ns;		/* labels count from here (relative to origin) */
+	char title[64];			/* "time (ms)" or "time (ms) after 12.5 s" */
+};
+
+/**
+ * sp_time_ticks_compute - round time ticks for a window
+ * @t: result
+ * @t0_ns: window start (absolute timestamp)
+ * @t1_ns: window end, > @t0_ns
+ * @origin_ns: labels show time since this (the trace start), or 0 for
+ *	       absolute timestamps; must be <= @t0_ns
+ * @max_ticks: at most this many ticks (2..SP_MAX_TICKS)
+ *
+ * The step is the smallest 1-2-5 x 10^k ns giving at most @max_ticks ticks
+ * on multiples of the step (counted from @origin_ns) inside [t0, t1].  The
+ * unit is the largest of s, ms, µs, ns not longer than the window; labels
+ * carry just the digits the step needs ("0", "0.5", "1.0").  When labels
+ * would grow long (a narrow window far from the origin) they count from
+ * a round @base_ns instead, and the title says from where.
+ *
+ * Return: 0, or -EINVAL for an empty window or bad arguments.
+ */
+int sp_time_ticks_compute(struct sp_time_ticks *t, uint64_t t0_ns, uint64_t t1_ns,
+			  uint64_t origin_ns, unsigned int max_ticks);
+
+/**
+ * sp_time_ticks_fit - time ticks whose labels fit a plot width
+ * @t: result
+ * @cr: cairo context (font as the labels will be drawn)
+ * @plot_w: plot width
+ * @t0_ns: as for sp_time_ticks_compute()
+ * @t1_ns: ditto
+ * @origin_ns: ditto
+ *
+ * Return: as sp_time_ticks_compute().
+ */
+int sp_time_ticks_fit(struct sp_time_ticks *t, struct _cairo *cr, double plot_w,
+		      uint64_t t0_ns, uint64_t t1_ns, uint64_t origin_ns);
+
+/**
+ * sp_axis_time_draw - draw time ticks, labels and title under a plot
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle
+ * @t: ticks from sp_time_ticks_compute()
+ * @t0_ns: the window drawn across @plot
+ * @t1_ns: ditto
+ * @grid: also draw vertical grid lines through the plot
+ */
+void sp_axis_time_draw(struct _cairo *cr, const struct sp_theme *theme,
+		       const struct sp_rect *plot, const struct sp_time_ticks *t,
+		       uint64_t t0_ns, uint64_t t1_ns, bool grid);
+
+struct sp_int_ticks {
+	unsigned int nr_ticks;
+	struct sp_tick ticks[SP_MAX_TICKS];
+	long long step;			/* 1, 2 or 5 x 10^k */
+	long long top;			/* axis maximum: a multiple of step >= max */
+};
+
+/**
+ * sp_int_ticks_compute - integer ticks from 0 to a maximum
+ * @t: result
+ * @max: the largest value to show (< 0 is taken as 0; 0 gives an axis to 1)
+ * @max_ticks: at most this many ticks (2..SP_MAX_TICKS)
+ *
+ * Return: 0, or -EINVAL for bad arguments.
+ */
+int sp_int_ticks_compute(struct sp_int_ticks *t, long long max, unsigned int max_ticks);
+
+/**
+ * sp_axis_int_draw - draw an integer y axis left of a plot (0 at the bottom)
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle; @t->top is at its top edge
+ * @t: ticks from sp_int_ticks_compute()
+ * @title: y-axis title drawn vertically, or NULL
+ * @grid: also draw horizontal grid lines through the plot
+ */
+void sp_axis_int_draw(struct _cairo *cr, const struct sp_theme *theme,
+		      const struct sp_rect *plot, const struct sp_int_ticks *t,
+		      const char *title, bool grid);
+
+/**
+ * sp_category_label_step - label every k-th row so labels do not overlap
+ * @nr_rows: rows in the axis
+ * @row_h: height of one row
+ * @label_h: height a label needs (text height plus a little air)
+ *
+ * Return: the smallest k in 1, 2, 4, 8, ... with k * @row_h >= @label_h
+ * (at least 1; @nr_rows when even one label per axis does not fit in k
+ * rows, so only row 0 is labelled).
+ */
+unsigned int sp_category_label_step(size_t nr_rows, double row_h, double label_h);
+
+/**
+ * sp_axis_rows_draw - label the rows of a plot (row 0 at the top)
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle, split into @nr_rows equal rows
+ * @labels: one label per row
+ * @nr_rows: number of rows
+ * @title: y-axis title drawn vertically, or NULL
+ *
+ * Every k-th row is labelled (sp_category_label_step()), with a short
+ * tick, starting at row 0.
+ */
+void sp_axis_rows_draw(struct _cairo *cr, const struct sp_theme *theme,
+		       const struct sp_rect *plot, const char *const *labels, size_t nr_rows,
+		       const char *title);
+
+/**
+ * sp_axis_left_tick - a tick on the left edge of the plot and its label
+ * @cr: the context
+ * @theme: sizes and colors
+ * @plot: the plot area
+ * @y: where the tick goes
+ * @label: right-aligned before the tick, centred on @y
+ */
+void sp_axis_left_tick(struct _cairo *cr, const struct sp_theme *theme,
+		       const struct sp_rect *plot, double y, const char *label);
+
+/**
+ * sp_axis_frame_draw - draw the frame around a plot
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle
+ */
+void sp_axis_frame_draw(struct _cairo *cr, const struct sp_theme *theme,
+			const struct sp_rect *plot);
+
+/**
+ * sp_axis_label_width - widest of a set of labels in the theme font
+ * @cr: cairo context
+ * @theme: the theme
+ * @labels: the labels (NULL entries are skipped)
+ * @nr: how many
+ *
+ * Return: the width, to size sp_layout_spec.left_w.
+ */
+double sp_axis_label_width(struct _cairo *cr, const struct sp_theme *theme,
+			   const char *const *labels, size_t nr);
+
+/**
+ * sp_axis_left_width - room a y axis needs left of the plot
+ * @cr: cairo context
+ * @theme: the theme
+ * @label_w: the widest tick label (sp_axis_label_width())
+ * @has_title: a vertical axis title is drawn too
+ *
+ * Return: the width, for sp_layout_spec.left_w.
+ */
+double sp_axis_left_width(struct _cairo *cr, const struct sp_theme *theme, double label_w,
+			  bool has_title);
+
+#endif /* SP_AXES_H */

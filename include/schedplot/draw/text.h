@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_TEXT_H
+#define SP_TEXT_H
+
+/*
+ * Text: fonts from the theme, measuring, anchored and rotated drawing,
+ * fitting a width with an ellipsis.  Every string is sanitized into valid,
+ * printable UTF-8 before it reaches cairo.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct _cairo;
+struct sp_theme;
+
+/* Horizontal and vertical anchor of a text, or-ed together. */
+enum sp_align {
+	SP_ALIGN_LEFT = 0,
+	SP_ALIGN_CENTER = 1,
+	SP_ALIGN_RIGHT = 2,
+	SP_ALIGN_BASELINE = 0,		/* y is the baseline */
+	SP_ALIGN_TOP = 4,		/* y is the top of the font's ascent */
+	SP_ALIGN_MIDDLE = 8,		/* y is the middle of ascent + descent */
+	SP_ALIGN_BOTTOM = 12,		/* y is the bottom of the font's descent */
+};
+#define SP_ALIGN_H_MASK 3
+#define SP_ALIGN_V_MASK 12
+
+/**
+ * sp_text_sanitize - make a string safe to hand to cairo
+ * @dst: output buffer
+ * @size: its size (at least 1)
+ * @src: any bytes, NUL-terminated (NULL is taken as "")
+ *
+ * A byte that starts no well-formed UTF-8 sequence (stray continuation
+ * bytes, truncated sequences) becomes '?'; so does each whole sequence
+ * that is well-formed but not a character to draw (overlong forms,
+ * surrogates, beyond U+10FFFF, U+FFFE/U+FFFF) and each control character
+ * (C0, DEL, C1).  The result is cut at a character boundary when it does
+ * not fit.
+ *
+ * Return: the length of @dst.
+ */
+size_t sp_text_sanitize(char *dst, size_t size, const char *src);
+
+/**
+ * sp_render_font - select the theme's font at a size
+ * @cr: cairo context
+ * @theme: the theme
+ * @size: font size in user units (e.g. @theme->font_size)
+ * @bold: bold weight
+ */
+void sp_render_font(struct _cairo *cr, const struct sp_theme *theme, double size, bool bold);
+
+/**
+ * sp_text_width - advance width of a text in the current font
+ * @cr: cairo context
+ * @text: any string; sanitized as for drawing
+ *
+ * Return: the width in user units.
+ */
+double sp_text_width(struct _cairo *cr, const char *text);
+
+/**
+ * sp_text_height - line height (ascent + descent) of the current font
+ * @cr: cairo context
+ *
+ * Return: the height in user units.
+ */
+double sp_text_height(struct _cairo *cr);
+
+/**
+ * sp_text_draw - draw a line of text in the current font and source color
+ * @cr: cairo context
+ * @x: anchor x
+ * @y: anchor y
+ * @align: SP_ALIGN_* horizontal | vertical
+ * @text: any string; sanitized before it reaches cairo
+ */
+void sp_text_draw(struct _cairo *cr, double x, double y, unsigned int align, const char *text);
+
+/**
+ * sp_text_draw_vertical - draw text rotated to read bottom to top
+ * @cr: cairo context
+ * @x: anchor x
+ * @y: anchor y
+ * @align: as for sp_text_draw(), in the text's own (rotated) frame
+ * @text: any string
+ */
+void sp_text_draw_vertical(struct _cairo *cr, double x, double y, unsigned int align,
+			   const char *text);
+
+/**
+ * sp_text_fit - shorten a text to a width, ending it with an ellipsis
+ * @cr: cairo context with the font selected
+ * @dst: output buffer
+ * @size: its size
+ * @text: any string (sanitized into @dst)
+ * @max_w: the width available
+ *
+ * Return: true when the text fits whole, false when it was shortened (an
+ * empty @dst when not even the ellipsis fits).
+ */
+bool sp_text_fit(struct _cairo *cr, char *dst, size_t size, const char *text, double max_w);
+
+#endif /* SP_TEXT_H */

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The parts every figure shares around its plots.  See
+ * include/schedplot/draw/figure.h for the contracts.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include <cairo.h>
+
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/figure.h"
+#include "schedplot/draw/legend.h"
+#include "schedplot/draw/output.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
+
+cairo_t *sp_figure_scratch(void)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
+	cairo_t *cr = cairo_create(s);
+
+	cairo_surface_destroy(s);
+	return cr;
+}
+
+void sp_figure_background(cairo_t *cr, const struct sp_theme *theme)
+{
+	cairo_save(cr);
+	sp_render_set_color(cr, &theme->background);
+	cairo_paint(cr);
+	cairo_restore(cr);
+}
+
+bool sp_figure_has_title(const char *title)
+{
+	return title && title[0];
+}
+
+double sp_figure_title_height(cairo_t *cr, const struct sp_theme *theme)
+{
+	double h;
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->title_font_size, true);
+	h = sp_text_height(cr);
+	cairo_restore(cr);
+	return h;
+}
+
+void sp_figure_title_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *area,
+			  const char *title)
+{
+	char buf[512];
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->title_font_size, true);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_fit(cr, buf, sizeof(buf), title, area->w);
+	sp_text_draw(cr, area->x + area->w / 2, area->y, SP_ALIGN_CENTER | SP_ALIGN_TOP, buf);
+	cairo_restore(cr);
+}
+
+void sp_figure_snap_x(struct sp_rect *plot)
+{
+	double x1 = floor(plot->x + plot->w);
+
+	plot->x = ceil(plot->x);
+	plot->w = x1 > plot->x ? x1 - plot->x : 0;
+}
+
+void sp_figure_snap_y(struct sp_rect *plot)
+{
+	double y1 = floor(plot->y + plot->h);
+
+	plot->y = ceil(plot->y);
+	plot->h = y1 > plot->y ? y1 - plot->y : 0;
+}
+
+int sp_figure_time_ticks(struct sp_time_ticks *t, cairo_t *cr, const struct sp_theme *theme,
+			 double plot_w, uint64_t t0_ns, uint64_t t1_ns, uint64_t origin_ns)
+{
+	int ret;
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	ret = sp_time_ticks_fit(t, cr, plot_w, t0_ns, t1_ns, origin_ns);
+	cairo_restore(cr);
+	return ret;
+}
+
+double sp_figure_legend_height(cairo_t *cr, const struct sp_theme *theme,
+			       const struct sp_legend *legend, double avail_w,
+			       unsigned int max_lines)
+{
+	struct sp_legend one = *legend;
+	double want, line;
+
+	want = sp_legend_size(cr, theme, legend, SP_LEGEND_BELOW, avail_w);
+	/* the height of one line of entries, without the title */
+	one.nr_entries = legend->nr_entries ? 1 : 0;
+	one.nr_more = 0;
+	one.title = NULL;
+	line = sp_legend_size(cr, theme, &one, SP_LEGEND_BELOW, avail_w);
+	return ceil(fmin(want, line * (max_lines + (legend->title ? 1 : 0))));
+}
+
+/* ---- panels stacked on one time axis ------------------------------------ */
+
+int sp_figure_stack_plan_x(struct sp_figure_stack *fig)
+{
+	struct sp_layout_spec spec;
+	struct sp_rect r = { 0 };
+
+	if (fig->nr_panels < 1 || fig->nr_panels > SP_FIGURE_MAX_PANELS)
+		return -EINVAL;
+	sp_layout_spec_init(&spec, fig->theme, fig->width, 1000);
+	r.x = spec.margin + fig->left_w;
+	r.w = fig->width - spec.margin - spec.right_w - r.x;
+	if (fig->pixels)
+		sp_figure_snap_x(&r);
+	for (unsigned int i = 0; i < fig->nr_panels; i++) {
+		fig->plot[i].x = r.x;
+		fig->plot[i].w = r.w;
+	}
+	return r.w >= SP_LAYOUT_MIN_PLOT ? 0 : -ERANGE;
+}
+
+/* Room above plot @i: the first one's is at least the theme's. */
+static double room_above(const struct sp_figure_stack *fig, const struct sp_layout_spec *spec,
+			 unsigned int i)
+{
+	return i ? fig->above_h[i] : fmax(spec->top_h, fig->above_h[0]);
+}
+
+int sp_figure_stack_place(struct sp_figure_stack *fig)
+{
+	struct sp_layout_spec spec;
+	double h[SP_FIGURE_MAX_PANELS], chrome, y;
+	unsigned int i, n = fig->nr_panels;
+
+	if (n < 1 || n > SP_FIGURE_MAX_PANELS || fig->nr_legends > SP_FIGURE_MAX_LEGENDS)
+		return -EINVAL;
+	sp_layout_spec_init(&spec, fig->theme, fig->width, 1000);
+
+	/* everything but the plots */
+	chrome = 2 * spec.margin;
+	for (i = 0; i < n; i++)
+		chrome += room_above(fig, &spec, i);
+	chrome += spec.bottom_h;
+	if (fig->title_h > 0)
+		chrome += fig->title_h + spec.gap / 2;
+	for (i = 0; i < fig->nr_legends; i++)
+		if (fig->legend_h[i] > 0)
+			chrome += (i ? spec.gap / 2 : spec.gap) + fig->legend_h[i];
+
+	if (fig->height > 0) {
+		/* one unit per plot of slack: snapping to pixels may cost it one */
+		double room = fig->height - chrome - n, total = 0, used = 0;
+
+		for (i = 0; i < n; i++)
+			total += fig->want_h[i];
+		for (i = 0; i + 1 < n; i++) {
+			h[i] = total > 0 ? floor(room * fig->want_h[i] / total) : 0;
+			used += h[i];
+		}
+		h[n - 1] = floor(room - used);
+	} else {
+		fig->height = ceil(chrome) + n;
+		for (i = 0; i < n; i++) {
+			h[i] = ceil(fig->want_h[i]);
+			fig->height += h[i];
+		}
+		if (fig->height > SP_OUTPUT_MAX_PX)
+			return -ERANGE;
+	}
+	for (i = 0; i < n; i++)
+		if (h[i] < SP_LAYOUT_MIN_PLOT)
+			return -ERANGE;
+
+	y = spec.margin;
+	fig->title = (struct sp_rect){ 0 };
+	if (fig->title_h > 0) {
+		fig->title = (struct sp_rect){ spec.margin, y, fig->width - 2 * spec.margin,
+					       fig->title_h };
+		y += fig->title_h + spec.gap / 2;
+	}
+	y += room_above(fig, &spec, 0);
+	for (i = 0; i < n; i++) {
+		if (fig->pixels)
+			y = ceil(y);
+		fig->plot[i].y = y;
+		fig->plot[i].h = h[i];
+		/* what follows a plot: the room above the next one, or the axis */
+		y += h[i] + (i + 1 < n ? room_above(fig, &spec, i + 1) : spec.bottom_h);
+	}
+	for (i = 0; i < fig->nr_legends; i++) {
+		fig->legend[i] = (struct sp_rect){ 0 };
+		if (!(fig->legend_h[i] > 0))
+			continue;
+		y += i ? spec.gap / 2 : spec.gap;
+		fig->legend[i] = (struct sp_rect){ fig->plot[0].x, y, fig->plot[0].w,
+						   fig->legend_h[i] };
+		y += fig->legend_h[i];
+	}
+	return 0;
+}

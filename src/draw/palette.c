@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Palettes and color maths.  See include/schedplot/draw/palette.h for the
+ * contracts.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "schedplot/draw/palette.h"
+
+enum palette_kind { PALETTE_DEFAULT, PALETTE_COLORBLIND, PALETTE_GREY };
+
+struct sp_palette {
+	const char *name;
+	enum palette_kind kind;
+};
+
+static const struct sp_palette palettes[] = {
+	{ "default", PALETTE_DEFAULT },
+	{ "colorblind", PALETTE_COLORBLIND },
+	{ "grey", PALETTE_GREY },
+	{ "gray", PALETTE_GREY },
+};
+
+/* Okabe and Ito's color-blind safe set, without its black. */
+static const struct sp_rgb okabe_ito[] = {
+	{ 0xe6 / 255.0, 0x9f / 255.0, 0x00 / 255.0 },	/* orange */
+	{ 0x56 / 255.0, 0xb4 / 255.0, 0xe9 / 255.0 },	/* sky blue */
+	{ 0x00 / 255.0, 0x9e / 255.0, 0x73 / 255.0 },	/* bluish green */
+	{ 0xf0 / 255.0, 0xe4 / 255.0, 0x42 / 255.0 },	/* yellow */
+	{ 0x00 / 255.0, 0x72 / 255.0, 0xb2 / 255.0 },	/* blue */
+	{ 0xd5 / 255.0, 0x5e / 255.0, 0x00 / 255.0 },	/* vermillion */
+	{ 0xcc / 255.0, 0x79 / 255.0, 0xa7 / 255.0 },	/* reddish purple */
+};
+#define NR_OKABE_ITO (sizeof(okabe_ito) / sizeof(okabe_ito[0]))
+
+#define GOLDEN_ANGLE 137.50776405003785
+#define GOLDEN_FRACTION 0.6180339887498949
+
+const struct sp_palette *sp_palette_by_name(const char *name)
+{
+	if (!name)
+		return &palettes[0];
+	for (size_t i = 0; i < sizeof(palettes) / sizeof(palettes[0]); i++)
+		if (!strcmp(name, palettes[i].name))
+			return &palettes[i];
+	return NULL;
+}
+
+const char *sp_palette_names(void)
+{
+	return "default, colorblind, grey";
+}
+
+static double srgb_to_linear(double x)
+{
+	return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4);
+}
+
+static double linear_to_srgb(double x)
+{
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	return x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1 / 2.4) - 0.055;
+}
+
+void sp_color_to_oklab(const struct sp_rgb *c, double lab[3])
+{
+	double r = srgb_to_linear(c->r), g = srgb_to_linear(c->g), b = srgb_to_linear(c->b);
+	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+	double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+	double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+
+	lab[0] = 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s;
+	lab[1] = 1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s;
+	lab[2] = 0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s;
+}
+
+/* OKLab to linear sRGB; true when the color is inside the sRGB gamut. */
+static bool oklab_to_linear(double L, double a, double b, double rgb[3])
+{
+	double l = L + 0.3963377774 * a + 0.2158037573 * b;
+	double m = L - 0.1055613458 * a - 0.0638541728 * b;
+	double s = L - 0.0894841775 * a - 1.2914855480 * b;
+
+	l = l * l * l;
+	m = m * m * m;
+	s = s * s * s;
+	rgb[0] = 4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s;
+	rgb[1] = -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s;
+	rgb[2] = -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s;
+	for (int i = 0; i < 3; i++)
+		if (rgb[i] < -1e-9 || rgb[i] > 1 + 1e-9)
+			return false;
+	return true;
+}
+
+/*
+ * OKLCH to sRGB, lowering the chroma (keeping lightness and hue) until the
+ * color is displayable.
+ */
+static void oklch_to_srgb(double L, double C, double h_deg, struct sp_rgb *out)
+{
+	double h = h_deg * M_PI / 180, rgb[3];
+	double lo = 0, hi = C;
+
+	if (!oklab_to_linear(L, C * cos(h), C * sin(h), rgb)) {
+		for (int i = 0; i < 30; i++) {
+			double mid = (lo + hi) / 2;
+
+			if (oklab_to_linear(L, mid * cos(h), mid * sin(h), rgb))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		oklab_to_linear(L, lo * cos(h), lo * sin(h), rgb);
+	}
+	out->r = linear_to_srgb(rgb[0]);
+	out->g = linear_to_srgb(rgb[1]);
+	out->b = linear_to_srgb(rgb[2]);
+}
+
+static void default_color(size_t j, struct sp_rgb *c)
+{
+	static const double light[3] = { 0.70, 0.55, 0.83 };
+	double h = fmod(145.0 + (double)(j % 100000) * GOLDEN_ANGLE, 360.0);
+
+	oklch_to_srgb(light[j % 3], 0.14, h, c);
+}
+
+/* Alternate blue and yellow-orange families, stepping lightness and hue. */
+static void colorblind_color(size_t j, struct sp_rgb *c)
+{
+	static const double light[4] = { 0.52, 0.78, 0.64, 0.86 };
+	size_t k = j / 2;
+	double off = (fmod((double)(k % 100000) * GOLDEN_FRACTION, 1.0) - 0.5) * 60.0;
+	double h = (j % 2 ? 250.0 : 70.0) + off;
+
+	oklch_to_srgb(light[k % 4], 0.13, h, c);
+}
+
+static void grey_color(size_t index, struct sp_rgb *c)
+{
+	/* Nine levels from light to dark; a step of four keeps neighbours apart. */
+	size_t level = (index * 4) % 9;
+	double L = 0.87 - 0.065 * (double)level;
+	double v = linear_to_srgb(L * L * L);
+
+	c->r = c->g = c->b = v;
+}
+
+void sp_palette_color(const struct sp_palette *palette, size_t index, double *r, double *g,
+		      double *b)
+{
+	struct sp_rgb c;
+
+	if (!palette)
+		palette = &palettes[0];
+	if (palette->kind == PALETTE_GREY)
+		grey_color(index, &c);
+	else if (index < NR_OKABE_ITO)
+		c = okabe_ito[index];
+	else if (palette->kind == PALETTE_COLORBLIND)
+		colorblind_color(index - NR_OKABE_ITO, &c);
+	else
+		default_color(index - NR_OKABE_ITO, &c);
+	*r = c.r;
+	*g = c.g;
+	*b = c.b;
+}
+
+size_t sp_string_color_index(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		h ^= *p;
+		h *= 16777619u;
+	}
+	return h % SP_STRING_COLORS;
+}

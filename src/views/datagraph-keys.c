@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * datagraph keys: which color each task of a timeline gets and what the
+ * legend calls it, through a small map from 64-bit ids to key indices.
+ * See include/schedplot/views/datagraph.h for the contracts.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/draw/legend.h"
+#include "schedplot/draw/palette.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/views/datagraph.h"
+
+/* ---- a small map from 64-bit ids to key indices ---- */
+
+struct id_map {
+	int64_t *ids;
+	uint32_t *vals;
+	size_t alloc;			/* power of two, or 0 */
+	size_t nr;
+};
+
+#define ID_FREE INT64_MIN
+
+static size_t id_hash(int64_t id, size_t mask)
+{
+	uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 17) & mask;
+}
+
+static size_t id_slot(const struct id_map *map, int64_t id)
+{
+	size_t mask = map->alloc - 1, i = id_hash(id, mask);
+
+	while (map->ids[i] != ID_FREE && map->ids[i] != id)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int id_map_init(struct id_map *map, size_t want)
+{
+	size_t i;
+
+	map->alloc = 16;
+	while (map->alloc < want * 2 + 1)
+		map->alloc *= 2;
+	map->nr = 0;
+	map->ids = sp_alloc_array(map->alloc, sizeof(*map->ids));
+	map->vals = sp_alloc_array(map->alloc, sizeof(*map->vals));
+	if (!map->ids || !map->vals)
+		return -ENOMEM;
+	for (i = 0; i < map->alloc; i++)
+		map->ids[i] = ID_FREE;
+	return 0;
+}
+
+static void id_map_release(struct id_map *map)
+{
+	free(map->ids);
+	free(map->vals);
+	memset(map, 0, sizeof(*map));
+}
+
+/* The value of @id, or UINT32_MAX. */
+static uint32_t id_get(const struct id_map *map, int64_t id)
+{
+	size_t i = id_slot(map, id);
+
+	return map->ids[i] == id ? map->vals[i] : UINT32_MAX;
+}
+
+/* Callers size the map for every id they put, so it never fills. */
+static void id_put(struct id_map *map, int64_t id, uint32_t val)
+{
+	size_t i = id_slot(map, id);
+
+	if (map->ids[i] != id)
+		map->nr++;
+	map->ids[i] = id;
+	map->vals[i] = val;
+}
+
+/* ---- colors and keys ---- */
+
+struct build {
+	struct sp_datagraph *dg;
+	const struct sp_datagraph_opts *o;
+	const struct sp_model *m;
+	struct id_map group;		/* group id -> key */
+	struct id_map pid_key;		/* pid -> key */
+	struct id_map rank;		/* pid -> palette index by whole-trace run time */
+	struct id_map command_color;	/* command's string id -> palette index */
+	size_t alloc_keys;
+	int error;
+};
+
+static int cmp_task_run(const void *a, const void *b)
+{
+	const struct sp_task *x = *(const struct sp_task *const *)a;
+	const struct sp_task *y = *(const struct sp_task *const *)b;
+
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Palette index of every task: busiest over the whole trace first. */
+static int build_ranks(struct build *b)
+{
+	const struct sp_model *m = b->m;
+	const struct sp_task **v;
+	size_t i, n = 0;
+
+	if (id_map_init(&b->rank, m->nr_tasks + 1))
+		return -ENOMEM;
+	v = sp_alloc_array(m->nr_tasks + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_tasks; i++)
+		if (m->tasks[i].pid > 0)
+			v[n++] = &m->tasks[i];
+	qsort(v, n, sizeof(*v), cmp_task_run);
+	for (i = 0; i < n; i++)
+		id_put(&b->rank, v[i]->pid, (uint32_t)i);
+	free(v);
+	return 0;
+}
+
+struct command_time {
+	uint32_t comm;			/* string id */
+	const char *name;
+	uint64_t run_ns;		/* of all its tasks over the whole trace */
+};
+
+static int cmp_command_time(const void *a, const void *b)
+{
+	const struct command_time *x = a, *y = b;
+
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Palette index of every command: its string's own color, the same in
+ * every trace, unless a busier command of this trace has that color
+ * already; then the next free one of the SP_STRING_COLORS, and past those
+ * the palette's later colors.  Two commands of one figure never share one.
+ */
+static int build_command_colors(struct build *b)
+{
+	const struct sp_model *m = b->m;
+	bool taken[SP_STRING_COLORS] = { false };
+	struct command_time *v;
+	struct id_map slot = { 0 };
+	size_t i, j, n = 0, overflow = SP_STRING_COLORS;
+	int ret = -ENOMEM;
+
+	v = sp_alloc_array(m->nr_tasks + 1, sizeof(*v));
+	if (!v || id_map_init(&slot, m->nr_tasks + 1) ||
+	    id_map_init(&b->command_color, m->nr_tasks + 1))
+		goto out;
+	for (i = 0; i < m->nr_tasks; i++) {
+		const struct sp_task *t = &m->tasks[i];
+		uint32_t k;
+
+		if (t->pid <= 0 || !t->comm)
+			continue;
+		k = id_get(&slot, t->comm);
+		if (k == UINT32_MAX) {
+			k = (uint32_t)n++;
+			id_put(&slot, t->comm, k);
+			v[k] = (struct command_time){ t->comm, sp_model_str(m, t->comm), 0 };
+		}
+		v[k].run_ns += t->run_ns;
+	}
+	qsort(v, n, sizeof(*v), cmp_command_time);
+	for (i = 0; i < n; i++) {
+		size_t want = sp_string_color_index(v[i].name), got = overflow;
+
+		for (j = 0; j < SP_STRING_COLORS; j++) {
+			if (!taken[(want + j) % SP_STRING_COLORS]) {
+				got = (want + j) % SP_STRING_COLORS;
+				taken[got] = true;
+				break;
+			}
+		}
+		if (got == overflow)
+			overflow++;
+		id_put(&b->command_color, v[i].comm, (uint32_t)got);
+	}
+	ret = 0;
+out:
+	id_map_release(&slot);
+	free(v);
+	return ret;
+}
+
+static size_t rank_of(const struct build *b, int pid)
+{
+	uint32_t r = id_get(&b->rank, pid);
+
+	/* tasks the model never listed go after all it did */
+	return r != UINT32_MAX ? r : b->m->nr_tasks + (size_t)(pid & 0xffff);
+}
+
+/* The oldest ancestor seen forking @pid (itself when none), loops cut. */
+static int root_of(const struct sp_model *m, int pid)
+{
+	const struct sp_task *t = sp_model_task(m, pid);
+	size_t steps = 0;
+
+	while (t && t->ppid > 0 && steps++ < m->nr_tasks) {
+		const struct sp_task *p = sp_model_task(m, t->ppid);
+
+		if (!p)
+			return t->ppid;
+		t = p;
+	}
+	return t ? t->pid : pid;
+}
+
+static void set_color(struct sp_rgb *c, const struct sp_palette *pal, size_t index)
+{
+	sp_palette_color(pal, index, &c->r, &c->g, &c->b);
+}
+
+static struct sp_datagraph_key *new_key(struct build *b, int64_t group)
+{
+	struct sp_datagraph *dg = b->dg;
+	struct sp_datagraph_key *k;
+
+	if (sp_grow_array(&dg->keys, &b->alloc_keys, dg->nr_keys + 1, sizeof(*dg->keys))) {
+		b->error = -ENOMEM;
+		return NULL;
+	}
+	k = &dg->keys[dg->nr_keys];
+	memset(k, 0, sizeof(*k));
+	k->id = group;
+	id_put(&b->group, group, (uint32_t)dg->nr_keys++);
+	return k;
+}
+
+/* Group ids: specials are small negatives, so no pid or string id collides. */
+#define GROUP_OF_SPECIAL(k) (-1 - (int64_t)(k))
+
+static void add_pid(void *data, int pid, uint64_t ns)
+{
+	struct build *b = data;
+	const struct sp_model *m = b->m;
+	struct sp_datagraph_key *k;
+	const char *comm;
+	int64_t group;
+	uint32_t idx;
+	int root = pid;
+
+	if (b->error)
+		return;
+	if (pid == 0) {
+		group = GROUP_OF_SPECIAL(SP_DG_KEY_IDLE);
+	} else {
+		comm = sp_model_comm(m, pid);
+		if (b->o->is_target && !b->o->is_target(b->o->target_data, comm))
+			group = GROUP_OF_SPECIAL(SP_DG_KEY_OTHER);
+		else if (b->o->color_by == SP_COLOR_BY_COMMAND && sp_model_task(m, pid) &&
+			 sp_model_task(m, pid)->comm)
+			group = sp_model_task(m, pid)->comm;
+		else if (b->o->color_by == SP_COLOR_BY_PARENT)
+			group = ((int64_t)1 << 40) + (root = root_of(m, pid));
+		else
+			group = ((int64_t)1 << 40) + pid;
+	}
+	idx = id_get(&b->group, group);
+	if (idx == UINT32_MAX) {
+		k = new_key(b, group);
+		if (!k)
+			return;
+		comm = sp_model_comm(m, root);
+		if (b->o->color_by == SP_COLOR_BY_COMMAND && group < ((int64_t)1 << 40)) {
+			uint32_t index = id_get(&b->command_color, group);
+
+			set_color(&k->color, b->o->palette,
+				  index != UINT32_MAX ? index : sp_string_color_index(comm));
+			snprintf(k->label, sizeof(k->label), "%s", comm);
+		} else {
+			set_color(&k->color, b->o->palette, rank_of(b, root));
+			snprintf(k->label, sizeof(k->label), "%s-%d%s", comm[0] ? comm : "?",
+				 root, root != pid ? " & children" : "");
+		}
+		idx = (uint32_t)(b->dg->nr_keys - 1);
+	} else if (b->o->color_by == SP_COLOR_BY_PARENT && root != pid &&
+		   !strstr(b->dg->keys[idx].label, " & children")) {
+		size_t len = strlen(b->dg->keys[idx].label);
+
+		snprintf(b->dg->keys[idx].label + len, sizeof(b->dg->keys[idx].label) - len,
+			 " & children");
+	}
+	b->dg->keys[idx].ns += ns;
+	id_put(&b->pid_key, pid, idx);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sp_datagraph_key *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void count_totals(void *data, int pid, uint64_t ns)
+{
+	(*(size_t *)data)++;
+}
+
+int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
+		      const struct sp_model *m, const struct sp_datagraph_opts *o)
+{
+	static const char *const special[] = { "idle", "no data", "other tasks" };
+	struct build b = { .dg = dg, .o = o, .m = m };
+	uint32_t *remap = NULL;
+	size_t nr_pids = 0, i, n;
+	unsigned int r;
+	int ret = -ENOMEM;
+
+	memset(dg, 0, sizeof(*dg));
+	dg->tl = tl;
+	dg->model = m;
+	dg->color_by = o->color_by;
+	dg->targets = o->is_target != NULL;
+	sp_timeline_for_each_total(tl, count_totals, &nr_pids);
+	if (id_map_init(&b.group, nr_pids + SP_DG_NR_SPECIAL_KEYS) ||
+	    id_map_init(&b.pid_key, nr_pids + 1) || build_ranks(&b) ||
+	    (o->color_by == SP_COLOR_BY_COMMAND && build_command_colors(&b)))
+		goto out;
+
+	/* the special keys, always present so their indices are fixed */
+	for (i = 0; i < SP_DG_NR_SPECIAL_KEYS; i++) {
+		struct sp_datagraph_key *k = new_key(&b, GROUP_OF_SPECIAL(i));
+
+		if (!k)
+			goto out;
+		snprintf(k->label, sizeof(k->label), "%s", special[i]);
+	}
+	dg->keys[SP_DG_KEY_IDLE].color = (struct sp_rgb){ 1, 1, 1 };
+	dg->keys[SP_DG_KEY_NO_DATA].color = (struct sp_rgb){ 0.8, 0.8, 0.8 };
+	dg->keys[SP_DG_KEY_NO_DATA].ns = tl->no_data_ns;
+	dg->keys[SP_DG_KEY_OTHER].color = (struct sp_rgb){ 0, 0, 0 };
+	sp_timeline_for_each_total(tl, add_pid, &b);
+	if (b.error)
+		goto out;
+
+	/* specials stay first; the rest by time, longest first */
+	n = dg->nr_keys - SP_DG_NR_SPECIAL_KEYS;
+	remap = sp_alloc_array(dg->nr_keys, sizeof(*remap));
+	if (!remap)
+		goto out;
+	for (i = 0; i < dg->nr_keys; i++)
+		remap[i] = (uint32_t)i;
+	{
+		/* sort copies that remember where they were, to renumber the pids' keys */
+		struct { struct sp_datagraph_key k; uint32_t old; } *tmp;
+
+		tmp = sp_alloc_array(n + 1, sizeof(*tmp));
+		if (!tmp)
+			goto out;
+		for (i = 0; i < n; i++) {
+			tmp[i].k = dg->keys[SP_DG_NR_SPECIAL_KEYS + i];
+			tmp[i].old = (uint32_t)(SP_DG_NR_SPECIAL_KEYS + i);
+		}
+		qsort(tmp, n, sizeof(*tmp), cmp_key);
+		for (i = 0; i < n; i++) {
+			dg->keys[SP_DG_NR_SPECIAL_KEYS + i] = tmp[i].k;
+			remap[tmp[i].old] = (uint32_t)(SP_DG_NR_SPECIAL_KEYS + i);
+		}
+		free(tmp);
+	}
+
+	dg->cell_key = sp_alloc_array((size_t)tl->nr_rows * tl->nr_cols, sizeof(*dg->cell_key));
+	dg->entries = sp_alloc_array(dg->nr_keys, sizeof(*dg->entries));
+	if (!dg->cell_key || !dg->entries)
+		goto out;
+	for (i = 0; i < (size_t)tl->nr_rows * tl->nr_cols; i++) {
+		int32_t pid = tl->cells[i];
+		uint32_t k = pid == SP_TIMELINE_NO_DATA ? UINT32_MAX : id_get(&b.pid_key, pid);
+
+		dg->cell_key[i] = k == UINT32_MAX ? SP_DG_KEY_NO_DATA : remap[k];
+	}
+	if (o->row_socket) {
+		dg->row_socket = sp_alloc_array(tl->nr_rows, sizeof(*dg->row_socket));
+		if (!dg->row_socket)
+			goto out;
+		for (r = 0; r < tl->nr_rows; r++)
+			dg->row_socket[r] = o->row_socket[r];
+	}
+	switch (o->color_by) {
+	case SP_COLOR_BY_COMMAND:
+		dg->legend_title = "command (most CPU time first)";
+		break;
+	case SP_COLOR_BY_PARENT:
+		dg->legend_title = "task and the tasks it forked (most CPU time first)";
+		break;
+	default:
+		dg->legend_title = "task-pid (most CPU time first)";
+		break;
+	}
+	ret = 0;
+out:
+	free(remap);
+	id_map_release(&b.group);
+	id_map_release(&b.pid_key);
+	id_map_release(&b.rank);
+	id_map_release(&b.command_color);
+	if (ret)
+		sp_datagraph_release(dg);
+	return ret;
+}
+
+void sp_datagraph_release(struct sp_datagraph *dg)
+{
+	free(dg->cell_key);
+	free(dg->keys);
+	free(dg->row_socket);
+	free(dg->entries);
+	memset(dg, 0, sizeof(*dg));
+}
+
+void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend,
+			 size_t max_entries)
+{
+	struct sp_legend_entry *e = dg->entries;
+	size_t n = 0, i, tasks = 0;
+
+	memset(legend, 0, sizeof(*legend));
+	legend->title = dg->legend_title;
+	if (!e)
+		return;
+	for (i = 0; i < SP_DG_NR_SPECIAL_KEYS; i++) {
+		if (i == SP_DG_KEY_NO_DATA && !dg->keys[i].ns)
+			continue;
+		if (i == SP_DG_KEY_OTHER && !dg->targets)
+			continue;
+		if (n < max_entries)
+			e[n++] = (struct sp_legend_entry){ dg->keys[i].color, dg->keys[i].label };
+	}
+	for (i = SP_DG_NR_SPECIAL_KEYS; i < dg->nr_keys; i++) {
+		tasks++;
+		if (n < max_entries)
+			e[n++] = (struct sp_legend_entry){ dg->keys[i].color, dg->keys[i].label };
+		else
+			legend->nr_more++;
+	}
+	legend->entries = e;
+	legend->nr_entries = n;
+}

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * datagraph rows: the colored rows of a chart inside a plot rectangle, and
+ * the CPU labels left of them.  See include/schedplot/views/datagraph.h
+ * for the contracts.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cairo.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/views/datagraph.h"
+
+/* Hatch of "no data": lines of this grey on theme->no_data, this period (px or pt). */
+#define HATCH_GREY 0.62
+#define HATCH_PERIOD 6
+
+static bool is_image(cairo_t *cr)
+{
+	return cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
+}
+
+static unsigned int columns_for(bool image, double plot_w)
+{
+	double n = image ? floor(plot_w) : ceil(plot_w * 2);
+
+	return n < 1 ? 1 : (unsigned int)n;
+}
+
+unsigned int sp_datagraph_columns(cairo_t *cr, double plot_w)
+{
+	return columns_for(is_image(cr), plot_w);
+}
+
+unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w)
+{
+	return columns_for(format == SP_FORMAT_PNG, plot_w);
+}
+
+/* Top edge of row @r (row 0 at the bottom) in a plot; @snap rounds to pixels. */
+static double row_top(const struct sp_rect *plot, unsigned int nr_rows, unsigned int r,
+		      bool snap)
+{
+	double y = plot->y + plot->h - (double)(r + 1) * plot->h / nr_rows;
+
+	return snap ? round(y) : y;
+}
+
+static double col_x(const struct sp_rect *plot, unsigned int nr_cols, unsigned int c, bool snap)
+{
+	double x = plot->x + (double)c * plot->w / nr_cols;
+
+	return snap ? round(x) : x;
+}
+
+struct segment {
+	uint32_t key;
+	uint32_t row;
+	uint32_t c0, c1;		/* columns [c0, c1) */
+};
+
+static int cmp_segment(const void *a, const void *b)
+{
+	const struct segment *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return (x->c0 > y->c0) - (x->c0 < y->c0);
+}
+
+static cairo_pattern_t *hatch_pattern(const struct sp_theme *theme, bool image)
+{
+	int p = HATCH_PERIOD;
+	cairo_surface_t *s;
+	cairo_pattern_t *pat;
+	cairo_t *c;
+	cairo_matrix_t mat;
+
+	/* drawn at 4x and scaled down in vector output, so lines stay thin */
+	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, p * 4, p * 4);
+	c = cairo_create(s);
+	sp_render_set_color(c, &theme->no_data);
+	cairo_paint(c);
+	cairo_set_source_rgb(c, HATCH_GREY, HATCH_GREY, HATCH_GREY);
+	cairo_set_line_width(c, 4);
+	for (int k = -1; k <= 1; k++) {
+		cairo_move_to(c, k * p * 4, p * 4);
+		cairo_line_to(c, k * p * 4 + p * 4, 0);
+	}
+	cairo_stroke(c);
+	cairo_destroy(c);
+	pat = cairo_pattern_create_for_surface(s);
+	cairo_surface_destroy(s);
+	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
+	cairo_pattern_set_filter(pat, image ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+	cairo_matrix_init_scale(&mat, 4, 4);
+	cairo_pattern_set_matrix(pat, &mat);
+	return pat;
+}
+
+/* The color of a key, with the theme deciding the special ones. */
+static void key_source(cairo_t *cr, const struct sp_theme *theme, const struct sp_datagraph *dg,
+		       uint32_t key, cairo_pattern_t *hatch)
+{
+	if (key == SP_DG_KEY_IDLE)
+		sp_render_set_color(cr, &theme->idle);
+	else if (key == SP_DG_KEY_NO_DATA && hatch)
+		cairo_set_source(cr, hatch);
+	else if (key == SP_DG_KEY_NO_DATA)
+		sp_render_set_color(cr, &theme->no_data);
+	else if (key == SP_DG_KEY_OTHER)
+		sp_render_set_color(cr, &theme->other);
+	else
+		sp_render_set_color(cr, &dg->keys[key].color);
+}
+
+void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		       const struct sp_datagraph *dg)
+{
+	const struct sp_timeline *tl = dg->tl;
+	unsigned int r, c, nr_rows = tl->nr_rows, nr_cols = tl->nr_cols;
+	bool image = is_image(cr);
+	struct segment *seg;
+	size_t nr_seg = 0, alloc_seg = 0, i;
+	cairo_pattern_t *hatch;
+
+	cairo_save(cr);
+	cairo_rectangle(cr, plot->x, plot->y, plot->w, plot->h);
+	cairo_clip(cr);
+	sp_render_set_color(cr, &theme->idle);
+	cairo_paint(cr);
+	if (image)
+		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+
+	/* merge equal keys along each row, then fill all rectangles of a key at once */
+	seg = NULL;
+	for (r = 0; r < nr_rows; r++) {
+		const uint32_t *k = dg->cell_key + (size_t)r * nr_cols;
+
+		for (c = 0; c < nr_cols;) {
+			unsigned int e = c + 1;
+
+			while (e < nr_cols && k[e] == k[c])
+				e++;
+			if (k[c] != SP_DG_KEY_IDLE) {
+				if (sp_grow_array(&seg, &alloc_seg, nr_seg + 1, sizeof(*seg))) {
+					free(seg);
+					cairo_restore(cr);
+					return;
+				}
+				seg[nr_seg++] = (struct segment){ k[c], r, c, e };
+			}
+			c = e;
+		}
+	}
+	if (nr_seg)	/* qsort() wants a valid pointer even for no elements */
+		qsort(seg, nr_seg, sizeof(*seg), cmp_segment);
+	hatch = hatch_pattern(theme, image);
+	for (i = 0; i < nr_seg; i++) {
+		double x0 = col_x(plot, nr_cols, seg[i].c0, image);
+		double x1 = col_x(plot, nr_cols, seg[i].c1, image);
+		double y0 = row_top(plot, nr_rows, seg[i].row, image);
+		double y1 = seg[i].row ? row_top(plot, nr_rows, seg[i].row - 1, image)
+				       : plot->y + plot->h;
+
+		cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+		if (i + 1 == nr_seg || seg[i + 1].key != seg[i].key) {
+			key_source(cr, theme, dg, seg[i].key, hatch);
+			cairo_fill(cr);
+		}
+	}
+	cairo_pattern_destroy(hatch);
+	free(seg);
+
+	/* socket boundaries */
+	if (dg->row_socket) {
+		double lw = fmax(1.0, theme->axis_line_width);
+
+		sp_render_set_color(cr, &theme->axis);
+		for (r = 1; r < nr_rows; r++) {
+			double y;
+
+			if (dg->row_socket[r] == dg->row_socket[r - 1])
+				continue;
+			y = row_top(plot, nr_rows, r - 1, image);
+			cairo_rectangle(cr, plot->x, y - lw / 2, plot->w, lw);
+		}
+		cairo_fill(cr);
+	}
+	cairo_restore(cr);
+}
+
+static void cpu_label(char *buf, size_t len, int cpu)
+{
+	snprintf(buf, len, "%d", cpu);
+}
+
+double sp_datagraph_rows_width(cairo_t *cr, const struct sp_theme *theme, const int *cpu_of_row,
+			       unsigned int nr_rows)
+{
+	double w = 0;
+	char buf[16];
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	for (unsigned int r = 0; r < nr_rows; r++) {
+		cpu_label(buf, sizeof(buf), cpu_of_row[r]);
+		w = fmax(w, sp_text_width(cr, buf));
+	}
+	cairo_restore(cr);
+	return sp_axis_left_width(cr, theme, w, true);
+}
+
+void sp_datagraph_rows_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			    const struct sp_datagraph *dg)
+{
+	const struct sp_timeline *tl = dg->tl;
+	unsigned int nr_rows = tl->nr_rows, r, k, first = 0;
+	double row_h = plot->h / nr_rows, label_h, last_y = INFINITY, label_w = 0, title_x;
+	bool sockets = false, all_fit = true;
+	char buf[32];
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	label_h = theme->font_size * 1.15;
+	k = sp_category_label_step(nr_rows, row_h, label_h);
+	for (r = 0; r < nr_rows; r++) {
+		double y = plot->y + plot->h - (r + 0.5) * row_h;
+
+		if (dg->row_socket && r && dg->row_socket[r] != dg->row_socket[r - 1]) {
+			first = r;
+			sockets = true;
+		}
+		cpu_label(buf, sizeof(buf), tl->cpu_of_row[r]);
+		label_w = fmax(label_w, sp_text_width(cr, buf));
+		if ((r - first) % k || last_y - y < label_h)
+			continue;
+		last_y = y;
+		sp_axis_left_tick(cr, theme, plot, y, buf);
+	}
+
+	/* the title column: each socket's name on its band, or one title */
+	title_x = plot->x - theme->tick_len - theme->pad - label_w - 2 * theme->pad;
+	sp_render_set_color(cr, &theme->text);
+	if (sockets) {
+		for (r = 0, first = 0; r <= nr_rows; r++) {
+			if (r < nr_rows && dg->row_socket[r] == dg->row_socket[first])
+				continue;
+			snprintf(buf, sizeof(buf), dg->row_socket[first] < 0 ? "socket ?" :
+				 "socket %d", dg->row_socket[first]);
+			if (sp_text_width(cr, buf) + 2 * theme->pad > (r - first) * row_h)
+				all_fit = false;
+			first = r;
+		}
+		for (r = 0, first = 0; all_fit && r <= nr_rows; r++) {
+			if (r < nr_rows && dg->row_socket[r] == dg->row_socket[first])
+				continue;
+			snprintf(buf, sizeof(buf), dg->row_socket[first] < 0 ? "socket ?" :
+				 "socket %d", dg->row_socket[first]);
+			sp_text_draw_vertical(cr, title_x, plot->y + plot->h -
+					      (first + r) * row_h / 2,
+					      SP_ALIGN_CENTER | SP_ALIGN_BOTTOM, buf);
+			first = r;
+		}
+	}
+	if (!sockets || !all_fit)
+		sp_text_draw_vertical(cr, title_x, plot->y + plot->h / 2,
+				      SP_ALIGN_CENTER | SP_ALIGN_BOTTOM,
+				      sockets ? "CPU (by socket, first at the bottom)" : "CPU");
+	cairo_restore(cr);
+}
