@@ -63,12 +63,11 @@ static void collect_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		c->next.run(c->next.data, cpu, pid, t0, t1);
 }
 
-static void collect_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+static void collect_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_rw_collect *c = data;
 
-	if (c->next.latency)
-		c->next.latency(c->next.data, pid, wake_ns, dur_ns);
+	c->next.wait(c->next.data, w);
 }
 
 int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
@@ -81,7 +80,6 @@ int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
 	ret = sp_envelope_init(&c->env, t0_ns, t1_ns, nr_cols, nr_cpus);
 	if (ret)
 		return ret;
-	/* the latency histogram is large: keep it off the stack */
 	c->stats = malloc(sizeof(*c->stats));
 	if (!c->stats) {
 		sp_envelope_release(&c->env);
@@ -104,7 +102,7 @@ void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *o
 	memset(obs, 0, sizeof(*obs));
 	obs->steps = collect_steps;
 	obs->run = c->next.run ? collect_run : NULL;
-	obs->latency = c->next.latency ? collect_latency : NULL;
+	obs->wait = c->next.wait ? collect_wait : NULL;
 	obs->data = c;
 }
 
@@ -113,7 +111,7 @@ void sp_rw_collect_reset(void *data)
 	struct sp_rw_collect *c = data;
 
 	sp_envelope_reset(&c->env);
-	sp_stats_init(c->stats, c->stats_t0_ns, c->env.t1_ns, c->env.nr_cpus);
+	sp_stats_reset(c->stats);
 	c->running = 0;
 	c->waiting = 0;
 	c->csv_started = false;
@@ -159,6 +157,8 @@ double sp_rw_collect_shade_fraction(const struct sp_rw_collect *c)
 void sp_rw_collect_release(struct sp_rw_collect *c)
 {
 	sp_envelope_release(&c->env);
+	if (c->stats)
+		sp_stats_release(c->stats);
 	free(c->stats);
 	c->stats = NULL;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * stats: integrals and extremes of the running/waiting step functions over
- * the complete window, and the wakeup latency histogram.
+ * the complete window, and the exact wakeup latency distribution.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -16,6 +17,20 @@ void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_c
 	s->end_ns = end_ns;
 	s->nr_cpus = nr_cpus;
 	s->last_ns = t0_ns;
+}
+
+void sp_stats_reset(struct sp_stats *s)
+{
+	struct sp_samples lat = s->lat;
+
+	lat.nr = 0;
+	sp_stats_init(s, s->t0_ns, s->end_ns, s->nr_cpus);
+	s->lat = lat;
+}
+
+void sp_stats_release(struct sp_stats *s)
+{
+	sp_samples_release(&s->lat);
 }
 
 /* Account for the current values holding over [s->last_ns, @upto). */
@@ -70,60 +85,16 @@ void sp_stats_step(struct sp_stats *s, uint64_t ts, int running, int waiting)
 	sp_stats_steps(s, &step, 1);
 }
 
-static int lat_bucket(uint64_t v)
-{
-	int msb, sub;
-
-	if (v < (1u << SP_LAT_SUB_BITS))
-		return (int)v;
-	msb = 63 - __builtin_clzll(v);
-	sub = (int)(v >> (msb - SP_LAT_SUB_BITS)) & ((1 << SP_LAT_SUB_BITS) - 1);
-	return ((msb - SP_LAT_SUB_BITS + 1) << SP_LAT_SUB_BITS) + sub;
-}
-
-/* The largest value that falls in bucket @b. */
-static uint64_t lat_bucket_top(int b)
-{
-	int shift = (b >> SP_LAT_SUB_BITS) - 1;
-	uint64_t sub = b & ((1 << SP_LAT_SUB_BITS) - 1);
-
-	if (b < (1 << SP_LAT_SUB_BITS))
-		return (uint64_t)b;
-	return (((1ull << SP_LAT_SUB_BITS) | sub) + 1) * (1ull << shift) - 1;
-}
-
 void sp_stats_latency(struct sp_stats *s, uint64_t dur_ns)
 {
-	s->lat_count++;
-	s->lat_sum_ns += dur_ns;
-	if (dur_ns > s->lat_max_ns)
-		s->lat_max_ns = dur_ns;
-	s->lat_buckets[lat_bucket(dur_ns)]++;
-}
-
-uint64_t sp_stats_latency_quantile(const struct sp_stats *s, double q)
-{
-	uint64_t rank, seen = 0;
-	int b;
-
-	if (!s->lat_count)
-		return 0;
-	if (q <= 0)
-		q = 0;
-	rank = (uint64_t)(q * (double)(s->lat_count - 1)) + 1;
-	for (b = 0; b < SP_LAT_NR_BUCKETS; b++) {
-		seen += s->lat_buckets[b];
-		if (seen >= rank) {
-			uint64_t top = lat_bucket_top(b);
-
-			return top < s->lat_max_ns ? top : s->lat_max_ns;
-		}
-	}
-	return s->lat_max_ns;
+	if (sp_samples_add(&s->lat, dur_ns))
+		s->lat_error = -ENOMEM;
 }
 
 void sp_stats_finish(struct sp_stats *s)
 {
+	/* out of memory to sort fast, it sorts slowly: exact either way */
+	(void)sp_samples_summarize(&s->lat, &s->latency);
 	integrate(s, s->end_ns);
 	/* the value at t = end holds too */
 	if (s->last_ns <= s->end_ns && s->end_ns >= s->t0_ns) {
@@ -163,15 +134,16 @@ static void obs_steps(void *data, const struct sp_step *steps, size_t n)
 	sp_stats_steps(data, steps, n);
 }
 
-static void obs_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+static void obs_wait(void *data, const struct sp_wait *w)
 {
-	sp_stats_latency(data, dur_ns);
+	if (w->wait_class == SP_WAIT_WAKEUP)
+		sp_stats_latency(data, w->dur_ns);
 }
 
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->steps = obs_steps;
-	obs->latency = obs_latency;
+	obs->wait = obs_wait;
 	obs->data = s;
 }

@@ -116,12 +116,9 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	       (unsigned long long)s->lost_cpu_ns, sp_stats_lost_fraction(s));
 	printf("  \"wakeup_latency_ns\": {\"count\": %llu, \"mean\": %llu, \"p50\": %llu, "
 	       "\"p90\": %llu, \"p99\": %llu, \"max\": %llu},\n",
-	       (unsigned long long)s->lat_count,
-	       (unsigned long long)(s->lat_count ? s->lat_sum_ns / s->lat_count : 0),
-	       (unsigned long long)sp_stats_latency_quantile(s, 0.5),
-	       (unsigned long long)sp_stats_latency_quantile(s, 0.9),
-	       (unsigned long long)sp_stats_latency_quantile(s, 0.99),
-	       (unsigned long long)s->lat_max_ns);
+	       (unsigned long long)s->latency.n, (unsigned long long)s->latency.mean,
+	       (unsigned long long)s->latency.p50, (unsigned long long)s->latency.p90,
+	       (unsigned long long)s->latency.p99, (unsigned long long)s->latency.max);
 	printf("  \"repairs\": {");
 	for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
 		printf("%s\"%s\": %llu", k ? ", " : "", sp_repair_name(k),
@@ -200,13 +197,13 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	printf("lost capacity       %s of CPU time, %.2f%% of %d CPUs x the window (CPUs that "
 	       "idled while a task waited)\n", sp_cli_format_duration(b1, 32, s->lost_cpu_ns),
 	       100 * sp_stats_lost_fraction(s), t->nr_cpus);
-	if (s->lat_count)
+	if (s->latency.n)
 		printf("wakeup latency      %llu wakeups: median %s, p90 %s, p99 %s, max %s\n",
-		       (unsigned long long)s->lat_count,
-		       sp_cli_format_duration(b1, 32, sp_stats_latency_quantile(s, 0.5)),
-		       sp_cli_format_duration(b2, 32, sp_stats_latency_quantile(s, 0.9)),
-		       sp_cli_format_duration(b3, 32, sp_stats_latency_quantile(s, 0.99)),
-		       sp_cli_format_duration(b4, 32, s->lat_max_ns));
+		       (unsigned long long)s->latency.n,
+		       sp_cli_format_duration(b1, 32, s->latency.p50),
+		       sp_cli_format_duration(b2, 32, s->latency.p90),
+		       sp_cli_format_duration(b3, 32, s->latency.p99),
+		       sp_cli_format_duration(b4, 32, s->latency.max));
 	if (sp_model_nr_repairs(m))
 		printf("repairs     %llu (missed switches reconstructed from common_pid)\n",
 		       (unsigned long long)sp_model_nr_repairs(m));
@@ -235,9 +232,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 
 static void stats_reset(void *data)
 {
-	struct sp_stats *s = data;
-
-	sp_stats_init(s, s->t0_ns, s->end_ns, s->nr_cpus);
+	sp_stats_reset(data);
 }
 
 int sp_cmd_stats(int argc, char **argv)
@@ -281,7 +276,6 @@ int sp_cmd_stats(int argc, char **argv)
 	ret = sp_cli_open(&t, argv[optind]);
 	if (ret)
 		return ret;
-	/* the histogram is large: keep it off the stack */
 	s = malloc(sizeof(*s));
 	if (!s) {
 		sp_trace_close(&t);
@@ -293,6 +287,11 @@ int sp_cmd_stats(int argc, char **argv)
 	if (ret)
 		goto out;
 	sp_stats_finish(s);
+	if (s->lat_error) {
+		ret = sp_cli_fail(argv[optind], "out of memory keeping %llu wakeup latencies",
+				  (unsigned long long)s->lat.nr);
+		goto out;
+	}
 	tasks = sorted_tasks(&t.model, &nr_tasks);
 	if (!tasks) {
 		ret = sp_cli_fail(argv[optind], "out of memory");
@@ -306,6 +305,7 @@ int sp_cmd_stats(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout))
 		ret = sp_cli_fail(NULL, "cannot write the output");
 out:
+	sp_stats_release(s);
 	free(s);
 	sp_trace_close(&t);
 	return ret;

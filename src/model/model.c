@@ -16,6 +16,17 @@
  * observers once no CPU can reach back before them any more: a CPU can
  * reach back to its last sched record (or, before its first one, to its
  * first record).
+ *
+ * A repair acts at t_r for every CPU: records of other CPUs after t_r see
+ * T gone and P current.  Two kinds of them are decided again when the
+ * repair becomes known at t:
+ *
+ *   - a wakeup of T in (t_r, t) found T current on c; it is held on c
+ *     (deferred_wake_ns) and, once the repair shows T had left at t_r,
+ *     makes T wait from its own time.  T becoming current elsewhere in
+ *     the meantime shows the same, and settles it there;
+ *   - a wait of P that began after c's record at t_r (a wakeup, or P
+ *     switched out runnable elsewhere) never was: P was current on c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -212,6 +223,7 @@ static struct sp_task *task_get(struct sp_model *m, int pid)
 	t->pid = pid;
 	t->ppid = -1;
 	t->cpu = -1;
+	t->last_cpu = -1;
 	t->wake_ns = SP_NO_TS;
 	i = hash_u32(pid) & (m->alloc_index - 1);
 	while (m->task_index[i])
@@ -392,6 +404,7 @@ static int wait_begin(struct sp_model *m, struct sp_task *t, uint64_t ts, int cp
 {
 	t->state = SP_TASK_WAITING;
 	t->wait_since_ns = ts;
+	t->wait_seq = m->nr_records;
 	t->cpu = cpu;
 	t->wait_counted = cpu_selected(m, cpu) && task_selected(m, t);
 	return t->wait_counted ? change_add(m, ts, 0, 1) : 0;
@@ -404,6 +417,30 @@ static int wait_end(struct sp_model *m, struct sp_task *t, uint64_t ts)
 	t->wait_ns += ts - t->wait_since_ns;
 	t->state = SP_TASK_OTHER;
 	return t->wait_counted ? change_add(m, ts, 0, -1) : 0;
+}
+
+/* A wakeup at @ts by @waker makes @t wait, placed on @place. */
+static int wakeup_wait(struct sp_model *m, struct sp_task *t, uint64_t ts, int waker, int place,
+		       bool prev_idle)
+{
+	t->wake_ns = ts;
+	t->waker = waker;
+	t->wake_target = place;
+	t->wake_prev_idle = prev_idle;
+	return wait_begin(m, t, ts, place);
+}
+
+/*
+ * The wakeup held on @cpu for its current task @t happened: @t waits from
+ * it.  @next_pid: who was current on @cpu instead (-1: not known yet).
+ */
+static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp_task *t,
+			       int next_pid)
+{
+	uint64_t ts = cpu->deferred_wake_ns;
+
+	cpu->deferred_wake_ns = SP_NO_TS;
+	return wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place, next_pid == 0);
 }
 
 /* @pid becomes current on @c at @ts. */
@@ -420,15 +457,33 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 		t = task_get(m, pid);
 		if (!t)
 			return -ENOMEM;
-		if (t->state == SP_TASK_WAITING)
-			ret = wait_end(m, t, ts);
-		if (t->wake_ns != SP_NO_TS) {
-			uint64_t dur = ts > t->wake_ns ? ts - t->wake_ns : 0;
+		/* current here, so gone from where a wakeup was held for it */
+		if (t->state == SP_TASK_RUNNING && t->cpu != c &&
+		    m->cpus[t->cpu].cur_pid == pid && m->cpus[t->cpu].deferred_wake_ns != SP_NO_TS)
+			ret = deferred_wake_apply(m, &m->cpus[t->cpu], t, -1);
+		if (t->state == SP_TASK_WAITING && !ret) {
+			uint64_t since = t->wait_since_ns;
 
-			if (m->obs.latency)
-				m->obs.latency(m->obs.data, pid, t->wake_ns, dur);
-			t->wake_ns = SP_NO_TS;
+			ret = wait_end(m, t, ts);
+			if (m->obs.wait) {
+				struct sp_wait w = {
+					.start_ns = since, .dur_ns = ts > since ? ts - since : 0,
+					.pid = pid, .cpu = c, .prev_cpu = t->last_cpu,
+					.waker = -1, .target_cpu = t->last_cpu,
+					.wait_class = t->wake_ns != SP_NO_TS ? SP_WAIT_WAKEUP
+									  : SP_WAIT_PREEMPT,
+				};
+
+				if (w.wait_class == SP_WAIT_WAKEUP) {
+					w.waker = t->waker;
+					w.target_cpu = t->wake_target;
+					w.prev_idle = t->wake_prev_idle;
+				}
+				m->obs.wait(m->obs.data, &w);
+			}
 		}
+		t->wake_ns = SP_NO_TS;
+		t->last_cpu = c;
 		t->state = SP_TASK_RUNNING;
 		t->cpu = c;
 		cpu->run_counted = cpu->selected && task_selected(m, t);
@@ -492,12 +547,23 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 	if (ev->comm && sp_model_set_comm(m, ev->pid, ev->comm))
 		return -ENOMEM;
 	t->wakeups++;
-	if (t->state != SP_TASK_OTHER)
-		return 0;
 	if (place < 0 || place >= m->nr_cpus)
 		place = ev->cpu;
-	t->wake_ns = ev->ts_ns;
-	return wait_begin(m, t, ev->ts_ns, place);
+	if (t->state == SP_TASK_RUNNING && t->cpu != ev->cpu) {
+		struct sp_cpu *on = &m->cpus[t->cpu];
+
+		/* decided at t->cpu's next sched record */
+		if (on->cur_pid == ev->pid && on->deferred_wake_ns == SP_NO_TS) {
+			on->deferred_wake_ns = ev->ts_ns;
+			on->deferred_place = place;
+			on->deferred_waker = ev->common_pid;
+		}
+		return 0;
+	}
+	if (t->state != SP_TASK_OTHER)
+		return 0;
+	return wakeup_wait(m, t, ev->ts_ns, ev->common_pid, place,
+			   t->last_cpu >= 0 && m->cpus[t->last_cpu].cur_pid == 0);
 }
 
 static int handle_migrate(struct sp_model *m, const struct sp_event *ev)
@@ -555,6 +621,33 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 	return run_begin(m, ev->cpu, ev->other_pid, ev->ts_ns);
 }
 
+/*
+ * c's current task T was not current at the sched record that names @pid:
+ * T left, and @pid came, at c's previous sched record t_r.
+ */
+static int repair(struct sp_model *m, int c, int pid)
+{
+	struct sp_cpu *cpu = &m->cpus[c];
+	uint64_t t_r = cpu->last_sched_ns;
+	struct sp_task *t;
+	int ret;
+
+	m->repairs[SP_REPAIR_MISSED_SWITCH]++;
+	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
+	ret = run_end(m, c, t_r, END_OTHER);
+	if (!ret && t && t->state == SP_TASK_OTHER && cpu->deferred_wake_ns != SP_NO_TS)
+		ret = deferred_wake_apply(m, cpu, t, pid);
+	t = pid > 0 ? task_get(m, pid) : NULL;
+	if (!ret && t && t->state == SP_TASK_WAITING && t->wait_seq > cpu->last_sched_seq) {
+		/* its wait began while it was current here: cancel it */
+		t->state = SP_TASK_OTHER;
+		t->wake_ns = SP_NO_TS;
+		if (t->wait_counted)
+			ret = change_add(m, t->wait_since_ns, 0, -1);
+	}
+	return ret ? ret : run_begin(m, c, pid, t_r);
+}
+
 int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_event fixed;
@@ -588,11 +681,9 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	if (cpu->cur_pid < 0 && cpu->last_sched_ns == SP_NO_TS) {
 		ret = run_begin(m, c, ev->common_pid, cpu->start_ns);
 	} else if (ev->common_pid != cpu->cur_pid) {
-		m->repairs[SP_REPAIR_MISSED_SWITCH]++;
-		ret = run_end(m, c, cpu->last_sched_ns, END_OTHER);
-		if (!ret)
-			ret = run_begin(m, c, ev->common_pid, cpu->last_sched_ns);
+		ret = repair(m, c, ev->common_pid);
 	}
+	cpu->deferred_wake_ns = SP_NO_TS;	/* no repair: its task was current */
 	if (ret)
 		return ret;
 
@@ -619,6 +710,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		break;
 	}
 	cpu->last_sched_ns = ev->ts_ns;
+	cpu->last_sched_seq = m->nr_records;
 out:
 	if (!(m->nr_records & (flush_interval(m) - 1)))
 		changes_flush(m, reach_back_limit(m, ev->ts_ns));
@@ -640,7 +732,10 @@ int sp_model_finish(struct sp_model *m)
 	for (i = 0; i < m->nr_tasks; i++) {
 		struct sp_task *t = &m->tasks[i];
 
-		if (t->state == SP_TASK_WAITING && m->end_ns > t->wait_since_ns)
+		if (t->state != SP_TASK_WAITING)
+			continue;
+		m->nr_waits_open++;
+		if (m->end_ns > t->wait_since_ns)
 			t->wait_ns += m->end_ns - t->wait_since_ns;
 	}
 	changes_flush(m, UINT64_MAX);
@@ -684,6 +779,7 @@ int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uin
 
 		cpu->start_ns = start_ns ? start_ns[c] : SP_NO_TS;
 		cpu->last_sched_ns = SP_NO_TS;
+		cpu->deferred_wake_ns = SP_NO_TS;
 		cpu->cur_pid = -1;
 		cpu->selected = cpu_selected(m, c);
 		if (cpu->start_ns == SP_NO_TS)

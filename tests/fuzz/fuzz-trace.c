@@ -99,11 +99,11 @@ static void both_steps(void *data, const struct sp_step *steps, size_t n)
 	b->stats.steps(b->stats.data, steps, n);
 }
 
-static void both_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+static void both_wait(void *data, const struct sp_wait *w)
 {
 	struct both *b = data;
 
-	b->stats.latency(b->stats.data, pid, wake_ns, dur_ns);
+	b->stats.wait(b->stats.data, w);
 }
 
 struct reset_data {
@@ -117,7 +117,7 @@ static struct reset_data reset_data;
 
 static void both_reset(void *data)
 {
-	sp_stats_init(reset_data.stats, reset_data.t0, reset_data.end, reset_data.nr_cpus);
+	sp_stats_reset(reset_data.stats);
 	sp_timeline_reset(reset_data.tl);
 }
 
@@ -147,7 +147,7 @@ static void run_file(const char *path)
 {
 	struct sp_trace t;
 	struct sp_error err;
-	struct sp_stats stats;
+	struct sp_stats stats = { 0 };
 	struct sp_timeline tl = { 0 };
 	struct sp_theme theme;
 	struct sp_datagraph_figure fig = { 0 };
@@ -186,7 +186,7 @@ static void run_file(const char *path)
 	sp_timeline_observer(&tl, &both.timeline);
 	obs.run = both_run;
 	obs.steps = both_steps;
-	obs.latency = both_latency;
+	obs.wait = both_wait;
 	obs.data = &both;
 	reset_data = (struct reset_data){ &stats, &tl, t.window_start_ns, t.end_ns, t.nr_cpus };
 	if (sp_trace_run(&t, &obs, both_reset, NULL, &err))
@@ -194,13 +194,13 @@ static void run_file(const char *path)
 	sp_stats_finish(&stats);
 	(void)sp_stats_running_avg(&stats);
 	(void)sp_stats_waiting_avg(&stats);
-	(void)sp_stats_latency_quantile(&stats, 0.99);
 	for (i = 0; i < (unsigned int)t.nr_cpus && i < FUZZ_MAX_ROWS; i++)
 		(void)sp_reader_lost_events(t.reader, (int)i);
 	if (sp_timeline_finish(&tl))
 		goto out;
 	draw(&t, &tl, &fig);
 out:
+	sp_stats_release(&stats);
 	sp_timeline_release(&tl);
 	sp_trace_close(&t);
 }

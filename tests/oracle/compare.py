@@ -21,7 +21,7 @@ def main():
 
     for key in ("cpus", "start_ns", "end_ns", "window_ns", "records", "cpu_busy_ns",
                 "cpu_switches", "migrations", "waiting_max", "idle_while_waiting_ns",
-                "lost_cpu_ns"):
+                "lost_cpu_ns", "wakeup_latency_ns"):
         same(key, ours.get(key), want.get(key))
     for key in ("running_avg", "waiting_avg", "lost_fraction"):
         a, b = ours.get(key), want.get(key)
@@ -40,7 +40,8 @@ def main():
               f"{len(bad)} values: " + "; ".join(bad[:8]))
         return 1
     print(f"ok - {name}: stats --json equals trace-cmd report on busy, switches, "
-          f"averages, lost capacity ({ours.get('lost_cpu_ns')} CPU*ns) and {len(mine)} tasks")
+          f"averages, lost capacity ({ours.get('lost_cpu_ns')} CPU*ns), wakeup latency "
+          f"quantiles and {len(mine)} tasks")
     return 0
 
 

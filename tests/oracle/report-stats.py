@@ -136,6 +136,8 @@ class Model:
         self.wait_start = {}    # pid -> when it entered the waiting state
         self.runs = []          # (cpu, pid, begin, end or None)
         self.waits = []         # (pid, begin, end or None)
+        self.woken = {}         # pid -> the wakeup that made it wait
+        self.latencies = []     # wakeup to next becoming current, ns
         self.repairs = 0
 
     def set_state(self, pid, new, ts):
@@ -151,6 +153,8 @@ class Model:
         self.state[pid] = new
 
     def run_begin(self, cpu, pid, ts):
+        if pid in self.woken:
+            self.latencies.append(max(0, ts - self.woken.pop(pid)))
         self.cur[cpu] = pid
         self.run_start[cpu] = ts
         self.set_state(pid, ("run", cpu), ts)
@@ -175,12 +179,19 @@ class Model:
             self.repairs += 1
         self.last_sched[cpu] = rec.ts
 
+    def repair(self, cpu, ts, pid):
+        """A missed switch on cpu, placed at its sched record at ts."""
+        self.run_end(cpu, ts, "other")
+        self.run_begin(cpu, pid, ts)
+        self.repairs += 1
+
     def switch(self, cpu, ts, runnable, next_pid):
         self.run_end(cpu, ts, "wait" if runnable else "other")
         self.run_begin(cpu, next_pid, ts)
 
     def wakeup(self, pid, ts):
         if pid != 0 and self.state.get(pid, "other") == "other":
+            self.woken[pid] = ts
             self.set_state(pid, "wait", ts)
 
     def finish(self):
@@ -188,6 +199,24 @@ class Model:
             self.runs.append((cpu, pid, self.run_start[cpu], None))
         for pid, begin in self.wait_start.items():
             self.waits.append((pid, begin, None))
+
+
+def nearest_rank(sorted_values, num, den):
+    """The p = num/den quantile: the value at rank ceil(p * n), 1-based."""
+    n = len(sorted_values)
+    return sorted_values[max(1, (num * n + den - 1) // den) - 1] if n else 0
+
+
+def latency_summary(values):
+    v = sorted(values)
+    return {
+        "count": len(v),
+        "mean": sum(v) // len(v) if v else 0,
+        "p50": nearest_rank(v, 1, 2),
+        "p90": nearest_rank(v, 9, 10),
+        "p99": nearest_rank(v, 99, 100),
+        "max": v[-1] if v else 0,
+    }
 
 
 def step_deltas(intervals):
@@ -278,6 +307,17 @@ def main():
     has_wakeup = any(r.event == "sched_wakeup" for lst in per_cpu.values() for r in lst)
     wakeup_events = {"sched_wakeup_new", "sched_wakeup" if has_wakeup else "sched_waking"}
 
+    # A repair acts at its time for every CPU: the common_pid of each sched
+    # record's successor on its CPU tells, as soon as that record is
+    # handled, whether a switch was missed after it.
+    next_sched = {}
+    for cpu, lst in per_cpu.items():
+        nxt = None
+        for i in range(len(lst) - 1, -1, -1):
+            next_sched[(cpu, i)] = nxt
+            if lst[i].event in SCHED_EVENTS:
+                nxt = lst[i].pid
+
     model = Model(start)
     switches = {cpu: 0 for cpu in start}
     migrations = 0
@@ -335,6 +375,9 @@ def main():
             if not m:
                 die("%s: cannot parse sched_process_exec: %s" % (args.file, rec.body))
             comm.setdefault(int(m.group(2)), None)
+        nxt = next_sched[(cpu, i)]
+        if nxt is not None and nxt != model.cur[cpu]:
+            model.repair(cpu, rec.ts, nxt)
     model.finish()
     if mismatched_prev:
         print("report-stats: %s: %d sched_switch records whose prev_pid is not the "
@@ -396,6 +439,7 @@ def main():
         "lost_cpu_ns": lost_cpu,
         "lost_fraction": lost_cpu / (nr_cpus * span) if span > 0 and nr_cpus > 0 else 0.0,
         "repairs": {"missed_switch": model.repairs},
+        "wakeup_latency_ns": latency_summary(model.latencies),
         "lost_events": lost,
     }
     json.dump(out, sys.stdout, indent=1)

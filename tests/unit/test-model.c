@@ -33,8 +33,10 @@ struct log {
 	int nr_runs;
 	struct step_log steps[MAX_LOG];
 	int nr_steps;
-	uint64_t latencies[MAX_LOG];
+	uint64_t latencies[MAX_LOG];	/* of the wakeup waits */
 	int nr_latencies;
+	struct sp_wait waits[MAX_LOG];
+	int nr_waits;
 	struct sp_stats stats;
 };
 
@@ -63,11 +65,14 @@ static void on_steps(void *data, const struct sp_step *steps, size_t n)
 	sp_stats_steps(&l->stats, steps, n);
 }
 
-static void on_latency(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns)
+static void on_wait(void *data, const struct sp_wait *w)
 {
 	struct log *l = data;
 
-	l->latencies[l->nr_latencies++] = dur_ns;
+	assert_true(l->nr_waits < MAX_LOG);
+	l->waits[l->nr_waits++] = *w;
+	if (w->wait_class == SP_WAIT_WAKEUP)
+		l->latencies[l->nr_latencies++] = w->dur_ns;
 }
 
 static struct log lg;
@@ -77,11 +82,12 @@ static void setup_model(int nr_cpus, const uint64_t *start, uint64_t end, bool w
 			const struct sp_model_filter *filter)
 {
 	struct sp_model_observer obs = {
-		.run = on_run, .steps = on_steps, .latency = on_latency, .data = &lg,
+		.run = on_run, .steps = on_steps, .wait = on_wait, .data = &lg,
 	};
 	uint64_t t0 = 0;
 	int c;
 
+	sp_stats_release(&lg.stats);
 	memset(&lg, 0, sizeof(lg));
 	for (c = 0; c < nr_cpus; c++)
 		if (start[c] != SP_NO_TS && start[c] > t0)
@@ -108,6 +114,17 @@ static void ev_wakeup(uint64_t ts, int cpu, int common, enum sp_event_type type,
 	struct sp_event ev = {
 		.ts_ns = ts, .cpu = cpu, .common_pid = common, .type = type,
 		.pid = pid, .target_cpu = target, .orig_cpu = -1, .comm = "woken",
+	};
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
+/* A sched record that changes no state (sched_process_exit of pid 99). */
+static void ev_sched(uint64_t ts, int cpu, int common)
+{
+	struct sp_event ev = {
+		.ts_ns = ts, .cpu = cpu, .common_pid = common, .type = SP_EV_EXIT,
+		.pid = 99, .target_cpu = -1, .orig_cpu = -1,
 	};
 
 	assert_int_equal(sp_model_add(&m, &ev), 0);
@@ -205,9 +222,139 @@ static void test_wakeup_wait_latency(void **state)
 	assert_int_equal(t->run_ns, 200 + 300);
 	assert_int_equal(lg.nr_latencies, 1);		/* preemption starts no latency */
 	assert_int_equal(lg.latencies[0], 300);
+	/* two waits: the wakeup's, then the preemption's */
+	assert_int_equal(lg.nr_waits, 2);
+	assert_int_equal(lg.waits[0].wait_class, SP_WAIT_WAKEUP);
+	assert_int_equal(lg.waits[0].start_ns, 100);
+	assert_int_equal(lg.waits[0].dur_ns, 300);
+	assert_int_equal(lg.waits[0].pid, 10);
+	assert_int_equal(lg.waits[0].cpu, 0);
+	assert_int_equal(lg.waits[0].prev_cpu, -1);	/* never ran before */
+	assert_int_equal(lg.waits[0].waker, 0);
+	assert_int_equal(lg.waits[0].target_cpu, 0);
+	assert_int_equal(lg.waits[1].wait_class, SP_WAIT_PREEMPT);
+	assert_int_equal(lg.waits[1].start_ns, 600);
+	assert_int_equal(lg.waits[1].dur_ns, 100);
+	assert_int_equal(lg.waits[1].cpu, 1);
+	assert_int_equal(lg.waits[1].prev_cpu, 0);
+	assert_int_equal(lg.waits[1].waker, -1);
+	assert_int_equal(m.nr_waits_open, 0);
 	assert_int_equal(lg.stats.waiting_max, 1);
 	/* waiting while cpu1 idle: 100..400 and 600..700 (cpu0 idle then too) */
 	assert_int_equal(lg.stats.idle_while_waiting_ns, 400);
+	sp_model_release(&m);
+}
+
+/*
+ * DESIGN.md's example of a repair acting at its time for every CPU: X (10)
+ * runs on CPU 1 from 10; CPU 0 records a wakeup of X at 15; CPU 1's next
+ * sched record, at 20, has common_pid Y (20) and its previous one was at
+ * 12.  X left CPU 1 at 12, so the wakeup at 15 makes X wait; Y was current
+ * on CPU 1 from 12, so a wakeup of Y at 16 starts nothing.
+ */
+static void test_repair_acts_at_its_time(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_sched(12, 1, 10);				/* X's last sched record on CPU 1 */
+	ev_wakeup(15, 0, 0, SP_EV_WAKEUP, 10, 1);	/* X woken: held until 20 */
+	ev_wakeup(16, 0, 0, SP_EV_WAKEUP, 20, 1);	/* Y woken: it is current on CPU 1 */
+	ev_sched(20, 1, 20);				/* reveals the switch missed at 12 */
+	ev_switch(30, 0, 0, false, 10);			/* X runs on CPU 0 at 30 */
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10), *y = sp_model_task(&m, 20);
+
+	assert_int_equal(sp_model_nr_repairs(&m), 1);
+	assert_int_equal(x->wakeups, 1);
+	assert_int_equal(x->wait_ns, 30 - 15);
+	assert_int_equal(x->run_ns, (12 - 10) + (100 - 30));
+	assert_int_equal(y->wakeups, 1);
+	assert_int_equal(y->wait_ns, 0);
+	assert_int_equal(y->run_ns, 100 - 12);
+	/* one latency, X's; Y's wakeup found it current */
+	assert_int_equal(lg.nr_latencies, 1);
+	assert_int_equal(lg.latencies[0], 30 - 15);
+	assert_int_equal(lg.nr_waits, 1);
+	assert_int_equal(lg.waits[0].prev_cpu, 1);
+	assert_int_equal(lg.waits[0].cpu, 0);
+	assert_false(lg.waits[0].prev_idle);		/* Y was current on CPU 1 */
+	assert_int_equal(lg.waits[0].target_cpu, 1);
+	assert_int_equal(lg.stats.waiting_max, 1);
+	assert_int_equal(lg.steps[lg.nr_steps - 1].waiting, 0);
+	sp_model_release(&m);
+}
+
+/* X woken while held as current on CPU 1, then switched in on CPU 0 first. */
+static void test_repair_settled_elsewhere(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_sched(12, 1, 10);
+	ev_wakeup(15, 0, 0, SP_EV_WAKEUP, 10, 0);
+	ev_switch(18, 0, 0, false, 10);			/* X current on CPU 0 */
+	ev_sched(40, 1, 20);				/* CPU 1 missed a switch at 12 */
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10);
+
+	assert_int_equal(sp_model_nr_repairs(&m), 1);
+	assert_int_equal(x->wait_ns, 18 - 15);
+	assert_int_equal(lg.nr_latencies, 1);
+	assert_int_equal(lg.latencies[0], 18 - 15);
+	assert_int_equal(lg.stats.waiting_max, 1);
+	sp_model_release(&m);
+}
+
+/* The wakeup held for X is dropped when CPU 1's next record shows X still there. */
+static void test_held_wakeup_dropped(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_wakeup(15, 0, 0, SP_EV_WAKEUP, 10, 1);
+	ev_switch(20, 1, 10, false, 0);
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10);
+
+	assert_int_equal(sp_model_nr_repairs(&m), 0);
+	assert_int_equal(x->wait_ns, 0);
+	assert_int_equal(lg.nr_latencies, 0);
+	assert_int_equal(lg.stats.waiting_max, 0);
+	sp_model_release(&m);
+}
+
+/* A wakeup while the previous CPU idles; a wait open at the end is no sample. */
+static void test_wait_prev_idle_and_open(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_other(0, 1, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_switch(20, 1, 10, false, 0);			/* 10 sleeps; CPU 1 idles */
+	ev_wakeup(30, 0, 5, SP_EV_WAKEUP, 10, 0);	/* woken by 5 onto CPU 0 */
+	ev_switch(35, 0, 5, false, 10);
+	ev_wakeup(50, 0, 10, SP_EV_WAKEUP, 11, 0);	/* never runs: open at the end */
+	finish();
+
+	assert_int_equal(lg.nr_waits, 1);
+	assert_int_equal(lg.waits[0].waker, 5);
+	assert_int_equal(lg.waits[0].prev_cpu, 1);
+	assert_true(lg.waits[0].prev_idle);
+	assert_int_equal(lg.waits[0].cpu, 0);
+	assert_int_equal(lg.waits[0].dur_ns, 5);
+	assert_int_equal(m.nr_waits_open, 1);
 	sp_model_release(&m);
 }
 
@@ -369,15 +516,22 @@ static void test_comm_interning(void **state)
 static void test_latency_quantiles(void **state)
 {
 	struct sp_stats *s = calloc(1, sizeof(*s));
-	uint64_t q;
 	int i;
 
 	sp_stats_init(s, 0, 1, 1);
 	for (i = 1; i <= 1000; i++)
 		sp_stats_latency(s, (uint64_t)i * 1000);
-	q = sp_stats_latency_quantile(s, 0.5);
-	assert_true(q >= 500000 && q <= 500000 * 1.0625);
-	assert_int_equal(sp_stats_latency_quantile(s, 1.0), 1000000);
+	sp_stats_finish(s);
+	/* nearest rank, exact: rank ceil(p * 1000) of 1..1000 us */
+	assert_int_equal(s->latency.n, 1000);
+	assert_int_equal(s->latency.min, 1000);
+	assert_int_equal(s->latency.p50, 500000);
+	assert_int_equal(s->latency.p90, 900000);
+	assert_int_equal(s->latency.p99, 990000);
+	assert_int_equal(s->latency.p999, 999000);
+	assert_int_equal(s->latency.max, 1000000);
+	assert_int_equal(s->latency.mean, 500500);
+	sp_stats_release(s);
 	free(s);
 }
 
@@ -387,6 +541,10 @@ int main(void)
 		cmocka_unit_test(test_switch_and_busy),
 		cmocka_unit_test(test_repair_from_common_pid),
 		cmocka_unit_test(test_wakeup_wait_latency),
+		cmocka_unit_test(test_repair_acts_at_its_time),
+		cmocka_unit_test(test_repair_settled_elsewhere),
+		cmocka_unit_test(test_held_wakeup_dropped),
+		cmocka_unit_test(test_wait_prev_idle_and_open),
 		cmocka_unit_test(test_waking_as_wakeup),
 		cmocka_unit_test(test_running_elsewhere_left_alone),
 		cmocka_unit_test(test_steps_in_order_across_repair),

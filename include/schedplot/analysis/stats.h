@@ -6,17 +6,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/analysis/quantile.h"
+
 struct sp_model_observer;
 struct sp_step;
-
-/* Log-linear latency buckets: 16 per power of two, relative error < 6.25%. */
-#define SP_LAT_SUB_BITS		4
-#define SP_LAT_NR_BUCKETS	(64 << SP_LAT_SUB_BITS)
 
 /*
  * The numbers behind the running/waiting view, integrated from the model's
  * step changes over the complete window [t0, end], and the wakeup latency
- * distribution.  Pure data: fed by the model's observer callbacks.
+ * distribution, exact: every latency is kept (8 bytes each) and the
+ * quantiles are nearest-rank.  Pure data: fed by the model's observer
+ * callbacks.
  *
  * Lost capacity: lost(t) = min(waiting(t), N - running(t)), the CPUs that
  * could have run a waiting task and did not.  Its integral, lost_cpu_ns,
@@ -40,10 +40,9 @@ struct sp_stats {
 	uint64_t idle_while_waiting_ns;
 	uint64_t lost_cpu_ns;		/* integral of lost(t) dt, CPU*ns (below) */
 	/* wakeup latency */
-	uint64_t lat_count;
-	uint64_t lat_sum_ns;
-	uint64_t lat_max_ns;
-	uint64_t lat_buckets[SP_LAT_NR_BUCKETS];
+	struct sp_samples lat;
+	int lat_error;			/* -ENOMEM when a latency could not be kept */
+	struct sp_summary latency;	/* of lat, by sp_stats_finish() */
 };
 
 /**
@@ -56,9 +55,21 @@ struct sp_stats {
 void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_cpus);
 
 /**
+ * sp_stats_reset - start again over the same window, keeping the memory
+ * @s: initialised stats
+ */
+void sp_stats_reset(struct sp_stats *s);
+
+/**
+ * sp_stats_release - free what @s holds
+ * @s: initialised stats
+ */
+void sp_stats_release(struct sp_stats *s);
+
+/**
  * sp_stats_observer - observer callbacks that feed @s
  * @s: the stats
- * @obs: filled in (steps and latency members; run is left NULL)
+ * @obs: filled in (steps and wait members; run is left NULL)
  */
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs);
 
@@ -80,14 +91,16 @@ void sp_stats_step(struct sp_stats *s, uint64_t ts, int running, int waiting);
 void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n);
 
 /**
- * sp_stats_latency - count one wakeup latency
+ * sp_stats_latency - keep one wakeup latency
  * @s: the stats
  * @dur_ns: the latency
+ *
+ * Out of memory, the latency is lost and @s->lat_error says so.
  */
 void sp_stats_latency(struct sp_stats *s, uint64_t dur_ns);
 
 /**
- * sp_stats_finish - integrate up to the end of the window
+ * sp_stats_finish - integrate up to the end of the window, summarise latency
  * @s: the stats
  */
 void sp_stats_finish(struct sp_stats *s);
@@ -116,15 +129,5 @@ double sp_stats_waiting_avg(const struct sp_stats *s);
  * no CPUs.
  */
 double sp_stats_lost_fraction(const struct sp_stats *s);
-
-/**
- * sp_stats_latency_quantile - a wakeup latency quantile
- * @s: the stats
- * @q: between 0 and 1
- *
- * Return: the upper bound of the bucket holding the quantile (within 6.25%,
- * never above the maximum seen), or 0 without latencies.
- */
-uint64_t sp_stats_latency_quantile(const struct sp_stats *s, double q);
 
 #endif /* SP_STATS_H */

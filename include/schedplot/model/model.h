@@ -48,7 +48,13 @@ struct sp_task {
 	bool wait_counted;	/* counted in waiting(t) (passes the filters) */
 	int32_t cpu;		/* CPU it runs on, or was last placed on */
 	uint64_t wait_since_ns;
+	uint64_t wait_seq;	/* records handled when the wait began */
 	uint64_t wake_ns;	/* start of a pending wakeup latency, SP_NO_TS if none */
+	/* what the current wait will be reported with (struct sp_wait) */
+	int32_t last_cpu;	/* where it last ran, -1 before its first run */
+	int32_t waker;
+	int32_t wake_target;
+	bool wake_prev_idle;
 	char last_comm[16];	/* the name last seen, to skip interning it again */
 };
 
@@ -63,6 +69,38 @@ struct sp_cpu {
 	uint64_t run_start_ns;	/* when cur_pid became current */
 	bool selected;		/* counted in running(t) */
 	bool run_counted;	/* cur_pid counted in running(t) */
+	uint64_t last_sched_seq;	/* records handled up to the last sched record */
+	/*
+	 * A wakeup of cur_pid seen on another CPU after c's last sched record:
+	 * whether cur_pid was still current then is known only at c's next
+	 * sched record (a missed switch is placed at the last one).  The
+	 * first such wakeup, SP_NO_TS when none.
+	 */
+	uint64_t deferred_wake_ns;
+	int32_t deferred_place;
+	int32_t deferred_waker;
+};
+
+enum sp_wait_class {
+	SP_WAIT_WAKEUP,		/* it became waiting through a wakeup */
+	SP_WAIT_PREEMPT,	/* through a switch-out while runnable */
+};
+
+/*
+ * One wait for a CPU: from the moment a task became waiting to the moment
+ * it next became current (DESIGN.md "Exact semantics").  pid 0 never
+ * waits; a wait still open at the end of the trace is no wait here.
+ */
+struct sp_wait {
+	uint64_t start_ns;
+	uint64_t dur_ns;
+	int32_t pid;
+	int32_t cpu;		/* where it then ran */
+	int32_t prev_cpu;	/* where it ran last before, -1 if nowhere yet */
+	int32_t waker;		/* wakeups: common_pid of the wakeup record; else -1 */
+	int32_t target_cpu;	/* wakeups: the CPU the wakeup placed it on; else prev_cpu */
+	uint8_t wait_class;	/* enum sp_wait_class */
+	bool prev_idle;		/* wakeups: prev_cpu ran its idle task at the wakeup */
 };
 
 /* A change of the step functions: from @ts on, @running tasks run and @waiting wait. */
@@ -97,8 +135,8 @@ struct sp_model_observer {
 	 * batches, as a call per step costs more than most observers do
 	 */
 	void (*steps)(void *data, const struct sp_step *steps, size_t n);
-	/* @pid became current @dur_ns after the wakeup that made it wait */
-	void (*latency)(void *data, int pid, uint64_t wake_ns, uint64_t dur_ns);
+	/* a wait ended: the task became current (wakeup and preemption waits) */
+	void (*wait)(void *data, const struct sp_wait *w);
 	void *data;
 };
 
@@ -118,6 +156,7 @@ struct sp_model {
 	uint64_t nr_records;
 	uint64_t nr_sched_records;
 	uint64_t nr_migrations;
+	uint64_t nr_waits_open;		/* waits still open at the end: no sample */
 	uint64_t nr_by_type[SP_EV_NR_TYPES];
 	uint64_t repairs[SP_REPAIR_NR_KINDS];
 	bool wakeup_from_waking;	/* sched_waking stands in for sched_wakeup */

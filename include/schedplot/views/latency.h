@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_LATENCY_VIEW_H
+#define SP_LATENCY_VIEW_H
+
+/*
+ * The figure of `schedplot latency`: whole distributions of waits for a
+ * CPU, one line per group or trace, on a logarithmic time axis.
+ *
+ *	CDF   the share of waits at most x long, p50 and p99 marked
+ *	CCDF  the share longer than x, on a log axis: the tail
+ *	HIST  counts per power-of-two bucket, as runqlat shows them
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct _cairo;
+struct sp_theme;
+
+enum sp_latency_plot {
+	SP_LATPLOT_CDF,
+	SP_LATPLOT_CCDF,
+	SP_LATPLOT_HIST,
+};
+
+struct sp_latency_series {
+	const char *name;
+	const uint64_t *v;	/* the waits in ns, sorted ascending */
+	size_t n;
+	uint64_t p50, p99;	/* nearest rank, as the text prints them */
+	size_t color;		/* palette index */
+	bool thin;		/* a single run drawn under its group's line */
+};
+
+struct sp_latency_figure {
+	const char *title;		/* NULL or "": none */
+	enum sp_latency_plot plot;
+	const struct sp_latency_series *series;
+	size_t nr_series;
+	const char *palette;		/* NULL: default */
+	bool legend;
+	bool pixels;			/* PNG: lines on whole pixels */
+	const char *note;		/* under the title, or NULL */
+};
+
+/**
+ * sp_latency_figure_draw - draw the whole figure on a surface
+ * @cr: cairo context of a @width x @height surface
+ * @theme: the theme
+ * @fig: what to draw; series without waits are left out of the plot
+ * @width: the surface width
+ * @height: the surface height
+ *
+ * Return: 0, -ERANGE when the surface is too small for its labels, or
+ * -EINVAL when no series holds a wait.
+ */
+int sp_latency_figure_draw(struct _cairo *cr, const struct sp_theme *theme,
+			   const struct sp_latency_figure *fig, double width, double height);
+
+/**
+ * sp_latency_cdf_at - the share of @s's waits at most @v long
+ * @s: the series
+ * @v: a length in ns
+ *
+ * Return: 0..1 (0 without waits).
+ */
+double sp_latency_cdf_at(const struct sp_latency_series *s, double v);
+
+#endif /* SP_LATENCY_VIEW_H */

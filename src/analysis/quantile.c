@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * quantile: exact nearest-rank quantiles of durations, kept one by one
+ * and sorted once.  Memory is 8 bytes a sample (16 while sorting).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/analysis/quantile.h"
+#include "schedplot/base/alloc.h"
+
+int sp_samples_add(struct sp_samples *s, uint64_t v)
+{
+	if (s->nr == s->alloc && sp_grow_array(&s->v, &s->alloc, s->nr + 1, sizeof(*s->v)))
+		return -ENOMEM;
+	s->v[s->nr++] = v;
+	s->sorted = false;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int sp_samples_sort(struct sp_samples *s)
+{
+	uint64_t *tmp, *src, *dst, *swap, all_or = 0, all_and = UINT64_MAX, differ;
+	size_t count[256], i;
+	int shift;
+
+	if (s->sorted || s->nr < 2) {
+		s->sorted = true;
+		return 0;
+	}
+	tmp = sp_alloc_array(s->nr, sizeof(*tmp));
+	if (!tmp) {
+		qsort(s->v, s->nr, sizeof(*s->v), cmp_u64);
+		s->sorted = true;
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->nr; i++) {
+		all_or |= s->v[i];
+		all_and &= s->v[i];
+	}
+	differ = all_or ^ all_and;	/* the bits in which some values differ */
+	src = s->v;
+	dst = tmp;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t pos = 0;
+
+		if (!((differ >> shift) & 0xff))
+			continue;	/* every value has the same byte here */
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < s->nr; i++)
+			count[(src[i] >> shift) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = pos;
+			pos += c;
+		}
+		for (i = 0; i < s->nr; i++)
+			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != s->v)
+		memcpy(s->v, src, s->nr * sizeof(*s->v));
+	free(tmp);
+	s->sorted = true;
+	return 0;
+}
+
+uint64_t sp_samples_quantile(const struct sp_samples *s, uint64_t num, uint64_t den)
+{
+	uint64_t rank;
+
+	if (!s->nr || !den)
+		return 0;
+	if (num > den)
+		num = den;
+	/* ceil(num * n / den) without overflow for any n below 2^54 */
+	rank = (num * (uint64_t)s->nr + den - 1) / den;
+	if (rank < 1)
+		rank = 1;
+	return s->v[rank - 1];
+}
+
+int sp_samples_summarize(struct sp_samples *s, struct sp_summary *sum)
+{
+	uint64_t total = 0;	/* 2^64 ns: 584 years of waiting */
+	int ret = sp_samples_sort(s);
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!s->nr)
+		return ret;
+	for (i = 0; i < s->nr; i++)
+		total += s->v[i];
+	sum->n = s->nr;
+	sum->min = s->v[0];
+	sum->p50 = sp_samples_quantile(s, 1, 2);
+	sum->p90 = sp_samples_quantile(s, 9, 10);
+	sum->p99 = sp_samples_quantile(s, 99, 100);
+	sum->p999 = sp_samples_quantile(s, 999, 1000);
+	sum->max = s->v[s->nr - 1];
+	sum->mean = total / s->nr;
+	return ret;
+}
+
+void sp_samples_release(struct sp_samples *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
