@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * shift: the shift function of two groups of runs, decile by decile, with
+ * percentile-bootstrap intervals adjusted by Hochberg's procedure.
+ *
+ * A resample of single values is drawn as counts over the sorted pool of
+ * the group, which gives it sorted without a sort.  A resample of whole
+ * runs is the concatenation of the runs drawn, sorted; its size changes
+ * from one resample to the next unless the runs are of equal length, so the
+ * Harrell-Davis weights (which depend on the size only) are cached by size.
+ *
+ * The generator is drawn from in one fixed order (all of A, then all of B,
+ * resample after resample), so a seed names the result.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/analysis/rng.h"
+#include "schedplot/analysis/shift.h"
+#include "schedplot/base/alloc.h"
+
+#define HD_CACHE_SLOTS	8
+
+struct hd_cache_entry {
+	size_t n;
+	double *w;		/* SP_NR_DECILES rows of n weights */
+};
+
+struct shift_group {
+	const struct sp_shift_group *g;
+	double *pool;		/* every value of the group, sorted */
+	size_t nr;
+	double *buf;		/* one resample */
+	size_t *count;		/* draws of each pooled value */
+	struct hd_cache_entry cache[HD_CACHE_SLOTS];
+	unsigned int cache_next;
+};
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static int hd_cache_get(struct shift_group *sg, size_t n, const double **w)
+{
+	struct hd_cache_entry *e;
+	int d, ret;
+
+	for (d = 0; d < HD_CACHE_SLOTS; d++) {
+		if (sg->cache[d].w && sg->cache[d].n == n) {
+			*w = sg->cache[d].w;
+			return 0;
+		}
+	}
+	e = &sg->cache[sg->cache_next];
+	sg->cache_next = (sg->cache_next + 1) % HD_CACHE_SLOTS;
+	free(e->w);
+	e->n = n;
+	e->w = sp_alloc_array(n, SP_NR_DECILES * sizeof(double));
+	if (!e->w)
+		return -ENOMEM;
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		ret = sp_hdquantile_weights(n, (d + 1) / 10.0, e->w + (size_t)d * n);
+		if (ret) {
+			free(e->w);
+			e->w = NULL;
+			return ret;
+		}
+	}
+	*w = e->w;
+	return 0;
+}
+
+/* the nine Harrell-Davis deciles of @n sorted values */
+static int group_deciles(struct shift_group *sg, const double *sorted, size_t n,
+			 double est[SP_NR_DECILES])
+{
+	const double *w;
+	int d, ret;
+
+	ret = hd_cache_get(sg, n, &w);
+	if (ret)
+		return ret;
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		const double *wd = w + (size_t)d * n;
+		double sum = 0;
+
+		for (size_t i = 0; i < n; i++)
+			sum += wd[i] * sorted[i];
+		est[d] = sum;
+	}
+	return 0;
+}
+
+static int group_prepare(struct shift_group *sg, const struct sp_shift_group *g,
+			 enum sp_shift_resample mode)
+{
+	size_t r, i, nr = 0;
+
+	sg->g = g;
+	for (r = 0; r < g->nr_runs; r++) {
+		if (!g->runs[r].nr && mode == SP_SHIFT_RUNS)
+			return -EINVAL;
+		for (i = 0; i < g->runs[r].nr; i++)
+			if (isnan(g->runs[r].v[i]))
+				return -EINVAL;
+		nr += g->runs[r].nr;
+	}
+	if (!nr)
+		return -EINVAL;
+	sg->nr = nr;
+	sg->pool = sp_alloc_array(nr, sizeof(*sg->pool));
+	if (!sg->pool)
+		return -ENOMEM;
+	nr = 0;
+	for (r = 0; r < g->nr_runs; r++) {
+		memcpy(sg->pool + nr, g->runs[r].v, g->runs[r].nr * sizeof(double));
+		nr += g->runs[r].nr;
+	}
+	qsort(sg->pool, nr, sizeof(*sg->pool), cmp_double);
+
+	if (mode == SP_SHIFT_VALUES) {
+		sg->buf = sp_alloc_array(nr, sizeof(*sg->buf));
+		sg->count = sp_alloc_array(nr, sizeof(*sg->count));
+		if (!sg->buf || !sg->count)
+			return -ENOMEM;
+	} else {
+		size_t max_run = 0;
+
+		for (r = 0; r < g->nr_runs; r++)
+			if (g->runs[r].nr > max_run)
+				max_run = g->runs[r].nr;
+		if (max_run && g->nr_runs > (size_t)-1 / max_run)
+			return -ENOMEM;
+		sg->buf = sp_alloc_array(g->nr_runs * max_run, sizeof(*sg->buf));
+		if (!sg->buf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void group_release(struct shift_group *sg)
+{
+	for (int i = 0; i < HD_CACHE_SLOTS; i++)
+		free(sg->cache[i].w);
+	free(sg->pool);
+	free(sg->buf);
+	free(sg->count);
+	memset(sg, 0, sizeof(*sg));
+}
+
+/* draw one resample of the group and estimate its deciles */
+static int group_resample(struct shift_group *sg, struct sp_rng *rng,
+			  enum sp_shift_resample mode, double est[SP_NR_DECILES])
+{
+	size_t i, n = 0;
+
+	if (mode == SP_SHIFT_VALUES) {
+		memset(sg->count, 0, sg->nr * sizeof(*sg->count));
+		for (i = 0; i < sg->nr; i++)
+			sg->count[sp_rng_below(rng, sg->nr)]++;
+		for (i = 0; i < sg->nr; i++)
+			for (size_t c = 0; c < sg->count[i]; c++)
+				sg->buf[n++] = sg->pool[i];
+	} else {
+		const struct sp_shift_group *g = sg->g;
+
+		for (i = 0; i < g->nr_runs; i++) {
+			const struct sp_shift_run *run = &g->runs[sp_rng_below(rng, g->nr_runs)];
+
+			memcpy(sg->buf + n, run->v, run->nr * sizeof(double));
+			n += run->nr;
+		}
+		qsort(sg->buf, n, sizeof(*sg->buf), cmp_double);
+	}
+	return group_deciles(sg, sg->buf, n, est);
+}
+
+/* Hochberg's step-up procedure over the nine p values, then the intervals */
+static void shift_adjust(struct sp_shift *sh, double *boot, size_t nr_boot)
+{
+	int order[SP_NR_DECILES], i, j, first = SP_NR_DECILES;
+
+	/* by p, largest first; equal p values keep the order of the deciles */
+	for (i = 0; i < SP_NR_DECILES; i++) {
+		for (j = i; j > 0 && sh->dec[order[j - 1]].p < sh->dec[i].p; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (j = 0; j < SP_NR_DECILES; j++) {
+		struct sp_shift_decile *d = &sh->dec[order[j]];
+
+		d->alpha = SP_SHIFT_ALPHA / (j + 1);
+		if (first == SP_NR_DECILES && d->p <= d->alpha)
+			first = j;
+		d->significant = first <= j;
+	}
+	for (i = 0; i < SP_NR_DECILES; i++) {
+		struct sp_shift_decile *d = &sh->dec[i];
+		double *row = boot + (size_t)i * nr_boot;
+		size_t lo = (size_t)llround(d->alpha / 2 * (double)nr_boot), hi;
+
+		if (lo > (nr_boot - 1) / 2)
+			lo = (nr_boot - 1) / 2;
+		hi = nr_boot - 1 - lo;
+		d->ci_lo = row[lo];
+		d->ci_hi = row[hi];
+	}
+}
+
+int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
+		     const struct sp_shift_group *b, enum sp_shift_resample mode,
+		     size_t nr_boot, uint64_t seed)
+{
+	struct shift_group ga = { 0 }, gb = { 0 };
+	double est_a[SP_NR_DECILES], est_b[SP_NR_DECILES], *boot = NULL;
+	struct sp_rng rng;
+	size_t i;
+	int d, ret;
+
+	if (!nr_boot || (mode != SP_SHIFT_VALUES && mode != SP_SHIFT_RUNS))
+		return -EINVAL;
+	ret = group_prepare(&ga, a, mode);
+	if (!ret)
+		ret = group_prepare(&gb, b, mode);
+	if (ret)
+		goto out;
+	boot = sp_alloc_array(nr_boot, SP_NR_DECILES * sizeof(*boot));
+	if (!boot) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	memset(sh, 0, sizeof(*sh));
+	sh->mode = mode;
+	sh->nr_boot = nr_boot;
+	sh->seed = seed;
+	sh->nr_a = ga.nr;
+	sh->nr_b = gb.nr;
+	ret = group_deciles(&ga, ga.pool, ga.nr, est_a);
+	if (!ret)
+		ret = group_deciles(&gb, gb.pool, gb.nr, est_b);
+	if (ret)
+		goto out;
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		sh->dec[d].q = (d + 1) / 10.0;
+		sh->dec[d].a = est_a[d];
+		sh->dec[d].b = est_b[d];
+		sh->dec[d].diff = est_b[d] - est_a[d];
+	}
+
+	sp_rng_init(&rng, seed);
+	for (i = 0; i < nr_boot; i++) {
+		ret = group_resample(&ga, &rng, mode, est_a);
+		if (!ret)
+			ret = group_resample(&gb, &rng, mode, est_b);
+		if (ret)
+			goto out;
+		for (d = 0; d < SP_NR_DECILES; d++)
+			boot[(size_t)d * nr_boot + i] = est_b[d] - est_a[d];
+	}
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		double *row = boot + (size_t)d * nr_boot, below = 0, pstar;
+
+		for (i = 0; i < nr_boot; i++)
+			below += row[i] < 0 ? 1 : row[i] == 0 ? 0.5 : 0;
+		pstar = below / (double)nr_boot;
+		sh->dec[d].p = 2 * (pstar < 1 - pstar ? pstar : 1 - pstar);
+		qsort(row, nr_boot, sizeof(*row), cmp_double);
+	}
+	shift_adjust(sh, boot, nr_boot);
+out:
+	free(boot);
+	group_release(&ga);
+	group_release(&gb);
+	return ret;
+}
