@@ -3,11 +3,12 @@
  * shift: the shift function of two groups of runs, decile by decile, with
  * percentile-bootstrap intervals adjusted by Hochberg's procedure.
  *
- * A resample of single values is drawn as counts over the sorted pool of
- * the group, which gives it sorted without a sort.  A resample of whole
- * runs is the concatenation of the runs drawn, sorted; its size changes
- * from one resample to the next unless the runs are of equal length, so the
- * Harrell-Davis weights (which depend on the size only) are cached by size.
+ * A resample is drawn as counts over the sorted pool of the group, which
+ * gives it sorted without a sort: counts of single values, or counts of
+ * runs, every value of a run then coming as often as its run was drawn.
+ * With runs the size of a resample changes from one to the next unless the
+ * runs are of equal length, so the Harrell-Davis weights (which depend on
+ * the size only) are cached by size.
  *
  * The generator is drawn from in one fixed order (all of A, then all of B,
  * resample after resample), so a seed names the result.
@@ -26,16 +27,24 @@
 struct hd_cache_entry {
 	size_t n;
 	double *w;		/* SP_NR_DECILES rows of n weights */
+	size_t lo[SP_NR_DECILES];	/* the nonzero weights of row d: [lo, hi) */
+	size_t hi[SP_NR_DECILES];
 };
 
 struct shift_group {
 	const struct sp_shift_group *g;
 	double *pool;		/* every value of the group, sorted */
+	size_t *pool_run;	/* the run of each pooled value */
 	size_t nr;
 	double *buf;		/* one resample */
-	size_t *count;		/* draws of each pooled value */
+	size_t *count;		/* draws of each pooled value, or of each run */
 	struct hd_cache_entry cache[HD_CACHE_SLOTS];
 	unsigned int cache_next;
+};
+
+struct tagged {
+	double v;
+	size_t run;
 };
 
 static int cmp_double(const void *pa, const void *pb)
@@ -45,14 +54,23 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-static int hd_cache_get(struct shift_group *sg, size_t n, const double **w)
+static int cmp_tagged(const void *pa, const void *pb)
+{
+	const struct tagged *a = pa, *b = pb;
+
+	if (a->v != b->v)
+		return (a->v > b->v) - (a->v < b->v);
+	return (a->run > b->run) - (a->run < b->run);
+}
+
+static int hd_cache_get(struct shift_group *sg, size_t n, const struct hd_cache_entry **w)
 {
 	struct hd_cache_entry *e;
 	int d, ret;
 
 	for (d = 0; d < HD_CACHE_SLOTS; d++) {
 		if (sg->cache[d].w && sg->cache[d].n == n) {
-			*w = sg->cache[d].w;
+			*w = &sg->cache[d];
 			return 0;
 		}
 	}
@@ -64,14 +82,20 @@ static int hd_cache_get(struct shift_group *sg, size_t n, const double **w)
 	if (!e->w)
 		return -ENOMEM;
 	for (d = 0; d < SP_NR_DECILES; d++) {
-		ret = sp_hdquantile_weights(n, (d + 1) / 10.0, e->w + (size_t)d * n);
+		double *row = e->w + (size_t)d * n;
+
+		ret = sp_hdquantile_weights(n, (d + 1) / 10.0, row);
 		if (ret) {
 			free(e->w);
 			e->w = NULL;
 			return ret;
 		}
+		for (e->lo[d] = 0; e->lo[d] < n - 1 && row[e->lo[d]] == 0; e->lo[d]++)
+			;
+		for (e->hi[d] = n; e->hi[d] > e->lo[d] + 1 && row[e->hi[d] - 1] == 0; e->hi[d]--)
+			;
 	}
-	*w = e->w;
+	*w = e;
 	return 0;
 }
 
@@ -79,17 +103,18 @@ static int hd_cache_get(struct shift_group *sg, size_t n, const double **w)
 static int group_deciles(struct shift_group *sg, const double *sorted, size_t n,
 			 double est[SP_NR_DECILES])
 {
-	const double *w;
+	const struct hd_cache_entry *e;
 	int d, ret;
 
-	ret = hd_cache_get(sg, n, &w);
+	ret = hd_cache_get(sg, n, &e);
 	if (ret)
 		return ret;
 	for (d = 0; d < SP_NR_DECILES; d++) {
-		const double *wd = w + (size_t)d * n;
+		const double *wd = e->w + (size_t)d * n;
 		double sum = 0;
 
-		for (size_t i = 0; i < n; i++)
+		/* for large n most weights are 0: only the window counts */
+		for (size_t i = e->lo[d]; i < e->hi[d]; i++)
 			sum += wd[i] * sorted[i];
 		est[d] = sum;
 	}
@@ -99,6 +124,7 @@ static int group_deciles(struct shift_group *sg, const double *sorted, size_t n,
 static int group_prepare(struct shift_group *sg, const struct sp_shift_group *g,
 			 enum sp_shift_resample mode)
 {
+	struct tagged *t;
 	size_t r, i, nr = 0;
 
 	sg->g = g;
@@ -113,33 +139,38 @@ static int group_prepare(struct shift_group *sg, const struct sp_shift_group *g,
 	if (!nr)
 		return -EINVAL;
 	sg->nr = nr;
-	sg->pool = sp_alloc_array(nr, sizeof(*sg->pool));
-	if (!sg->pool)
+	t = sp_alloc_array(nr, sizeof(*t));
+	if (!t)
 		return -ENOMEM;
 	nr = 0;
-	for (r = 0; r < g->nr_runs; r++) {
-		memcpy(sg->pool + nr, g->runs[r].v, g->runs[r].nr * sizeof(double));
-		nr += g->runs[r].nr;
-	}
-	qsort(sg->pool, nr, sizeof(*sg->pool), cmp_double);
-
-	if (mode == SP_SHIFT_VALUES) {
-		sg->buf = sp_alloc_array(nr, sizeof(*sg->buf));
-		sg->count = sp_alloc_array(nr, sizeof(*sg->count));
-		if (!sg->buf || !sg->count)
-			return -ENOMEM;
-	} else {
+	for (r = 0; r < g->nr_runs; r++)
+		for (i = 0; i < g->runs[r].nr; i++)
+			t[nr++] = (struct tagged){ .v = g->runs[r].v[i], .run = r };
+	qsort(t, nr, sizeof(*t), cmp_tagged);
+	sg->pool = sp_alloc_array(nr, sizeof(*sg->pool));
+	sg->pool_run = sp_alloc_array(nr, sizeof(*sg->pool_run));
+	/* a resample of runs holds at most nr_runs times the longest run */
+	if (mode == SP_SHIFT_RUNS) {
 		size_t max_run = 0;
 
 		for (r = 0; r < g->nr_runs; r++)
 			if (g->runs[r].nr > max_run)
 				max_run = g->runs[r].nr;
-		if (max_run && g->nr_runs > (size_t)-1 / max_run)
-			return -ENOMEM;
-		sg->buf = sp_alloc_array(g->nr_runs * max_run, sizeof(*sg->buf));
-		if (!sg->buf)
-			return -ENOMEM;
+		if (g->nr_runs <= (size_t)-1 / max_run)
+			sg->buf = sp_alloc_array(g->nr_runs * max_run, sizeof(*sg->buf));
+	} else {
+		sg->buf = sp_alloc_array(nr, sizeof(*sg->buf));
 	}
+	sg->count = sp_alloc_array(mode == SP_SHIFT_RUNS ? g->nr_runs : nr, sizeof(*sg->count));
+	if (!sg->pool || !sg->pool_run || !sg->buf || !sg->count) {
+		free(t);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++) {
+		sg->pool[i] = t[i].v;
+		sg->pool_run[i] = t[i].run;
+	}
+	free(t);
 	return 0;
 }
 
@@ -148,34 +179,34 @@ static void group_release(struct shift_group *sg)
 	for (int i = 0; i < HD_CACHE_SLOTS; i++)
 		free(sg->cache[i].w);
 	free(sg->pool);
+	free(sg->pool_run);
 	free(sg->buf);
 	free(sg->count);
 	memset(sg, 0, sizeof(*sg));
 }
 
-/* draw one resample of the group and estimate its deciles */
+/* draw one resample of the group, sorted, and estimate its deciles */
 static int group_resample(struct shift_group *sg, struct sp_rng *rng,
 			  enum sp_shift_resample mode, double est[SP_NR_DECILES])
 {
-	size_t i, n = 0;
+	size_t i, c, n = 0;
 
 	if (mode == SP_SHIFT_VALUES) {
 		memset(sg->count, 0, sg->nr * sizeof(*sg->count));
 		for (i = 0; i < sg->nr; i++)
 			sg->count[sp_rng_below(rng, sg->nr)]++;
 		for (i = 0; i < sg->nr; i++)
-			for (size_t c = 0; c < sg->count[i]; c++)
+			for (c = 0; c < sg->count[i]; c++)
 				sg->buf[n++] = sg->pool[i];
 	} else {
-		const struct sp_shift_group *g = sg->g;
+		size_t nr_runs = sg->g->nr_runs;
 
-		for (i = 0; i < g->nr_runs; i++) {
-			const struct sp_shift_run *run = &g->runs[sp_rng_below(rng, g->nr_runs)];
-
-			memcpy(sg->buf + n, run->v, run->nr * sizeof(double));
-			n += run->nr;
-		}
-		qsort(sg->buf, n, sizeof(*sg->buf), cmp_double);
+		memset(sg->count, 0, nr_runs * sizeof(*sg->count));
+		for (i = 0; i < nr_runs; i++)
+			sg->count[sp_rng_below(rng, nr_runs)]++;
+		for (i = 0; i < sg->nr; i++)
+			for (c = 0; c < sg->count[sg->pool_run[i]]; c++)
+				sg->buf[n++] = sg->pool[i];
 	}
 	return group_deciles(sg, sg->buf, n, est);
 }
