@@ -55,7 +55,7 @@ int sp_mannwhitney_test(struct sp_mannwhitney *res, const double *a, size_t nr_a
  * What sp_mannwhitney_test() with %SP_MANNWHITNEY_AUTO returns when every
  * value of one group lies below every value of the other, without ties:
  * 2 / C(nr_a + nr_b, nr_a) when exact.  Three runs against three can never
- * go below 0.1, four against four below 0.0286.
+ * go below 2/20 = 0.1, four against four below 2/70 = 0.0286.
  *
  * Return: the p value, 1 when a group is empty.
  */
