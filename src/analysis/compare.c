@@ -56,7 +56,7 @@ int sp_summary_compute(struct sp_summary *s, const double *x, size_t nr)
 	if (!nr)
 		return -EINVAL;
 	for (i = 0; i < nr; i++)
-		if (isnan(x[i]))
+		if (!isfinite(x[i]))
 			return -EINVAL;
 	v = sp_alloc_array(nr, sizeof(*v));
 	if (!v)

@@ -253,7 +253,7 @@ int sp_hdquantile_deciles(const double *x, size_t n, double dec[SP_NR_DECILES])
 	if (!n)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
-		if (isnan(x[i]))
+		if (!isfinite(x[i]))
 			return -EINVAL;
 	s = sp_alloc_array(n, sizeof(*s));
 	if (!s)

@@ -132,7 +132,7 @@ static int group_prepare(struct shift_group *sg, const struct sp_shift_group *g,
 		if (!g->runs[r].nr && mode == SP_SHIFT_RUNS)
 			return -EINVAL;
 		for (i = 0; i < g->runs[r].nr; i++)
-			if (isnan(g->runs[r].v[i]))
+			if (!isfinite(g->runs[r].v[i]))
 				return -EINVAL;
 		nr += g->runs[r].nr;
 	}

@@ -112,6 +112,8 @@ static void test_summary_moments(void **state)
 	assert_int_equal(sp_summary_compute(&s, x, 0), -EINVAL);
 	one = NAN;
 	assert_int_equal(sp_summary_compute(&s, &one, 1), -EINVAL);
+	one = -INFINITY;
+	assert_int_equal(sp_summary_compute(&s, &one, 1), -EINVAL);
 }
 
 /*

@@ -190,6 +190,8 @@ static void test_hd_deciles_equivariant(void **state)
 	close_to(dx[4], 0.512847491, 5e-9, "decile 0.5");
 	x[7] = NAN;
 	assert_int_equal(sp_hdquantile_deciles(x, 100, dx), -EINVAL);
+	x[7] = INFINITY;
+	assert_int_equal(sp_hdquantile_deciles(x, 100, dx), -EINVAL);
 	assert_int_equal(sp_hdquantile_deciles(x, 0, dx), -EINVAL);
 }
 

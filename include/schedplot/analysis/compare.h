@@ -45,7 +45,8 @@ struct sp_summary {
  * probability.  With fewer than 6 values even [min, max] covers less than
  * 95% (5 values: 93.75%), so @s->has_ci is false and the bounds are NaN.
  *
- * Return: 0, -EINVAL for no values or a NaN among them, or -ENOMEM.
+ * Return: 0, -EINVAL for no values or one not finite (NaN, infinity), or
+ * -ENOMEM.
  */
 int sp_summary_compute(struct sp_summary *s, const double *x, size_t nr);
 

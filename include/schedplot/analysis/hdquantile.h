@@ -39,7 +39,7 @@ int sp_hdquantile_weights(size_t n, double p, double *w);
 
 /**
  * sp_hdquantile_sorted - Harrell-Davis estimate of the quantile @p
- * @sorted: @n values in ascending order
+ * @sorted: @n finite values in ascending order
  * @n: number of values, >= 1
  * @p: the quantile, in [0, 1]
  * @out: the estimate, sum of w[i] * sorted[i]
@@ -55,7 +55,7 @@ int sp_hdquantile_sorted(const double *sorted, size_t n, double p, double *out);
  * @n: number of values, >= 1
  * @dec: out: dec[d] estimates the quantile (d + 1) / 10
  *
- * Return: 0, -EINVAL for n = 0 or a NaN among the values, -ENOMEM, or an
+ * Return: 0, -EINVAL for n = 0 or a value not finite, -ENOMEM, or an
  * error of sp_betainc_eval().
  */
 int sp_hdquantile_deciles(const double *x, size_t n, double dec[SP_NR_DECILES]);

@@ -17,6 +17,8 @@ struct sp_rng {
  * sp_rng_init - seed a generator
  * @rng: the generator
  * @seed: any value, 0 included
+ *
+ * Return: nothing; seeding cannot fail.
  */
 void sp_rng_init(struct sp_rng *rng, uint64_t seed);
 

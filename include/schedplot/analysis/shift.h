@@ -73,7 +73,7 @@ struct sp_shift {
  * its decile's p is below its alpha; the widest, the decile of the smallest
  * p, is at 1 - 0.05 / 9.
  *
- * Return: 0, -EINVAL for a group without values, a NaN among them, an
+ * Return: 0, -EINVAL for a group without values, a value not finite, an
  * empty run with %SP_SHIFT_RUNS or @nr_boot = 0, -ENOMEM, or an error of
  * sp_betainc_eval().
  */
