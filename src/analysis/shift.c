@@ -211,36 +211,62 @@ static int group_resample(struct shift_group *sg, struct sp_rng *rng,
 	return group_deciles(sg, sg->buf, n, est);
 }
 
-/* Hochberg's step-up procedure over the nine p values, then the intervals */
-static void shift_adjust(struct sp_shift *sh, double *boot, size_t nr_boot)
+int sp_hochberg_adjust(const double *p, size_t n, double alpha, double *alpha_crit,
+		       bool *significant)
 {
-	int order[SP_NR_DECILES], i, j, first = SP_NR_DECILES;
+	size_t *order, i, j, first = n;
 
-	/* by p, largest first; equal p values keep the order of the deciles */
-	for (i = 0; i < SP_NR_DECILES; i++) {
-		for (j = i; j > 0 && sh->dec[order[j - 1]].p < sh->dec[i].p; j--)
+	if (!n || !(alpha > 0 && alpha <= 1))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!(p[i] >= 0 && p[i] <= 1))
+			return -EINVAL;
+	order = sp_alloc_array(n, sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	/* by p, largest first; equal p values keep their order (stable) */
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && p[order[j - 1]] < p[i]; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
 	}
-	for (j = 0; j < SP_NR_DECILES; j++) {
-		struct sp_shift_decile *d = &sh->dec[order[j]];
-
-		d->alpha = SP_SHIFT_ALPHA / (j + 1);
-		if (first == SP_NR_DECILES && d->p <= d->alpha)
+	/* step up: from the largest p, the first at or below its level rejects */
+	for (j = 0; j < n; j++) {
+		alpha_crit[order[j]] = alpha / (double)(j + 1);
+		if (first == n && p[order[j]] <= alpha_crit[order[j]])
 			first = j;
-		d->significant = first <= j;
+		significant[order[j]] = first <= j;
 	}
+	free(order);
+	return 0;
+}
+
+/* Hochberg's levels for the nine p values, then the intervals at them */
+static int shift_adjust(struct sp_shift *sh, double *boot, size_t nr_boot)
+{
+	double p[SP_NR_DECILES], alpha[SP_NR_DECILES];
+	bool sig[SP_NR_DECILES];
+	int i, ret;
+
+	for (i = 0; i < SP_NR_DECILES; i++)
+		p[i] = sh->dec[i].p;
+	ret = sp_hochberg_adjust(p, SP_NR_DECILES, SP_SHIFT_ALPHA, alpha, sig);
+	if (ret)
+		return ret;
 	for (i = 0; i < SP_NR_DECILES; i++) {
 		struct sp_shift_decile *d = &sh->dec[i];
 		double *row = boot + (size_t)i * nr_boot;
-		size_t lo = (size_t)llround(d->alpha / 2 * (double)nr_boot), hi;
+		size_t lo = (size_t)llround(alpha[i] / 2 * (double)nr_boot), hi;
 
+		d->alpha = alpha[i];
+		d->significant = sig[i];
 		if (lo > (nr_boot - 1) / 2)
 			lo = (nr_boot - 1) / 2;
 		hi = nr_boot - 1 - lo;
 		d->ci_lo = row[lo];
 		d->ci_hi = row[hi];
 	}
+	return 0;
 }
 
 int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
@@ -303,7 +329,7 @@ int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
 		sh->dec[d].p = 2 * (pstar < 1 - pstar ? pstar : 1 - pstar);
 		qsort(row, nr_boot, sizeof(*row), cmp_double);
 	}
-	shift_adjust(sh, boot, nr_boot);
+	ret = shift_adjust(sh, boot, nr_boot);
 out:
 	free(boot);
 	group_release(&ga);

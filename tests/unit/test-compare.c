@@ -281,6 +281,44 @@ static void test_shift_runs(void **state)
 	assert_int_equal(sr.nr_a, (NR_RUNS - 1) * RUN_LEN + 5);
 }
 
+/*
+ * Hochberg's procedure by hand.  {0.01, 0.02, 0.03, 0.04, 0.05} at 0.05:
+ * the largest is at its level 0.05/1, so all five are rejected (Holm's
+ * step-down would stop at 0.02 > 0.05/4).  {0.06, 0.04, 0.02, 0.009}: only
+ * 0.009 <= 0.05/4.  {0.045, 0.03}: 0.045 <= 0.05 rejects 0.03 > 0.05/2 too.
+ */
+static void test_hochberg(void **state)
+{
+	static const double p1[] = { 0.03, 0.01, 0.05, 0.02, 0.04 };
+	static const double p2[] = { 0.04, 0.06, 0.009, 0.02 };
+	static const double p3[] = { 0.03, 0.045 }, p4[] = { 0.5, 0.2, 0.5 };
+	double a[5];
+	bool sig[5];
+
+	assert_int_equal(sp_hochberg_adjust(p1, 5, 0.05, a, sig), 0);
+	for (int i = 0; i < 5; i++) {
+		assert_true(sig[i]);
+		close_to(a[i], 0.05 / (5 - (int)round(p1[i] * 100) + 1), 1e-15, "alpha of p1");
+	}
+	assert_int_equal(sp_hochberg_adjust(p2, 4, 0.05, a, sig), 0);
+	assert_false(sig[0] || sig[1] || sig[3]);
+	assert_true(sig[2]);
+	close_to(a[1], 0.05, 0, "largest");
+	close_to(a[0], 0.025, 0, "second");
+	close_to(a[3], 0.05 / 3, 0, "third");
+	close_to(a[2], 0.0125, 0, "smallest");
+	assert_int_equal(sp_hochberg_adjust(p3, 2, 0.05, a, sig), 0);
+	assert_true(sig[0] && sig[1]);
+	close_to(a[0], 0.025, 0, "step-up");
+	/* equal p values keep their order */
+	assert_int_equal(sp_hochberg_adjust(p4, 3, 0.05, a, sig), 0);
+	close_to(a[0], 0.05, 0, "first of equals");
+	close_to(a[2], 0.025, 0, "second of equals");
+	close_to(a[1], 0.05 / 3, 0, "smallest");
+	assert_int_equal(sp_hochberg_adjust(p4, 0, 0.05, a, sig), -EINVAL);
+	assert_int_equal(sp_hochberg_adjust(p4, 3, 0, a, sig), -EINVAL);
+}
+
 static void test_shift_errors(void **state)
 {
 	double nan_v[2] = { 1, NAN }, one = 1;
@@ -311,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_shift_constant),
 		cmocka_unit_test(test_shift_seed),
 		cmocka_unit_test(test_shift_runs),
+		cmocka_unit_test(test_hochberg),
 		cmocka_unit_test(test_shift_errors),
 	};
 

@@ -81,4 +81,25 @@ int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
 		     const struct sp_shift_group *b, enum sp_shift_resample mode,
 		     size_t nr_boot, uint64_t seed);
 
+/**
+ * sp_hochberg_adjust - Hochberg's step-up procedure over @n p values
+ * @p: the p values, each in [0, 1]
+ * @n: how many, >= 1
+ * @alpha: the family-wise level, in (0, 1]
+ * @alpha_crit: out: the level of each p value: with the p values sorted
+ *              from the largest, the j-th (1-based) gets @alpha / j (equal
+ *              p values keep their order)
+ * @significant: out: whether each is rejected: the first p value, from the
+ *               largest, at or below its level and every smaller one
+ *
+ * Hochberg, "A sharper Bonferroni procedure for multiple tests of
+ * significance", Biometrika 75 (1988).  Unlike Holm's step-down, a p value
+ * above its own level is rejected when a larger one is at or below its own.
+ *
+ * Return: 0, -EINVAL for n = 0 or an argument outside its range, or
+ * -ENOMEM.
+ */
+int sp_hochberg_adjust(const double *p, size_t n, double alpha, double *alpha_crit,
+		       bool *significant);
+
 #endif /* SP_SHIFT_H */
