@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The summary of a group (median and its order-statistic interval against
+ * benchstat's tests and a published table), the generator (against the
+ * reference splitmix64) and the shift function (its properties: identical
+ * groups, a constant shift, seeds, runs as clusters).
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedplot/analysis/compare.h"
+#include "schedplot/analysis/rng.h"
+
+static void close_to(double got, double want, double tol, const char *what)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("%s: got %.17g, expected %.17g (tolerance %g)", what, got, want, tol);
+}
+
+/*
+ * benchstat's TestSummaryNone (golang.org/x/perf, benchmath/
+ * assumption_test.go): {-10, 2, 3, 4, 5, 6} at 0.95 has the center 3.5 and
+ * the interval [-10, 6] at confidence 1 - 0.03125; below 6 values there is
+ * none ("need >= 6 samples for confidence interval at level 0.95").
+ */
+static void test_summary_benchstat(void **state)
+{
+	static const double x[] = { 6, -10, 4, 2, 5, 3 };
+	struct sp_summary s;
+
+	assert_int_equal(sp_summary_compute(&s, x, 6), 0);
+	assert_int_equal(s.nr, 6);
+	close_to(s.median, 3.5, 0, "median");
+	assert_true(s.has_ci);
+	close_to(s.ci_lo, -10, 0, "ci_lo");
+	close_to(s.ci_hi, 6, 0, "ci_hi");
+	close_to(s.ci_level, 1 - 0.03125, 1e-15, "ci_level");
+	close_to(s.min, -10, 0, "min");
+	close_to(s.max, 6, 0, "max");
+	assert_int_equal(sp_summary_compute(&s, x, 5), 0);
+	assert_false(s.has_ci);
+	assert_true(isnan(s.ci_lo) && isnan(s.ci_hi));
+	close_to(s.median, 4, 0, "median of 5");
+}
+
+/*
+ * "Table A.7: Confidence Intervals for the Population Median" (a textbook
+ * table, https://www.coursehero.com/file/5646626/A7/): for each n the
+ * narrowest interval [x(k), x(n-k+1)] listed at 95% or more, with its
+ * level in percent.  n = 5: [x(1), x(5)] covers 93.8% only.
+ */
+static void test_summary_table(void **state)
+{
+	static const struct {
+		int n, k;
+		double level_pct;
+	} table[] = {
+		{ 6, 1, 96.9 },  { 7, 1, 98.4 },  { 8, 1, 99.2 },  { 9, 2, 96.1 },
+		{ 10, 2, 97.9 }, { 11, 2, 98.8 }, { 12, 3, 96.1 }, { 13, 3, 97.8 },
+		{ 14, 3, 98.7 }, { 15, 4, 96.5 }, { 16, 4, 97.9 }, { 17, 5, 95.1 },
+		{ 18, 5, 96.9 }, { 19, 5, 98.1 }, { 20, 6, 95.9 },
+	};
+	double x[20];
+	struct sp_summary s;
+
+	for (size_t t = 0; t < sizeof(table) / sizeof(table[0]); t++) {
+		int n = table[t].n;
+
+		/* the values 1..n in a scrambled order: x(k) = k */
+		for (int i = 0; i < n; i++)
+			x[i] = (i * 23) % n + 1;
+		assert_int_equal(sp_summary_compute(&s, x, n), 0);
+		assert_true(s.has_ci);
+		close_to(s.ci_lo, table[t].k, 0, "x(k)");
+		close_to(s.ci_hi, n - table[t].k + 1, 0, "x(n-k+1)");
+		close_to(round(s.ci_level * 1000) / 10, table[t].level_pct, 1e-9, "level");
+		close_to(s.median, (n + 1) / 2.0, 0, "median");
+	}
+	for (int n = 1; n <= 5; n++) {
+		assert_int_equal(sp_summary_compute(&s, x, n), 0);
+		assert_false(s.has_ci);
+	}
+}
+
+/*
+ * The usual example of a standard deviation, 2 4 4 4 5 5 7 9: mean 5,
+ * sum of squared deviations 32, so sd (n - 1) = sqrt(32 / 7).
+ */
+static void test_summary_moments(void **state)
+{
+	static const double x[] = { 9, 4, 2, 4, 5, 4, 7, 5 };
+	struct sp_summary s;
+	double one = 42;
+
+	assert_int_equal(sp_summary_compute(&s, x, 8), 0);
+	close_to(s.mean, 5, 0, "mean");
+	close_to(s.sd, sqrt(32.0 / 7), 1e-15, "sd");
+	close_to(s.cv, sqrt(32.0 / 7) / 5, 1e-15, "cv");
+	close_to(s.median, 4.5, 0, "median");
+	close_to(s.min, 2, 0, "min");
+	close_to(s.max, 9, 0, "max");
+	assert_int_equal(sp_summary_compute(&s, &one, 1), 0);
+	close_to(s.median, 42, 0, "median of one");
+	assert_true(isnan(s.sd) && isnan(s.cv));
+	assert_int_equal(sp_summary_compute(&s, x, 0), -EINVAL);
+	one = NAN;
+	assert_int_equal(sp_summary_compute(&s, &one, 1), -EINVAL);
+	one = -INFINITY;
+	assert_int_equal(sp_summary_compute(&s, &one, 1), -EINVAL);
+}
+
+/*
+ * The state after seeding with 0 is the first four outputs of splitmix64
+ * from 0, as published with it (Vigna, prng.di.unimi.it/splitmix64.c).
+ */
+static void test_rng(void **state)
+{
+	struct sp_rng r, r2;
+	uint64_t counts[6] = { 0 };
+
+	sp_rng_init(&r, 0);
+	assert_true(r.s[0] == 0xe220a8397b1dcdafull);
+	assert_true(r.s[1] == 0x6e789e6aa1b965f4ull);
+	assert_true(r.s[2] == 0x06c45d188009454full);
+	assert_true(r.s[3] == 0xf88bb8a8724c81ecull);
+	sp_rng_init(&r, 12345);
+	sp_rng_init(&r2, 12345);
+	for (int i = 0; i < 1000; i++)
+		assert_true(sp_rng_next(&r) == sp_rng_next(&r2));
+	for (int i = 0; i < 60000; i++)
+		counts[sp_rng_below(&r, 6)]++;
+	for (int i = 0; i < 6; i++)
+		assert_true(counts[i] > 9500 && counts[i] < 10500);
+	assert_true(sp_rng_below(&r, 1) == 0);
+}
+
+/* log-normal values, latencies of a sort, from the generator */
+static void lognormal(double *x, size_t n, double mu, double sigma, uint64_t seed)
+{
+	struct sp_rng r;
+
+	sp_rng_init(&r, seed);
+	for (size_t i = 0; i < n; i++) {
+		double u1 = ((double)(sp_rng_next(&r) >> 11) + 0.5) / 9007199254740992.0;
+		double u2 = ((double)(sp_rng_next(&r) >> 11) + 0.5) / 9007199254740992.0;
+
+		x[i] = exp(mu + sigma * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
+	}
+}
+
+#define NR_RUNS		6
+#define RUN_LEN		40
+
+static double va[NR_RUNS * RUN_LEN], vb[NR_RUNS * RUN_LEN];
+
+static void make_group(struct sp_shift_group *g, struct sp_shift_run *runs, const double *v)
+{
+	for (int i = 0; i < NR_RUNS; i++)
+		runs[i] = (struct sp_shift_run){ .v = v + i * RUN_LEN, .nr = RUN_LEN };
+	*g = (struct sp_shift_group){ .runs = runs, .nr_runs = NR_RUNS };
+}
+
+/* identical groups: every difference is 0, inside its interval, not significant */
+static void test_shift_identical(void **state)
+{
+	struct sp_shift_run ra[NR_RUNS];
+	struct sp_shift_group ga;
+	struct sp_shift sh;
+
+	lognormal(va, NR_RUNS * RUN_LEN, 0, 0.5, 1);
+	make_group(&ga, ra, va);
+	for (int mode = SP_SHIFT_VALUES; mode <= SP_SHIFT_RUNS; mode++) {
+		assert_int_equal(sp_shift_compute(&sh, &ga, &ga, mode, SP_SHIFT_NR_BOOT, 7), 0);
+		assert_int_equal(sh.nr_a, NR_RUNS * RUN_LEN);
+		for (int d = 0; d < SP_NR_DECILES; d++) {
+			close_to(sh.dec[d].q, (d + 1) / 10.0, 1e-15, "q");
+			close_to(sh.dec[d].diff, 0, 0, "diff");
+			assert_true(sh.dec[d].ci_lo <= 0 && 0 <= sh.dec[d].ci_hi);
+			assert_false(sh.dec[d].significant);
+		}
+	}
+}
+
+/*
+ * B = A + c: Harrell-Davis is equivariant, so every decile moves by c; the
+ * intervals hold c, and a shift far above the spread is significant at
+ * every decile.  Hochberg hands out 0.05/1 .. 0.05/9 once each.
+ */
+static void test_shift_constant(void **state)
+{
+	const double c = 0.75;
+	struct sp_shift_run ra[NR_RUNS], rb[NR_RUNS];
+	struct sp_shift_group ga, gb;
+	struct sp_shift sh;
+	double alpha_sum = 0;
+
+	lognormal(va, NR_RUNS * RUN_LEN, 0, 0.25, 2);
+	for (int i = 0; i < NR_RUNS * RUN_LEN; i++)
+		vb[i] = va[i] + c;
+	make_group(&ga, ra, va);
+	make_group(&gb, rb, vb);
+	assert_int_equal(sp_shift_compute(&sh, &ga, &gb, SP_SHIFT_VALUES, SP_SHIFT_NR_BOOT, 3), 0);
+	for (int d = 0; d < SP_NR_DECILES; d++) {
+		close_to(sh.dec[d].diff, c, 1e-12, "diff of A + c");
+		close_to(sh.dec[d].b, sh.dec[d].a + c, 1e-12, "decile of A + c");
+		assert_true(sh.dec[d].ci_lo <= c && c <= sh.dec[d].ci_hi);
+		assert_true(sh.dec[d].ci_lo > 0);
+		assert_true(sh.dec[d].significant);
+		alpha_sum += 0.05 / sh.dec[d].alpha;
+	}
+	close_to(alpha_sum, 45, 1e-9, "alphas 0.05/1 .. 0.05/9");
+}
+
+/* the same seed gives the same bytes; another seed, nearly the same intervals */
+static void test_shift_seed(void **state)
+{
+	struct sp_shift_run ra[NR_RUNS], rb[NR_RUNS];
+	struct sp_shift_group ga, gb;
+	struct sp_shift s1, s2, s3;
+
+	lognormal(va, NR_RUNS * RUN_LEN, 0, 0.5, 4);
+	lognormal(vb, NR_RUNS * RUN_LEN, 0.1, 0.5, 5);
+	make_group(&ga, ra, va);
+	make_group(&gb, rb, vb);
+	for (int mode = SP_SHIFT_VALUES; mode <= SP_SHIFT_RUNS; mode++) {
+		double moved = 0;
+
+		assert_int_equal(sp_shift_compute(&s1, &ga, &gb, mode, SP_SHIFT_NR_BOOT, 99), 0);
+		assert_int_equal(sp_shift_compute(&s2, &ga, &gb, mode, SP_SHIFT_NR_BOOT, 99), 0);
+		assert_memory_equal(&s1, &s2, sizeof(s1));
+		assert_int_equal(sp_shift_compute(&s3, &ga, &gb, mode, SP_SHIFT_NR_BOOT, 100), 0);
+		for (int d = 0; d < SP_NR_DECILES; d++) {
+			/* the bounds move by at most 7% of the width here */
+			double tol = 0.2 * (s1.dec[d].ci_hi - s1.dec[d].ci_lo);
+
+			close_to(s3.dec[d].diff, s1.dec[d].diff, 0, "estimate, other seed");
+			close_to(s3.dec[d].ci_lo, s1.dec[d].ci_lo, tol, "ci_lo, other seed");
+			close_to(s3.dec[d].ci_hi, s1.dec[d].ci_hi, tol, "ci_hi, other seed");
+			moved += fabs(s3.dec[d].ci_lo - s1.dec[d].ci_lo);
+		}
+		assert_true(moved > 0);
+	}
+}
+
+/*
+ * Runs as clusters: when the runs of a group sit at different levels, the
+ * values of one run are not independent and resampling whole runs gives
+ * wider intervals than resampling single values.
+ */
+static void test_shift_runs(void **state)
+{
+	struct sp_shift_run ra[NR_RUNS], rb[NR_RUNS];
+	struct sp_shift_group ga, gb;
+	struct sp_shift sv, sr;
+
+	lognormal(va, NR_RUNS * RUN_LEN, 0, 0.1, 6);
+	lognormal(vb, NR_RUNS * RUN_LEN, 0, 0.1, 7);
+	for (int i = 0; i < NR_RUNS * RUN_LEN; i++) {
+		va[i] += 0.5 * (i / RUN_LEN);
+		vb[i] += 0.5 * ((i / RUN_LEN + 3) % NR_RUNS);
+	}
+	make_group(&ga, ra, va);
+	make_group(&gb, rb, vb);
+	assert_int_equal(sp_shift_compute(&sv, &ga, &gb, SP_SHIFT_VALUES, SP_SHIFT_NR_BOOT, 1), 0);
+	assert_int_equal(sp_shift_compute(&sr, &ga, &gb, SP_SHIFT_RUNS, SP_SHIFT_NR_BOOT, 1), 0);
+	for (int d = 0; d < SP_NR_DECILES; d++) {
+		close_to(sr.dec[d].diff, sv.dec[d].diff, 0, "same estimate");
+		assert_true(sr.dec[d].ci_hi - sr.dec[d].ci_lo > sv.dec[d].ci_hi - sv.dec[d].ci_lo);
+	}
+	/* runs of different lengths: the weights are cached by size */
+	ra[2].nr = 5;
+	rb[4].nr = 17;
+	assert_int_equal(sp_shift_compute(&sr, &ga, &gb, SP_SHIFT_RUNS, 500, 1), 0);
+	assert_int_equal(sr.nr_a, (NR_RUNS - 1) * RUN_LEN + 5);
+}
+
+/*
+ * Hochberg's procedure by hand.  {0.01, 0.02, 0.03, 0.04, 0.05} at 0.05:
+ * the largest is at its level 0.05/1, so all five are rejected (Holm's
+ * step-down would stop at 0.02 > 0.05/4).  {0.06, 0.04, 0.02, 0.009}: only
+ * 0.009 <= 0.05/4.  {0.045, 0.03}: 0.045 <= 0.05 rejects 0.03 > 0.05/2 too.
+ */
+static void test_hochberg(void **state)
+{
+	static const double p1[] = { 0.03, 0.01, 0.05, 0.02, 0.04 };
+	static const double p2[] = { 0.04, 0.06, 0.009, 0.02 };
+	static const double p3[] = { 0.03, 0.045 }, p4[] = { 0.5, 0.2, 0.5 };
+	double a[5];
+	bool sig[5];
+
+	assert_int_equal(sp_hochberg_adjust(p1, 5, 0.05, a, sig), 0);
+	for (int i = 0; i < 5; i++) {
+		assert_true(sig[i]);
+		close_to(a[i], 0.05 / (5 - (int)round(p1[i] * 100) + 1), 1e-15, "alpha of p1");
+	}
+	assert_int_equal(sp_hochberg_adjust(p2, 4, 0.05, a, sig), 0);
+	assert_false(sig[0] || sig[1] || sig[3]);
+	assert_true(sig[2]);
+	close_to(a[1], 0.05, 0, "largest");
+	close_to(a[0], 0.025, 0, "second");
+	close_to(a[3], 0.05 / 3, 0, "third");
+	close_to(a[2], 0.0125, 0, "smallest");
+	assert_int_equal(sp_hochberg_adjust(p3, 2, 0.05, a, sig), 0);
+	assert_true(sig[0] && sig[1]);
+	close_to(a[0], 0.025, 0, "step-up");
+	/* equal p values keep their order */
+	assert_int_equal(sp_hochberg_adjust(p4, 3, 0.05, a, sig), 0);
+	close_to(a[0], 0.05, 0, "first of equals");
+	close_to(a[2], 0.025, 0, "second of equals");
+	close_to(a[1], 0.05 / 3, 0, "smallest");
+	assert_int_equal(sp_hochberg_adjust(p4, 0, 0.05, a, sig), -EINVAL);
+	assert_int_equal(sp_hochberg_adjust(p4, 3, 0, a, sig), -EINVAL);
+}
+
+static void test_shift_errors(void **state)
+{
+	double nan_v[2] = { 1, NAN }, one = 1;
+	struct sp_shift_run r1 = { .v = &one, .nr = 1 }, r0 = { .v = &one, .nr = 0 };
+	struct sp_shift_run rn = { .v = nan_v, .nr = 2 }, mix[2] = { r1, r0 };
+	struct sp_shift_group g1 = { &r1, 1 }, g0 = { &r0, 1 }, gn = { &rn, 1 };
+	struct sp_shift_group gmix = { mix, 2 }, none = { NULL, 0 };
+	struct sp_shift sh;
+
+	assert_int_equal(sp_shift_compute(&sh, &g1, &g1, SP_SHIFT_VALUES, 0, 1), -EINVAL);
+	assert_int_equal(sp_shift_compute(&sh, &g1, &g0, SP_SHIFT_VALUES, 10, 1), -EINVAL);
+	assert_int_equal(sp_shift_compute(&sh, &none, &g1, SP_SHIFT_VALUES, 10, 1), -EINVAL);
+	assert_int_equal(sp_shift_compute(&sh, &g1, &gn, SP_SHIFT_VALUES, 10, 1), -EINVAL);
+	assert_int_equal(sp_shift_compute(&sh, &gmix, &g1, SP_SHIFT_RUNS, 10, 1), -EINVAL);
+	/* an empty run is harmless when single values are drawn */
+	assert_int_equal(sp_shift_compute(&sh, &gmix, &g1, SP_SHIFT_VALUES, 10, 1), 0);
+	close_to(sh.dec[4].diff, 0, 0, "one value against one value");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary_benchstat),
+		cmocka_unit_test(test_summary_table),
+		cmocka_unit_test(test_summary_moments),
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_shift_identical),
+		cmocka_unit_test(test_shift_constant),
+		cmocka_unit_test(test_shift_seed),
+		cmocka_unit_test(test_shift_runs),
+		cmocka_unit_test(test_hochberg),
+		cmocka_unit_test(test_shift_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
