@@ -48,7 +48,7 @@ static size_t median_ci_rank(size_t n, double level, double *coverage)
 	return k;
 }
 
-int sp_summary_compute(struct sp_summary *s, const double *x, size_t nr)
+int sp_runs_summary_compute(struct sp_runs_summary *s, const double *x, size_t nr)
 {
 	double *v, sum = 0, dev = 0;
 	size_t i, k;

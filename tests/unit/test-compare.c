@@ -33,9 +33,9 @@ static void close_to(double got, double want, double tol, const char *what)
 static void test_summary_benchstat(void **state)
 {
 	static const double x[] = { 6, -10, 4, 2, 5, 3 };
-	struct sp_summary s;
+	struct sp_runs_summary s;
 
-	assert_int_equal(sp_summary_compute(&s, x, 6), 0);
+	assert_int_equal(sp_runs_summary_compute(&s, x, 6), 0);
 	assert_int_equal(s.nr, 6);
 	close_to(s.median, 3.5, 0, "median");
 	assert_true(s.has_ci);
@@ -44,7 +44,7 @@ static void test_summary_benchstat(void **state)
 	close_to(s.ci_level, 1 - 0.03125, 1e-15, "ci_level");
 	close_to(s.min, -10, 0, "min");
 	close_to(s.max, 6, 0, "max");
-	assert_int_equal(sp_summary_compute(&s, x, 5), 0);
+	assert_int_equal(sp_runs_summary_compute(&s, x, 5), 0);
 	assert_false(s.has_ci);
 	assert_true(isnan(s.ci_lo) && isnan(s.ci_hi));
 	close_to(s.median, 4, 0, "median of 5");
@@ -68,7 +68,7 @@ static void test_summary_table(void **state)
 		{ 18, 5, 96.9 }, { 19, 5, 98.1 }, { 20, 6, 95.9 },
 	};
 	double x[20];
-	struct sp_summary s;
+	struct sp_runs_summary s;
 
 	for (size_t t = 0; t < sizeof(table) / sizeof(table[0]); t++) {
 		int n = table[t].n;
@@ -76,7 +76,7 @@ static void test_summary_table(void **state)
 		/* the values 1..n in a scrambled order: x(k) = k */
 		for (int i = 0; i < n; i++)
 			x[i] = (i * 23) % n + 1;
-		assert_int_equal(sp_summary_compute(&s, x, n), 0);
+		assert_int_equal(sp_runs_summary_compute(&s, x, n), 0);
 		assert_true(s.has_ci);
 		close_to(s.ci_lo, table[t].k, 0, "x(k)");
 		close_to(s.ci_hi, n - table[t].k + 1, 0, "x(n-k+1)");
@@ -84,7 +84,7 @@ static void test_summary_table(void **state)
 		close_to(s.median, (n + 1) / 2.0, 0, "median");
 	}
 	for (int n = 1; n <= 5; n++) {
-		assert_int_equal(sp_summary_compute(&s, x, n), 0);
+		assert_int_equal(sp_runs_summary_compute(&s, x, n), 0);
 		assert_false(s.has_ci);
 	}
 }
@@ -96,24 +96,24 @@ static void test_summary_table(void **state)
 static void test_summary_moments(void **state)
 {
 	static const double x[] = { 9, 4, 2, 4, 5, 4, 7, 5 };
-	struct sp_summary s;
+	struct sp_runs_summary s;
 	double one = 42;
 
-	assert_int_equal(sp_summary_compute(&s, x, 8), 0);
+	assert_int_equal(sp_runs_summary_compute(&s, x, 8), 0);
 	close_to(s.mean, 5, 0, "mean");
 	close_to(s.sd, sqrt(32.0 / 7), 1e-15, "sd");
 	close_to(s.cv, sqrt(32.0 / 7) / 5, 1e-15, "cv");
 	close_to(s.median, 4.5, 0, "median");
 	close_to(s.min, 2, 0, "min");
 	close_to(s.max, 9, 0, "max");
-	assert_int_equal(sp_summary_compute(&s, &one, 1), 0);
+	assert_int_equal(sp_runs_summary_compute(&s, &one, 1), 0);
 	close_to(s.median, 42, 0, "median of one");
 	assert_true(isnan(s.sd) && isnan(s.cv));
-	assert_int_equal(sp_summary_compute(&s, x, 0), -EINVAL);
+	assert_int_equal(sp_runs_summary_compute(&s, x, 0), -EINVAL);
 	one = NAN;
-	assert_int_equal(sp_summary_compute(&s, &one, 1), -EINVAL);
+	assert_int_equal(sp_runs_summary_compute(&s, &one, 1), -EINVAL);
 	one = -INFINITY;
-	assert_int_equal(sp_summary_compute(&s, &one, 1), -EINVAL);
+	assert_int_equal(sp_runs_summary_compute(&s, &one, 1), -EINVAL);
 }
 
 /*

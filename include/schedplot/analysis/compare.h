@@ -19,7 +19,7 @@
 #define SP_SUMMARY_CI_LEVEL	0.95
 
 /* One group: one value per run. */
-struct sp_summary {
+struct sp_runs_summary {
 	size_t nr;
 	double median;		/* mean of the middle two for an even count */
 	bool has_ci;		/* false below 6 values: no interval reaches 95% */
@@ -34,7 +34,7 @@ struct sp_summary {
 };
 
 /**
- * sp_summary_compute - summarise one group of values
+ * sp_runs_summary_compute - summarise one group of values
  * @s: the summary
  * @x: @nr values in any order; not changed
  * @nr: how many, >= 1
@@ -48,6 +48,6 @@ struct sp_summary {
  * Return: 0, -EINVAL for no values or one not finite (NaN, infinity), or
  * -ENOMEM.
  */
-int sp_summary_compute(struct sp_summary *s, const double *x, size_t nr);
+int sp_runs_summary_compute(struct sp_runs_summary *s, const double *x, size_t nr);
 
 #endif /* SP_COMPARE_H */
