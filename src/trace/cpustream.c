@@ -38,6 +38,7 @@
 #include "schedplot/base/thread.h"
 #include "schedplot/trace/container.h"
 #include "schedplot/trace/cpustream.h"
+#include "schedplot/trace/datfile.h"
 
 /*
  * Memory for the streams' blocks.  With hundreds of CPUs the blocks take
@@ -99,17 +100,6 @@ struct sp_cpustream_scratch {
 #define HELPED_MAX	256
 
 #define SLACK		64	/* zeroed bytes behind every block */
-#define CHUNK_HDR	8	/* compressed size, uncompressed size */
-
-/* Ring-buffer event header: type_len (5 bits) and time delta (27 bits). */
-#define TYPE_PADDING	29
-#define TYPE_TIME_EXTEND 30
-#define TYPE_TIME_STAMP	31
-#define TS_SHIFT	27
-#define TS_MSB		(0xf8ULL << 56)	/* not in absolute time stamps: kept from before */
-#define COMMIT_MASK	((1u << 27) - 1)
-#define MISSING_EVENTS	(1ULL << 31)
-#define MISSING_STORED	(1ULL << 30)
 
 /* A block of pages in memory: a window of the file or a decompressed chunk. */
 struct block {
@@ -123,7 +113,7 @@ struct block {
 struct position {
 	uint64_t next_off;		/* next window or chunk header */
 	uint64_t left;			/* bytes (uncompressed) or chunks (compressed) to go */
-	unsigned char next_hdr[CHUNK_HDR];
+	unsigned char next_hdr[SP_DAT_CHUNK_HDR_SIZE];
 	bool have_next_hdr;
 };
 
@@ -457,10 +447,10 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 	if (!pos->left)
 		return 0;
 	if (!pos->have_next_hdr) {
-		ret = read_at(s, pos->next_hdr, CHUNK_HDR, hdr_off, &got, err);
+		ret = read_at(s, pos->next_hdr, SP_DAT_CHUNK_HDR_SIZE, hdr_off, &got, err);
 		if (ret)
 			return ret;
-		if (got < CHUNK_HDR)
+		if (got < SP_DAT_CHUNK_HDR_SIZE)
 			return truncated(s, hdr_off + got, err);
 	}
 	zsize = get_u32(s, pos->next_hdr);
@@ -471,17 +461,17 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 				    "compressed CPU %u data claims %zu uncompressed bytes from %zu (the file is damaged)",
 				    s->cpu.cpu, rsize, zsize);
 	/* read the next chunk's header along with this chunk */
-	want = zsize + (pos->left > 1 ? CHUNK_HDR : 0);
+	want = zsize + (pos->left > 1 ? SP_DAT_CHUNK_HDR_SIZE : 0);
 	if (reserve(&sc->zbuf, &sc->alloc_zbuf, want) ||
 	    block_reserve(s, b, round_pages(s, rsize)))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	ret = read_at(s, sc->zbuf, want, hdr_off + CHUNK_HDR, &got, err);
+	ret = read_at(s, sc->zbuf, want, hdr_off + SP_DAT_CHUNK_HDR_SIZE, &got, err);
 	if (ret)
 		return ret;
 	if (got < want)
-		return truncated(s, hdr_off + CHUNK_HDR + got, err);
+		return truncated(s, hdr_off + SP_DAT_CHUNK_HDR_SIZE + got, err);
 	if (pos->left > 1) {
-		memcpy(pos->next_hdr, sc->zbuf + zsize, CHUNK_HDR);
+		memcpy(pos->next_hdr, sc->zbuf + zsize, SP_DAT_CHUNK_HDR_SIZE);
 		pos->have_next_hdr = true;
 	}
 	if (decompress(s, sc, b, zsize, rsize))
@@ -491,7 +481,7 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 	b->len = round_pages(s, rsize);
 	memset(b->buf + rsize, 0, b->len - rsize + SLACK);
 	b->file_off = hdr_off;
-	pos->next_off = hdr_off + CHUNK_HDR + zsize;
+	pos->next_off = hdr_off + SP_DAT_CHUNK_HDR_SIZE + zsize;
 	pos->left--;
 	return 1;
 }
@@ -724,13 +714,13 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 	/* the kernel never writes one; a file padded with zeros is full of them */
 	if (!s->ts && !flags)
 		return damaged(s, "it is all zeros, as in a file cut short or padded", err);
-	s->commit = flags & COMMIT_MASK;
+	s->commit = flags & SP_DAT_PAGE_COMMIT_MASK;
 	if (s->commit > s->p.page_size - s->hdr_size)
 		return damaged(s, "its data is larger than the page", err);
 	s->next = 0;
 	s->page_missed = 0;
-	if (flags & MISSING_EVENTS)
-		s->page_missed = flags & MISSING_STORED ? (int)get_long(s, s->data + s->commit) : -1;
+	if (flags & SP_DAT_MISSED_EVENTS)
+		s->page_missed = flags & SP_DAT_MISSED_STORED ? (int)get_long(s, s->data + s->commit) : -1;
 	return 0;
 }
 
@@ -747,28 +737,28 @@ static int walk_page(struct sp_cpustream *s, struct sp_raw_record *rec, struct s
 		at = s->next;
 		hdr = get_u32(s, s->data + at);
 		if (s->swap ^ (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {
-			type = hdr >> 27;
-			delta = hdr & ((1u << 27) - 1);
+			type = hdr >> SP_DAT_TS_SHIFT;
+			delta = hdr & SP_DAT_TS_DELTA_MAX;
 		} else {
-			type = hdr & 31;
-			delta = hdr >> 5;
+			type = hdr & ((1u << SP_DAT_TYPE_LEN_BITS) - 1);
+			delta = hdr >> SP_DAT_TYPE_LEN_BITS;
 		}
 		/* the word after the header; the slack makes it readable at the end */
 		word = get_u32(s, s->data + at + 4);
 		switch (type) {
-		case TYPE_PADDING:
+		case SP_DAT_TYPE_PADDING:
 			s->ts += delta;
 			/* as kbuffer: a length that leads past the data ends the page */
 			s->next = at + 4 + (word < s->commit ? word : s->commit);
 			s->page_missed = 0;
 			continue;
-		case TYPE_TIME_STAMP:
-			s->ts = (((uint64_t)word << TS_SHIFT) + delta) | (s->ts & TS_MSB);
+		case SP_DAT_TYPE_TIME_STAMP:
+			s->ts = (((uint64_t)word << SP_DAT_TS_SHIFT) + delta) | (s->ts & SP_DAT_TS_MSB);
 			s->next = at + 8;
 			s->page_missed = 0;
 			continue;
-		case TYPE_TIME_EXTEND:
-			s->ts += ((uint64_t)word << TS_SHIFT) + delta;
+		case SP_DAT_TYPE_TIME_EXTEND:
+			s->ts += ((uint64_t)word << SP_DAT_TS_SHIFT) + delta;
 			s->next = at + 8;
 			s->page_missed = 0;
 			continue;
@@ -850,7 +840,7 @@ static void rewind_quietly(struct sp_cpustream *s)
 		s->pos.next_off = s->cpu.offset;
 		s->pos.left = s->cpu.size;
 	} else {
-		s->pos.next_off = s->cpu.offset + 4;	/* after the chunk count */
+		s->pos.next_off = s->cpu.offset + SP_DAT_CHUNK_COUNT_SIZE;
 		s->pos.left = s->cpu.size ? s->cpu.nr_chunks : 0;
 	}
 }
@@ -1035,7 +1025,7 @@ struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
 		goto nomem;
 	s->p = *p;
 	s->cpu = *cpu;
-	s->hdr_size = 8 + p->long_size;
+	s->hdr_size = SP_DAT_PAGE_TS_SIZE + p->long_size;
 	/* whole pages per window, at least one */
 	s->p.window_bytes = s->p.window_bytes / p->page_size * p->page_size;
 	if (!s->p.window_bytes)

@@ -45,38 +45,14 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
+#include "schedplot/trace/datfile.h"
 #include "schedplot/trace/event.h"
 #include "schedplot/trace/writer.h"
 
-#define PAGES_IN_CHUNK		10
-#define PAGE_HDR_SIZE		16	/* u64 timestamp, local_t commit (8-byte long) */
-#define TYPE_LEN_MAX_DATA	28
-#define TYPE_LEN_PADDING	29
-#define TYPE_LEN_TIME_EXTEND	30
-#define TS_SHIFT		27
-#define TS_DELTA_MAX		((1ull << TS_SHIFT) - 1)
-#define MISSED_EVENTS		(1ull << 31)
-#define MISSED_STORED		(1ull << 30)
+/* The file has 8-byte longs: a page header is the timestamp and an 8-byte commit. */
+#define LONG_SIZE		8
+#define PAGE_HDR_SIZE		(SP_DAT_PAGE_TS_SIZE + LONG_SIZE)
 #define COMM_LEN		16
-
-/* v7 section and option ids (trace-cmd.dat.v7(5)) */
-enum {
-	ID_DONE = 0,
-	ID_BUFFER = 3,
-	ID_TRACECLOCK = 4,
-	ID_UNAME = 5,
-	ID_CPUCOUNT = 8,
-	ID_TRACEID = 11,
-	ID_STRINGS = 15,
-	ID_HEADER_INFO = 16,
-	ID_FTRACE_EVENTS = 17,
-	ID_EVENT_FORMATS = 18,
-	ID_KALLSYMS = 19,
-	ID_PRINTK = 20,
-	ID_CMDLINES = 21,
-};
-
-#define SEC_FL_COMPRESS		1
 
 struct buf {
 	unsigned char *p;
@@ -93,7 +69,7 @@ struct chunk_ref {
 };
 
 struct wcpu {
-	unsigned char *chunk;	/* PAGES_IN_CHUNK pages, allocated on first use */
+	unsigned char *chunk;	/* SP_DAT_PAGES_IN_CHUNK pages, allocated on first use */
 	unsigned int nr_pages;	/* finished pages in chunk */
 	unsigned int used;	/* data bytes of the current page; 0: none open */
 	bool open;		/* a page is being filled */
@@ -425,8 +401,8 @@ struct sp_writer *sp_writer_open(const char *path, const struct sp_writer_option
 	}
 	if (w->compress) {
 		w->cctx = ZSTD_createCCtx();
-		w->zbuf_len = ZSTD_compressBound((size_t)PAGES_IN_CHUNK * w->page_size);
-		w->zbuf = malloc(w->zbuf_len + 8);
+		w->zbuf_len = ZSTD_compressBound((size_t)SP_DAT_PAGES_IN_CHUNK * w->page_size);
+		w->zbuf = malloc(w->zbuf_len + SP_DAT_CHUNK_HDR_SIZE);
 		if (!w->cctx || !w->zbuf) {
 			sp_error_set(err, -ENOMEM, -1, "out of memory");
 			goto fail;
@@ -502,8 +478,9 @@ int sp_writer_add_option(struct sp_writer *w, unsigned int id, const void *data,
 {
 	struct option *o;
 
-	if (id == ID_DONE || id == ID_BUFFER || id == ID_TRACECLOCK || id == ID_UNAME ||
-	    id == ID_CPUCOUNT || id == ID_TRACEID || id >= ID_STRINGS || len > UINT32_MAX / 2)
+	if (id == SP_DAT_ID_DONE || id == SP_DAT_OPT_BUFFER || id == SP_DAT_OPT_TRACECLOCK ||
+	    id == SP_DAT_OPT_UNAME || id == SP_DAT_OPT_CPUCOUNT || id == SP_DAT_OPT_TRACEID ||
+	    id >= SP_DAT_SEC_STRINGS || len > UINT32_MAX / 2)
 		return sp_error_set(err, -EINVAL, -1, "option %u is written by the writer itself",
 				    id);
 	if (sp_grow_array(&w->options, &w->alloc_options, w->nr_options + 1, sizeof(*o)))
@@ -561,8 +538,8 @@ static int flush_chunk(struct sp_writer *w, struct wcpu *c, struct sp_error *err
 	if (!c->nr_pages)
 		return 0;
 	if (w->compress) {
-		size_t z = ZSTD_compressCCtx(w->cctx, w->zbuf + 8, w->zbuf_len, c->chunk, raw,
-					     w->level);
+		size_t z = ZSTD_compressCCtx(w->cctx, w->zbuf + SP_DAT_CHUNK_HDR_SIZE, w->zbuf_len,
+					     c->chunk, raw, w->level);
 
 		if (ZSTD_isError(z))
 			return sp_error_set(err, -EIO, -1, "zstd compression failed: %s",
@@ -570,7 +547,7 @@ static int flush_chunk(struct sp_writer *w, struct wcpu *c, struct sp_error *err
 		put_num(w->zbuf, z, 4, w->big_endian);
 		put_num(w->zbuf + 4, raw, 4, w->big_endian);
 		data = w->zbuf;
-		len = z + 8;
+		len = z + SP_DAT_CHUNK_HDR_SIZE;
 	}
 	if (sp_grow_array(&c->chunks, &c->alloc_chunks, c->nr_chunks + 1, sizeof(*ref)))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
@@ -603,9 +580,9 @@ static int finish_page(struct sp_writer *w, struct wcpu *c, struct sp_error *err
 	page = cur_page(w, c);
 	commit = c->used;
 	if (c->page_lost) {
-		commit |= MISSED_EVENTS;
+		commit |= SP_DAT_MISSED_EVENTS;
 		if (c->page_lost_count) {
-			commit |= MISSED_STORED;
+			commit |= SP_DAT_MISSED_STORED;
 			put_num(page + PAGE_HDR_SIZE + c->used, c->page_lost_count, 8, w->big_endian);
 			c->used += 8;
 		}
@@ -617,7 +594,7 @@ static int finish_page(struct sp_writer *w, struct wcpu *c, struct sp_error *err
 	c->open = false;
 	c->used = 0;
 	c->nr_pages++;
-	if (c->nr_pages == PAGES_IN_CHUNK)
+	if (c->nr_pages == SP_DAT_PAGES_IN_CHUNK)
 		return flush_chunk(w, c, err);
 	return 0;
 }
@@ -631,7 +608,7 @@ static int check_cpu(struct sp_writer *w, int cpu, struct sp_error *err)
 				    w->nr_cpus - 1);
 	c = &w->cpus[cpu];
 	if (!c->chunk) {
-		c->chunk = malloc((size_t)PAGES_IN_CHUNK * w->page_size);
+		c->chunk = malloc((size_t)SP_DAT_PAGES_IN_CHUNK * w->page_size);
 		if (!c->chunk)
 			return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	}
@@ -645,7 +622,7 @@ static int check_cpu(struct sp_writer *w, int cpu, struct sp_error *err)
  */
 static uint32_t event_word(const struct sp_writer *w, uint32_t type_len, uint64_t delta)
 {
-	return w->big_endian ? type_len << TS_SHIFT | (uint32_t)delta :
+	return w->big_endian ? type_len << SP_DAT_TS_SHIFT | (uint32_t)delta :
 			       type_len | (uint32_t)delta << 5;
 }
 
@@ -670,13 +647,13 @@ int sp_writer_write_raw(struct sp_writer *w, int cpu, uint64_t ts_ns, const void
 		return sp_error_set(err, -EINVAL, -1,
 				    "CPU %d: record at %llu ns comes after one at %llu ns", cpu,
 				    (unsigned long long)ts_ns, (unsigned long long)c->prev_ts);
-	need = 4 + alen + (alen > TYPE_LEN_MAX_DATA * 4 ? 4 : 0);
+	need = 4 + alen + (alen > SP_DAT_TYPE_MAX_DATA * 4 ? 4 : 0);
 	if (c->open) {
 		delta = ts_ns - c->last_ts;
 		/* deltas beyond 59 bits cannot be extended: start a page */
-		if (delta >> (TS_SHIFT + 32))
+		if (delta >> (SP_DAT_TS_SHIFT + 32))
 			extend = SIZE_MAX / 2;
-		else if (delta > TS_DELTA_MAX)
+		else if (delta > SP_DAT_TS_DELTA_MAX)
 			extend = 8;
 	}
 	/* records lost before this one: it starts a page flagged with them */
@@ -699,13 +676,13 @@ int sp_writer_write_raw(struct sp_writer *w, int cpu, uint64_t ts_ns, const void
 	}
 	p = cur_page(w, c) + PAGE_HDR_SIZE + c->used;
 	if (extend) {
-		put_num(p, event_word(w, TYPE_LEN_TIME_EXTEND, delta & TS_DELTA_MAX), 4,
+		put_num(p, event_word(w, SP_DAT_TYPE_TIME_EXTEND, delta & SP_DAT_TS_DELTA_MAX), 4,
 			w->big_endian);
-		put_num(p + 4, delta >> TS_SHIFT, 4, w->big_endian);
+		put_num(p + 4, delta >> SP_DAT_TS_SHIFT, 4, w->big_endian);
 		p += 8;
 		delta = 0;
 	}
-	if (alen <= TYPE_LEN_MAX_DATA * 4) {
+	if (alen <= SP_DAT_TYPE_MAX_DATA * 4) {
 		put_num(p, event_word(w, alen / 4, delta), 4, w->big_endian);
 		p += 4;
 	} else {
@@ -744,7 +721,7 @@ int sp_writer_write_page(struct sp_writer *w, int cpu, const void *page, size_t 
 	memcpy(p, page, len);
 	memset(p + len, 0, w->page_size - len);
 	c->nr_pages++;
-	if (c->nr_pages == PAGES_IN_CHUNK)
+	if (c->nr_pages == SP_DAT_PAGES_IN_CHUNK)
 		return flush_chunk(w, c, err);
 	return 0;
 }
@@ -1040,16 +1017,16 @@ static void common_options(struct sp_writer *w, struct buf *b)
 	size_t i;
 
 	snprintf(clock, sizeof(clock), "[%s]\n", w->clock);
-	option_str(b, ID_TRACECLOCK, clock);
-	option_str(b, ID_UNAME, w->uname);
+	option_str(b, SP_DAT_OPT_TRACECLOCK, clock);
+	option_str(b, SP_DAT_OPT_UNAME, w->uname);
 	if (w->trace_id)
-		option_num(b, ID_TRACEID, w->trace_id, 8);
+		option_num(b, SP_DAT_OPT_TRACEID, w->trace_id, 8);
 	for (i = 0; i < w->nr_options; i++) {
 		buf_num(b, w->options[i].id, 2);
 		buf_num(b, w->options[i].len, 4);
 		buf_bytes(b, w->options[i].data, w->options[i].len);
 	}
-	option_num(b, ID_CPUCOUNT, w->nr_cpus, 4);
+	option_num(b, SP_DAT_OPT_CPUCOUNT, w->nr_cpus, 4);
 }
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -1069,7 +1046,7 @@ static void layout_cpus(struct sp_writer *w, uint64_t start, uint64_t *offs, uin
 		p = align_up(p, w->page_size);
 		offs[i] = p;
 		if (c->nr_chunks)
-			p += c->file_bytes + (w->compress ? 4 : 0);
+			p += c->file_bytes + (w->compress ? SP_DAT_CHUNK_COUNT_SIZE : 0);
 	}
 	*end = p;
 }
@@ -1086,7 +1063,7 @@ static void write_cpus(struct sp_writer *w, struct out *o, const uint64_t *offs)
 			continue;
 		out_zero(o, offs[i] - o->off);
 		if (w->compress)
-			out_num(o, c->nr_chunks, 4);
+			out_num(o, c->nr_chunks, SP_DAT_CHUNK_COUNT_SIZE);
 		for (k = 0; k < c->nr_chunks; k++)
 			out_spool(o, w->spool_fd, c->chunks[k].spool_off, c->chunks[k].len);
 	}
@@ -1102,9 +1079,9 @@ static int write_v6(struct sp_writer *w, struct out *o, struct sp_error *err)
 	offs = sp_alloc_array(w->nr_cpus, sizeof(*offs));
 	if (!offs)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	buf_bytes(&b, "\027\010Dtracing6", 12);	/* with the NUL */
+	buf_bytes(&b, SP_DAT_MAGIC "6", SP_DAT_MAGIC_LEN + 2);	/* with the NUL */
 	buf_num(&b, w->big_endian, 1);		/* byte order */
-	buf_num(&b, 8, 1);			/* long size */
+	buf_num(&b, LONG_SIZE, 1);
 	buf_num(&b, w->page_size, 4);
 	meta_headers(w, &b);
 	meta_ftrace(w, &b);
@@ -1113,10 +1090,10 @@ static int write_v6(struct sp_writer *w, struct out *o, struct sp_error *err)
 	meta_empty4(&b);			/* printk */
 	meta_cmdlines(w, &b);
 	buf_num(&b, w->nr_cpus, 4);
-	buf_bytes(&b, "options  ", 10);
+	buf_bytes(&b, SP_DAT_TAG_OPTIONS, SP_DAT_TAG_LEN);
 	common_options(w, &b);
 	buf_num(&b, 0, 2);
-	buf_bytes(&b, "flyrecord", 10);
+	buf_bytes(&b, SP_DAT_TAG_FLYRECORD, SP_DAT_TAG_LEN);
 	table = b.len;
 	snprintf(clock, sizeof(clock), "[%s]", w->clock);
 	data_start = table + 16ull * w->nr_cpus + 8 + strlen(clock);
@@ -1148,7 +1125,7 @@ static int section(struct sp_writer *w, struct buf *file, unsigned int id, uint3
 	bool z = w->compress && may_compress;
 
 	buf_num(file, id, 2);
-	buf_num(file, z ? SEC_FL_COMPRESS : 0, 2);
+	buf_num(file, z ? SP_DAT_SEC_FL_COMPRESS : 0, 2);
 	buf_num(file, desc, 4);
 	if (!z) {
 		buf_num(file, data->len, 8);
@@ -1201,9 +1178,9 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 	}
 	snprintf(zver, sizeof(zver), "%s", w->compress ? ZSTD_versionString() : "");
 
-	buf_bytes(&b, "\027\010Dtracing7", 12);	/* with the NUL */
+	buf_bytes(&b, SP_DAT_MAGIC "7", SP_DAT_MAGIC_LEN + 2);	/* with the NUL */
 	buf_num(&b, w->big_endian, 1);
-	buf_num(&b, 8, 1);
+	buf_num(&b, LONG_SIZE, 1);
 	buf_num(&b, w->page_size, 4);
 	buf_str(&b, comp);
 	buf_str(&b, zver);
@@ -1220,7 +1197,7 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 		}
 		sec_off[i] = b.len;
 		ret = m.failed ? -ENOMEM :
-		      section(w, &b, ID_HEADER_INFO + i, str_id[STR_HEADERS + i], &m, true);
+		      section(w, &b, SP_DAT_SEC_HEADER_INFO + i, str_id[STR_HEADERS + i], &m, true);
 	}
 	if (ret)
 		goto fail;
@@ -1228,12 +1205,12 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 	/* options 1: where the metadata is, clock, uname, CPU count; DONE -> options 2 */
 	opt1 = b.len;
 	for (i = 0; i < 6; i++)
-		option_num(&opts, ID_HEADER_INFO + i, sec_off[i], 8);
+		option_num(&opts, SP_DAT_SEC_HEADER_INFO + i, sec_off[i], 8);
 	common_options(w, &opts);
-	buf_num(&opts, ID_DONE, 2);
+	buf_num(&opts, SP_DAT_ID_DONE, 2);
 	buf_num(&opts, 8, 4);
 	buf_num(&opts, 0, 8);			/* next options section, set below */
-	buf_num(&b, ID_DONE, 2);
+	buf_num(&b, SP_DAT_ID_DONE, 2);
 	buf_num(&b, 0, 2);
 	buf_num(&b, str_id[STR_OPTIONS], 4);
 	buf_num(&b, opts.len, 8);
@@ -1243,13 +1220,14 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 	buf_sec = b.len;
 	buf_data = buf_sec + 16;
 	layout_cpus(w, buf_data, offs, &end);
-	buf_num(&b, ID_BUFFER, 2);
-	buf_num(&b, w->compress ? SEC_FL_COMPRESS : 0, 2);
+	buf_num(&b, SP_DAT_OPT_BUFFER, 2);
+	buf_num(&b, w->compress ? SP_DAT_SEC_FL_COMPRESS : 0, 2);
 	buf_num(&b, str_id[STR_BUFFER], 4);
 	buf_num(&b, end - buf_data, 8);
 	opt2 = end;
 	put_num(b.p + b.len - 16 - 8, opt2, 8, w->big_endian);	/* DONE link of options 1 */
-	put_num(b.p + 12 + 2 + 4 + strlen(comp) + 1 + strlen(zver) + 1, opt1, 8, w->big_endian);
+	put_num(b.p + SP_DAT_MAGIC_LEN + 2 + 2 + 4 + strlen(comp) + 1 + strlen(zver) + 1, opt1, 8,
+		w->big_endian);
 	if (b.failed) {
 		ret = -ENOMEM;
 		goto fail;
@@ -1262,7 +1240,7 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 	opts.len = 0;
 	for (i = 0; i < w->nr_cpus; i++)
 		nr_with_data += w->cpus[i].nr_chunks > 0;
-	buf_num(&opts, ID_BUFFER, 2);
+	buf_num(&opts, SP_DAT_OPT_BUFFER, 2);
 	buf_num(&opts, 8 + 1 + strlen(w->clock) + 1 + 4 + 4 + 20ull * nr_with_data, 4);
 	buf_num(&opts, buf_sec, 8);
 	buf_str(&opts, "");
@@ -1276,17 +1254,17 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 		buf_num(&opts, offs[i], 8);
 		buf_num(&opts, w->cpus[i].file_bytes, 8);
 	}
-	buf_num(&opts, ID_DONE, 2);
+	buf_num(&opts, SP_DAT_ID_DONE, 2);
 	buf_num(&opts, 8, 4);
 	buf_num(&opts, 0, 8);
 	b.len = 0;
-	buf_num(&b, ID_DONE, 2);
+	buf_num(&b, SP_DAT_ID_DONE, 2);
 	buf_num(&b, 0, 2);
 	buf_num(&b, str_id[STR_OPTIONS], 4);
 	buf_num(&b, opts.len, 8);
 	buf_bytes(&b, opts.p, opts.len);
 	ret = b.failed || opts.failed ? -ENOMEM :
-	      section(w, &b, ID_STRINGS, str_id[STR_STRINGS], &strs, true);
+	      section(w, &b, SP_DAT_SEC_STRINGS, str_id[STR_STRINGS], &strs, true);
 	if (ret)
 		goto fail;
 	out_bytes(o, b.p, b.len);

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/trace/datfile.h"
+
 struct sp_error;
 struct sp_event;
 struct sp_writer;
@@ -31,9 +33,9 @@ struct sp_writer;
 
 /* Option ids of trace-cmd.dat.v7(5) that callers may add themselves. */
 enum sp_writer_option {
-	SP_WRITER_OPT_DATE = 1,
-	SP_WRITER_OPT_CPUSTAT = 2,
-	SP_WRITER_OPT_VERSION = 9,
+	SP_WRITER_OPT_DATE = SP_DAT_OPT_DATE,
+	SP_WRITER_OPT_CPUSTAT = SP_DAT_OPT_CPUSTAT,
+	SP_WRITER_OPT_VERSION = SP_DAT_OPT_VERSION,
 };
 
 struct sp_writer_options {
