@@ -45,6 +45,7 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
+#include "schedplot/base/tempfile.h"
 #include "schedplot/trace/datfile.h"
 #include "schedplot/trace/event.h"
 #include "schedplot/trace/writer.h"
@@ -100,8 +101,7 @@ struct option {
 };
 
 struct sp_writer {
-	char *path;
-	char *tmp_path;
+	struct sp_tempfile out;	/* the file, or its temporary file beside it */
 	int spool_fd;
 	uint64_t spool_len;
 	int version;
@@ -299,13 +299,22 @@ static char *dir_of(const char *path)
 	return d;
 }
 
+/*
+ * The spool: beside the file that will hold the trace (the same file system
+ * as the output, where the room for it is), or in $TMPDIR when the output
+ * is a device or FIFO.  Unlinked at once: nothing to clean up.
+ */
 static int open_spool(struct sp_writer *w, struct sp_error *err)
 {
-	char *dir = dir_of(w->path);
-	char *name;
+	const char *tmpdir = getenv("TMPDIR");
+	char *dir, *name;
 	int ret;
 
-	if (!dir)
+	if (w->out.direct)
+		ret = asprintf(&dir, "%s/", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0 ? -1 : 0;
+	else
+		ret = (dir = dir_of(sp_tempfile_path(&w->out))) ? 0 : -1;
+	if (ret)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	ret = asprintf(&name, "%s.schedplot-spool.XXXXXX", dir);
 	free(dir);
@@ -374,7 +383,6 @@ struct sp_writer *sp_writer_open(const char *path, const struct sp_writer_option
 	w->big_endian = opts->big_endian;
 	w->page_size = opts->page_size ? opts->page_size : 4096;
 	w->trace_id = opts->trace_id;
-	w->path = strdup(path);
 	w->clock = strdup(opts->clock ? opts->clock : "local");
 	if (opts->uname) {
 		w->uname = strdup(opts->uname);
@@ -394,8 +402,7 @@ struct sp_writer *sp_writer_open(const char *path, const struct sp_writer_option
 	w->header_page = strdup(opts->header_page ? opts->header_page : hp);
 	w->header_event = strdup(opts->header_event ? opts->header_event : default_header_event);
 	w->cpus = sp_alloc_array(w->nr_cpus, sizeof(*w->cpus));
-	if (!w->path || !w->clock || !w->uname || !w->header_page || !w->header_event ||
-	    !w->cpus) {
+	if (!w->clock || !w->uname || !w->header_page || !w->header_event || !w->cpus) {
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		goto fail;
 	}
@@ -408,7 +415,8 @@ struct sp_writer *sp_writer_open(const char *path, const struct sp_writer_option
 			goto fail;
 		}
 	}
-	if (open_spool(w, err))
+	if (sp_tempfile_open(&w->out, path, O_WRONLY | SP_TEMPFILE_DEFER, err) ||
+	    open_spool(w, err))
 		goto fail;
 	return w;
 fail:
@@ -514,6 +522,26 @@ static int write_all(int fd, const void *data, size_t len, uint64_t off)
 			return -ENOSPC;
 		p += n;
 		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The output is written front to back: a FIFO or a device takes it too. */
+static int write_seq(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENOSPC;
+		p += n;
 		len -= n;
 	}
 	return 0;
@@ -853,7 +881,7 @@ static void out_flush(struct out *o)
 
 	if (o->ret || !o->n)
 		return;
-	ret = write_all(o->fd, o->buf, o->n, o->off - o->n);
+	ret = write_seq(o->fd, o->buf, o->n);
 	if (ret)
 		o->ret = ret;
 	o->n = 0;
@@ -1280,38 +1308,10 @@ out:
 	return ret;
 }
 
-static int create_tmp(struct sp_writer *w, struct sp_error *err)
-{
-	char *dir = dir_of(w->path);
-	const char *base = strrchr(w->path, '/');
-	mode_t mask;
-	int fd, ret;
-
-	base = base ? base + 1 : w->path;
-	if (!dir || asprintf(&w->tmp_path, "%s.%s.XXXXXX", dir, base) < 0) {
-		free(dir);
-		w->tmp_path = NULL;
-		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	}
-	free(dir);
-	fd = mkstemp(w->tmp_path);
-	if (fd < 0) {
-		ret = -errno;
-		free(w->tmp_path);
-		w->tmp_path = NULL;
-		return sp_error_set(err, ret, -1, "cannot create a temporary file beside the output: %s",
-				    strerror(-ret));
-	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	return fd;
-}
-
 int sp_writer_close(struct sp_writer *w, struct sp_error *err)
 {
 	struct out *o = NULL;
-	int i, fd = -1, ret = 0;
+	int i, ret = 0;
 
 	for (i = 0; i < w->nr_cpus && !ret; i++) {
 		struct wcpu *c = &w->cpus[i];
@@ -1323,49 +1323,27 @@ int sp_writer_close(struct sp_writer *w, struct sp_error *err)
 		}
 	}
 	if (ret)
-		goto fail;
+		goto out;
 	o = calloc(1, sizeof(*o));
 	if (!o) {
 		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
-		goto fail;
+		goto out;
 	}
-	fd = create_tmp(w, err);
-	if (fd < 0) {
-		ret = fd;
-		goto fail;
-	}
-	o->fd = fd;
+	ret = sp_tempfile_ready(&w->out, err);
+	if (ret)
+		goto out;
+	o->fd = w->out.fd;
 	o->big_endian = w->big_endian;
 	ret = w->version == 6 ? write_v6(w, o, err) : write_v7(w, o, err);
 	if (ret)
-		goto fail;
+		goto out;
 	out_flush(o);
-	if (!o->ret && fsync(fd) && errno != EINVAL)
-		o->ret = -errno;
 	if (o->ret) {
 		ret = io_error(err, o->ret, "the trace");
-		goto fail;
+		goto out;
 	}
-	if (close(fd)) {
-		fd = -1;
-		ret = io_error(err, -errno, "the trace");
-		goto fail;
-	}
-	fd = -1;
-	if (rename(w->tmp_path, w->path)) {
-		ret = -errno;
-		sp_error_set(err, ret, -1, "cannot rename the new trace into place: %s",
-			     strerror(-ret));
-		goto fail;
-	}
-	free(w->tmp_path);
-	w->tmp_path = NULL;
-	free(o);
-	sp_writer_abort(w);
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
+	ret = sp_tempfile_commit(&w->out, err);
+out:
 	free(o);
 	sp_writer_abort(w);
 	return ret;
@@ -1377,8 +1355,7 @@ void sp_writer_abort(struct sp_writer *w)
 
 	if (!w)
 		return;
-	if (w->tmp_path)
-		unlink(w->tmp_path);
+	sp_tempfile_discard(&w->out);
 	if (w->spool_fd >= 0)
 		close(w->spool_fd);
 	for (i = 0; w->cpus && i < (size_t)w->nr_cpus; i++) {
@@ -1397,8 +1374,6 @@ void sp_writer_abort(struct sp_writer *w)
 	free(w->cpus);
 	free(w->formats);
 	free(w->options);
-	free(w->path);
-	free(w->tmp_path);
 	free(w->clock);
 	free(w->uname);
 	free(w->header_page);
