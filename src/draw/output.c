@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The one place that picks a cairo surface and puts the finished image on
- * disk.  A file target is written as a temporary file in the target's own
- * directory (so the final rename is atomic) and renamed into place only
- * after cairo, the writes, fflush(), fsync() and fclose() all succeeded.
- * Standard output cannot be taken back, so its image is collected in memory
- * and written only once it is complete.  Temporary files still pending are
- * removed when the process is stopped by a signal (SIGINT, SIGTERM, ...) or
- * exits without closing its output.
+ * disk.  A file target goes through struct sp_tempfile: a temporary file in
+ * the target's own directory (or in that of the file its symlinks lead to)
+ * renamed into place only after cairo, the writes, fflush(), fsync() and
+ * fclose() all succeeded, or, for a device, FIFO or socket, the target
+ * itself.  Standard output and devices cannot be taken back, so their
+ * image is collected in memory and written only once it is complete.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +29,7 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
+#include "schedplot/base/tempfile.h"
 #include "schedplot/draw/output.h"
 
 /* PDF creation date when SOURCE_DATE_EPOCH is not set: fixed, not "now". */
@@ -77,109 +76,15 @@ const char *sp_format_name(enum sp_format fmt)
 	}
 }
 
-/* ---- temporary files removed on a fatal signal or at exit ---- */
-
-#define SP_OUTPUT_MAX_PENDING 8
-
-/* Signals whose default action ends the process without a chance to clean up. */
-static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGXCPU,
-				       SIGUSR1, SIGUSR2 };
-
-/* The temporary files of this process, read by the signal handler. */
-static const char *volatile pending[SP_OUTPUT_MAX_PENDING];
-static volatile pid_t pending_owner;
-
-/* Async-signal-safe; a forked child (reader.c's isolation) removes nothing. */
-static void remove_pending(void)
-{
-	if (getpid() != pending_owner)
-		return;
-	for (size_t i = 0; i < SP_OUTPUT_MAX_PENDING; i++) {
-		const char *p = pending[i];
-
-		if (p)
-			unlink(p);
-	}
-}
-
-static void on_fatal_signal(int sig)
-{
-	int saved = errno;
-
-	remove_pending();
-	/*
-	 * Die of @sig once the handler returns: @sig stays blocked until then,
-	 * so a second one (timeout(1) signals the process and its group) cannot
-	 * kill the process before the files are gone.  SA_RESETHAND is not used
-	 * for this: it does not keep @sig blocked in the handler.
-	 */
-	signal(sig, SIG_DFL);
-	raise(sig);
-	errno = saved;
-}
-
-/*
- * Once per process: handlers for the signals still at their default action
- * (a SIG_IGN from nohup, or a handler of the program, is kept), and the exit
- * hook.  SIGXFSZ is ignored instead, so that a file size limit (ulimit -f)
- * makes the write fail with EFBIG and the usual error path cleans up.
- */
-static void install_cleanup(void)
-{
-	static bool installed;
-	struct sigaction sa, old;
-
-	if (installed)
-		return;
-	installed = true;
-	pending_owner = getpid();
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fatal_signal;
-	sa.sa_flags = 0;
-	sigemptyset(&sa.sa_mask);
-	/* the other cleanup signals wait too, while the files are removed */
-	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		sigaddset(&sa.sa_mask, cleanup_signals[i]);
-	for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		if (!sigaction(cleanup_signals[i], NULL, &old) && old.sa_handler == SIG_DFL &&
-		    !(old.sa_flags & SA_SIGINFO))
-			sigaction(cleanup_signals[i], &sa, NULL);
-	if (!sigaction(SIGXFSZ, NULL, &old) && old.sa_handler == SIG_DFL &&
-	    !(old.sa_flags & SA_SIGINFO))
-		signal(SIGXFSZ, SIG_IGN);
-	atexit(remove_pending);
-}
-
+/* The CSV writer's temporary file, until it uses struct sp_tempfile. */
 int sp_output_temp_open(const char *tmp_path, int flags)
 {
-	sigset_t block, old;
-	int fd, e;
-	size_t i;
-
-	install_cleanup();
-	/* No signal between creating the file and recording it. */
-	sigemptyset(&block);
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		sigaddset(&block, cleanup_signals[i]);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	fd = open(tmp_path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	e = errno;
-	if (fd >= 0) {
-		for (i = 0; i < SP_OUTPUT_MAX_PENDING && pending[i]; i++)
-			;
-		if (i < SP_OUTPUT_MAX_PENDING)
-			pending[i] = tmp_path;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	errno = e;
-	return fd;
+	return sp_tempfile_create(tmp_path, flags);
 }
 
 void sp_output_temp_forget(const char *tmp_path)
 {
-	for (size_t i = 0; i < SP_OUTPUT_MAX_PENDING; i++)
-		if (pending[i] == tmp_path)
-			pending[i] = NULL;
+	sp_tempfile_unregister(tmp_path);
 }
 
 void sp_output_init(struct sp_output *out)
@@ -343,54 +248,26 @@ static cairo_status_t write_png(struct sp_output *out)
 }
 
 /*
- * Create the temporary file beside @path: ".NAME.PID.N.tmp" in the same
- * directory, created exclusively with mode 0666 so the umask applies as
- * for any new file.
+ * Open the file output: a temporary file beside @path (or beside the file
+ * its symlinks lead to), or, for a device, FIFO or socket, a check that it
+ * can be written: it is opened at commit, and its image is held in memory
+ * until then like that of standard output.
  */
-static int create_temp(struct sp_output *out, const char *path, struct sp_error *err)
+static int open_file(struct sp_output *out, const char *path, struct sp_error *err)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int dir_len = slash ? (int)(slash - path) + 1 : 0;
-	size_t size = strlen(path) + 64;
-	int fd = -1;
+	int ret;
 
-	out->tmp_path = malloc(size);
-	if (!out->tmp_path)
-		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	for (unsigned int n = 0; n < 1000; n++) {
-		/* Keep the name short of NAME_MAX whatever the target's length. */
-		snprintf(out->tmp_path, size, "%.*s.%.200s.%ld.%u.tmp", dir_len, path, base,
-			 (long)getpid(), n);
-		fd = sp_output_temp_open(out->tmp_path, O_WRONLY);
-		if (fd >= 0 || errno != EEXIST)
-			break;
-	}
-	if (fd < 0) {
-		int code = -errno;
-
-		free(out->tmp_path);
-		out->tmp_path = NULL;
-		if (dir_len == 0)
-			return sp_error_set(err, code, -1,
-					    "cannot create output in the current directory: %s",
-					    strerror(-code));
-		if (dir_len == 1)
-			return sp_error_set(err, code, -1, "cannot create output in '/': %s",
-					    strerror(-code));
-		return sp_error_set(err, code, -1, "cannot create output in '%.*s': %s",
-				    dir_len - 1, path, strerror(-code));
-	}
-	out->fp = fdopen(fd, "wb");
+	/* a device is opened at commit: the CLI probes the output before drawing */
+	ret = sp_tempfile_open(&out->tf, path, O_WRONLY | SP_TEMPFILE_DEFER, err);
+	if (ret)
+		return ret;
+	if (out->tf.direct)
+		return 0;
+	out->fp = sp_tempfile_fdopen(&out->tf, "wb");
 	if (!out->fp) {
-		int code = -errno;
-
-		close(fd);
-		unlink(out->tmp_path);
-		sp_output_temp_forget(out->tmp_path);
-		free(out->tmp_path);
-		out->tmp_path = NULL;
-		return sp_error_set(err, code, -1, "cannot write '%s': %s", path, strerror(-code));
+		ret = -errno;
+		sp_tempfile_discard(&out->tf);
+		return sp_error_set(err, ret, -1, "cannot write '%s': %s", path, strerror(-ret));
 	}
 	return 0;
 }
@@ -426,19 +303,12 @@ static void release(struct sp_output *out)
 		cairo_destroy(out->cr);
 	if (out->surface)
 		cairo_surface_destroy(out->surface);
-	if (out->fp)
-		fclose(out->fp);
-	if (out->tmp_path) {
-		unlink(out->tmp_path);
-		sp_output_temp_forget(out->tmp_path);
-		free(out->tmp_path);
-	}
+	sp_tempfile_discard(&out->tf);
 	free(out->path);
 	free(out->buf);
 	out->cr = NULL;
 	out->surface = NULL;
 	out->fp = NULL;
-	out->tmp_path = NULL;
 	out->path = NULL;
 	out->buf = NULL;
 	out->nr_buf = 0;
@@ -485,7 +355,7 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
 	if (!out->path)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	if (!to_stdout) {
-		ret = create_temp(out, path, err);
+		ret = open_file(out, path, err);
 		if (ret)
 			goto fail;
 	}
@@ -619,6 +489,7 @@ out:
 	return ret;
 }
 
+/* Write what is held in memory to @fd. */
 static int write_all(int fd, const unsigned char *p, size_t n)
 {
 	while (n) {
@@ -635,53 +506,31 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
-/* Flush, sync and close the temporary file, then rename it over the target. */
+/* Put the file in place: renamed over the target, or written to a device. */
 static int commit_file(struct sp_output *out, struct sp_error *err)
 {
-	FILE *fp = out->fp;
-	const char *slash;
 	int ret;
 
-	out->fp = NULL;
-	if (fflush(fp) || fsync(fileno(fp))) {
-		ret = -errno;
-		fclose(fp);
-		return sp_error_set(err, ret, -1, "cannot write '%s': %s", out->path, strerror(-ret));
-	}
-	if (fclose(fp))
-		return sp_error_set(err, -errno, -1, "cannot write '%s': %s", out->path,
-				    strerror(errno));
-	/* The target may have been replaced while we drew. */
-	ret = check_target(out, out->path, err);
-	if (ret)
-		return ret;
-	if (rename(out->tmp_path, out->path) < 0)
-		return sp_error_set(err, -errno, -1, "cannot rename the image to '%s': %s",
-				    out->path, strerror(errno));
-	sp_output_temp_forget(out->tmp_path);
-	free(out->tmp_path);
-	out->tmp_path = NULL;
-
-	/* Make the rename durable too; a failure here loses nothing written. */
-	slash = strrchr(out->path, '/');
-	if (slash) {
-		char *dir = strndup(out->path, slash == out->path ? 1 : (size_t)(slash - out->path));
-		int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
+	out->fp = NULL;		/* closed by the commit */
+	if (out->tf.direct) {
+		ret = sp_tempfile_ready(&out->tf, err);
+		if (ret) {
+			sp_tempfile_discard(&out->tf);
+			return ret;
 		}
-		free(dir);
+		ret = write_all(out->tf.fd, out->buf, out->nr_buf);
+		if (ret) {
+			sp_tempfile_discard(&out->tf);
+			return sp_error_set(err, ret, -1, "cannot write '%s': %s", out->path,
+					    strerror(-ret));
+		}
 	} else {
-		int dfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
-		}
+		/* The target may have been replaced while we drew. */
+		ret = check_target(out, out->path, err);
+		if (ret)
+			return ret;
 	}
-	return 0;
+	return sp_tempfile_commit(&out->tf, err);
 }
 
 int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err)
@@ -733,7 +582,7 @@ int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err)
 			goto out;
 		}
 	}
-	if (out->fp) {
+	if (out->tf.path) {
 		ret = commit_file(out, err);
 	} else {
 		ret = write_all(STDOUT_FILENO, out->buf, out->nr_buf);

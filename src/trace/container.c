@@ -23,28 +23,8 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/trace/container.h"
+#include "schedplot/trace/datfile.h"
 
-/* v7 section and option ids */
-enum {
-	OPT_DONE = 0,
-	OPT_DATE = 1,
-	OPT_BUFFER = 3,
-	OPT_OFFSET = 7,
-	OPT_CPUCOUNT = 8,
-	OPT_TIME_SHIFT = 12,
-	OPT_TSC2NSEC = 14,
-	OPT_STRINGS = 15,
-	OPT_HEADER_INFO = 16,
-	OPT_FTRACE_EVENTS = 17,
-	OPT_EVENT_FORMATS = 18,
-	OPT_KALLSYMS = 19,
-	OPT_PRINTK = 20,
-	OPT_CMDLINES = 21,
-	OPT_BUFFER_TEXT = 22,
-};
-
-#define SEC_FL_COMPRESS	1
-#define SEC_HDR_SIZE	16	/* id, flags, description, size */
 #define MAX_NAME	256	/* event system, buffer and clock names */
 #define MAX_ITEMS	(1u << 20)	/* sections plus options in one file */
 
@@ -222,10 +202,10 @@ static int check_option(struct ctr *c, uint64_t id, uint64_t off, uint64_t len)
 	uint64_t end = off + len, nr_cpus, count, cpu, p;
 	int ret;
 
-	if (c->layout && (id == OPT_DATE || id == OPT_OFFSET || id == OPT_TIME_SHIFT ||
-			  id == OPT_TSC2NSEC))
+	if (c->layout && (id == SP_DAT_OPT_DATE || id == SP_DAT_OPT_OFFSET ||
+			  id == SP_DAT_OPT_TIME_SHIFT || id == SP_DAT_OPT_TSC2NSEC))
 		c->layout->ts_options = true;
-	if (id != OPT_TIME_SHIFT || len < 16)
+	if (id != SP_DAT_OPT_TIME_SHIFT || len < 16)
 		return 0;	/* libtracecmd skips a shorter one */
 	ret = ctr_num(c, off + 12, 4, end, "time shift option", &nr_cpus);
 	if (ret)
@@ -486,7 +466,7 @@ static int v6_flyrecord(struct ctr *c, uint64_t off, uint64_t nr_cpus, bool top)
 static int v6_options(struct ctr *c, uint64_t *off, uint64_t *nr_cpus, bool instances)
 {
 	uint64_t id, len, val, p = *off;
-	char tag[10];
+	char tag[SP_DAT_TAG_LEN];
 	int ret;
 
 	for (;;) {
@@ -504,7 +484,7 @@ static int v6_options(struct ctr *c, uint64_t *off, uint64_t *nr_cpus, bool inst
 			ret = check_option(c, id, p + 6, len);
 		if (ret)
 			return ret;
-		if (!instances && id == OPT_CPUCOUNT && len >= 4) {
+		if (!instances && id == SP_DAT_OPT_CPUCOUNT && len >= 4) {
 			ret = ctr_num(c, p + 6, 4, c->size, "options", &val);
 			if (!ret)
 				ret = check_cpu_count(c, p + 6, val);
@@ -512,13 +492,13 @@ static int v6_options(struct ctr *c, uint64_t *off, uint64_t *nr_cpus, bool inst
 				return ret;
 			ctr_visit(c, "cpu count", p + 6, 4);
 			*nr_cpus = val;
-		} else if (instances && id == OPT_BUFFER && len >= 8) {
+		} else if (instances && id == SP_DAT_OPT_BUFFER && len >= 8) {
 			ret = ctr_num(c, p + 6, 8, c->size, "options", &val);
 			if (!ret)
 				ret = ctr_read(c, val, tag, sizeof(tag), c->size, "buffer instance");
 			if (ret)
 				return ret;
-			if (memcmp(tag, "flyrecord", sizeof(tag)))
+			if (memcmp(tag, SP_DAT_TAG_FLYRECORD, sizeof(tag)))
 				return sp_error_set(c->err, -EBADMSG, val,
 						    "buffer instance data does not start with \"flyrecord\" (the file is damaged)");
 			ret = v6_flyrecord(c, val + sizeof(tag), *nr_cpus, false);
@@ -536,7 +516,7 @@ static int v6_options(struct ctr *c, uint64_t *off, uint64_t *nr_cpus, bool inst
 static int check_v6(struct ctr *c, uint64_t off)
 {
 	uint64_t nr_cpus, opts;
-	char tag[10];
+	char tag[SP_DAT_TAG_LEN];
 	int ret;
 
 	ret = meta_v6(c, &off);
@@ -555,7 +535,8 @@ static int check_v6(struct ctr *c, uint64_t off)
 	ctr_visit(c, "data type", off, sizeof(tag));
 	off += sizeof(tag);
 	opts = off;
-	if (!memcmp(tag, "options", 7)) {
+	/* the word; the padding after it is not checked */
+	if (!memcmp(tag, SP_DAT_TAG_OPTIONS, 7)) {
 		ret = v6_options(c, &off, &nr_cpus, false);
 		if (!ret)
 			ret = ctr_read(c, off, tag, sizeof(tag), c->size, "data type");
@@ -564,9 +545,9 @@ static int check_v6(struct ctr *c, uint64_t off)
 		ctr_visit(c, "data type", off, sizeof(tag));
 		off += sizeof(tag);
 	}
-	if (!memcmp(tag, "latency", 7))
+	if (!memcmp(tag, SP_DAT_TAG_LATENCY, 7))
 		return 0;	/* the rest is text */
-	if (memcmp(tag, "flyrecord", sizeof(tag)))
+	if (memcmp(tag, SP_DAT_TAG_FLYRECORD, sizeof(tag)))
 		return sp_error_set(c->err, -EBADMSG, off - sizeof(tag),
 				    "unknown data type (expected flyrecord or latency; the file is damaged)");
 	if (c->layout)
@@ -580,17 +561,17 @@ static int check_v6(struct ctr *c, uint64_t off)
 static const char *section_name(unsigned int id)
 {
 	switch (id) {
-	case OPT_DONE:		return "options section";
-	case OPT_BUFFER:	return "flyrecord buffer section";
-	case OPT_STRINGS:	return "strings section";
-	case OPT_HEADER_INFO:	return "header info section";
-	case OPT_FTRACE_EVENTS:	return "ftrace formats section";
-	case OPT_EVENT_FORMATS:	return "event formats section";
-	case OPT_KALLSYMS:	return "kallsyms section";
-	case OPT_PRINTK:	return "printk section";
-	case OPT_CMDLINES:	return "cmdlines section";
-	case OPT_BUFFER_TEXT:	return "latency buffer section";
-	default:		return "section";
+	case SP_DAT_ID_DONE:			return "options section";
+	case SP_DAT_OPT_BUFFER:			return "flyrecord buffer section";
+	case SP_DAT_SEC_STRINGS:		return "strings section";
+	case SP_DAT_SEC_HEADER_INFO:		return "header info section";
+	case SP_DAT_SEC_FTRACE_EVENTS:		return "ftrace formats section";
+	case SP_DAT_SEC_EVENT_FORMATS:		return "event formats section";
+	case SP_DAT_SEC_KALLSYMS:		return "kallsyms section";
+	case SP_DAT_SEC_PRINTK:			return "printk section";
+	case SP_DAT_SEC_CMDLINES:		return "cmdlines section";
+	case SP_DAT_OPT_BUFFER_TEXT:		return "latency buffer section";
+	default:				return "section";
 	}
 }
 
@@ -602,7 +583,7 @@ static const char *section_name(unsigned int id)
 static int v7_section(struct ctr *c, uint64_t off, int expect, const char *what,
 		      struct section *s)
 {
-	unsigned char h[SEC_HDR_SIZE];
+	unsigned char h[SP_DAT_SEC_HDR_SIZE];
 	uint64_t size, zsize, rsize;
 	int ret;
 
@@ -618,12 +599,13 @@ static int v7_section(struct ctr *c, uint64_t off, int expect, const char *what,
 		return sp_error_set(c->err, -EBADMSG, off,
 				    "%s leads to a section of type %u, not %d (the file is damaged)",
 				    what, s->id, expect);
-	ret = ctr_span(c, off + SEC_HDR_SIZE, size, c->size, section_name(s->id));
+	ret = ctr_span(c, off + SP_DAT_SEC_HDR_SIZE, size, c->size, section_name(s->id));
 	if (ret)
 		return ret;
-	s->data = off + SEC_HDR_SIZE;
+	s->data = off + SP_DAT_SEC_HDR_SIZE;
 	s->end = s->data + size;
-	if (!(s->flags & SEC_FL_COMPRESS) || s->id == OPT_BUFFER || s->id == OPT_BUFFER_TEXT)
+	if (!(s->flags & SP_DAT_SEC_FL_COMPRESS) || s->id == SP_DAT_OPT_BUFFER ||
+	    s->id == SP_DAT_OPT_BUFFER_TEXT)
 		return 0;
 	ret = ctr_num(c, s->data, 4, s->end, section_name(s->id), &zsize);
 	if (!ret)
@@ -658,30 +640,30 @@ static int v7_sections(struct ctr *c, uint64_t off)
 			c->max_desc_off = off;
 		}
 		p = s.data;
-		if (s.id == OPT_STRINGS) {
+		if (s.id == SP_DAT_SEC_STRINGS) {
 			rsize = s.end - s.data;
-			if ((s.flags & SEC_FL_COMPRESS) &&
+			if ((s.flags & SP_DAT_SEC_FL_COMPRESS) &&
 			    (ret = ctr_num(c, s.data + 4, 4, s.end, "strings section", &rsize)))
 				return ret;
 			c->strings_size += rsize;
-		} else if (!(s.flags & SEC_FL_COMPRESS)) {
+		} else if (!(s.flags & SP_DAT_SEC_FL_COMPRESS)) {
 			switch (s.id) {
-			case OPT_HEADER_INFO:
+			case SP_DAT_SEC_HEADER_INFO:
 				ret = meta_headers(c, &p, s.end);
 				break;
-			case OPT_FTRACE_EVENTS:
+			case SP_DAT_SEC_FTRACE_EVENTS:
 				ret = meta_files(c, &p, s.end, "ftrace formats");
 				break;
-			case OPT_EVENT_FORMATS:
+			case SP_DAT_SEC_EVENT_FORMATS:
 				ret = meta_events(c, &p, s.end);
 				break;
-			case OPT_KALLSYMS:
+			case SP_DAT_SEC_KALLSYMS:
 				ret = meta_sized(c, &p, s.end, 4, "kallsyms");
 				break;
-			case OPT_PRINTK:
+			case SP_DAT_SEC_PRINTK:
 				ret = meta_sized(c, &p, s.end, 4, "printk");
 				break;
-			case OPT_CMDLINES:
+			case SP_DAT_SEC_CMDLINES:
 				ret = meta_sized(c, &p, s.end, 8, "cmdlines");
 				break;
 			}
@@ -704,14 +686,15 @@ static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t lim
 			const char *what, uint64_t *nr_chunks, uint64_t *last_chunk,
 			uint64_t *largest)
 {
-	uint64_t count, zsize, rsize, i, p = off + 4, max = SP_CONTAINER_MAX_CHUNK;
+	uint64_t count, zsize, rsize, i, p = off + SP_DAT_CHUNK_COUNT_SIZE;
+	uint64_t max = SP_CONTAINER_MAX_CHUNK;
 	int ret;
 
-	ret = ctr_num(c, off, 4, limit, what, &count);
+	ret = ctr_num(c, off, SP_DAT_CHUNK_COUNT_SIZE, limit, what, &count);
 	if (ret)
 		return ret;
-	if (count > (limit - p) / 8)
-		return ctr_span(c, p, count * 8, limit, what);
+	if (count > (limit - p) / SP_DAT_CHUNK_HDR_SIZE)
+		return ctr_span(c, p, count * SP_DAT_CHUNK_HDR_SIZE, limit, what);
 	/* CPU data is read a chunk at a time: that chunk is its memory */
 	if (largest) {
 		max = SP_CONTAINER_MAX_DATA_CHUNK;
@@ -724,19 +707,19 @@ static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t lim
 		if (!ret)
 			ret = check_block(c, p, zsize, rsize, max, what);
 		if (!ret)
-			ret = ctr_span(c, p + 8, zsize, limit, what);
+			ret = ctr_span(c, p + SP_DAT_CHUNK_HDR_SIZE, zsize, limit, what);
 		if (ret)
 			return ret;
 		if (largest && rsize > *largest)
 			*largest = rsize;
-		ctr_visit(c, "chunk", p, 8 + zsize);
+		ctr_visit(c, "chunk", p, SP_DAT_CHUNK_HDR_SIZE + zsize);
 		if (last_chunk)
 			*last_chunk = p;
-		p += 8 + zsize;
+		p += SP_DAT_CHUNK_HDR_SIZE + zsize;
 	}
 	if (nr_chunks)
 		*nr_chunks = count;
-	if (p - off > size + 4)
+	if (p - off > size + SP_DAT_CHUNK_COUNT_SIZE)
 		return sp_error_set(c->err, -EBADMSG, off,
 				    "compressed %s runs past its recorded size of %llu bytes (the file is damaged)",
 				    what, (unsigned long long)size);
@@ -762,16 +745,16 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 	if (ret)
 		return ret;
 	if (sec_off >= c->size)
-		return ctr_span(c, sec_off, SEC_HDR_SIZE, c->size, "buffer section");
+		return ctr_span(c, sec_off, SP_DAT_SEC_HDR_SIZE, c->size, "buffer section");
 	ret = v7_section(c, sec_off, id, "buffer option", &s);
 	if (ret)
 		return ret;
 	if (!name[0] && c->layout) {
-		c->layout->flyrecord = id == OPT_BUFFER;
-		c->layout->compressed = id == OPT_BUFFER && (s.flags & SEC_FL_COMPRESS);
+		c->layout->flyrecord = id == SP_DAT_OPT_BUFFER;
+		c->layout->compressed = id == SP_DAT_OPT_BUFFER && (s.flags & SP_DAT_SEC_FL_COMPRESS);
 	}
-	if (id == OPT_BUFFER_TEXT)
-		return (s.flags & SEC_FL_COMPRESS) ?
+	if (id == SP_DAT_OPT_BUFFER_TEXT)
+		return (s.flags & SP_DAT_SEC_FL_COMPRESS) ?
 			check_chunks(c, s.data, s.end - s.data, s.end, "latency data", NULL, NULL,
 				     NULL) : 0;
 
@@ -816,7 +799,7 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 					    "%s offset 0x%llx points back before its buffer section at 0x%llx (the file is damaged)",
 					    what, (unsigned long long)doff, (unsigned long long)s.off);
 		nr_chunks = last_chunk = largest = 0;
-		if (s.flags & SEC_FL_COMPRESS) {
+		if (s.flags & SP_DAT_SEC_FL_COMPRESS) {
 			ret = check_chunks(c, doff, dsize, s.end, what, &nr_chunks, &last_chunk,
 					   &largest);
 			/* every CPU holds its current chunk while the CPUs are merged */
@@ -861,13 +844,13 @@ static int v7_option_list(struct ctr *c, const struct section *s, uint64_t *next
 			return ret;
 		p += 6;
 		switch (id) {
-		case OPT_DONE:
+		case SP_DAT_ID_DONE:
 			ret = ctr_num(c, p, 8, p + len, "DONE option", next);
 			if (!ret)
 				ctr_visit(c, "next options offset", p, 8);
 			*link = p;
 			return ret;
-		case OPT_CPUCOUNT:
+		case SP_DAT_OPT_CPUCOUNT:
 			ret = ctr_num(c, p, 4, p + len, "CPU count option", &val);
 			if (!ret)
 				ret = check_cpu_count(c, p, val);
@@ -876,33 +859,33 @@ static int v7_option_list(struct ctr *c, const struct section *s, uint64_t *next
 			ctr_visit(c, "cpu count", p, 4);
 			c->has_cpucount = true;
 			break;
-		case OPT_BUFFER:
-		case OPT_BUFFER_TEXT:
+		case SP_DAT_OPT_BUFFER:
+		case SP_DAT_OPT_BUFFER_TEXT:
 			ret = v7_buffer(c, id, p, p + len);
 			break;
-		case OPT_HEADER_INFO:
-		case OPT_FTRACE_EVENTS:
-		case OPT_EVENT_FORMATS:
-		case OPT_KALLSYMS:
-		case OPT_PRINTK:
-		case OPT_CMDLINES: {
+		case SP_DAT_SEC_HEADER_INFO:
+		case SP_DAT_SEC_FTRACE_EVENTS:
+		case SP_DAT_SEC_EVENT_FORMATS:
+		case SP_DAT_SEC_KALLSYMS:
+		case SP_DAT_SEC_PRINTK:
+		case SP_DAT_SEC_CMDLINES: {
 			struct section target;
 
 			ret = ctr_num(c, p, 8, p + len, "section option", &val);
 			if (!ret && val >= c->size)
-				ret = ctr_span(c, val, SEC_HDR_SIZE, c->size, section_name(id));
+				ret = ctr_span(c, val, SP_DAT_SEC_HDR_SIZE, c->size, section_name(id));
 			if (!ret)
 				ret = v7_section(c, val, id, "section option", &target);
 			if (!ret && c->layout) {
 				struct sp_container_block *b =
-					id == OPT_HEADER_INFO ? &c->layout->header_info :
-					id == OPT_FTRACE_EVENTS ? &c->layout->ftrace_formats :
-					id == OPT_EVENT_FORMATS ? &c->layout->event_formats :
-					id == OPT_CMDLINES ? &c->layout->cmdlines : NULL;
+					id == SP_DAT_SEC_HEADER_INFO ? &c->layout->header_info :
+					id == SP_DAT_SEC_FTRACE_EVENTS ? &c->layout->ftrace_formats :
+					id == SP_DAT_SEC_EVENT_FORMATS ? &c->layout->event_formats :
+					id == SP_DAT_SEC_CMDLINES ? &c->layout->cmdlines : NULL;
 
 				if (b)
 					layout_block(c, b, target.data, target.end - target.data,
-						     target.flags & SEC_FL_COMPRESS);
+						     target.flags & SP_DAT_SEC_FL_COMPRESS);
 			}
 			break;
 		}
@@ -935,10 +918,10 @@ static int v7_options(struct ctr *c, uint64_t off, uint64_t header_end)
 			return sp_error_set(c->err, -EBADMSG, off,
 					    "truncated file: the options section is past the end (file ends at 0x%llx; was the recording interrupted?)",
 					    (unsigned long long)c->size);
-		ret = v7_section(c, off, OPT_DONE, "options link", &s);
+		ret = v7_section(c, off, SP_DAT_ID_DONE, "options link", &s);
 		if (ret)
 			return ret;
-		if (s.flags & SEC_FL_COMPRESS)
+		if (s.flags & SP_DAT_SEC_FL_COMPRESS)
 			return sp_error_set(c->err, -ENOTSUP, off,
 					    "compressed options sections are not supported (convert the file with trace-cmd convert)");
 		ctr_visit(c, "options", off, s.end - off);
@@ -983,8 +966,8 @@ static int check_v7(struct ctr *c, uint64_t off)
 /* Magic, version, byte order, long size, page size and (v7) compression. */
 static int check_header(struct ctr *c, uint64_t *next)
 {
-	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	unsigned char buf[10];
+	static const char magic[SP_DAT_MAGIC_LEN] = SP_DAT_MAGIC;
+	unsigned char buf[SP_DAT_MAGIC_LEN];
 	char ver[16], zver[64];
 	size_t n = c->size < sizeof(buf) ? c->size : sizeof(buf);
 	uint64_t off, p, val = 0;
@@ -999,25 +982,26 @@ static int check_header(struct ctr *c, uint64_t *next)
 				    "not a trace-cmd data file (no tracing magic); record one with trace-cmd record or schedplot record");
 	ret = ctr_span(c, 0, sizeof(magic), c->size, "file header");
 	if (!ret)
-		ret = ctr_string(c, 10, c->size, sizeof(ver) - 1, "file version", ver, &off);
+		ret = ctr_string(c, SP_DAT_MAGIC_LEN, c->size, sizeof(ver) - 1, "file version", ver,
+				 &off);
 	if (ret)
 		return ret;
-	ctr_visit(c, "magic", 0, 10);
+	ctr_visit(c, "magic", 0, SP_DAT_MAGIC_LEN);
 	for (i = 0; ver[i] >= '0' && ver[i] <= '9' && i < 9; i++)
 		val = val * 10 + (ver[i] - '0');
 	if (!i || ver[i])
-		return sp_error_set(c->err, -EBADMSG, 10,
+		return sp_error_set(c->err, -EBADMSG, SP_DAT_MAGIC_LEN,
 				    "the file version is not a number (the file is damaged)");
 	if (val < 6)
-		return sp_error_set(c->err, -EPROTONOSUPPORT, 10,
+		return sp_error_set(c->err, -EPROTONOSUPPORT, SP_DAT_MAGIC_LEN,
 				    "file version %llu is older than this schedplot reads (6 and 7); record the trace again with a current trace-cmd",
 				    (unsigned long long)val);
 	if (val > 7)
-		return sp_error_set(c->err, -EPROTONOSUPPORT, 10,
+		return sp_error_set(c->err, -EPROTONOSUPPORT, SP_DAT_MAGIC_LEN,
 				    "file version %llu is newer than this schedplot reads (6 and 7); convert it with trace-cmd convert --file-version 7",
 				    (unsigned long long)val);
 	c->info->version = val;
-	ctr_visit(c, "version", 10, off - 10);
+	ctr_visit(c, "version", SP_DAT_MAGIC_LEN, off - SP_DAT_MAGIC_LEN);
 
 	ret = ctr_read(c, off, buf, 2, c->size, "file header");
 	if (ret)

@@ -7,7 +7,7 @@
  * whole pages (trace-cmd.dat.v7(5), "COMPRESSION FORMAT OF THE TRACE
  * DATA").  A stream holds a block in memory, a window of pages read with
  * pread() or one decompressed chunk, and while it is walked a helper thread
- * reads the next one (struct sp_cpustream_scratch).
+ * reads the next one (cpustream-ahead.c).
  *
  * Pages are walked here rather than with libtraceevent's kbuffer, which
  * costs a function call and a byte-order callback per word and trusts the
@@ -20,167 +20,29 @@
  * With many CPUs the merge visits a stream only every few hundred records,
  * long after its next record left the cache; each stream prefetches the
  * record after the one it returns, so that wait overlaps other work.  Its
- * blocks come from huge pages (struct block_pool), and opening reads the
- * first and last chunk of every CPU in two threads (sp_cpustream_spans()).
+ * blocks come from huge pages (blockpool.c), and opening reads the first
+ * and last chunk of every CPU in two threads (sp_cpustream_spans()).
+ *
+ * This file: reading blocks and walking their pages.  The types the
+ * read-ahead shares, with who owns which field under which lock, are in
+ * cpustream-internal.h.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 
 #include <zlib.h>
 #include <zstd.h>
 
 #include "schedplot/base/error.h"
-#include "schedplot/base/sanitizer.h"
 #include "schedplot/base/thread.h"
+#include "schedplot/trace/blockpool.h"
 #include "schedplot/trace/container.h"
 #include "schedplot/trace/cpustream.h"
-
-/*
- * Memory for the streams' blocks.  With hundreds of CPUs the blocks take
- * tens of megabytes, touched in turn by the merge: from malloc() that is a
- * page fault per 4 KiB and a TLB miss on most visits.  Blocks are carved
- * from regions backed by huge pages where the kernel offers them; a block
- * given back is kept for the next one that fits.  Under the sanitizers
- * blocks come from malloc(), which keeps their overflow checks.
- */
-#define POOL_REGION	(32ul << 20)
-#define POOL_ALIGN	(2ul << 20)	/* a huge page */
-
-struct pool_piece {
-	struct pool_piece *next;
-	size_t size;
-};
-
-struct block_pool {
-	pthread_mutex_t lock;
-	char **maps;			/* regions, as mapped */
-	size_t *map_sizes;
-	size_t nr_maps;
-	char *next;			/* free room in the newest region */
-	size_t room;
-	struct pool_piece *spare;	/* blocks given back */
-};
-
-/*
- * What the streams of a file can share: the compressed bytes of a chunk are
- * only needed until it is decompressed, so one buffer (kept warm in the
- * cache) serves every CPU.
- */
-struct sp_cpustream_scratch {
-	struct block_pool *pool;	/* the streams' blocks (the helper's: NULL) */
-	ZSTD_DCtx *zstd;
-	char *zbuf;			/* compressed chunk, then the next chunk's header */
-	size_t alloc_zbuf;
-
-	/*
-	 * The helper thread: while the caller walks a stream's block, it
-	 * reads (and decompresses) the stream's next one, on another CPU.
-	 * It has its own decompression state; streams queue for it.
-	 */
-	struct sp_cpustream_scratch *helper;	/* its scratch, NULL until started */
-	enum sp_codec codec;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;		/* a block queued, done, or stop */
-	struct sp_cpustream *queue, **queue_tail;
-	int nr_queued;			/* in the queue; changed under the lock, read without */
-	bool stop;
-	bool no_helper;			/* it could not be started: read in the caller */
-	bool has_thread;		/* the helper's thread runs */
-	enum sp_read_ahead ahead;	/* set under the lock */
-	unsigned int helped_asked;	/* SP_AHEAD_HELPED: asked for, not taken (caller's) */
-};
-
-/* SP_AHEAD_HELPED: blocks asked for at once, at most */
-#define HELPED_MAX	256
-
-#define SLACK		64	/* zeroed bytes behind every block */
-#define CHUNK_HDR	8	/* compressed size, uncompressed size */
-
-/* Ring-buffer event header: type_len (5 bits) and time delta (27 bits). */
-#define TYPE_PADDING	29
-#define TYPE_TIME_EXTEND 30
-#define TYPE_TIME_STAMP	31
-#define TS_SHIFT	27
-#define TS_MSB		(0xf8ULL << 56)	/* not in absolute time stamps: kept from before */
-#define COMMIT_MASK	((1u << 27) - 1)
-#define MISSING_EVENTS	(1ULL << 31)
-#define MISSING_STORED	(1ULL << 30)
-
-/* A block of pages in memory: a window of the file or a decompressed chunk. */
-struct block {
-	char *buf;			/* pages, then SLACK zeroes */
-	size_t alloc;
-	size_t len;			/* bytes of whole pages */
-	uint64_t file_off;		/* where it came from (chunk header if compressed) */
-};
-
-/* Where a stream goes on in the file. */
-struct position {
-	uint64_t next_off;		/* next window or chunk header */
-	uint64_t left;			/* bytes (uncompressed) or chunks (compressed) to go */
-	unsigned char next_hdr[CHUNK_HDR];
-	bool have_next_hdr;
-};
-
-enum ahead_state {
-	AHEAD_NONE,			/* nothing asked */
-	AHEAD_QUEUED,			/* asked, the helper has not started */
-	AHEAD_RUNNING,			/* the helper is reading it */
-	AHEAD_DONE,			/* read: ahead_ret says how it went */
-};
-
-struct sp_cpustream {
-	struct sp_cpustream_params p;
-	struct sp_container_cpu cpu;
-	unsigned int hdr_size;		/* page header: timestamp and commit */
-	bool swap;			/* file and host byte order differ */
-
-	struct block cur;		/* the block being walked */
-	size_t page_off;		/* next page to walk in it */
-
-	struct sp_cpustream_scratch *scratch;
-	bool own_scratch;
-	struct sp_cpustream_scratch *fill_sc;	/* decompresses blocks read in place */
-	size_t block_size;		/* bytes of pages a block usually holds */
-
-	struct position pos;		/* after the current block */
-	/*
-	 * A rewind keeps the first block when cur holds it: the span at open
-	 * reads it, and decompressing it again for the pass would cost one
-	 * chunk per CPU.
-	 */
-	bool at_start;			/* the next block read is the first */
-	bool first_block;		/* cur holds the first block */
-	struct position after_first;	/* where the stream goes on from it */
-
-	/*
-	 * The block after the current one, read by the helper thread while
-	 * this one is walked (see struct sp_cpustream_scratch).  The helper
-	 * owns @ahead, @ahead_from, @ahead_ret and @ahead_err while the state
-	 * is QUEUED or RUNNING.
-	 */
-	bool may_ahead;			/* reading from the start: blocks come in order */
-	bool ahead_asked;		/* the caller's own view: state is not NONE */
-	bool ahead_helped;		/* asked as SP_AHEAD_HELPED: counted in helped_asked */
-	enum ahead_state ahead_state;	/* under the scratch's lock */
-	struct block ahead;
-	struct position ahead_from;	/* where it starts; after it, once DONE */
-	int ahead_ret;
-	struct sp_error ahead_err;
-	struct sp_cpustream *ahead_next;	/* in the helper's queue */
-
-	char *page;			/* the page being walked, NULL between pages */
-	unsigned char *data;		/* its records */
-	unsigned int commit;		/* bytes of records */
-	unsigned int next;		/* offset of the next record header in data */
-	uint64_t ts;			/* timestamp so far */
-	int page_missed;		/* records lost before the page, for its first record */
-};
+#include "schedplot/trace/cpustream-internal.h"
+#include "schedplot/trace/datfile.h"
 
 static inline uint32_t get_u32(const struct sp_cpustream *s, const void *b)
 {
@@ -239,146 +101,49 @@ static int truncated(const struct sp_cpustream *s, uint64_t off, struct sp_error
 /* Room for @len bytes plus the slack in @buf, from malloc(). */
 static int reserve(char **buf, size_t *alloc, size_t len)
 {
-	if (len + SLACK > *alloc) {
-		char *p = malloc(len + SLACK);
+	if (len + SP_CPUSTREAM_SLACK > *alloc) {
+		char *p = malloc(len + SP_CPUSTREAM_SLACK);
 
 		if (!p)
 			return -ENOMEM;
 		free(*buf);
 		*buf = p;
-		*alloc = len + SLACK;
+		*alloc = len + SP_CPUSTREAM_SLACK;
 	}
 	return 0;
-}
-
-/* A new region of at least @size bytes, aligned to a huge page. */
-static char *pool_map(struct block_pool *bp, size_t size)
-{
-	size_t map_size = size + POOL_ALIGN, n = bp->nr_maps + 1;
-	char **maps;
-	size_t *sizes;
-	char *m;
-
-	maps = realloc(bp->maps, n * sizeof(*maps));
-	if (maps)
-		bp->maps = maps;
-	sizes = realloc(bp->map_sizes, n * sizeof(*sizes));
-	if (sizes)
-		bp->map_sizes = sizes;
-	if (!maps || !sizes)
-		return NULL;
-	m = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		 -1, 0);
-	if (m == MAP_FAILED)
-		return NULL;
-	bp->maps[bp->nr_maps] = m;
-	bp->map_sizes[bp->nr_maps++] = map_size;
-	m = (char *)(((uintptr_t)m + POOL_ALIGN - 1) & ~(POOL_ALIGN - 1));
-#ifdef MADV_HUGEPAGE
-	madvise(m, size, MADV_HUGEPAGE);	/* a hint: without it, small pages */
-#endif
-	return m;
-}
-
-/* At least @size bytes (a multiple of 64) from @bp; their size into @got. */
-static void *pool_get(struct block_pool *bp, size_t size, size_t *got)
-{
-	struct pool_piece **pp, *piece;
-	void *p = NULL;
-
-	pthread_mutex_lock(&bp->lock);
-	for (pp = &bp->spare; *pp; pp = &(*pp)->next) {
-		if ((*pp)->size >= size) {
-			piece = *pp;
-			*pp = piece->next;
-			*got = piece->size;
-			p = piece;
-			goto out;
-		}
-	}
-	if (size > bp->room) {
-		size_t region = size > POOL_REGION / 4 ? size : POOL_REGION;
-		char *m = pool_map(bp, region);
-
-		if (!m)
-			goto out;
-		bp->next = m;
-		bp->room = region;
-	}
-	p = bp->next;
-	*got = size;
-	bp->next += size;
-	bp->room -= size;
-out:
-	pthread_mutex_unlock(&bp->lock);
-	return p;
-}
-
-static void pool_put(struct block_pool *bp, void *p, size_t size)
-{
-	struct pool_piece *piece = p;
-
-	if (!p)
-		return;
-	pthread_mutex_lock(&bp->lock);
-	piece->size = size;
-	piece->next = bp->spare;
-	bp->spare = piece;
-	pthread_mutex_unlock(&bp->lock);
-}
-
-static struct block_pool *pool_alloc(void)
-{
-	struct block_pool *bp = calloc(1, sizeof(*bp));
-
-	if (bp)
-		pthread_mutex_init(&bp->lock, NULL);
-	return bp;
-}
-
-static void pool_free(struct block_pool *bp)
-{
-	if (!bp)
-		return;
-	for (size_t i = 0; i < bp->nr_maps; i++)
-		munmap(bp->maps[i], bp->map_sizes[i]);
-	pthread_mutex_destroy(&bp->lock);
-	free(bp->maps);
-	free(bp->map_sizes);
-	free(bp);
 }
 
 /* Room for @len bytes of pages plus the slack in block @b. */
 static int block_reserve(const struct sp_cpustream *s, struct block *b, size_t len)
 {
-	struct block_pool *bp = s->scratch->pool;
+	struct sp_block_pool *bp = s->scratch->pool;
 	size_t want, got;
 	void *p;
 
 	if (!bp)
 		return reserve(&b->buf, &b->alloc, len);
-	if (len + SLACK <= b->alloc)
+	if (len + SP_CPUSTREAM_SLACK <= b->alloc)
 		return 0;
 	/* blocks of one size, so that any block given back fits the next */
 	if (len < s->block_size)
 		len = s->block_size;
-	want = (len + SLACK + 63) / 64 * 64;
+	want = (len + SP_CPUSTREAM_SLACK + 63) / 64 * 64;
 	/* grow by half at least: a stream's chunks may come in rising sizes */
 	if (want < b->alloc + b->alloc / 2)
 		want = (b->alloc + b->alloc / 2 + 63) / 64 * 64;
-	p = pool_get(bp, want, &got);
+	p = sp_block_pool_get(bp, want, &got);
 	if (!p)
 		return -ENOMEM;
-	pool_put(bp, b->buf, b->alloc);
+	sp_block_pool_put(bp, b->buf, b->alloc);
 	b->buf = p;
 	b->alloc = got;
 	return 0;
 }
 
-static void block_release(const struct sp_cpustream *s, struct block *b)
+void sp_cpustream_block_release(const struct sp_cpustream *s, struct block *b)
 {
 	if (s->scratch->pool)
-		pool_put(s->scratch->pool, b->buf, b->alloc);
+		sp_block_pool_put(s->scratch->pool, b->buf, b->alloc);
 	else
 		free(b->buf);
 	b->buf = NULL;
@@ -423,7 +188,7 @@ static int fill_plain(const struct sp_cpustream *s, struct block *b, struct posi
 		return ret;
 	if (got < want)
 		return truncated(s, pos->next_off + got, err);
-	memset(b->buf + want, 0, len - want + SLACK);
+	memset(b->buf + want, 0, len - want + SP_CPUSTREAM_SLACK);
 	b->file_off = pos->next_off;
 	b->len = len;
 	pos->next_off += want;
@@ -457,10 +222,10 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 	if (!pos->left)
 		return 0;
 	if (!pos->have_next_hdr) {
-		ret = read_at(s, pos->next_hdr, CHUNK_HDR, hdr_off, &got, err);
+		ret = read_at(s, pos->next_hdr, SP_DAT_CHUNK_HDR_SIZE, hdr_off, &got, err);
 		if (ret)
 			return ret;
-		if (got < CHUNK_HDR)
+		if (got < SP_DAT_CHUNK_HDR_SIZE)
 			return truncated(s, hdr_off + got, err);
 	}
 	zsize = get_u32(s, pos->next_hdr);
@@ -471,17 +236,17 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 				    "compressed CPU %u data claims %zu uncompressed bytes from %zu (the file is damaged)",
 				    s->cpu.cpu, rsize, zsize);
 	/* read the next chunk's header along with this chunk */
-	want = zsize + (pos->left > 1 ? CHUNK_HDR : 0);
+	want = zsize + (pos->left > 1 ? SP_DAT_CHUNK_HDR_SIZE : 0);
 	if (reserve(&sc->zbuf, &sc->alloc_zbuf, want) ||
 	    block_reserve(s, b, round_pages(s, rsize)))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	ret = read_at(s, sc->zbuf, want, hdr_off + CHUNK_HDR, &got, err);
+	ret = read_at(s, sc->zbuf, want, hdr_off + SP_DAT_CHUNK_HDR_SIZE, &got, err);
 	if (ret)
 		return ret;
 	if (got < want)
-		return truncated(s, hdr_off + CHUNK_HDR + got, err);
+		return truncated(s, hdr_off + SP_DAT_CHUNK_HDR_SIZE + got, err);
 	if (pos->left > 1) {
-		memcpy(pos->next_hdr, sc->zbuf + zsize, CHUNK_HDR);
+		memcpy(pos->next_hdr, sc->zbuf + zsize, SP_DAT_CHUNK_HDR_SIZE);
 		pos->have_next_hdr = true;
 	}
 	if (decompress(s, sc, b, zsize, rsize))
@@ -489,151 +254,18 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 				    "compressed CPU %u data does not decompress to the %zu bytes it claims (the file is damaged)",
 				    s->cpu.cpu, rsize);
 	b->len = round_pages(s, rsize);
-	memset(b->buf + rsize, 0, b->len - rsize + SLACK);
+	memset(b->buf + rsize, 0, b->len - rsize + SP_CPUSTREAM_SLACK);
 	b->file_off = hdr_off;
-	pos->next_off = hdr_off + CHUNK_HDR + zsize;
+	pos->next_off = hdr_off + SP_DAT_CHUNK_HDR_SIZE + zsize;
 	pos->left--;
 	return 1;
 }
 
-static int fill(const struct sp_cpustream *s, struct block *b, struct position *pos,
-		struct sp_cpustream_scratch *sc, struct sp_error *err)
+int sp_cpustream_fill(const struct sp_cpustream *s, struct block *b, struct position *pos,
+		      struct sp_cpustream_scratch *sc, struct sp_error *err)
 {
 	return s->p.codec == SP_CODEC_NONE ? fill_plain(s, b, pos, err) :
 					     fill_chunk(s, b, pos, sc, err);
-}
-
-/* ---- the helper thread ---- */
-
-static struct sp_cpustream_scratch *scratch_alloc(enum sp_codec codec, bool with_pool);
-
-/* Under the lock: read the first block queued, with the helper's state. */
-static void read_queued(struct sp_cpustream_scratch *sc)
-{
-	struct sp_cpustream *s = sc->queue;
-
-	sc->queue = s->ahead_next;
-	if (!sc->queue)
-		sc->queue_tail = &sc->queue;
-	__atomic_sub_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
-	s->ahead_state = AHEAD_RUNNING;
-	pthread_mutex_unlock(&sc->lock);
-
-	sp_error_clear(&s->ahead_err);
-	s->ahead_ret = fill(s, &s->ahead, &s->ahead_from, sc->helper, &s->ahead_err);
-
-	pthread_mutex_lock(&sc->lock);
-	s->ahead_state = AHEAD_DONE;
-	pthread_cond_broadcast(&sc->cond);
-}
-
-static void *helper_main(void *data)
-{
-	struct sp_cpustream_scratch *sc = data;
-
-	pthread_mutex_lock(&sc->lock);
-	for (;;) {
-		/* those are read by sp_cpustream_scratch_help() */
-		while ((!sc->queue || sc->ahead == SP_AHEAD_HELPED) && !sc->stop)
-			pthread_cond_wait(&sc->cond, &sc->lock);
-		if (sc->stop)
-			break;
-		read_queued(sc);
-	}
-	pthread_mutex_unlock(&sc->lock);
-	return NULL;
-}
-
-/* The helper's state, and its thread unless sp_cpustream_scratch_help() reads the blocks. */
-static bool helper_start(struct sp_cpustream_scratch *sc)
-{
-	if (sc->helper && (sc->has_thread || sc->ahead == SP_AHEAD_HELPED))
-		return true;
-	if (sc->no_helper)
-		return false;
-	if (!sc->helper) {
-		sc->helper = scratch_alloc(sc->codec, false);
-		if (!sc->helper) {
-			sc->no_helper = true;
-			return false;
-		}
-		sc->queue = NULL;
-		sc->queue_tail = &sc->queue;
-	}
-	if (sc->ahead == SP_AHEAD_HELPED)
-		return true;
-	if (sp_thread_start(&sc->thread, helper_main, sc)) {
-		sc->no_helper = true;
-		return false;
-	}
-	sc->has_thread = true;
-	return true;
-}
-
-/* Ask the helper for the block after the current one. */
-static void ahead_ask(struct sp_cpustream *s)
-{
-	struct sp_cpustream_scratch *sc = s->scratch;
-
-	if (!s->may_ahead || !s->pos.left || s->ahead_asked || sc->ahead == SP_AHEAD_NONE)
-		return;
-	if (sc->ahead == SP_AHEAD_HELPED && sc->helped_asked >= HELPED_MAX)
-		return;
-	if (!helper_start(sc))
-		return;
-	s->ahead_helped = sc->ahead == SP_AHEAD_HELPED;
-	sc->helped_asked += s->ahead_helped;
-	s->ahead_asked = true;
-	s->ahead_from = s->pos;
-	s->ahead_next = NULL;
-	pthread_mutex_lock(&sc->lock);
-	s->ahead_state = AHEAD_QUEUED;
-	*sc->queue_tail = s;
-	sc->queue_tail = &s->ahead_next;
-	__atomic_add_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
-	if (sc->has_thread)
-		pthread_cond_broadcast(&sc->cond);
-	pthread_mutex_unlock(&sc->lock);
-}
-
-/* An asked block is taken, or dropped. */
-static void ahead_taken(struct sp_cpustream *s)
-{
-	if (s->ahead_helped)
-		s->scratch->helped_asked--;
-	s->ahead_helped = false;
-}
-
-/* Under the lock: take @s, not started yet, out of the helper's queue. */
-static void unqueue(struct sp_cpustream_scratch *sc, struct sp_cpustream *s)
-{
-	struct sp_cpustream **pp;
-
-	for (pp = &sc->queue; *pp != s; pp = &(*pp)->ahead_next)
-		;
-	*pp = s->ahead_next;
-	if (sc->queue_tail == &s->ahead_next)
-		sc->queue_tail = pp;
-	__atomic_sub_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
-	s->ahead_state = AHEAD_NONE;
-}
-
-/* Wait for the helper to finish with @s, or take @s out of its queue; drop the block. */
-static void ahead_cancel(struct sp_cpustream *s)
-{
-	struct sp_cpustream_scratch *sc = s->scratch;
-
-	if (!s->ahead_asked)
-		return;
-	s->ahead_asked = false;
-	ahead_taken(s);
-	pthread_mutex_lock(&sc->lock);
-	if (s->ahead_state == AHEAD_QUEUED)
-		unqueue(sc, s);
-	while (s->ahead_state == AHEAD_RUNNING)
-		pthread_cond_wait(&sc->cond, &sc->lock);
-	s->ahead_state = AHEAD_NONE;
-	pthread_mutex_unlock(&sc->lock);
 }
 
 /*
@@ -642,40 +274,21 @@ static void ahead_cancel(struct sp_cpustream *s)
  */
 static int next_block(struct sp_cpustream *s, struct sp_error *err)
 {
-	struct sp_cpustream_scratch *sc = s->scratch;
 	struct block b;
 	bool helped;
 	int ret;
 
-	if (s->ahead_asked && s->ahead_helped) {
-		/* not started yet: reading it here is sooner than waiting behind others */
-		pthread_mutex_lock(&sc->lock);
-		if (s->ahead_state == AHEAD_QUEUED) {
-			unqueue(sc, s);
-			s->ahead_asked = false;
-			ahead_taken(s);
-		}
-		pthread_mutex_unlock(&sc->lock);
-	}
+	if (s->ahead_asked && s->ahead_helped)
+		sp_cpustream_ahead_reclaim(s);
 	if (!s->ahead_asked) {
-		ret = fill(s, &s->cur, &s->pos, s->fill_sc, err);
+		ret = sp_cpustream_fill(s, &s->cur, &s->pos, s->fill_sc, err);
 		if (ret <= 0)
 			return ret;
 		loaded(s);
 	} else {
-		s->ahead_asked = false;
-		pthread_mutex_lock(&sc->lock);
-		while (s->ahead_state != AHEAD_DONE)
-			pthread_cond_wait(&sc->cond, &sc->lock);
-		s->ahead_state = AHEAD_NONE;
-		pthread_mutex_unlock(&sc->lock);
-		helped = s->ahead_helped;
-		ahead_taken(s);
-		if (s->ahead_ret <= 0) {
-			if (s->ahead_ret < 0 && err)
-				*err = s->ahead_err;
-			return s->ahead_ret;
-		}
+		ret = sp_cpustream_ahead_take(s, &helped, err);
+		if (ret <= 0)
+			return ret;
 		b = s->cur;
 		s->cur = s->ahead;
 		s->ahead = b;
@@ -683,10 +296,10 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 		s->first_block = s->at_start = false;
 		/* the block walked goes back to the pool: streams hold one block each */
 		if (helped)
-			block_release(s, &s->ahead);
+			sp_cpustream_block_release(s, &s->ahead);
 	}
 	s->page_off = 0;
-	ahead_ask(s);
+	sp_cpustream_ahead_ask(s);
 	return 1;
 }
 
@@ -717,20 +330,20 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 	s->page_off += s->p.page_size;
 	/* asked for when there was room for it */
 	if (s->scratch->ahead == SP_AHEAD_HELPED && !s->ahead_asked)
-		ahead_ask(s);
+		sp_cpustream_ahead_ask(s);
 	s->data = (unsigned char *)s->page + s->hdr_size;
 	s->ts = get_u64(s, s->page);
 	flags = get_long(s, s->page + 8);
 	/* the kernel never writes one; a file padded with zeros is full of them */
 	if (!s->ts && !flags)
 		return damaged(s, "it is all zeros, as in a file cut short or padded", err);
-	s->commit = flags & COMMIT_MASK;
+	s->commit = flags & SP_DAT_PAGE_COMMIT_MASK;
 	if (s->commit > s->p.page_size - s->hdr_size)
 		return damaged(s, "its data is larger than the page", err);
 	s->next = 0;
 	s->page_missed = 0;
-	if (flags & MISSING_EVENTS)
-		s->page_missed = flags & MISSING_STORED ? (int)get_long(s, s->data + s->commit) : -1;
+	if (flags & SP_DAT_MISSED_EVENTS)
+		s->page_missed = flags & SP_DAT_MISSED_STORED ? (int)get_long(s, s->data + s->commit) : -1;
 	return 0;
 }
 
@@ -747,28 +360,28 @@ static int walk_page(struct sp_cpustream *s, struct sp_raw_record *rec, struct s
 		at = s->next;
 		hdr = get_u32(s, s->data + at);
 		if (s->swap ^ (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) {
-			type = hdr >> 27;
-			delta = hdr & ((1u << 27) - 1);
+			type = hdr >> SP_DAT_TS_SHIFT;
+			delta = hdr & SP_DAT_TS_DELTA_MAX;
 		} else {
-			type = hdr & 31;
-			delta = hdr >> 5;
+			type = hdr & ((1u << SP_DAT_TYPE_LEN_BITS) - 1);
+			delta = hdr >> SP_DAT_TYPE_LEN_BITS;
 		}
 		/* the word after the header; the slack makes it readable at the end */
 		word = get_u32(s, s->data + at + 4);
 		switch (type) {
-		case TYPE_PADDING:
+		case SP_DAT_TYPE_PADDING:
 			s->ts += delta;
 			/* as kbuffer: a length that leads past the data ends the page */
 			s->next = at + 4 + (word < s->commit ? word : s->commit);
 			s->page_missed = 0;
 			continue;
-		case TYPE_TIME_STAMP:
-			s->ts = (((uint64_t)word << TS_SHIFT) + delta) | (s->ts & TS_MSB);
+		case SP_DAT_TYPE_TIME_STAMP:
+			s->ts = (((uint64_t)word << SP_DAT_TS_SHIFT) + delta) | (s->ts & SP_DAT_TS_MSB);
 			s->next = at + 8;
 			s->page_missed = 0;
 			continue;
-		case TYPE_TIME_EXTEND:
-			s->ts += ((uint64_t)word << TS_SHIFT) + delta;
+		case SP_DAT_TYPE_TIME_EXTEND:
+			s->ts += ((uint64_t)word << SP_DAT_TS_SHIFT) + delta;
 			s->next = at + 8;
 			s->page_missed = 0;
 			continue;
@@ -835,7 +448,7 @@ static void rewind_quietly(struct sp_cpustream *s)
 	/* already there: keep the block read ahead */
 	if (s->first_block && !s->page && !s->page_off)
 		return;
-	ahead_cancel(s);
+	sp_cpustream_ahead_cancel(s);
 	s->may_ahead = true;
 	s->page = NULL;
 	s->page_off = 0;
@@ -850,7 +463,7 @@ static void rewind_quietly(struct sp_cpustream *s)
 		s->pos.next_off = s->cpu.offset;
 		s->pos.left = s->cpu.size;
 	} else {
-		s->pos.next_off = s->cpu.offset + 4;	/* after the chunk count */
+		s->pos.next_off = s->cpu.offset + SP_DAT_CHUNK_COUNT_SIZE;
 		s->pos.left = s->cpu.size ? s->cpu.nr_chunks : 0;
 	}
 }
@@ -858,13 +471,13 @@ static void rewind_quietly(struct sp_cpustream *s)
 void sp_cpustream_rewind(struct sp_cpustream *s)
 {
 	rewind_quietly(s);
-	ahead_ask(s);
+	sp_cpustream_ahead_ask(s);
 }
 
 /* Read from @off on, at most @left bytes or chunks, not from the start. */
 static void seek(struct sp_cpustream *s, uint64_t off, uint64_t left)
 {
-	ahead_cancel(s);
+	sp_cpustream_ahead_cancel(s);
 	s->may_ahead = false;
 	s->page = NULL;
 	s->cur.len = s->page_off = 0;
@@ -943,7 +556,7 @@ int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last
 {
 	int ret = span(s, first_ns, last_ns, err);
 
-	ahead_ask(s);
+	sp_cpustream_ahead_ask(s);
 	return ret;
 }
 
@@ -983,7 +596,7 @@ static void span_work(struct span_job *j, struct sp_cpustream_scratch *sc)
 static void *span_thread(void *data)
 {
 	struct span_job *j = data;
-	struct sp_cpustream_scratch *sc = scratch_alloc(j->codec, false);
+	struct sp_cpustream_scratch *sc = sp_cpustream_scratch_new(j->codec, false);
 
 	if (sc)		/* else the caller does them all */
 		span_work(j, sc);
@@ -1014,7 +627,7 @@ void sp_cpustream_spans(struct sp_cpustream *const *streams, int nr, uint64_t *f
 		pthread_join(thread, NULL);
 	for (i = 0; i < nr; i++) {
 		if (streams[i])
-			ahead_ask(streams[i]);
+			sp_cpustream_ahead_ask(streams[i]);
 	}
 }
 
@@ -1035,7 +648,7 @@ struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
 		goto nomem;
 	s->p = *p;
 	s->cpu = *cpu;
-	s->hdr_size = 8 + p->long_size;
+	s->hdr_size = SP_DAT_PAGE_TS_SIZE + p->long_size;
 	/* whole pages per window, at least one */
 	s->p.window_bytes = s->p.window_bytes / p->page_size * p->page_size;
 	if (!s->p.window_bytes)
@@ -1065,86 +678,11 @@ void sp_cpustream_free(struct sp_cpustream *s)
 	if (!s)
 		return;
 	if (s->scratch) {
-		ahead_cancel(s);
-		block_release(s, &s->cur);
-		block_release(s, &s->ahead);
+		sp_cpustream_ahead_cancel(s);
+		sp_cpustream_block_release(s, &s->cur);
+		sp_cpustream_block_release(s, &s->ahead);
 	}
 	if (s->own_scratch)
 		sp_cpustream_scratch_free(s->scratch);
 	free(s);
-}
-
-static struct sp_cpustream_scratch *scratch_alloc(enum sp_codec codec, bool with_pool)
-{
-	struct sp_cpustream_scratch *sc = calloc(1, sizeof(*sc));
-
-	if (!sc)
-		return NULL;
-	sc->codec = codec;
-#ifndef SP_UNDER_SANITIZER
-	if (with_pool) {
-		sc->pool = pool_alloc();
-		if (!sc->pool)
-			goto fail;
-	}
-#endif
-	if (codec == SP_CODEC_ZSTD) {
-		sc->zstd = ZSTD_createDCtx();
-		if (!sc->zstd)
-			goto fail;
-	}
-	pthread_mutex_init(&sc->lock, NULL);
-	pthread_cond_init(&sc->cond, NULL);
-	return sc;
-fail:
-	pool_free(sc->pool);
-	free(sc);
-	return NULL;
-}
-
-struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec)
-{
-	return scratch_alloc(codec, true);
-}
-
-void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, enum sp_read_ahead how)
-{
-	pthread_mutex_lock(&sc->lock);
-	sc->ahead = how;
-	pthread_cond_broadcast(&sc->cond);
-	pthread_mutex_unlock(&sc->lock);
-}
-
-bool sp_cpustream_scratch_help(struct sp_cpustream_scratch *sc)
-{
-	bool any;
-
-	if (!__atomic_load_n(&sc->nr_queued, __ATOMIC_RELAXED))
-		return false;
-	pthread_mutex_lock(&sc->lock);
-	any = sc->queue != NULL;
-	if (any)
-		read_queued(sc);
-	pthread_mutex_unlock(&sc->lock);
-	return any;
-}
-
-void sp_cpustream_scratch_free(struct sp_cpustream_scratch *sc)
-{
-	if (!sc)
-		return;
-	if (sc->has_thread) {
-		pthread_mutex_lock(&sc->lock);
-		sc->stop = true;
-		pthread_cond_broadcast(&sc->cond);
-		pthread_mutex_unlock(&sc->lock);
-		pthread_join(sc->thread, NULL);
-	}
-	sp_cpustream_scratch_free(sc->helper);
-	pthread_cond_destroy(&sc->cond);
-	pthread_mutex_destroy(&sc->lock);
-	ZSTD_freeDCtx(sc->zstd);
-	pool_free(sc->pool);
-	free(sc->zbuf);
-	free(sc);
 }

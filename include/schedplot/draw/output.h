@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "schedplot/base/tempfile.h"
+
 struct sp_error;
 struct _cairo;
 struct _cairo_surface;
@@ -47,10 +49,10 @@ struct sp_output {
 
 	/* private */
 	char *path;			/* target, "-" for stdout */
-	char *tmp_path;			/* temporary file beside the target, or NULL */
-	FILE *fp;			/* the temporary file, NULL for stdout */
+	struct sp_tempfile tf;		/* the file output (tf.path NULL for stdout) */
+	FILE *fp;			/* the temporary file, NULL for stdout and devices */
 	bool discard;			/* closing without commit: drop stream data */
-	unsigned char *buf;		/* stream data held for stdout */
+	unsigned char *buf;		/* stream data held for stdout and devices */
 	size_t nr_buf;
 	size_t alloc_buf;
 	int write_errno;		/* first failed write of the stream callback */
@@ -117,8 +119,10 @@ int sp_output_protect(struct sp_output *out, const char *path);
  * @err: filled in on failure
  *
  * PNG surfaces start white.  For files, the temporary file beside the target
- * is created here, so a missing or read-only directory fails before any
- * drawing is done.  PDF files carry a fixed creation date, taken from
+ * (beside the file a symlink leads to) is created here, so a missing or
+ * read-only directory fails before any drawing is done; a device, FIFO or
+ * socket is only checked here, then opened and written in place by
+ * sp_output_close() (a FIFO waits there for its reader).  PDF files carry a fixed creation date, taken from
  * SOURCE_DATE_EPOCH when it is set.
  *
  * Return: 0 with @out->cr ready, or a negative code with @err set and
@@ -145,27 +149,21 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
 int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err);
 
 /**
- * sp_output_temp_open - create a temporary file that a signal will not leave behind
- * @tmp_path: its name; the string must stay valid until sp_output_temp_forget()
- * @flags: O_WRONLY or O_RDWR (O_CREAT, O_EXCL and O_CLOEXEC are added)
+ * sp_output_temp_open - sp_tempfile_create(), under its former name
+ * @tmp_path: the file to create; valid until sp_output_temp_forget()
+ * @flags: O_WRONLY or O_RDWR
  *
- * Creates the file with mode 0666 (less the umask) and records it: if the
- * process is killed by SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU,
- * SIGUSR1 or SIGUSR2 (those still at their default action), or exits, while
- * it is recorded, the file is removed.  The first call installs the
- * handlers and sets SIGXFSZ to be ignored (a file size limit then fails the
- * write with EFBIG).  sp_output_open() uses it for images.
+ * For the CSV writer until it uses struct sp_tempfile
+ * (schedplot/base/tempfile.h), which also follows symlinks and writes
+ * devices in place.  New code should not call it.
  *
  * Return: the descriptor, or -1 with errno set.
  */
 int sp_output_temp_open(const char *tmp_path, int flags);
 
 /**
- * sp_output_temp_forget - stop watching a temporary file
+ * sp_output_temp_forget - sp_tempfile_unregister(), under its former name
  * @tmp_path: the same pointer given to sp_output_temp_open()
- *
- * Call it after the file was renamed into place or removed, and before
- * @tmp_path is freed.
  */
 void sp_output_temp_forget(const char *tmp_path);
 

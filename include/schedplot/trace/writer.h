@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/trace/datfile.h"
+
 struct sp_error;
 struct sp_event;
 struct sp_writer;
@@ -19,9 +21,11 @@ struct sp_writer;
  * events for longer gaps) and, for version 7, compressed with zstd in
  * chunks of ten pages.  Filled chunks go to an unlinked spool file beside
  * the output at once, so memory stays bounded by the chunk buffers of the
- * CPUs (ten pages each).  sp_writer_close() lays out the file, writes it
- * under a temporary name in the same directory and renames it into place;
- * no partial output is ever left behind.
+ * CPUs (ten pages each).  sp_writer_close() lays out the file and writes
+ * it front to back through struct sp_tempfile: to a temporary name in the
+ * same directory, renamed into place (a symlink's target is replaced, the
+ * link stays), or straight into a device or FIFO; no partial output is
+ * ever left behind in a file.
  *
  * The file has 8-byte longs and is little endian, like the x86_64 and arm64
  * kernels it describes, or big endian on request (s390x, ppc64).
@@ -31,9 +35,9 @@ struct sp_writer;
 
 /* Option ids of trace-cmd.dat.v7(5) that callers may add themselves. */
 enum sp_writer_option {
-	SP_WRITER_OPT_DATE = 1,
-	SP_WRITER_OPT_CPUSTAT = 2,
-	SP_WRITER_OPT_VERSION = 9,
+	SP_WRITER_OPT_DATE = SP_DAT_OPT_DATE,
+	SP_WRITER_OPT_CPUSTAT = SP_DAT_OPT_CPUSTAT,
+	SP_WRITER_OPT_VERSION = SP_DAT_OPT_VERSION,
 };
 
 struct sp_writer_options {
@@ -65,13 +69,15 @@ enum sp_writer_sched_id {
 
 /**
  * sp_writer_open - start writing a trace-cmd data file
- * @path: the file to create (replaced only when sp_writer_close() succeeds)
+ * @path: the file to create (replaced only when sp_writer_close() succeeds;
+ *	  a device or FIFO is only checked here, and opened at close)
  * @opts: what to write
  * @err: filled in on failure
  *
  * Return: the writer, or NULL with @err set (-EINVAL for bad options,
- * -ENOTSUP for zstd without libzstd, -errno when the spool file cannot be
- * created beside @path).
+ * -ENOTSUP for zstd without libzstd, -EISDIR for a directory, -errno when
+ * the temporary or spool file cannot be created beside @path, or the
+ * device cannot be opened).
  */
 struct sp_writer *sp_writer_open(const char *path, const struct sp_writer_options *opts,
 				 struct sp_error *err);

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_CPUSTREAM_INTERNAL_H
+#define SP_CPUSTREAM_INTERNAL_H
+
+/*
+ * Inside the per-CPU streams; only src/trace/cpustream.c (the page walker
+ * and the reading of blocks) and src/trace/cpustream-ahead.c (the
+ * read-ahead thread and the shared scratch) include this.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/trace/container.h"
+#include "schedplot/trace/cpustream.h"
+#include "schedplot/trace/datfile.h"
+
+struct sp_block_pool;
+struct ZSTD_DCtx_s;
+
+/*
+ * What the streams of a file can share: the compressed bytes of a chunk are
+ * only needed until it is decompressed, so one buffer (kept warm in the
+ * cache) serves every CPU.
+ */
+struct sp_cpustream_scratch {
+	struct sp_block_pool *pool;	/* the streams' blocks (the helper's: NULL) */
+	struct ZSTD_DCtx_s *zstd;
+	char *zbuf;			/* compressed chunk, then the next chunk's header */
+	size_t alloc_zbuf;
+
+	/*
+	 * The helper thread: while the caller walks a stream's block, it
+	 * reads (and decompresses) the stream's next one, on another CPU.
+	 * It has its own decompression state; streams queue for it.
+	 */
+	struct sp_cpustream_scratch *helper;	/* its scratch, NULL until started */
+	enum sp_codec codec;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* a block queued, done, or stop */
+	struct sp_cpustream *queue, **queue_tail;
+	int nr_queued;			/* in the queue; changed under the lock, read without */
+	bool stop;
+	bool no_helper;			/* it could not be started: read in the caller */
+	bool has_thread;		/* the helper's thread runs */
+	enum sp_read_ahead ahead;	/* set under the lock */
+	unsigned int helped_asked;	/* SP_AHEAD_HELPED: asked for, not taken (caller's) */
+};
+
+#define SP_CPUSTREAM_SLACK	64	/* zeroed bytes behind every block */
+
+/* A block of pages in memory: a window of the file or a decompressed chunk. */
+struct block {
+	char *buf;			/* pages, then the slack of zeroes */
+	size_t alloc;
+	size_t len;			/* bytes of whole pages */
+	uint64_t file_off;		/* where it came from (chunk header if compressed) */
+};
+
+/* Where a stream goes on in the file. */
+struct position {
+	uint64_t next_off;		/* next window or chunk header */
+	uint64_t left;			/* bytes (uncompressed) or chunks (compressed) to go */
+	unsigned char next_hdr[SP_DAT_CHUNK_HDR_SIZE];
+	bool have_next_hdr;
+};
+
+enum ahead_state {
+	AHEAD_NONE,			/* nothing asked */
+	AHEAD_QUEUED,			/* asked, the helper has not started */
+	AHEAD_RUNNING,			/* the helper is reading it */
+	AHEAD_DONE,			/* read: ahead_ret says how it went */
+};
+
+struct sp_cpustream {
+	struct sp_cpustream_params p;
+	struct sp_container_cpu cpu;
+	unsigned int hdr_size;		/* page header: timestamp and commit */
+	bool swap;			/* file and host byte order differ */
+
+	struct block cur;		/* the block being walked */
+	size_t page_off;		/* next page to walk in it */
+
+	struct sp_cpustream_scratch *scratch;
+	bool own_scratch;
+	struct sp_cpustream_scratch *fill_sc;	/* decompresses blocks read in place */
+	size_t block_size;		/* bytes of pages a block usually holds */
+
+	struct position pos;		/* after the current block */
+	/*
+	 * A rewind keeps the first block when cur holds it: the span at open
+	 * reads it, and decompressing it again for the pass would cost one
+	 * chunk per CPU.
+	 */
+	bool at_start;			/* the next block read is the first */
+	bool first_block;		/* cur holds the first block */
+	struct position after_first;	/* where the stream goes on from it */
+
+	/*
+	 * The block after the current one, read by the helper thread while
+	 * this one is walked (see struct sp_cpustream_scratch).  The helper
+	 * owns @ahead, @ahead_from, @ahead_ret and @ahead_err while the state
+	 * is QUEUED or RUNNING.
+	 */
+	bool may_ahead;			/* reading from the start: blocks come in order */
+	bool ahead_asked;		/* the caller's own view: state is not NONE */
+	bool ahead_helped;		/* asked as SP_AHEAD_HELPED: counted in helped_asked */
+	enum ahead_state ahead_state;	/* under the scratch's lock */
+	struct block ahead;
+	struct position ahead_from;	/* where it starts; after it, once DONE */
+	int ahead_ret;
+	struct sp_error ahead_err;
+	struct sp_cpustream *ahead_next;	/* in the helper's queue */
+
+	char *page;			/* the page being walked, NULL between pages */
+	unsigned char *data;		/* its records */
+	unsigned int commit;		/* bytes of records */
+	unsigned int next;		/* offset of the next record header in data */
+	uint64_t ts;			/* timestamp so far */
+	int page_missed;		/* records lost before the page, for its first record */
+};
+
+/**
+ * sp_cpustream_fill - read the block at @pos into @b, @pos moved past it
+ * @s: the stream (only its parameters are read: the helper calls it too)
+ * @b: the block to fill
+ * @pos: where it starts
+ * @sc: decompression state of the calling thread
+ * @err: filled in on failure
+ *
+ * Return: 1, 0 at the end of the CPU's data, or a negative code with @err set.
+ */
+int sp_cpustream_fill(const struct sp_cpustream *s, struct block *b, struct position *pos,
+		      struct sp_cpustream_scratch *sc, struct sp_error *err);
+
+/**
+ * sp_cpustream_block_release - give a block's memory back
+ * @s: the stream it belongs to
+ * @b: the block (emptied)
+ */
+void sp_cpustream_block_release(const struct sp_cpustream *s, struct block *b);
+
+/**
+ * sp_cpustream_scratch_new - decompression state, with a block pool or not
+ * @codec: the file's codec
+ * @with_pool: a pool for the streams' blocks (not for a helper's scratch)
+ *
+ * Return: the scratch, or NULL without memory.
+ */
+struct sp_cpustream_scratch *sp_cpustream_scratch_new(enum sp_codec codec, bool with_pool);
+
+/**
+ * sp_cpustream_ahead_ask - ask the helper for the block after the current one
+ * @s: the stream; nothing happens when it may not read ahead now
+ */
+void sp_cpustream_ahead_ask(struct sp_cpustream *s);
+
+/**
+ * sp_cpustream_ahead_cancel - drop the block asked for
+ * @s: the stream; waits for the helper to finish with it, or takes it out
+ *     of the helper's queue
+ */
+void sp_cpustream_ahead_cancel(struct sp_cpustream *s);
+
+/**
+ * sp_cpustream_ahead_reclaim - take back a helped block nobody started
+ * @s: the stream, asked as SP_AHEAD_HELPED; its @ahead_asked is cleared
+ *     when the block was still queued
+ */
+void sp_cpustream_ahead_reclaim(struct sp_cpustream *s);
+
+/**
+ * sp_cpustream_ahead_take - wait for the block asked for
+ * @s: the stream, its block asked for
+ * @helped: set to whether it was asked as SP_AHEAD_HELPED
+ * @err: set to the helper's error, if any
+ *
+ * Return: as sp_cpustream_fill(); on 1 the block is in @s->ahead.
+ */
+int sp_cpustream_ahead_take(struct sp_cpustream *s, bool *helped, struct sp_error *err);
+
+#endif /* SP_CPUSTREAM_INTERNAL_H */
