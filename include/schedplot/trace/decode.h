@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_DECODE_H
+#define SP_DECODE_H
+
+/*
+ * decode: the fields of sched records, from the file's bytes into struct
+ * sp_event.  Event ids and field offsets are looked up once per file with
+ * libtraceevent (sp_decoder_alloc()); a record is then read with a table
+ * lookup and a few loads.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "schedplot/trace/event.h"
+#include "schedplot/trace/cpustream.h"
+
+/* Names (comm fields) are cut to this many bytes, the NUL included. */
+#define SP_COMM_LEN		64
+
+struct tep_event;
+struct tep_handle;
+struct sp_decoder;
+
+/* A field's place in the record, resolved once. */
+struct sp_field {
+	int offset;
+	int size;		/* 0: the event has no such field */
+	bool is_signed;
+	bool dynamic;		/* __data_loc / __rel_loc string */
+	bool relative;		/* __rel_loc */
+};
+
+/**
+ * sp_field_find - look up a field of an event
+ * @event: the event's format (may be NULL)
+ * @name: the field (common or the event's own; may be NULL)
+ * @f: set to its place; f->size is 0 when the event has no such field or
+ *     its place is out of range
+ */
+void sp_field_find(struct tep_event *event, const char *name, struct sp_field *f);
+
+/**
+ * sp_decoder_alloc - resolve the sched events of a file
+ * @tep: the file's event formats (borrowed: must outlive the decoder)
+ * @swap: the file's byte order differs from the host's
+ *
+ * Return: the decoder, or NULL when out of memory or the file's event ids
+ * are out of range.
+ */
+struct sp_decoder *sp_decoder_alloc(struct tep_handle *tep, bool swap);
+
+/**
+ * sp_decoder_free - free a decoder (NULL is fine)
+ * @d: the decoder
+ */
+void sp_decoder_free(struct sp_decoder *d);
+
+/**
+ * sp_decoder_has_event - whether the file describes a sched event usably
+ * @d: the decoder
+ * @type: an sp_event_type
+ *
+ * Return: true when the file has the event's format with the fields the
+ * model needs.
+ */
+bool sp_decoder_has_event(const struct sp_decoder *d, enum sp_event_type type);
+
+/**
+ * sp_decoder_set_skipped - event types whose own fields are not decoded
+ * @d: the decoder
+ * @types: a bit (1u << type) per enum sp_event_type (sp_reader_set_skipped())
+ */
+void sp_decoder_set_skipped(struct sp_decoder *d, unsigned int types);
+
+/**
+ * sp_decoder_decode - one record into an event
+ * @d: the decoder
+ * @rec: the record (its data as in the file)
+ * @cpu: the CPU it was recorded on
+ * @ev: filled in; its strings point into @rec or into @d, valid until the
+ *      next call
+ */
+void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
+		       struct sp_event *ev);
+
+/**
+ * sp_decoder_read_int - a number field of a record
+ * @d: the decoder (for the file's byte order)
+ * @rec: the record
+ * @f: the field (sp_field_find())
+ * @val: set to the value, sign-extended when the field is signed
+ *
+ * Return: false when the record does not hold the field.
+ */
+bool sp_decoder_read_int(const struct sp_decoder *d, const struct sp_raw_record *rec,
+			 const struct sp_field *f, long long *val);
+
+#endif /* SP_DECODE_H */
