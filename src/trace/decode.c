@@ -14,6 +14,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/error.h"
 #include "schedplot/trace/decode.h"
 
 #define SP_STATE_CACHE		64
@@ -42,6 +43,22 @@ struct state_cache_entry {
 	bool runnable;
 };
 
+/* A field of an event asked for by name. */
+struct extra_field {
+	struct sp_field f;
+	enum sp_value_kind kind;
+	bool tail;		/* char buf[] of no fixed size: the string runs to the record's end */
+	char *buf;		/* a string not terminated inside the record, copied */
+	size_t alloc_buf;
+};
+
+/* An event asked for by name: sp_decoder_add_extra(). */
+struct extra {
+	struct tep_event *event;
+	int nr_fields;
+	struct extra_field *fields;
+	union sp_value *values;	/* the last record's */
+};
 
 struct sp_decoder {
 	struct tep_handle *tep;
@@ -50,8 +67,17 @@ struct sp_decoder {
 	struct sp_field common_pid;
 	bool common_fast;		/* the usual common fields: u16 type at 0, s32 pid at 4 */
 	uint8_t *type_of_id;		/* event id -> enum sp_event_type */
-	unsigned int skipped;		/* 1u << type: fields not decoded */
+	/*
+	 * 1u << type: not decoded by the sched path of sp_decoder_decode():
+	 * SP_EV_OTHER, SP_EV_EXTRA (decode_extra()) and the types skipped
+	 * (sp_decoder_set_skipped()); one test per record for all three
+	 */
+	unsigned int undecoded;
 	int nr_ids;
+	uint16_t *extra_of_id;		/* event id -> index in @extras (SP_EV_EXTRA ids) */
+	struct extra *extras;
+	size_t nr_extras;
+	size_t alloc_extras;
 	struct sched_fields fields[SP_EV_NR_TYPES];
 	struct state_cache_entry state_cache[SP_STATE_CACHE];
 	int nr_state_cache;
@@ -98,6 +124,15 @@ static void plan_fast(const struct sp_decoder *d, struct sched_fields *f)
 		if ((unsigned int)(rest[i]->offset + rest[i]->size) > f->end)
 			f->end = rest[i]->offset + rest[i]->size;
 	}
+}
+
+/* Whether the common fields have the usual places (the fast path of sp_decoder_decode()). */
+static void plan_common(struct sp_decoder *d)
+{
+	d->common_fast = !d->swap && d->common_type.offset == 0 && d->common_type.size == 2 &&
+			 !d->common_type.is_signed && !d->common_type.dynamic &&
+			 d->common_pid.offset == 4 && d->common_pid.size == 4 &&
+			 !d->common_pid.dynamic;
 }
 
 static int resolve_fields(struct sp_decoder *d)
@@ -153,10 +188,7 @@ static int resolve_fields(struct sp_decoder *d)
 	}
 	for (t = 1; t < SP_EV_NR_TYPES; t++)
 		plan_fast(d, &d->fields[t]);
-	d->common_fast = !d->swap && d->common_type.offset == 0 && d->common_type.size == 2 &&
-			 !d->common_type.is_signed && !d->common_type.dynamic &&
-			 d->common_pid.offset == 4 && d->common_pid.size == 4 &&
-			 !d->common_pid.dynamic;
+	plan_common(d);
 	if (max_id > 0xffff)
 		return -EINVAL;
 	d->nr_ids = max_id + 1;
@@ -313,6 +345,77 @@ static bool prev_state_runnable(struct sp_decoder *d, const struct sp_raw_record
 	return runnable;
 }
 
+/*
+ * A string field of an event asked for by name, NUL-terminated: in the
+ * record when it ends there, else copied into @xf's buffer.  NULL when the
+ * record does not hold it (or no memory for the copy).
+ */
+static const char *read_extra_str(const struct sp_decoder *d, const struct sp_raw_record *rec,
+				  struct extra_field *xf)
+{
+	const char *data = rec->data, *nul;
+	const struct sp_field *f = &xf->f;
+	uint64_t off, n;
+
+	if (f->dynamic) {
+		uint64_t loc;
+
+		if ((unsigned int)(f->offset + f->size) > rec->size)
+			return NULL;
+		loc = get_number(d, data + f->offset, 4);
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->relative)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		n = xf->tail ? (rec->size > off ? rec->size - off : 0) : (uint64_t)f->size;
+	}
+	if (off > rec->size || n > rec->size - off)
+		return NULL;
+	nul = memchr(data + off, '\0', n);
+	if (nul)
+		return data + off;
+	if (n + 1 > xf->alloc_buf) {
+		char *buf = realloc(xf->buf, n + 1);
+
+		if (!buf)
+			return NULL;
+		xf->buf = buf;
+		xf->alloc_buf = n + 1;
+	}
+	memcpy(xf->buf, data + off, n);
+	xf->buf[n] = '\0';
+	return xf->buf;
+}
+
+/* The fields asked for of an SP_EV_EXTRA record (out of the records' hot path). */
+static __attribute__((noinline)) void
+decode_extra(struct sp_decoder *d, const struct sp_raw_record *rec, struct sp_event *ev)
+{
+	struct extra *x;
+	long long id, val;
+	int i;
+
+	if (!read_int(d, rec, &d->common_type, &id) || id < 0 || id >= d->nr_ids) {
+		ev->type = SP_EV_OTHER;
+		return;
+	}
+	x = &d->extras[d->extra_of_id[id]];
+	for (i = 0; i < x->nr_fields; i++) {
+		struct extra_field *xf = &x->fields[i];
+
+		if (xf->kind == SP_VALUE_STR)
+			x->values[i].str = read_extra_str(d, rec, xf);
+		else if (read_int(d, rec, &xf->f, &val))
+			x->values[i].u64 = (uint64_t)val;
+		else
+			x->values[i].u64 = 0;
+	}
+	ev->extra = d->extra_of_id[id];
+	ev->values = x->values;
+}
+
 void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
 		       struct sp_event *ev)
 {
@@ -337,10 +440,12 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 			t = d->type_of_id[id];
 	}
 	ev->type = t;
-	if (t == SP_EV_OTHER || (d->skipped & (1u << t))) {
+	if (d->undecoded & (1u << t)) {
 		ev->pid = ev->other_pid = -1;
 		ev->prev_runnable = false;
 		ev->comm = ev->other_comm = NULL;
+		if (t == SP_EV_EXTRA)
+			decode_extra(d, rec, ev);
 		return;
 	}
 	f = &d->fields[t];
@@ -370,6 +475,7 @@ struct sp_decoder *sp_decoder_alloc(struct tep_handle *tep, bool swap)
 		return NULL;
 	d->tep = tep;
 	d->swap = swap;
+	d->undecoded = 1u << SP_EV_OTHER | 1u << SP_EV_EXTRA;
 	trace_seq_init(&d->seq);
 	if (resolve_fields(d)) {
 		sp_decoder_free(d);
@@ -380,10 +486,21 @@ struct sp_decoder *sp_decoder_alloc(struct tep_handle *tep, bool swap)
 
 void sp_decoder_free(struct sp_decoder *d)
 {
+	size_t i;
+	int k;
+
 	if (!d)
 		return;
 	trace_seq_destroy(&d->seq);
 	free(d->type_of_id);
+	free(d->extra_of_id);
+	for (i = 0; i < d->nr_extras; i++) {
+		for (k = 0; k < d->extras[i].nr_fields; k++)
+			free(d->extras[i].fields[k].buf);
+		free(d->extras[i].fields);
+		free(d->extras[i].values);
+	}
+	free(d->extras);
 	free(d);
 }
 
@@ -394,11 +511,143 @@ bool sp_decoder_has_event(const struct sp_decoder *d, enum sp_event_type type)
 
 void sp_decoder_set_skipped(struct sp_decoder *d, unsigned int types)
 {
-	d->skipped = types;
+	d->undecoded = types | 1u << SP_EV_OTHER | 1u << SP_EV_EXTRA;
 }
 
 bool sp_decoder_read_int(const struct sp_decoder *d, const struct sp_raw_record *rec,
 			 const struct sp_field *f, long long *val)
 {
 	return read_int(d, rec, f, val);
+}
+
+/* ---- events asked for by name ---- */
+
+/* The place and kind of a field asked for.  Return: 0, -ENOENT or -EINVAL (@err set). */
+static int extra_field_find(struct tep_event *event, const char *name, struct extra_field *xf,
+			    struct sp_error *err)
+{
+	struct tep_format_field *tf = name ? tep_find_any_field(event, name) : NULL;
+	bool chars;
+
+	memset(xf, 0, sizeof(*xf));
+	if (!tf)
+		return sp_error_set(err, -ENOENT, -1, "event %s:%s has no field '%s'",
+				    event->system, event->name, name ? name : "(null)");
+	if (tf->offset < 0 || tf->size < 0 || tf->offset > 0xffff || tf->size > 0xffff)
+		return sp_error_set(err, -EINVAL, -1, "field '%s' of %s:%s lies out of range",
+				    name, event->system, event->name);
+	xf->f.offset = tf->offset;
+	xf->f.size = tf->size;
+	xf->f.is_signed = tf->flags & TEP_FIELD_IS_SIGNED;
+	xf->f.dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
+	xf->f.relative = tf->flags & TEP_FIELD_IS_RELATIVE;
+	chars = (tf->flags & TEP_FIELD_IS_STRING) || (tf->type && strstr(tf->type, "char"));
+	if (xf->f.dynamic || (tf->flags & TEP_FIELD_IS_ARRAY) || (chars && !tf->size)) {
+		if (!chars || (xf->f.dynamic && tf->size < 4))
+			return sp_error_set(err, -EINVAL, -1,
+					    "field '%s' of %s:%s is an array, neither a number nor a string",
+					    name, event->system, event->name);
+		xf->kind = SP_VALUE_STR;
+		xf->tail = !xf->f.dynamic && !tf->size;
+		return 0;
+	}
+	if (tf->size != 1 && tf->size != 2 && tf->size != 4 && tf->size != 8)
+		return sp_error_set(err, -EINVAL, -1, "field '%s' of %s:%s is %d bytes, not a number",
+				    name, event->system, event->name, tf->size);
+	xf->kind = xf->f.is_signed ? SP_VALUE_S64 : SP_VALUE_U64;
+	return 0;
+}
+
+/* Room for event ids below @nr in type_of_id and extra_of_id.  Return: 0 or -ENOMEM. */
+static int grow_ids(struct sp_decoder *d, int nr)
+{
+	uint8_t *types;
+	uint16_t *extras;
+
+	if (nr < d->nr_ids)
+		nr = d->nr_ids;
+	if (nr == d->nr_ids && d->extra_of_id)
+		return 0;
+	types = sp_alloc_array(nr, sizeof(*types));
+	extras = sp_alloc_array(nr, sizeof(*extras));
+	if (!types || !extras) {
+		free(types);
+		free(extras);
+		return -ENOMEM;
+	}
+	if (d->nr_ids && d->type_of_id)
+		memcpy(types, d->type_of_id, d->nr_ids * sizeof(*types));
+	if (d->nr_ids && d->extra_of_id)
+		memcpy(extras, d->extra_of_id, d->nr_ids * sizeof(*extras));
+	free(d->type_of_id);
+	free(d->extra_of_id);
+	d->type_of_id = types;
+	d->extra_of_id = extras;
+	d->nr_ids = nr;
+	return 0;
+}
+
+int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
+			 const char *const *fields, int nr_fields, struct sp_error *err)
+{
+	struct extra x = { .event = event, .nr_fields = nr_fields };
+	int i, ret;
+
+	if (!event || nr_fields < 0 || (nr_fields && !fields))
+		return sp_error_set(err, -EINVAL, -1, "no event or fields to decode");
+	if (event->id < 0 || event->id > 0xffff)
+		return sp_error_set(err, -EINVAL, -1, "event %s:%s has id %d, out of range",
+				    event->system, event->name, event->id);
+	if (d->nr_extras >= 0xffff)
+		return sp_error_set(err, -E2BIG, -1, "too many events asked for");
+	if (event->id < d->nr_ids && d->type_of_id[event->id] == SP_EV_EXTRA)
+		return sp_error_set(err, -EEXIST, -1, "event %s:%s was asked for already",
+				    event->system, event->name);
+	if (event->id < d->nr_ids && d->type_of_id[event->id] != SP_EV_OTHER)
+		return sp_error_set(err, -EINVAL, -1,
+				    "event %s:%s is a sched record, decoded already",
+				    event->system, event->name);
+	x.fields = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*x.fields));
+	x.values = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*x.values));
+	if (!x.fields || !x.values) {
+		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < nr_fields; i++) {
+		ret = extra_field_find(event, fields[i], &x.fields[i], err);
+		if (ret)
+			goto fail;
+	}
+	if (grow_ids(d, event->id + 1) ||
+	    sp_grow_array(&d->extras, &d->alloc_extras, d->nr_extras + 1, sizeof(*d->extras))) {
+		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
+		goto fail;
+	}
+	/* a trace without sched events: the common fields are this event's */
+	if (!d->common_type.size) {
+		sp_field_find(event, "common_type", &d->common_type);
+		sp_field_find(event, "common_pid", &d->common_pid);
+		plan_common(d);
+	}
+	d->extras[d->nr_extras] = x;
+	d->extra_of_id[event->id] = d->nr_extras;
+	d->type_of_id[event->id] = SP_EV_EXTRA;
+	return d->nr_extras++;
+fail:
+	free(x.fields);
+	free(x.values);
+	return ret;
+}
+
+int sp_decoder_nr_extras(const struct sp_decoder *d)
+{
+	return d->nr_extras;
+}
+
+int sp_decoder_extra_kind(const struct sp_decoder *d, int extra, int field)
+{
+	if (extra < 0 || (size_t)extra >= d->nr_extras || field < 0 ||
+	    field >= d->extras[extra].nr_fields)
+		return -EINVAL;
+	return d->extras[extra].fields[field].kind;
 }

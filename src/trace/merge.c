@@ -812,8 +812,13 @@ int sp_merge_pass(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_err
 	ret = 0;
 	if (!r->nr_leaves)
 		goto out;
-	/* libtracecmd's records live only until the CPU's next one is read */
-	if (!r->use_libtracecmd && r->batch_min_leaves && r->nr_leaves >= r->batch_min_leaves)
+	/*
+	 * libtracecmd's records live only until the CPU's next one is read;
+	 * the values of events asked for by name (strings into the record)
+	 * are not copied into batches
+	 */
+	if (!r->use_libtracecmd && r->batch_min_leaves && r->nr_leaves >= r->batch_min_leaves &&
+	    !sp_decoder_nr_extras(r->dec))
 		ret = merge_batches(r, fn, data, err);
 	else {
 		if (r->scratch)

@@ -270,6 +270,65 @@ out:
 	return ret;
 }
 
+/* ---- events asked for by name ---- */
+
+/* Whether the format text @p (@len bytes) is the one of event @name. */
+static bool format_named(const char *p, uint64_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	return len > 7 + n && !memcmp(p, "name: ", 6) && !memcmp(p + 6, name, n) &&
+	       p[6 + n] == '\n';
+}
+
+/* Parse the format of @name into @tep.  Return: 0, or -EINVAL with @err set. */
+static int parse_format(struct tep_handle *tep, const char *p, uint64_t len, const char *system,
+			const char *name, struct sp_error *err)
+{
+	if (sp_evformat_check(p, len) || tep_parse_event(tep, p, len, system))
+		return sp_error_set(err, -EINVAL, -1,
+				    "the trace's format of %s:%s cannot be read", system, name);
+	return 0;
+}
+
+int sp_metadata_load_event(const struct sp_container_layout *l, int fd, struct tep_handle *tep,
+			   const char *system, const char *name, struct sp_error *err)
+{
+	bool ftrace = !strcmp(system, "ftrace");
+	const struct sp_container_block *b = ftrace ? &l->ftrace_formats : &l->event_formats;
+	uint64_t nr_systems = 1, nr, len, i, j;
+	struct meta m = { 0 };
+	const char *sys = system;
+	char *p;
+	int ret;
+
+	if (!b->present)
+		return -ENOENT;
+	ret = meta_load(l, fd, b, ftrace ? "ftrace formats" : "event formats", &m, err);
+	if (ret)
+		goto out;
+	ret = -ENOENT;
+	if (!ftrace && !meta_num(&m, 4, &nr_systems))
+		goto out;
+	for (i = 0; i < nr_systems; i++) {
+		if (!ftrace)
+			sys = meta_str(&m);
+		if (!sys || !meta_num(&m, 4, &nr))
+			goto out;
+		for (j = 0; j < nr; j++) {
+			if (!meta_sized(&m, &p, &len))
+				goto out;
+			if (!strcmp(sys, system) && format_named(p, len, name)) {
+				ret = parse_format(tep, p, len, system, name, err);
+				goto out;
+			}
+		}
+	}
+out:
+	free(m.buf);
+	return ret;
+}
+
 /* ---- markers ---- */
 
 /* Records looked at per CPU for markers: they are written when tracing starts. */

@@ -397,6 +397,38 @@ int sp_reader_cpu_span(struct sp_reader *r, int cpu, uint64_t *first_ns, uint64_
 	return 0;
 }
 
+int sp_reader_request_event(struct sp_reader *r, const char *name, const char *const *fields,
+			    int nr_fields, struct sp_error *err)
+{
+	const char *colon = name ? strchr(name, ':') : NULL;
+	struct tep_event *ev;
+	char system[128];
+	int ret;
+
+	if (!colon || colon == name || !colon[1] || (size_t)(colon - name) >= sizeof(system))
+		return sp_error_set(err, -EINVAL, -1, "'%s' is not an event name (system:event)",
+				    name ? name : "(null)");
+	memcpy(system, name, colon - name);
+	system[colon - name] = '\0';
+	ev = tep_find_event_by_name(r->tep, system, colon + 1);
+	/* our own metadata loading parsed only the formats the reader needs */
+	if (!ev && !r->use_libtracecmd) {
+		ret = sp_metadata_load_event(&r->layout, r->fd, r->tep, system, colon + 1, err);
+		if (ret && ret != -ENOENT)
+			return ret;
+		ev = tep_find_event_by_name(r->tep, system, colon + 1);
+	}
+	if (!ev)
+		return sp_error_set(err, -ENOENT, -1,
+				    "the trace has no %s events (record them with -e %s)", name, name);
+	return sp_decoder_add_extra(r->dec, ev, fields, nr_fields, err);
+}
+
+int sp_reader_value_kind(const struct sp_reader *r, int request, int field)
+{
+	return sp_decoder_extra_kind(r->dec, request, field);
+}
+
 int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
 {
 	return sp_merge_pass(r, fn, data, err);

@@ -18,9 +18,10 @@
 /* Names (comm fields) are cut to this many bytes, the NUL included. */
 #define SP_COMM_LEN		64
 
+struct sp_decoder;
+struct sp_error;
 struct tep_event;
 struct tep_handle;
-struct sp_decoder;
 
 /* A field's place in the record, resolved once. */
 struct sp_field {
@@ -95,5 +96,48 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
  */
 bool sp_decoder_read_int(const struct sp_decoder *d, const struct sp_raw_record *rec,
 			 const struct sp_field *f, long long *val);
+
+/**
+ * sp_decoder_add_extra - decode the records of one more event
+ * @d: the decoder
+ * @event: the event's format, from the decoder's tep
+ * @fields: the names of the fields wanted (common ones too)
+ * @nr_fields: how many (0 is fine: the records come without values)
+ * @err: filled in on failure
+ *
+ * From then on its records are SP_EV_EXTRA, with ev->extra the index
+ * returned here and ev->values the fields in the order of @fields: numbers
+ * of 1, 2, 4 or 8 bytes (signed ones sign-extended), strings (char arrays,
+ * __data_loc and __rel_loc char[], and a char[] of no size, which runs to
+ * the record's end) NUL-terminated, in the record or copied into the
+ * decoder, valid until the next record of the event is decoded.  Records
+ * of events not asked for cost nothing more.
+ *
+ * Return: the index (0, 1, ... in the order of the calls that succeed);
+ * -ENOENT when the event lacks a field; -EINVAL for a field that is
+ * neither a number nor a string or an event decoded as a sched record;
+ * -EEXIST when the event was asked for already; -E2BIG, -ENOMEM.  @err
+ * says which; the decoder is unchanged on failure.
+ */
+int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
+			 const char *const *fields, int nr_fields, struct sp_error *err);
+
+/**
+ * sp_decoder_nr_extras - how many events were asked for by name
+ * @d: the decoder
+ *
+ * Return: the count of successful sp_decoder_add_extra() calls.
+ */
+int sp_decoder_nr_extras(const struct sp_decoder *d);
+
+/**
+ * sp_decoder_extra_kind - how a field of an event asked for is read
+ * @d: the decoder
+ * @extra: the index sp_decoder_add_extra() returned
+ * @field: the field's place in its @fields
+ *
+ * Return: an enum sp_value_kind, or -EINVAL for an index out of range.
+ */
+int sp_decoder_extra_kind(const struct sp_decoder *d, int extra, int field);
 
 #endif /* SP_DECODE_H */

@@ -41,4 +41,23 @@ int sp_metadata_damaged(struct sp_error *err, const char *what);
 int sp_metadata_load(const struct sp_container_layout *l, const char *path,
 		     struct tep_handle **tep, struct sp_error *err);
 
+/**
+ * sp_metadata_load_event - add the format of one more event to a tep
+ * @l: the file's layout
+ * @fd: the file, open for reading
+ * @tep: the tep sp_metadata_load() made
+ * @system: the event's system ("ftrace" events are in their own block)
+ * @name: the event
+ * @err: filled in on failure (not for a plain -ENOENT)
+ *
+ * sp_metadata_load() parses only the formats the reader needs; this finds
+ * another in the file's metadata when a caller asks for its records.
+ *
+ * Return: 0, -ENOENT when the file has no format of the event, -EINVAL
+ * with @err set when it has one that does not parse, or another negative
+ * code with @err set (the block does not load).
+ */
+int sp_metadata_load_event(const struct sp_container_layout *l, int fd, struct tep_handle *tep,
+			   const char *system, const char *name, struct sp_error *err);
+
 #endif /* SP_METADATA_H */
