@@ -201,55 +201,12 @@ static int resolve_fields(struct sp_decoder *d)
 	return 0;
 }
 
-/* An unsigned number of 1, 2, 4 or 8 bytes in the file's byte order. */
-static inline uint64_t get_number(const struct sp_decoder *d, const char *p, int size)
-{
-	uint8_t v8;
-	uint16_t v16;
-	uint32_t v32;
-	uint64_t v64;
-
-	switch (size) {
-	case 1:
-		memcpy(&v8, p, 1);
-		return v8;
-	case 2:
-		memcpy(&v16, p, 2);
-		return d->swap ? __builtin_bswap16(v16) : v16;
-	case 4:
-		memcpy(&v32, p, 4);
-		return d->swap ? __builtin_bswap32(v32) : v32;
-	case 8:
-		memcpy(&v64, p, 8);
-		return d->swap ? __builtin_bswap64(v64) : v64;
-	}
-	return 0;
-}
-
-static inline bool read_int(const struct sp_decoder *d, const struct sp_raw_record *rec,
-		     const struct sp_field *f, long long *val)
-{
-	uint64_t v;
-
-	if (!f->size || f->size > 8 || (unsigned int)(f->offset + f->size) > rec->size)
-		return false;
-	v = get_number(d, (const char *)rec->data + f->offset, f->size);
-	/* sign-extend narrow signed fields (pids and CPUs are int) */
-	if (f->size < 8 && f->is_signed) {
-		int shift = 64 - 8 * f->size;
-
-		v = (uint64_t)((int64_t)(v << shift) >> shift);
-	}
-	*val = (long long)v;
-	return true;
-}
-
 static inline int32_t read_i32(const struct sp_decoder *d, const struct sp_raw_record *rec,
 			const struct sp_field *f, int32_t fallback)
 {
 	long long val;
 
-	return read_int(d, rec, f, &val) ? (int32_t)val : fallback;
+	return sp_field_read_int(d->swap, rec, f, &val) ? (int32_t)val : fallback;
 }
 
 /* A 4-byte int field in host order, the record known to hold it; -1 when absent. */
@@ -280,7 +237,7 @@ static const char *read_str(const struct sp_decoder *d, const struct sp_raw_reco
 
 		if (f->size < 4)
 			return NULL;
-		loc = get_number(d, data + f->offset, 4);
+		loc = sp_field_number(d->swap, data + f->offset, 4);
 		off = loc & 0xffff;
 		n = loc >> 16;
 		if (f->relative)
@@ -362,7 +319,7 @@ static const char *read_extra_str(const struct sp_decoder *d, const struct sp_ra
 
 		if ((unsigned int)(f->offset + f->size) > rec->size)
 			return NULL;
-		loc = get_number(d, data + f->offset, 4);
+		loc = sp_field_number(d->swap, data + f->offset, 4);
 		off = loc & 0xffff;
 		n = loc >> 16;
 		if (f->relative)
@@ -397,7 +354,7 @@ decode_extra(struct sp_decoder *d, const struct sp_raw_record *rec, struct sp_ev
 	long long id, val;
 	int i;
 
-	if (!read_int(d, rec, &d->common_type, &id) || id < 0 || id >= d->nr_ids) {
+	if (!sp_field_read_int(d->swap, rec, &d->common_type, &id) || id < 0 || id >= d->nr_ids) {
 		ev->type = SP_EV_OTHER;
 		return;
 	}
@@ -407,7 +364,7 @@ decode_extra(struct sp_decoder *d, const struct sp_raw_record *rec, struct sp_ev
 
 		if (xf->kind == SP_VALUE_STR)
 			x->values[i].str = read_extra_str(d, rec, xf);
-		else if (read_int(d, rec, &xf->f, &val))
+		else if (sp_field_read_int(d->swap, rec, &xf->f, &val))
 			x->values[i].u64 = (uint64_t)val;
 		else
 			x->values[i].u64 = 0;
@@ -436,7 +393,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 			t = d->type_of_id[type];
 	} else {
 		ev->common_pid = read_i32(d, rec, &d->common_pid, -1);
-		if (read_int(d, rec, &d->common_type, &id) && id >= 0 && id < d->nr_ids)
+		if (sp_field_read_int(d->swap, rec, &d->common_type, &id) && id >= 0 && id < d->nr_ids)
 			t = d->type_of_id[id];
 	}
 	ev->type = t;
@@ -463,7 +420,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 	ev->comm = read_str(d, rec, &f->comm, d->comm_buf, sizeof(d->comm_buf));
 	ev->other_comm = read_str(d, rec, &f->other_comm, d->other_comm_buf,
 				  sizeof(d->other_comm_buf));
-	ev->prev_runnable = t == SP_EV_SWITCH && read_int(d, rec, &f->prev_state, &state) &&
+	ev->prev_runnable = t == SP_EV_SWITCH && sp_field_read_int(d->swap, rec, &f->prev_state, &state) &&
 			    prev_state_runnable(d, rec, state);
 }
 
@@ -512,12 +469,6 @@ bool sp_decoder_has_event(const struct sp_decoder *d, enum sp_event_type type)
 void sp_decoder_set_skipped(struct sp_decoder *d, unsigned int types)
 {
 	d->undecoded = types | 1u << SP_EV_OTHER | 1u << SP_EV_EXTRA;
-}
-
-bool sp_decoder_read_int(const struct sp_decoder *d, const struct sp_raw_record *rec,
-			 const struct sp_field *f, long long *val)
-{
-	return read_int(d, rec, f, val);
 }
 
 /* ---- events asked for by name ---- */

@@ -343,7 +343,7 @@ static char *marker_text(const struct sp_reader *r, const struct sp_raw_record *
 	long long val;
 	char *copy;
 
-	if (!sp_decoder_read_int(r->dec, rec, type, &val) || val != id || buf_offset < 0 ||
+	if (!sp_field_read_int(r->swap, rec, type, &val) || val != id || buf_offset < 0 ||
 	    (unsigned int)buf_offset >= rec->size)
 		return NULL;
 	text = (const char *)rec->data + buf_offset;

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "schedplot/trace/event.h"
 #include "schedplot/trace/cpustream.h"
@@ -40,6 +41,67 @@ struct sp_field {
  *     its place is out of range
  */
 void sp_field_find(struct tep_event *event, const char *name, struct sp_field *f);
+
+/**
+ * sp_field_number - an unsigned number of 1, 2, 4 or 8 bytes in the file's byte order
+ * @swap: the file's byte order differs from the host's
+ * @p: the number's bytes
+ * @size: 1, 2, 4 or 8
+ *
+ * Return: the number; 0 for another @size.
+ */
+static inline uint64_t sp_field_number(bool swap, const char *p, int size)
+{
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		memcpy(&v8, p, 1);
+		return v8;
+	case 2:
+		memcpy(&v16, p, 2);
+		return swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return swap ? __builtin_bswap64(v64) : v64;
+	}
+	return 0;
+}
+
+/**
+ * sp_field_read_int - a number field of a record
+ * @swap: the file's byte order differs from the host's
+ * @rec: the record
+ * @f: the field (sp_field_find())
+ * @val: set to the value, sign-extended when the field is signed
+ *
+ * Inline: it is on the records' hot path.
+ *
+ * Return: false when the record does not hold the field.
+ */
+static inline bool sp_field_read_int(bool swap, const struct sp_raw_record *rec,
+				     const struct sp_field *f, long long *val)
+{
+	uint64_t v;
+
+	if (!f->size || f->size > 8 || (unsigned int)(f->offset + f->size) > rec->size)
+		return false;
+	v = sp_field_number(swap, (const char *)rec->data + f->offset, f->size);
+	/* sign-extend narrow signed fields (pids and CPUs are int) */
+	if (f->size < 8 && f->is_signed) {
+		int shift = 64 - 8 * f->size;
+
+		v = (uint64_t)((int64_t)(v << shift) >> shift);
+	}
+	*val = (long long)v;
+	return true;
+}
 
 /**
  * sp_decoder_alloc - resolve the sched events of a file
@@ -84,18 +146,6 @@ void sp_decoder_set_skipped(struct sp_decoder *d, unsigned int types);
  */
 void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
 		       struct sp_event *ev);
-
-/**
- * sp_decoder_read_int - a number field of a record
- * @d: the decoder (for the file's byte order)
- * @rec: the record
- * @f: the field (sp_field_find())
- * @val: set to the value, sign-extended when the field is signed
- *
- * Return: false when the record does not hold the field.
- */
-bool sp_decoder_read_int(const struct sp_decoder *d, const struct sp_raw_record *rec,
-			 const struct sp_field *f, long long *val);
 
 /**
  * sp_decoder_add_extra - decode the records of one more event
