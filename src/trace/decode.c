@@ -101,7 +101,7 @@ void sp_field_find(struct tep_event *event, const char *name, struct sp_field *f
 	f->relative = tf->flags & TEP_FIELD_IS_RELATIVE;
 }
 
-/* Whether @f fits the fast path of decode(); how many bytes it then needs. */
+/* Whether @f fits the fast path of sp_decoder_decode(); how many bytes it then needs. */
 static void plan_fast(const struct sp_decoder *d, struct sched_fields *f)
 {
 	const struct sp_field *ids[] = { &f->pid, &f->other_pid, &f->target_cpu, &f->orig_cpu };

@@ -150,7 +150,7 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 	p.scratch = r->scratch;
 	for (i = 0; i < l->nr_cpus; i++)
 		nr_data += l->cpus[i].size != 0;
-	/* nothing read ahead at opening for the merge in batches (merge_batches()) */
+	/* nothing read ahead at opening for the merge in batches (merge.c) */
 	if (nr_data >= SP_BATCH_MIN_LEAVES)
 		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_NONE);
 	/*

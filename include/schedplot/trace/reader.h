@@ -162,7 +162,8 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
  *
  * Both merges deliver the same records in the same order; with many CPUs
  * the batches are faster.  The default suits the file; tests compare the
- * two.
+ * two.  A pass with events asked for by name (sp_reader_request_event())
+ * is always the tree's.
  */
 void sp_reader_set_batch_min(struct sp_reader *r, int nr_cpus);
 
