@@ -389,7 +389,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 
 		memcpy(&type, rec->data, sizeof(type));
 		ev->common_pid = load_i32(rec, &d->common_pid);
-		if (type < d->nr_ids)
+		if (__builtin_expect(type < d->nr_ids, 1))
 			t = d->type_of_id[type];
 	} else {
 		ev->common_pid = read_i32(d, rec, &d->common_pid, -1);
