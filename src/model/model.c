@@ -673,8 +673,11 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	cpu->last_ts_ns = ev->ts_ns;
 	if (ev->ts_ns > m->end_ns)
 		m->end_ns = ev->ts_ns;
-	if (!sp_event_is_sched(ev) || ev->type >= SP_EV_NR_TYPES)
+	if (!sp_event_is_sched(ev) || ev->type >= SP_EV_NR_TYPES) {
+		if (ev->type == SP_EV_EXTRA && m->obs.extra)
+			m->obs.extra(m->obs.data, ev);
 		goto out;
+	}
 
 	m->nr_sched_records++;
 	m->nr_by_type[ev->type]++;
@@ -694,11 +697,18 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	case SP_EV_WAKEUP:
 	case SP_EV_WAKEUP_NEW:
 	case SP_EV_WAKING:
-		if (is_wakeup(m, ev->type))
-			ret = handle_wakeup(m, ev);
+		if (!is_wakeup(m, ev->type))
+			break;
+		ret = handle_wakeup(m, ev);
+		if (!ret && m->obs.wakeup)
+			m->obs.wakeup(m->obs.data, ev->ts_ns, ev->common_pid, ev->pid,
+				      ev->target_cpu);
 		break;
 	case SP_EV_MIGRATE:
 		ret = handle_migrate(m, ev);
+		if (!ret && m->obs.migration)
+			m->obs.migration(m->obs.data, ev->ts_ns, ev->pid, ev->orig_cpu,
+					 ev->target_cpu);
 		break;
 	case SP_EV_FORK:
 		ret = handle_fork(m, ev);

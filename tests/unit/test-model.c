@@ -535,6 +535,154 @@ static void test_latency_quantiles(void **state)
 	free(s);
 }
 
+/* What the wakeup, migration and extra callbacks were told. */
+struct call_log {
+	char kind;		/* 'w'akeup, 'm'igration, 'x' extra */
+	uint64_t ts;
+	int a, b, c;		/* waker wakee target / pid from to / cpu extra common_pid */
+	uint64_t value;		/* extra: values[0] */
+};
+
+static struct call_log calls[MAX_LOG];
+static int nr_calls;
+
+static void on_wakeup(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu)
+{
+	assert_ptr_equal(data, &lg);
+	assert_true(nr_calls < MAX_LOG);
+	calls[nr_calls++] = (struct call_log){ 'w', ts_ns, waker, wakee, target_cpu, 0 };
+}
+
+static void on_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
+{
+	assert_ptr_equal(data, &lg);
+	assert_true(nr_calls < MAX_LOG);
+	calls[nr_calls++] = (struct call_log){ 'm', ts_ns, pid, from_cpu, to_cpu, 0 };
+}
+
+static void on_extra(void *data, const struct sp_event *ev)
+{
+	assert_ptr_equal(data, &lg);
+	assert_true(nr_calls < MAX_LOG);
+	assert_int_equal(ev->type, SP_EV_EXTRA);
+	calls[nr_calls++] = (struct call_log){ 'x', ev->ts_ns, ev->cpu, ev->extra, ev->common_pid,
+					       ev->values[0].u64 };
+}
+
+static void ev_migrate(uint64_t ts, int cpu, int common, int pid, int from, int to)
+{
+	struct sp_event ev = {
+		.ts_ns = ts, .cpu = cpu, .common_pid = common, .type = SP_EV_MIGRATE,
+		.pid = pid, .orig_cpu = from, .target_cpu = to, .comm = "moved",
+	};
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
+static void ev_extra(uint64_t ts, int cpu, int common, int extra, uint64_t value)
+{
+	union sp_value v[1] = { { .u64 = value } };
+	struct sp_event ev = {
+		.ts_ns = ts, .cpu = cpu, .common_pid = common, .type = SP_EV_EXTRA,
+		.pid = -1, .other_pid = -1, .target_cpu = -1, .orig_cpu = -1,
+		.extra = extra, .values = v,
+	};
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
+static void setup_model_calls(int nr_cpus, const uint64_t *start, uint64_t end, bool waking)
+{
+	struct sp_model_observer obs = {
+		.wakeup = on_wakeup, .migration = on_migration, .extra = on_extra, .data = &lg,
+	};
+
+	memset(&lg, 0, sizeof(lg));
+	memset(calls, 0, sizeof(calls));
+	nr_calls = 0;
+	assert_int_equal(sp_model_init(&m, nr_cpus, start, end, waking, &obs, NULL), 0);
+}
+
+/*
+ * The wakeup, migration and extra callbacks, in the pass, with the
+ * record's arguments: task 5 runs on cpu1 and wakes 10 (to cpu0) and a
+ * new task 11 (to cpu1); 10 moves from cpu0 to cpu1; two records of an
+ * event asked for by name.  sched_waking is not the wakeup here (the
+ * trace has sched_wakeup), and other records are not extra records.
+ */
+static void test_wakeup_migration_extra_callbacks(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model_calls(2, start, 1000, false);
+	ev_other(0, 0, 0);
+	ev_other(0, 1, 0);
+	ev_switch(50, 1, 0, false, 5);
+	ev_wakeup(90, 1, 5, SP_EV_WAKING, 10, 0);
+	ev_wakeup(100, 1, 5, SP_EV_WAKEUP, 10, 0);
+	ev_wakeup(120, 1, 5, SP_EV_WAKEUP_NEW, 11, 1);
+	ev_extra(125, 0, 0, 2, 850000);
+	ev_migrate(130, 1, 5, 10, 0, 1);
+	ev_other(135, 0, 0);
+	ev_wakeup(140, 0, 0, SP_EV_WAKEUP, 12, -1);
+	ev_extra(150, 1, 5, 0, 7);
+	finish();
+
+	assert_int_equal(nr_calls, 6);
+	assert_int_equal(calls[0].kind, 'w');
+	assert_int_equal(calls[0].ts, 100);
+	assert_int_equal(calls[0].a, 5);	/* waker: the record's common_pid */
+	assert_int_equal(calls[0].b, 10);	/* wakee */
+	assert_int_equal(calls[0].c, 0);	/* target CPU */
+	assert_int_equal(calls[1].kind, 'w');
+	assert_int_equal(calls[1].ts, 120);
+	assert_int_equal(calls[1].a, 5);
+	assert_int_equal(calls[1].b, 11);
+	assert_int_equal(calls[1].c, 1);
+	assert_int_equal(calls[2].kind, 'x');
+	assert_int_equal(calls[2].ts, 125);
+	assert_int_equal(calls[2].a, 0);	/* cpu */
+	assert_int_equal(calls[2].b, 2);	/* the request */
+	assert_int_equal(calls[2].c, 0);
+	assert_int_equal(calls[2].value, 850000);
+	assert_int_equal(calls[3].kind, 'm');
+	assert_int_equal(calls[3].ts, 130);
+	assert_int_equal(calls[3].a, 10);	/* pid */
+	assert_int_equal(calls[3].b, 0);	/* from */
+	assert_int_equal(calls[3].c, 1);	/* to */
+	assert_int_equal(calls[4].kind, 'w');
+	assert_int_equal(calls[4].ts, 140);
+	assert_int_equal(calls[4].a, 0);
+	assert_int_equal(calls[4].b, 12);
+	assert_int_equal(calls[4].c, -1);
+	assert_int_equal(calls[5].kind, 'x');
+	assert_int_equal(calls[5].ts, 150);
+	assert_int_equal(calls[5].a, 1);
+	assert_int_equal(calls[5].b, 0);
+	assert_int_equal(calls[5].c, 5);
+	assert_int_equal(calls[5].value, 7);
+	/* the callbacks change nothing the model counts: extra records are not sched records */
+	assert_int_equal(m.nr_records, 11);
+	assert_int_equal(m.nr_sched_records, 6);
+	assert_int_equal(m.nr_migrations, 1);
+	assert_int_equal(sp_model_task(&m, 10)->wakeups, 1);
+	assert_int_equal(sp_model_task(&m, 10)->migrations, 1);
+	assert_int_equal(sp_model_nr_repairs(&m), 0);
+	sp_model_release(&m);
+
+	/* sched_waking standing in for sched_wakeup: it is the wakeup told */
+	setup_model_calls(1, start, 1000, true);
+	ev_other(0, 0, 0);
+	ev_wakeup(100, 0, 0, SP_EV_WAKING, 10, 0);
+	ev_wakeup(110, 0, 0, SP_EV_WAKEUP, 10, 0);
+	finish();
+	assert_int_equal(nr_calls, 1);
+	assert_int_equal(calls[0].kind, 'w');
+	assert_int_equal(calls[0].ts, 100);
+	assert_int_equal(calls[0].b, 10);
+	sp_model_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +701,7 @@ int main(void)
 		cmocka_unit_test(test_time_backwards_counted),
 		cmocka_unit_test(test_comm_interning),
 		cmocka_unit_test(test_latency_quantiles),
+		cmocka_unit_test(test_wakeup_migration_extra_callbacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

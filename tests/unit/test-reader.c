@@ -624,6 +624,306 @@ static void test_batches_edges(void **state)
 	unlink(path);
 }
 
+/* ---- events asked for by name ---- */
+
+#define AARCH64_TRACE SHARED_DIR "/aarch64-6cpu-v6.dat"
+
+/* A record of an event asked for, its values copied. */
+struct extra_rec {
+	uint64_t ts_ns;
+	int cpu;
+	int common_pid;
+	int request;
+	union sp_value v[3];
+	char str[160];		/* the string value, if any */
+};
+
+struct extra_pass {
+	struct extra_rec *v;
+	size_t n, alloc;
+	size_t nr_by_request[4];
+	size_t nr_records;
+	int str_field[4];	/* per request: the field that is a string, or -1 */
+	int nr_fields[4];
+};
+
+static int collect_extra(const struct sp_event *ev, void *data)
+{
+	struct extra_pass *p = data;
+	struct extra_rec *e;
+	int i;
+
+	p->nr_records++;
+	if (ev->type != SP_EV_EXTRA)
+		return 0;
+	assert_false(sp_event_is_sched(ev));
+	assert_true(ev->extra < 4);
+	p->nr_by_request[ev->extra]++;
+	if (p->n == p->alloc) {
+		p->alloc = p->alloc ? 2 * p->alloc : 1024;
+		p->v = realloc(p->v, p->alloc * sizeof(*p->v));
+		assert_non_null(p->v);
+	}
+	e = &p->v[p->n++];
+	memset(e, 0, sizeof(*e));
+	e->ts_ns = ev->ts_ns;
+	e->cpu = ev->cpu;
+	e->common_pid = ev->common_pid;
+	e->request = ev->extra;
+	assert_int_equal(ev->pid, -1);
+	assert_null(ev->comm);
+	for (i = 0; i < p->nr_fields[ev->extra]; i++) {
+		e->v[i] = ev->values[i];
+		if (i == p->str_field[ev->extra]) {
+			assert_non_null(ev->values[i].str);
+			snprintf(e->str, sizeof(e->str), "%s", ev->values[i].str);
+			e->v[i].str = NULL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One line of trace-cmd report: "COMM-PID [CPU] SECS.USECS: EVENT: TEXT".
+ * Return: whether it is a record of @event; its CPU, time (us) and text.
+ */
+static bool report_line(const char *line, const char *event, int *cpu, uint64_t *us,
+			const char **text)
+{
+	const char *p = strstr(line, "] ");
+	unsigned long long sec, usec;
+	size_t n = strlen(event);
+	int used;
+
+	if (!p || !strchr(line, '['))
+		return false;
+	if (sscanf(strchr(line, '[') + 1, "%d", cpu) != 1 ||
+	    sscanf(p + 2, " %llu.%llu:%n", &sec, &usec, &used) != 2)
+		return false;
+	p += 2 + used;
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, event, n) || p[n] != ':')
+		return false;
+	p += n + 1;
+	while (*p == ' ')
+		p++;
+	*us = sec * 1000000 + usec;
+	*text = p;
+	return true;
+}
+
+/*
+ * The records of @event as trace-cmd report prints them, against ours
+ * (those of @request in @p), in order; @fmt reads two numbers from the
+ * text, compared with fields 0 and 1.  Return: records compared, or -1
+ * when trace-cmd is not installed.
+ */
+static long compare_report(const char *path, const char *event, int request, const char *fmt,
+			   const struct extra_pass *p)
+{
+	char cmd[512], line[1024];
+	size_t k = 0;
+	long n = 0;
+	FILE *f;
+
+	if (system("command -v trace-cmd >/dev/null 2>&1"))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>/dev/null", path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		const struct extra_rec *e;
+		unsigned long long a = 0, b = 0;
+		const char *text;
+		uint64_t us;
+		int cpu;
+
+		if (!report_line(line, event, &cpu, &us, &text))
+			continue;
+		while (k < p->n && p->v[k].request != request)
+			k++;
+		if (k == p->n)
+			fail_msg("%s: trace-cmd reports more %s records than we read", path, event);
+		e = &p->v[k++];
+		assert_int_equal(e->cpu, cpu);
+		/* trace-cmd rounds to the nearest microsecond */
+		assert_int_equal((e->ts_ns + 500) / 1000, us);
+		if (fmt) {
+			assert_int_equal(sscanf(text, fmt, &a, &b), 2);
+			assert_int_equal(e->v[0].u64, a);
+			assert_int_equal(e->v[1].u64, b);
+		} else {
+			/* ftrace:print: "SYMBOL: TEXT" with the buffer's newline dropped */
+			const char *t = strstr(text, ": ");
+			size_t len = strlen(e->str);
+
+			assert_non_null(t);
+			t += 2;
+			line[strcspn(line, "\n")] = '\0';
+			while (len && e->str[len - 1] == '\n')
+				len--;
+			assert_int_equal(strlen(t), len);
+			assert_memory_equal(t, e->str, len);
+		}
+		n++;
+	}
+	pclose(f);
+	return n;
+}
+
+/*
+ * power:cpu_frequency, power:cpu_idle, a __data_loc string of a sched
+ * event not decoded otherwise, and ftrace:print: the values are what
+ * trace-cmd report prints, and every other record is as without them.
+ */
+static void test_extra_events(void **state)
+{
+	static const char *const freq[] = { "state", "cpu_id" };
+	static const char *const idle[] = { "state", "cpu_id", "common_pid" };
+	static const char *const load[] = { "cpu", "load", "path" };
+	static const char *const print[] = { "buf" };
+	/* the first cpu_frequency records, as trace-cmd report prints them */
+	static const struct {
+		int cpu;
+		uint64_t us;
+		int pid;
+		uint64_t state, cpu_id;
+	} first[] = {
+		{ 3, 2084143680, 1842, 850000, 0 }, { 3, 2084143684, 1842, 850000, 3 },
+		{ 3, 2084143686, 1842, 850000, 4 }, { 3, 2084143687, 1842, 850000, 5 },
+		{ 2, 2084218981, 1843, 800000, 1 }, { 2, 2084218983, 1843, 800000, 2 },
+		{ 3, 2084227212, 1842, 450000, 0 }, { 3, 2084227217, 1842, 450000, 3 },
+	};
+	struct extra_pass p = { .str_field = { -1, -1, 2, 0 }, .nr_fields = { 2, 3, 3, 1 } };
+	struct pass plain = { 0 }, asked = { 0 };
+	struct sp_error err = { 0 };
+	struct sp_reader *r;
+	size_t i, k;
+	long n;
+
+	if (access(AARCH64_TRACE, R_OK)) {
+		print_message("%s is not here: extra events not tested\n", AARCH64_TRACE);
+		skip();
+	}
+	r = sp_reader_open(AARCH64_TRACE, &err);
+	assert_non_null(r);
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_frequency", freq, 2, &err), 0);
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_idle", idle, 3, &err), 1);
+	assert_int_equal(sp_reader_request_event(r, "sched:sched_load_cfs_rq", load, 3, &err), 2);
+	assert_int_equal(sp_reader_request_event(r, "ftrace:print", print, 1, &err), 3);
+	assert_int_equal(sp_reader_value_kind(r, 0, 0), SP_VALUE_U64);
+	assert_int_equal(sp_reader_value_kind(r, 1, 2), SP_VALUE_S64);
+	assert_int_equal(sp_reader_value_kind(r, 2, 0), SP_VALUE_S64);
+	assert_int_equal(sp_reader_value_kind(r, 2, 1), SP_VALUE_U64);
+	assert_int_equal(sp_reader_value_kind(r, 2, 2), SP_VALUE_STR);
+	assert_int_equal(sp_reader_value_kind(r, 3, 0), SP_VALUE_STR);
+	assert_int_equal(sp_reader_value_kind(r, 4, 0), -EINVAL);
+	assert_int_equal(sp_reader_value_kind(r, 0, 2), -EINVAL);
+	/* the same event twice */
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_idle", idle, 1, &err), -EEXIST);
+	/* batches are not used with events asked for: the pass is the tree's */
+	sp_reader_set_batch_min(r, 1);
+	assert_int_equal(sp_reader_read(r, collect_extra, &p, &err), 0);
+	sp_reader_close(r);
+
+	/* trace-cmd report -i aarch64-6cpu-v6.dat: 16, 474, 2437 and 6 of them */
+	assert_int_equal(p.nr_by_request[0], 16);
+	assert_int_equal(p.nr_by_request[1], 474);
+	assert_int_equal(p.nr_by_request[2], 2437);
+	assert_int_equal(p.nr_by_request[3], 6);
+	for (i = 0, k = 0; i < sizeof(first) / sizeof(first[0]); i++, k++) {
+		while (p.v[k].request != 0)
+			k++;
+		assert_int_equal(p.v[k].cpu, first[i].cpu);
+		assert_int_equal((p.v[k].ts_ns + 500) / 1000, first[i].us);
+		assert_int_equal(p.v[k].common_pid, first[i].pid);
+		assert_int_equal(p.v[k].v[0].u64, first[i].state);
+		assert_int_equal(p.v[k].v[1].u64, first[i].cpu_id);
+	}
+	/* cpu_idle's state is a u32: 4294967295 (PWR_EVENT_EXIT), not -1 */
+	for (k = 0; p.v[k].request != 1; k++)
+		;
+	assert_int_equal(p.v[k].v[0].u64, 4294967295ull);
+	assert_int_equal(p.v[k].v[1].u64, 2);
+	assert_int_equal(p.v[k].v[2].s64, p.v[k].common_pid);
+
+	n = compare_report(AARCH64_TRACE, "cpu_frequency", 0, "state=%llu cpu_id=%llu", &p);
+	if (n >= 0) {
+		assert_int_equal(n, 16);
+		assert_int_equal(compare_report(AARCH64_TRACE, "cpu_idle", 1,
+						"state=%llu cpu_id=%llu", &p), 474);
+		assert_int_equal(compare_report(AARCH64_TRACE, "print", 3, NULL, &p), 6);
+	} else {
+		print_message("trace-cmd is not installed: values compared with the first ones only\n");
+	}
+	/* the __data_loc path: "cpu=2 path=/ load=0 util=0" is the first */
+	for (k = 0; p.v[k].request != 2; k++)
+		;
+	assert_int_equal(p.v[k].v[0].s64, 2);
+	assert_string_equal(p.v[k].str, "/");
+	for (k++; p.v[k].request != 2; k++)
+		;
+	assert_string_equal(p.v[k].str, "/autogroup-1");
+
+	/* the other records are the same as without the events asked for */
+	read_pass(AARCH64_TRACE, 0, &plain);
+	assert_int_equal(plain.ret, 0);
+	assert_int_equal(plain.n, p.nr_records);
+	r = sp_reader_open(AARCH64_TRACE, &err);
+	assert_non_null(r);
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_frequency", freq, 2, &err), 0);
+	assert_int_equal(sp_reader_read(r, collect, &asked, &err), 0);
+	sp_reader_close(r);
+	assert_int_equal(plain.n, asked.n);
+	for (i = 0, k = 0; i < plain.n; i++) {
+		if (asked.v[i].ev.type == SP_EV_EXTRA) {
+			assert_int_equal(plain.v[i].ev.type, SP_EV_OTHER);
+			assert_int_equal(plain.v[i].ev.ts_ns, asked.v[i].ev.ts_ns);
+			k++;
+			continue;
+		}
+		assert_true(same_record(&plain.v[i], &asked.v[i]));
+	}
+	assert_int_equal(k, 16);
+	free(plain.v);
+	free(asked.v);
+	free(p.v);
+}
+
+/* Events and fields the trace lacks are reported; the reader goes on. */
+static void test_extra_missing(void **state)
+{
+	static const char *const freq[] = { "state", "cpu_id" };
+	static const char *const print[] = { "buf", "no_such_field" };
+	static const char *const sw[] = { "prev_pid" };
+	struct extra_pass p = { .str_field = { -1, -1, -1, -1 } };
+	struct pass plain = { 0 };
+	struct sp_error err = { 0 };
+	struct sp_reader *r = sp_reader_open("traces/messaging.dat", &err);
+
+	assert_non_null(r);
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_frequency", freq, 2, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "power:cpu_frequency"));
+	sp_error_clear(&err);
+	assert_int_equal(sp_reader_request_event(r, "sched:no_such_event", NULL, 0, &err), -ENOENT);
+	assert_int_equal(sp_reader_request_event(r, "ftrace:print", print, 2, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "no_such_field"));
+	assert_int_equal(sp_reader_request_event(r, "cpu_frequency", freq, 2, &err), -EINVAL);
+	assert_int_equal(sp_reader_request_event(r, ":cpu_frequency", freq, 2, &err), -EINVAL);
+	assert_int_equal(sp_reader_request_event(r, "power:", freq, 2, &err), -EINVAL);
+	/* a sched record decoded already */
+	assert_int_equal(sp_reader_request_event(r, "sched:sched_switch", sw, 1, &err), -EINVAL);
+	assert_int_equal(sp_reader_value_kind(r, 0, 0), -EINVAL);
+	/* nothing asked for came through: the pass is as ever */
+	assert_int_equal(sp_reader_read(r, collect_extra, &p, &err), 0);
+	sp_reader_close(r);
+	assert_int_equal(p.n, 0);
+	read_pass("traces/messaging.dat", 0, &plain);
+	assert_int_equal(plain.n, p.nr_records);
+	free(plain.v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -633,6 +933,8 @@ int main(void)
 		cmocka_unit_test(test_skipped_fields),
 		cmocka_unit_test(test_batches_traces),
 		cmocka_unit_test(test_batches_edges),
+		cmocka_unit_test(test_extra_events),
+		cmocka_unit_test(test_extra_missing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

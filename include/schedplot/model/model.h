@@ -126,7 +126,11 @@ static inline int sp_step_lost(int nr_cpus, int running, int waiting)
 	return lost > 0 ? lost : 0;
 }
 
-/* Told about what the model finds; any member may be NULL. */
+/*
+ * Told about what the model finds; any member may be NULL, and a NULL one
+ * costs nothing.  The timestamps are those the model uses: a record's own,
+ * or the CPU's previous one when its clock went backwards.
+ */
 struct sp_model_observer {
 	/* @pid ran on @cpu during [@t0, @t1); per CPU in time order */
 	void (*run)(void *data, int cpu, int pid, uint64_t t0, uint64_t t1);
@@ -137,6 +141,22 @@ struct sp_model_observer {
 	void (*steps)(void *data, const struct sp_step *steps, size_t n);
 	/* a wait ended: the task became current (wakeup and preemption waits) */
 	void (*wait)(void *data, const struct sp_wait *w);
+	/*
+	 * A wakeup record the model takes as one (sched_wakeup and
+	 * sched_wakeup_new, or sched_waking where it stands in for
+	 * sched_wakeup), whether or not it made @wakee wait: @waker is the
+	 * record's common_pid, @target_cpu the CPU it names (-1 when it
+	 * names none).  Called as the record is added, in trace order.
+	 */
+	void (*wakeup)(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu);
+	/* a sched_migrate_task record: @pid moved from @from_cpu to @to_cpu (-1: not said) */
+	void (*migration)(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu);
+	/*
+	 * A record of an event asked for by name (SP_EV_EXTRA,
+	 * sp_reader_request_event()); @ev and its values are valid during
+	 * the call only
+	 */
+	void (*extra)(void *data, const struct sp_event *ev);
 	void *data;
 };
 

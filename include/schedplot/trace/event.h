@@ -5,7 +5,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The records the model decodes; everything else is SP_EV_OTHER. */
+/*
+ * The records the model decodes; the events a caller asked for by name
+ * (sp_reader_request_event()) are SP_EV_EXTRA; everything else is
+ * SP_EV_OTHER.
+ */
 enum sp_event_type {
 	SP_EV_OTHER = 0,
 	SP_EV_SWITCH,
@@ -16,7 +20,22 @@ enum sp_event_type {
 	SP_EV_FORK,
 	SP_EV_EXEC,
 	SP_EV_EXIT,
-	SP_EV_NR_TYPES,
+	SP_EV_NR_TYPES,			/* the sched records: the types above */
+	SP_EV_EXTRA = SP_EV_NR_TYPES,	/* an event asked for by name; not a sched record */
+};
+
+/* How the value of a field of an SP_EV_EXTRA record is to be read. */
+enum sp_value_kind {
+	SP_VALUE_U64,		/* an unsigned number */
+	SP_VALUE_S64,		/* a signed number, sign-extended */
+	SP_VALUE_STR,		/* a string (char array or __data_loc char[]) */
+};
+
+/* One field's value in an SP_EV_EXTRA record. */
+union sp_value {
+	uint64_t u64;
+	int64_t s64;
+	const char *str;	/* NULL when the record does not hold the field */
 };
 
 /*
@@ -30,8 +49,12 @@ enum sp_event_type {
  *               other_comm = child_comm
  *   EXEC:       pid, comm = basename of the new program (kernel's comm)
  *   EXIT:       pid, comm
+ *   EXTRA:      extra = the index of the request, values = the fields asked
+ *               for, in the order asked (pid, other_pid, target_cpu and
+ *               orig_cpu are -1, the names NULL)
  * Strings are only valid during the callback that receives the event; they
- * may be NULL when the field is missing.
+ * may be NULL when the field is missing.  @extra and @values are set for
+ * EXTRA records only.
  */
 struct sp_event {
 	uint64_t ts_ns;
@@ -43,8 +66,10 @@ struct sp_event {
 	int32_t orig_cpu;
 	uint8_t type;		/* enum sp_event_type */
 	bool prev_runnable;	/* SWITCH: prev_state is TASK_RUNNING (+ preempt flag) */
+	uint16_t extra;		/* EXTRA: the index of the request */
 	const char *comm;
 	const char *other_comm;
+	const union sp_value *values;	/* EXTRA: valid during the callback */
 };
 
 /**
@@ -55,7 +80,7 @@ struct sp_event {
  */
 static inline bool sp_event_is_sched(const struct sp_event *ev)
 {
-	return ev->type != SP_EV_OTHER;
+	return ev->type != SP_EV_OTHER && ev->type < SP_EV_NR_TYPES;
 }
 
 #endif /* SP_EVENT_H */

@@ -101,6 +101,48 @@ void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data);
 void sp_reader_set_skipped(struct sp_reader *r, unsigned int types);
 
 /**
+ * sp_reader_request_event - deliver the records of one more event, with fields
+ * @r: the reader
+ * @name: "system:event", such as "power:cpu_frequency" or "ftrace:print"
+ * @fields: the names of the fields wanted, such as "state" and "cpu_id"
+ *          (common fields too)
+ * @nr_fields: how many (0: the records come without values)
+ * @err: filled in on failure
+ *
+ * Call it before sp_reader_read().  Its records then come as SP_EV_EXTRA,
+ * with ev->extra the index returned here and ev->values[i] the value of
+ * @fields[i], to be read as sp_reader_value_kind() says: numbers as u64 or
+ * s64 (sign-extended), strings as pointers valid during the callback that
+ * receives the record (NULL when the record does not hold the string).
+ * The records of events not asked for cost nothing more.  A pass with
+ * events asked for merges the CPUs with the tree, never in batches (see
+ * sp_reader_set_batch_min()).
+ *
+ * A failure is not fatal: the reader goes on as if the call had not been
+ * made.
+ *
+ * Return: the index of the request (0, 1, ... in the order of the calls
+ * that succeed); -ENOENT when the trace has no such event or the event no
+ * such field; -EINVAL for a name that is not "system:event", a field that
+ * is neither a number nor a string, or one of the sched events the reader
+ * decodes already; -EEXIST when the event was asked for already; -ENOMEM
+ * or another negative code.  @err says which.
+ */
+int sp_reader_request_event(struct sp_reader *r, const char *name, const char *const *fields,
+			    int nr_fields, struct sp_error *err);
+
+/**
+ * sp_reader_value_kind - how a field of an event asked for is to be read
+ * @r: the reader
+ * @request: the index sp_reader_request_event() returned
+ * @field: the field's place in the @fields of that call
+ *
+ * Return: an enum sp_value_kind (SP_VALUE_U64, SP_VALUE_S64, SP_VALUE_STR),
+ * or -EINVAL for an index out of range.
+ */
+int sp_reader_value_kind(const struct sp_reader *r, int request, int field);
+
+/**
  * sp_reader_read - deliver every record of the file, in order
  * @r: the reader
  * @fn: called once per record; a non-zero return stops the pass and is
@@ -120,7 +162,8 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
  *
  * Both merges deliver the same records in the same order; with many CPUs
  * the batches are faster.  The default suits the file; tests compare the
- * two.
+ * two.  A pass with events asked for by name (sp_reader_request_event())
+ * is always the tree's.
  */
 void sp_reader_set_batch_min(struct sp_reader *r, int nr_cpus);
 

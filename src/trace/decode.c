@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * decode: sched records -> struct sp_event.  The fields' places are
+ * resolved once (resolve_fields()); the usual layout (4-byte ids, fixed
+ * name arrays, the host's byte order) is then read without a check per
+ * field, anything else field by field with bounds checks.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/base/error.h"
+#include "schedplot/trace/decode.h"
+
+#define SP_STATE_CACHE		64
+
+struct sched_fields {
+	struct tep_event *event;
+	struct sp_field pid;		/* prev_pid, pid, parent_pid */
+	struct sp_field other_pid;		/* next_pid, child_pid */
+	struct sp_field comm;		/* prev_comm, comm, parent_comm */
+	struct sp_field other_comm;	/* next_comm, child_comm */
+	struct sp_field prev_state;
+	struct sp_field target_cpu;	/* target_cpu, dest_cpu */
+	struct sp_field orig_cpu;
+	/*
+	 * The usual layout: the ids are 4-byte ints, the names fixed arrays,
+	 * and the file has the host's byte order.  A record of at least @end
+	 * bytes is then read without a check per field.
+	 */
+	bool fast;
+	unsigned int end;
+};
+
+/* What prev_state values mean, learned from the event's own print format. */
+struct state_cache_entry {
+	unsigned long long value;
+	bool runnable;
+};
+
+/* A field of an event asked for by name. */
+struct extra_field {
+	struct sp_field f;
+	enum sp_value_kind kind;
+	bool tail;		/* char buf[] of no fixed size: the string runs to the record's end */
+	char *buf;		/* a string not terminated inside the record, copied */
+	size_t alloc_buf;
+};
+
+/* An event asked for by name: sp_decoder_add_extra(). */
+struct extra {
+	struct tep_event *event;
+	int nr_fields;
+	struct extra_field *fields;
+	union sp_value *values;	/* the last record's */
+};
+
+struct sp_decoder {
+	struct tep_handle *tep;
+	bool swap;			/* file and host byte order differ */
+	struct sp_field common_type;
+	struct sp_field common_pid;
+	bool common_fast;		/* the usual common fields: u16 type at 0, s32 pid at 4 */
+	uint8_t *type_of_id;		/* event id -> enum sp_event_type */
+	/*
+	 * 1u << type: not decoded by the sched path of sp_decoder_decode():
+	 * SP_EV_OTHER, SP_EV_EXTRA (decode_extra()) and the types skipped
+	 * (sp_decoder_set_skipped()); one test per record for all three
+	 */
+	unsigned int undecoded;
+	int nr_ids;
+	uint16_t *extra_of_id;		/* event id -> index in @extras (SP_EV_EXTRA ids) */
+	struct extra *extras;
+	size_t nr_extras;
+	size_t alloc_extras;
+	struct sched_fields fields[SP_EV_NR_TYPES];
+	struct state_cache_entry state_cache[SP_STATE_CACHE];
+	int nr_state_cache;
+	struct trace_seq seq;
+	char comm_buf[SP_COMM_LEN];
+	char other_comm_buf[SP_COMM_LEN];
+};
+
+void sp_field_find(struct tep_event *event, const char *name, struct sp_field *f)
+{
+	struct tep_format_field *tf;
+
+	memset(f, 0, sizeof(*f));
+	tf = event && name ? tep_find_any_field(event, name) : NULL;
+	if (!tf || tf->offset < 0 || tf->size <= 0 || tf->offset > 0xffff || tf->size > 0xffff)
+		return;
+	f->offset = tf->offset;
+	f->size = tf->size;
+	f->is_signed = tf->flags & TEP_FIELD_IS_SIGNED;
+	f->dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
+	f->relative = tf->flags & TEP_FIELD_IS_RELATIVE;
+}
+
+/* Whether @f fits the fast path of sp_decoder_decode(); how many bytes it then needs. */
+static void plan_fast(const struct sp_decoder *d, struct sched_fields *f)
+{
+	const struct sp_field *ids[] = { &f->pid, &f->other_pid, &f->target_cpu, &f->orig_cpu };
+	const struct sp_field *rest[] = { &f->comm, &f->other_comm, &f->prev_state };
+	size_t i;
+
+	f->fast = !d->swap;
+	f->end = 0;
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		if (!ids[i]->size)
+			continue;
+		if (ids[i]->size != 4 || ids[i]->dynamic)
+			f->fast = false;
+		if ((unsigned int)(ids[i]->offset + ids[i]->size) > f->end)
+			f->end = ids[i]->offset + ids[i]->size;
+	}
+	for (i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) {
+		if (rest[i]->dynamic)
+			f->fast = false;
+		if ((unsigned int)(rest[i]->offset + rest[i]->size) > f->end)
+			f->end = rest[i]->offset + rest[i]->size;
+	}
+}
+
+/* Whether the common fields have the usual places (the fast path of sp_decoder_decode()). */
+static void plan_common(struct sp_decoder *d)
+{
+	d->common_fast = !d->swap && d->common_type.offset == 0 && d->common_type.size == 2 &&
+			 !d->common_type.is_signed && !d->common_type.dynamic &&
+			 d->common_pid.offset == 4 && d->common_pid.size == 4 &&
+			 !d->common_pid.dynamic;
+}
+
+static int resolve_fields(struct sp_decoder *d)
+{
+	static const struct {
+		enum sp_event_type type;
+		const char *name;
+		const char *pid, *other_pid, *comm, *other_comm, *target_cpu;
+	} table[] = {
+		{ SP_EV_SWITCH, "sched_switch", "prev_pid", "next_pid", "prev_comm", "next_comm", NULL },
+		{ SP_EV_WAKEUP, "sched_wakeup", "pid", NULL, "comm", NULL, "target_cpu" },
+		{ SP_EV_WAKEUP_NEW, "sched_wakeup_new", "pid", NULL, "comm", NULL, "target_cpu" },
+		{ SP_EV_WAKING, "sched_waking", "pid", NULL, "comm", NULL, "target_cpu" },
+		{ SP_EV_MIGRATE, "sched_migrate_task", "pid", NULL, "comm", NULL, "dest_cpu" },
+		{ SP_EV_FORK, "sched_process_fork", "parent_pid", "child_pid", "parent_comm",
+		  "child_comm", NULL },
+		{ SP_EV_EXEC, "sched_process_exec", "pid", NULL, NULL, NULL, NULL },
+		{ SP_EV_EXIT, "sched_process_exit", "pid", NULL, "comm", NULL, NULL },
+	};
+	struct tep_event *any = NULL;
+	size_t i;
+	int max_id = -1, t;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		struct sched_fields *f = &d->fields[table[i].type];
+		struct tep_event *ev = tep_find_event_by_name(d->tep, "sched", table[i].name);
+
+		if (!ev)
+			continue;
+		any = ev;
+		sp_field_find(ev, table[i].pid, &f->pid);
+		/* an event without the pid the model needs is of no use */
+		if (!f->pid.size || f->pid.dynamic)
+			continue;
+		f->event = ev;
+		sp_field_find(ev, table[i].other_pid, &f->other_pid);
+		sp_field_find(ev, table[i].comm, &f->comm);
+		sp_field_find(ev, table[i].other_comm, &f->other_comm);
+		sp_field_find(ev, table[i].target_cpu, &f->target_cpu);
+		if (table[i].type == SP_EV_SWITCH) {
+			sp_field_find(ev, "prev_state", &f->prev_state);
+			if (!f->other_pid.size)
+				f->event = NULL;
+		}
+		if (table[i].type == SP_EV_MIGRATE)
+			sp_field_find(ev, "orig_cpu", &f->orig_cpu);
+		if (f->event && ev->id > max_id)
+			max_id = ev->id;
+	}
+	if (any) {
+		sp_field_find(any, "common_type", &d->common_type);
+		sp_field_find(any, "common_pid", &d->common_pid);
+	}
+	for (t = 1; t < SP_EV_NR_TYPES; t++)
+		plan_fast(d, &d->fields[t]);
+	plan_common(d);
+	if (max_id > 0xffff)
+		return -EINVAL;
+	d->nr_ids = max_id + 1;
+	d->type_of_id = sp_alloc_array(d->nr_ids, sizeof(*d->type_of_id));
+	if (!d->type_of_id)
+		return -ENOMEM;
+	for (t = 1; t < SP_EV_NR_TYPES; t++)
+		if (d->fields[t].event)
+			d->type_of_id[d->fields[t].event->id] = t;
+	return 0;
+}
+
+static inline int32_t read_i32(const struct sp_decoder *d, const struct sp_raw_record *rec,
+			const struct sp_field *f, int32_t fallback)
+{
+	long long val;
+
+	return sp_field_read_int(d->swap, rec, f, &val) ? (int32_t)val : fallback;
+}
+
+/* A 4-byte int field in host order, the record known to hold it; -1 when absent. */
+static inline int32_t load_i32(const struct sp_raw_record *rec, const struct sp_field *f)
+{
+	int32_t v;
+
+	if (!f->size)
+		return -1;
+	memcpy(&v, (const char *)rec->data + f->offset, sizeof(v));
+	return v;
+}
+
+/*
+ * Fixed char[N] or __data_loc / __rel_loc strings, NUL-terminated: in the
+ * record itself when the name ends there, else copied into @buf.
+ */
+static const char *read_str(const struct sp_decoder *d, const struct sp_raw_record *rec,
+			    const struct sp_field *f, char *buf, size_t len)
+{
+	const char *data = rec->data;
+	long long off, n, i;
+
+	if (!f->size || (unsigned int)(f->offset + f->size) > rec->size)
+		return NULL;
+	if (f->dynamic) {
+		uint64_t loc;
+
+		if (f->size < 4)
+			return NULL;
+		loc = sp_field_number(d->swap, data + f->offset, 4);
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->relative)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		n = f->size;
+	}
+	if (off < 0 || n < 0 || off + n > rec->size)
+		return NULL;
+	if (n > (long long)len - 1)
+		n = len - 1;
+	/* terminated inside the record (the usual char[16]): no copy needed */
+	if (n && !data[off + n - 1])
+		return data + off;
+	for (i = 0; i < n; i++)
+		if (!data[off + i])
+			return data + off;
+	memcpy(buf, data + off, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Whether prev_state means TASK_RUNNING (with or without the preemption
+ * flag).  The bit layout differs between kernels, so ask the event's own
+ * print format: it prints "R" or "R+" for exactly those values.  Few
+ * distinct values occur, so each is formatted once and remembered.
+ */
+static bool prev_state_runnable(struct sp_decoder *d, const struct sp_raw_record *raw,
+				long long value)
+{
+	struct tep_record rec;
+	const char *p;
+	bool runnable;
+	int i;
+
+	for (i = 0; i < d->nr_state_cache; i++)
+		if (d->state_cache[i].value == (unsigned long long)value)
+			return d->state_cache[i].runnable;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = raw->ts_ns;
+	rec.data = raw->data;
+	rec.size = raw->size;
+	trace_seq_reset(&d->seq);
+	tep_print_event(d->tep, &d->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&d->seq);
+	p = d->seq.buffer ? strstr(d->seq.buffer, "prev_state=") : NULL;
+	if (p) {
+		p += strlen("prev_state=");
+		runnable = p[0] == 'R' && (p[1] == ' ' || p[1] == '+' || p[1] == '\0');
+	} else {
+		/* no print format to ask: TASK_RUNNING is 0 on every kernel */
+		runnable = (value & 0xff) == 0;
+	}
+	if (d->nr_state_cache < SP_STATE_CACHE) {
+		d->state_cache[d->nr_state_cache].value = value;
+		d->state_cache[d->nr_state_cache].runnable = runnable;
+		d->nr_state_cache++;
+	}
+	return runnable;
+}
+
+/*
+ * A string field of an event asked for by name, NUL-terminated: in the
+ * record when it ends there, else copied into @xf's buffer.  NULL when the
+ * record does not hold it (or no memory for the copy).
+ */
+static const char *read_extra_str(const struct sp_decoder *d, const struct sp_raw_record *rec,
+				  struct extra_field *xf)
+{
+	const char *data = rec->data, *nul;
+	const struct sp_field *f = &xf->f;
+	uint64_t off, n;
+
+	if (f->dynamic) {
+		uint64_t loc;
+
+		if ((unsigned int)(f->offset + f->size) > rec->size)
+			return NULL;
+		loc = sp_field_number(d->swap, data + f->offset, 4);
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->relative)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		n = xf->tail ? (rec->size > off ? rec->size - off : 0) : (uint64_t)f->size;
+	}
+	if (off > rec->size || n > rec->size - off)
+		return NULL;
+	nul = memchr(data + off, '\0', n);
+	if (nul)
+		return data + off;
+	if (n + 1 > xf->alloc_buf) {
+		char *buf = realloc(xf->buf, n + 1);
+
+		if (!buf)
+			return NULL;
+		xf->buf = buf;
+		xf->alloc_buf = n + 1;
+	}
+	memcpy(xf->buf, data + off, n);
+	xf->buf[n] = '\0';
+	return xf->buf;
+}
+
+/* The fields asked for of an SP_EV_EXTRA record (out of the records' hot path). */
+static __attribute__((noinline)) void
+decode_extra(struct sp_decoder *d, const struct sp_raw_record *rec, struct sp_event *ev)
+{
+	struct extra *x;
+	long long id, val;
+	int i;
+
+	if (!sp_field_read_int(d->swap, rec, &d->common_type, &id) || id < 0 || id >= d->nr_ids) {
+		ev->type = SP_EV_OTHER;
+		return;
+	}
+	x = &d->extras[d->extra_of_id[id]];
+	for (i = 0; i < x->nr_fields; i++) {
+		struct extra_field *xf = &x->fields[i];
+
+		if (xf->kind == SP_VALUE_STR)
+			x->values[i].str = read_extra_str(d, rec, xf);
+		else if (sp_field_read_int(d->swap, rec, &xf->f, &val))
+			x->values[i].u64 = (uint64_t)val;
+		else
+			x->values[i].u64 = 0;
+	}
+	ev->extra = d->extra_of_id[id];
+	ev->values = x->values;
+}
+
+void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
+		       struct sp_event *ev)
+{
+	const struct sched_fields *f;
+	long long id = -1, state;
+	int t = SP_EV_OTHER;
+
+	ev->ts_ns = rec->ts_ns;
+	ev->cpu = cpu;
+	ev->target_cpu = -1;
+	ev->orig_cpu = -1;
+	if (d->common_fast && rec->size >= 8) {
+		uint16_t type;
+
+		memcpy(&type, rec->data, sizeof(type));
+		ev->common_pid = load_i32(rec, &d->common_pid);
+		if (__builtin_expect(type < d->nr_ids, 1))
+			t = d->type_of_id[type];
+	} else {
+		ev->common_pid = read_i32(d, rec, &d->common_pid, -1);
+		if (sp_field_read_int(d->swap, rec, &d->common_type, &id) && id >= 0 && id < d->nr_ids)
+			t = d->type_of_id[id];
+	}
+	ev->type = t;
+	if (d->undecoded & (1u << t)) {
+		ev->pid = ev->other_pid = -1;
+		ev->prev_runnable = false;
+		ev->comm = ev->other_comm = NULL;
+		if (t == SP_EV_EXTRA)
+			decode_extra(d, rec, ev);
+		return;
+	}
+	f = &d->fields[t];
+	if (f->fast && rec->size >= f->end) {
+		ev->pid = load_i32(rec, &f->pid);
+		ev->other_pid = load_i32(rec, &f->other_pid);
+		ev->target_cpu = load_i32(rec, &f->target_cpu);
+		ev->orig_cpu = load_i32(rec, &f->orig_cpu);
+	} else {
+		ev->pid = read_i32(d, rec, &f->pid, -1);
+		ev->other_pid = read_i32(d, rec, &f->other_pid, -1);
+		ev->target_cpu = read_i32(d, rec, &f->target_cpu, -1);
+		ev->orig_cpu = read_i32(d, rec, &f->orig_cpu, -1);
+	}
+	ev->comm = read_str(d, rec, &f->comm, d->comm_buf, sizeof(d->comm_buf));
+	ev->other_comm = read_str(d, rec, &f->other_comm, d->other_comm_buf,
+				  sizeof(d->other_comm_buf));
+	ev->prev_runnable = t == SP_EV_SWITCH && sp_field_read_int(d->swap, rec, &f->prev_state, &state) &&
+			    prev_state_runnable(d, rec, state);
+}
+
+struct sp_decoder *sp_decoder_alloc(struct tep_handle *tep, bool swap)
+{
+	struct sp_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->tep = tep;
+	d->swap = swap;
+	d->undecoded = 1u << SP_EV_OTHER | 1u << SP_EV_EXTRA;
+	trace_seq_init(&d->seq);
+	if (resolve_fields(d)) {
+		sp_decoder_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void sp_decoder_free(struct sp_decoder *d)
+{
+	size_t i;
+	int k;
+
+	if (!d)
+		return;
+	trace_seq_destroy(&d->seq);
+	free(d->type_of_id);
+	free(d->extra_of_id);
+	for (i = 0; i < d->nr_extras; i++) {
+		for (k = 0; k < d->extras[i].nr_fields; k++)
+			free(d->extras[i].fields[k].buf);
+		free(d->extras[i].fields);
+		free(d->extras[i].values);
+	}
+	free(d->extras);
+	free(d);
+}
+
+bool sp_decoder_has_event(const struct sp_decoder *d, enum sp_event_type type)
+{
+	return type > SP_EV_OTHER && type < SP_EV_NR_TYPES && d->fields[type].event;
+}
+
+void sp_decoder_set_skipped(struct sp_decoder *d, unsigned int types)
+{
+	d->undecoded = types | 1u << SP_EV_OTHER | 1u << SP_EV_EXTRA;
+}
+
+/* ---- events asked for by name ---- */
+
+/* The place and kind of a field asked for.  Return: 0, -ENOENT or -EINVAL (@err set). */
+static int extra_field_find(struct tep_event *event, const char *name, struct extra_field *xf,
+			    struct sp_error *err)
+{
+	struct tep_format_field *tf = name ? tep_find_any_field(event, name) : NULL;
+	bool chars;
+
+	memset(xf, 0, sizeof(*xf));
+	if (!tf)
+		return sp_error_set(err, -ENOENT, -1, "event %s:%s has no field '%s'",
+				    event->system, event->name, name ? name : "(null)");
+	if (tf->offset < 0 || tf->size < 0 || tf->offset > 0xffff || tf->size > 0xffff)
+		return sp_error_set(err, -EINVAL, -1, "field '%s' of %s:%s lies out of range",
+				    name, event->system, event->name);
+	xf->f.offset = tf->offset;
+	xf->f.size = tf->size;
+	xf->f.is_signed = tf->flags & TEP_FIELD_IS_SIGNED;
+	xf->f.dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
+	xf->f.relative = tf->flags & TEP_FIELD_IS_RELATIVE;
+	chars = (tf->flags & TEP_FIELD_IS_STRING) || (tf->type && strstr(tf->type, "char"));
+	if (xf->f.dynamic || (tf->flags & TEP_FIELD_IS_ARRAY) || (chars && !tf->size)) {
+		if (!chars || (xf->f.dynamic && tf->size < 4))
+			return sp_error_set(err, -EINVAL, -1,
+					    "field '%s' of %s:%s is an array, neither a number nor a string",
+					    name, event->system, event->name);
+		xf->kind = SP_VALUE_STR;
+		xf->tail = !xf->f.dynamic && !tf->size;
+		return 0;
+	}
+	if (tf->size != 1 && tf->size != 2 && tf->size != 4 && tf->size != 8)
+		return sp_error_set(err, -EINVAL, -1, "field '%s' of %s:%s is %d bytes, not a number",
+				    name, event->system, event->name, tf->size);
+	xf->kind = xf->f.is_signed ? SP_VALUE_S64 : SP_VALUE_U64;
+	return 0;
+}
+
+/* Room for event ids below @nr in type_of_id and extra_of_id.  Return: 0 or -ENOMEM. */
+static int grow_ids(struct sp_decoder *d, int nr)
+{
+	uint8_t *types;
+	uint16_t *extras;
+
+	if (nr < d->nr_ids)
+		nr = d->nr_ids;
+	if (nr == d->nr_ids && d->extra_of_id)
+		return 0;
+	types = sp_alloc_array(nr, sizeof(*types));
+	extras = sp_alloc_array(nr, sizeof(*extras));
+	if (!types || !extras) {
+		free(types);
+		free(extras);
+		return -ENOMEM;
+	}
+	if (d->nr_ids && d->type_of_id)
+		memcpy(types, d->type_of_id, d->nr_ids * sizeof(*types));
+	if (d->nr_ids && d->extra_of_id)
+		memcpy(extras, d->extra_of_id, d->nr_ids * sizeof(*extras));
+	free(d->type_of_id);
+	free(d->extra_of_id);
+	d->type_of_id = types;
+	d->extra_of_id = extras;
+	d->nr_ids = nr;
+	return 0;
+}
+
+int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
+			 const char *const *fields, int nr_fields, struct sp_error *err)
+{
+	struct extra x = { .event = event, .nr_fields = nr_fields };
+	int i, ret;
+
+	if (!event || nr_fields < 0 || (nr_fields && !fields))
+		return sp_error_set(err, -EINVAL, -1, "no event or fields to decode");
+	if (event->id < 0 || event->id > 0xffff)
+		return sp_error_set(err, -EINVAL, -1, "event %s:%s has id %d, out of range",
+				    event->system, event->name, event->id);
+	if (d->nr_extras >= 0xffff)
+		return sp_error_set(err, -E2BIG, -1, "too many events asked for");
+	if (event->id < d->nr_ids && d->type_of_id[event->id] == SP_EV_EXTRA)
+		return sp_error_set(err, -EEXIST, -1, "event %s:%s was asked for already",
+				    event->system, event->name);
+	if (event->id < d->nr_ids && d->type_of_id[event->id] != SP_EV_OTHER)
+		return sp_error_set(err, -EINVAL, -1,
+				    "event %s:%s is a sched record, decoded already",
+				    event->system, event->name);
+	x.fields = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*x.fields));
+	x.values = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*x.values));
+	if (!x.fields || !x.values) {
+		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < nr_fields; i++) {
+		ret = extra_field_find(event, fields[i], &x.fields[i], err);
+		if (ret)
+			goto fail;
+	}
+	if (grow_ids(d, event->id + 1) ||
+	    sp_grow_array(&d->extras, &d->alloc_extras, d->nr_extras + 1, sizeof(*d->extras))) {
+		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
+		goto fail;
+	}
+	/* a trace without sched events: the common fields are this event's */
+	if (!d->common_type.size) {
+		sp_field_find(event, "common_type", &d->common_type);
+		sp_field_find(event, "common_pid", &d->common_pid);
+		plan_common(d);
+	}
+	d->extras[d->nr_extras] = x;
+	d->extra_of_id[event->id] = d->nr_extras;
+	d->type_of_id[event->id] = SP_EV_EXTRA;
+	return d->nr_extras++;
+fail:
+	free(x.fields);
+	free(x.values);
+	return ret;
+}
+
+int sp_decoder_nr_extras(const struct sp_decoder *d)
+{
+	return d->nr_extras;
+}
+
+int sp_decoder_extra_kind(const struct sp_decoder *d, int extra, int field)
+{
+	if (extra < 0 || (size_t)extra >= d->nr_extras || field < 0 ||
+	    field >= d->extras[extra].nr_fields)
+		return -EINVAL;
+	return d->extras[extra].fields[field].kind;
+}
