@@ -130,10 +130,16 @@ $(GEN_TRACE): tests/gen/gen-trace.c $(LIB_OBJ)
 	$(quiet) CC $<
 	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(LIBS)
 
-check: $(GEN_TRACE)
+# make check: the functional suite (the unit tests and tests/cli/), quick
+# enough to run after every change.
+check: $(PROG) $(UNIT_BIN) $(GEN_TRACE)
+	$(Q)BUILD=$(BUILD) SCHEDPLOT=$(CURDIR)/$(PROG) tests/run unit cli
 
-check: $(PROG) $(UNIT_BIN)
-	$(Q)BUILD=$(BUILD) SCHEDPLOT=$(CURDIR)/$(PROG) tests/run
+# The packaging and lint checks of tests/package/, slow and needing more
+# tools (make install, PGO=1, the Debian package, a fuzzing run, valgrind,
+# cppcheck); they skip, saying so, what this machine cannot do.
+check-package: $(PROG)
+	$(Q)BUILD=$(BUILD) SCHEDPLOT=$(CURDIR)/$(PROG) tests/run package
 
 # The structure: no include points up the layers; every header stands alone.
 check-layers:
@@ -143,9 +149,11 @@ check-headers:
 	$(Q)tests/tools/check-headers $(CC) -std=gnu11 $(WARN) -Iinclude \
 		$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 
-# Both runs of the suite: plain, then under ASan/UBSan.
+# Every test: the structure, the functional suite, the packaging checks,
+# the functional suite again under ASan/UBSan.
 check-all: check-layers check-headers
 	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory check-package
 	$(Q)$(MAKE) --no-print-directory check SANITIZE=1
 
 # Render the bundled sample trace: the README's first command.
@@ -218,6 +226,6 @@ uninstall:
 clean:
 	rm -rf build build-san build-pgo build-bench build-fuzz build-afl schedplot sample
 
-.PHONY: all unit check check-all check-layers check-headers sample doc bench fuzz fuzz-build fuzz-afl-build install uninstall clean
+.PHONY: all unit check check-package check-all check-layers check-headers sample doc bench fuzz fuzz-build fuzz-afl-build install uninstall clean
 
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/tests/*.d)
