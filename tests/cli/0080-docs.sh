@@ -230,7 +230,7 @@ if [ -f "$comp" ]; then
 	expect_completion "stats --color-by ''" pid command parent
 	expect_completion "stats --cpu-order ''" numeric socket
 	expect_completion "stats --format ''" png pdf svg
-	# the palettes of src/render.c, from the program when a command takes
+	# the palettes of src/draw/render.c, from the program when a command takes
 	# --palette, else from the completion's own list
 	palettes=$(sed -n '/^const char \*sp_palette_names/,/^}/s/.*return "\(.*\)";.*/\1/p' \
 		"$SRCDIR/src/draw/render.c" | tr -d ,)
