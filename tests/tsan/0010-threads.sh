@@ -4,7 +4,8 @@
 # stats and datagraph on every bundled trace (one CPU stream read ahead by
 # a helper thread) and on generated traces of 64 CPUs (the merge in rounds
 # sorted by a second thread, the spans of compressed streams found by two
-# threads), zstd-compressed, uncompressed version 7 and version 6.  Each
+# threads), zstd-compressed, uncompressed version 7 and version 6, and of
+# 512 CPUs (more blocks wanted at once than are read ahead).  Each
 # run exits 0 with no ThreadSanitizer report (tests/tools/tsan.supp says
 # what is suppressed), and stats --json finds the generator's truth.
 # Meant for the build-tsan/ binary; any other build runs it too, and then
@@ -39,8 +40,10 @@ for v in zstd:"" none:"--compression none" v6:"--file-version 6"; do
 	run "$GEN" "${gen_args[@]}" ${v#*:} -o "$TMP/$name.dat"
 	expect_status 0 "gen-trace ${gen_args[*]} ${v#*:}"
 done
+run "$GEN" --cpus 512 --sockets 4 --events 150000 --seconds 0.5 --seed 5 -o "$TMP/wide512.dat"
+expect_status 0 "gen-trace --cpus 512"
 
-for f in "$TRACES"/*.dat "$TMP"/hpc64-*.dat; do
+for f in "$TRACES"/*.dat "$TMP"/hpc64-*.dat "$TMP"/wide512.dat; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f" .dat)
 	run "$SCHEDPLOT" stats -q --json "$f"
