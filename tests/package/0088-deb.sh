@@ -14,7 +14,7 @@ version=$(cat "$SRCDIR/VERSION")
 # The package does not depend on the binary under test: build it once, in
 # the plain run of make check-all, not again under the sanitizers.
 case $(basename "$(dirname "$SCHEDPLOT")") in
-build-san)
+build-san | build-tsan)
 	skip "Debian package: built by the run without sanitizers"
 	exit 0
 	;;

@@ -17,14 +17,20 @@ run make --no-print-directory -s -j2 -C "$SRCDIR" PGO=1 BUILD="$build" "$build/s
 expect_status 0 "make PGO=1"
 pgo=$build/schedplot
 
-nr_counts=$(find "$build" -maxdepth 1 -name '*.gcda' | wc -l)
-nr_objs=$(find "$build" -maxdepth 1 -name '*.o' | wc -l)
+# The objects lie in one folder per layer (build-pgo/trace/reader.o), each
+# with its counts beside it (build-pgo/trace/reader.gcda).
+nr_objs=0 nr_counts=0
+for o in "$build"/*/*.o; do
+	[ -f "$o" ] || continue
+	nr_objs=$((nr_objs + 1))
+	[ -f "${o%.o}.gcda" ] && nr_counts=$((nr_counts + 1))
+done
 if [ "$nr_counts" -gt 0 ] && [ "$nr_counts" = "$nr_objs" ]; then
 	ok "the training run counted in every object ($nr_counts)"
 else
 	not_ok "$nr_counts count files for $nr_objs objects"
 fi
-stale=$(find "$build" -maxdepth 1 -name '*.o' ! -newer "$build/pgo-profile" | wc -l)
+stale=$(find "$build" -mindepth 2 -maxdepth 2 -name '*.o' ! -newer "$build/pgo-profile" | wc -l)
 if [ -f "$build/pgo-profile" ] && [ "$stale" = 0 ]; then
 	ok "every object compiled after the training run"
 else

@@ -22,6 +22,7 @@ make_args=(--no-print-directory -s -C "$SRCDIR")
 bindir=$(cd "$(dirname "$SCHEDPLOT")" && pwd)
 case $bindir in
 "$SRCDIR"/build-san) make_args+=(BUILD=build-san SANITIZE=1) ;;
+"$SRCDIR"/build-tsan) make_args+=(BUILD=build-tsan SANITIZE=thread) ;;
 "$SRCDIR"/*) make_args+=(BUILD="${bindir#"$SRCDIR"/}") ;;
 esac
 

@@ -3,11 +3,11 @@
 # memcheck on the CLI over a bundled trace: no invalid reads or writes, no
 # use of uninitialised values, no definite leaks (tests/tools/valgrind.supp holds
 # what libraries keep for the life of the process).  Only on the plain
-# build: the SANITIZE=1 run has ASan, which valgrind cannot run under.
+# build: valgrind cannot run a program built with ASan or TSan.
 . "$(dirname "$0")/../lib/lib.sh"
 
-if [ "${BUILD:-build}" = build-san ]; then
-	skip "valgrind: the plain run of the suite does it (ASan builds do not run under it)"
+if [ "${BUILD:-build}" = build-san ] || [ "${BUILD:-build}" = build-tsan ]; then
+	skip "valgrind: the plain build's run does it (sanitizer builds do not run under it)"
 	exit 0
 fi
 if ! command -v valgrind >/dev/null 2>&1; then
