@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cairo.h>
-
 #include "schedplot/cli/cli.h"
+#include "schedplot/draw/version.h"
 
 struct sp_command {
 	const char *name;
@@ -88,7 +87,7 @@ static int print_lib_version(struct dl_phdr_info *info, size_t size, void *data)
 static void version(void)
 {
 	printf("schedplot %s\n", SP_VERSION);
-	printf("running with cairo %s", cairo_version_string());
+	printf("running with cairo %s", sp_draw_cairo_version());
 	dl_iterate_phdr(print_lib_version, NULL);
 	printf("\nbuilt with %s\n", SP_DEP_VERSIONS);
 }
