@@ -6,18 +6,16 @@
  * The figure is laid out and drawn by views/overview.c.
  */
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <getopt.h>
 #include <string.h>
 
 #include "schedplot/analysis/collect.h"
-#include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/render.h"
 #include "schedplot/model/timeline.h"
-#include "schedplot/model/topology.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/overview.h"
@@ -65,134 +63,158 @@ static const char overview_usage[] =
 	"\n"
 	"See schedplot-overview(1).\n";
 
-int sp_cmd_overview(int argc, char **argv)
-{
-	struct sp_view_opts o;
-	struct sp_trace t;
-	struct sp_theme theme;
-	struct sp_timeline tl = { 0 };
-	struct sp_datagraph dg = { 0 };
-	struct sp_datagraph_opts dopts;
-	struct sp_rw_collect rw = { 0 };
-	struct sp_model_observer tl_obs, obs;
+/* The options overview takes: those of both datagraph and running-waiting. */
+static const struct option overview_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
+	{ "min", required_argument, NULL, SP_VOPT_MIN },
+	{ "max", required_argument, NULL, SP_VOPT_MAX },
+	{ "time", required_argument, NULL, SP_VOPT_TIME },
+	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
+	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
+	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
+	{ "title", required_argument, NULL, SP_VOPT_TITLE },
+	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
+	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
+	{ "color-by", required_argument, NULL, SP_VOPT_COLOR_BY },
+	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
+	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
+	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
+	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
+	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
+	{ "csv", required_argument, NULL, SP_VOPT_CSV },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct overview_run {
+	struct sp_overview_figure fig;
+	struct sp_timeline tl;
+	struct sp_model_observer tl_obs;
+	struct sp_rw_collect rw;
 	struct sp_model_filter filter;
-	struct sp_cli_csv csv = { 0 };
-	struct sp_overview_figure fig = { 0 };
-	struct sp_output out;
-	struct sp_error err;
-	int *rows = NULL, *row_socket = NULL, nr_rows = 0, nr, ret;
-	bool have_trace = false, png;
-	char name_buf[4096];
-	const char *path;
+	struct sp_datagraph dg;
+};
 
-	sp_output_init(&out);
-	ret = sp_view_opts_parse(&o, "overview", SP_VOPT_COLOR | SP_VOPT_ORDER | SP_VOPT_SHADE |
-				 SP_VOPT_CSV, overview_usage, argc, argv);
-	if (ret >= 0) {
-		sp_view_opts_release(&o);
-		return ret;
-	}
-	ret = sp_view_open(&o, &t, &rows, &row_socket, &nr_rows);
+static void overview_size(struct sp_view_run *run)
+{
+	const struct sp_view_opts *o = &run->opts;
+
+	run->width = o->width > 0 ? o->width : o->format == SP_FORMAT_PNG ? 1600 : 720;
+	run->height = 0;	/* laid out after the pass, from the legends */
+}
+
+static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
+{
+	const struct sp_view_opts *o = &run->opts;
+	struct overview_run *v = run->data;
+	struct sp_overview_figure *fig = &v->fig;
+	int nr, ret;
+
+	nr = sp_cli_rw_filter(&v->filter, &run->opts);
+	fig->theme = &run->theme;
+	fig->style.nr_cpus = nr;
+	fig->style.shade = !o->no_shade;
+	fig->style.pixels = o->format == SP_FORMAT_PNG;
+	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
+				 run->trace.window_start_ns : 0;
+	fig->legend = !o->no_legend;
+	fig->note = !o->no_shade;
+	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);
+	fig->width = run->width;
+	fig->height = o->height;
+	fig->origin_ns = o->origin_ns;
+	ret = sp_overview_figure_plan(fig, run->rows, (unsigned int)run->nr_rows);
+	if (ret == -ERANGE)
+		return sp_cli_usage("overview", "--width %g leaves no room for the graphs",
+				    fig->width);
 	if (ret)
-		goto out;
-	have_trace = true;
-	nr = sp_cli_rw_filter(&filter, &o);
-	png = o.format == SP_FORMAT_PNG;
-
-	sp_theme_init(&theme, o.font_size);
-	fig.theme = &theme;
-	fig.style.nr_cpus = nr;
-	fig.style.shade = !o.no_shade;
-	fig.style.pixels = png;
-	fig.style.complete_ns = t.window_start_ns > o.t0_ns ? t.window_start_ns : 0;
-	fig.legend = !o.no_legend;
-	fig.note = !o.no_shade;
-	fig.title = o.title ? o.title : sp_cli_base_name(o.trace_path);
-	fig.width = o.width > 0 ? o.width : png ? 1600 : 720;
-	fig.height = o.height;
-	fig.origin_ns = o.origin_ns;
-	ret = sp_overview_figure_plan(&fig, rows, (unsigned int)nr_rows);
-	if (ret == -ERANGE) {
-		ret = sp_cli_usage("overview", "--width %g leaves no room for the graphs",
-				   fig.width);
-		goto out;
-	}
-	if (ret) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-
-	/* fail before the pass when the output cannot be written */
-	ret = sp_view_probe_output(&o, &out, name_buf, sizeof(name_buf), fig.width, &path);
-	if (ret)
-		goto out;
-	if (o.csv) {
-		ret = sp_cli_csv_open(&csv, o.csv, o.trace_path, path);
-		if (ret)
-			goto out;
-	}
+		return sp_cli_fail_code(NULL, ret, "cannot lay out the figure");
 
 	/* one pass: runs to the timeline, steps to the envelope, stats and CSV */
-	if (sp_timeline_init(&tl, o.t0_ns, o.t1_ns, fig.nr_cols, t.nr_cpus, rows,
-			     (unsigned int)nr_rows)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	sp_timeline_observer(&tl, &tl_obs);
-	if (sp_rw_collect_init(&rw, o.t0_ns, o.t1_ns,
-			       sp_rwgraph_nr_cols(&fig.plot, &fig.style, o.t0_ns, o.t1_ns), nr,
-			       t.window_start_ns, csv.fp, &tl_obs, sp_timeline_reset_cb)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	sp_rw_collect_observer(&rw, &obs);
-	ret = sp_cli_run(&t, &obs, sp_rw_collect_reset, &filter);
+	ret = sp_timeline_init(&v->tl, o->t0_ns, o->t1_ns, fig->nr_cols, run->trace.nr_cpus,
+			       run->rows, (unsigned int)run->nr_rows);
 	if (ret)
-		goto out;
-	if (sp_timeline_finish(&tl)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	if (sp_rw_collect_finish(&rw)) {
-		ret = sp_cli_fail(o.csv, "cannot write the CSV file: %s", strerror(rw.csv_errno));
-		goto out;
-	}
-
-	sp_view_datagraph_opts(&o, row_socket, &dopts);
-	if (sp_datagraph_init(&dg, &tl, &t.model, &dopts)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	if (sp_overview_figure_finish(&fig, &dg, (unsigned int)nr_rows)) {
-		ret = sp_cli_usage("overview", "a %gx%g image leaves no room for the graphs; "
-				   "give a larger --height", fig.width, fig.height);
-		goto out;
-	}
-
-	if (sp_output_open(&out, path, o.format, fig.width, fig.height, &err)) {
-		ret = sp_cli_output_error(path, &err);
-		goto out;
-	}
-	if (sp_overview_figure_draw(out.cr, &fig, &dg, &rw)) {
-		ret = sp_cli_fail(NULL, "cannot draw the time axis of this window");
-		goto out;
-	}
-	if (sp_output_close(&out, true, &err)) {
-		ret = sp_cli_output_error(path, &err);
-		goto out;
-	}
-	ret = sp_cli_csv_close(&csv, true);
-out:
-	sp_cli_csv_close(&csv, false);
-	sp_output_close(&out, false, NULL);
-	sp_overview_figure_release(&fig);
-	sp_datagraph_release(&dg);
-	sp_rw_collect_release(&rw);
-	sp_timeline_release(&tl);
-	free(rows);
-	free(row_socket);
-	if (have_trace)
-		sp_trace_close(&t);
-	sp_view_opts_release(&o);
-	return ret;
+		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
+	sp_timeline_observer(&v->tl, &v->tl_obs);
+	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
+				 sp_rwgraph_nr_cols(&fig->plot, &fig->style, o->t0_ns, o->t1_ns),
+				 nr, run->trace.window_start_ns, run->csv.fp, &v->tl_obs,
+				 sp_timeline_reset_cb);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
+	return SP_EXIT_OK;
 }
+
+static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
+{
+	struct overview_run *v = run->data;
+
+	sp_rw_collect_observer(&v->rw, &pass->obs);
+	pass->reset = sp_rw_collect_reset;
+	pass->filter = &v->filter;
+}
+
+static int overview_finish(struct sp_view_run *run)
+{
+	struct overview_run *v = run->data;
+	struct sp_datagraph_opts dopts;
+	int ret;
+
+	ret = sp_timeline_finish(&v->tl);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot finish the timeline");
+	if (sp_rw_collect_finish(&v->rw))
+		return sp_cli_fail(run->opts.csv, "cannot write the CSV file: %s",
+				   strerror(v->rw.csv_errno));
+	sp_view_datagraph_opts(&run->opts, run->row_socket, &dopts);
+	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
+	ret = sp_overview_figure_finish(&v->fig, &v->dg, (unsigned int)run->nr_rows);
+	if (ret == -ERANGE)
+		return sp_cli_usage("overview", "a %gx%g image leaves no room for the graphs; "
+				    "give a larger --height", v->fig.width, v->fig.height);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot lay out the figure");
+	run->height = v->fig.height;
+	return SP_EXIT_OK;
+}
+
+static int overview_draw(struct sp_view_run *run, struct _cairo *cr)
+{
+	struct overview_run *v = run->data;
+
+	if (sp_overview_figure_draw(cr, &v->fig, &v->dg, &v->rw))
+		return sp_cli_fail(NULL, "cannot draw the time axis of this window");
+	return SP_EXIT_OK;
+}
+
+static void overview_release(struct sp_view_run *run)
+{
+	struct overview_run *v = run->data;
+
+	sp_overview_figure_release(&v->fig);
+	sp_datagraph_release(&v->dg);
+	sp_rw_collect_release(&v->rw);
+	sp_timeline_release(&v->tl);
+}
+
+const struct sp_view_desc sp_view_overview = {
+	.name = "overview",
+	.usage = overview_usage,
+	.options = overview_options,
+	.max_traces = 1,
+	.rows = true,
+	.data_size = sizeof(struct overview_run),
+	.size = overview_size,
+	.plan = overview_plan,
+	.observe = overview_observe,
+	.finish = overview_finish,
+	.draw = overview_draw,
+	.release = overview_release,
+	.extra = &sp_view_csv,
+};

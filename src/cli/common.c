@@ -47,6 +47,13 @@ int sp_cli_fail(const char *file, const char *fmt, ...)
 	return SP_EXIT_FAILURE;
 }
 
+int sp_cli_fail_code(const char *file, int code, const char *what)
+{
+	if (code == -ENOMEM)
+		return sp_cli_fail(file, "out of memory");
+	return sp_cli_fail(file, "%s: %s", what, strerror(code < 0 ? -code : code));
+}
+
 int sp_cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
