@@ -282,13 +282,17 @@ int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t
 			  const char **source)
 {
 	struct sp_error err;
+	int ret;
 
 	memset(file_topo, 0, sizeof(*file_topo));
 	*topo = NULL;
 	*source = NULL;
 	if (o->topology) {
 		sp_error_clear(&err);
-		if (sp_topology_load(file_topo, o->topology, &err)) {
+		ret = sp_topology_load(file_topo, o->topology, &err);
+		if (ret) {
+			if (!err.code)
+				err.code = ret;
 			sp_cli_error(o->topology, &err);
 			return SP_EXIT_FAILURE;
 		}
