@@ -198,7 +198,6 @@ const struct sp_view_extra sp_view_csv = {
 
 /* ---- the view ---- */
 
-
 static bool rw_is_target(void *data, int pid, const char *comm)
 {
 	return sp_view_opts_is_target(data, comm ? comm : "");
