@@ -4,17 +4,14 @@
  * to right, each row colored by the task running, white where idle.
  */
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <getopt.h>
 
-#include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
-#include "schedplot/model/topology.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
 
@@ -66,99 +63,130 @@ static const char datagraph_usage[] =
 	"\n"
 	"See schedplot-datagraph(1) for how to record a suitable trace.\n";
 
-int sp_cmd_datagraph(int argc, char **argv)
+/* The options datagraph takes: the views' options but --no-shade and --csv. */
+static const struct option datagraph_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
+	{ "min", required_argument, NULL, SP_VOPT_MIN },
+	{ "max", required_argument, NULL, SP_VOPT_MAX },
+	{ "time", required_argument, NULL, SP_VOPT_TIME },
+	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
+	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
+	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
+	{ "title", required_argument, NULL, SP_VOPT_TITLE },
+	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
+	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
+	{ "color-by", required_argument, NULL, SP_VOPT_COLOR_BY },
+	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
+	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
+	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
+	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct datagraph_run {
+	struct sp_datagraph_figure fig;
+	struct sp_timeline tl;
+	struct sp_datagraph dg;
+};
+
+static void datagraph_size(struct sp_view_run *run)
 {
-	struct sp_view_opts o;
-	struct sp_trace t;
-	struct sp_theme theme;
-	struct sp_datagraph_figure fig = { 0 };
-	struct sp_datagraph_opts dopts;
-	struct sp_timeline tl = { 0 };
-	struct sp_datagraph dg = { 0 };
-	struct sp_model_observer obs;
-	struct sp_output out;
-	struct sp_error err;
-	int *rows = NULL, *row_socket = NULL, nr_rows = 0, ret;
-	bool have_trace = false;
-	char name_buf[4096];
-	const char *path;
+	const struct sp_view_opts *o = &run->opts;
 
-	ret = sp_view_opts_parse(&o, "datagraph", SP_VOPT_COLOR | SP_VOPT_ORDER, datagraph_usage,
-				 argc, argv);
-	if (ret >= 0) {
-		sp_view_opts_release(&o);
-		return ret;
-	}
-	ret = sp_view_open(&o, &t, &rows, &row_socket, &nr_rows);
-	if (ret)
-		goto out;
-	have_trace = true;
-
-	sp_theme_init(&theme, o.font_size);
-	fig.theme = &theme;
-	fig.format = o.format;
-	fig.width = o.width > 0 ? o.width : o.format == SP_FORMAT_PNG ? 1600 : 720;
-	fig.height = o.height;
-	fig.title = o.title ? o.title : sp_cli_base_name(o.trace_path);
-	fig.legend = !o.no_legend;
-	fig.origin_ns = o.origin_ns;
-
-	/* before the pass (and before fonts are loaded): an unwritable output fails at once */
-	sp_output_init(&out);
-	ret = sp_view_probe_output(&o, &out, name_buf, sizeof(name_buf), fig.width, &path);
-	if (ret)
-		goto out;
-
-	if (sp_datagraph_figure_plan(&fig, rows, (unsigned int)nr_rows)) {
-		ret = sp_cli_usage("datagraph", "--width %g leaves no room for the chart",
-				   fig.width);
-		goto out;
-	}
-
-
-	if (sp_timeline_init(&tl, o.t0_ns, o.t1_ns, fig.nr_cols, t.nr_cpus, rows,
-			     (unsigned int)nr_rows)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	sp_timeline_observer(&tl, &obs);
-	ret = sp_cli_run(&t, &obs, sp_timeline_reset_cb, NULL);
-	if (ret)
-		goto out;
-	if (sp_timeline_finish(&tl)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-
-	sp_view_datagraph_opts(&o, row_socket, &dopts);
-	if (sp_datagraph_init(&dg, &tl, &t.model, &dopts)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	if (sp_datagraph_figure_finish(&fig, &dg)) {
-		ret = sp_cli_usage("datagraph", "--height %g leaves no room for the chart",
-				   fig.height);
-		goto out;
-	}
-
-	sp_error_clear(&err);
-	if (sp_output_open(&out, path, o.format, fig.width, fig.height, &err)) {
-		ret = sp_cli_output_error(path, &err);
-		goto out;
-	}
-	sp_datagraph_figure_draw(out.cr, &fig, &dg);
-	if (sp_output_close(&out, true, &err)) {
-		ret = sp_cli_output_error(path, &err);
-		goto out;
-	}
-	ret = SP_EXIT_OK;
-out:
-	sp_datagraph_release(&dg);
-	sp_timeline_release(&tl);
-	free(rows);
-	free(row_socket);
-	if (have_trace)
-		sp_trace_close(&t);
-	sp_view_opts_release(&o);
-	return ret;
+	run->width = o->width > 0 ? o->width : o->format == SP_FORMAT_PNG ? 1600 : 720;
+	run->height = 0;	/* grows with the rows and the legend: known after the pass */
 }
+
+static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
+{
+	const struct sp_view_opts *o = &run->opts;
+	struct datagraph_run *v = run->data;
+	struct sp_datagraph_figure *fig = &v->fig;
+	int ret;
+
+	fig->theme = &run->theme;
+	fig->format = o->format;
+	fig->width = run->width;
+	fig->height = o->height;
+	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);
+	fig->legend = !o->no_legend;
+	fig->origin_ns = o->origin_ns;
+	ret = sp_datagraph_figure_plan(fig, run->rows, (unsigned int)run->nr_rows);
+	if (ret == -ERANGE)
+		return sp_cli_usage("datagraph", "--width %g leaves no room for the chart",
+				    fig->width);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot lay out the chart");
+	ret = sp_timeline_init(&v->tl, o->t0_ns, o->t1_ns, fig->nr_cols, run->trace.nr_cpus,
+			       run->rows, (unsigned int)run->nr_rows);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
+	return SP_EXIT_OK;
+}
+
+static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass)
+{
+	struct datagraph_run *v = run->data;
+
+	sp_timeline_observer(&v->tl, &pass->obs);
+	pass->reset = sp_timeline_reset_cb;
+}
+
+static int datagraph_finish(struct sp_view_run *run)
+{
+	struct datagraph_run *v = run->data;
+	struct sp_datagraph_opts dopts;
+	int ret;
+
+	ret = sp_timeline_finish(&v->tl);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot finish the timeline");
+	sp_view_datagraph_opts(&run->opts, run->row_socket, &dopts);
+	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
+	ret = sp_datagraph_figure_finish(&v->fig, &v->dg);
+	if (ret == -ERANGE)
+		return sp_cli_usage("datagraph", "--height %g leaves no room for the chart",
+				    v->fig.height);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot lay out the chart");
+	run->height = v->fig.height;
+	return SP_EXIT_OK;
+}
+
+static int datagraph_draw(struct sp_view_run *run, struct _cairo *cr)
+{
+	struct datagraph_run *v = run->data;
+
+	sp_datagraph_figure_draw(cr, &v->fig, &v->dg);
+	return SP_EXIT_OK;
+}
+
+static void datagraph_release(struct sp_view_run *run)
+{
+	struct datagraph_run *v = run->data;
+
+	sp_datagraph_release(&v->dg);
+	sp_timeline_release(&v->tl);
+}
+
+const struct sp_view_desc sp_view_datagraph = {
+	.name = "datagraph",
+	.usage = datagraph_usage,
+	.options = datagraph_options,
+	.max_traces = 1,
+	.rows = true,
+	.data_size = sizeof(struct datagraph_run),
+	.size = datagraph_size,
+	.plan = datagraph_plan,
+	.observe = datagraph_observe,
+	.finish = datagraph_finish,
+	.draw = datagraph_draw,
+	.release = datagraph_release,
+};

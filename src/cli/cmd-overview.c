@@ -3,32 +3,15 @@
  * schedplot overview: the datagraph on top and the running/waiting graph
  * below it, on one time axis, from one pass over the trace.
  *
- *	+----------------------- title -----------------------+
- *	| CPU 3 |######## datagraph ##########################|
- *	| CPU 0 |#############################################|
- *	|       |            idle while waiting: 3.2% ...     |
- *	| tasks |~~~~~~~~ running / waiting ~~~~~~~~~~~~~~~~~~|
- *	|       +---------------------------------------------+
- *	|       0        1        2   time (s)                |
- *	|       [running-waiting legend, one line]            |
- *	|       [datagraph legend]                            |
- *	+-----------------------------------------------------+
- *
- * Both plots share x and width exactly, and both data structures cut the
- * window into the same columns, so a column of one is the same time span
- * as the column under or above it.
+ * The figure is laid out and drawn by views/overview.c.
  */
 #include <errno.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <getopt.h>
 #include <string.h>
 
-#include <cairo.h>
-
 #include "schedplot/analysis/collect.h"
-#include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/axes.h"
 #include "schedplot/draw/layout.h"
@@ -37,9 +20,9 @@
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
-#include "schedplot/model/topology.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/overview.h"
 #include "schedplot/views/rwgraph.h"
 
 static const char overview_usage[] =
@@ -84,319 +67,158 @@ static const char overview_usage[] =
 	"\n"
 	"See schedplot-overview(1).\n";
 
-/* Default sizes of the running/waiting panel's plot: px for PNG, pt for PDF/SVG. */
-#define OV_RW_PLOT_PX	260
-#define OV_RW_PLOT_PT	130
-
-static cairo_t *scratch_context(void)
-{
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-	cairo_t *cr = cairo_create(s);
-
-	cairo_surface_destroy(s);
-	return cr;
-}
-
-/* Everything placed: shared x, two plots, the axis under the lower, legends. */
-struct ov_layout {
-	struct sp_rect title;		/* h == 0: none */
-	struct sp_rect dg;		/* datagraph plot */
-	struct sp_rect rw;		/* running/waiting plot */
-	struct sp_rect rw_legend;	/* one line; h == 0: none */
-	struct sp_rect dg_legend;	/* h == 0: none */
-	double height;
+/* The options overview takes: those of both datagraph and running-waiting. */
+static const struct option overview_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
+	{ "min", required_argument, NULL, SP_VOPT_MIN },
+	{ "max", required_argument, NULL, SP_VOPT_MAX },
+	{ "time", required_argument, NULL, SP_VOPT_TIME },
+	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
+	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
+	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
+	{ "title", required_argument, NULL, SP_VOPT_TITLE },
+	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
+	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
+	{ "color-by", required_argument, NULL, SP_VOPT_COLOR_BY },
+	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
+	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
+	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
+	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
+	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
+	{ "csv", required_argument, NULL, SP_VOPT_CSV },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
 };
 
-struct ov_figure {
-	const struct sp_theme *theme;
-	struct sp_rwgraph_style style;
-	bool legend, note;
-	const char *title;
-	double width, height;		/* height 0: from the rows */
-	double left_w;
-};
-
-/* The x extent of both plots, fixed before the pass (columns depend on it). */
-static int plan_x(const struct ov_figure *f, struct sp_rect *plot)
-{
-	struct sp_layout_spec spec;
-
-	sp_layout_spec_init(&spec, f->theme, f->width, 1000);
-	plot->x = spec.margin + f->left_w;
-	plot->w = f->width - spec.margin - spec.right_w - plot->x;
-	sp_rwgraph_snap_plot(plot, &f->style);
-	return plot->w >= SP_LAYOUT_MIN_PLOT ? 0 : -ERANGE;
-}
-
-/* The vertical layout, once the legends are known. */
-static int plan_y(struct ov_figure *f, cairo_t *cr, const struct sp_rect *px,
-		  const struct sp_datagraph *dg, unsigned int nr_rows, struct ov_layout *lay)
-{
-	const struct sp_theme *theme = f->theme;
-	struct sp_layout_spec spec;
-	struct sp_legend legend;
-	double rw_lw = 0, rw_lh = 0, dg_lh = 0, title_h = 0, note_h, y, dg_h, rw_h, avail;
-	bool png = f->style.pixels;
-
-	sp_layout_spec_init(&spec, theme, f->width, 1000);
-	memset(lay, 0, sizeof(*lay));
-	if (f->title && f->title[0])
-		title_h = sp_rwgraph_title_height(cr, theme);
-	note_h = f->note ? sp_rwgraph_note_height(cr, theme) : theme->font_size;
-	if (f->legend) {
-		struct sp_legend one;
-		double line;
-
-		sp_rwgraph_legend_size(cr, theme, &f->style, true, &rw_lw, &rw_lh);
-		sp_datagraph_legend(dg, &legend, 64);
-		dg_lh = sp_legend_size(cr, theme, &legend, SP_LEGEND_BELOW, px->w);
-		one = legend;
-		one.nr_entries = legend.nr_entries ? 1 : 0;
-		one.nr_more = 0;
-		one.title = NULL;
-		line = sp_legend_size(cr, theme, &one, SP_LEGEND_BELOW, px->w);
-		dg_lh = ceil(fmin(dg_lh, line * (SP_DATAGRAPH_LEGEND_LINES +
-						 (legend.title ? 1 : 0))));
-	}
-	/* everything but the two plots */
-	avail = 2 * spec.margin + spec.top_h + note_h + spec.bottom_h;
-	if (title_h > 0)
-		avail += title_h + spec.gap / 2;
-	if (rw_lh > 0)
-		avail += spec.gap + rw_lh;
-	if (dg_lh > 0)
-		avail += spec.gap / 2 + dg_lh;
-	if (f->height > 0) {
-		double dg_want = sp_datagraph_default_plot_height(png ? SP_FORMAT_PNG :
-								  SP_FORMAT_PDF, nr_rows);
-		double rw_want = png ? OV_RW_PLOT_PX : OV_RW_PLOT_PT;
-		double room = f->height - avail - 2;
-
-		dg_h = floor(room * dg_want / (dg_want + rw_want));
-		rw_h = floor(room - dg_h);
-	} else {
-		dg_h = ceil(sp_datagraph_default_plot_height(png ? SP_FORMAT_PNG : SP_FORMAT_PDF,
-							     nr_rows));
-		rw_h = png ? OV_RW_PLOT_PX : OV_RW_PLOT_PT;
-		f->height = ceil(avail) + 2 + dg_h + rw_h;
-		if (f->height > SP_OUTPUT_MAX_PX)
-			return -ERANGE;
-	}
-	if (dg_h < SP_LAYOUT_MIN_PLOT || rw_h < SP_LAYOUT_MIN_PLOT)
-		return -ERANGE;
-
-	y = spec.margin;
-	if (title_h > 0) {
-		lay->title = (struct sp_rect){ spec.margin, y, f->width - 2 * spec.margin,
-					       title_h };
-		y += title_h + spec.gap / 2;
-	}
-	y += spec.top_h;
-	if (png)
-		y = ceil(y);
-	lay->dg = (struct sp_rect){ px->x, y, px->w, dg_h };
-	y += dg_h + note_h;
-	if (png)
-		y = ceil(y);
-	lay->rw = (struct sp_rect){ px->x, y, px->w, rw_h };
-	y += rw_h + spec.bottom_h;
-	if (rw_lh > 0) {
-		y += spec.gap;
-		lay->rw_legend = (struct sp_rect){ px->x, y, px->w, rw_lh };
-		y += rw_lh;
-	}
-	if (dg_lh > 0) {
-		y += spec.gap / 2;
-		lay->dg_legend = (struct sp_rect){ px->x, y, px->w, dg_lh };
-	}
-	lay->height = f->height;
-	return 0;
-}
-
-static int draw(cairo_t *cr, const struct ov_figure *f, const struct ov_layout *lay,
-		const struct sp_datagraph *dg, const struct sp_rw_collect *rw,
-		uint64_t origin_ns, double fraction)
-{
-	const struct sp_theme *theme = f->theme;
-	const struct sp_envelope *env = &rw->env;
-	struct sp_time_ticks xt;
-	struct sp_int_ticks yt;
-	struct sp_legend legend;
-	int ret;
-
-	cairo_save(cr);
-	sp_render_set_color(cr, &theme->background);
-	cairo_paint(cr);
-	cairo_restore(cr);
-	if (lay->title.h > 0)
-		sp_rwgraph_draw_title(cr, theme, &lay->title, f->title);
-
-	cairo_save(cr);
-	sp_render_font(cr, theme, theme->font_size, false);
-	ret = sp_time_ticks_fit(&xt, cr, lay->rw.w, env->t0_ns, env->t1_ns, origin_ns);
-	cairo_restore(cr);
-	if (ret)
-		return ret;
-	ret = sp_rwgraph_y_ticks(&yt, env, &f->style, lay->rw.h, theme);
-	if (ret)
-		return ret;
-
-	sp_datagraph_draw(cr, theme, &lay->dg, dg);
-	sp_axis_frame_draw(cr, theme, &lay->dg);
-	sp_datagraph_rows_draw(cr, theme, &lay->dg, dg);
-
-	sp_rwgraph_draw_data(cr, theme, &lay->rw, env, &yt, &xt, &f->style);
-	sp_rwgraph_draw_y_axis(cr, theme, &lay->rw, &yt);
-	if (f->note)
-		sp_rwgraph_draw_note(cr, theme, &lay->rw, fraction);
-	sp_axis_time_draw(cr, theme, &lay->rw, &xt, env->t0_ns, env->t1_ns, false);
-
-	if (lay->rw_legend.h > 0)
-		sp_rwgraph_legend_draw(cr, theme, &f->style, true, &lay->rw_legend);
-	if (lay->dg_legend.h > 0) {
-		sp_datagraph_legend(dg, &legend, 64);
-		sp_legend_draw(cr, theme, &legend, &lay->dg_legend);
-	}
-	return 0;
-}
-
-int sp_cmd_overview(int argc, char **argv)
-{
-	struct sp_view_opts o;
-	struct sp_trace t;
-	struct sp_theme theme;
-	struct sp_timeline tl = { 0 };
-	struct sp_datagraph dg = { 0 };
-	struct sp_datagraph_opts dopts;
-	struct sp_rw_collect rw = { 0 };
-	struct sp_model_observer tl_obs, obs;
+struct overview_run {
+	struct sp_overview_figure fig;
+	struct sp_timeline tl;
+	struct sp_model_observer tl_obs;
+	struct sp_rw_collect rw;
 	struct sp_model_filter filter;
-	struct sp_cli_csv csv = { 0 };
-	struct ov_figure fig = { 0 };
-	struct ov_layout lay;
-	struct sp_output out;
-	struct sp_error err;
-	struct sp_rect px;
-	int *rows = NULL, *row_socket = NULL, nr_rows = 0, nr, ret;
-	bool have_trace = false, png;
-	unsigned int nr_cols;
-	char name_buf[4096];
-	const char *path;
-	cairo_t *scratch = NULL;
+	struct sp_datagraph dg;
+};
 
-	sp_output_init(&out);
-	ret = sp_view_opts_parse(&o, "overview", SP_VOPT_COLOR | SP_VOPT_ORDER | SP_VOPT_SHADE |
-				 SP_VOPT_CSV, overview_usage, argc, argv);
-	if (ret >= 0) {
-		sp_view_opts_release(&o);
-		return ret;
-	}
-	ret = sp_view_open(&o, &t, &rows, &row_socket, &nr_rows);
+static void overview_size(struct sp_view_run *run)
+{
+	const struct sp_view_opts *o = &run->opts;
+
+	run->width = o->width > 0 ? o->width : o->format == SP_FORMAT_PNG ? 1600 : 720;
+	run->height = 0;	/* laid out after the pass, from the legends */
+}
+
+static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
+{
+	const struct sp_view_opts *o = &run->opts;
+	struct overview_run *v = run->data;
+	struct sp_overview_figure *fig = &v->fig;
+	int nr, ret;
+
+	nr = sp_cli_rw_filter(&v->filter, &run->opts);
+	fig->theme = &run->theme;
+	fig->style.nr_cpus = nr;
+	fig->style.shade = !o->no_shade;
+	fig->style.pixels = o->format == SP_FORMAT_PNG;
+	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
+				 run->trace.window_start_ns : 0;
+	fig->legend = !o->no_legend;
+	fig->note = !o->no_shade;
+	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);
+	fig->width = run->width;
+	fig->height = o->height;
+	fig->origin_ns = o->origin_ns;
+	ret = sp_overview_figure_plan(fig, run->rows, (unsigned int)run->nr_rows);
+	if (ret == -ERANGE)
+		return sp_cli_usage("overview", "--width %g leaves no room for the graphs",
+				    fig->width);
 	if (ret)
-		goto out;
-	have_trace = true;
-	nr = sp_cli_rw_filter(&filter, &o);
-	png = o.format == SP_FORMAT_PNG;
-
-	sp_theme_init(&theme, o.font_size);
-	fig.theme = &theme;
-	fig.style.nr_cpus = nr;
-	fig.style.shade = !o.no_shade;
-	fig.style.pixels = png;
-	fig.style.complete_ns = t.window_start_ns > o.t0_ns ? t.window_start_ns : 0;
-	fig.legend = !o.no_legend;
-	fig.note = !o.no_shade;
-	fig.title = o.title ? o.title : sp_cli_base_name(o.trace_path);
-	fig.width = o.width > 0 ? o.width : png ? 1600 : 720;
-	fig.height = o.height;
-	scratch = scratch_context();
-	if (cairo_status(scratch)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	fig.left_w = fmax(sp_datagraph_rows_width(scratch, &theme, rows, (unsigned int)nr_rows),
-			  sp_rwgraph_left_width(scratch, &theme));
-	if (plan_x(&fig, &px)) {
-		ret = sp_cli_usage("overview", "--width %g leaves no room for the graphs",
-				   fig.width);
-		goto out;
-	}
-	nr_cols = sp_datagraph_columns(scratch, px.w);
-	if (!png)
-		nr_cols = (unsigned int)ceil(px.w * SP_RWGRAPH_VECTOR_COLS_PER_PT);
-
-	/* fail before the pass when the output cannot be written */
-	ret = sp_view_probe_output(&o, &out, name_buf, sizeof(name_buf), fig.width, &path);
-	if (ret)
-		goto out;
-	if (o.csv) {
-		ret = sp_cli_csv_open(&csv, o.csv, o.trace_path, path);
-		if (ret)
-			goto out;
-	}
+		return sp_cli_fail_code(NULL, ret, "cannot lay out the figure");
 
 	/* one pass: runs to the timeline, steps to the envelope, stats and CSV */
-	if (sp_timeline_init(&tl, o.t0_ns, o.t1_ns, nr_cols, t.nr_cpus, rows,
-			     (unsigned int)nr_rows)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	sp_timeline_observer(&tl, &tl_obs);
-	if (sp_rw_collect_init(&rw, o.t0_ns, o.t1_ns,
-			       sp_rwgraph_nr_cols(&px, &fig.style, o.t0_ns, o.t1_ns), nr,
-			       t.window_start_ns, csv.fp, &tl_obs, sp_timeline_reset_cb)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	sp_rw_collect_observer(&rw, &obs);
-	ret = sp_cli_run(&t, &obs, sp_rw_collect_reset, &filter);
+	ret = sp_timeline_init(&v->tl, o->t0_ns, o->t1_ns, fig->nr_cols, run->trace.nr_cpus,
+			       run->rows, (unsigned int)run->nr_rows);
 	if (ret)
-		goto out;
-	if (sp_timeline_finish(&tl)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	if (sp_rw_collect_finish(&rw)) {
-		ret = sp_cli_fail(o.csv, "cannot write the CSV file: %s", strerror(rw.csv_errno));
-		goto out;
-	}
-
-	sp_view_datagraph_opts(&o, row_socket, &dopts);
-	if (sp_datagraph_init(&dg, &tl, &t.model, &dopts)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
-	if (plan_y(&fig, scratch, &px, &dg, (unsigned int)nr_rows, &lay)) {
-		ret = sp_cli_usage("overview", "a %gx%g image leaves no room for the graphs; "
-				   "give a larger --height", fig.width, fig.height);
-		goto out;
-	}
-
-	if (sp_output_open(&out, path, o.format, fig.width, fig.height, &err)) {
-		ret = sp_cli_output_error(path, &err);
-		goto out;
-	}
-	if (draw(out.cr, &fig, &lay, &dg, &rw, o.origin_ns, sp_rw_collect_shade_fraction(&rw))) {
-		ret = sp_cli_fail(NULL, "cannot draw the time axis of this window");
-		goto out;
-	}
-	if (sp_output_close(&out, true, &err)) {
-		ret = sp_cli_output_error(path, &err);
-		goto out;
-	}
-	ret = sp_cli_csv_close(&csv, true);
-out:
-	sp_cli_csv_close(&csv, false);
-	sp_output_close(&out, false, NULL);
-	if (scratch)
-		cairo_destroy(scratch);
-	sp_datagraph_release(&dg);
-	sp_rw_collect_release(&rw);
-	sp_timeline_release(&tl);
-	free(rows);
-	free(row_socket);
-	if (have_trace)
-		sp_trace_close(&t);
-	sp_view_opts_release(&o);
-	return ret;
+		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
+	sp_timeline_observer(&v->tl, &v->tl_obs);
+	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
+				 sp_rwgraph_nr_cols(&fig->plot, &fig->style, o->t0_ns, o->t1_ns),
+				 nr, run->trace.window_start_ns, run->csv.fp, &v->tl_obs,
+				 sp_timeline_reset_cb);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
+	return SP_EXIT_OK;
 }
+
+static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
+{
+	struct overview_run *v = run->data;
+
+	sp_rw_collect_observer(&v->rw, &pass->obs);
+	pass->reset = sp_rw_collect_reset;
+	pass->filter = &v->filter;
+}
+
+static int overview_finish(struct sp_view_run *run)
+{
+	struct overview_run *v = run->data;
+	struct sp_datagraph_opts dopts;
+	int ret;
+
+	ret = sp_timeline_finish(&v->tl);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot finish the timeline");
+	if (sp_rw_collect_finish(&v->rw))
+		return sp_cli_fail(run->opts.csv, "cannot write the CSV file: %s",
+				   strerror(v->rw.csv_errno));
+	sp_view_datagraph_opts(&run->opts, run->row_socket, &dopts);
+	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
+	ret = sp_overview_figure_finish(&v->fig, &v->dg, (unsigned int)run->nr_rows);
+	if (ret == -ERANGE)
+		return sp_cli_usage("overview", "a %gx%g image leaves no room for the graphs; "
+				    "give a larger --height", v->fig.width, v->fig.height);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot lay out the figure");
+	run->height = v->fig.height;
+	return SP_EXIT_OK;
+}
+
+static int overview_draw(struct sp_view_run *run, struct _cairo *cr)
+{
+	struct overview_run *v = run->data;
+
+	if (sp_overview_figure_draw(cr, &v->fig, &v->dg, &v->rw))
+		return sp_cli_fail(NULL, "cannot draw the time axis of this window");
+	return SP_EXIT_OK;
+}
+
+static void overview_release(struct sp_view_run *run)
+{
+	struct overview_run *v = run->data;
+
+	sp_overview_figure_release(&v->fig);
+	sp_datagraph_release(&v->dg);
+	sp_rw_collect_release(&v->rw);
+	sp_timeline_release(&v->tl);
+}
+
+const struct sp_view_desc sp_view_overview = {
+	.name = "overview",
+	.usage = overview_usage,
+	.options = overview_options,
+	.max_traces = 1,
+	.rows = true,
+	.data_size = sizeof(struct overview_run),
+	.size = overview_size,
+	.plan = overview_plan,
+	.observe = overview_observe,
+	.finish = overview_finish,
+	.draw = overview_draw,
+	.release = overview_release,
+	.extra = &sp_view_csv,
+};

@@ -148,11 +148,14 @@ int sp_cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	if (!sp_cli.quiet && !o.argv && !o.duration_s)
 		fprintf(stderr, "schedplot: recording; press Ctrl-C to stop\n");
+	sp_error_clear(&err);
 	ret = sp_record_run(&o, &res, &err);
 	free(events);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (ret) {
+		if (!err.code)
+			err.code = ret;
 		/* name the output only when the error is about writing it */
 		sp_cli_error(strstr(err.msg, "write") || strstr(err.msg, "temporary") ||
 			     strstr(err.msg, "rename") ? o.output : NULL, &err);

@@ -5,6 +5,7 @@
  * Also the CSV file of the step functions that schedplot overview writes.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "schedplot/analysis/collect.h"
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/output.h"
@@ -58,13 +60,40 @@ static const char rw_usage[] =
 	"\n"
 	"See schedplot-running-waiting(1).\n";
 
+/* The options running-waiting takes: the views' options but the datagraph's colors and rows. */
+static const struct option rw_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
+	{ "min", required_argument, NULL, SP_VOPT_MIN },
+	{ "max", required_argument, NULL, SP_VOPT_MAX },
+	{ "time", required_argument, NULL, SP_VOPT_TIME },
+	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
+	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
+	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
+	{ "title", required_argument, NULL, SP_VOPT_TITLE },
+	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
+	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
+	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
+	{ "csv", required_argument, NULL, SP_VOPT_CSV },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 /* Default sizes: PNG in pixels, PDF/SVG in points. */
 #define RW_PNG_WIDTH	1400
 #define RW_PNG_HEIGHT	500
 #define RW_VEC_WIDTH	700
 #define RW_VEC_HEIGHT	260
 
-/* ---- the CSV file, written beside its target and renamed into place ---- */
+/*
+ * ---- the --csv file: written beside its target and renamed into place ----
+ *
+ * All of the CSV output's file handling is here, for running-waiting and
+ * overview (sp_view_csv); it is to move to the shared atomic-output module.
+ */
 
 static bool same_file(const char *a, const char *b)
 {
@@ -151,7 +180,24 @@ int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit)
 	return ret;
 }
 
-/* ---- the command ---- */
+static int csv_open(struct sp_view_run *run)
+{
+	if (!run->opts.csv)
+		return SP_EXIT_OK;
+	return sp_cli_csv_open(&run->csv, run->opts.csv, run->opts.traces[0], run->path);
+}
+
+static int csv_close(struct sp_view_run *run, bool commit)
+{
+	return sp_cli_csv_close(&run->csv, commit);
+}
+
+const struct sp_view_extra sp_view_csv = {
+	.open = csv_open,
+	.close = csv_close,
+};
+
+/* ---- the view ---- */
 
 static bool rw_is_target(void *data, int pid, const char *comm)
 {
@@ -173,104 +219,102 @@ int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o)
 	return n;
 }
 
-int sp_cmd_running_waiting(int argc, char **argv)
-{
-	struct sp_rwgraph_figure fig = { 0 };
-	struct sp_model_filter filter;
-	struct sp_model_observer obs;
-	struct sp_rw_collect rw = { 0 };
-	struct sp_view_opts o;
-	struct sp_cli_csv csv = { 0 };
-	struct sp_output out;
+struct rw_run {
+	struct sp_rwgraph_figure fig;
 	struct sp_layout lay;
-	struct sp_theme theme;
-	struct sp_error err;
-	struct sp_trace t;
-	char namebuf[4096];
-	const char *path;
-	bool png;
-	double w, h;
-	int ret, nr;
+	struct sp_rw_collect rw;
+	struct sp_model_filter filter;
+};
 
-	ret = sp_view_opts_parse(&o, "running-waiting", SP_VOPT_SHADE | SP_VOPT_CSV, rw_usage,
-				 argc, argv);
-	if (ret >= 0) {
-		sp_view_opts_release(&o);
-		return ret;
-	}
-	ret = sp_cli_open(&t, o.trace_path);
-	if (ret)
-		goto out_opts;
-	ret = sp_view_opts_resolve(&o, &t);
-	if (ret)
-		goto out_trace;
-	nr = sp_cli_rw_filter(&filter, &o);
-	path = sp_view_opts_output(&o, namebuf, sizeof(namebuf));
-	png = o.format == SP_FORMAT_PNG;
-	w = o.width > 0 ? o.width : png ? RW_PNG_WIDTH : RW_VEC_WIDTH;
-	h = o.height > 0 ? o.height : png ? RW_PNG_HEIGHT : RW_VEC_HEIGHT;
+static void rw_size(struct sp_view_run *run)
+{
+	const struct sp_view_opts *o = &run->opts;
+	bool png = o->format == SP_FORMAT_PNG;
 
-	sp_error_clear(&err);
-	sp_output_init(&out);
-	sp_output_protect(&out, o.trace_path);
-	if (sp_output_open(&out, path, o.format, w, h, &err)) {
-		ret = sp_cli_output_error(path, &err);
-		goto out_trace;
-	}
-	if (o.csv) {
-		ret = sp_cli_csv_open(&csv, o.csv, o.trace_path, path);
-		if (ret)
-			goto out_close;
-	}
-
-	sp_theme_init(&theme, o.font_size);
-	fig.style.nr_cpus = nr;
-	fig.style.shade = !o.no_shade;
-	fig.style.pixels = png;
-	fig.style.complete_ns = t.window_start_ns > o.t0_ns ? t.window_start_ns : 0;
-	fig.title = o.title ? o.title : sp_cli_base_name(o.trace_path);
-	fig.legend = !o.no_legend;
-	fig.t0_ns = o.t0_ns;
-	fig.t1_ns = o.t1_ns;
-	fig.origin_ns = o.origin_ns;
-	fig.shade_fraction = o.no_shade ? -1 : 0;
-	if (sp_rwgraph_layout(&lay, out.cr, &theme, &fig, out.width, out.height)) {
-		ret = sp_cli_usage("running-waiting", "a %gx%g image leaves no room for the graph "
-				   "at this font size; give a larger --width/--height", w, h);
-		goto out_close;
-	}
-	if (sp_rw_collect_init(&rw, o.t0_ns, o.t1_ns,
-			       sp_rwgraph_nr_cols(&lay.plot, &fig.style, o.t0_ns, o.t1_ns), nr,
-			       t.window_start_ns, csv.fp, NULL, NULL)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out_close;
-	}
-	sp_rw_collect_observer(&rw, &obs);
-	ret = sp_cli_run(&t, &obs, sp_rw_collect_reset, &filter);
-	if (ret)
-		goto out_close;
-	if (sp_rw_collect_finish(&rw)) {
-		ret = sp_cli_fail(o.csv, "cannot write the CSV file: %s", strerror(rw.csv_errno));
-		goto out_close;
-	}
-	if (!o.no_shade)
-		fig.shade_fraction = sp_rw_collect_shade_fraction(&rw);
-	if (sp_rwgraph_figure_draw(out.cr, &theme, &fig, &lay, &rw.env)) {
-		ret = sp_cli_fail(NULL, "cannot draw the time axis of this window");
-		goto out_close;
-	}
-	if (sp_output_close(&out, true, &err)) {
-		ret = sp_cli_output_error(path, &err);
-		goto out_close;
-	}
-	ret = sp_cli_csv_close(&csv, true);
-out_close:
-	sp_cli_csv_close(&csv, false);
-	sp_output_close(&out, false, NULL);
-	sp_rw_collect_release(&rw);
-out_trace:
-	sp_trace_close(&t);
-out_opts:
-	sp_view_opts_release(&o);
-	return ret;
+	/* known before the pass: the layout measures text on the output's own surface */
+	run->width = o->width > 0 ? o->width : png ? RW_PNG_WIDTH : RW_VEC_WIDTH;
+	run->height = o->height > 0 ? o->height : png ? RW_PNG_HEIGHT : RW_VEC_HEIGHT;
 }
+
+static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
+{
+	const struct sp_view_opts *o = &run->opts;
+	struct rw_run *v = run->data;
+	struct sp_rwgraph_figure *fig = &v->fig;
+	int nr, ret;
+
+	nr = sp_cli_rw_filter(&v->filter, &run->opts);
+	fig->style.nr_cpus = nr;
+	fig->style.shade = !o->no_shade;
+	fig->style.pixels = o->format == SP_FORMAT_PNG;
+	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
+				 run->trace.window_start_ns : 0;
+	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);
+	fig->legend = !o->no_legend;
+	fig->t0_ns = o->t0_ns;
+	fig->t1_ns = o->t1_ns;
+	fig->origin_ns = o->origin_ns;
+	fig->shade_fraction = o->no_shade ? -1 : 0;
+	if (sp_rwgraph_layout(&v->lay, cr, &run->theme, fig, run->out.width, run->out.height))
+		return sp_cli_usage("running-waiting", "a %gx%g image leaves no room for the "
+				    "graph at this font size; give a larger --width/--height",
+				    run->width, run->height);
+	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
+				 sp_rwgraph_nr_cols(&v->lay.plot, &fig->style, o->t0_ns, o->t1_ns),
+				 nr, run->trace.window_start_ns, run->csv.fp, NULL, NULL);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
+	return SP_EXIT_OK;
+}
+
+static void rw_observe(struct sp_view_run *run, struct sp_view_pass *pass)
+{
+	struct rw_run *v = run->data;
+
+	sp_rw_collect_observer(&v->rw, &pass->obs);
+	pass->reset = sp_rw_collect_reset;
+	pass->filter = &v->filter;
+}
+
+static int rw_finish(struct sp_view_run *run)
+{
+	struct rw_run *v = run->data;
+
+	if (sp_rw_collect_finish(&v->rw))
+		return sp_cli_fail(run->opts.csv, "cannot write the CSV file: %s",
+				   strerror(v->rw.csv_errno));
+	if (!run->opts.no_shade)
+		v->fig.shade_fraction = sp_rw_collect_shade_fraction(&v->rw);
+	return SP_EXIT_OK;
+}
+
+static int rw_draw(struct sp_view_run *run, struct _cairo *cr)
+{
+	struct rw_run *v = run->data;
+
+	if (sp_rwgraph_figure_draw(cr, &run->theme, &v->fig, &v->lay, &v->rw.env))
+		return sp_cli_fail(NULL, "cannot draw the time axis of this window");
+	return SP_EXIT_OK;
+}
+
+static void rw_release(struct sp_view_run *run)
+{
+	struct rw_run *v = run->data;
+
+	sp_rw_collect_release(&v->rw);
+}
+
+const struct sp_view_desc sp_view_running_waiting = {
+	.name = "running-waiting",
+	.usage = rw_usage,
+	.options = rw_options,
+	.max_traces = 1,
+	.data_size = sizeof(struct rw_run),
+	.size = rw_size,
+	.plan = rw_plan,
+	.observe = rw_observe,
+	.finish = rw_finish,
+	.draw = rw_draw,
+	.release = rw_release,
+	.extra = &sp_view_csv,
+};

@@ -47,6 +47,13 @@ int sp_cli_fail(const char *file, const char *fmt, ...)
 	return SP_EXIT_FAILURE;
 }
 
+int sp_cli_fail_code(const char *file, int code, const char *what)
+{
+	if (code == -ENOMEM)
+		return sp_cli_fail(file, "out of memory");
+	return sp_cli_fail(file, "%s: %s", what, strerror(code < 0 ? -code : code));
+}
+
 int sp_cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -199,8 +206,13 @@ int sp_cli_open(struct sp_trace *t, const char *path)
 {
 	struct sp_error err;
 
+	int ret;
+
 	sp_error_clear(&err);
-	if (sp_trace_open(t, path, &err)) {
+	ret = sp_trace_open(t, path, &err);
+	if (ret) {
+		if (!err.code)
+			err.code = ret;		/* unrecorded: report the code returned */
 		sp_cli_error(path, &err);
 		return SP_EXIT_FAILURE;
 	}
@@ -255,6 +267,8 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
 	sp_reader_set_progress(t->reader, NULL, NULL);
 	progress_done(&p);
 	if (ret) {
+		if (!err.code)
+			err.code = ret;
 		sp_cli_error(t->path, &err);
 		return SP_EXIT_FAILURE;
 	}

@@ -10,26 +10,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cairo.h>
-
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
+#include "schedplot/draw/version.h"
 
+/* A subcommand: a view run by the view driver, or a function of its own. */
 struct sp_command {
 	const char *name;
+	const struct sp_view_desc *view;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 };
 
 static const struct sp_command commands[] = {
-	{ "datagraph", sp_cmd_datagraph, "draw every CPU over time, colored by the task running" },
-	{ "running-waiting", sp_cmd_running_waiting,
+	{ "datagraph", &sp_view_datagraph, NULL,
+	  "draw every CPU over time, colored by the task running" },
+	{ "running-waiting", &sp_view_running_waiting, NULL,
 	  "draw how many tasks run and how many wait, over time" },
-	{ "overview", sp_cmd_overview, "the datagraph and running-waiting on one time axis" },
-	{ "stats", sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
-	{ "record", sp_cmd_record, "record a trace of the scheduler and the CPU topology (root)" },
+	{ "overview", &sp_view_overview, NULL,
+	  "the datagraph and running-waiting on one time axis" },
+	{ "stats", NULL, sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
+	{ "record", NULL, sp_cmd_record,
+	  "record a trace of the scheduler and the CPU topology (root)" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int run_command(const struct sp_command *cmd, int argc, char **argv)
+{
+	if (cmd->view)
+		return sp_view_main(cmd->view, argc, argv);
+	return cmd->fn(argc, argv);
+}
 
 static void usage(FILE *f)
 {
@@ -88,7 +100,7 @@ static int print_lib_version(struct dl_phdr_info *info, size_t size, void *data)
 static void version(void)
 {
 	printf("schedplot %s\n", SP_VERSION);
-	printf("running with cairo %s", cairo_version_string());
+	printf("running with cairo %s", sp_draw_cairo_version());
 	dl_iterate_phdr(print_lib_version, NULL);
 	printf("\nbuilt with %s\n", SP_DEP_VERSIONS);
 }
@@ -119,7 +131,7 @@ int main(int argc, char **argv)
 		argc = 2;
 		for (i = 0; i < NR_COMMANDS; i++)
 			if (!strcmp(name, commands[i].name))
-				return commands[i].fn(argc, argv);
+				return run_command(&commands[i], argc, argv);
 		return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
 	}
 	if (!strcmp(name, "help")) {
@@ -128,6 +140,6 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(name, commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return run_command(&commands[i], argc - 1, argv + 1);
 	return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
 }

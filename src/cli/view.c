@@ -21,55 +21,43 @@
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
 
-enum {
-	OPT_MIN = 256, OPT_MAX, OPT_TIME, OPT_CPUS, OPT_TARGET, OPT_WIDTH, OPT_HEIGHT,
-	OPT_TITLE, OPT_NO_LEGEND, OPT_FONT_SIZE, OPT_COLOR_BY, OPT_PALETTE, OPT_CPU_ORDER,
-	OPT_TOPOLOGY, OPT_SOCKET_ORDER, OPT_NO_SHADE, OPT_CSV, OPT_FORMAT,
-};
-
+/*
+ * Every option of every view: getopt_long parses with this table, and an
+ * option missing from the view's own table "does not apply" to it.
+ */
 static const struct option view_options[] = {
 	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "min", required_argument, NULL, OPT_MIN },
-	{ "max", required_argument, NULL, OPT_MAX },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "height", required_argument, NULL, OPT_HEIGHT },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "no-legend", no_argument, NULL, OPT_NO_LEGEND },
-	{ "font-size", required_argument, NULL, OPT_FONT_SIZE },
-	{ "color-by", required_argument, NULL, OPT_COLOR_BY },
-	{ "palette", required_argument, NULL, OPT_PALETTE },
-	{ "cpu-order", required_argument, NULL, OPT_CPU_ORDER },
-	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
-	{ "socket-order", no_argument, NULL, OPT_SOCKET_ORDER },
-	{ "no-shade", no_argument, NULL, OPT_NO_SHADE },
-	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
+	{ "min", required_argument, NULL, SP_VOPT_MIN },
+	{ "max", required_argument, NULL, SP_VOPT_MAX },
+	{ "time", required_argument, NULL, SP_VOPT_TIME },
+	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
+	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
+	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
+	{ "title", required_argument, NULL, SP_VOPT_TITLE },
+	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
+	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
+	{ "color-by", required_argument, NULL, SP_VOPT_COLOR_BY },
+	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
+	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
+	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
+	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
+	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
+	{ "csv", required_argument, NULL, SP_VOPT_CSV },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The option set an option belongs to; 0 for the common ones. */
-static unsigned int option_set(int opt)
+/* Whether @opt is in a view's table of the options it takes. */
+static bool takes_option(const struct option *options, int opt)
 {
-	switch (opt) {
-	case OPT_COLOR_BY:
-	case OPT_PALETTE:
-		return SP_VOPT_COLOR;
-	case OPT_CPU_ORDER:
-	case OPT_TOPOLOGY:
-	case OPT_SOCKET_ORDER:
-		return SP_VOPT_ORDER;
-	case OPT_NO_SHADE:
-		return SP_VOPT_SHADE;
-	case OPT_CSV:
-		return SP_VOPT_CSV;
-	}
-	return 0;
+	for (; options->name; options++)
+		if (options->val == opt)
+			return true;
+	return false;
 }
 
 static const char *option_name(int opt)
@@ -146,8 +134,8 @@ static int add_targets(struct sp_view_opts *o, const char *arg)
 	return 0;
 }
 
-int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int accept,
-		       const char *usage, int argc, char **argv)
+int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
+		       const struct option *options, int max_traces, const char *usage, int argc, char **argv)
 {
 	int opt, ret = 0;
 
@@ -156,7 +144,7 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int acc
 	o->palette = "default";
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:vqh", view_options, NULL)) != -1) {
-		if (opt != '?' && option_set(opt) && !(option_set(opt) & accept))
+		if (opt != '?' && !takes_option(options, opt))
 			return sp_cli_usage(cmd, "--%s does not apply to %s", option_name(opt),
 					    cmd);
 		if (sp_cli_parse_common(opt))
@@ -165,47 +153,47 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int acc
 		case 'o':
 			o->output = optarg;
 			break;
-		case OPT_FORMAT:
+		case SP_VOPT_FORMAT:
 			o->format = sp_format_from_name(optarg);
 			if (o->format == SP_FORMAT_NONE)
 				return sp_cli_usage(cmd, "--format must be png, pdf or svg, not "
 						    "'%s'", optarg);
 			break;
-		case OPT_MIN:
+		case SP_VOPT_MIN:
 			o->has_min = true;
 			ret = parse_double(cmd, "min", optarg, 0, 1e9, &o->min_s);
 			break;
-		case OPT_MAX:
+		case SP_VOPT_MAX:
 			o->has_max = true;
 			ret = parse_double(cmd, "max", optarg, 0, 1e9, &o->max_s);
 			break;
-		case OPT_TIME:
+		case SP_VOPT_TIME:
 			ret = parse_time(o, optarg);
 			break;
-		case OPT_CPUS:
+		case SP_VOPT_CPUS:
 			o->cpus_list = optarg;
 			break;
-		case OPT_TARGET:
+		case SP_VOPT_TARGET:
 			ret = add_targets(o, optarg);
 			break;
-		case OPT_WIDTH:
+		case SP_VOPT_WIDTH:
 			ret = parse_double(cmd, "width", optarg, 64, SP_OUTPUT_MAX_PX, &o->width);
 			break;
-		case OPT_HEIGHT:
+		case SP_VOPT_HEIGHT:
 			ret = parse_double(cmd, "height", optarg, 64, SP_OUTPUT_MAX_PX,
 					   &o->height);
 			break;
-		case OPT_TITLE:
+		case SP_VOPT_TITLE:
 			o->title = optarg;
 			break;
-		case OPT_NO_LEGEND:
+		case SP_VOPT_NO_LEGEND:
 			o->no_legend = true;
 			break;
-		case OPT_FONT_SIZE:
+		case SP_VOPT_FONT_SIZE:
 			ret = parse_double(cmd, "font-size", optarg, SP_THEME_MIN_FONT_SIZE,
 					   SP_THEME_MAX_FONT_SIZE, &o->font_size);
 			break;
-		case OPT_COLOR_BY:
+		case SP_VOPT_COLOR_BY:
 			if (!strcmp(optarg, "pid"))
 				o->color_by = SP_COLOR_BY_PID;
 			else if (!strcmp(optarg, "command"))
@@ -216,13 +204,13 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int acc
 				return sp_cli_usage(cmd, "--color-by must be pid, command or "
 						    "parent, not '%s'", optarg);
 			break;
-		case OPT_PALETTE:
+		case SP_VOPT_PALETTE:
 			if (!sp_palette_by_name(optarg))
 				return sp_cli_usage(cmd, "unknown palette '%s' (known: %s)",
 						    optarg, sp_palette_names());
 			o->palette = optarg;
 			break;
-		case OPT_CPU_ORDER:
+		case SP_VOPT_CPU_ORDER:
 			if (!strcmp(optarg, "numeric"))
 				o->cpu_order = SP_CPU_ORDER_NUMERIC;
 			else if (!strcmp(optarg, "socket"))
@@ -231,16 +219,16 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int acc
 				return sp_cli_usage(cmd, "--cpu-order must be numeric or socket, "
 						    "not '%s'", optarg);
 			break;
-		case OPT_TOPOLOGY:
+		case SP_VOPT_TOPOLOGY:
 			o->topology = optarg;
 			break;
-		case OPT_SOCKET_ORDER:
+		case SP_VOPT_SOCKET_ORDER:
 			o->cpu_order = SP_CPU_ORDER_SOCKET;
 			break;
-		case OPT_NO_SHADE:
+		case SP_VOPT_NO_SHADE:
 			o->no_shade = true;
 			break;
-		case OPT_CSV:
+		case SP_VOPT_CSV:
 			o->csv = optarg;
 			break;
 		case 'h':
@@ -258,10 +246,14 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int acc
 	}
 	if (optind >= argc)
 		return sp_cli_usage(cmd, "no trace file given");
-	if (optind + 1 < argc)
+	if (argc - optind > max_traces && max_traces == 1)
 		return sp_cli_usage(cmd, "one trace file at a time ('%s' is extra)",
 				    argv[optind + 1]);
-	o->trace_path = argv[optind];
+	if (argc - optind > max_traces)
+		return sp_cli_usage(cmd, "at most %d trace files ('%s' is extra)", max_traces,
+				    argv[optind + max_traces]);
+	o->traces = argv + optind;
+	o->nr_traces = argc - optind;
 	if (o->has_time && (o->has_min || o->has_max))
 		return sp_cli_usage(cmd, "--time and --min/--max both set the window; use one");
 	if (o->has_min && o->has_max && o->min_s >= o->max_s)
@@ -291,13 +283,17 @@ int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t
 			  const char **source)
 {
 	struct sp_error err;
+	int ret;
 
 	memset(file_topo, 0, sizeof(*file_topo));
 	*topo = NULL;
 	*source = NULL;
 	if (o->topology) {
 		sp_error_clear(&err);
-		if (sp_topology_load(file_topo, o->topology, &err)) {
+		ret = sp_topology_load(file_topo, o->topology, &err);
+		if (ret) {
+			if (!err.code)
+				err.code = ret;
 			sp_cli_error(o->topology, &err);
 			return SP_EXIT_FAILURE;
 		}
@@ -347,7 +343,7 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 			o->t1_ns = seconds_to_ns(o->time_end_s);
 	}
 	if (o->t0_ns >= end || o->t1_ns <= start || o->t0_ns >= o->t1_ns) {
-		sp_cli_fail(o->trace_path, "the window asked for lies outside the trace, which "
+		sp_cli_fail(o->traces[0], "the window asked for lies outside the trace, which "
 			    "runs %s from %.6f to %.6f s (--min/--max count seconds from its "
 			    "start, --time uses its timestamps)",
 			    sp_cli_format_duration(b1, sizeof(b1), end - start), start / 1e9,
@@ -385,8 +381,8 @@ const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t 
 
 	if (o->output)
 		return o->output;
-	base = strrchr(o->trace_path, '/');
-	base = base ? base + 1 : o->trace_path;
+	base = strrchr(o->traces[0], '/');
+	base = base ? base + 1 : o->traces[0];
 	dot = strrchr(base, '.');
 	n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
 	snprintf(buf, len, "%.*s-%s.%s", (int)n, base, o->cmd, sp_format_name(o->format));
@@ -455,28 +451,29 @@ int sp_view_opts_rows(struct sp_view_opts *o, const struct sp_trace *t, int **ro
 	return SP_EXIT_OK;
 }
 
-int sp_view_open(struct sp_view_opts *o, struct sp_trace *t, int **rows, int **row_socket,
-		 int *nr_rows)
+int sp_view_opts_protect(const struct sp_view_opts *o, struct sp_output *out)
 {
-	int ret = sp_cli_open(t, o->trace_path);
+	int i, ret = 0;
 
+	for (i = 0; !ret && i < o->nr_traces; i++)
+		ret = sp_output_protect(out, o->traces[i]);
+	if (!ret && o->topology)
+		ret = sp_output_protect(out, o->topology);
 	if (ret)
-		return ret;
-	ret = sp_view_opts_resolve(o, t);
-	if (!ret)
-		ret = sp_view_opts_rows(o, t, rows, row_socket, nr_rows);
-	if (ret)
-		sp_trace_close(t);
-	return ret;
+		return sp_cli_fail(NULL, "cannot keep the output from writing over the inputs: "
+				   "%s", strerror(-ret));
+	return SP_EXIT_OK;
 }
 
 int sp_view_probe_output(const struct sp_view_opts *o, struct sp_output *out, char *buf,
 			 size_t len, double width, const char **path)
 {
+	int ret;
+
 	*path = sp_view_opts_output(o, buf, len);
-	sp_output_protect(out, o->trace_path);
-	if (o->topology)
-		sp_output_protect(out, o->topology);
+	ret = sp_view_opts_protect(o, out);
+	if (ret)
+		return ret;
 	return sp_cli_probe_output(out, *path, o->format, width);
 }
 

@@ -335,10 +335,17 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	dg->color_by = o->color_by;
 	dg->targets = o->is_target != NULL;
 	sp_timeline_for_each_total(tl, count_totals, &nr_pids);
-	if (id_map_init(&b.group, nr_pids + SP_DG_NR_SPECIAL_KEYS) ||
-	    id_map_init(&b.pid_key, nr_pids + 1) || build_ranks(&b) ||
-	    (o->color_by == SP_COLOR_BY_COMMAND && build_command_colors(&b)))
+	/* the helpers' own codes go up; the allocations below fail with -ENOMEM */
+	ret = id_map_init(&b.group, nr_pids + SP_DG_NR_SPECIAL_KEYS);
+	if (!ret)
+		ret = id_map_init(&b.pid_key, nr_pids + 1);
+	if (!ret)
+		ret = build_ranks(&b);
+	if (!ret && o->color_by == SP_COLOR_BY_COMMAND)
+		ret = build_command_colors(&b);
+	if (ret)
 		goto out;
+	ret = -ENOMEM;
 
 	/* the special keys, always present so their indices are fixed */
 	for (i = 0; i < SP_DG_NR_SPECIAL_KEYS; i++) {
@@ -353,8 +360,10 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	dg->keys[SP_DG_KEY_NO_DATA].ns = tl->no_data_ns;
 	dg->keys[SP_DG_KEY_OTHER].color = (struct sp_rgb){ 0, 0, 0 };
 	sp_timeline_for_each_total(tl, add_pid, &b);
-	if (b.error)
+	if (b.error) {
+		ret = b.error;
 		goto out;
+	}
 
 	/* specials stay first; the rest by time, longest first */
 	n = dg->nr_keys - SP_DG_NR_SPECIAL_KEYS;

@@ -520,6 +520,13 @@ static void draw_panel(cairo_t *cr, const struct sp_theme *theme, const struct s
 		double xc = plot->x + plot->w * (double)(style->complete_ns - env->t0_ns) /
 				      (double)(env->t1_ns - env->t0_ns);
 
+		/*
+		 * The complete window may start far right of a short window:
+		 * hatching up to there would make a path of millions of
+		 * lines, which cairo fails with "out of memory".  The plot is
+		 * clipped, so ending the band at its edge draws the same.
+		 */
+		xc = fmin(xc, plot->x + plot->w);
 		incomplete_band(cr, theme, plot->x, plot->y, px ? round(xc) : xc,
 				plot->y + plot->h);
 	}

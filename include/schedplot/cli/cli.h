@@ -45,6 +45,18 @@ void sp_cli_error(const char *file, const struct sp_error *err);
 int sp_cli_fail(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
+ * sp_cli_fail_code - print a failure by its error code
+ * @file: the file the message is about (NULL for none)
+ * @code: the negative errno-style code a function returned
+ * @what: what could not be done, e.g. "cannot set up the timeline"
+ *
+ * -ENOMEM prints "out of memory"; any other code "WHAT: its strerror()",
+ * so that a bad argument is never reported as a lack of memory.
+ * Return: SP_EXIT_FAILURE.
+ */
+int sp_cli_fail_code(const char *file, int code, const char *what);
+
+/**
  * sp_cli_usage - print a usage error and the hint to --help
  * @cmd: the subcommand
  * @fmt: printf format for the problem
@@ -150,14 +162,14 @@ int sp_cli_output_error(const char *path, const struct sp_error *err);
 int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format fmt,
 			double width);
 
-/* Subcommands: argc/argv start at the subcommand's name. */
+/*
+ * Subcommands other than the views (those are descriptions run by
+ * sp_view_main(), driver.h): argc/argv start at the subcommand's name.
+ */
 int sp_cmd_stats(int argc, char **argv);
-int sp_cmd_datagraph(int argc, char **argv);
-int sp_cmd_running_waiting(int argc, char **argv);
-int sp_cmd_overview(int argc, char **argv);
 int sp_cmd_record(int argc, char **argv);
 
-/* A CSV file written beside its target and renamed into place (running-waiting). */
+/* A CSV file written beside its target and renamed into place (--csv). */
 struct sp_cli_csv {
 	FILE *fp;		/* write here; stdout for "-"; NULL when not open */
 	const char *path;

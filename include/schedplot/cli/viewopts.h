@@ -8,16 +8,37 @@
 #include "schedplot/draw/output.h"
 #include "schedplot/views/datagraph.h"
 
+struct option;
 struct sp_datagraph_opts;
 struct sp_topology;
 struct sp_trace;
 
-/* Which options a view accepts (or-ed into sp_view_opts_parse()'s @accept). */
-enum sp_view_opt_set {
-	SP_VOPT_COLOR = 1 << 0,		/* --color-by, --palette */
-	SP_VOPT_ORDER = 1 << 1,		/* --cpu-order, --topology, --socket-order */
-	SP_VOPT_SHADE = 1 << 2,		/* --no-shade */
-	SP_VOPT_CSV = 1 << 3,		/* --csv FILE */
+/*
+ * The views' long options without a short form: the val of their struct
+ * option entries (-o, -v, -q and -h are their letters).  One table in
+ * view.c holds them all, so that an option of another view is told apart
+ * from an unknown one; each view lists those it takes in a table of its
+ * own (sp_view_desc.options).
+ */
+enum sp_view_opt {
+	SP_VOPT_MIN = 256,
+	SP_VOPT_MAX,
+	SP_VOPT_TIME,
+	SP_VOPT_CPUS,
+	SP_VOPT_TARGET,
+	SP_VOPT_WIDTH,
+	SP_VOPT_HEIGHT,
+	SP_VOPT_TITLE,
+	SP_VOPT_NO_LEGEND,
+	SP_VOPT_FONT_SIZE,
+	SP_VOPT_COLOR_BY,		/* datagraph colors */
+	SP_VOPT_PALETTE,
+	SP_VOPT_CPU_ORDER,		/* rows by socket */
+	SP_VOPT_TOPOLOGY,
+	SP_VOPT_SOCKET_ORDER,
+	SP_VOPT_NO_SHADE,		/* running/waiting shading */
+	SP_VOPT_CSV,			/* --csv FILE */
+	SP_VOPT_FORMAT,
 };
 
 enum sp_cpu_order {
@@ -29,7 +50,8 @@ enum sp_cpu_order {
 /* The options every view shares, parsed in one place. */
 struct sp_view_opts {
 	const char *cmd;		/* "datagraph", ... for messages */
-	const char *trace_path;
+	char **traces;			/* the input traces (pointers into argv) */
+	int nr_traces;			/* >= 1 after parsing */
 	const char *output;		/* -o; NULL: default name in the current directory */
 	enum sp_format format;		/* --format, else from the output name */
 	bool has_min, has_max;		/* --min/--max: seconds after the trace start */
@@ -63,7 +85,9 @@ struct sp_view_opts {
  * sp_view_opts_parse - parse a view subcommand's command line
  * @o: filled in
  * @cmd: the subcommand's name
- * @accept: the sp_view_opt_set bits the view takes beyond the common ones
+ * @options: the options the view takes (getopt_long's table, ended by a
+ *	     zeroed entry; names and vals as in view.c's table of all of them)
+ * @max_traces: how many input traces the view takes (at least one is needed)
  * @usage: the --help text
  * @argc: from the subcommand's name on
  * @argv: from the subcommand's name on
@@ -71,13 +95,13 @@ struct sp_view_opts {
  * Prints usage errors itself.  Return: -1 to go on, else an exit code
  * (SP_EXIT_OK after --help, SP_EXIT_USAGE on errors).
  */
-int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd, unsigned int accept,
-		       const char *usage, int argc, char **argv);
+int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
+		       const struct option *options, int max_traces, const char *usage, int argc, char **argv);
 
 /**
  * sp_view_opts_resolve - check the options against an open trace
  * @o: parsed options
- * @t: the trace (opened; the model is not needed)
+ * @t: the first trace, o->traces[0] (opened; the model is not needed)
  *
  * Sets the window, the time origin and the CPU selection; prints errors
  * (a window outside the trace, a CPU the trace does not have).
@@ -105,7 +129,7 @@ int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t
 			  const char **source);
 
 /**
- * sp_view_opts_output - the output name, default "<trace>-<cmd>.png"
+ * sp_view_opts_output - the output name, default "<first trace>-<cmd>.png"
  * @o: resolved options
  * @buf: room for a default name
  * @len: size of @buf
@@ -139,23 +163,18 @@ int sp_view_opts_rows(struct sp_view_opts *o, const struct sp_trace *t, int **ro
 		      int **row_socket, int *nr_rows);
 
 /**
- * sp_view_open - open the trace, resolve the options and plan the rows
- * @o: parsed options
- * @t: the trace to open
- * @rows: as for sp_view_opts_rows()
- * @row_socket: as for sp_view_opts_rows()
- * @nr_rows: as for sp_view_opts_rows()
+ * sp_view_opts_protect - keep an output from writing over the inputs
+ * @o: parsed options (the traces, the --topology file)
+ * @out: an initialised output, not open
  *
- * Prints errors.  Return: SP_EXIT_OK with @t open, or an exit code with
- * @t closed (the arrays are still the caller's to free).
+ * Prints the error.  Return: SP_EXIT_OK, or an exit code.
  */
-int sp_view_open(struct sp_view_opts *o, struct sp_trace *t, int **rows, int **row_socket,
-		 int *nr_rows);
+int sp_view_opts_protect(const struct sp_view_opts *o, struct sp_output *out);
 
 /**
  * sp_view_probe_output - name the output and fail early when it cannot be written
  * @o: resolved options
- * @out: an initialised output; the trace and --topology file are protected
+ * @out: an initialised output; the traces and --topology file are protected
  * @buf: room for a default name
  * @len: size of @buf
  * @width: the image's width

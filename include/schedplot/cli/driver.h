@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_DRIVER_H
+#define SP_DRIVER_H
+
+/*
+ * The view driver: every view command (datagraph, running-waiting,
+ * overview, ...) is one struct sp_view_desc, run by sp_view_main():
+ *
+ *	parse		the options in desc->options (sp_view_opts_parse())
+ *	open		the trace (its span; the model is built by the pass)
+ *	resolve		the window, the CPUs and, with desc->rows, the rows
+ *	size		desc->size(): the image's width, and its height when
+ *			known before the pass
+ *	probe		the output: opened for good when the height is known
+ *			(the plan then measures text on the surface it draws
+ *			on), else opened and closed again so that a wrong
+ *			directory fails before the pass; then desc->extra's
+ *			outputs (--csv)
+ *	plan		desc->plan(): columns, data structures
+ *	pass		one sp_trace_run() with desc->observe()'s observer
+ *	finish		desc->finish(): what the pass gathered, the height
+ *	draw		the output opened if it was only probed; desc->draw()
+ *	commit		the image, then desc->extra's outputs; on any failure
+ *			nothing is left behind
+ *
+ * The hooks print their own errors (through sp_cli_*()) and return
+ * SP_EXIT_OK or an exit code; the driver stops at the first that fails
+ * and calls desc->release() whatever happened.  Adding a view means
+ * writing its module under views/ and one description.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "schedplot/cli/cli.h"
+#include "schedplot/cli/viewopts.h"
+#include "schedplot/draw/output.h"
+#include "schedplot/draw/theme.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/trace.h"
+
+struct _cairo;
+struct option;
+struct sp_view_desc;
+
+/* One run of a view: what the driver resolved, and the view's own data. */
+struct sp_view_run {
+	const struct sp_view_desc *desc;
+	struct sp_view_opts opts;	/* parsed and resolved */
+	struct sp_trace trace;		/* opts.traces[0], open from "open" on */
+	int *rows;			/* desc->rows: the CPU of each row, bottom first */
+	int *row_socket;		/* the socket of each row; NULL in numeric order */
+	int nr_rows;
+	struct sp_theme theme;		/* from --font-size */
+	double width;			/* the image: set by desc->size() */
+	double height;			/* 0 until known (desc->size() or desc->finish()) */
+	const char *path;		/* the image's name ("-": standard output) */
+	struct sp_output out;		/* open from "probe" (height known) or "draw" on */
+	struct sp_cli_csv csv;		/* the --csv file of views with SP_VOPT_CSV */
+	void *data;			/* the view's own: desc->data_size bytes, zeroed */
+
+	/* private */
+	bool trace_open;
+	char path_buf[4096];
+};
+
+/* What the one pass over the trace feeds. */
+struct sp_view_pass {
+	struct sp_model_observer obs;
+	void (*reset)(void *data);		/* for sp_trace_run(); may be NULL */
+	const struct sp_model_filter *filter;	/* what running/waiting count; NULL: all */
+};
+
+/* An output written besides the image (--csv), put in place after it. */
+struct sp_view_extra {
+	/* create it (after the image's probe; run->path is known); SP_EXIT_OK or a code */
+	int (*open)(struct sp_view_run *run);
+	/* @commit: put it in place; else throw it away (also when never opened) */
+	int (*close)(struct sp_view_run *run, bool commit);
+};
+
+struct sp_view_desc {
+	const char *name;		/* the subcommand, also in the default output name */
+	const char *usage;		/* --help text */
+	const struct option *options;	/* the options it takes, getopt_long's table */
+	int max_traces;			/* input traces taken (1: "one trace file at a time") */
+	bool rows;			/* one row per CPU drawn: plan rows (--cpu-order) */
+	size_t data_size;		/* of run->data */
+
+	/* the image's size: run->width, and run->height or 0 */
+	void (*size)(struct sp_view_run *run);
+	/* before the pass; @cr is the output's context when it is open, else NULL */
+	int (*plan)(struct sp_view_run *run, struct _cairo *cr);
+	/* the observer to hang on the model for the pass */
+	void (*observe)(struct sp_view_run *run, struct sp_view_pass *pass);
+	/* after the pass: finish what it gathered; sets run->height if it was 0 */
+	int (*finish)(struct sp_view_run *run);
+	/* draw the image on a surface of run->width x run->height */
+	int (*draw)(struct sp_view_run *run, struct _cairo *cr);
+	/* free run->data's contents (run->data itself is the driver's); may be NULL */
+	void (*release)(struct sp_view_run *run);
+	/* written besides the image; NULL: nothing */
+	const struct sp_view_extra *extra;
+};
+
+/* The views, one description each. */
+extern const struct sp_view_desc sp_view_datagraph;
+extern const struct sp_view_desc sp_view_running_waiting;
+extern const struct sp_view_desc sp_view_overview;
+
+/* The --csv output of running-waiting and overview (cmd-running-waiting.c). */
+extern const struct sp_view_extra sp_view_csv;
+
+/**
+ * sp_view_main - run a view command
+ * @desc: the view
+ * @argc: from the subcommand's name on
+ * @argv: from the subcommand's name on
+ *
+ * Return: the exit status (SP_EXIT_OK, SP_EXIT_FAILURE or SP_EXIT_USAGE),
+ * every error printed.
+ */
+int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv);
+
+#endif /* SP_DRIVER_H */
