@@ -12,12 +12,6 @@
 #include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
-#include "schedplot/draw/axes.h"
-#include "schedplot/draw/figure.h"
-#include "schedplot/draw/layout.h"
-#include "schedplot/draw/legend.h"
-#include "schedplot/draw/palette.h"
-#include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/trace.h"
 
@@ -53,20 +47,46 @@ static int commit_output(struct sp_view_run *run)
 	return SP_EXIT_OK;
 }
 
+/* Open trace @i of the options and resolve the window and CPUs against it. */
+static int open_trace(struct sp_view_run *run, int i)
+{
+	int ret;
+
+	if (run->trace_open) {
+		sp_trace_close(&run->trace);
+		run->trace_open = false;
+	}
+	ret = sp_cli_open(&run->trace, run->opts.traces[i]);
+	if (ret)
+		return ret;
+	run->trace_open = true;
+	run->trace_index = i;
+	return sp_view_opts_resolve(&run->opts, &run->trace);
+}
+
+/* The pass over the open trace, with the view's observer. */
+static int pass_trace(struct sp_view_run *run)
+{
+	struct sp_view_pass pass;
+	int ret;
+
+	memset(&pass, 0, sizeof(pass));
+	run->desc->observe(run, &pass);
+	ret = sp_cli_run(&run->trace, &pass.obs, pass.reset, pass.filter);
+	if (!ret && run->desc->trace_done)
+		ret = run->desc->trace_done(run);
+	return ret;
+}
+
 /* Everything from the trace's opening to the image's commit. */
 static int run_view(struct sp_view_run *run)
 {
 	const struct sp_view_desc *desc = run->desc;
 	struct sp_view_opts *o = &run->opts;
-	struct sp_view_pass pass;
 	struct sp_error err;
-	int ret;
+	int ret, i;
 
-	ret = sp_cli_open(&run->trace, o->traces[0]);
-	if (ret)
-		return ret;
-	run->trace_open = true;
-	ret = sp_view_opts_resolve(o, &run->trace);
+	ret = open_trace(run, 0);
 	if (!ret && desc->rows)
 		ret = sp_view_opts_rows(o, &run->trace, &run->rows, &run->row_socket,
 					&run->nr_rows);
@@ -83,9 +103,12 @@ static int run_view(struct sp_view_run *run)
 	if (ret)
 		return ret;
 
-	memset(&pass, 0, sizeof(pass));
-	desc->observe(run, &pass);
-	ret = sp_cli_run(&run->trace, &pass.obs, pass.reset, pass.filter);
+	ret = pass_trace(run);
+	for (i = 1; !ret && i < o->nr_traces; i++) {
+		ret = open_trace(run, i);
+		if (!ret)
+			ret = pass_trace(run);
+	}
 	if (!ret)
 		ret = desc->finish(run);
 	if (ret)

@@ -356,6 +356,7 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 		o->t1_ns = end;
 
 	o->nr_cpus = t->nr_cpus;
+	free(o->cpus);			/* resolved again for each trace of a view */
 	o->cpus = calloc(t->nr_cpus, sizeof(*o->cpus));
 	if (!o->cpus)
 		return sp_cli_fail(NULL, "out of memory");

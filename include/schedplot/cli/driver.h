@@ -17,7 +17,10 @@
  *			directory fails before the pass; then desc->extra's
  *			outputs (--csv)
  *	plan		desc->plan(): columns, data structures
- *	pass		one sp_trace_run() with desc->observe()'s observer
+ *	pass		one sp_trace_run() with desc->observe()'s observer;
+ *			a view of several traces (max_traces > 1) opens,
+ *			resolves and passes over each in turn, told of each
+ *			by desc->trace_done() before the next is opened
  *	finish		desc->finish(): what the pass gathered, the height
  *	draw		the output opened if it was only probed; desc->draw()
  *	commit		the image, then desc->extra's outputs; on any failure
@@ -47,7 +50,8 @@ struct sp_view_desc;
 struct sp_view_run {
 	const struct sp_view_desc *desc;
 	struct sp_view_opts opts;	/* parsed and resolved */
-	struct sp_trace trace;		/* opts.traces[0], open from "open" on */
+	struct sp_trace trace;		/* opts.traces[trace_index], open from "open" on */
+	int trace_index;		/* the trace of the pass */
 	int *rows;			/* desc->rows: the CPU of each row, bottom first */
 	int *row_socket;		/* the socket of each row; NULL in numeric order */
 	int nr_rows;
@@ -93,7 +97,9 @@ struct sp_view_desc {
 	int (*plan)(struct sp_view_run *run, struct _cairo *cr);
 	/* the observer to hang on the model for the pass */
 	void (*observe)(struct sp_view_run *run, struct sp_view_pass *pass);
-	/* after the pass: finish what it gathered; sets run->height if it was 0 */
+	/* after the pass over each trace, while it is open; may be NULL */
+	int (*trace_done)(struct sp_view_run *run);
+	/* after the last pass: finish what it gathered; sets run->height if it was 0 */
 	int (*finish)(struct sp_view_run *run);
 	/* draw the image on a surface of run->width x run->height */
 	int (*draw)(struct sp_view_run *run, struct _cairo *cr);
