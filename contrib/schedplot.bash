@@ -27,7 +27,8 @@ _schedplot_takes_arg()
 {
 	case $3 in
 	-o|--output|--format|--min|--max|--time|--cpus|--target|--width|--height|\
-	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top)
+	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top|\
+	--by|--class|--slowest)
 		return 0 ;;
 	--*)
 		"$1" "$2" --help 2>/dev/null |
@@ -122,6 +123,10 @@ _schedplot()
 		COMPREPLY=($(compgen -W "$(_schedplot_palettes "$prog" "$cmd")" -- "$cur")); return ;;
 	--cpu-order)
 		COMPREPLY=($(compgen -W 'numeric socket' -- "$cur")); return ;;
+	--by)
+		COMPREPLY=($(compgen -W 'class command pid cpu placement socket' -- "$cur")); return ;;
+	--class)
+		COMPREPLY=($(compgen -W 'wakeup preempt' -- "$cur")); return ;;
 	--format)
 		COMPREPLY=($(compgen -W 'png pdf svg' -- "$cur")); return ;;
 	-o|--output)

@@ -263,6 +263,7 @@ void sp_latency_reset(struct sp_latency *l)
 	for (i = 0; i < l->nr_groups; i++) {
 		sp_samples_release(&l->groups[i].samples[0]);
 		sp_samples_release(&l->groups[i].samples[1]);
+		sp_samples_release(&l->groups[i].all);
 	}
 	l->nr_groups = 0;
 	if (l->index)
@@ -317,16 +318,8 @@ int sp_latency_finish(struct sp_latency *l)
 	size_t i, k, total[2] = { 0, 0 };
 
 	for (i = 0; i < l->nr_groups; i++) {
-		struct sp_latency_group *g = &l->groups[i];
-
-		if (samples_join(&all, &g->samples[0], &g->samples[1])) {
-			l->error = -ENOMEM;
-			break;
-		}
-		sp_samples_summarize(&all, &g->sum);
-		sp_samples_release(&all);
-		total[0] += g->samples[0].nr;
-		total[1] += g->samples[1].nr;
+		total[0] += l->groups[i].samples[0].nr;
+		total[1] += l->groups[i].samples[1].nr;
 	}
 	/* each class over every group, one at a time to bound the memory */
 	for (k = 0; k < 2 && !l->error; k++) {
@@ -346,9 +339,17 @@ int sp_latency_finish(struct sp_latency *l)
 		sp_samples_summarize(&all, &l->classes[k]);
 		sp_samples_release(&all);
 	}
-	for (i = 0; i < l->nr_groups; i++) {
-		sp_samples_sort(&l->groups[i].samples[0]);
-		sp_samples_sort(&l->groups[i].samples[1]);
+	/* each group's classes joined: what its line and quantiles are drawn from */
+	for (i = 0; i < l->nr_groups && !l->error; i++) {
+		struct sp_latency_group *g = &l->groups[i];
+
+		if (samples_join(&g->all, &g->samples[0], &g->samples[1])) {
+			l->error = -ENOMEM;
+			break;
+		}
+		sp_samples_release(&g->samples[0]);
+		sp_samples_release(&g->samples[1]);
+		sp_samples_summarize(&g->all, &g->sum);
 	}
 	qsort(l->groups, l->nr_groups, sizeof(*l->groups), cmp_groups);
 	index_rebuild(l, l->alloc_index ? l->alloc_index : 64);
@@ -401,6 +402,7 @@ void sp_latency_release(struct sp_latency *l)
 	for (i = 0; i < l->nr_groups; i++) {
 		sp_samples_release(&l->groups[i].samples[0]);
 		sp_samples_release(&l->groups[i].samples[1]);
+		sp_samples_release(&l->groups[i].all);
 	}
 	free(l->groups);
 	free(l->index);

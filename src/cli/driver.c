@@ -47,6 +47,13 @@ static int commit_output(struct sp_view_run *run)
 	return SP_EXIT_OK;
 }
 
+static int parse_own(void *data, int opt, const char *arg)
+{
+	struct sp_view_run *run = data;
+
+	return run->desc->parse(run, opt, arg);
+}
+
 /* Open trace @i of the options and resolve the window and CPUs against it. */
 static int open_trace(struct sp_view_run *run, int i)
 {
@@ -95,7 +102,7 @@ static int run_view(struct sp_view_run *run)
 
 	sp_theme_init(&run->theme, o->font_size);
 	desc->size(run);
-	ret = probe_output(run);
+	ret = run->no_image ? SP_EXIT_OK : probe_output(run);
 	if (!ret && desc->extra)
 		ret = desc->extra->open(run);
 	if (!ret)
@@ -114,6 +121,8 @@ static int run_view(struct sp_view_run *run)
 	if (ret)
 		return ret;
 
+	if (run->no_image)
+		return desc->extra ? desc->extra->close(run, true) : SP_EXIT_OK;
 	if (!run->out.cr) {
 		sp_error_clear(&err);
 		if (sp_output_open(&run->out, run->path, o->format, run->width, run->height,
@@ -139,15 +148,21 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 		return sp_cli_fail(NULL, "out of memory");
 	run->desc = desc;
 	sp_output_init(&run->out);
-	ret = sp_view_opts_parse(&run->opts, desc->name, desc->options, desc->max_traces,
-				 desc->usage, argc, argv);
-	if (ret >= 0)
-		goto out_opts;
 	run->data = calloc(1, desc->data_size ? desc->data_size : 1);
 	if (!run->data) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out_opts;
+		free(run);
+		return sp_cli_fail(NULL, "out of memory");
 	}
+	ret = sp_view_opts_parse(&run->opts, desc->name, desc->options, desc->max_traces,
+				 desc->usage, argc, argv, desc->parse ? parse_own : NULL, run);
+	if (ret < 0 && desc->parsed) {
+		int checked = desc->parsed(run);
+
+		if (checked != SP_EXIT_OK)
+			ret = checked;
+	}
+	if (ret >= 0)
+		goto out_opts;
 
 	ret = run_view(run);
 
@@ -156,13 +171,13 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 	sp_output_close(&run->out, false, NULL);
 	if (desc->release)
 		desc->release(run);
-	free(run->data);
 	free(run->rows);
 	free(run->row_socket);
 	if (run->trace_open)
 		sp_trace_close(&run->trace);
 out_opts:
 	sp_view_opts_release(&run->opts);
+	free(run->data);
 	free(run);
 	return ret;
 }

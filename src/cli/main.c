@@ -29,6 +29,8 @@ static const struct sp_command commands[] = {
 	  "draw how many tasks run and how many wait, over time" },
 	{ "overview", &sp_view_overview, NULL,
 	  "the datagraph and running-waiting on one time axis" },
+	{ "latency", &sp_view_latency, NULL,
+	  "the whole distribution of how long tasks waited for a CPU" },
 	{ "stats", NULL, sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
 	{ "record", NULL, sp_cmd_record,
 	  "record a trace of the scheduler and the CPU topology (root)" },

@@ -45,6 +45,13 @@ static const struct option view_options[] = {
 	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
 	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
 	{ "csv", required_argument, NULL, SP_VOPT_CSV },
+	{ "by", required_argument, NULL, SP_VOPT_BY },
+	{ "class", required_argument, NULL, SP_VOPT_CLASS },
+	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
+	{ "hist", no_argument, NULL, SP_VOPT_HIST },
+	{ "text", no_argument, NULL, SP_VOPT_TEXT },
+	{ "json", no_argument, NULL, SP_VOPT_JSON },
+	{ "slowest", required_argument, NULL, SP_VOPT_SLOWEST },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -135,7 +142,9 @@ static int add_targets(struct sp_view_opts *o, const char *arg)
 }
 
 int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
-		       const struct option *options, int max_traces, const char *usage, int argc, char **argv)
+		       const struct option *options, int max_traces, const char *usage, int argc,
+		       char **argv, int (*own)(void *data, int opt, const char *arg),
+		       void *own_data)
 {
 	int opt, ret = 0;
 
@@ -236,6 +245,10 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			sp_view_opts_release(o);
 			return SP_EXIT_OK;
 		default:
+			if (opt >= SP_VOPT_BY && own) {
+				ret = own(own_data, opt, optarg);
+				break;
+			}
 			sp_view_opts_release(o);
 			return sp_cli_usage(cmd, "unknown option");
 		}

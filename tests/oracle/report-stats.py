@@ -138,6 +138,7 @@ class Model:
         self.waits = []         # (pid, begin, end or None)
         self.woken = {}         # pid -> the wakeup that made it wait
         self.latencies = []     # wakeup to next becoming current, ns
+        self.class_waits = {"wakeup": [], "preempt": []}   # every wait that ended
         self.repairs = 0
 
     def set_state(self, pid, new, ts):
@@ -153,6 +154,9 @@ class Model:
         self.state[pid] = new
 
     def run_begin(self, cpu, pid, ts):
+        if pid != 0 and self.state.get(pid) == "wait":
+            kind = "wakeup" if pid in self.woken else "preempt"
+            self.class_waits[kind].append(max(0, ts - self.wait_start[pid]))
         if pid in self.woken:
             self.latencies.append(max(0, ts - self.woken.pop(pid)))
         self.cur[cpu] = pid
@@ -207,9 +211,9 @@ def nearest_rank(sorted_values, num, den):
     return sorted_values[max(1, (num * n + den - 1) // den) - 1] if n else 0
 
 
-def latency_summary(values):
+def latency_summary(values, full=False):
     v = sorted(values)
-    return {
+    out = {
         "count": len(v),
         "mean": sum(v) // len(v) if v else 0,
         "p50": nearest_rank(v, 1, 2),
@@ -217,6 +221,10 @@ def latency_summary(values):
         "p99": nearest_rank(v, 99, 100),
         "max": v[-1] if v else 0,
     }
+    if full:
+        out["min"] = v[0] if v else 0
+        out["p999"] = nearest_rank(v, 999, 1000)
+    return out
 
 
 def step_deltas(intervals):
@@ -378,6 +386,7 @@ def main():
         nxt = next_sched[(cpu, i)]
         if nxt is not None and nxt != model.cur[cpu]:
             model.repair(cpu, rec.ts, nxt)
+    waits_open = len(model.wait_start)
     model.finish()
     if mismatched_prev:
         print("report-stats: %s: %d sched_switch records whose prev_pid is not the "
@@ -440,6 +449,8 @@ def main():
         "lost_fraction": lost_cpu / (nr_cpus * span) if span > 0 and nr_cpus > 0 else 0.0,
         "repairs": {"missed_switch": model.repairs},
         "wakeup_latency_ns": latency_summary(model.latencies),
+        "waits": {k: latency_summary(v, True) for k, v in model.class_waits.items()},
+        "waits_open_at_end": waits_open,
         "lost_events": lost,
     }
     json.dump(out, sys.stdout, indent=1)

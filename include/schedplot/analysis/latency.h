@@ -43,8 +43,9 @@ enum sp_placement {
 
 struct sp_latency_group {
 	int64_t key;			/* class, string id, pid, CPU, placement, socket */
-	struct sp_samples samples[2];	/* by enum sp_wait_class */
-	struct sp_summary sum;		/* of both classes, by sp_latency_finish() */
+	struct sp_samples samples[2];	/* by enum sp_wait_class; emptied by finish */
+	struct sp_samples all;		/* both classes, sorted, by sp_latency_finish() */
+	struct sp_summary sum;		/* of all */
 	struct sp_wait max;		/* the longest wait */
 };
 

@@ -62,6 +62,7 @@ struct sp_view_run {
 	struct sp_output out;		/* open from "probe" (height known) or "draw" on */
 	struct sp_cli_csv csv;		/* the --csv file of views with SP_VOPT_CSV */
 	void *data;			/* the view's own: desc->data_size bytes, zeroed */
+	bool no_image;			/* set by desc->parsed(): only text, no image */
 
 	/* private */
 	bool trace_open;
@@ -91,6 +92,11 @@ struct sp_view_desc {
 	bool rows;			/* one row per CPU drawn: plan rows (--cpu-order) */
 	size_t data_size;		/* of run->data */
 
+	/* the view's own options (SP_VOPT_BY and after): 0 or an exit code; may be NULL */
+	int (*parse)(struct sp_view_run *run, int opt, const char *arg);
+	/* after parsing: check the options together; SP_EXIT_OK or a code; may be NULL */
+	int (*parsed)(struct sp_view_run *run);
+
 	/* the image's size: run->width, and run->height or 0 */
 	void (*size)(struct sp_view_run *run);
 	/* before the pass; @cr is the output's context when it is open, else NULL */
@@ -113,6 +119,7 @@ struct sp_view_desc {
 extern const struct sp_view_desc sp_view_datagraph;
 extern const struct sp_view_desc sp_view_running_waiting;
 extern const struct sp_view_desc sp_view_overview;
+extern const struct sp_view_desc sp_view_latency;
 
 /* The --csv output of running-waiting and overview (cmd-running-waiting.c). */
 extern const struct sp_view_extra sp_view_csv;

@@ -39,6 +39,14 @@ enum sp_view_opt {
 	SP_VOPT_NO_SHADE,		/* running/waiting shading */
 	SP_VOPT_CSV,			/* --csv FILE */
 	SP_VOPT_FORMAT,
+	/* a view's own options, handed to its parse hook */
+	SP_VOPT_BY,
+	SP_VOPT_CLASS,
+	SP_VOPT_CCDF,
+	SP_VOPT_HIST,
+	SP_VOPT_TEXT,
+	SP_VOPT_JSON,
+	SP_VOPT_SLOWEST,
 };
 
 enum sp_cpu_order {
@@ -91,12 +99,17 @@ struct sp_view_opts {
  * @usage: the --help text
  * @argc: from the subcommand's name on
  * @argv: from the subcommand's name on
+ * @own: the view's parser of its own options (SP_VOPT_BY and after), or NULL;
+ *	 returns 0 or, having printed the error, an exit code
+ * @own_data: handed to @own
  *
  * Prints usage errors itself.  Return: -1 to go on, else an exit code
  * (SP_EXIT_OK after --help, SP_EXIT_USAGE on errors).
  */
 int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
-		       const struct option *options, int max_traces, const char *usage, int argc, char **argv);
+		       const struct option *options, int max_traces, const char *usage, int argc,
+		       char **argv, int (*own)(void *data, int opt, const char *arg),
+		       void *own_data);
 
 /**
  * sp_view_opts_resolve - check the options against an open trace

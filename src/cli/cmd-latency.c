@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot latency: the whole distribution of how long tasks waited for
+ * a CPU, split by what explains it, as a figure, a table and JSON.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/analysis/latency.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
+#include "schedplot/cli/viewopts.h"
+#include "schedplot/draw/output.h"
+#include "schedplot/draw/theme.h"
+#include "schedplot/model/topology.h"
+#include "schedplot/model/trace.h"
+#include "schedplot/views/latency.h"
+
+static const char latency_usage[] =
+	"usage: schedplot latency [OPTIONS] TRACE.dat [TRACE.dat...]\n"
+	"\n"
+	"How long tasks waited for a CPU: from the moment a task became runnable\n"
+	"(a wakeup, or a switch-out while runnable) to the moment it ran again,\n"
+	"every wait of the trace, as a whole distribution.  Draws its CDF on a log\n"
+	"time axis and prints, per group, n, min, p50, p90, p99, p99.9, max and\n"
+	"mean (exact, nearest rank), with a command to zoom on the longest wait.\n"
+	"Several traces draw one line each: run-to-run variation at a glance.\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot latency trace.dat                    trace-latency.png and the table\n"
+	"  schedplot latency --by placement trace.dat     did a wakeup leave an idle CPU?\n"
+	"  schedplot latency --ccdf -o tail.pdf trace.dat the tail, on a log axis\n"
+	"  schedplot latency --json trace.dat             the numbers for a script\n"
+	"  schedplot latency before.dat after.dat         one line per run\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE     image to write: .png, .pdf or .svg ('-': stdout)\n"
+	"      --format FMT      png, pdf or svg (default: from the file name)\n"
+	"      --by WHAT         split into groups: class, command, pid, cpu,\n"
+	"                        placement or socket (default: one group)\n"
+	"      --class CLASS     wakeup or preempt: only waits that began so\n"
+	"                        (default: both)\n"
+	"      --ccdf            draw the tail: the share of waits longer than x\n"
+	"      --hist            draw counts per power-of-two bucket (as runqlat)\n"
+	"      --text            print the table only, no image\n"
+	"      --json            print JSON only (with -o, the image too)\n"
+	"      --csv FILE        also write every wait, one line each\n"
+	"      --slowest N       list the N longest waits (default 0)\n"
+	"      --min SECONDS     count waits that begin SECONDS after the trace start\n"
+	"      --max SECONDS     ... up to SECONDS after the trace start\n"
+	"      --time START,END  the window in the trace's own timestamps (seconds)\n"
+	"      --cpus LIST       count waits that end on these CPUs (0-3,8)\n"
+	"      --target COMM     count waits of these commands (glob; repeatable)\n"
+	"      --topology FILE   output of 'lscpu -p' on the traced machine, for\n"
+	"                        --by socket when the trace has no topology\n"
+	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
+	"      --height N        image height\n"
+	"      --title TEXT      title (default: the trace's name; '' for none)\n"
+	"      --no-legend       leave out the table under the plot\n"
+	"      --font-size N     base font size (px for PNG, pt for PDF/SVG)\n"
+	"      --palette NAME    default, colorblind or grey\n"
+	"  -v, --verbose         list what was repaired or lost in the trace\n"
+	"  -q, --quiet           no progress line and no warnings\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"See schedplot-latency(1).\n";
+
+static const struct option latency_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
+	{ "by", required_argument, NULL, SP_VOPT_BY },
+	{ "class", required_argument, NULL, SP_VOPT_CLASS },
+	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
+	{ "hist", no_argument, NULL, SP_VOPT_HIST },
+	{ "text", no_argument, NULL, SP_VOPT_TEXT },
+	{ "json", no_argument, NULL, SP_VOPT_JSON },
+	{ "csv", required_argument, NULL, SP_VOPT_CSV },
+	{ "slowest", required_argument, NULL, SP_VOPT_SLOWEST },
+	{ "min", required_argument, NULL, SP_VOPT_MIN },
+	{ "max", required_argument, NULL, SP_VOPT_MAX },
+	{ "time", required_argument, NULL, SP_VOPT_TIME },
+	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
+	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
+	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
+	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
+	{ "title", required_argument, NULL, SP_VOPT_TITLE },
+	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
+	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
+	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Lines drawn at most; smaller groups are drawn together as "other". */
+#define MAX_LINES 7
+#define MAX_TRACES 64
+
+static const char *const by_names[] = {
+	[SP_LAT_BY_NONE] = "none", [SP_LAT_BY_CLASS] = "class",
+	[SP_LAT_BY_COMMAND] = "command", [SP_LAT_BY_PID] = "pid", [SP_LAT_BY_CPU] = "cpu",
+	[SP_LAT_BY_PLACEMENT] = "placement", [SP_LAT_BY_SOCKET] = "socket",
+};
+
+/* A wait kept to print: its task's name resolved while the trace was open. */
+struct named_wait {
+	struct sp_wait w;
+	char comm[32];
+};
+
+/* What one trace gave, kept after it is closed. */
+struct trace_result {
+	const char *file;
+	struct sp_latency lat;		/* finished; groups sorted largest first */
+	char (*group_names)[80];	/* per group */
+	struct named_wait *group_max;	/* per group */
+	struct named_wait *slowest;	/* lat.nr_slowest_kept */
+	uint64_t open_at_end;
+	uint64_t first_ns;		/* the trace's start: zoom commands are absolute */
+};
+
+struct latency_run {
+	enum sp_latency_by by;
+	unsigned int class_mask;
+	enum sp_latency_plot plot;
+	bool text_only, json;
+	unsigned long slowest;
+	struct trace_result traces[MAX_TRACES];
+	int nr_traces;
+	struct sp_topology file_topo;
+	const int *socket;
+	struct sp_latency_series series[MAX_LINES + MAX_TRACES + 1];
+	size_t nr_series;
+	struct sp_samples other;	/* the groups beyond MAX_LINES, joined */
+	struct sp_theme theme;
+};
+
+static int latency_parse(struct sp_view_run *run, int opt, const char *arg)
+{
+	struct latency_run *v = run->data;
+	char *end;
+	size_t i;
+
+	switch (opt) {
+	case SP_VOPT_BY:
+		for (i = 0; i < sizeof(by_names) / sizeof(by_names[0]); i++) {
+			if (!strcmp(arg, by_names[i])) {
+				v->by = (enum sp_latency_by)i;
+				return 0;
+			}
+		}
+		return sp_cli_usage("latency", "--by must be class, command, pid, cpu, placement "
+				    "or socket, not '%s'", arg);
+	case SP_VOPT_CLASS:
+		if (!strcmp(arg, "wakeup"))
+			v->class_mask = 1u << SP_WAIT_WAKEUP;
+		else if (!strcmp(arg, "preempt"))
+			v->class_mask = 1u << SP_WAIT_PREEMPT;
+		else
+			return sp_cli_usage("latency", "--class must be wakeup or preempt, not '%s'",
+					    arg);
+		return 0;
+	case SP_VOPT_CCDF:
+		v->plot = SP_LATPLOT_CCDF;
+		return 0;
+	case SP_VOPT_HIST:
+		v->plot = SP_LATPLOT_HIST;
+		return 0;
+	case SP_VOPT_TEXT:
+		v->text_only = true;
+		return 0;
+	case SP_VOPT_JSON:
+		v->json = true;
+		return 0;
+	case SP_VOPT_SLOWEST:
+		errno = 0;
+		v->slowest = strtoul(arg, &end, 10);
+		if (errno || *end || end == arg || arg[0] == '-' || v->slowest > 100000)
+			return sp_cli_usage("latency", "--slowest needs a count up to 100000, not "
+					    "'%s'", arg);
+		return 0;
+	default:
+		return sp_cli_usage("latency", "unknown option");
+	}
+}
+
+static int latency_parsed(struct sp_view_run *run)
+{
+	struct latency_run *v = run->data;
+	const struct sp_view_opts *o = &run->opts;
+
+	if (!v->class_mask)
+		v->class_mask = (1u << SP_WAIT_WAKEUP) | (1u << SP_WAIT_PREEMPT);
+	if (o->nr_traces > 1 && v->by != SP_LAT_BY_NONE)
+		return sp_cli_usage("latency", "--by splits one trace; with several traces each "
+				    "trace is its own line");
+	if (v->text_only && v->json)
+		return sp_cli_usage("latency", "--text and --json: choose one");
+	if (v->text_only && o->output)
+		return sp_cli_usage("latency", "--text draws no image; leave out -o");
+	/* the table alone, or JSON without -o: no image */
+	run->no_image = v->text_only || (v->json && !o->output);
+	return SP_EXIT_OK;
+}
+
+static void latency_size(struct sp_view_run *run)
+{
+	const struct sp_view_opts *o = &run->opts;
+	bool png = o->format == SP_FORMAT_PNG;
+
+	run->width = o->width > 0 ? o->width : png ? 1200 : 504;
+	run->height = o->height > 0 ? o->height : png ? 800 : 360;
+}
+
+static int latency_plan(struct sp_view_run *run, struct _cairo *cr)
+{
+	struct latency_run *v = run->data;
+
+	v->nr_traces = run->opts.nr_traces;
+	return SP_EXIT_OK;
+}
+
+static void on_wait(void *data, const struct sp_wait *w)
+{
+	sp_latency_add(data, w);
+}
+
+static void on_reset(void *data)
+{
+	sp_latency_reset(data);
+}
+
+static bool is_target(void *data, int pid, const char *comm)
+{
+	return sp_view_opts_is_target(data, comm);
+}
+
+static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
+{
+	struct latency_run *v = run->data;
+	struct sp_view_opts *o = &run->opts;
+	struct trace_result *r = &v->traces[run->trace_index];
+	struct sp_latency *l = &r->lat;
+	const struct sp_topology *topo = NULL;
+	const char *source;
+
+	r->file = o->traces[run->trace_index];
+	l->by = v->by;
+	l->class_mask = v->class_mask;
+	l->t0_ns = o->t0_ns;
+	l->t1_ns = o->t1_ns;
+	l->cpus = o->cpus;
+	l->nr_cpus = o->nr_cpus;
+	if (o->nr_targets) {
+		l->task = is_target;
+		l->task_data = o;
+	}
+	l->model = &run->trace.model;
+	l->nr_slowest = v->slowest;
+	l->csv = run->csv.fp;
+	l->csv_origin_ns = run->trace.first_ns;
+	if (v->by == SP_LAT_BY_SOCKET) {
+		sp_topology_release(&v->file_topo);
+		if (sp_view_opts_topology(o, &run->trace, &v->file_topo, &topo, &source) == 0 &&
+		    topo && topo->nr_cpus >= run->trace.nr_cpus)
+			l->socket = topo->socket;
+	}
+	if (sp_latency_init(l))
+		l->error = -ENOMEM;
+	pass->obs.wait = on_wait;
+	pass->obs.data = l;
+	pass->reset = on_reset;
+}
+
+static void name_wait(const struct sp_model *m, const struct sp_wait *w, struct named_wait *nw)
+{
+	const struct sp_task *t = sp_model_task(m, w->pid);
+	const char *comm = t && t->comm ? sp_model_str(m, t->comm) : NULL;
+
+	nw->w = *w;
+	snprintf(nw->comm, sizeof(nw->comm), "%s", comm && *comm ? comm : "?");
+}
+
+static int latency_trace_done(struct sp_view_run *run)
+{
+	struct latency_run *v = run->data;
+	struct trace_result *r = &v->traces[run->trace_index];
+	struct sp_latency *l = &r->lat;
+	size_t i;
+
+	if (!l->error)
+		sp_latency_finish(l);
+	if (l->error)
+		return sp_cli_fail_code(r->file, l->error, "cannot keep the waits");
+	r->open_at_end = run->trace.model.nr_waits_open;
+	r->first_ns = run->trace.first_ns;
+	r->group_names = calloc(l->nr_groups ? l->nr_groups : 1, sizeof(*r->group_names));
+	r->group_max = calloc(l->nr_groups ? l->nr_groups : 1, sizeof(*r->group_max));
+	r->slowest = calloc(l->nr_slowest_kept ? l->nr_slowest_kept : 1, sizeof(*r->slowest));
+	if (!r->group_names || !r->group_max || !r->slowest)
+		return sp_cli_fail(NULL, "out of memory");
+	for (i = 0; i < l->nr_groups; i++) {
+		sp_latency_group_name(l, &l->groups[i], r->group_names[i], sizeof(r->group_names[i]));
+		name_wait(l->model, &l->groups[i].max, &r->group_max[i]);
+	}
+	for (i = 0; i < l->nr_slowest_kept; i++)
+		name_wait(l->model, &l->slowest[i], &r->slowest[i]);
+	l->model = NULL;	/* closed with the trace */
+	if (!l->nr_groups)
+		sp_cli_warn("%s: no wait in the window counted (is a filter too narrow?)", r->file);
+	return SP_EXIT_OK;
+}
+
+/* ---- text ---- */
+
+/* The waits of a group (or class): what the table and JSON print. */
+static void print_row(FILE *f, const char *name, const struct sp_summary *s)
+{
+	char b[7][32];
+
+	printf("%-24.24s %8" PRIu64 " %11s %11s %11s %11s %11s %11s %11s\n", name, s->n,
+	       sp_cli_format_duration(b[0], 32, s->min), sp_cli_format_duration(b[1], 32, s->p50),
+	       sp_cli_format_duration(b[2], 32, s->p90), sp_cli_format_duration(b[3], 32, s->p99),
+	       sp_cli_format_duration(b[4], 32, s->p999), sp_cli_format_duration(b[5], 32, s->max),
+	       sp_cli_format_duration(b[6], 32, s->mean));
+	(void)f;
+}
+
+/* "1.395 ms  barrier-6871 on CPU 1 at 436.500123 s (wakeup)" and a zoom command. */
+static void print_wait(const struct trace_result *r, const struct named_wait *nw)
+{
+	const struct sp_wait *w = &nw->w;
+	uint64_t pad = w->dur_ns / 2 > 50000 ? w->dur_ns / 2 : 50000;
+	uint64_t from = w->start_ns > pad ? w->start_ns - pad : 0, to = w->start_ns + w->dur_ns + pad;
+	char d[32];
+
+	printf("  %s  %s-%d, waited from %" PRIu64 ".%06" PRIu64 " s, ran on CPU %d (%s",
+	       sp_cli_format_duration(d, sizeof(d), w->dur_ns), nw->comm, w->pid,
+	       w->start_ns / 1000000000, w->start_ns % 1000000000 / 1000, w->cpu,
+	       w->wait_class == SP_WAIT_WAKEUP ? "wakeup" : "preempted");
+	if (w->prev_cpu >= 0 && w->prev_cpu != w->cpu)
+		printf(", ran on CPU %d before", w->prev_cpu);
+	/* whole microseconds, outward, so the window holds the whole wait */
+	from /= 1000;
+	to = (to + 999) / 1000;
+	printf(")\n    schedplot datagraph --time %" PRIu64 ".%06" PRIu64 ",%" PRIu64 ".%06" PRIu64
+	       " %s\n", from / 1000000, from % 1000000, to / 1000000, to % 1000000, r->file);
+}
+
+static void print_text(const struct latency_run *v)
+{
+	static const char *const class_title[2] = { "wakeup", "preempt" };
+
+	for (int t = 0; t < v->nr_traces; t++) {
+		const struct trace_result *r = &v->traces[t];
+		const struct sp_latency *l = &r->lat;
+
+		if (t)
+			putchar('\n');
+		printf("trace  %s\n", sp_cli_base_name(r->file));
+		printf("waits  %" PRIu64 " after a wakeup, %" PRIu64 " after a preemption",
+		       l->classes[SP_WAIT_WAKEUP].n, l->classes[SP_WAIT_PREEMPT].n);
+		if (r->open_at_end)
+			printf("; %" PRIu64 " still waiting at the end (not counted)",
+			       r->open_at_end);
+		printf("\n\n%-24s %8s %11s %11s %11s %11s %11s %11s %11s\n", "", "n", "min", "p50",
+		       "p90", "p99", "p99.9", "max", "mean");
+		for (int k = 0; k < 2; k++)
+			if (v->class_mask & (1u << k))
+				print_row(stdout, class_title[k], &l->classes[k]);
+		if (v->by != SP_LAT_BY_NONE) {
+			printf("\nby %s\n", by_names[v->by]);
+			for (size_t i = 0; i < l->nr_groups; i++)
+				print_row(stdout, r->group_names[i], &l->groups[i].sum);
+		}
+		printf("\nlongest wait%s\n", v->by != SP_LAT_BY_NONE ? " of each group" : "");
+		for (size_t i = 0; i < l->nr_groups; i++) {
+			if (v->by != SP_LAT_BY_NONE)
+				printf("%s:\n", r->group_names[i]);
+			print_wait(r, &r->group_max[i]);
+		}
+		if (l->nr_slowest_kept) {
+			printf("\nthe %zu longest waits\n", l->nr_slowest_kept);
+			for (size_t i = 0; i < l->nr_slowest_kept; i++)
+				print_wait(r, &r->slowest[i]);
+		}
+	}
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_summary(const struct sp_summary *s)
+{
+	printf("{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
+	       ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
+	       ", \"max\": %" PRIu64 ", \"mean\": %" PRIu64 "}", s->n, s->min, s->p50, s->p90,
+	       s->p99, s->p999, s->max, s->mean);
+}
+
+static void print_json(const struct latency_run *v)
+{
+	if (v->nr_traces > 1)
+		printf("[\n");
+	for (int t = 0; t < v->nr_traces; t++) {
+		const struct trace_result *r = &v->traces[t];
+		const struct sp_latency *l = &r->lat;
+
+		printf("{\n  \"file\": ");
+		json_string(r->file);
+		printf(",\n  \"by\": \"%s\",\n  \"classes\": {\n    \"wakeup\": ", by_names[v->by]);
+		json_summary(&l->classes[SP_WAIT_WAKEUP]);
+		printf(",\n    \"preempt\": ");
+		json_summary(&l->classes[SP_WAIT_PREEMPT]);
+		printf("\n  },\n  \"groups\": [");
+		for (size_t i = 0; i < l->nr_groups; i++) {
+			const struct sp_summary *s = &l->groups[i].sum;
+
+			printf("%s\n    {\"key\": ", i ? "," : "");
+			json_string(r->group_names[i]);
+			printf(", \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
+			       ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
+			       ", \"max\": %" PRIu64 ", \"mean\": %" PRIu64 "}", s->n, s->min,
+			       s->p50, s->p90, s->p99, s->p999, s->max, s->mean);
+		}
+		printf("\n  ],\n  \"open_at_end\": %" PRIu64 "\n}%s\n", r->open_at_end,
+		       t + 1 < v->nr_traces ? "," : "");
+	}
+	if (v->nr_traces > 1)
+		printf("]\n");
+}
+
+/* ---- the figure ---- */
+
+static void add_series(struct latency_run *v, const char *name, const struct sp_samples *s,
+		       size_t color)
+{
+	struct sp_latency_series *ls = &v->series[v->nr_series++];
+
+	ls->name = name;
+	ls->v = s->v;
+	ls->n = s->nr;
+	ls->p50 = sp_samples_quantile(s, 1, 2);
+	ls->p99 = sp_samples_quantile(s, 99, 100);
+	ls->color = color;
+}
+
+static int latency_finish(struct sp_view_run *run)
+{
+	struct latency_run *v = run->data;
+	bool to_stdout = run->opts.output && !strcmp(run->opts.output, "-");
+
+	if (v->json)
+		print_json(v);
+	else if (!to_stdout)
+		print_text(v);
+	if (fflush(stdout) || ferror(stdout))
+		return sp_cli_fail(NULL, "cannot write the output");
+
+	if (v->nr_traces > 1) {
+		for (int t = 0; t < v->nr_traces; t++)
+			if (v->traces[t].lat.nr_groups)
+				add_series(v, sp_cli_base_name(v->traces[t].file),
+					   &v->traces[t].lat.groups[0].all, (size_t)t);
+		return SP_EXIT_OK;
+	}
+	{
+		struct trace_result *r = &v->traces[0];
+		struct sp_latency *l = &r->lat;
+		size_t i, n = l->nr_groups;
+
+		for (i = 0; i < n && i < MAX_LINES; i++)
+			add_series(v, v->by == SP_LAT_BY_NONE ? "all waits" : r->group_names[i],
+				   &l->groups[i].all, i);
+		if (n > MAX_LINES) {
+			for (i = MAX_LINES; i < n; i++)
+				for (size_t k = 0; k < l->groups[i].all.nr; k++)
+					if (sp_samples_add(&v->other, l->groups[i].all.v[k]))
+						return sp_cli_fail(NULL, "out of memory");
+			sp_samples_sort(&v->other);
+			add_series(v, "other", &v->other, MAX_LINES);
+		}
+	}
+	return SP_EXIT_OK;
+}
+
+static int latency_draw(struct sp_view_run *run, struct _cairo *cr)
+{
+	struct latency_run *v = run->data;
+	const struct sp_view_opts *o = &run->opts;
+	struct sp_latency_figure fig = {
+		.title = o->title ? o->title : sp_cli_base_name(o->traces[0]),
+		.plot = v->plot,
+		.series = v->series,
+		.nr_series = v->nr_series,
+		.palette = o->palette,
+		.legend = !o->no_legend,
+		.pixels = o->format == SP_FORMAT_PNG,
+	};
+	int ret;
+
+	if (!v->nr_series)
+		return sp_cli_fail(o->traces[0], "no wait to draw (is a filter too narrow?)");
+	ret = sp_latency_figure_draw(cr, &run->theme, &fig, run->width, run->height);
+	if (ret == -ERANGE)
+		return sp_cli_usage("latency", "--width %g --height %g leaves no room for the plot",
+				    run->width, run->height);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot draw the distribution");
+	return SP_EXIT_OK;
+}
+
+static void latency_release(struct sp_view_run *run)
+{
+	struct latency_run *v = run->data;
+
+	for (int t = 0; t < MAX_TRACES; t++) {
+		sp_latency_release(&v->traces[t].lat);
+		free(v->traces[t].group_names);
+		free(v->traces[t].group_max);
+		free(v->traces[t].slowest);
+	}
+	sp_samples_release(&v->other);
+	sp_topology_release(&v->file_topo);
+}
+
+const struct sp_view_desc sp_view_latency = {
+	.name = "latency",
+	.usage = latency_usage,
+	.options = latency_options,
+	.max_traces = MAX_TRACES,
+	.data_size = sizeof(struct latency_run),
+	.parse = latency_parse,
+	.parsed = latency_parsed,
+	.size = latency_size,
+	.plan = latency_plan,
+	.observe = latency_observe,
+	.trace_done = latency_trace_done,
+	.finish = latency_finish,
+	.draw = latency_draw,
+	.release = latency_release,
+	.extra = &sp_view_csv,
+};
