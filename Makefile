@@ -187,6 +187,7 @@ sample: $(PROG) schedplot
 	$(PROG) datagraph -o sample/overload-datagraph.png $(SAMPLE)
 	$(PROG) running-waiting -o sample/overload-running-waiting.png $(SAMPLE)
 	$(PROG) overview -o sample/overload-overview.png $(SAMPLE)
+	$(PROG) latency -o sample/overload-latency.png $(SAMPLE)
 	@echo "images in sample/"
 
 # The README's pictures, made from traces/ so they never go stale.
@@ -196,6 +197,8 @@ doc: $(PROG) schedplot
 	$(PROG) running-waiting -q -o doc/overload-running-waiting.png $(SAMPLE)
 	$(PROG) datagraph -q --min 0.1 --max 0.12 -o doc/overload-zoom.png $(SAMPLE)
 	$(PROG) running-waiting -q -o doc/messaging-running-waiting.png traces/messaging.dat
+	$(PROG) latency -q --by placement --width 1000 --height 600 -o doc/overload-latency.png \
+		$(SAMPLE) > /dev/null
 
 # The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:
