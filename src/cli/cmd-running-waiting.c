@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedplot running-waiting: how many tasks run and how many wait on a run
- * queue, over time, with the time a task waited while a CPU idled shaded.
+ * queue, over time, with the lost capacity (CPUs idle while tasks waited)
+ * as a band above the running line.
  * Also the CSV file of the step functions that schedplot overview writes.
  */
 #include <errno.h>
@@ -30,8 +31,8 @@ static const char rw_usage[] =
 	"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
 	"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
 	"pixel column shows the smallest and largest value inside it, so short\n"
-	"spikes stay visible.  Shaded: time in which a task waited while a CPU was\n"
-	"idle (work conservation violated).\n"
+	"spikes stay visible.  Orange, above the green: lost capacity, CPUs that\n"
+	"idled while a task waited (work conservation violated).\n"
 	"\n"
 	"Examples:\n"
 	"  schedplot running-waiting trace.dat                  trace-running-waiting.png\n"
@@ -52,8 +53,9 @@ static const char rw_usage[] =
 	"                        '' for none)\n"
 	"      --no-legend       leave the legend out\n"
 	"      --font-size N     base font size (px for PNG, pt for PDF/SVG)\n"
-	"      --no-shade        do not shade idle-while-waiting time\n"
-	"      --csv FILE        also write the step functions: time_ns,running,waiting\n"
+	"      --no-shade        do not draw the lost capacity band\n"
+	"      --csv FILE        also write the step functions:\n"
+	"                        time_ns,running,waiting,lost\n"
 	"  -v, --verbose         list what was repaired or lost in the trace\n"
 	"  -q, --quiet           no progress line and no warnings\n"
 	"  -h, --help            show this help\n"
