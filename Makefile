@@ -191,8 +191,10 @@ sample: $(PROG) schedplot
 	@echo "images in sample/"
 
 # The README's pictures, made from traces/ so they never go stale.
-doc: $(PROG) schedplot
+doc: $(PROG) schedplot $(GEN_TRACE)
 	@mkdir -p doc
+	$(GEN_TRACE) --cpus 512 --sockets 4 --overload --seed 3 -o $(BUILD)/gen512.dat > /dev/null
+	$(PROG) running-waiting -q -o doc/gen512-running-waiting.png $(BUILD)/gen512.dat
 	$(PROG) datagraph -q -o doc/overload-datagraph.png $(SAMPLE)
 	$(PROG) running-waiting -q -o doc/overload-running-waiting.png $(SAMPLE)
 	$(PROG) datagraph -q --min 0.1 --max 0.12 -o doc/overload-zoom.png $(SAMPLE)

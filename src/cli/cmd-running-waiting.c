@@ -54,6 +54,11 @@ static const char rw_usage[] =
 	"      --no-legend       leave the legend out\n"
 	"      --font-size N     base font size (px for PNG, pt for PDF/SVG)\n"
 	"      --no-shade        do not draw the lost capacity band\n"
+	"      --shade KIND      lost (default): the band above running; columns:\n"
+	"                        each column shaded where a task waited while a\n"
+	"                        CPU idled (reads on small machines only)\n"
+	"      --layout LAYOUT   single, split (waiting in a panel of its own) or\n"
+	"                        auto (default: split when the scales differ 10x)\n"
 	"      --csv FILE        also write the step functions:\n"
 	"                        time_ns,running,waiting,lost\n"
 	"  -v, --verbose         list what was repaired or lost in the trace\n"
@@ -77,6 +82,8 @@ static const struct option rw_options[] = {
 	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
 	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
 	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
+	{ "shade", required_argument, NULL, SP_VOPT_SHADE },
+	{ "layout", required_argument, NULL, SP_VOPT_LAYOUT },
 	{ "csv", required_argument, NULL, SP_VOPT_CSV },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -226,7 +233,38 @@ struct rw_run {
 	struct sp_layout lay;
 	struct sp_rw_collect rw;
 	struct sp_model_filter filter;
+	enum sp_rwgraph_panels panels;		/* --layout */
+	enum sp_rwgraph_shade shade_kind;	/* --shade */
 };
+
+static int rw_parse(struct sp_view_run *run, int opt, const char *arg)
+{
+	struct rw_run *v = run->data;
+
+	if (opt == SP_VOPT_LAYOUT) {
+		if (!strcmp(arg, "auto"))
+			v->panels = SP_RWGRAPH_PANELS_AUTO;
+		else if (!strcmp(arg, "single"))
+			v->panels = SP_RWGRAPH_PANELS_SINGLE;
+		else if (!strcmp(arg, "split"))
+			v->panels = SP_RWGRAPH_PANELS_SPLIT;
+		else
+			return sp_cli_usage("running-waiting", "--layout must be auto, single or "
+					    "split, not '%s'", arg);
+		return 0;
+	}
+	if (opt == SP_VOPT_SHADE) {
+		if (!strcmp(arg, "lost"))
+			v->shade_kind = SP_RWGRAPH_SHADE_LOST;
+		else if (!strcmp(arg, "columns"))
+			v->shade_kind = SP_RWGRAPH_SHADE_COLUMNS;
+		else
+			return sp_cli_usage("running-waiting", "--shade must be lost or columns, "
+					    "not '%s'", arg);
+		return 0;
+	}
+	return sp_cli_usage("running-waiting", "unknown option");
+}
 
 static void rw_size(struct sp_view_run *run)
 {
@@ -248,6 +286,8 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 	nr = sp_cli_rw_filter(&v->filter, &run->opts);
 	fig->style.nr_cpus = nr;
 	fig->style.shade = !o->no_shade;
+	fig->style.shade_kind = v->shade_kind;
+	fig->style.panels = v->panels;
 	fig->style.pixels = o->format == SP_FORMAT_PNG;
 	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
 				 run->trace.window_start_ns : 0;
@@ -312,6 +352,7 @@ const struct sp_view_desc sp_view_running_waiting = {
 	.options = rw_options,
 	.max_traces = 1,
 	.data_size = sizeof(struct rw_run),
+	.parse = rw_parse,
 	.size = rw_size,
 	.plan = rw_plan,
 	.observe = rw_observe,

@@ -52,6 +52,8 @@ static const struct option view_options[] = {
 	{ "text", no_argument, NULL, SP_VOPT_TEXT },
 	{ "json", no_argument, NULL, SP_VOPT_JSON },
 	{ "slowest", required_argument, NULL, SP_VOPT_SLOWEST },
+	{ "layout", required_argument, NULL, SP_VOPT_LAYOUT },
+	{ "shade", required_argument, NULL, SP_VOPT_SHADE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },

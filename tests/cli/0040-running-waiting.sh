@@ -197,3 +197,20 @@ check "trace without sched events: nothing left" test -z "$(ls -A "$TMP/csvfail"
 run "$SCHEDPLOT" running-waiting --help
 expect_status 0 "--help"
 expect_grep "$OUT" "^usage: schedplot running-waiting" "--help prints usage on stdout"
+
+# --layout and --shade: each draws, differently; a bad value is a usage error
+for l in single split auto; do
+	run "$SCHEDPLOT" running-waiting -q --layout $l -o "$TMP/layout-$l.png" "$TRACES/messaging.dat"
+	expect_status 0 "--layout $l"
+done
+check "--layout single and split draw different images" \
+	bash -c "! cmp -s '$TMP/layout-single.png' '$TMP/layout-split.png'"
+check "--layout auto splits messaging.dat (400 waiting on 2 CPUs)" \
+	cmp -s "$TMP/layout-auto.png" "$TMP/layout-split.png"
+run "$SCHEDPLOT" running-waiting -q --shade columns -o "$TMP/cols.png" "$TRACES/overload.dat"
+expect_status 0 "--shade columns"
+run "$SCHEDPLOT" running-waiting --layout sideways "$TRACES/overload.dat"
+expect_status 2 "--layout sideways"
+expect_grep "$ERR" "^schedplot: --layout must be auto, single or split" "--layout sideways: says what it takes"
+run "$SCHEDPLOT" running-waiting --shade stripes "$TRACES/overload.dat"
+expect_status 2 "--shade stripes"

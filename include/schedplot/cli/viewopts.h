@@ -47,6 +47,8 @@ enum sp_view_opt {
 	SP_VOPT_TEXT,
 	SP_VOPT_JSON,
 	SP_VOPT_SLOWEST,
+	SP_VOPT_LAYOUT,
+	SP_VOPT_SHADE,
 };
 
 enum sp_cpu_order {
