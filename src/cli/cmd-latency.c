@@ -46,6 +46,8 @@ static const char latency_usage[] =
 	"                        (default: both)\n"
 	"      --ccdf            draw the tail: the share of waits longer than x\n"
 	"      --hist            draw counts per power-of-two bucket (as runqlat)\n"
+	"      --over-time       draw a heat map: time across, wait length up,\n"
+	"                        colour the number of waits (one trace)\n"
 	"      --text            print the table only, no image\n"
 	"      --json            print JSON only (with -o, the image too)\n"
 	"      --csv FILE        also write every wait, one line each\n"
@@ -76,6 +78,7 @@ static const struct option latency_options[] = {
 	{ "class", required_argument, NULL, SP_VOPT_CLASS },
 	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
 	{ "hist", no_argument, NULL, SP_VOPT_HIST },
+	{ "over-time", no_argument, NULL, SP_VOPT_OVER_TIME },
 	{ "text", no_argument, NULL, SP_VOPT_TEXT },
 	{ "json", no_argument, NULL, SP_VOPT_JSON },
 	{ "csv", required_argument, NULL, SP_VOPT_CSV },
@@ -172,6 +175,9 @@ static int latency_parse(struct sp_view_run *run, int opt, const char *arg)
 	case SP_VOPT_HIST:
 		v->plot = SP_LATPLOT_HIST;
 		return 0;
+	case SP_VOPT_OVER_TIME:
+		v->plot = SP_LATPLOT_TIME;
+		return 0;
 	case SP_VOPT_TEXT:
 		v->text_only = true;
 		return 0;
@@ -200,6 +206,8 @@ static int latency_parsed(struct sp_view_run *run)
 	if (o->nr_traces > 1 && v->by != SP_LAT_BY_NONE)
 		return sp_cli_usage("latency", "--by splits one trace; with several traces each "
 				    "trace is its own line");
+	if (o->nr_traces > 1 && v->plot == SP_LATPLOT_TIME)
+		return sp_cli_usage("latency", "--over-time draws one trace; give one");
 	if (v->text_only && v->json)
 		return sp_cli_usage("latency", "--text and --json: choose one");
 	if (v->text_only && o->output)
@@ -263,6 +271,9 @@ static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	}
 	l->model = &run->trace.model;
 	l->nr_slowest = v->slowest;
+	if (v->plot == SP_LATPLOT_TIME && !run->no_image)
+		l->nr_time_cols = sp_latency_time_cols(run->width * 0.85,
+						       o->format == SP_FORMAT_PNG);
 	l->csv = run->csv.fp;
 	l->csv_origin_ns = run->trace.first_ns;
 	if (v->by == SP_LAT_BY_SOCKET) {
@@ -515,6 +526,11 @@ static int latency_draw(struct sp_view_run *run, struct _cairo *cr)
 		.palette = o->palette,
 		.legend = !o->no_legend,
 		.pixels = o->format == SP_FORMAT_PNG,
+		.time_hist = v->traces[0].lat.time_hist,
+		.nr_time_cols = v->traces[0].lat.nr_time_cols,
+		.t0_ns = o->t0_ns,
+		.t1_ns = o->t1_ns,
+		.origin_ns = o->origin_ns,
 	};
 	int ret;
 

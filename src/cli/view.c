@@ -54,6 +54,7 @@ static const struct option view_options[] = {
 	{ "slowest", required_argument, NULL, SP_VOPT_SLOWEST },
 	{ "layout", required_argument, NULL, SP_VOPT_LAYOUT },
 	{ "shade", required_argument, NULL, SP_VOPT_SHADE },
+	{ "over-time", no_argument, NULL, SP_VOPT_OVER_TIME },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },

@@ -393,6 +393,144 @@ static void table_draw(cairo_t *cr, const struct sp_theme *theme, const struct t
 	cairo_restore(cr);
 }
 
+size_t sp_latency_time_cols(double width, bool pixels)
+{
+	size_t cols = (size_t)(width / (pixels ? 4 : 3));
+
+	return cols ? cols : 1;
+}
+
+/* White to dark blue through teal: a count's colour, @f in 0..1. */
+static void heat_color(double f, struct sp_rgb *c)
+{
+	static const struct sp_rgb stops[] = {
+		{ 0.97, 0.98, 0.85 }, { 0.60, 0.85, 0.65 }, { 0.20, 0.60, 0.70 },
+		{ 0.12, 0.30, 0.60 }, { 0.05, 0.08, 0.30 },
+	};
+	double x = f * 4;
+	int i = x >= 4 ? 3 : (int)x;
+	double t = x - i;
+
+	c->r = stops[i].r + t * (stops[i + 1].r - stops[i].r);
+	c->g = stops[i].g + t * (stops[i + 1].g - stops[i].g);
+	c->b = stops[i].b + t * (stops[i + 1].b - stops[i].b);
+}
+
+/* The heat map: columns of time, rows of log2 buckets, on a log y axis. */
+static int draw_time_map(cairo_t *cr, const struct sp_theme *theme,
+			 const struct sp_latency_figure *fig, double width, double height)
+{
+	struct sp_layout_spec spec;
+	struct sp_time_ticks xt;
+	struct sp_log_axis ya;
+	struct sp_layout lay;
+	uint32_t max = 0;
+	int lo = SP_LATPLOT_NR_LOG2, hi = -1, ret;
+	size_t col;
+	char label[48];
+
+	for (col = 0; col < fig->nr_time_cols; col++) {
+		for (int k = 0; k < SP_LATPLOT_NR_LOG2; k++) {
+			uint32_t n = fig->time_hist[col * SP_LATPLOT_NR_LOG2 + k];
+
+			if (!n)
+				continue;
+			max = n > max ? n : max;
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+		}
+	}
+	if (!max || fig->t1_ns <= fig->t0_ns)
+		return -EINVAL;
+	ret = sp_log_axis_fit(&ya, exp2(lo), exp2(hi + 1), SP_LOG_NS);
+	if (ret)
+		return ret;
+
+	sp_layout_spec_init(&spec, theme, width, height);
+	if (sp_figure_has_title(fig->title))
+		spec.title_h = sp_figure_title_height(cr, theme);
+	spec.left_w = sp_axis_left_width(cr, theme, sp_log_axis_label_width(cr, theme, &ya),
+					 true);
+	/* the colour scale, a bar right of the plot */
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	snprintf(label, sizeof(label), "%u", max);
+	spec.legend = SP_LEGEND_RIGHT;
+	spec.legend_w = 2 * theme->swatch + 2 * theme->pad + sp_text_width(cr, label) +
+			sp_text_width(cr, "waits") / 2;
+	cairo_restore(cr);
+	ret = sp_layout_compute(&lay, &spec);
+	if (ret)
+		return ret;
+	if (fig->pixels) {
+		sp_figure_snap_x(&lay.plot);
+		sp_figure_snap_y(&lay.plot);
+	}
+	ret = sp_figure_time_ticks(&xt, cr, theme, lay.plot.w, fig->t0_ns, fig->t1_ns,
+				   fig->origin_ns);
+	if (ret)
+		return ret;
+
+	sp_figure_background(cr, theme);
+	if (sp_figure_has_title(fig->title))
+		sp_figure_title_draw(cr, theme, &lay.title, fig->title);
+	cairo_save(cr);
+	cairo_rectangle(cr, lay.plot.x, lay.plot.y, lay.plot.w, lay.plot.h);
+	cairo_clip(cr);
+	if (fig->pixels)	/* no seams between cells */
+		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+	for (col = 0; col < fig->nr_time_cols; col++) {
+		double x0 = lay.plot.x + lay.plot.w * col / fig->nr_time_cols;
+		double x1 = lay.plot.x + lay.plot.w * (col + 1) / fig->nr_time_cols;
+
+		for (int k = 0; k < SP_LATPLOT_NR_LOG2; k++) {
+			uint32_t n = fig->time_hist[col * SP_LATPLOT_NR_LOG2 + k];
+			double y0, y1;
+			struct sp_rgb c;
+
+			if (!n)
+				continue;
+			/* counts on a log scale: one wait is seen beside a thousand */
+			heat_color(0.15 + 0.85 * log1p(n) / log1p(max), &c);
+			y1 = lay.plot.y + lay.plot.h * (1 - sp_log_axis_frac(&ya, exp2(k)));
+			y0 = lay.plot.y + lay.plot.h * (1 - sp_log_axis_frac(&ya, exp2(k + 1)));
+			sp_render_set_color(cr, &c);
+			cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+			cairo_fill(cr);
+		}
+	}
+	cairo_restore(cr);
+	sp_log_axis_draw_y(cr, theme, &lay.plot, &ya, "time waiting for a CPU", false);
+	sp_axis_time_draw(cr, theme, &lay.plot, &xt, fig->t0_ns, fig->t1_ns, false);
+	sp_axis_frame_draw(cr, theme, &lay.plot);
+
+	/* the colour bar: 1 at the bottom, the largest count at the top */
+	{
+		double bx = lay.legend.x + theme->pad, by = lay.plot.y, bh = lay.plot.h * 0.6;
+		int steps = 64;
+
+		for (int i = 0; i < steps; i++) {
+			struct sp_rgb c;
+
+			heat_color(0.15 + 0.85 * (i + 0.5) / steps, &c);
+			sp_render_set_color(cr, &c);
+			cairo_rectangle(cr, bx, by + bh * (1 - (i + 1.0) / steps), theme->swatch,
+					bh / steps + 0.5);
+			cairo_fill(cr);
+		}
+		cairo_save(cr);
+		sp_render_font(cr, theme, theme->font_size, false);
+		sp_render_set_color(cr, &theme->text);
+		sp_text_draw(cr, bx + theme->swatch + theme->pad, by, SP_ALIGN_LEFT | SP_ALIGN_TOP,
+			     label);
+		sp_text_draw(cr, bx + theme->swatch + theme->pad, by + bh,
+			     SP_ALIGN_LEFT | SP_ALIGN_BOTTOM, "1");
+		sp_text_draw(cr, bx, by + bh + theme->pad, SP_ALIGN_LEFT | SP_ALIGN_TOP, "waits");
+		cairo_restore(cr);
+	}
+	return 0;
+}
+
 int sp_latency_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			   const struct sp_latency_figure *fig, double width, double height)
 {
@@ -410,6 +548,8 @@ int sp_latency_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 	size_t i, n_max = 1;
 	int ret;
 
+	if (fig->plot == SP_LATPLOT_TIME)
+		return fig->time_hist ? draw_time_map(cr, theme, fig, width, height) : -EINVAL;
 	ret = value_range(fig, &min, &max);
 	if (ret)
 		return ret;

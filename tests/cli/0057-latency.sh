@@ -110,3 +110,12 @@ run "$SCHEDPLOT" latency --slowest -3 "$f"
 expect_status 2 "--slowest -3"
 run "$SCHEDPLOT" latency -q --text --target nosuchcommand "$f"
 expect_status 0 "a target matching nothing"
+
+# the heat map over time and the other plots
+for p in --over-time --ccdf --hist; do
+	run "$SCHEDPLOT" latency -q $p -o "$TMP/p$p.png" "$TRACES/messaging.dat"
+	expect_status 0 "latency $p"
+done
+check "the heat map differs from the CDF" bash -c "! cmp -s '$TMP/p--over-time.png' '$TMP/p--ccdf.png'"
+run "$SCHEDPLOT" latency --over-time "$TRACES"/overload.dat "$TRACES"/overload-v6.dat
+expect_status 2 "--over-time with two traces"

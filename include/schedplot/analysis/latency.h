@@ -38,7 +38,7 @@ enum sp_placement {
 	SP_PLACE_NR,
 };
 
-/* Log2 buckets of the time-by-length histogram: 1 ns .. 2^40 ns. */
+/* Log2 buckets of the time-by-length histogram: 1 ns .. 2^40 ns (as the view's). */
 #define SP_LAT_NR_LOG2		41
 
 struct sp_latency_group {

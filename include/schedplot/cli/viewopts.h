@@ -49,6 +49,7 @@ enum sp_view_opt {
 	SP_VOPT_SLOWEST,
 	SP_VOPT_LAYOUT,
 	SP_VOPT_SHADE,
+	SP_VOPT_OVER_TIME,
 };
 
 enum sp_cpu_order {

@@ -9,6 +9,8 @@
  *	CDF   the share of waits at most x long, p50 and p99 marked
  *	CCDF  the share longer than x, on a log axis: the tail
  *	HIST  counts per power-of-two bucket, as runqlat shows them
+ *	TIME  a heat map: time in the trace across, wait length up (log2
+ *	      buckets), colour the number of waits: when waits got long
  */
 
 #include <stdbool.h>
@@ -22,7 +24,11 @@ enum sp_latency_plot {
 	SP_LATPLOT_CDF,
 	SP_LATPLOT_CCDF,
 	SP_LATPLOT_HIST,
+	SP_LATPLOT_TIME,
 };
+
+/* Log2 buckets of a time-by-length histogram (SP_LATPLOT_TIME): 1 ns .. 2^40 ns. */
+#define SP_LATPLOT_NR_LOG2 41
 
 struct sp_latency_series {
 	const char *name;
@@ -42,7 +48,21 @@ struct sp_latency_figure {
 	bool legend;
 	bool pixels;			/* PNG: lines on whole pixels */
 	const char *note;		/* under the title, or NULL */
+	/* SP_LATPLOT_TIME: counts[col * SP_LATPLOT_NR_LOG2 + bucket] over [t0, t1] */
+	const uint32_t *time_hist;
+	size_t nr_time_cols;
+	uint64_t t0_ns, t1_ns;
+	uint64_t origin_ns;		/* time labels count from here */
 };
+
+/**
+ * sp_latency_time_cols - columns a heat map of @width gets
+ * @width: the image width
+ * @pixels: PNG
+ *
+ * A column is a few units wide, so each is seen.  Return: the count.
+ */
+size_t sp_latency_time_cols(double width, bool pixels);
 
 /**
  * sp_latency_figure_draw - draw the whole figure on a surface
