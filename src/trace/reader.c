@@ -176,6 +176,29 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 	return stream_spans(r, err);
 }
 
+/*
+ * The statistics, and the markers of the CPUs they call lossless: known
+ * before any pass, so that the model can place each CPU's start.  A CPU
+ * whose data cannot be read here is left unknown: the pass reports it.
+ */
+static void read_cpu_stats(struct sp_reader *r)
+{
+	struct sp_error ignored = { 0 };
+	int cpu, ret;
+
+	sp_cpustats_parse(r->layout.cpustats, r->layout.cpustats_len, r->stats, r->nr_cpus);
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		r->marker[cpu] = -1;
+		if (!r->streams[cpu].cs && !r->use_libtracecmd)
+			r->marker[cpu] = 0;	/* no data */
+		if (r->use_libtracecmd || !r->streams[cpu].cs ||
+		    !sp_cpu_stats_lossless(&r->stats[cpu]))
+			continue;
+		ret = sp_cpustream_scan_missed(r->streams[cpu].cs, &ignored);
+		r->marker[cpu] = ret < 0 ? -1 : ret;
+	}
+}
+
 /* ---- the metadata and the data through libtracecmd ---- */
 
 static int no_op(const struct sp_event *ev, void *data)
@@ -282,11 +305,14 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		goto fail;
 	}
 	r->lost = sp_alloc_array(r->nr_cpus, sizeof(*r->lost));
+	r->stats = sp_alloc_array(r->nr_cpus, sizeof(*r->stats));
+	r->marker = sp_alloc_array(r->nr_cpus, sizeof(*r->marker));
 	r->streams = sp_alloc_array(r->nr_cpus, sizeof(*r->streams));
 	r->key = sp_alloc_array(r->nr_cpus, sizeof(*r->key));
 	r->node = sp_alloc_array(r->nr_cpus, sizeof(*r->node));
 	r->leaf_cpu = sp_alloc_array(r->nr_cpus, sizeof(*r->leaf_cpu));
-	if (!r->lost || !r->streams || !r->key || !r->node || !r->leaf_cpu) {
+	if (!r->lost || !r->stats || !r->marker || !r->streams || !r->key || !r->node ||
+	    !r->leaf_cpu) {
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		goto fail;
 	}
@@ -300,6 +326,7 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		if (ret)
 			goto fail;
 	}
+	read_cpu_stats(r);
 	r->first_ns = UINT64_MAX;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		const struct sp_reader_stream *s = &r->streams[cpu];
@@ -343,6 +370,8 @@ void sp_reader_close(struct sp_reader *r)
 	sp_container_layout_release(&r->layout);
 	sp_decoder_free(r->dec);
 	free(r->lost);
+	free(r->stats);
+	free(r->marker);
 	free(r->streams);
 	free(r->key);
 	free(r->node);
@@ -374,6 +403,29 @@ const char *sp_reader_comm(const struct sp_reader *r, int pid)
 uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu)
 {
 	return cpu >= 0 && cpu < r->nr_cpus ? r->lost[cpu] : 0;
+}
+
+int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats *st)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus || !r->stats[cpu].known) {
+		memset(st, 0, sizeof(*st));
+		return -ENODATA;
+	}
+	*st = r->stats[cpu];
+	return 0;
+}
+
+int sp_reader_cpu_marker(const struct sp_reader *r, int cpu)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus || r->marker[cpu] < 0)
+		return -ENODATA;
+	return r->marker[cpu];
+}
+
+bool sp_reader_cpu_lossless(const struct sp_reader *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->nr_cpus && sp_cpu_stats_lossless(&r->stats[cpu]) &&
+	       r->marker[cpu] == 0;
 }
 
 void sp_reader_set_skipped(struct sp_reader *r, unsigned int types)

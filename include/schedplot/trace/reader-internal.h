@@ -14,6 +14,7 @@
 
 #include "schedplot/trace/container.h"
 #include "schedplot/trace/cpustream.h"
+#include "schedplot/trace/cpustats.h"
 #include "schedplot/trace/reader.h"
 
 struct sp_decoder;
@@ -56,6 +57,9 @@ struct sp_reader {
 	bool swap;			/* file and host byte order differ */
 	struct sp_decoder *dec;
 	uint64_t *lost;			/* per CPU */
+	struct sp_cpu_stats *stats;	/* per CPU: the file's cpustats */
+	signed char *marker;		/* per CPU: a page flags lost records: 1, none: 0,
+					 * not looked for: -1 */
 	struct sp_reader_stream *streams;
 	/*
 	 * The merge: a loser tree over the CPUs that have records.  Leaf i is

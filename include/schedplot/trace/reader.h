@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "schedplot/trace/cpustats.h"
 #include "schedplot/trace/event.h"
 
 struct sp_error;
@@ -78,6 +79,43 @@ const char *sp_reader_comm(const struct sp_reader *r, int pid);
  * plus one for every gap of unknown size.
  */
 uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu);
+
+/**
+ * sp_reader_cpu_stats - the ring-buffer statistics the file saved for a CPU
+ * @r: the reader
+ * @cpu: the CPU
+ * @st: set to them (st->known false when the file has none for the CPU)
+ *
+ * Return: 0, or -ENODATA when they are unknown (missing or unreadable).
+ */
+int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats *st);
+
+/**
+ * sp_reader_cpu_marker - whether a CPU's data holds a lost-events marker
+ * @r: the reader
+ * @cpu: the CPU
+ *
+ * Known from opening on, before any pass: the pages of every CPU with
+ * records whose statistics show no loss are looked at while the file is
+ * opened (page headers only, see sp_cpustream_scan_missed()); other CPUs'
+ * are not, as their statistics decide already.  A marker is the kernel's
+ * missed-events flag on a page, which trace-cmd report shows as "[LOST
+ * EVENTS]" or "[N EVENTS DROPPED]" before the page's first record.
+ *
+ * Return: 1 when it does, 0 when it does not (or the CPU has no data),
+ * -ENODATA when that was not looked at or could not be read.
+ */
+int sp_reader_cpu_marker(const struct sp_reader *r, int cpu);
+
+/**
+ * sp_reader_cpu_lossless - whether a CPU lost no records, as DESIGN.md says
+ * @r: the reader
+ * @cpu: the CPU
+ *
+ * Return: true when its statistics are known and show no overrun and no
+ * dropped events, and its data holds no lost-events marker.
+ */
+bool sp_reader_cpu_lossless(const struct sp_reader *r, int cpu);
 
 /**
  * sp_reader_set_progress - report progress while reading
