@@ -177,26 +177,16 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 }
 
 /*
- * The statistics, and the markers of the CPUs they call lossless: known
- * before any pass, so that the model can place each CPU's start.  A CPU
- * whose data cannot be read here is left unknown: the pass reports it.
+ * The statistics; lost-events markers are looked for when first asked
+ * (sp_reader_cpu_marker()), as that reads all the CPU's data.
  */
 static void read_cpu_stats(struct sp_reader *r)
 {
-	struct sp_error ignored = { 0 };
-	int cpu, ret;
+	int cpu;
 
 	sp_cpustats_parse(r->layout.cpustats, r->layout.cpustats_len, r->stats, r->nr_cpus);
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		r->marker[cpu] = -1;
-		if (!r->streams[cpu].cs && !r->use_libtracecmd)
-			r->marker[cpu] = 0;	/* no data */
-		if (r->use_libtracecmd || !r->streams[cpu].cs ||
-		    !sp_cpu_stats_lossless(&r->stats[cpu]))
-			continue;
-		ret = sp_cpustream_scan_missed(r->streams[cpu].cs, &ignored);
-		r->marker[cpu] = ret < 0 ? -1 : ret;
-	}
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		r->marker[cpu] = SP_MARKER_NOT_LOOKED;
 }
 
 /* ---- the metadata and the data through libtracecmd ---- */
@@ -415,17 +405,30 @@ int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats 
 	return 0;
 }
 
-int sp_reader_cpu_marker(const struct sp_reader *r, int cpu)
+int sp_reader_cpu_marker(struct sp_reader *r, int cpu)
 {
-	if (cpu < 0 || cpu >= r->nr_cpus || r->marker[cpu] < 0)
+	struct sp_error ignored = { 0 };
+	int ret;
+
+	if (cpu < 0 || cpu >= r->nr_cpus)
 		return -ENODATA;
-	return r->marker[cpu];
+	if (r->marker[cpu] == SP_MARKER_NOT_LOOKED) {
+		/* a CPU whose data cannot be read here stays unknown: the pass says why */
+		if (r->use_libtracecmd)
+			ret = -ENODATA;
+		else if (!r->streams[cpu].cs)
+			ret = 0;	/* no data */
+		else
+			ret = sp_cpustream_scan_missed(r->streams[cpu].cs, &ignored);
+		r->marker[cpu] = ret < 0 ? SP_MARKER_UNKNOWN : ret;
+	}
+	return r->marker[cpu] < 0 ? -ENODATA : r->marker[cpu];
 }
 
-bool sp_reader_cpu_lossless(const struct sp_reader *r, int cpu)
+bool sp_reader_cpu_lossless(struct sp_reader *r, int cpu)
 {
 	return cpu >= 0 && cpu < r->nr_cpus && sp_cpu_stats_lossless(&r->stats[cpu]) &&
-	       r->marker[cpu] == 0;
+	       sp_reader_cpu_marker(r, cpu) == 0;
 }
 
 void sp_reader_set_skipped(struct sp_reader *r, unsigned int types)

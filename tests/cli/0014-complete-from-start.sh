@@ -39,8 +39,8 @@ run "$SCHEDPLOT" stats -q "$f"
 expect_status 0 "overload.dat: stats"
 expect_grep "$OUT" '^window      739\.616 ms complete \(all CPUs recording\), from \+0\.000000 s$' \
 	"overload.dat: the text's window starts at +0"
-expect_grep "$OUT" '^from start  CPUs 0-1 lost nothing \(cpustats, no lost-events marker\): complete from \+0$' \
-	"overload.dat: the text names the CPUs complete from the start"
+expect_grep "$OUT" '^from start  CPU 1: lost nothing \(no overrun, drop or lost-events marker\), complete from \+0$' \
+	"overload.dat: the text names CPU 1, complete from the start before its first record"
 expect_grep "$OUT" '^    1  \+0\.000000 ' "overload.dat: CPU 1 starts at +0"
 
 f=$TRACES/overflow.dat

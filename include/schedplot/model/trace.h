@@ -12,9 +12,10 @@
 /*
  * A trace file and the model built from it.  Opening reads only the
  * headers, the ring-buffer statistics, each CPU's first and last record
- * and the page headers of CPUs whose statistics show no loss, so callers know the time
- * span (to size pixel columns, check a window) before the one pass over the
- * records that sp_trace_run() makes.
+ * and, for CPUs that start after the others and whose statistics show no
+ * loss, the page headers, so callers know the time span and the complete
+ * window (to size pixel columns, check a window) before the one pass over
+ * the records that sp_trace_run() makes.
  */
 struct sp_trace {
 	const char *path;
@@ -26,9 +27,12 @@ struct sp_trace {
 	 * if it has none
 	 */
 	uint64_t *start_ns;
-	bool *lossless;			/* per CPU with records: it lost nothing (start_ns is
-					 * first_ns), from the file's cpustats and its pages */
-	int nr_lossless;		/* CPUs with records that lost nothing */
+	/*
+	 * per CPU: its first record came after first_ns, but it lost nothing
+	 * (the file's cpustats and its pages say so), so start_ns is first_ns
+	 */
+	bool *from_t0;
+	int nr_from_t0;
 	uint64_t first_ns;		/* t0: the first record over all CPUs */
 	uint64_t window_start_ns;	/* max over CPUs with records of start_ns */
 	uint64_t end_ns;		/* last record over all CPUs */

@@ -95,27 +95,32 @@ int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats 
  * @r: the reader
  * @cpu: the CPU
  *
- * Known from opening on, before any pass: the pages of every CPU with
- * records whose statistics show no loss are looked at while the file is
- * opened (page headers only, see sp_cpustream_scan_missed()); other CPUs'
- * are not, as their statistics decide already.  A marker is the kernel's
- * missed-events flag on a page, which trace-cmd report shows as "[LOST
- * EVENTS]" or "[N EVENTS DROPPED]" before the page's first record.
+ * A marker is the kernel's missed-events flag on a ring-buffer page, which
+ * trace-cmd report shows as "CPU:N [EVENTS DROPPED]" before the page's
+ * first record.  The first call for a CPU reads the header of every page
+ * of its data (uncompressed data once, compressed data decompressed once,
+ * records not decoded; see sp_cpustream_scan_missed()), so the answer is
+ * known before a pass; later calls cost nothing.  Not from the callback of
+ * sp_reader_read().
  *
  * Return: 1 when it does, 0 when it does not (or the CPU has no data),
- * -ENODATA when that was not looked at or could not be read.
+ * -ENODATA when that cannot be known (data libtracecmd reads, or a page
+ * that cannot be read: the pass then says what is wrong).
  */
-int sp_reader_cpu_marker(const struct sp_reader *r, int cpu);
+int sp_reader_cpu_marker(struct sp_reader *r, int cpu);
 
 /**
  * sp_reader_cpu_lossless - whether a CPU lost no records, as DESIGN.md says
  * @r: the reader
  * @cpu: the CPU
  *
+ * Looks for a marker (sp_reader_cpu_marker()) only when the statistics
+ * show no loss.
+ *
  * Return: true when its statistics are known and show no overrun and no
  * dropped events, and its data holds no lost-events marker.
  */
-bool sp_reader_cpu_lossless(const struct sp_reader *r, int cpu);
+bool sp_reader_cpu_lossless(struct sp_reader *r, int cpu);
 
 /**
  * sp_reader_set_progress - report progress while reading
