@@ -85,3 +85,18 @@ if [ -f "$f" ]; then
 else
 	skip "aarch64-6cpu-v6.dat: ../shared/traces not here"
 fi
+
+# Damaged statistics are unknown: the old rule.  CPU 1's "overrun: 0" made
+# unreadable in a copy of overload.dat (same length, so the file stays sound).
+python3 - "$TRACES/overload.dat" "$TMP/damaged.dat" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+at = data.index(b"CPU: 1\n")
+at = data.index(b"overrun: 0\n", at)
+open(sys.argv[2], "wb").write(data[:at] + b"overrun: ?\n" + data[at + 11:])
+PY
+run "$SCHEDPLOT" stats -q --json "$TMP/damaged.dat"
+expect_status 0 "overload.dat with CPU 1's cpustats damaged: stats --json"
+cp "$OUT" "$TMP/damaged.json"
+json_check "$TMP/damaged.json" "damaged cpustats: CPU 1 starts at its first record again" \
+	'd["start_ns"] == {"0": 436124940484, "1": 436129272585} and d["window_ns"][0] == 436129272585'
