@@ -178,7 +178,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 			first = false;
 			c = e;
 		}
-		printf(": lost nothing (no overrun, drop or lost-events marker), complete from +0\n");
+		puts(": lost nothing (no overrun, drop or lost-events marker), complete from +0");
 	}
 	printf("records     %llu, %llu of them sched events: %llu switches, %llu wakeups, "
 	       "%llu migrations\n", (unsigned long long)m->nr_records,

@@ -3,6 +3,7 @@
 #define SP_CONTAINER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct sp_error;
