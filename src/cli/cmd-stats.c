@@ -153,6 +153,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	uint64_t span = m->end_ns - m->first_ns, window = m->end_ns - m->window_start_ns;
 	char b1[32], b2[32], b3[32], b4[32];
 	int c, with_records = 0;
+	bool first;
 	size_t i;
 
 	for (c = 0; c < t->nr_cpus; c++)
@@ -163,6 +164,22 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	printf("window      %s complete (all CPUs recording), from +%.6f s\n",
 	       sp_cli_format_duration(b1, 32, window), (m->window_start_ns - m->first_ns) / 1e9);
 	printf("cpus        %d (%d with records)\n", t->nr_cpus, with_records);
+	if (t->nr_from_t0) {
+		/* ranges: "0-3,6" */
+		printf("from start  CPU%s ", t->nr_from_t0 > 1 ? "s" : "");
+		for (c = 0, first = true; c < t->nr_cpus; c++) {
+			int e = c;
+
+			if (!t->from_t0[c])
+				continue;
+			while (e + 1 < t->nr_cpus && t->from_t0[e + 1])
+				e++;
+			printf(e > c ? "%s%d-%d" : "%s%d", first ? "" : ",", c, e);
+			first = false;
+			c = e;
+		}
+		puts(": lost nothing (no overrun, drop or lost-events marker), complete from +0");
+	}
 	printf("records     %llu, %llu of them sched events: %llu switches, %llu wakeups, "
 	       "%llu migrations\n", (unsigned long long)m->nr_records,
 	       (unsigned long long)m->nr_sched_records,

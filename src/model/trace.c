@@ -41,7 +41,8 @@ int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 		return err && err->code ? err->code : -EIO;
 	t->nr_cpus = sp_reader_nr_cpus(t->reader);
 	t->start_ns = sp_alloc_array(t->nr_cpus, sizeof(*t->start_ns));
-	if (!t->start_ns) {
+	t->from_t0 = sp_alloc_array(t->nr_cpus, sizeof(*t->from_t0));
+	if (!t->start_ns || !t->from_t0) {
 		sp_trace_close(t);
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	}
@@ -56,8 +57,6 @@ int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 		t->start_ns[cpu] = first;
 		if (first < t->first_ns)
 			t->first_ns = first;
-		if (first > t->window_start_ns)
-			t->window_start_ns = first;
 		if (last != UINT64_MAX && last > t->end_ns)
 			t->end_ns = last;
 	}
@@ -65,6 +64,24 @@ int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 		sp_trace_close(t);
 		return sp_error_set(err, -ENODATA, -1,
 				    "the trace holds no records (was tracing on while recording?)");
+	}
+	/*
+	 * DESIGN.md: a CPU that lost nothing recorded everything from the
+	 * trace's start, t0, so it is complete from there (its first sched
+	 * record's common_pid was current since t0); any other CPU only from
+	 * its first record.  Whether it lost nothing reads all its pages, so
+	 * that is asked only of CPUs whose first record comes after t0.
+	 */
+	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		if (t->start_ns[cpu] == SP_NO_TS)
+			continue;
+		if (t->start_ns[cpu] > t->first_ns && sp_reader_cpu_lossless(t->reader, cpu)) {
+			t->start_ns[cpu] = t->first_ns;
+			t->from_t0[cpu] = true;
+			t->nr_from_t0++;
+		}
+		if (t->start_ns[cpu] > t->window_start_ns)
+			t->window_start_ns = t->start_ns[cpu];
 	}
 	if (t->end_ns < t->window_start_ns)
 		t->end_ns = t->window_start_ns;
@@ -141,5 +158,6 @@ void sp_trace_close(struct sp_trace *t)
 	sp_reader_close(t->reader);
 	sp_topology_release(&t->topology);
 	free(t->start_ns);
+	free(t->from_t0);
 	memset(t, 0, sizeof(*t));
 }

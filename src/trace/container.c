@@ -23,6 +23,7 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/trace/container.h"
+#include "schedplot/trace/cpustats.h"
 #include "schedplot/trace/datfile.h"
 
 #define MAX_NAME	256	/* event system, buffer and clock names */
@@ -197,10 +198,44 @@ static int ctr_count_item(struct ctr *c, uint64_t off)
  * tracing) gives per CPU a number of samples that libtracecmd allocates
  * before reading them, so a damaged count takes gigabytes.
  */
+/* A cpustats option's text, appended to the layout's (its size is checked already). */
+static int keep_cpustats(struct ctr *c, uint64_t off, uint64_t len)
+{
+	struct sp_container_layout *l = c->layout;
+	char *p;
+	int ret;
+
+	if (l->cpustats_too_long || !len)
+		return 0;
+	if (len > SP_CPUSTATS_MAX_TEXT - l->cpustats_len) {
+		free(l->cpustats);
+		l->cpustats = NULL;
+		l->cpustats_len = 0;
+		l->cpustats_too_long = true;
+		return 0;
+	}
+	p = realloc(l->cpustats, l->cpustats_len + len + 1);
+	if (!p)
+		return sp_error_set(c->err, -ENOMEM, -1, "out of memory");
+	l->cpustats = p;
+	ret = ctr_read(c, off, p + l->cpustats_len, len, off + len, "cpustats option");
+	if (ret)
+		return ret;
+	l->cpustats_len += len;
+	p[l->cpustats_len++] = '\0';
+	return 0;
+}
+
 static int check_option(struct ctr *c, uint64_t id, uint64_t off, uint64_t len)
 {
 	uint64_t end = off + len, nr_cpus, count, cpu, p;
 	int ret;
+
+	if (c->layout && id == SP_DAT_OPT_CPUSTAT) {
+		ret = keep_cpustats(c, off, len);
+		if (ret)
+			return ret;
+	}
 
 	if (c->layout && (id == SP_DAT_OPT_DATE || id == SP_DAT_OPT_OFFSET ||
 			  id == SP_DAT_OPT_TIME_SHIFT || id == SP_DAT_OPT_TSC2NSEC))
@@ -1113,5 +1148,6 @@ int sp_container_layout(const char *path, struct sp_container_layout *layout,
 void sp_container_layout_release(struct sp_container_layout *layout)
 {
 	free(layout->cpus);
+	free(layout->cpustats);
 	memset(layout, 0, sizeof(*layout));
 }

@@ -474,6 +474,33 @@ void sp_cpustream_rewind(struct sp_cpustream *s)
 	sp_cpustream_ahead_ask(s);
 }
 
+/* Whether a page of the block in cur carries the missed-events flag. */
+static bool block_missed(const struct sp_cpustream *s)
+{
+	size_t off;
+
+	for (off = 0; off + s->p.page_size <= s->cur.len; off += s->p.page_size)
+		if (get_long(s, s->cur.buf + off + SP_DAT_PAGE_TS_SIZE) & SP_DAT_MISSED_EVENTS)
+			return true;
+	return false;
+}
+
+int sp_cpustream_scan_missed(struct sp_cpustream *s, struct sp_error *err)
+{
+	int ret = 1;
+
+	rewind_quietly(s);
+	s->may_ahead = false;	/* blocks are read here, one after the other */
+	/* rewinding may keep the first block in cur */
+	if (!block_missed(s)) {
+		while ((ret = next_block(s, err)) > 0 && !block_missed(s))
+			;
+	}
+	rewind_quietly(s);
+	sp_cpustream_ahead_ask(s);
+	return ret;
+}
+
 /* Read from @off on, at most @left bytes or chunks, not from the start. */
 static void seek(struct sp_cpustream *s, uint64_t off, uint64_t left)
 {

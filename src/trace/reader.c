@@ -176,6 +176,19 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 	return stream_spans(r, err);
 }
 
+/*
+ * The statistics; lost-events markers are looked for when first asked
+ * (sp_reader_cpu_marker()), as that reads all the CPU's data.
+ */
+static void read_cpu_stats(struct sp_reader *r)
+{
+	int cpu;
+
+	sp_cpustats_parse(r->layout.cpustats, r->layout.cpustats_len, r->stats, r->nr_cpus);
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		r->marker[cpu] = SP_MARKER_NOT_LOOKED;
+}
+
 /* ---- the metadata and the data through libtracecmd ---- */
 
 static int no_op(const struct sp_event *ev, void *data)
@@ -282,11 +295,14 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		goto fail;
 	}
 	r->lost = sp_alloc_array(r->nr_cpus, sizeof(*r->lost));
+	r->stats = sp_alloc_array(r->nr_cpus, sizeof(*r->stats));
+	r->marker = sp_alloc_array(r->nr_cpus, sizeof(*r->marker));
 	r->streams = sp_alloc_array(r->nr_cpus, sizeof(*r->streams));
 	r->key = sp_alloc_array(r->nr_cpus, sizeof(*r->key));
 	r->node = sp_alloc_array(r->nr_cpus, sizeof(*r->node));
 	r->leaf_cpu = sp_alloc_array(r->nr_cpus, sizeof(*r->leaf_cpu));
-	if (!r->lost || !r->streams || !r->key || !r->node || !r->leaf_cpu) {
+	if (!r->lost || !r->stats || !r->marker || !r->streams || !r->key || !r->node ||
+	    !r->leaf_cpu) {
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		goto fail;
 	}
@@ -300,6 +316,7 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		if (ret)
 			goto fail;
 	}
+	read_cpu_stats(r);
 	r->first_ns = UINT64_MAX;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		const struct sp_reader_stream *s = &r->streams[cpu];
@@ -343,6 +360,8 @@ void sp_reader_close(struct sp_reader *r)
 	sp_container_layout_release(&r->layout);
 	sp_decoder_free(r->dec);
 	free(r->lost);
+	free(r->stats);
+	free(r->marker);
 	free(r->streams);
 	free(r->key);
 	free(r->node);
@@ -374,6 +393,42 @@ const char *sp_reader_comm(const struct sp_reader *r, int pid)
 uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu)
 {
 	return cpu >= 0 && cpu < r->nr_cpus ? r->lost[cpu] : 0;
+}
+
+int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats *st)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus || !r->stats[cpu].known) {
+		memset(st, 0, sizeof(*st));
+		return -ENODATA;
+	}
+	*st = r->stats[cpu];
+	return 0;
+}
+
+int sp_reader_cpu_marker(struct sp_reader *r, int cpu)
+{
+	struct sp_error ignored = { 0 };
+	int ret;
+
+	if (cpu < 0 || cpu >= r->nr_cpus)
+		return -ENODATA;
+	if (r->marker[cpu] == SP_MARKER_NOT_LOOKED) {
+		/* a CPU whose data cannot be read here stays unknown: the pass says why */
+		if (r->use_libtracecmd)
+			ret = -ENODATA;
+		else if (!r->streams[cpu].cs)
+			ret = 0;	/* no data */
+		else
+			ret = sp_cpustream_scan_missed(r->streams[cpu].cs, &ignored);
+		r->marker[cpu] = ret < 0 ? SP_MARKER_UNKNOWN : ret;
+	}
+	return r->marker[cpu] < 0 ? -ENODATA : r->marker[cpu];
+}
+
+bool sp_reader_cpu_lossless(struct sp_reader *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->nr_cpus && sp_cpu_stats_lossless(&r->stats[cpu]) &&
+	       sp_reader_cpu_marker(r, cpu) == 0;
 }
 
 void sp_reader_set_skipped(struct sp_reader *r, unsigned int types)

@@ -11,8 +11,13 @@ itself, only what `trace-cmd report -N -t` prints, and it follows the
     print format (prev_state decoded by the kernel's __print_flags rather
     than by the sched_switch plugin's fixed bit table).
 
-Usage: report-stats.py [--trace-cmd PROG] [--text] FILE
-With --text, FILE is saved output of `trace-cmd report -N -t`.
+Which CPUs lost nothing (DESIGN.md: complete from the trace's start)
+comes from the ring-buffer statistics `trace-cmd report --stat` prints
+and from the lost-events lines of the report.
+
+Usage: report-stats.py [--trace-cmd PROG] [--text [--stat-text STAT]] FILE
+With --text, FILE is saved output of `trace-cmd report -N -t` and STAT
+that of `trace-cmd report --stat` (without it, no CPU counts as lossless).
 The JSON object goes to stdout; diagnostics go to stderr.
 """
 
@@ -75,6 +80,68 @@ def read_report(args):
         err = p.stderr.decode("utf-8", "replace").strip().replace("\n", "; ")
         die("%s: trace-cmd report failed (exit %d): %s" % (args.file, p.returncode, err))
     return p.stdout.decode("utf-8", "replace").splitlines()
+
+
+def read_stat(args):
+    """The text of `trace-cmd report --stat`, or None when there is none."""
+    if args.text:
+        if not args.stat_text:
+            return None
+        with open(args.stat_text, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    cmd = [args.trace_cmd, "report", "--stat", "-i", args.file]
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        die("cannot run %s: %s" % (args.trace_cmd, e))
+    if p.returncode != 0:
+        return None
+    return p.stdout.decode("utf-8", "replace").splitlines()
+
+
+STAT_NUM_RE = re.compile(r"^\s*(\d+)\s*$")
+
+
+def parse_cpustats(lines):
+    """Per CPU of the top buffer: (overrun, dropped events or 0).
+
+    A CPU is left out when its block is missing, has no readable overrun
+    line, has an unreadable number, or appears twice.
+    """
+    if lines is None:
+        return {}
+    blocks = {}                 # cpu -> list of dicts (one per block)
+    cur = None
+    top = True
+    for line in lines:
+        if re.match(r"^CPU\d+ data recorded at", line):
+            break
+        if line.startswith("Buffer:"):
+            cur = None
+            top = not line[len("Buffer:"):].strip()
+            continue
+        if line.startswith("CPU:"):
+            cur = None
+            m = STAT_NUM_RE.match(line[4:])
+            if top and m:
+                cur = {"bad": False}
+                blocks.setdefault(int(m.group(1)), []).append(cur)
+            continue
+        if cur is None:
+            continue
+        for key, word in (("overrun", "overrun:"), ("dropped", "dropped events:")):
+            if line.startswith(word):
+                m = STAT_NUM_RE.match(line[len(word):])
+                if m:
+                    cur[key] = int(m.group(1))
+                else:
+                    cur["bad"] = True
+    stats = {}
+    for cpu, lst in blocks.items():
+        if len(lst) != 1 or lst[0]["bad"] or "overrun" not in lst[0]:
+            continue
+        stats[cpu] = (lst[0]["overrun"], lst[0].get("dropped", 0))
+    return stats
 
 
 def parse(lines):
@@ -287,6 +354,7 @@ def main():
     ap.add_argument("--trace-cmd", default="trace-cmd", help="trace-cmd program to run")
     ap.add_argument("--text", action="store_true",
                     help="FILE is the output of `trace-cmd report -N -t`")
+    ap.add_argument("--stat-text", help="with --text: output of `trace-cmd report --stat`")
     args = ap.parse_args()
 
     nr_cpus, per_cpu, report_order, dropped, unparsed = parse(read_report(args))
@@ -303,6 +371,15 @@ def main():
     start = {cpu: lst[0].ts for cpu, lst in per_cpu.items() if lst}
     if not start:
         die("%s: the trace holds no records" % args.file)
+    # A CPU that lost nothing (statistics show no overrun and no dropped
+    # events, no lost-events line in the report) is complete from t0.
+    cpustats = parse_cpustats(read_stat(args))
+    marked = {cpu for cpu, _, _ in dropped}
+    t0 = min(start.values())
+    lossless = sorted(c for c in start
+                      if c in cpustats and cpustats[c] == (0, 0) and c not in marked)
+    for c in lossless:
+        start[c] = t0
     backwards = sum(1 for lst in per_cpu.values()
                     for a, b in zip(lst, lst[1:]) if b.ts < a.ts)
     if backwards:
@@ -434,6 +511,7 @@ def main():
     out = {
         "cpus": list(range(nr_cpus)),
         "start_ns": {str(c): start[c] for c in sorted(start)},
+        "lossless_cpus": lossless,
         "end_ns": end,
         "window_ns": [lo, end],
         "records": sum(len(lst) for lst in per_cpu.values()),

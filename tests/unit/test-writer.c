@@ -392,6 +392,80 @@ static void test_lost(void **state)
 }
 
 /*
+ * The cpustats option and lost-events markers, known at open: CPU 0 lost
+ * nothing, CPU 1's statistics say so but a page deep in its data (past
+ * the first chunk or window) is flagged, CPU 2 has no statistics, CPU 3's
+ * show an overrun.
+ */
+static void cpustats(const char *name, int version, const char *compression)
+{
+	struct sp_writer_options o = { .nr_cpus = 4, .file_version = version,
+				       .compression = compression };
+	struct sp_event ev = { .type = SP_EV_WAKEUP, .pid = 7, .comm = "x", .target_cpu = 1 };
+	static const char *const text[] = {
+		"CPU: 0\nentries: 0\noverrun: 0\ncommit overrun: 0\ndropped events: 0\n",
+		"CPU: 1\nentries: 0\noverrun: 0\ncommit overrun: 0\ndropped events: 0\n",
+		"CPU: 3\nentries: 0\noverrun: 5\ncommit overrun: 0\ndropped events: 0\n",
+	};
+	struct sp_error err = { 0 };
+	const char *path = tmp(name);
+	struct sp_cpu_stats st;
+	struct sp_writer *w;
+	struct sp_reader *r;
+	size_t n = 0;
+	unsigned int t;
+	int cpu, i;
+
+	w = sp_writer_open(path, &o, &err);
+	assert_non_null(w);
+	assert_int_equal(sp_writer_add_sched_formats(w, &err), 0);
+	for (t = 0; t < 3; t++)
+		assert_int_equal(sp_writer_add_option(w, SP_WRITER_OPT_CPUSTAT, text[t],
+						      strlen(text[t]) + 1, &err), 0);
+	for (cpu = 0; cpu < 4; cpu++) {
+		ev.cpu = cpu;
+		for (i = 0; i < 3000; i++) {
+			if (cpu == 1 && i == 2500)
+				assert_int_equal(sp_writer_lost(w, cpu, 9), 0);
+			ev.ts_ns = 1000000 + cpu * 10 + i * 1000;
+			assert_int_equal(sp_writer_write_event(w, &ev, &err), 0);
+		}
+	}
+	assert_int_equal(sp_writer_close(w, &err), 0);
+	r = sp_reader_open(path, &err);
+	if (!r)
+		fail_msg("open: %s", err.msg);
+	assert_int_equal(sp_reader_cpu_stats(r, 0, &st), 0);
+	assert_true(sp_cpu_stats_lossless(&st));
+	assert_int_equal(sp_reader_cpu_marker(r, 0), 0);
+	assert_true(sp_reader_cpu_lossless(r, 0));
+	assert_int_equal(sp_reader_cpu_stats(r, 1, &st), 0);
+	assert_true(sp_cpu_stats_lossless(&st));
+	assert_int_equal(sp_reader_cpu_marker(r, 1), 1);
+	assert_false(sp_reader_cpu_lossless(r, 1));
+	assert_int_equal(sp_reader_cpu_stats(r, 2, &st), -ENODATA);
+	assert_false(sp_reader_cpu_lossless(r, 2));
+	assert_int_equal(sp_reader_cpu_stats(r, 3, &st), 0);
+	assert_int_equal(st.overrun, 5);
+	assert_false(sp_reader_cpu_lossless(r, 3));
+	assert_int_equal(sp_reader_cpu_stats(r, 4, &st), -ENODATA);
+	/* the scan leaves the streams rewound: every record still comes */
+	assert_int_equal(sp_reader_read(r, count_one, &n, &err), 0);
+	assert_int_equal(n, 4 * 3000);
+	assert_int_equal(sp_reader_lost_events(r, 1), 9);
+	assert_int_equal(sp_reader_lost_events(r, 0), 0);
+	sp_reader_close(r);
+	unlink(path);
+}
+
+static void test_cpustats(void **state)
+{
+	cpustats("cpustats-zstd.dat", 7, "zstd");
+	cpustats("cpustats-none.dat", 7, "none");
+	cpustats("cpustats-v6.dat", 6, "none");
+}
+
+/*
  * CPUs whose last chunk holds only an empty page: opening reads each whole
  * stream for its last record, for 16 CPUs in two threads.
  */
@@ -544,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_v6),
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_cpustats),
 		cmocka_unit_test(test_empty_last_chunks),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_many_cpus),

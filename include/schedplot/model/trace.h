@@ -11,16 +11,29 @@
 
 /*
  * A trace file and the model built from it.  Opening reads only the
- * headers and each CPU's first and last record, so callers know the time
- * span (to size pixel columns, check a window) before the one pass over the
- * records that sp_trace_run() makes.
+ * headers, the ring-buffer statistics, each CPU's first and last record
+ * and, for CPUs that start after the others and whose statistics show no
+ * loss, the page headers, so callers know the time span and the complete
+ * window (to size pixel columns, check a window) before the one pass over
+ * the records that sp_trace_run() makes.
  */
 struct sp_trace {
 	const char *path;
 	struct sp_reader *reader;
 	int nr_cpus;
-	uint64_t *start_ns;		/* per CPU: first record, SP_NO_TS if none */
-	uint64_t first_ns;		/* min over CPUs of start_ns */
+	/*
+	 * per CPU: where it is complete from, DESIGN.md's start[c]: first_ns
+	 * for a lossless CPU with records, else its first record; SP_NO_TS
+	 * if it has none
+	 */
+	uint64_t *start_ns;
+	/*
+	 * per CPU: its first record came after first_ns, but it lost nothing
+	 * (the file's cpustats and its pages say so), so start_ns is first_ns
+	 */
+	bool *from_t0;
+	int nr_from_t0;
+	uint64_t first_ns;		/* t0: the first record over all CPUs */
 	uint64_t window_start_ns;	/* max over CPUs with records of start_ns */
 	uint64_t end_ns;		/* last record over all CPUs */
 	struct sp_model model;		/* valid after sp_trace_run() */

@@ -3,6 +3,7 @@
 #define SP_CONTAINER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct sp_error;
@@ -121,6 +122,15 @@ struct sp_container_layout {
 	struct sp_container_block ftrace_formats;	/* a 4-byte count, then sized formats */
 	struct sp_container_block event_formats;
 	struct sp_container_block cmdlines;
+	/*
+	 * The text of the cpustats options (ring-buffer statistics), one
+	 * after the other with a NUL after each, or NULL when there are none
+	 * or they are larger than SP_CPUSTATS_MAX_TEXT (then
+	 * cpustats_too_long).  For sp_cpustats_parse().
+	 */
+	char *cpustats;
+	size_t cpustats_len;
+	bool cpustats_too_long;
 };
 
 /**
@@ -131,7 +141,7 @@ struct sp_container_layout {
  * @err: filled in on failure (may be NULL)
  *
  * Makes the checks of sp_container_check() and records the per-CPU data of
- * the top buffer instance and the metadata blocks.  Compressed data is
+ * the top buffer instance, the metadata blocks and the cpustats text.  Compressed data is
  * described by its first and last chunk only, so the layout stays small
  * whatever the size of the trace.
  *

@@ -155,6 +155,22 @@ int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last
 		      struct sp_error *err);
 
 /**
+ * sp_cpustream_scan_missed - whether the kernel flagged lost records in the data
+ * @s: the stream
+ * @err: filled in on failure
+ *
+ * Looks at the header of every page (the missed-events flag, which the
+ * kernel sets on the first page it hands out after losing records),
+ * never at the records: uncompressed data is read once, compressed data
+ * decompressed once.  Stops at the first flagged page.  Leaves the stream
+ * rewound.
+ *
+ * Return: 1 when a page is flagged, 0 when none is, or a negative code as
+ * for sp_cpustream_next().
+ */
+int sp_cpustream_scan_missed(struct sp_cpustream *s, struct sp_error *err);
+
+/**
  * sp_cpustream_spans - sp_cpustream_span() of many streams, in two threads
  * @streams: the streams (NULL entries are skipped: -ENODATA); they share
  *	     one scratch and no other thread reads them meanwhile

@@ -14,6 +14,7 @@
 
 #include "schedplot/trace/container.h"
 #include "schedplot/trace/cpustream.h"
+#include "schedplot/trace/cpustats.h"
 #include "schedplot/trace/reader.h"
 
 struct sp_decoder;
@@ -40,6 +41,12 @@ struct sp_merge_key {
 	uint32_t rank;		/* the leaf; ended streams rank after every other */
 };
 
+/* A CPU's lost-events marker before it is known (struct sp_reader's marker). */
+enum sp_marker_state {
+	SP_MARKER_NOT_LOOKED = -2,	/* not asked for yet */
+	SP_MARKER_UNKNOWN = -1,		/* its data cannot be read here */
+};
+
 struct sp_reader {
 	struct tracecmd_input *handle;	/* libtracecmd mode only */
 	struct tep_handle *tep;
@@ -56,6 +63,9 @@ struct sp_reader {
 	bool swap;			/* file and host byte order differ */
 	struct sp_decoder *dec;
 	uint64_t *lost;			/* per CPU */
+	struct sp_cpu_stats *stats;	/* per CPU: the file's cpustats */
+	signed char *marker;		/* per CPU: a page flags lost records: 1, none: 0,
+					 * or an enum sp_marker_state */
 	struct sp_reader_stream *streams;
 	/*
 	 * The merge: a loser tree over the CPUs that have records.  Leaf i is

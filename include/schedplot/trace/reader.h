@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "schedplot/trace/cpustats.h"
 #include "schedplot/trace/event.h"
 
 struct sp_error;
@@ -78,6 +79,48 @@ const char *sp_reader_comm(const struct sp_reader *r, int pid);
  * plus one for every gap of unknown size.
  */
 uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu);
+
+/**
+ * sp_reader_cpu_stats - the ring-buffer statistics the file saved for a CPU
+ * @r: the reader
+ * @cpu: the CPU
+ * @st: set to them (st->known false when the file has none for the CPU)
+ *
+ * Return: 0, or -ENODATA when they are unknown (missing or unreadable).
+ */
+int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats *st);
+
+/**
+ * sp_reader_cpu_marker - whether a CPU's data holds a lost-events marker
+ * @r: the reader
+ * @cpu: the CPU
+ *
+ * A marker is the kernel's missed-events flag on a ring-buffer page, which
+ * trace-cmd report shows as "CPU:N [EVENTS DROPPED]" before the page's
+ * first record.  The first call for a CPU reads the header of every page
+ * of its data (uncompressed data once, compressed data decompressed once,
+ * records not decoded; see sp_cpustream_scan_missed()), so the answer is
+ * known before a pass; later calls cost nothing.  Not from the callback of
+ * sp_reader_read().
+ *
+ * Return: 1 when it does, 0 when it does not (or the CPU has no data),
+ * -ENODATA when that cannot be known (data libtracecmd reads, or a page
+ * that cannot be read: the pass then says what is wrong).
+ */
+int sp_reader_cpu_marker(struct sp_reader *r, int cpu);
+
+/**
+ * sp_reader_cpu_lossless - whether a CPU lost no records, as DESIGN.md says
+ * @r: the reader
+ * @cpu: the CPU
+ *
+ * Looks for a marker (sp_reader_cpu_marker()) only when the statistics
+ * show no loss.
+ *
+ * Return: true when its statistics are known and show no overrun and no
+ * dropped events, and its data holds no lost-events marker.
+ */
+bool sp_reader_cpu_lossless(struct sp_reader *r, int cpu);
 
 /**
  * sp_reader_set_progress - report progress while reading
