@@ -96,7 +96,10 @@ static void plot_edges(const unsigned char *data, int stride, int *x0, int *x1, 
 static void test_two_groups_cross(void **state)
 {
 	struct sp_latency_series s[2];
-	struct sp_latency_figure fig = { "", SP_LATPLOT_CDF, s, 2, NULL, true, true, NULL };
+	struct sp_latency_figure fig = {
+		.title = "", .plot = SP_LATPLOT_CDF, .series = s, .nr_series = 2,
+		.legend = true, .pixels = true,
+	};
 	struct sp_theme theme;
 	struct sp_rgb ca, cb;
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
@@ -144,7 +147,10 @@ static void test_two_groups_cross(void **state)
 static void test_other_plots(void **state)
 {
 	struct sp_latency_series s[2];
-	struct sp_latency_figure fig = { "t", SP_LATPLOT_CCDF, s, 2, NULL, true, false, "note" };
+	struct sp_latency_figure fig = {
+		.title = "t", .plot = SP_LATPLOT_CCDF, .series = s, .nr_series = 2,
+		.legend = true, .note = "note",
+	};
 	struct sp_theme theme;
 	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
 	cairo_t *cr = cairo_create(surf);
