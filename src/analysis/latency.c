@@ -56,6 +56,7 @@ int sp_latency_init(struct sp_latency *l)
 {
 	l->groups = NULL;
 	l->nr_groups = l->alloc_groups = 0;
+	l->last_group = 0;
 	l->index = NULL;
 	l->alloc_index = 0;
 	l->slowest = NULL;
@@ -111,14 +112,20 @@ static struct sp_latency_group *group_get(struct sp_latency *l, int64_t key)
 	struct sp_latency_group *g;
 	size_t h;
 
+	/* one group, or few: most waits fall in the one before */
+	if (l->nr_groups && l->groups[l->last_group].key == key)
+		return &l->groups[l->last_group];
+
 	if ((l->nr_groups + 1) * 2 > l->alloc_index &&
 	    index_rebuild(l, l->alloc_index ? l->alloc_index * 2 : 64))
 		return NULL;
 	h = hash_key(key) & (l->alloc_index - 1);
 	while (l->index[h]) {
 		g = &l->groups[l->index[h] - 1];
-		if (g->key == key)
+		if (g->key == key) {
+			l->last_group = (size_t)(l->index[h] - 1);
 			return g;
+		}
 		h = (h + 1) & (l->alloc_index - 1);
 	}
 	if (sp_grow_array(&l->groups, &l->alloc_groups, l->nr_groups + 1, sizeof(*l->groups)))
@@ -127,6 +134,7 @@ static struct sp_latency_group *group_get(struct sp_latency *l, int64_t key)
 	memset(g, 0, sizeof(*g));
 	g->key = key;
 	l->index[h] = (int32_t)++l->nr_groups;
+	l->last_group = l->nr_groups - 1;
 	return g;
 }
 
@@ -266,6 +274,7 @@ void sp_latency_reset(struct sp_latency *l)
 		sp_samples_release(&l->groups[i].all);
 	}
 	l->nr_groups = 0;
+	l->last_group = 0;
 	if (l->index)
 		memset(l->index, 0, l->alloc_index * sizeof(*l->index));
 	l->nr_slowest_kept = 0;
@@ -276,21 +285,21 @@ void sp_latency_reset(struct sp_latency *l)
 	l->error = 0;
 }
 
-/* @dst gets the samples of @a and @b, sorted.  Return: 0 or -ENOMEM. */
-static int samples_join(struct sp_samples *dst, const struct sp_samples *a,
-			const struct sp_samples *b)
+/* @dst gets the sorted samples of @a and @b, merged.  Return: 0 or -ENOMEM. */
+static int samples_merge(struct sp_samples *dst, const struct sp_samples *a,
+			 const struct sp_samples *b)
 {
-	size_t i;
+	size_t i = 0, j = 0;
 
 	memset(dst, 0, sizeof(*dst));
 	dst->v = sp_alloc_array(a->nr + b->nr, sizeof(*dst->v));
 	if (!dst->v)
 		return -ENOMEM;
 	dst->alloc = a->nr + b->nr;
-	for (i = 0; i < a->nr; i++)
-		dst->v[dst->nr++] = a->v[i];
-	for (i = 0; i < b->nr; i++)
-		dst->v[dst->nr++] = b->v[i];
+	while (i < a->nr || j < b->nr)
+		dst->v[dst->nr++] = j >= b->nr || (i < a->nr && a->v[i] <= b->v[j]) ?
+				    a->v[i++] : b->v[j++];
+	dst->sorted = true;
 	return 0;
 }
 
@@ -318,11 +327,18 @@ int sp_latency_finish(struct sp_latency *l)
 	size_t i, k, total[2] = { 0, 0 };
 
 	for (i = 0; i < l->nr_groups; i++) {
+		/* sorted once, in place; classes and groups merge sorted runs */
+		sp_samples_sort(&l->groups[i].samples[0]);
+		sp_samples_sort(&l->groups[i].samples[1]);
 		total[0] += l->groups[i].samples[0].nr;
 		total[1] += l->groups[i].samples[1].nr;
 	}
-	/* each class over every group, one at a time to bound the memory */
+	/* each class over every group; with one group it is that group's */
 	for (k = 0; k < 2 && !l->error; k++) {
+		if (l->nr_groups == 1) {
+			sp_samples_summarize(&l->groups[0].samples[k], &l->classes[k]);
+			continue;
+		}
 		memset(&all, 0, sizeof(all));
 		all.v = sp_alloc_array(total[k], sizeof(*all.v));
 		if (!all.v) {
@@ -339,11 +355,11 @@ int sp_latency_finish(struct sp_latency *l)
 		sp_samples_summarize(&all, &l->classes[k]);
 		sp_samples_release(&all);
 	}
-	/* each group's classes joined: what its line and quantiles are drawn from */
+	/* each group's classes merged: what its line and quantiles are drawn from */
 	for (i = 0; i < l->nr_groups && !l->error; i++) {
 		struct sp_latency_group *g = &l->groups[i];
 
-		if (samples_join(&g->all, &g->samples[0], &g->samples[1])) {
+		if (samples_merge(&g->all, &g->samples[0], &g->samples[1])) {
 			l->error = -ENOMEM;
 			break;
 		}

@@ -1,18 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * quantile: exact nearest-rank quantiles of durations, kept one by one
- * and sorted once.  Memory is 8 bytes a sample (16 while sorting).
+ * and sorted once.  Memory is 8 bytes a sample, up to half again for
+ * growth, and twice that while sorting.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedplot/analysis/quantile.h"
-#include "schedplot/base/alloc.h"
+
+/* 11 bits a digit: waits up to 8.6 s sort in three passes. */
+#define RADIX_BITS	11
+#define RADIX_MASK	((1u << RADIX_BITS) - 1)
+
+/* Room for one more: grown by half, never zeroed (every slot is written first). */
+static int samples_grow(struct sp_samples *s)
+{
+	size_t alloc = s->alloc ? s->alloc + s->alloc / 2 : 1024;
+	uint64_t *v;
+
+	if (alloc > SIZE_MAX / sizeof(*v))
+		return -ENOMEM;
+	v = realloc(s->v, alloc * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
+	s->alloc = alloc;
+	return 0;
+}
 
 int sp_samples_add(struct sp_samples *s, uint64_t v)
 {
-	if (s->nr == s->alloc && sp_grow_array(&s->v, &s->alloc, s->nr + 1, sizeof(*s->v)))
+	if (s->nr == s->alloc && samples_grow(s))
 		return -ENOMEM;
 	s->v[s->nr++] = v;
 	s->sorted = false;
@@ -29,14 +49,14 @@ static int cmp_u64(const void *a, const void *b)
 int sp_samples_sort(struct sp_samples *s)
 {
 	uint64_t *tmp, *src, *dst, *swap, all_or = 0, all_and = UINT64_MAX, differ;
-	size_t count[256], i;
+	size_t count[1 << RADIX_BITS], i;
 	int shift;
 
 	if (s->sorted || s->nr < 2) {
 		s->sorted = true;
 		return 0;
 	}
-	tmp = sp_alloc_array(s->nr, sizeof(*tmp));
+	tmp = s->nr <= SIZE_MAX / sizeof(*tmp) ? malloc(s->nr * sizeof(*tmp)) : NULL;
 	if (!tmp) {
 		qsort(s->v, s->nr, sizeof(*s->v), cmp_u64);
 		s->sorted = true;
@@ -49,22 +69,22 @@ int sp_samples_sort(struct sp_samples *s)
 	differ = all_or ^ all_and;	/* the bits in which some values differ */
 	src = s->v;
 	dst = tmp;
-	for (shift = 0; shift < 64; shift += 8) {
+	for (shift = 0; shift < 64; shift += RADIX_BITS) {
 		size_t pos = 0;
 
-		if (!((differ >> shift) & 0xff))
-			continue;	/* every value has the same byte here */
+		if (!((differ >> shift) & RADIX_MASK))
+			continue;	/* every value has the same digit here */
 		memset(count, 0, sizeof(count));
 		for (i = 0; i < s->nr; i++)
-			count[(src[i] >> shift) & 0xff]++;
-		for (i = 0; i < 256; i++) {
+			count[(src[i] >> shift) & RADIX_MASK]++;
+		for (i = 0; i <= RADIX_MASK; i++) {
 			size_t c = count[i];
 
 			count[i] = pos;
 			pos += c;
 		}
 		for (i = 0; i < s->nr; i++)
-			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+			dst[count[(src[i] >> shift) & RADIX_MASK]++] = src[i];
 		swap = src;
 		src = dst;
 		dst = swap;

@@ -40,8 +40,8 @@ int sp_samples_add(struct sp_samples *s, uint64_t v);
  * sp_samples_sort - sort the samples, ascending
  * @s: the samples
  *
- * Least significant byte first, only over the bytes in which the values
- * differ; needs room for a second copy while it runs.
+ * Least significant digit first (11 bits), only over the digits in which
+ * the values differ; needs room for a second copy while it runs.
  *
  * Return: 0, or -ENOMEM (then the samples are sorted with qsort() instead).
  */
