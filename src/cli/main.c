@@ -30,6 +30,8 @@ static const struct sp_command commands[] = {
 	{ "overview", &sp_view_overview, NULL,
 	  "the datagraph and running-waiting on one time axis" },
 	{ "stats", NULL, sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
+	{ "compare", NULL, sp_cmd_compare,
+	  "did a change make a difference? two groups of runs, tested" },
 	{ "record", NULL, sp_cmd_record,
 	  "record a trace of the scheduler and the CPU topology (root)" },
 };
