@@ -818,7 +818,7 @@ static void print_text(const struct compare *c)
 	print_padded("", 20);
 	print_padded("median ± 95% CI", 22);
 	print_padded("median ± 95% CI", 22);
-	printf("%-9s %s\n", "change", "p (n)");
+	printf("%-10s %s\n", "change", "p (n)");
 	for (k = 0; k < c->nr_metrics; k++) {
 		const struct compare_metric *cm = &c->metrics[k];
 
@@ -836,7 +836,7 @@ static void print_text(const struct compare *c)
 			snprintf(cell, sizeof(cell), "?");
 		else
 			snprintf(cell, sizeof(cell), "%+.2f%%", 100 * cm->change);
-		printf("%-9s ", cell);
+		printf("%-10s ", cell);
 		if (isnan(cm->mw.p))
 			printf("(n=%zu+%zu)\n", cm->sum[0].nr, cm->sum[1].nr);
 		else
@@ -872,7 +872,8 @@ static void print_text(const struct compare *c)
 		format_value(hi, sizeof(hi), u, d->ci_hi);
 		printf(" [%s, %s]%s\n", lo, hi, d->significant ? " *" : "");
 	}
-	printf("*: the interval leaves out 0 (Hochberg over the nine deciles)\n");
+	printf("*: significant (Hochberg's step-up over the nine deciles, family-wise %g)\n",
+	       SP_SHIFT_ALPHA);
 }
 
 /* ---- the command line ---------------------------------------------------- */
@@ -1205,8 +1206,18 @@ static int draw_figure(struct compare *c)
 	fig.y_title = y_title;
 	fig.groups = rg;
 	fig.shift = c->has_shift ? &c->shift : NULL;
-	fig.shift_scale = o->values ? 1 : 1e-3;
-	fig.shift_title = o->values ? "difference" : "difference (µs)";
+	fig.shift_scale = 1;
+	fig.shift_title = "difference";
+	if (c->has_shift && !o->values) {
+		double big = 0;
+
+		for (j = 0; j < SP_NR_DECILES; j++)
+			big = fmax(big, fmax(fabs(c->shift.dec[j].ci_lo),
+					     fabs(c->shift.dec[j].ci_hi)));
+		fig.shift_scale = big >= 1e6 ? 1e-6 : big >= 1e3 ? 1e-3 : 1;
+		fig.shift_title = big >= 1e6 ? "difference (ms)" : big >= 1e3 ?
+				  "difference (µs)" : "difference (ns)";
+	}
 	fig.pixels = o->format == SP_FORMAT_PNG;
 
 	sp_theme_init(&theme, 0);
