@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "schedplot/analysis/compare.h"
 #include "schedplot/analysis/mannwhitney.h"
@@ -808,7 +810,7 @@ static void print_padded(const char *s, int w)
 static void print_text(const struct compare *c)
 {
 	char cell[64];
-	bool no_ci = false;
+	bool no_ci = false, same = false;
 	int i, k;
 
 	print_padded("", 20);
@@ -836,6 +838,7 @@ static void print_text(const struct compare *c)
 			snprintf(cell, sizeof(cell), "?");
 		else
 			snprintf(cell, sizeof(cell), "%+.2f%%", 100 * cm->change);
+		same |= !strcmp(cell, "~");
 		printf("%-10s ", cell);
 		if (isnan(cm->mw.p))
 			printf("(n=%zu+%zu)\n", cm->sum[0].nr, cm->sum[1].nr);
@@ -844,8 +847,9 @@ static void print_text(const struct compare *c)
 	}
 	if (no_ci)
 		printf("± ∞: no 95%% interval of the median below 6 runs\n");
-	printf("~: no difference shown (p > %g); change: of the median, two-sided Mann-Whitney U\n",
-	       c->o.alpha);
+	if (same)
+		printf("~: no difference shown (p > %g)\n", c->o.alpha);
+	printf("change: of the median; p: two-sided Mann-Whitney U\n");
 	if (!c->has_shift)
 		return;
 	printf("\nshift function (%s): deciles by Harrell-Davis, %zu bootstrap resamples of %s\n",
@@ -1073,6 +1077,32 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 	return -1;
 }
 
+/*
+ * The output must not be one of the inputs; sp_output_protect() remembers
+ * only a few files, a group can hold many.  Checked before any reading.
+ */
+static int check_output(const struct compare_opts *o)
+{
+	struct stat out, in;
+	int i, r;
+
+	if (!o->output)
+		return SP_EXIT_OK;
+	if (!strcmp(o->output, "-") ? fstat(STDOUT_FILENO, &out) || !S_ISREG(out.st_mode) :
+	    stat(o->output, &out) < 0)
+		return SP_EXIT_OK;
+	for (i = 0; i < 2; i++)
+		for (r = 0; r < o->nr_files[i]; r++)
+			if (!stat(o->files[i][r], &in) && in.st_dev == out.st_dev &&
+			    in.st_ino == out.st_ino) {
+				fprintf(stderr, "schedplot: %s: refusing to write the image over "
+					"the input file '%s' (choose another output name)\n",
+					o->output, o->files[i][r]);
+				return SP_EXIT_USAGE;
+			}
+	return SP_EXIT_OK;
+}
+
 static void compare_release(struct compare *c)
 {
 	int i, r;
@@ -1095,6 +1125,16 @@ static int load_groups(struct compare *c)
 	const struct compare_opts *o = &c->o;
 	int i, r, ret;
 
+	/* a file that is no trace fails at once, not after the passes over the others */
+	for (i = 0; !o->values && i < 2; i++)
+		for (r = 0; r < o->nr_files[i]; r++) {
+			struct sp_trace t;
+
+			ret = sp_cli_open(&t, o->files[i][r]);
+			if (ret)
+				return ret;
+			sp_trace_close(&t);
+		}
 	for (i = 0; i < 2; i++) {
 		c->g[i].name = o->names[i];
 		c->g[i].runs = calloc(o->nr_files[i], sizeof(*c->g[i].runs));
@@ -1259,6 +1299,9 @@ int sp_cmd_compare(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	ret = parse_args(&c.o, argc, argv);
 	if (ret >= 0)
+		goto out;
+	ret = check_output(&c.o);
+	if (ret)
 		goto out;
 	ret = load_groups(&c);
 	if (ret)
