@@ -1011,6 +1011,9 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 		if (ret >= 0)
 			return ret;
 	}
+	/* after "--", the rest are files of the group then being filled */
+	for (; optind < argc; optind++)
+		o->files[group][o->nr_files[group]++] = argv[optind];
 	if (!o->nr_files[0] && !o->nr_files[1])
 		return sp_cli_usage("compare", "no files given (A.dat ... --vs B.dat ...)");
 	if (!group)

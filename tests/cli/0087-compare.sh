@@ -120,6 +120,12 @@ run "$SCHEDPLOT" compare --values --alpha 0.001 "$TMP/lo.txt" --vs "$TMP/hi.txt"
 expect_grep "$OUT" '^value .* ~ +\(p=0\.002 n=6\+6\)$' "--alpha 0.001: p = 0.002 is no difference"
 expect_grep "$ERR" "6 against 6 values cannot give p below 0.00216" "--alpha below the least p: warned"
 
+cp "$TMP/a.txt" "$TMP/-a.txt"
+run bash -c 'cd "$1" && "$2" compare --json --values b.txt --vs -- -a.txt' sh "$TMP" "$SCHEDPLOT"
+expect_status 0 "a file after --"
+json_check "a file after --: in the second group, U of the first" \
+	'd["groups"][1]["runs"][0]["file"] == "-a.txt" and d["metrics"][0]["u"] == 3'
+
 # ---- figures ----
 
 for ext in png svg pdf; do
