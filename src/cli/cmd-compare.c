@@ -63,6 +63,8 @@ static const char compare_usage[] =
 	"      --values          the inputs are text files of numbers, one per line\n"
 	"      --column NAME     with --values: the column NAME of CSV files\n"
 	"      --shift           with --values: the shift function of the values too\n"
+	"      --no-shift        no shift function (its bootstrap takes seconds per\n"
+	"                        100000 waits)\n"
 	"      --seed N          seed of the bootstrap (default 1)\n"
 	"  -o, --output FILE     draw the runs and the wait distributions (PNG, PDF, SVG)\n"
 	"      --format FMT      png, pdf or svg (needed with -o -)\n"
@@ -86,6 +88,7 @@ enum {
 	OPT_VALUES,
 	OPT_COLUMN,
 	OPT_SHIFT,
+	OPT_NO_SHIFT,
 	OPT_SEED,
 	OPT_FORMAT,
 	OPT_METRIC,
@@ -103,6 +106,7 @@ static const struct option compare_options[] = {
 	{ "values", no_argument, NULL, OPT_VALUES },
 	{ "column", required_argument, NULL, OPT_COLUMN },
 	{ "shift", no_argument, NULL, OPT_SHIFT },
+	{ "no-shift", no_argument, NULL, OPT_NO_SHIFT },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -170,6 +174,7 @@ struct compare_opts {
 	bool values;
 	const char *column;
 	bool shift;
+	bool no_shift;
 	uint64_t seed;
 	const char *output;
 	enum sp_format format;
@@ -576,7 +581,7 @@ static int compute_shift(struct compare *c)
 	int i, r, err, ret = SP_EXIT_OK;
 	size_t total[2] = { 0, 0 };
 
-	if (o->values && !o->shift)
+	if (o->no_shift || (o->values && !o->shift))
 		return SP_EXIT_OK;
 	for (i = 0; i < 2; i++) {
 		runs[i] = calloc(c->g[i].nr_runs, sizeof(*runs[i]));
@@ -973,6 +978,11 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 			break;
 		case OPT_SHIFT:
 			o->shift = true;
+			o->no_shift = false;
+			break;
+		case OPT_NO_SHIFT:
+			o->no_shift = true;
+			o->shift = false;
 			break;
 		case OPT_SEED:
 			errno = 0;

@@ -67,6 +67,9 @@ else
 	ok "six runs: no warning"
 fi
 
+run "$SCHEDPLOT" compare --json -q --no-shift "$ov" --vs "$ov6"
+json_check "--no-shift: none" 'd["shift"] == []'
+
 # ---- a run's numbers are those of stats ----
 
 run "$SCHEDPLOT" stats --json -q "$msg"
