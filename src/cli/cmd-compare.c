@@ -1254,6 +1254,8 @@ static int draw_figure(struct compare *c)
 		rg[i].nr_waits_runs = o->values ? 0 : g->nr_runs;
 		rg[i].median = c->metrics[k].sum[i].nr ? scale * c->metrics[k].sum[i].median : NAN;
 		rg[i].cv = c->metrics[k].sum[i].nr ? c->metrics[k].sum[i].cv : NAN;
+		rg[i].ci_lo = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_lo : NAN;
+		rg[i].ci_hi = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_hi : NAN;
 	}
 	fig.title = o->title;
 	fig.y_title = y_title;

@@ -170,6 +170,13 @@ static int draw_runs(cairo_t *cr, const struct sp_theme *theme,
 		cairo_save(cr);
 		cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
 		cairo_clip(cr);
+		if (isfinite(g->ci_lo) && isfinite(g->ci_hi)) {
+			double y0 = lin_y(&ax, &plot, g->ci_hi), y1 = lin_y(&ax, &plot, g->ci_lo);
+
+			cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.2);
+			cairo_rectangle(cr, x0 + w * 0.05, y0, w * 0.9, fmax(y1 - y0, 1));
+			cairo_fill(cr);
+		}
 		if (isfinite(g->median)) {
 			y = lin_y(&ax, &plot, g->median);
 			sp_render_set_color(cr, &c);
@@ -197,8 +204,8 @@ static int draw_runs(cairo_t *cr, const struct sp_theme *theme,
 		sp_render_font(cr, theme, theme->font_size, false);
 		sp_render_set_color(cr, &theme->text);
 		if (isfinite(g->cv))
-			snprintf(label, sizeof(label), "median %.4g, CV %.1f%%", g->median,
-				 100 * g->cv);
+			snprintf(label, sizeof(label), "median %.4g%s, CV %.1f%%", g->median,
+				 isfinite(g->ci_lo) ? " (95% band)" : "", 100 * g->cv);
 		else
 			snprintf(label, sizeof(label), "median %.4g", g->median);
 		sp_text_draw(cr, x0 + w / 2, plot.y - theme->pad, SP_ALIGN_CENTER | SP_ALIGN_BOTTOM,

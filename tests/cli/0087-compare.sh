@@ -136,6 +136,9 @@ for ext in png svg pdf; do
 		--metric wakeup_p99 --title "compare test"
 	expect_status 0 "figure .$ext"
 done
+run "$SCHEDPLOT" compare -q "$ov" "$msg" --vs "$ov6" "$msg" -o "$TMP/again.png" \
+	--metric wakeup_p99 --title "compare test"
+check "the same input gives the same PNG, byte for byte" cmp -s "$TMP/cmp.png" "$TMP/again.png"
 check "PNG signature" bash -c "head -c 8 '$TMP/cmp.png' | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a'"
 expect_grep "$TMP/cmp.svg" '</svg>' "SVG complete"
 expect_grep "$TMP/cmp.pdf" '%%EOF' "PDF complete"

@@ -7,7 +7,8 @@
  * a change, in up to three panels stacked from the top:
  *
  *	runs	every run a dot, sorted by the metric within its group, the
- *		group's median as a line, median and CV written beside
+ *		group's median as a line over the band of its interval,
+ *		median and CV written above
  *	CDF	the wait distributions (views/latency.h): each group's runs
  *		pooled in a thick line, each run a thin one in its colour
  *	shift	B - A at each decile with its bootstrap interval
@@ -32,6 +33,7 @@ struct sp_compare_runs {
 	size_t *nr_waits;
 	size_t nr_waits_runs;
 	double median;			/* in the axis' unit */
+	double ci_lo, ci_hi;		/* its interval; NaN for none (a band when known) */
 	double cv;			/* sd / mean, NaN when unknown */
 };
 
