@@ -105,6 +105,15 @@ static void lin_axis_draw(cairo_t *cr, const struct sp_theme *theme, const struc
 	sp_axis_frame_draw(cr, theme, plot);
 }
 
+/* Four significant digits, never in exponent form: "249.4", "11430". */
+static void format_num(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1e4 && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
 static void group_rgb(size_t i, struct sp_rgb *c)
 {
 	sp_palette_color(NULL, i, &c->r, &c->g, &c->b);
@@ -160,7 +169,7 @@ static int draw_runs(cairo_t *cr, const struct sp_theme *theme,
 		double x0 = plot.x + plot.w * i / 2, w = plot.w / 2, y;
 		double *v = malloc((g->nr_runs ? g->nr_runs : 1) * sizeof(*v));
 		struct sp_rgb c;
-		char label[96];
+		char label[96], num[32];
 
 		if (!v)
 			return -ENOMEM;
@@ -203,11 +212,12 @@ static int draw_runs(cairo_t *cr, const struct sp_theme *theme,
 		cairo_save(cr);
 		sp_render_font(cr, theme, theme->font_size, false);
 		sp_render_set_color(cr, &theme->text);
+		format_num(num, sizeof(num), g->median);
 		if (isfinite(g->cv))
-			snprintf(label, sizeof(label), "median %.4g%s, CV %.1f%%", g->median,
+			snprintf(label, sizeof(label), "median %s%s, CV %.1f%%", num,
 				 isfinite(g->ci_lo) ? " (95% band)" : "", 100 * g->cv);
 		else
-			snprintf(label, sizeof(label), "median %.4g", g->median);
+			snprintf(label, sizeof(label), "median %s", num);
 		sp_text_draw(cr, x0 + w / 2, plot.y - theme->pad, SP_ALIGN_CENTER | SP_ALIGN_BOTTOM,
 			     label);
 		snprintf(label, sizeof(label), "%s (%zu)", g->name, g->nr_runs);
