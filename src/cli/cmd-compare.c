@@ -25,6 +25,7 @@
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
 #include "schedplot/analysis/stats.h"
+#include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/draw/output.h"
@@ -348,8 +349,8 @@ static int load_trace(const struct compare_opts *o, struct compare_run *r)
 		goto out;
 	}
 	r->nr_waits = p.stats.lat.nr;
-	r->waits = malloc((r->nr_waits ? r->nr_waits : 1) * sizeof(*r->waits));
-	r->samples = malloc((r->nr_waits ? r->nr_waits : 1) * sizeof(*r->samples));
+	r->waits = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->waits));
+	r->samples = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->samples));
 	if (!r->waits || !r->samples) {
 		ret = sp_cli_fail(r->file, "out of memory");
 		goto out;
@@ -456,16 +457,9 @@ static int load_values(const struct compare_opts *o, struct compare_run *r)
 			ret = sp_cli_fail(r->file, "line %zu: '%.40s' is not a number", lineno, s);
 			goto out;
 		}
-		if (r->nr_samples == alloc) {
-			size_t n = alloc ? 2 * alloc : 64;
-			double *nv = realloc(v, n * sizeof(*v));
-
-			if (!nv) {
-				ret = sp_cli_fail(r->file, "out of memory");
-				goto out;
-			}
-			v = nv;
-			alloc = n;
+		if (sp_grow_array(&v, &alloc, r->nr_samples + 1, sizeof(*v))) {
+			ret = sp_cli_fail(r->file, "out of memory");
+			goto out;
 		}
 		v[r->nr_samples++] = x;
 	}
@@ -516,7 +510,7 @@ static int compute(struct compare *c)
 			for (r = 0; r < g->nr_runs; r++)
 				total += o->values ? g->runs[r].nr_samples : 1;
 			free(x[i]);
-			x[i] = malloc(total * sizeof(double));
+			x[i] = sp_alloc_array(total, sizeof(double));
 			if (!x[i]) {
 				ret = sp_cli_fail(NULL, "out of memory");
 				goto out;

@@ -13,6 +13,7 @@
 #include <cairo.h>
 
 #include "schedplot/analysis/shift.h"
+#include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
 #include "schedplot/draw/figure.h"
 #include "schedplot/draw/layout.h"
@@ -167,7 +168,7 @@ static int draw_runs(cairo_t *cr, const struct sp_theme *theme,
 	for (i = 0; i < 2; i++) {
 		const struct sp_compare_runs *g = &fig->groups[i];
 		double x0 = plot.x + plot.w * i / 2, w = plot.w / 2, y;
-		double *v = malloc((g->nr_runs ? g->nr_runs : 1) * sizeof(*v));
+		double *v = sp_alloc_array(g->nr_runs ? g->nr_runs : 1, sizeof(*v));
 		struct sp_rgb c;
 		char label[96], num[32];
 
@@ -272,7 +273,7 @@ static int draw_cdf(cairo_t *cr, const struct sp_theme *theme,
 
 		for (j = 0; j < g->nr_waits_runs; j++)
 			total += g->nr_waits[j];
-		pooled[i] = malloc((total ? total : 1) * sizeof(uint64_t));
+		pooled[i] = sp_alloc_array(total ? total : 1, sizeof(uint64_t));
 		if (!pooled[i]) {
 			ret = -ENOMEM;
 			goto out;
