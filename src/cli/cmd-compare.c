@@ -814,8 +814,7 @@ static void print_text(const struct compare *c)
 
 	print_padded("", 20);
 	print_padded(c->g[0].name, 22);
-	print_padded(c->g[1].name, 22);
-	printf("\n");
+	printf("%s\n", c->g[1].name);
 	print_padded("", 20);
 	print_padded("median ± 95% CI", 22);
 	print_padded("median ± 95% CI", 22);
