@@ -147,6 +147,62 @@ expect_status 0 "-o - writes the image to standard output"
 check "-o -: only the image on standard output" \
 	bash -c "head -c 8 '$OUT' | od -An -tx1 | grep -q '89 50 4e 47'"
 
+# the runs panel: each group on its own side, in its own colour
+if command -v python3 >/dev/null; then
+	cat >"$TMP/probe.py" <<'PY'
+import struct, sys, zlib
+
+def read_png(path):
+    data = open(path, 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n'
+    pos, idat = 8, b''
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    assert depth == 8 and ctype in (2, 6)
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+
+w, h, bpp, rows = read_png(sys.argv[1])
+# the runs panel: A's colour (palette 0) only left of every pixel of B's (palette 1)
+colors = {'a': (0xe6, 0x9f, 0x00), 'b': (0x56, 0xb4, 0xe9)}
+xs = {'a': [], 'b': []}
+for y in range(h):
+    for x in range(w):
+        px = tuple(rows[y][x * bpp:x * bpp + 3])
+        for g, c in colors.items():
+            if px == c:
+                xs[g].append(x)
+ok = len(xs['a']) > 20 and len(xs['b']) > 20 and max(xs['a']) < min(xs['b'])
+sys.exit(0 if ok else 1)
+PY
+	run "$SCHEDPLOT" compare --values "$TMP/lo.txt" --vs "$TMP/hi.txt" -o "$TMP/runs.png" \
+		--width 400 --height 300
+	check "runs panel: A's runs in A's colour, left of B's in B's" python3 "$TMP/probe.py" "$TMP/runs.png"
+else
+	skip "runs panel pixels: no python3"
+fi
+
 # ---- different machines: allowed, noted ----
 
 if [ -x "$SRCDIR/build/tests/gen-trace" ]; then
