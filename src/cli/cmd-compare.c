@@ -1084,20 +1084,24 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 }
 
 /*
- * The output must not be one of the inputs; sp_output_protect() remembers
- * only a few files, a group can hold many.  Checked before any reading.
+ * The output can be written and is not one of the inputs
+ * (sp_output_protect() remembers only a few files, a group can hold many).
+ * Checked before any reading.
  */
 static int check_output(const struct compare_opts *o)
 {
+	struct sp_output probe;
 	struct stat out, in;
+	bool exists;
 	int i, r;
 
 	if (!o->output)
 		return SP_EXIT_OK;
-	if (!strcmp(o->output, "-") ? fstat(STDOUT_FILENO, &out) || !S_ISREG(out.st_mode) :
-	    stat(o->output, &out) < 0)
-		return SP_EXIT_OK;
-	for (i = 0; i < 2; i++)
+	if (!strcmp(o->output, "-"))
+		exists = !fstat(STDOUT_FILENO, &out) && S_ISREG(out.st_mode);
+	else
+		exists = !stat(o->output, &out);
+	for (i = 0; exists && i < 2; i++)
 		for (r = 0; r < o->nr_files[i]; r++)
 			if (!stat(o->files[i][r], &in) && in.st_dev == out.st_dev &&
 			    in.st_ino == out.st_ino) {
@@ -1106,7 +1110,10 @@ static int check_output(const struct compare_opts *o)
 					o->output, o->files[i][r]);
 				return SP_EXIT_USAGE;
 			}
-	return SP_EXIT_OK;
+	/* a wrong directory fails now, not after the passes */
+	sp_output_init(&probe);
+	return sp_cli_probe_output(&probe, o->output, o->format,
+				   o->width ? o->width : COMPARE_WIDTH);
 }
 
 static void compare_release(struct compare *c)

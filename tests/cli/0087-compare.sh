@@ -265,3 +265,8 @@ cp "$TMP/a.txt" "$TMP/in.png"
 run "$SCHEDPLOT" compare --values "$TMP/in.png" --vs "$TMP/b.txt" -o "$TMP/in.png"
 expect_status 2 "the output is an input"
 check "the output is an input: the input is intact" cmp -s "$TMP/in.png" "$TMP/a.txt"
+
+run "$SCHEDPLOT" compare "$ov" --vs "$ov6" -o "$TMP/no-such-dir/x.png"
+expect_status 1 "an output in a missing directory"
+expect_stderr_line "^schedplot: .*no-such-dir/x.png: cannot create output" \
+	"an output in a missing directory: fails before reading the traces"
