@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -24,13 +23,12 @@
 #include "schedplot/analysis/compare.h"
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
-#include "schedplot/analysis/stats.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/compare.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
-#include "schedplot/model/model.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/compare.h"
 
@@ -121,389 +119,25 @@ static const struct option compare_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* What each run of a trace is reduced to. */
-enum metric {
-	M_DURATION,
-	M_RUNNING_AVG,
-	M_WAITING_AVG,
-	M_IDLE_WAITING,
-	M_LOST,
-	M_WAKEUP_P50,
-	M_WAKEUP_P99,
-	M_MIGRATIONS,
-	NR_TRACE_METRICS,
-	M_VALUE = 0,		/* --values: the one metric */
-};
-
-enum metric_unit {
-	U_SECONDS,
-	U_TASKS,
-	U_FRACTION,
-	U_NS,
-	U_PER_SECOND,
-	U_PLAIN,
-};
-
-struct metric_desc {
-	const char *name;	/* --metric, the table */
-	const char *key;	/* the JSON key of a run */
-	enum metric_unit unit;
-};
-
-static const struct metric_desc trace_metrics[NR_TRACE_METRICS] = {
-	[M_DURATION] = { "duration", "duration_s", U_SECONDS },
-	[M_RUNNING_AVG] = { "running_avg", "running_avg", U_TASKS },
-	[M_WAITING_AVG] = { "waiting_avg", "waiting_avg", U_TASKS },
-	[M_IDLE_WAITING] = { "idle_while_waiting", "idle_while_waiting", U_FRACTION },
-	[M_LOST] = { "lost_fraction", "lost_fraction", U_FRACTION },
-	[M_WAKEUP_P50] = { "wakeup_p50", "wakeup_p50_ns", U_NS },
-	[M_WAKEUP_P99] = { "wakeup_p99", "wakeup_p99_ns", U_NS },
-	[M_MIGRATIONS] = { "migrations_per_s", "migrations_per_s", U_PER_SECOND },
-};
-
-static const struct metric_desc value_metric = { "value", "value", U_PLAIN };
-
-struct compare_opts {
-	char **files[2];
-	int nr_files[2];
-	const char *names_arg;
-	char *names[2];
-	bool json;
-	double alpha;
-	char **targets;
-	int nr_targets;
-	bool values;
-	const char *column;
-	bool shift;
-	bool no_shift;
-	uint64_t seed;
-	const char *output;
-	enum sp_format format;
-	const char *metric;
-	double width, height;
-	const char *title;
-};
-
-/* One run: a trace, or with --values a whole file. */
-struct compare_run {
-	const char *file;
-	double m[NR_TRACE_METRICS];
-	int nr_cpus;
-	double *samples;	/* the shift's values: wakeup latencies in ns, or the numbers */
-	size_t nr_samples;
-	uint64_t *waits;	/* traces: the wakeup latencies, sorted (the CDF) */
-	size_t nr_waits;
-};
-
-struct compare_group {
-	const char *name;
-	struct compare_run *runs;
-	int nr_runs;
-};
-
-struct compare_metric {
-	const struct metric_desc *desc;
-	struct sp_runs_summary sum[2];
-	struct sp_mannwhitney mw;
-	double change;		/* (median B - median A) / median A; NaN when A's is 0 */
-	bool significant;
-};
-
-struct compare {
-	struct compare_opts o;
-	struct compare_group g[2];
-	struct compare_metric *metrics;
-	int nr_metrics;
-	bool has_shift;
-	struct sp_shift shift;
-};
-
-/* ---- reading the runs ---------------------------------------------------- */
-
-/* What the pass over one trace gathers. */
-struct trace_pass {
-	const struct compare_opts *o;
-	struct sp_trace *t;
-	struct sp_stats stats;
-	uint64_t target_first_ns;	/* the first moment a target task is current */
-	uint64_t target_last_ns;	/* the last moment one stops being current */
-	bool target_seen;
-	uint64_t nr_migrations;		/* in the window; of target tasks with --target */
-};
-
-static bool is_target(const struct compare_opts *o, const char *comm)
-{
-	int i;
-
-	for (i = 0; i < o->nr_targets; i++)
-		if (!strcmp(o->targets[i], comm) || !fnmatch(o->targets[i], comm, 0))
-			return true;
-	return false;
-}
-
-static void pass_steps(void *data, const struct sp_step *steps, size_t n)
-{
-	struct trace_pass *p = data;
-
-	sp_stats_steps(&p->stats, steps, n);
-}
-
-static void pass_wait(void *data, const struct sp_wait *w)
-{
-	struct trace_pass *p = data;
-
-	if (w->wait_class == SP_WAIT_WAKEUP)
-		sp_stats_latency(&p->stats, w->dur_ns);
-}
-
-static void pass_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
-{
-	struct trace_pass *p = data;
-
-	(void)cpu;
-	if (pid == 0 || !is_target(p->o, sp_model_comm(&p->t->model, pid)))
-		return;
-	if (!p->target_seen || t0 < p->target_first_ns)
-		p->target_first_ns = t0;
-	if (!p->target_seen || t1 > p->target_last_ns)
-		p->target_last_ns = t1;
-	p->target_seen = true;
-}
-
-static void pass_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
-{
-	struct trace_pass *p = data;
-
-	(void)from_cpu;
-	(void)to_cpu;
-	if (p->o->nr_targets) {
-		if (is_target(p->o, sp_model_comm(&p->t->model, pid)))
-			p->nr_migrations++;
-	} else if (ts_ns >= p->t->window_start_ns) {
-		p->nr_migrations++;
-	}
-}
-
-static void pass_reset(void *data)
-{
-	struct trace_pass *p = data;
-
-	sp_stats_reset(&p->stats);
-	p->target_seen = false;
-	p->target_first_ns = p->target_last_ns = 0;
-	p->nr_migrations = 0;
-}
-
-static int load_trace(const struct compare_opts *o, struct compare_run *r)
-{
-	struct sp_model_observer obs = { 0 };
-	struct trace_pass p = { .o = o };
-	struct sp_trace t;
-	uint64_t dur_ns;
-	size_t i;
-	int ret;
-
-	ret = sp_cli_open(&t, r->file);
-	if (ret)
-		return ret;
-	p.t = &t;
-	sp_stats_init(&p.stats, t.window_start_ns, t.end_ns, t.nr_cpus);
-	obs.steps = pass_steps;
-	obs.wait = pass_wait;
-	obs.migration = pass_migration;
-	if (o->nr_targets)
-		obs.run = pass_run;
-	obs.data = &p;
-	ret = sp_cli_run(&t, &obs, pass_reset, NULL);
-	if (ret)
-		goto out;
-	sp_stats_finish(&p.stats);
-	if (p.stats.lat_error) {
-		ret = sp_cli_fail(r->file, "out of memory keeping %llu wakeup latencies",
-				  (unsigned long long)p.stats.lat.nr);
-		goto out;
-	}
-	if (o->nr_targets && !p.target_seen) {
-		ret = sp_cli_fail(r->file, "no task matching --target '%s'%s ran (its duration "
-				  "is unknown; check the names with 'schedplot stats')",
-				  o->targets[0], o->nr_targets > 1 ? " or the others" : "");
-		goto out;
-	}
-	dur_ns = o->nr_targets ? p.target_last_ns - p.target_first_ns :
-		 t.end_ns - t.window_start_ns;
-	r->nr_cpus = t.nr_cpus;
-	r->m[M_DURATION] = dur_ns / 1e9;
-	r->m[M_RUNNING_AVG] = sp_stats_running_avg(&p.stats);
-	r->m[M_WAITING_AVG] = sp_stats_waiting_avg(&p.stats);
-	r->m[M_IDLE_WAITING] = t.end_ns > t.window_start_ns ?
-		(double)p.stats.idle_while_waiting_ns / (double)(t.end_ns - t.window_start_ns) :
-		0.0;
-	r->m[M_LOST] = sp_stats_lost_fraction(&p.stats);
-	r->m[M_WAKEUP_P50] = p.stats.latency.n ? (double)p.stats.latency.p50 : NAN;
-	r->m[M_WAKEUP_P99] = p.stats.latency.n ? (double)p.stats.latency.p99 : NAN;
-	r->m[M_MIGRATIONS] = dur_ns ? p.nr_migrations / (dur_ns / 1e9) : 0.0;
-
-	ret = sp_samples_sort(&p.stats.lat);
-	if (ret) {
-		ret = sp_cli_fail_code(r->file, ret, "cannot sort the wakeup latencies");
-		goto out;
-	}
-	r->nr_waits = p.stats.lat.nr;
-	r->waits = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->waits));
-	r->samples = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->samples));
-	if (!r->waits || !r->samples) {
-		ret = sp_cli_fail(r->file, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < r->nr_waits; i++) {
-		r->waits[i] = p.stats.lat.v[i];
-		r->samples[i] = (double)p.stats.lat.v[i];
-	}
-	r->nr_samples = r->nr_waits;
-out:
-	sp_stats_release(&p.stats);
-	sp_trace_close(&t);
-	return ret;
-}
-
-/* Split a CSV line in place at commas (no quoting); return the field count. */
-static int split_csv(char *line, char **fields, int max)
-{
-	int n = 0;
-	char *s = line;
-
-	while (n < max) {
-		fields[n++] = s;
-		s = strchr(s, ',');
-		if (!s)
-			break;
-		*s++ = '\0';
-	}
-	return n;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
-		*--e = '\0';
-	if (e - s >= 2 && *s == '"' && e[-1] == '"') {
-		e[-1] = '\0';
-		s++;
-	}
-	return s;
-}
-
-/*
- * A file of numbers: one per line, blank lines and lines starting with '#'
- * skipped; with @column, a CSV file whose first line names the columns.
- */
-static int load_values(const struct compare_opts *o, struct compare_run *r)
-{
-	size_t alloc = 0, lineno = 0, cap = 0;
-	char *line = NULL, *fields[256];
-	int col = -1, ret = SP_EXIT_OK;
-	double *v = NULL;
-	ssize_t len;
-	FILE *f;
-
-	f = fopen(r->file, "r");
-	if (!f)
-		return sp_cli_fail(r->file, "cannot open: %s", strerror(errno));
-	while ((len = getline(&line, &cap, f)) != -1) {
-		char *s, *end;
-		double x;
-
-		lineno++;
-		if (memchr(line, '\0', len)) {
-			ret = sp_cli_fail(r->file, "line %zu: not a text file of numbers", lineno);
-			goto out;
-		}
-		s = trim(line);
-		if (!*s || *s == '#')
-			continue;
-		if (o->column && col < 0) {
-			int i, n = split_csv(s, fields, 256);
-
-			for (i = 0; i < n; i++)
-				if (!strcmp(trim(fields[i]), o->column))
-					col = i;
-			if (col < 0) {
-				ret = sp_cli_fail(r->file, "no column '%s' in its first line",
-						  o->column);
-				goto out;
-			}
-			continue;
-		}
-		if (o->column) {
-			int n = split_csv(s, fields, 256);
-
-			if (n <= col) {
-				ret = sp_cli_fail(r->file, "line %zu: no field for column '%s'",
-						  lineno, o->column);
-				goto out;
-			}
-			s = trim(fields[col]);
-			if (!*s)
-				continue;	/* an empty cell: no value */
-		}
-		errno = 0;
-		x = strtod(s, &end);
-		if (end == s || *trim(end) || errno == ERANGE || !isfinite(x)) {
-			ret = sp_cli_fail(r->file, "line %zu: '%.40s' is not a number", lineno, s);
-			goto out;
-		}
-		if (sp_grow_array(&v, &alloc, r->nr_samples + 1, sizeof(*v))) {
-			ret = sp_cli_fail(r->file, "out of memory");
-			goto out;
-		}
-		v[r->nr_samples++] = x;
-	}
-	if (ferror(f)) {
-		ret = sp_cli_fail(r->file, "cannot read: %s", strerror(errno));
-		goto out;
-	}
-	if (!r->nr_samples) {
-		if (o->column)
-			ret = sp_cli_fail(r->file, "no numbers in column '%s'", o->column);
-		else
-			ret = sp_cli_fail(r->file, "no numbers in it");
-		goto out;
-	}
-out:
-	if (ret == SP_EXIT_OK) {
-		r->samples = v;
-		v = NULL;
-	}
-	free(v);
-	free(line);
-	fclose(f);
-	return ret;
-}
-
 /* ---- the statistics ------------------------------------------------------ */
 
-static int compute(struct compare *c)
+static int compute(struct sp_cmp *c)
 {
-	const struct compare_opts *o = &c->o;
+	const struct sp_cmp_opts *o = &c->o;
 	double *x[2] = { NULL, NULL };
 	int i, k, ret = SP_EXIT_OK, err;
 
-	c->nr_metrics = o->values ? 1 : NR_TRACE_METRICS;
+	c->nr_metrics = o->values ? 1 : SP_CMP_NR_TRACE_METRICS;
 	c->metrics = calloc(c->nr_metrics, sizeof(*c->metrics));
 	if (!c->metrics)
 		return sp_cli_fail(NULL, "out of memory");
 	for (k = 0; k < c->nr_metrics; k++) {
-		struct compare_metric *cm = &c->metrics[k];
+		struct sp_cmp_metric *cm = &c->metrics[k];
 		size_t n[2] = { 0, 0 };
 
-		cm->desc = o->values ? &value_metric : &trace_metrics[k];
+		cm->desc = o->values ? &sp_cmp_value_metric : &sp_cmp_trace_metrics[k];
 		for (i = 0; i < 2; i++) {
-			const struct compare_group *g = &c->g[i];
+			const struct sp_cmp_group *g = &c->g[i];
 			size_t total = 0;
 			int r;
 
@@ -516,7 +150,7 @@ static int compute(struct compare *c)
 				goto out;
 			}
 			for (r = 0; r < g->nr_runs; r++) {
-				const struct compare_run *run = &g->runs[r];
+				const struct sp_cmp_run *run = &g->runs[r];
 
 				if (o->values) {
 					memcpy(x[i] + n[i], run->samples,
@@ -566,9 +200,9 @@ out:
 	return ret;
 }
 
-static int compute_shift(struct compare *c)
+static int compute_shift(struct sp_cmp *c)
 {
-	const struct compare_opts *o = &c->o;
+	const struct sp_cmp_opts *o = &c->o;
 	struct sp_shift_run *runs[2] = { NULL, NULL };
 	struct sp_shift_group sg[2];
 	enum sp_shift_resample mode;
@@ -586,7 +220,7 @@ static int compute_shift(struct compare *c)
 		sg[i].runs = runs[i];
 		sg[i].nr_runs = 0;
 		for (r = 0; r < c->g[i].nr_runs; r++) {
-			const struct compare_run *run = &c->g[i].runs[r];
+			const struct sp_cmp_run *run = &c->g[i].runs[r];
 
 			if (!run->nr_samples)
 				continue;
@@ -621,261 +255,6 @@ out:
 	free(runs[0]);
 	free(runs[1]);
 	return ret;
-}
-
-/* ---- output -------------------------------------------------------------- */
-
-/* The shortest decimal that reads back as @v; null for NaN and infinities. */
-static void json_num(double v)
-{
-	char buf[32];
-	int prec;
-
-	if (!isfinite(v)) {
-		printf("null");
-		return;
-	}
-	for (prec = 15; prec < 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	printf("%.*g", prec, v);
-}
-
-static void print_json(const struct compare *c)
-{
-	int i, r, k;
-
-	printf("{\n  \"alpha\": %.10g,\n  \"seed\": %llu,\n  \"groups\": [", c->o.alpha,
-	       (unsigned long long)c->o.seed);
-	for (i = 0; i < 2; i++) {
-		const struct compare_group *g = &c->g[i];
-
-		printf("%s\n    {\"name\": ", i ? "," : "");
-		sp_cli_json_string(stdout, g->name);
-		printf(", \"runs\": [");
-		for (r = 0; r < g->nr_runs; r++) {
-			const struct compare_run *run = &g->runs[r];
-
-			printf("%s\n      {\"file\": ", r ? "," : "");
-			sp_cli_json_string(stdout, run->file);
-			if (c->o.values) {
-				size_t j;
-
-				printf(", \"count\": %zu, \"value\": [", run->nr_samples);
-				for (j = 0; j < run->nr_samples; j++) {
-					printf("%s", j ? ", " : "");
-					json_num(run->samples[j]);
-				}
-				printf("]}");
-				continue;
-			}
-			printf(", \"nr_cpus\": %d", run->nr_cpus);
-			for (k = 0; k < NR_TRACE_METRICS; k++) {
-				printf(", \"%s\": ", trace_metrics[k].key);
-				json_num(run->m[k]);
-			}
-			printf("}");
-		}
-		printf("\n    ]}");
-	}
-	printf("\n  ],\n  \"metrics\": [");
-	for (k = 0; k < c->nr_metrics; k++) {
-		const struct compare_metric *cm = &c->metrics[k];
-
-		printf("%s\n    {\"name\": \"%s\"", k ? "," : "", cm->desc->name);
-		for (i = 0; i < 2; i++) {
-			const struct sp_runs_summary *s = &cm->sum[i];
-
-			printf(", \"%s\": {\"n\": %zu, \"median\": ", i ? "b" : "a", s->nr);
-			json_num(s->nr ? s->median : NAN);
-			printf(", \"ci_low\": ");
-			json_num(s->has_ci ? s->ci_lo : NAN);
-			printf(", \"ci_high\": ");
-			json_num(s->has_ci ? s->ci_hi : NAN);
-			printf(", \"mean\": ");
-			json_num(s->nr ? s->mean : NAN);
-			printf(", \"sd\": ");
-			json_num(s->nr ? s->sd : NAN);
-			printf(", \"cv\": ");
-			json_num(s->nr ? s->cv : NAN);
-			printf(", \"min\": ");
-			json_num(s->nr ? s->min : NAN);
-			printf(", \"max\": ");
-			json_num(s->nr ? s->max : NAN);
-			printf("}");
-		}
-		printf(", \"change\": ");
-		json_num(cm->change);
-		printf(", \"u\": ");
-		json_num(cm->mw.u_a);
-		printf(", \"p_value\": ");
-		json_num(cm->mw.p);
-		printf(", \"significant\": %s}", cm->significant ? "true" : "false");
-	}
-	printf("\n  ],\n  \"shift\": [");
-	for (k = 0; c->has_shift && k < SP_NR_DECILES; k++) {
-		const struct sp_shift_decile *d = &c->shift.dec[k];
-
-		printf("%s\n    {\"q\": %.1f, \"a\": ", k ? "," : "", d->q);
-		json_num(d->a);
-		printf(", \"b\": ");
-		json_num(d->b);
-		printf(", \"diff\": ");
-		json_num(d->diff);
-		printf(", \"ci_low\": ");
-		json_num(d->ci_lo);
-		printf(", \"ci_high\": ");
-		json_num(d->ci_hi);
-		printf(", \"p_value\": ");
-		json_num(d->p);
-		printf(", \"significant\": %s}", d->significant ? "true" : "false");
-	}
-	if (c->has_shift)
-		printf("\n  ], \"shift_resample\": \"%s\"\n}\n",
-		       c->shift.mode == SP_SHIFT_RUNS ? "runs" : "values");
-	else
-		printf("]\n}\n");
-}
-
-/* A value in its metric's unit, for the table. */
-static void format_value(char *buf, size_t len, enum metric_unit unit, double v)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	switch (unit) {
-	case U_SECONDS:
-		snprintf(buf, len, "%.4gs", v);
-		break;
-	case U_FRACTION:
-		snprintf(buf, len, "%.3g%%", 100 * v);
-		break;
-	case U_NS:
-		if (fabs(v) >= 1e6)
-			snprintf(buf, len, "%.4gms", v / 1e6);
-		else if (fabs(v) >= 1e3)
-			snprintf(buf, len, "%.4gµs", v / 1e3);
-		else
-			snprintf(buf, len, "%.4gns", v);
-		break;
-	case U_PER_SECOND:
-		snprintf(buf, len, "%.4g/s", v);
-		break;
-	default:
-		snprintf(buf, len, "%.4g", v);
-		break;
-	}
-}
-
-/* "1.502s ± 3%": the interval as its farthest end from the median, as benchstat does. */
-static void format_cell(char *buf, size_t len, enum metric_unit unit,
-			const struct sp_runs_summary *s)
-{
-	char v[32];
-	double d;
-
-	if (!s->nr) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	format_value(v, sizeof(v), unit, s->median);
-	if (!s->has_ci) {
-		snprintf(buf, len, "%s ± ∞", v);
-		return;
-	}
-	d = fmax(s->median - s->ci_lo, s->ci_hi - s->median);
-	if (s->median != 0)
-		snprintf(buf, len, "%s ± %.0f%%", v, 100 * d / fabs(s->median));
-	else
-		snprintf(buf, len, "%s ± %.2g", v, d);
-}
-
-/* Pad to @w display columns ("±", "µ" and "∞" take one each). */
-static void print_padded(const char *s, int w)
-{
-	int cols = 0;
-	const char *p;
-
-	for (p = s; *p; p++)
-		cols += ((unsigned char)*p & 0xc0) != 0x80;
-	fputs(s, stdout);
-	for (; cols < w; cols++)
-		putchar(' ');
-}
-
-static void print_text(const struct compare *c)
-{
-	char cell[64];
-	bool no_ci = false, same = false;
-	int i, k;
-
-	print_padded("", 20);
-	print_padded(c->g[0].name, 22);
-	printf("%s\n", c->g[1].name);
-	print_padded("", 20);
-	print_padded("median ± 95% CI", 22);
-	print_padded("median ± 95% CI", 22);
-	printf("%-10s %s\n", "change", "p (n)");
-	for (k = 0; k < c->nr_metrics; k++) {
-		const struct compare_metric *cm = &c->metrics[k];
-
-		print_padded(cm->desc->name, 20);
-		for (i = 0; i < 2; i++) {
-			format_cell(cell, sizeof(cell), cm->desc->unit, &cm->sum[i]);
-			print_padded(cell, 22);
-			no_ci |= cm->sum[i].nr && !cm->sum[i].has_ci;
-		}
-		if (isnan(cm->mw.p))
-			snprintf(cell, sizeof(cell), "-");
-		else if (!cm->significant)
-			snprintf(cell, sizeof(cell), "~");
-		else if (isnan(cm->change))
-			snprintf(cell, sizeof(cell), "?");
-		else
-			snprintf(cell, sizeof(cell), "%+.2f%%", 100 * cm->change);
-		same |= !strcmp(cell, "~");
-		printf("%-10s ", cell);
-		if (isnan(cm->mw.p))
-			printf("(n=%zu+%zu)\n", cm->sum[0].nr, cm->sum[1].nr);
-		else
-			printf("(p=%.3f n=%zu+%zu)\n", cm->mw.p, cm->sum[0].nr, cm->sum[1].nr);
-	}
-	if (no_ci)
-		printf("± ∞: no 95%% interval of the median below 6 runs\n");
-	if (same)
-		printf("~: no difference shown (p > %g)\n", c->o.alpha);
-	printf("change: of the median; p: two-sided Mann-Whitney U\n");
-	if (!c->has_shift)
-		return;
-	printf("\nshift function (%s): deciles by Harrell-Davis, %zu bootstrap resamples of %s\n",
-	       c->o.values ? "values" : "wakeup latency",
-	       c->shift.nr_boot, c->shift.mode == SP_SHIFT_RUNS ? "whole runs" : "single values");
-	printf("%-8s", "decile");
-	print_padded(c->g[0].name, 14);
-	print_padded(c->g[1].name, 14);
-	printf("%-14s %s\n", "diff", "interval");
-	for (k = 0; k < SP_NR_DECILES; k++) {
-		const struct sp_shift_decile *d = &c->shift.dec[k];
-		enum metric_unit u = c->o.values ? U_PLAIN : U_NS;
-		char lo[80], hi[32];
-
-		printf("%-8.1f", d->q);
-		format_value(cell, sizeof(cell), u, d->a);
-		print_padded(cell, 14);
-		format_value(cell, sizeof(cell), u, d->b);
-		print_padded(cell, 14);
-		format_value(cell, sizeof(cell), u, fabs(d->diff));
-		snprintf(lo, sizeof(lo), "%s%s", d->diff < 0 ? "-" : "+", cell);
-		print_padded(lo, 14);
-		format_value(lo, sizeof(lo), u, d->ci_lo);
-		format_value(hi, sizeof(hi), u, d->ci_hi);
-		printf(" [%s, %s]%s\n", lo, hi, d->significant ? " *" : "");
-	}
-	printf("*: significant (Hochberg's step-up over the nine deciles, family-wise %g)\n",
-	       SP_SHIFT_ALPHA);
 }
 
 /* ---- the command line ---------------------------------------------------- */
@@ -920,7 +299,7 @@ static int parse_double(const char *name, const char *arg, double lo, double hi,
 	return -1;
 }
 
-static int parse_args(struct compare_opts *o, int argc, char **argv)
+static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 {
 	int opt, group = 0, ret, i;
 	char *end;
@@ -1037,8 +416,8 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
 
 		if (o->values)
 			found = !strcmp(o->metric, "value");
-		for (i = 0; !o->values && i < NR_TRACE_METRICS; i++)
-			found |= !strcmp(o->metric, trace_metrics[i].name);
+		for (i = 0; !o->values && i < SP_CMP_NR_TRACE_METRICS; i++)
+			found |= !strcmp(o->metric, sp_cmp_trace_metrics[i].name);
 		if (!found)
 			return sp_cli_usage("compare", "--metric: no metric '%s' (see --help)",
 					    o->metric);
@@ -1088,7 +467,7 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
  * (sp_output_protect() remembers only a few files, a group can hold many).
  * Checked before any reading.
  */
-static int check_output(const struct compare_opts *o)
+static int check_output(const struct sp_cmp_opts *o)
 {
 	struct sp_output probe;
 	struct stat out, in;
@@ -1116,7 +495,7 @@ static int check_output(const struct compare_opts *o)
 				   o->width ? o->width : COMPARE_WIDTH);
 }
 
-static void compare_release(struct compare *c)
+static void compare_release(struct sp_cmp *c)
 {
 	int i, r;
 
@@ -1133,9 +512,9 @@ static void compare_release(struct compare *c)
 	free(c->metrics);
 }
 
-static int load_groups(struct compare *c)
+static int load_groups(struct sp_cmp *c)
 {
-	const struct compare_opts *o = &c->o;
+	const struct sp_cmp_opts *o = &c->o;
 	int i, r, ret;
 
 	/* a file that is no trace fails at once, not after the passes over the others */
@@ -1155,10 +534,10 @@ static int load_groups(struct compare *c)
 			return sp_cli_fail(NULL, "out of memory");
 		c->g[i].nr_runs = o->nr_files[i];
 		for (r = 0; r < o->nr_files[i]; r++) {
-			struct compare_run *run = &c->g[i].runs[r];
+			struct sp_cmp_run *run = &c->g[i].runs[r];
 
 			run->file = o->files[i][r];
-			ret = o->values ? load_values(o, run) : load_trace(o, run);
+			ret = o->values ? sp_cmp_load_values(o, run) : sp_cmp_load_trace(o, run);
 			if (ret)
 				return ret;
 		}
@@ -1178,9 +557,9 @@ static int load_groups(struct compare *c)
 	return SP_EXIT_OK;
 }
 
-static void warn_power(const struct compare *c)
+static void warn_power(const struct sp_cmp *c)
 {
-	const struct compare_metric *cm = &c->metrics[0];
+	const struct sp_cmp_metric *cm = &c->metrics[0];
 	double min_p;
 
 	if (!cm->sum[0].nr || !cm->sum[1].nr)
@@ -1193,16 +572,16 @@ static void warn_power(const struct compare *c)
 }
 
 /* How a metric is shown on the runs plot's axis: a scale and a title. */
-static double axis_scale(const struct metric_desc *d, char *title, size_t len)
+static double axis_scale(const struct sp_cmp_metric_desc *d, char *title, size_t len)
 {
 	switch (d->unit) {
-	case U_SECONDS:
+	case SP_CMP_U_SECONDS:
 		snprintf(title, len, "%s (s)", d->name);
 		return 1;
-	case U_FRACTION:
+	case SP_CMP_U_FRACTION:
 		snprintf(title, len, "%s (%%)", d->name);
 		return 100;
-	case U_NS:
+	case SP_CMP_U_NS:
 		snprintf(title, len, "%s (µs)", d->name);
 		return 1e-3;
 	default:
@@ -1212,9 +591,9 @@ static double axis_scale(const struct metric_desc *d, char *title, size_t len)
 }
 
 /* Draw the figure and commit it; nothing is left behind on failure. */
-static int draw_figure(struct compare *c)
+static int draw_figure(struct sp_cmp *c)
 {
-	const struct compare_opts *o = &c->o;
+	const struct sp_cmp_opts *o = &c->o;
 	struct sp_compare_figure fig = { 0 };
 	struct sp_compare_runs rg[2];
 	struct sp_error err = { 0 };
@@ -1232,7 +611,7 @@ static int draw_figure(struct compare *c)
 	scale = axis_scale(c->metrics[k].desc, y_title, sizeof(y_title));
 	memset(rg, 0, sizeof(rg));
 	for (i = 0; i < 2; i++) {
-		const struct compare_group *g = &c->g[i];
+		const struct sp_cmp_group *g = &c->g[i];
 		size_t nr = o->values ? g->runs[0].nr_samples : (size_t)g->nr_runs;
 
 		rg[i].name = g->name;
@@ -1307,7 +686,7 @@ out:
 
 int sp_cmd_compare(int argc, char **argv)
 {
-	struct compare c;
+	struct sp_cmp c;
 	bool to_stdout;
 	int ret;
 
@@ -1335,9 +714,9 @@ int sp_cmd_compare(int argc, char **argv)
 	}
 	to_stdout = c.o.output && !strcmp(c.o.output, "-");
 	if (c.o.json)
-		print_json(&c);
+		sp_cmp_print_json(&c);
 	else if (!to_stdout)
-		print_text(&c);
+		sp_cmp_print_text(&c);
 	if (fflush(stdout) || ferror(stdout))
 		ret = sp_cli_fail(NULL, "cannot write the output");
 out:
