@@ -129,6 +129,10 @@ _schedplot()
 		COMPREPLY=($(compgen -W 'wakeup preempt' -- "$cur")); return ;;
 	--format)
 		COMPREPLY=($(compgen -W 'png pdf svg' -- "$cur")); return ;;
+	--metric)
+		COMPREPLY=($(compgen -W 'duration running_avg waiting_avg idle_while_waiting
+			lost_fraction wakeup_p50 wakeup_p99 migrations_per_s value' -- "$cur"))
+		return ;;
 	-o|--output)
 		_schedplot_files '*.@(png|pdf|svg)'; return ;;
 	--topology|--csv)
@@ -139,6 +143,11 @@ _schedplot()
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$(_schedplot_options "$prog" "$cmd")" -- "$cur"))
+		return
+	fi
+	# compare --values reads files of numbers, whatever their names
+	if [ "$cmd" = compare ] && [[ " ${COMP_WORDS[*]} " == *" --values "* ]]; then
+		_schedplot_files ''
 		return
 	fi
 	_schedplot_files '*.dat'

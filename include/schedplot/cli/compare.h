@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_CLI_COMPARE_H
+#define SP_CLI_COMPARE_H
+
+/*
+ * schedplot compare, split by concern: the command line and the
+ * statistics (cmd-compare.c), reading the runs (compare-runs.c) and
+ * printing the table or JSON (compare-print.c).  Private to those files.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedplot/analysis/compare.h"
+#include "schedplot/analysis/mannwhitney.h"
+#include "schedplot/analysis/shift.h"
+#include "schedplot/draw/output.h"
+
+/* What each run of a trace is reduced to. */
+enum sp_cmp_metric_id {
+	SP_CMP_DURATION,
+	SP_CMP_RUNNING_AVG,
+	SP_CMP_WAITING_AVG,
+	SP_CMP_IDLE_WAITING,
+	SP_CMP_LOST,
+	SP_CMP_WAKEUP_P50,
+	SP_CMP_WAKEUP_P99,
+	SP_CMP_MIGRATIONS,
+	SP_CMP_NR_TRACE_METRICS,
+	SP_CMP_VALUE = 0,		/* --values: the one metric */
+};
+
+enum sp_cmp_unit {
+	SP_CMP_U_SECONDS,
+	SP_CMP_U_TASKS,
+	SP_CMP_U_FRACTION,
+	SP_CMP_U_NS,
+	SP_CMP_U_PER_SECOND,
+	SP_CMP_U_PLAIN,
+};
+
+struct sp_cmp_metric_desc {
+	const char *name;	/* --metric, the table */
+	const char *key;	/* the JSON key of a run */
+	enum sp_cmp_unit unit;
+};
+
+/* The metrics of a run of a trace, and the one of --values. */
+extern const struct sp_cmp_metric_desc sp_cmp_trace_metrics[SP_CMP_NR_TRACE_METRICS];
+extern const struct sp_cmp_metric_desc sp_cmp_value_metric;
+
+/* The command line. */
+struct sp_cmp_opts {
+	char **files[2];
+	int nr_files[2];
+	const char *names_arg;
+	char *names[2];
+	bool json;
+	double alpha;
+	char **targets;
+	int nr_targets;
+	bool values;
+	const char *column;
+	bool shift;
+	bool no_shift;
+	uint64_t seed;
+	const char *output;
+	enum sp_format format;
+	const char *metric;
+	double width, height;
+	const char *title;
+};
+
+/* One run: a trace, or with --values a whole file. */
+struct sp_cmp_run {
+	const char *file;
+	double m[SP_CMP_NR_TRACE_METRICS];
+	int nr_cpus;
+	double *samples;	/* the shift's values: wakeup latencies in ns, or the numbers */
+	size_t nr_samples;
+	uint64_t *waits;	/* traces: the wakeup latencies, sorted (the CDF) */
+	size_t nr_waits;
+};
+
+struct sp_cmp_group {
+	const char *name;
+	struct sp_cmp_run *runs;
+	int nr_runs;
+};
+
+struct sp_cmp_metric {
+	const struct sp_cmp_metric_desc *desc;
+	struct sp_runs_summary sum[2];
+	struct sp_mannwhitney mw;
+	double change;		/* (median B - median A) / median A; NaN when A's is 0 */
+	bool significant;
+};
+
+/* Everything the command computes before it writes anything. */
+struct sp_cmp {
+	struct sp_cmp_opts o;
+	struct sp_cmp_group g[2];
+	struct sp_cmp_metric *metrics;
+	int nr_metrics;
+	bool has_shift;
+	struct sp_shift shift;
+};
+
+/**
+ * sp_cmp_load_trace - reduce one trace to the numbers of a run
+ * @o: the options (--target)
+ * @r: the run: @r->file in; metrics, CPUs and wakeup latencies out
+ *
+ * Prints errors and the warnings of the pass.
+ * Return: SP_EXIT_OK or an exit code.
+ */
+int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r);
+
+/**
+ * sp_cmp_load_values - read a file of numbers into @r->samples
+ * @o: the options (--column)
+ * @r: the run: @r->file in
+ *
+ * One number per line, blank lines and lines starting with '#' skipped;
+ * with --column, a CSV file whose first line names the columns.
+ * Prints errors.  Return: SP_EXIT_OK or an exit code.
+ */
+int sp_cmp_load_values(const struct sp_cmp_opts *o, struct sp_cmp_run *r);
+
+/**
+ * sp_cmp_print_text - the table, benchstat's way, and the shift function
+ * @c: the computed comparison
+ *
+ * Return: nothing; the caller checks standard output.
+ */
+void sp_cmp_print_text(const struct sp_cmp *c);
+
+/**
+ * sp_cmp_print_json - one JSON object: groups, metrics, shift
+ * @c: the computed comparison
+ *
+ * Return: nothing; the caller checks standard output.
+ */
+void sp_cmp_print_json(const struct sp_cmp *c);
+
+#endif /* SP_CLI_COMPARE_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_COMPARE_VIEW_H
+#define SP_COMPARE_VIEW_H
+
+/*
+ * The figure of `schedplot compare`: two groups of runs, before and after
+ * a change, in up to three panels stacked from the top:
+ *
+ *	runs	every run a dot, sorted by the metric within its group, the
+ *		group's median as a line over the band of its interval,
+ *		median and CV written above
+ *	CDF	the wait distributions (views/latency.h): each group's runs
+ *		pooled in a thick line, each run a thin one in its colour
+ *	shift	B - A at each decile with its bootstrap interval
+ *
+ * Panels without data (no waits, no shift function) are left out.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct _cairo;
+struct sp_shift;
+struct sp_theme;
+
+/* One group. */
+struct sp_compare_runs {
+	const char *name;
+	double *values;			/* the metric of each run, in the axis' unit */
+	size_t nr_runs;
+	const uint64_t **waits;		/* nr_waits_runs runs' waits in ns, sorted */
+	size_t *nr_waits;
+	size_t nr_waits_runs;
+	double median;			/* in the axis' unit */
+	double ci_lo, ci_hi;		/* its interval; NaN for none (a band when known) */
+	double cv;			/* sd / mean, NaN when unknown */
+};
+
+struct sp_compare_figure {
+	const char *title;		/* NULL or "": none */
+	const char *y_title;		/* the runs panel's axis: "duration (s)" */
+	const struct sp_compare_runs *groups;	/* two */
+	const struct sp_shift *shift;	/* NULL: no shift panel */
+	double shift_scale;		/* shift values are multiplied by it ... */
+	const char *shift_title;	/* ... for this axis title */
+	bool pixels;			/* PNG: lines on whole pixels */
+};
+
+/**
+ * sp_compare_figure_draw - draw the whole figure on a surface
+ * @cr: cairo context of a @width x @height surface
+ * @theme: the theme
+ * @fig: what to draw
+ * @width: the surface width
+ * @height: the surface height
+ *
+ * Return: 0, -ERANGE when the surface is too small for its labels,
+ * -EINVAL when a group has no run, or -ENOMEM.
+ */
+int sp_compare_figure_draw(struct _cairo *cr, const struct sp_theme *theme,
+			   const struct sp_compare_figure *fig, double width, double height);
+
+#endif /* SP_COMPARE_VIEW_H */

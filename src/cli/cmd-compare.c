@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot compare: did the patch change anything?  Two groups of runs
+ * (traces, or files of numbers), each run reduced to a few numbers, each
+ * group summarised, the groups tested against each other (Mann-Whitney U)
+ * and their wait distributions compared decile by decile (shift function).
+ *
+ * Everything is computed before anything is written: text or JSON goes to
+ * standard output at the end, the image (-o) is committed last, so a
+ * failure leaves nothing half-written.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "schedplot/analysis/compare.h"
+#include "schedplot/analysis/mannwhitney.h"
+#include "schedplot/analysis/shift.h"
+#include "schedplot/base/alloc.h"
+#include "schedplot/base/error.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/cli/compare.h"
+#include "schedplot/draw/output.h"
+#include "schedplot/draw/theme.h"
+#include "schedplot/model/trace.h"
+#include "schedplot/views/compare.h"
+
+#define COMPARE_DEFAULT_SEED	1
+#define COMPARE_DEFAULT_ALPHA	0.05
+#define COMPARE_MIN_RUNS_BOOT	5	/* runs per group to resample whole runs */
+#define COMPARE_WIDTH		900
+#define COMPARE_HEIGHT		900
+
+static const char compare_usage[] =
+	"usage: schedplot compare [OPTIONS] A1.dat A2.dat ... --vs B1.dat B2.dat ...\n"
+	"       schedplot compare [OPTIONS] --values A.txt --vs B.txt\n"
+	"\n"
+	"Did the change make a difference?  Reduce each run (trace) of two groups to\n"
+	"a few numbers, summarise each group (median with a 95% interval, mean, sd,\n"
+	"CV) and test the groups against each other (two-sided Mann-Whitney U).\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot compare b1.dat b2.dat b3.dat --vs a1.dat a2.dat a3.dat\n"
+	"  schedplot compare --names before,after b*.dat --vs a*.dat -o cmp.png\n"
+	"  schedplot compare --json b*.dat --vs a*.dat\n"
+	"  schedplot compare --values before.txt --vs after.txt\n"
+	"\n"
+	"Options:\n"
+	"      --vs              the files after it form the second group\n"
+	"      --names A,B       the groups' names (default: from the file names)\n"
+	"  -j, --json            print one JSON object instead of the table\n"
+	"      --alpha X         significance level of the test (default 0.05)\n"
+	"      --target COMM     a run's duration spans the tasks named COMM (glob;\n"
+	"                        repeat for several), not the complete window\n"
+	"      --values          the inputs are text files of numbers, one per line\n"
+	"      --column NAME     with --values: the column NAME of CSV files\n"
+	"      --shift           with --values: the shift function of the values too\n"
+	"      --no-shift        no shift function (its bootstrap takes seconds per\n"
+	"                        100000 waits)\n"
+	"      --seed N          seed of the bootstrap (default 1)\n"
+	"  -o, --output FILE     draw the runs and the wait distributions (PNG, PDF, SVG)\n"
+	"      --format FMT      png, pdf or svg (needed with -o -)\n"
+	"      --metric NAME     the metric of the runs plot (default duration)\n"
+	"      --width PX        image width (default 900)\n"
+	"      --height PX       image height (default 900)\n"
+	"      --title TEXT      image title\n"
+	"  -v, --verbose         explain repairs and oddities\n"
+	"  -q, --quiet           no progress, no warnings\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"Metrics: duration, running_avg, waiting_avg, idle_while_waiting,\n"
+	"lost_fraction, wakeup_p50, wakeup_p99, migrations_per_s.\n"
+	"See schedplot-compare(1) for their exact meaning.\n";
+
+enum {
+	OPT_VS = 256,
+	OPT_NAMES,
+	OPT_ALPHA,
+	OPT_TARGET,
+	OPT_VALUES,
+	OPT_COLUMN,
+	OPT_SHIFT,
+	OPT_NO_SHIFT,
+	OPT_SEED,
+	OPT_FORMAT,
+	OPT_METRIC,
+	OPT_WIDTH,
+	OPT_HEIGHT,
+	OPT_TITLE,
+};
+
+static const struct option compare_options[] = {
+	{ "vs", no_argument, NULL, OPT_VS },
+	{ "names", required_argument, NULL, OPT_NAMES },
+	{ "json", no_argument, NULL, 'j' },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "values", no_argument, NULL, OPT_VALUES },
+	{ "column", required_argument, NULL, OPT_COLUMN },
+	{ "shift", no_argument, NULL, OPT_SHIFT },
+	{ "no-shift", no_argument, NULL, OPT_NO_SHIFT },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "height", required_argument, NULL, OPT_HEIGHT },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* ---- the statistics ------------------------------------------------------ */
+
+static int compute(struct sp_cmp *c)
+{
+	const struct sp_cmp_opts *o = &c->o;
+	double *x[2] = { NULL, NULL };
+	int i, k, ret = SP_EXIT_OK, err;
+
+	c->nr_metrics = o->values ? 1 : SP_CMP_NR_TRACE_METRICS;
+	c->metrics = calloc(c->nr_metrics, sizeof(*c->metrics));
+	if (!c->metrics)
+		return sp_cli_fail(NULL, "out of memory");
+	for (k = 0; k < c->nr_metrics; k++) {
+		struct sp_cmp_metric *cm = &c->metrics[k];
+		size_t n[2] = { 0, 0 };
+
+		cm->desc = o->values ? &sp_cmp_value_metric : &sp_cmp_trace_metrics[k];
+		for (i = 0; i < 2; i++) {
+			const struct sp_cmp_group *g = &c->g[i];
+			size_t total = 0;
+			int r;
+
+			for (r = 0; r < g->nr_runs; r++)
+				total += o->values ? g->runs[r].nr_samples : 1;
+			free(x[i]);
+			x[i] = sp_alloc_array(total, sizeof(double));
+			if (!x[i]) {
+				ret = sp_cli_fail(NULL, "out of memory");
+				goto out;
+			}
+			for (r = 0; r < g->nr_runs; r++) {
+				const struct sp_cmp_run *run = &g->runs[r];
+
+				if (o->values) {
+					memcpy(x[i] + n[i], run->samples,
+					       run->nr_samples * sizeof(double));
+					n[i] += run->nr_samples;
+				} else if (!isnan(run->m[k])) {
+					x[i][n[i]++] = run->m[k];
+				}
+			}
+		}
+		if (!n[0] || !n[1]) {
+			/* e.g. no wakeup latency in any run of a group */
+			for (i = 0; i < 2; i++)
+				if (!n[i])
+					memset(&cm->sum[i], 0, sizeof(cm->sum[i]));
+			cm->change = NAN;
+			cm->mw.p = NAN;
+			cm->mw.u_a = NAN;
+			if (!n[0] && !n[1])
+				continue;
+		}
+		for (i = 0; i < 2; i++) {
+			if (!n[i])
+				continue;
+			err = sp_runs_summary_compute(&cm->sum[i], x[i], n[i]);
+			if (err) {
+				ret = sp_cli_fail_code(NULL, err, "cannot summarise the runs");
+				goto out;
+			}
+		}
+		if (!n[0] || !n[1])
+			continue;
+		err = sp_mannwhitney_test(&cm->mw, x[0], n[0], x[1], n[1], SP_MANNWHITNEY_AUTO);
+		if (err) {
+			ret = sp_cli_fail_code(NULL, err, "cannot test the groups");
+			goto out;
+		}
+		cm->change = cm->sum[0].median != 0 ?
+			(cm->sum[1].median - cm->sum[0].median) / fabs(cm->sum[0].median) : NAN;
+		if (cm->sum[0].median == cm->sum[1].median)
+			cm->change = 0;
+		cm->significant = cm->mw.p <= o->alpha;
+	}
+out:
+	free(x[0]);
+	free(x[1]);
+	return ret;
+}
+
+static int compute_shift(struct sp_cmp *c)
+{
+	const struct sp_cmp_opts *o = &c->o;
+	struct sp_shift_run *runs[2] = { NULL, NULL };
+	struct sp_shift_group sg[2];
+	enum sp_shift_resample mode;
+	int i, r, err, ret = SP_EXIT_OK;
+	size_t total[2] = { 0, 0 };
+
+	if (o->no_shift || (o->values && !o->shift))
+		return SP_EXIT_OK;
+	for (i = 0; i < 2; i++) {
+		runs[i] = calloc(c->g[i].nr_runs, sizeof(*runs[i]));
+		if (!runs[i]) {
+			ret = sp_cli_fail(NULL, "out of memory");
+			goto out;
+		}
+		sg[i].runs = runs[i];
+		sg[i].nr_runs = 0;
+		for (r = 0; r < c->g[i].nr_runs; r++) {
+			const struct sp_cmp_run *run = &c->g[i].runs[r];
+
+			if (!run->nr_samples)
+				continue;
+			runs[i][sg[i].nr_runs].v = run->samples;
+			runs[i][sg[i].nr_runs++].nr = run->nr_samples;
+			total[i] += run->nr_samples;
+		}
+	}
+	if (!total[0] || !total[1]) {
+		sp_cli_warn("no shift function: group '%s' has no wakeup latencies",
+			    c->g[total[0] ? 1 : 0].name);
+		goto out;
+	}
+	if (o->values) {
+		mode = SP_SHIFT_VALUES;
+	} else if (sg[0].nr_runs >= COMPARE_MIN_RUNS_BOOT &&
+		   sg[1].nr_runs >= COMPARE_MIN_RUNS_BOOT) {
+		mode = SP_SHIFT_RUNS;
+	} else {
+		mode = SP_SHIFT_VALUES;
+		sp_cli_warn("fewer than %d runs in a group: the shift function resamples single "
+			    "waits, so its intervals ignore the variation between runs and are "
+			    "too narrow", COMPARE_MIN_RUNS_BOOT);
+	}
+	err = sp_shift_compute(&c->shift, &sg[0], &sg[1], mode, SP_SHIFT_NR_BOOT, o->seed);
+	if (err) {
+		ret = sp_cli_fail_code(NULL, err, "cannot compute the shift function");
+		goto out;
+	}
+	c->has_shift = true;
+out:
+	free(runs[0]);
+	free(runs[1]);
+	return ret;
+}
+
+/* ---- the command line ---------------------------------------------------- */
+
+/* The name of a group from its files: their common start, less digits and separators. */
+static char *default_name(char **files, int nr)
+{
+	const char *first = sp_cli_base_name(files[0]);
+	size_t len = strlen(first), j;
+	char *dot, *name;
+	int i;
+
+	dot = strrchr(first, '.');
+	if (dot && dot != first)
+		len = dot - first;
+	if (nr > 1) {
+		for (i = 1; i < nr; i++) {
+			const char *b = sp_cli_base_name(files[i]);
+
+			for (j = 0; j < len && b[j] == first[j]; j++)
+				;
+			len = j;
+		}
+		while (len && strchr("0123456789-_.", first[len - 1]))
+			len--;
+	}
+	name = strndup(first, len);
+	return name;
+}
+
+static int parse_double(const char *name, const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v >= lo && v <= hi))
+		return sp_cli_usage("compare", "--%s needs a number from %g to %g, not '%s'", name,
+				    lo, hi, arg);
+	*out = v;
+	return -1;
+}
+
+static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
+{
+	int opt, group = 0, ret, i;
+	char *end;
+
+	o->alpha = COMPARE_DEFAULT_ALPHA;
+	o->seed = COMPARE_DEFAULT_SEED;
+	for (i = 0; i < 2; i++) {
+		o->files[i] = calloc(argc + 1, sizeof(char *));
+		if (!o->files[i])
+			return sp_cli_fail(NULL, "out of memory");
+	}
+	o->targets = calloc(argc + 1, sizeof(char *));
+	if (!o->targets)
+		return sp_cli_fail(NULL, "out of memory");
+
+	optind = 1;
+	/* "-": the files come back in order (as option 1), so --vs splits them */
+	while ((opt = getopt_long(argc, argv, "-jo:vqh", compare_options, NULL)) != -1) {
+		if (sp_cli_parse_common(opt))
+			continue;
+		ret = -1;
+		switch (opt) {
+		case 1:
+			o->files[group][o->nr_files[group]++] = optarg;
+			break;
+		case OPT_VS:
+			if (group)
+				return sp_cli_usage("compare", "--vs given twice (two groups only)");
+			group = 1;
+			break;
+		case OPT_NAMES:
+			o->names_arg = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case OPT_ALPHA:
+			ret = parse_double("alpha", optarg, 1e-9, 0.5, &o->alpha);
+			break;
+		case OPT_TARGET:
+			o->targets[o->nr_targets++] = optarg;
+			break;
+		case OPT_VALUES:
+			o->values = true;
+			break;
+		case OPT_COLUMN:
+			o->column = optarg;
+			break;
+		case OPT_SHIFT:
+			o->shift = true;
+			o->no_shift = false;
+			break;
+		case OPT_NO_SHIFT:
+			o->no_shift = true;
+			o->shift = false;
+			break;
+		case OPT_SEED:
+			errno = 0;
+			o->seed = strtoull(optarg, &end, 0);
+			if (end == optarg || *end || errno || *optarg == '-')
+				return sp_cli_usage("compare", "--seed needs a number, not '%s'",
+						    optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FORMAT:
+			o->format = sp_format_from_name(optarg);
+			if (o->format == SP_FORMAT_NONE)
+				return sp_cli_usage("compare", "--format: png, pdf or svg, not '%s'",
+						    optarg);
+			break;
+		case OPT_METRIC:
+			o->metric = optarg;
+			break;
+		case OPT_WIDTH:
+			ret = parse_double("width", optarg, 300, SP_OUTPUT_MAX_PX, &o->width);
+			break;
+		case OPT_HEIGHT:
+			ret = parse_double("height", optarg, 300, SP_OUTPUT_MAX_PX, &o->height);
+			break;
+		case OPT_TITLE:
+			o->title = optarg;
+			break;
+		case 'h':
+			fputs(compare_usage, stdout);
+			return SP_EXIT_OK;
+		default:
+			return sp_cli_usage("compare", "unknown option");
+		}
+		if (ret >= 0)
+			return ret;
+	}
+	/* after "--", the rest are files of the group then being filled */
+	for (; optind < argc; optind++)
+		o->files[group][o->nr_files[group]++] = argv[optind];
+	if (!o->nr_files[0] && !o->nr_files[1])
+		return sp_cli_usage("compare", "no files given (A.dat ... --vs B.dat ...)");
+	if (!group)
+		return sp_cli_usage("compare", "no --vs: give the second group after --vs");
+	if (!o->nr_files[0])
+		return sp_cli_usage("compare", "the first group is empty (no file before --vs)");
+	if (!o->nr_files[1])
+		return sp_cli_usage("compare", "the second group is empty (no file after --vs)");
+	if (o->values && o->nr_targets)
+		return sp_cli_usage("compare", "--target is for traces, not with --values");
+	if (!o->values && (o->column || o->shift))
+		return sp_cli_usage("compare", "--%s needs --values",
+				    o->column ? "column" : "shift");
+	if (o->values && (o->nr_files[0] > 1 || o->nr_files[1] > 1))
+		return sp_cli_usage("compare", "--values takes one file per group");
+	if (o->metric) {
+		bool found = false;
+
+		if (o->values)
+			found = !strcmp(o->metric, "value");
+		for (i = 0; !o->values && i < SP_CMP_NR_TRACE_METRICS; i++)
+			found |= !strcmp(o->metric, sp_cmp_trace_metrics[i].name);
+		if (!found)
+			return sp_cli_usage("compare", "--metric: no metric '%s' (see --help)",
+					    o->metric);
+	}
+	if (o->output) {
+		if (!o->format)
+			o->format = sp_format_from_path(o->output);
+		if (!o->format)
+			return sp_cli_usage("compare", "cannot tell the format of '%s' (use .png, "
+					    ".pdf or .svg, or --format)", o->output);
+	} else if (o->format || o->metric || o->width || o->height || o->title) {
+		return sp_cli_usage("compare", "--format, --metric, --width, --height and --title "
+				    "are for the image: give -o FILE");
+	}
+	if (o->output && !strcmp(o->output, "-") && o->json)
+		return sp_cli_usage("compare", "-o - and --json both want standard output");
+	for (i = 0; i < 2; i++) {
+		o->names[i] = default_name(o->files[i], o->nr_files[i]);
+		if (!o->names[i])
+			return sp_cli_fail(NULL, "out of memory");
+	}
+	if (o->names_arg) {
+		const char *comma = strchr(o->names_arg, ',');
+
+		if (!comma || comma == o->names_arg || !comma[1] || strchr(comma + 1, ','))
+			return sp_cli_usage("compare", "--names needs two names: A,B, not '%s'",
+					    o->names_arg);
+		free(o->names[0]);
+		free(o->names[1]);
+		o->names[0] = strndup(o->names_arg, comma - o->names_arg);
+		o->names[1] = strdup(comma + 1);
+		if (!o->names[0] || !o->names[1])
+			return sp_cli_fail(NULL, "out of memory");
+	} else if (!*o->names[0] || !*o->names[1] || !strcmp(o->names[0], o->names[1])) {
+		free(o->names[0]);
+		free(o->names[1]);
+		o->names[0] = strdup("A");
+		o->names[1] = strdup("B");
+		if (!o->names[0] || !o->names[1])
+			return sp_cli_fail(NULL, "out of memory");
+	}
+	return -1;
+}
+
+/*
+ * The output can be written and is not one of the inputs
+ * (sp_output_protect() remembers only a few files, a group can hold many).
+ * Checked before any reading.
+ */
+static int check_output(const struct sp_cmp_opts *o)
+{
+	struct sp_output probe;
+	struct stat out, in;
+	bool exists;
+	int i, r;
+
+	if (!o->output)
+		return SP_EXIT_OK;
+	if (!strcmp(o->output, "-"))
+		exists = !fstat(STDOUT_FILENO, &out) && S_ISREG(out.st_mode);
+	else
+		exists = !stat(o->output, &out);
+	for (i = 0; exists && i < 2; i++)
+		for (r = 0; r < o->nr_files[i]; r++)
+			if (!stat(o->files[i][r], &in) && in.st_dev == out.st_dev &&
+			    in.st_ino == out.st_ino) {
+				fprintf(stderr, "schedplot: %s: refusing to write the image over "
+					"the input file '%s' (choose another output name)\n",
+					o->output, o->files[i][r]);
+				return SP_EXIT_USAGE;
+			}
+	/* a wrong directory fails now, not after the passes */
+	sp_output_init(&probe);
+	return sp_cli_probe_output(&probe, o->output, o->format,
+				   o->width ? o->width : COMPARE_WIDTH);
+}
+
+static void compare_release(struct sp_cmp *c)
+{
+	int i, r;
+
+	for (i = 0; i < 2; i++) {
+		for (r = 0; c->g[i].runs && r < c->g[i].nr_runs; r++) {
+			free(c->g[i].runs[r].samples);
+			free(c->g[i].runs[r].waits);
+		}
+		free(c->g[i].runs);
+		free(c->o.files[i]);
+		free(c->o.names[i]);
+	}
+	free(c->o.targets);
+	free(c->metrics);
+}
+
+static int load_groups(struct sp_cmp *c)
+{
+	const struct sp_cmp_opts *o = &c->o;
+	int i, r, ret;
+
+	/* a file that is no trace fails at once, not after the passes over the others */
+	for (i = 0; !o->values && i < 2; i++)
+		for (r = 0; r < o->nr_files[i]; r++) {
+			struct sp_trace t;
+
+			ret = sp_cli_open(&t, o->files[i][r]);
+			if (ret)
+				return ret;
+			sp_trace_close(&t);
+		}
+	for (i = 0; i < 2; i++) {
+		c->g[i].name = o->names[i];
+		c->g[i].runs = calloc(o->nr_files[i], sizeof(*c->g[i].runs));
+		if (!c->g[i].runs)
+			return sp_cli_fail(NULL, "out of memory");
+		c->g[i].nr_runs = o->nr_files[i];
+		for (r = 0; r < o->nr_files[i]; r++) {
+			struct sp_cmp_run *run = &c->g[i].runs[r];
+
+			run->file = o->files[i][r];
+			ret = o->values ? sp_cmp_load_values(o, run) : sp_cmp_load_trace(o, run);
+			if (ret)
+				return ret;
+		}
+	}
+	if (o->values)
+		return SP_EXIT_OK;
+	/* different machines can be compared, but the numbers then mean less */
+	for (i = 0; i < 2; i++)
+		for (r = 0; r < c->g[i].nr_runs; r++)
+			if (c->g[i].runs[r].nr_cpus != c->g[0].runs[0].nr_cpus && !sp_cli.quiet) {
+				fprintf(stderr, "schedplot: note: %s has %d CPUs, %s has %d: the "
+					"runs come from different machines or settings\n",
+					c->g[0].runs[0].file, c->g[0].runs[0].nr_cpus,
+					c->g[i].runs[r].file, c->g[i].runs[r].nr_cpus);
+				return SP_EXIT_OK;
+			}
+	return SP_EXIT_OK;
+}
+
+static void warn_power(const struct sp_cmp *c)
+{
+	const struct sp_cmp_metric *cm = &c->metrics[0];
+	double min_p;
+
+	if (!cm->sum[0].nr || !cm->sum[1].nr)
+		return;
+	min_p = sp_mannwhitney_min_p(cm->sum[0].nr, cm->sum[1].nr);
+	if (min_p > c->o.alpha)
+		sp_cli_warn("%zu against %zu %s cannot give p below %.3g: no difference can be "
+			    "shown at alpha %g (add runs)", cm->sum[0].nr, cm->sum[1].nr,
+			    c->o.values ? "values" : "runs", min_p, c->o.alpha);
+}
+
+/* How a metric is shown on the runs plot's axis: a scale and a title. */
+static double axis_scale(const struct sp_cmp_metric_desc *d, char *title, size_t len)
+{
+	switch (d->unit) {
+	case SP_CMP_U_SECONDS:
+		snprintf(title, len, "%s (s)", d->name);
+		return 1;
+	case SP_CMP_U_FRACTION:
+		snprintf(title, len, "%s (%%)", d->name);
+		return 100;
+	case SP_CMP_U_NS:
+		snprintf(title, len, "%s (µs)", d->name);
+		return 1e-3;
+	default:
+		snprintf(title, len, "%s", d->name);
+		return 1;
+	}
+}
+
+/* Draw the figure and commit it; nothing is left behind on failure. */
+static int draw_figure(struct sp_cmp *c)
+{
+	const struct sp_cmp_opts *o = &c->o;
+	struct sp_compare_figure fig = { 0 };
+	struct sp_compare_runs rg[2];
+	struct sp_error err = { 0 };
+	struct sp_output out;
+	struct sp_theme theme;
+	char y_title[64];
+	int i, r, k = 0, ret = SP_EXIT_OK, code;
+	double scale;
+	size_t j;
+
+	if (o->metric)
+		for (k = 0; k < c->nr_metrics - 1; k++)
+			if (!strcmp(c->metrics[k].desc->name, o->metric))
+				break;
+	scale = axis_scale(c->metrics[k].desc, y_title, sizeof(y_title));
+	memset(rg, 0, sizeof(rg));
+	for (i = 0; i < 2; i++) {
+		const struct sp_cmp_group *g = &c->g[i];
+		size_t nr = o->values ? g->runs[0].nr_samples : (size_t)g->nr_runs;
+
+		rg[i].name = g->name;
+		rg[i].nr_runs = nr;
+		rg[i].values = calloc(nr ? nr : 1, sizeof(double));
+		rg[i].waits = calloc(g->nr_runs, sizeof(*rg[i].waits));
+		rg[i].nr_waits = calloc(g->nr_runs, sizeof(*rg[i].nr_waits));
+		if (!rg[i].values || !rg[i].waits || !rg[i].nr_waits) {
+			ret = sp_cli_fail(NULL, "out of memory");
+			goto out;
+		}
+		for (j = 0; j < nr; j++)
+			rg[i].values[j] = scale * (o->values ? g->runs[0].samples[j] :
+						   g->runs[j].m[k]);
+		for (r = 0; !o->values && r < g->nr_runs; r++) {
+			rg[i].waits[r] = g->runs[r].waits;
+			rg[i].nr_waits[r] = g->runs[r].nr_waits;
+		}
+		rg[i].nr_waits_runs = o->values ? 0 : g->nr_runs;
+		rg[i].median = c->metrics[k].sum[i].nr ? scale * c->metrics[k].sum[i].median : NAN;
+		rg[i].cv = c->metrics[k].sum[i].nr ? c->metrics[k].sum[i].cv : NAN;
+		rg[i].ci_lo = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_lo : NAN;
+		rg[i].ci_hi = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_hi : NAN;
+	}
+	fig.title = o->title;
+	fig.y_title = y_title;
+	fig.groups = rg;
+	fig.shift = c->has_shift ? &c->shift : NULL;
+	fig.shift_scale = 1;
+	fig.shift_title = "difference";
+	if (c->has_shift && !o->values) {
+		double big = 0;
+
+		for (j = 0; j < SP_NR_DECILES; j++)
+			big = fmax(big, fmax(fabs(c->shift.dec[j].ci_lo),
+					     fabs(c->shift.dec[j].ci_hi)));
+		fig.shift_scale = big >= 1e6 ? 1e-6 : big >= 1e3 ? 1e-3 : 1;
+		fig.shift_title = big >= 1e6 ? "difference (ms)" : big >= 1e3 ?
+				  "difference (µs)" : "difference (ns)";
+	}
+	fig.pixels = o->format == SP_FORMAT_PNG;
+
+	sp_theme_init(&theme, 0);
+	sp_output_init(&out);
+	for (i = 0; i < 2; i++)
+		for (r = 0; r < o->nr_files[i]; r++)
+			sp_output_protect(&out, o->files[i][r]);	/* the first few */
+	if (sp_output_open(&out, o->output, o->format, o->width ? o->width : COMPARE_WIDTH,
+			   o->height ? o->height : COMPARE_HEIGHT, &err)) {
+		ret = sp_cli_output_error(o->output, &err);
+		goto out;
+	}
+	code = sp_compare_figure_draw(out.cr, &theme, &fig, out.width, out.height);
+	if (code) {
+		sp_output_close(&out, false, NULL);
+		ret = code == -ERANGE ?
+			sp_cli_fail(o->output, "the image is too small for its labels "
+				    "(try a larger --width/--height)") :
+			sp_cli_fail_code(o->output, code, "cannot draw the figure");
+		goto out;
+	}
+	if (sp_output_close(&out, true, &err))
+		ret = sp_cli_output_error(o->output, &err);
+out:
+	for (i = 0; i < 2; i++) {
+		free(rg[i].values);
+		free(rg[i].waits);
+		free(rg[i].nr_waits);
+	}
+	return ret;
+}
+
+int sp_cmd_compare(int argc, char **argv)
+{
+	struct sp_cmp c;
+	bool to_stdout;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	ret = parse_args(&c.o, argc, argv);
+	if (ret >= 0)
+		goto out;
+	ret = check_output(&c.o);
+	if (ret)
+		goto out;
+	ret = load_groups(&c);
+	if (ret)
+		goto out;
+	ret = compute(&c);
+	if (ret)
+		goto out;
+	warn_power(&c);
+	ret = compute_shift(&c);
+	if (ret)
+		goto out;
+	if (c.o.output) {
+		ret = draw_figure(&c);
+		if (ret)
+			goto out;
+	}
+	to_stdout = c.o.output && !strcmp(c.o.output, "-");
+	if (c.o.json)
+		sp_cmp_print_json(&c);
+	else if (!to_stdout)
+		sp_cmp_print_text(&c);
+	if (fflush(stdout) || ferror(stdout))
+		ret = sp_cli_fail(NULL, "cannot write the output");
+out:
+	compare_release(&c);
+	return ret;
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot compare: the table (benchstat's layout: each group's median
+ * with its interval, the change, p and n) and the JSON object.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/cli/cli.h"
+#include "schedplot/cli/compare.h"
+
+/* The shortest decimal that reads back as @v; null for NaN and infinities. */
+static void json_num(double v)
+{
+	char buf[32];
+	int prec;
+
+	if (!isfinite(v)) {
+		printf("null");
+		return;
+	}
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	printf("%.*g", prec, v);
+}
+
+void sp_cmp_print_json(const struct sp_cmp *c)
+{
+	int i, r, k;
+
+	printf("{\n  \"alpha\": %.10g,\n  \"seed\": %llu,\n  \"groups\": [", c->o.alpha,
+	       (unsigned long long)c->o.seed);
+	for (i = 0; i < 2; i++) {
+		const struct sp_cmp_group *g = &c->g[i];
+
+		printf("%s\n    {\"name\": ", i ? "," : "");
+		sp_cli_json_string(stdout, g->name);
+		printf(", \"runs\": [");
+		for (r = 0; r < g->nr_runs; r++) {
+			const struct sp_cmp_run *run = &g->runs[r];
+
+			printf("%s\n      {\"file\": ", r ? "," : "");
+			sp_cli_json_string(stdout, run->file);
+			if (c->o.values) {
+				size_t j;
+
+				printf(", \"count\": %zu, \"value\": [", run->nr_samples);
+				for (j = 0; j < run->nr_samples; j++) {
+					printf("%s", j ? ", " : "");
+					json_num(run->samples[j]);
+				}
+				printf("]}");
+				continue;
+			}
+			printf(", \"nr_cpus\": %d", run->nr_cpus);
+			for (k = 0; k < SP_CMP_NR_TRACE_METRICS; k++) {
+				printf(", \"%s\": ", sp_cmp_trace_metrics[k].key);
+				json_num(run->m[k]);
+			}
+			printf("}");
+		}
+		printf("\n    ]}");
+	}
+	printf("\n  ],\n  \"metrics\": [");
+	for (k = 0; k < c->nr_metrics; k++) {
+		const struct sp_cmp_metric *cm = &c->metrics[k];
+
+		printf("%s\n    {\"name\": \"%s\"", k ? "," : "", cm->desc->name);
+		for (i = 0; i < 2; i++) {
+			const struct sp_runs_summary *s = &cm->sum[i];
+
+			printf(", \"%s\": {\"n\": %zu, \"median\": ", i ? "b" : "a", s->nr);
+			json_num(s->nr ? s->median : NAN);
+			printf(", \"ci_low\": ");
+			json_num(s->has_ci ? s->ci_lo : NAN);
+			printf(", \"ci_high\": ");
+			json_num(s->has_ci ? s->ci_hi : NAN);
+			printf(", \"mean\": ");
+			json_num(s->nr ? s->mean : NAN);
+			printf(", \"sd\": ");
+			json_num(s->nr ? s->sd : NAN);
+			printf(", \"cv\": ");
+			json_num(s->nr ? s->cv : NAN);
+			printf(", \"min\": ");
+			json_num(s->nr ? s->min : NAN);
+			printf(", \"max\": ");
+			json_num(s->nr ? s->max : NAN);
+			printf("}");
+		}
+		printf(", \"change\": ");
+		json_num(cm->change);
+		printf(", \"u\": ");
+		json_num(cm->mw.u_a);
+		printf(", \"p_value\": ");
+		json_num(cm->mw.p);
+		printf(", \"significant\": %s}", cm->significant ? "true" : "false");
+	}
+	printf("\n  ],\n  \"shift\": [");
+	for (k = 0; c->has_shift && k < SP_NR_DECILES; k++) {
+		const struct sp_shift_decile *d = &c->shift.dec[k];
+
+		printf("%s\n    {\"q\": %.1f, \"a\": ", k ? "," : "", d->q);
+		json_num(d->a);
+		printf(", \"b\": ");
+		json_num(d->b);
+		printf(", \"diff\": ");
+		json_num(d->diff);
+		printf(", \"ci_low\": ");
+		json_num(d->ci_lo);
+		printf(", \"ci_high\": ");
+		json_num(d->ci_hi);
+		printf(", \"p_value\": ");
+		json_num(d->p);
+		printf(", \"significant\": %s}", d->significant ? "true" : "false");
+	}
+	if (c->has_shift)
+		printf("\n  ], \"shift_resample\": \"%s\"\n}\n",
+		       c->shift.mode == SP_SHIFT_RUNS ? "runs" : "values");
+	else
+		printf("]\n}\n");
+}
+
+/* A value in its metric's unit, for the table. */
+static void format_value(char *buf, size_t len, enum sp_cmp_unit unit, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	switch (unit) {
+	case SP_CMP_U_SECONDS:
+		snprintf(buf, len, "%.4gs", v);
+		break;
+	case SP_CMP_U_FRACTION:
+		snprintf(buf, len, "%.3g%%", 100 * v);
+		break;
+	case SP_CMP_U_NS:
+		if (fabs(v) >= 1e6)
+			snprintf(buf, len, "%.4gms", v / 1e6);
+		else if (fabs(v) >= 1e3)
+			snprintf(buf, len, "%.4gµs", v / 1e3);
+		else
+			snprintf(buf, len, "%.4gns", v);
+		break;
+	case SP_CMP_U_PER_SECOND:
+		snprintf(buf, len, "%.4g/s", v);
+		break;
+	default:
+		snprintf(buf, len, "%.4g", v);
+		break;
+	}
+}
+
+/* "1.502s ± 3%": the interval as its farthest end from the median, as benchstat does. */
+static void format_cell(char *buf, size_t len, enum sp_cmp_unit unit,
+			const struct sp_runs_summary *s)
+{
+	char v[32];
+	double d;
+
+	if (!s->nr) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	format_value(v, sizeof(v), unit, s->median);
+	if (!s->has_ci) {
+		snprintf(buf, len, "%s ± ∞", v);
+		return;
+	}
+	d = fmax(s->median - s->ci_lo, s->ci_hi - s->median);
+	if (s->median != 0)
+		snprintf(buf, len, "%s ± %.0f%%", v, 100 * d / fabs(s->median));
+	else
+		snprintf(buf, len, "%s ± %.2g", v, d);
+}
+
+/* Pad to @w display columns ("±", "µ" and "∞" take one each). */
+static void print_padded(const char *s, int w)
+{
+	int cols = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	fputs(s, stdout);
+	for (; cols < w; cols++)
+		putchar(' ');
+}
+
+void sp_cmp_print_text(const struct sp_cmp *c)
+{
+	char cell[64];
+	bool no_ci = false, same = false;
+	int i, k;
+
+	print_padded("", 20);
+	print_padded(c->g[0].name, 22);
+	printf("%s\n", c->g[1].name);
+	print_padded("", 20);
+	print_padded("median ± 95% CI", 22);
+	print_padded("median ± 95% CI", 22);
+	printf("%-10s %s\n", "change", "p (n)");
+	for (k = 0; k < c->nr_metrics; k++) {
+		const struct sp_cmp_metric *cm = &c->metrics[k];
+
+		print_padded(cm->desc->name, 20);
+		for (i = 0; i < 2; i++) {
+			format_cell(cell, sizeof(cell), cm->desc->unit, &cm->sum[i]);
+			print_padded(cell, 22);
+			no_ci |= cm->sum[i].nr && !cm->sum[i].has_ci;
+		}
+		if (isnan(cm->mw.p))
+			snprintf(cell, sizeof(cell), "-");
+		else if (!cm->significant)
+			snprintf(cell, sizeof(cell), "~");
+		else if (isnan(cm->change))
+			snprintf(cell, sizeof(cell), "?");
+		else
+			snprintf(cell, sizeof(cell), "%+.2f%%", 100 * cm->change);
+		same |= !strcmp(cell, "~");
+		printf("%-10s ", cell);
+		if (isnan(cm->mw.p))
+			printf("(n=%zu+%zu)\n", cm->sum[0].nr, cm->sum[1].nr);
+		else
+			printf("(p=%.3f n=%zu+%zu)\n", cm->mw.p, cm->sum[0].nr, cm->sum[1].nr);
+	}
+	if (no_ci)
+		printf("± ∞: no 95%% interval of the median below 6 runs\n");
+	if (same)
+		printf("~: no difference shown (p > %g)\n", c->o.alpha);
+	printf("change: of the median; p: two-sided Mann-Whitney U\n");
+	if (!c->has_shift)
+		return;
+	printf("\nshift function (%s): deciles by Harrell-Davis, %zu bootstrap resamples of %s\n",
+	       c->o.values ? "values" : "wakeup latency",
+	       c->shift.nr_boot, c->shift.mode == SP_SHIFT_RUNS ? "whole runs" : "single values");
+	printf("%-8s", "decile");
+	print_padded(c->g[0].name, 14);
+	print_padded(c->g[1].name, 14);
+	printf("%-14s %s\n", "diff", "interval");
+	for (k = 0; k < SP_NR_DECILES; k++) {
+		const struct sp_shift_decile *d = &c->shift.dec[k];
+		enum sp_cmp_unit u = c->o.values ? SP_CMP_U_PLAIN : SP_CMP_U_NS;
+		char lo[80], hi[32];
+
+		printf("%-8.1f", d->q);
+		format_value(cell, sizeof(cell), u, d->a);
+		print_padded(cell, 14);
+		format_value(cell, sizeof(cell), u, d->b);
+		print_padded(cell, 14);
+		format_value(cell, sizeof(cell), u, fabs(d->diff));
+		snprintf(lo, sizeof(lo), "%s%s", d->diff < 0 ? "-" : "+", cell);
+		print_padded(lo, 14);
+		format_value(lo, sizeof(lo), u, d->ci_lo);
+		format_value(hi, sizeof(hi), u, d->ci_hi);
+		printf(" [%s, %s]%s\n", lo, hi, d->significant ? " *" : "");
+	}
+	printf("*: significant (Hochberg's step-up over the nine deciles, family-wise %g)\n",
+	       SP_SHIFT_ALPHA);
+}

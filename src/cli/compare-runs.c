@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot compare: reading the runs.  A trace is reduced in one pass
+ * over its model to a handful of numbers and its wakeup latencies; a file
+ * of numbers is read whole.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/analysis/stats.h"
+#include "schedplot/base/alloc.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/cli/compare.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/trace.h"
+
+const struct sp_cmp_metric_desc sp_cmp_trace_metrics[SP_CMP_NR_TRACE_METRICS] = {
+	[SP_CMP_DURATION] = { "duration", "duration_s", SP_CMP_U_SECONDS },
+	[SP_CMP_RUNNING_AVG] = { "running_avg", "running_avg", SP_CMP_U_TASKS },
+	[SP_CMP_WAITING_AVG] = { "waiting_avg", "waiting_avg", SP_CMP_U_TASKS },
+	[SP_CMP_IDLE_WAITING] = { "idle_while_waiting", "idle_while_waiting", SP_CMP_U_FRACTION },
+	[SP_CMP_LOST] = { "lost_fraction", "lost_fraction", SP_CMP_U_FRACTION },
+	[SP_CMP_WAKEUP_P50] = { "wakeup_p50", "wakeup_p50_ns", SP_CMP_U_NS },
+	[SP_CMP_WAKEUP_P99] = { "wakeup_p99", "wakeup_p99_ns", SP_CMP_U_NS },
+	[SP_CMP_MIGRATIONS] = { "migrations_per_s", "migrations_per_s", SP_CMP_U_PER_SECOND },
+};
+
+const struct sp_cmp_metric_desc sp_cmp_value_metric = { "value", "value", SP_CMP_U_PLAIN };
+
+/* What the pass over one trace gathers. */
+struct trace_pass {
+	const struct sp_cmp_opts *o;
+	struct sp_trace *t;
+	struct sp_stats stats;
+	uint64_t target_first_ns;	/* the first moment a target task is current */
+	uint64_t target_last_ns;	/* the last moment one stops being current */
+	bool target_seen;
+	uint64_t nr_migrations;		/* in the window; of target tasks with --target */
+};
+
+static bool is_target(const struct sp_cmp_opts *o, const char *comm)
+{
+	int i;
+
+	for (i = 0; i < o->nr_targets; i++)
+		if (!strcmp(o->targets[i], comm) || !fnmatch(o->targets[i], comm, 0))
+			return true;
+	return false;
+}
+
+static void pass_steps(void *data, const struct sp_step *steps, size_t n)
+{
+	struct trace_pass *p = data;
+
+	sp_stats_steps(&p->stats, steps, n);
+}
+
+static void pass_wait(void *data, const struct sp_wait *w)
+{
+	struct trace_pass *p = data;
+
+	if (w->wait_class == SP_WAIT_WAKEUP)
+		sp_stats_latency(&p->stats, w->dur_ns);
+}
+
+static void pass_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct trace_pass *p = data;
+
+	(void)cpu;
+	if (pid == 0 || !is_target(p->o, sp_model_comm(&p->t->model, pid)))
+		return;
+	if (!p->target_seen || t0 < p->target_first_ns)
+		p->target_first_ns = t0;
+	if (!p->target_seen || t1 > p->target_last_ns)
+		p->target_last_ns = t1;
+	p->target_seen = true;
+}
+
+static void pass_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
+{
+	struct trace_pass *p = data;
+
+	(void)from_cpu;
+	(void)to_cpu;
+	if (p->o->nr_targets) {
+		if (is_target(p->o, sp_model_comm(&p->t->model, pid)))
+			p->nr_migrations++;
+	} else if (ts_ns >= p->t->window_start_ns) {
+		p->nr_migrations++;
+	}
+}
+
+static void pass_reset(void *data)
+{
+	struct trace_pass *p = data;
+
+	sp_stats_reset(&p->stats);
+	p->target_seen = false;
+	p->target_first_ns = p->target_last_ns = 0;
+	p->nr_migrations = 0;
+}
+
+int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
+{
+	struct sp_model_observer obs = { 0 };
+	struct trace_pass p = { .o = o };
+	struct sp_trace t;
+	uint64_t dur_ns;
+	size_t i;
+	int ret;
+
+	ret = sp_cli_open(&t, r->file);
+	if (ret)
+		return ret;
+	p.t = &t;
+	sp_stats_init(&p.stats, t.window_start_ns, t.end_ns, t.nr_cpus);
+	obs.steps = pass_steps;
+	obs.wait = pass_wait;
+	obs.migration = pass_migration;
+	if (o->nr_targets)
+		obs.run = pass_run;
+	obs.data = &p;
+	ret = sp_cli_run(&t, &obs, pass_reset, NULL);
+	if (ret)
+		goto out;
+	sp_stats_finish(&p.stats);
+	if (p.stats.lat_error) {
+		ret = sp_cli_fail(r->file, "out of memory keeping %llu wakeup latencies",
+				  (unsigned long long)p.stats.lat.nr);
+		goto out;
+	}
+	if (o->nr_targets && !p.target_seen) {
+		ret = sp_cli_fail(r->file, "no task matching --target '%s'%s ran (its duration "
+				  "is unknown; check the names with 'schedplot stats')",
+				  o->targets[0], o->nr_targets > 1 ? " or the others" : "");
+		goto out;
+	}
+	dur_ns = o->nr_targets ? p.target_last_ns - p.target_first_ns :
+		 t.end_ns - t.window_start_ns;
+	r->nr_cpus = t.nr_cpus;
+	r->m[SP_CMP_DURATION] = dur_ns / 1e9;
+	r->m[SP_CMP_RUNNING_AVG] = sp_stats_running_avg(&p.stats);
+	r->m[SP_CMP_WAITING_AVG] = sp_stats_waiting_avg(&p.stats);
+	r->m[SP_CMP_IDLE_WAITING] = t.end_ns > t.window_start_ns ?
+		(double)p.stats.idle_while_waiting_ns / (double)(t.end_ns - t.window_start_ns) :
+		0.0;
+	r->m[SP_CMP_LOST] = sp_stats_lost_fraction(&p.stats);
+	r->m[SP_CMP_WAKEUP_P50] = p.stats.latency.n ? (double)p.stats.latency.p50 : NAN;
+	r->m[SP_CMP_WAKEUP_P99] = p.stats.latency.n ? (double)p.stats.latency.p99 : NAN;
+	r->m[SP_CMP_MIGRATIONS] = dur_ns ? p.nr_migrations / (dur_ns / 1e9) : 0.0;
+
+	ret = sp_samples_sort(&p.stats.lat);
+	if (ret) {
+		ret = sp_cli_fail_code(r->file, ret, "cannot sort the wakeup latencies");
+		goto out;
+	}
+	r->nr_waits = p.stats.lat.nr;
+	r->waits = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->waits));
+	r->samples = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->samples));
+	if (!r->waits || !r->samples) {
+		ret = sp_cli_fail(r->file, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r->nr_waits; i++) {
+		r->waits[i] = p.stats.lat.v[i];
+		r->samples[i] = (double)p.stats.lat.v[i];
+	}
+	r->nr_samples = r->nr_waits;
+out:
+	sp_stats_release(&p.stats);
+	sp_trace_close(&t);
+	return ret;
+}
+
+/* Split a CSV line in place at commas (no quoting); return the field count. */
+static int split_csv(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *s = line;
+
+	while (n < max) {
+		fields[n++] = s;
+		s = strchr(s, ',');
+		if (!s)
+			break;
+		*s++ = '\0';
+	}
+	return n;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		*--e = '\0';
+	if (e - s >= 2 && *s == '"' && e[-1] == '"') {
+		e[-1] = '\0';
+		s++;
+	}
+	return s;
+}
+
+int sp_cmp_load_values(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
+{
+	size_t alloc = 0, lineno = 0, cap = 0;
+	char *line = NULL, *fields[256];
+	int col = -1, ret = SP_EXIT_OK;
+	double *v = NULL;
+	ssize_t len;
+	FILE *f;
+
+	f = fopen(r->file, "r");
+	if (!f)
+		return sp_cli_fail(r->file, "cannot open: %s", strerror(errno));
+	while ((len = getline(&line, &cap, f)) != -1) {
+		char *s, *end;
+		double x;
+
+		lineno++;
+		if (memchr(line, '\0', len)) {
+			ret = sp_cli_fail(r->file, "line %zu: not a text file of numbers", lineno);
+			goto out;
+		}
+		s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		if (o->column && col < 0) {
+			int i, n = split_csv(s, fields, 256);
+
+			for (i = 0; i < n; i++)
+				if (!strcmp(trim(fields[i]), o->column))
+					col = i;
+			if (col < 0) {
+				ret = sp_cli_fail(r->file, "no column '%s' in its first line",
+						  o->column);
+				goto out;
+			}
+			continue;
+		}
+		if (o->column) {
+			int n = split_csv(s, fields, 256);
+
+			if (n <= col) {
+				ret = sp_cli_fail(r->file, "line %zu: no field for column '%s'",
+						  lineno, o->column);
+				goto out;
+			}
+			s = trim(fields[col]);
+			if (!*s)
+				continue;	/* an empty cell: no value */
+		}
+		errno = 0;
+		x = strtod(s, &end);
+		if (end == s || *trim(end) || errno == ERANGE || !isfinite(x)) {
+			ret = sp_cli_fail(r->file, "line %zu: '%.40s' is not a number", lineno, s);
+			goto out;
+		}
+		if (sp_grow_array(&v, &alloc, r->nr_samples + 1, sizeof(*v))) {
+			ret = sp_cli_fail(r->file, "out of memory");
+			goto out;
+		}
+		v[r->nr_samples++] = x;
+	}
+	if (ferror(f)) {
+		ret = sp_cli_fail(r->file, "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	if (!r->nr_samples) {
+		if (o->column)
+			ret = sp_cli_fail(r->file, "no numbers in column '%s'", o->column);
+		else
+			ret = sp_cli_fail(r->file, "no numbers in it");
+		goto out;
+	}
+out:
+	if (ret == SP_EXIT_OK) {
+		r->samples = v;
+		v = NULL;
+	}
+	free(v);
+	free(line);
+	fclose(f);
+	return ret;
+}

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compare view: the runs of two groups, their wait distributions and the
+ * shift function between them.  Work is proportional to the runs and the
+ * pixels: the CDF panel is the latency view's, evaluated per column.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo.h>
+
+#include "schedplot/analysis/shift.h"
+#include "schedplot/base/alloc.h"
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/figure.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/palette.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
+#include "schedplot/views/compare.h"
+#include "schedplot/views/latency.h"
+
+#define NR_Y_TICKS	6
+
+/* A linear axis: ticks at multiples of 1, 2 or 5 x 10^k covering [lo, hi]. */
+struct lin_axis {
+	double lo, hi;
+	double step;
+	int nr_ticks;
+	char labels[16][24];
+	double ticks[16];
+};
+
+static void lin_axis_fit(struct lin_axis *a, double lo, double hi)
+{
+	double span, raw, mag, step, t;
+	int n = 0;
+
+	if (!(hi > lo)) {
+		double d = lo != 0 ? fabs(lo) * 0.1 : 1;
+
+		lo -= d;
+		hi += d;
+	}
+	span = hi - lo;
+	raw = span / (NR_Y_TICKS - 1);
+	mag = pow(10, floor(log10(raw)));
+	step = raw / mag <= 1 ? mag : raw / mag <= 2 ? 2 * mag : raw / mag <= 5 ? 5 * mag :
+	       10 * mag;
+	a->step = step;
+	a->lo = floor(lo / step) * step;
+	a->hi = ceil(hi / step) * step;
+	for (t = a->lo; t <= a->hi + step / 2 && n < 16; t += step, n++) {
+		double v = fabs(t) < step / 1e6 ? 0 : t;
+
+		a->ticks[n] = v;
+		snprintf(a->labels[n], sizeof(a->labels[n]), "%.6g", v);
+	}
+	a->nr_ticks = n;
+}
+
+static double lin_y(const struct lin_axis *a, const struct sp_rect *plot, double v)
+{
+	return plot->y + plot->h - (v - a->lo) / (a->hi - a->lo) * plot->h;
+}
+
+static double lin_label_width(cairo_t *cr, const struct sp_theme *theme,
+			      const struct lin_axis *a)
+{
+	const char *labels[16];
+	int i;
+
+	for (i = 0; i < a->nr_ticks; i++)
+		labels[i] = a->labels[i];
+	return sp_axis_label_width(cr, theme, labels, a->nr_ticks);
+}
+
+static void lin_axis_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			  const struct lin_axis *a, const char *title, double left_w)
+{
+	int i;
+
+	for (i = 0; i < a->nr_ticks; i++) {
+		double y = lin_y(a, plot, a->ticks[i]);
+
+		cairo_save(cr);
+		sp_render_set_color(cr, &theme->grid);
+		cairo_set_line_width(cr, theme->grid_line_width);
+		cairo_move_to(cr, plot->x, y);
+		cairo_line_to(cr, plot->x + plot->w, y);
+		cairo_stroke(cr);
+		cairo_restore(cr);
+		sp_axis_left_tick(cr, theme, plot, y, a->labels[i]);
+	}
+	if (title) {
+		cairo_save(cr);
+		sp_render_font(cr, theme, theme->font_size, false);
+		sp_render_set_color(cr, &theme->text);
+		sp_text_draw_vertical(cr, plot->x - left_w + theme->pad, plot->y + plot->h / 2,
+				      SP_ALIGN_CENTER | SP_ALIGN_TOP, title);
+		cairo_restore(cr);
+	}
+	sp_axis_frame_draw(cr, theme, plot);
+}
+
+/* Four significant digits, never in exponent form: "249.4", "11430". */
+static void format_num(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1e4 && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+static void group_rgb(size_t i, struct sp_rgb *c)
+{
+	sp_palette_color(NULL, i, &c->r, &c->g, &c->b);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The runs panel: one half of the plot per group, dots sorted by value. */
+static int draw_runs(cairo_t *cr, const struct sp_theme *theme,
+		     const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	double lo = INFINITY, hi = -INFINITY, left_w, text_h, r;
+	struct sp_rect plot;
+	struct lin_axis ax;
+	size_t i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < fig->groups[i].nr_runs; j++) {
+			double v = fig->groups[i].values[j];
+
+			if (isfinite(v)) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	if (!isfinite(lo))
+		lo = hi = 0;
+	lin_axis_fit(&ax, lo, hi);
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	cairo_restore(cr);
+	left_w = sp_axis_left_width(cr, theme, lin_label_width(cr, theme, &ax), true);
+	plot.x = area->x + left_w;
+	plot.w = area->w - left_w - theme->margin;
+	plot.y = area->y + text_h + 2 * theme->pad;
+	plot.h = area->h - (plot.y - area->y) - text_h - 2 * theme->pad;
+	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < SP_LAYOUT_MIN_PLOT)
+		return -ERANGE;
+	if (fig->pixels) {
+		sp_figure_snap_x(&plot);
+		sp_figure_snap_y(&plot);
+	}
+	lin_axis_draw(cr, theme, &plot, &ax, fig->y_title, left_w);
+	r = fmax(2.0, theme->font_size / 3);
+	for (i = 0; i < 2; i++) {
+		const struct sp_compare_runs *g = &fig->groups[i];
+		double x0 = plot.x + plot.w * i / 2, w = plot.w / 2, y;
+		double *v = sp_alloc_array(g->nr_runs ? g->nr_runs : 1, sizeof(*v));
+		struct sp_rgb c;
+		char label[96], num[32];
+
+		if (!v)
+			return -ENOMEM;
+		memcpy(v, g->values, g->nr_runs * sizeof(*v));
+		qsort(v, g->nr_runs, sizeof(*v), cmp_double);
+		group_rgb(i, &c);
+		cairo_save(cr);
+		cairo_rectangle(cr, plot.x, plot.y, plot.w, plot.h);
+		cairo_clip(cr);
+		if (isfinite(g->ci_lo) && isfinite(g->ci_hi)) {
+			double y0 = lin_y(&ax, &plot, g->ci_hi), y1 = lin_y(&ax, &plot, g->ci_lo);
+
+			cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.2);
+			cairo_rectangle(cr, x0 + w * 0.05, y0, w * 0.9, fmax(y1 - y0, 1));
+			cairo_fill(cr);
+		}
+		if (isfinite(g->median)) {
+			y = lin_y(&ax, &plot, g->median);
+			sp_render_set_color(cr, &c);
+			cairo_set_line_width(cr, theme->data_line_width);
+			cairo_move_to(cr, x0 + w * 0.05, y);
+			cairo_line_to(cr, x0 + w * 0.95, y);
+			cairo_stroke(cr);
+		}
+		for (j = 0; j < g->nr_runs; j++) {
+			double x = x0 + w * (0.1 + 0.8 * (j + 0.5) / (double)g->nr_runs);
+
+			if (!isfinite(v[j]))
+				continue;
+			cairo_arc(cr, x, lin_y(&ax, &plot, v[j]), r, 0, 2 * M_PI);
+			sp_render_set_color(cr, &c);
+			cairo_fill_preserve(cr);
+			sp_render_set_color(cr, &theme->axis);
+			cairo_set_line_width(cr, theme->axis_line_width / 2);
+			cairo_stroke(cr);
+		}
+		cairo_restore(cr);
+		free(v);
+
+		cairo_save(cr);
+		sp_render_font(cr, theme, theme->font_size, false);
+		sp_render_set_color(cr, &theme->text);
+		format_num(num, sizeof(num), g->median);
+		if (isfinite(g->cv))
+			snprintf(label, sizeof(label), "median %s%s, CV %.1f%%", num,
+				 isfinite(g->ci_lo) ? " (95% band)" : "", 100 * g->cv);
+		else
+			snprintf(label, sizeof(label), "median %s", num);
+		sp_text_draw(cr, x0 + w / 2, plot.y - theme->pad, SP_ALIGN_CENTER | SP_ALIGN_BOTTOM,
+			     label);
+		snprintf(label, sizeof(label), "%s (%zu)", g->name, g->nr_runs);
+		sp_render_font(cr, theme, theme->font_size, true);
+		sp_text_draw(cr, x0 + w / 2, plot.y + plot.h + theme->pad,
+			     SP_ALIGN_CENTER | SP_ALIGN_TOP, label);
+		cairo_restore(cr);
+	}
+	/* the two halves apart */
+	cairo_save(cr);
+	sp_render_set_color(cr, &theme->axis);
+	cairo_set_line_width(cr, theme->grid_line_width);
+	cairo_move_to(cr, plot.x + plot.w / 2, plot.y);
+	cairo_line_to(cr, plot.x + plot.w / 2, plot.y + plot.h);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+	return 0;
+}
+
+static uint64_t nearest_rank(const uint64_t *v, size_t n, double p)
+{
+	size_t k = (size_t)ceil(p * (double)n);
+
+	return n ? v[(k ? k : 1) - 1] : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The CDF panel: each group's waits pooled (thick), each run (thin). */
+static int draw_cdf(cairo_t *cr, const struct sp_theme *theme,
+		    const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	struct sp_latency_series *series;
+	struct sp_latency_figure lf = { 0 };
+	uint64_t *pooled[2] = { NULL, NULL };
+	size_t i, j, n = 0, nr_series = 2;
+	int ret;
+
+	for (i = 0; i < 2; i++)
+		nr_series += fig->groups[i].nr_waits_runs;
+	series = calloc(nr_series, sizeof(*series));
+	if (!series)
+		return -ENOMEM;
+	for (i = 0; i < 2; i++) {
+		const struct sp_compare_runs *g = &fig->groups[i];
+		size_t total = 0, k = 0;
+
+		for (j = 0; j < g->nr_waits_runs; j++)
+			total += g->nr_waits[j];
+		pooled[i] = sp_alloc_array(total ? total : 1, sizeof(uint64_t));
+		if (!pooled[i]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (j = 0; j < g->nr_waits_runs; j++) {
+			struct sp_latency_series *s = &series[n++];
+
+			memcpy(pooled[i] + k, g->waits[j], g->nr_waits[j] * sizeof(uint64_t));
+			k += g->nr_waits[j];
+			s->name = g->name;
+			s->v = g->waits[j];
+			s->n = g->nr_waits[j];
+			s->p50 = nearest_rank(s->v, s->n, 0.5);
+			s->p99 = nearest_rank(s->v, s->n, 0.99);
+			s->color = i;
+			s->thin = true;
+		}
+		qsort(pooled[i], total, sizeof(uint64_t), cmp_u64);
+		series[n].name = g->name;
+		series[n].v = pooled[i];
+		series[n].n = total;
+		series[n].p50 = nearest_rank(pooled[i], total, 0.5);
+		series[n].p99 = nearest_rank(pooled[i], total, 0.99);
+		series[n].color = i;
+		n++;
+	}
+	lf.plot = SP_LATPLOT_CDF;
+	lf.series = series;
+	lf.nr_series = n;
+	lf.legend = true;
+	lf.pixels = fig->pixels;
+	lf.note = "wakeup latency: each group's runs pooled (thick), each run (thin)";
+	cairo_save(cr);
+	cairo_rectangle(cr, area->x, area->y, area->w, area->h);
+	cairo_clip(cr);
+	cairo_translate(cr, area->x, area->y);
+	ret = sp_latency_figure_draw(cr, theme, &lf, area->w, area->h);
+	cairo_restore(cr);
+out:
+	free(pooled[0]);
+	free(pooled[1]);
+	free(series);
+	return ret;
+}
+
+/* The shift panel: B - A at each decile, its interval as a bar. */
+static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
+		      const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	const struct sp_shift *sh = fig->shift;
+	double lo = 0, hi = 0, left_w, text_h, s = fig->shift_scale ? fig->shift_scale : 1;
+	struct sp_rect plot;
+	struct lin_axis ax;
+	char label[64];
+	int d;
+
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		lo = fmin(lo, fmin(sh->dec[d].ci_lo, sh->dec[d].diff) * s);
+		hi = fmax(hi, fmax(sh->dec[d].ci_hi, sh->dec[d].diff) * s);
+	}
+	lin_axis_fit(&ax, lo, hi);
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	cairo_restore(cr);
+	left_w = sp_axis_left_width(cr, theme, lin_label_width(cr, theme, &ax), true);
+	plot.x = area->x + left_w;
+	plot.w = area->w - left_w - theme->margin;
+	plot.y = area->y + text_h + 2 * theme->pad;
+	plot.h = area->h - (plot.y - area->y) - 2 * text_h - 3 * theme->pad;
+	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < SP_LAYOUT_MIN_PLOT)
+		return -ERANGE;
+	if (fig->pixels) {
+		sp_figure_snap_x(&plot);
+		sp_figure_snap_y(&plot);
+	}
+	lin_axis_draw(cr, theme, &plot, &ax, fig->shift_title, left_w);
+
+	cairo_save(cr);
+	sp_render_set_color(cr, &theme->axis);
+	cairo_set_line_width(cr, theme->axis_line_width);
+	cairo_move_to(cr, plot.x, lin_y(&ax, &plot, 0));
+	cairo_line_to(cr, plot.x + plot.w, lin_y(&ax, &plot, 0));
+	cairo_stroke(cr);
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		const struct sp_shift_decile *dec = &sh->dec[d];
+		double x = plot.x + plot.w * (d + 0.5) / SP_NR_DECILES;
+		struct sp_rgb c;
+
+		group_rgb(dec->significant ? 1 : 0, &c);
+		sp_render_set_color(cr, dec->significant ? &c : &theme->axis);
+		cairo_set_line_width(cr, theme->data_line_width);
+		cairo_move_to(cr, x, lin_y(&ax, &plot, dec->ci_lo * s));
+		cairo_line_to(cr, x, lin_y(&ax, &plot, dec->ci_hi * s));
+		cairo_stroke(cr);
+		cairo_arc(cr, x, lin_y(&ax, &plot, dec->diff * s),
+			  fmax(2.0, theme->font_size / 3), 0, 2 * M_PI);
+		cairo_fill(cr);
+		sp_render_font(cr, theme, theme->font_size, false);
+		sp_render_set_color(cr, &theme->text);
+		snprintf(label, sizeof(label), "%.1f", dec->q);
+		sp_text_draw(cr, x, plot.y + plot.h + theme->pad, SP_ALIGN_CENTER | SP_ALIGN_TOP,
+			     label);
+	}
+	sp_render_font(cr, theme, theme->font_size, false);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_draw(cr, plot.x + plot.w / 2, plot.y + plot.h + 2 * theme->pad + text_h,
+		     SP_ALIGN_CENTER | SP_ALIGN_TOP, "decile (Harrell-Davis)");
+	snprintf(label, sizeof(label), "shift function: %s - %s at each decile, %zu resamples",
+		 fig->groups[1].name, fig->groups[0].name, sh->nr_boot);
+	sp_text_draw(cr, plot.x, plot.y - theme->pad, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM, label);
+	cairo_restore(cr);
+	return 0;
+}
+
+int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
+			   const struct sp_compare_figure *fig, double width, double height)
+{
+	double share[3] = { 0 }, total = 0, y, title_h = 0;
+	bool waits = false;
+	struct sp_rect area;
+	int i, ret = 0;
+	size_t j;
+
+	for (i = 0; i < 2; i++) {
+		if (!fig->groups[i].nr_runs)
+			return -EINVAL;
+		for (j = 0; j < fig->groups[i].nr_waits_runs; j++)
+			waits |= fig->groups[i].nr_waits[j] > 0;
+	}
+	share[0] = 0.35;
+	share[1] = waits ? 0.4 : 0;
+	share[2] = fig->shift ? 0.25 : 0;
+	for (i = 0; i < 3; i++)
+		total += share[i];
+
+	sp_figure_background(cr, theme);
+	if (sp_figure_has_title(fig->title)) {
+		struct sp_rect t = { theme->margin, theme->margin, width - 2 * theme->margin, 0 };
+
+		title_h = sp_figure_title_height(cr, theme);
+		t.h = title_h;
+		sp_figure_title_draw(cr, theme, &t, fig->title);
+	}
+	y = theme->margin + title_h;
+	for (i = 0; i < 3 && !ret; i++) {
+		if (!share[i])
+			continue;
+		area.x = theme->margin;
+		area.w = width - 2 * theme->margin;
+		area.y = y;
+		area.h = (height - title_h - 2 * theme->margin) * share[i] / total;
+		y += area.h;
+		if (fig->pixels) {
+			area.y = round(area.y);
+			area.h = floor(area.h);
+		}
+		if (i == 0)
+			ret = draw_runs(cr, theme, fig, &area);
+		else if (i == 1)
+			ret = draw_cdf(cr, theme, fig, &area);
+		else
+			ret = draw_shift(cr, theme, fig, &area);
+	}
+	if (!ret && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+		ret = -ENOMEM;
+	return ret;
+}

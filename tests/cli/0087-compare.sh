@@ -1,0 +1,272 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# schedplot compare: identical groups show no difference, the statistics
+# match published values, every run's numbers match stats, the figure is
+# written, and bad input fails with one clear line and nothing written.
+. "$(dirname "$0")/../lib/lib.sh"
+
+ov=$TRACES/overload.dat
+ov6=$TRACES/overload-v6.dat
+msg=$TRACES/messaging.dat
+
+# json_check WHAT PYTHON-EXPRESSION: true for the JSON in $OUT (as d)
+json_check() {
+	if ! command -v python3 >/dev/null; then
+		skip "$1: no python3"
+		return
+	fi
+	if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$OUT" "$2" 2>"$TMP/py.err"; then
+		ok "$1"
+	else
+		not_ok "$1: $2 is false ($(head -c 300 "$TMP/py.err"))"
+	fi
+}
+
+# ---- the same recording in two formats: no difference at all ----
+
+run "$SCHEDPLOT" compare --json -q "$ov" --vs "$ov6"
+expect_status 0 "one run against the same run"
+json_check "identical runs: every change 0, p 1, nothing significant" \
+	'all(m["change"] == 0 and m["p_value"] == 1 and not m["significant"] for m in d["metrics"])'
+json_check "identical runs: names from the files" \
+	'[g["name"] for g in d["groups"]] == ["overload", "overload-v6"]'
+json_check "identical runs: one metric per number of a run" \
+	'[m["name"] for m in d["metrics"]] == ["duration", "running_avg", "waiting_avg", "idle_while_waiting", "lost_fraction", "wakeup_p50", "wakeup_p99", "migrations_per_s"]'
+json_check "identical runs: no interval of the median from one run" \
+	'all(m[g]["ci_low"] is None and m[g]["n"] == 1 for m in d["metrics"] for g in "ab")'
+json_check "identical runs: the shift function is flat" \
+	'len(d["shift"]) == 9 and all(s["diff"] == 0 and not s["significant"] for s in d["shift"])'
+
+run "$SCHEDPLOT" compare "$ov" --vs "$ov6"
+expect_status 0 "text table"
+if [ "$(grep -cE '^[a-z_0-9]+ .* ~ +\(p=1\.000 n=1\+1\)$' "$OUT")" = 8 ]; then
+	ok "text table: eight metrics, each ~ with p=1.000 n=1+1"
+else
+	not_ok "text table: expected eight lines with ~ (p=1.000 n=1+1): $(head -c 600 "$OUT")"
+fi
+expect_grep "$ERR" "warning: 1 against 1 runs cannot give p below 1" \
+	"one run per group: warns that no difference can be shown"
+expect_grep "$ERR" "warning: fewer than 5 runs in a group: the shift function resamples single" \
+	"few runs: warns that the shift function resamples single waits"
+
+# six runs a side: an interval of the median, runs resampled whole
+run "$SCHEDPLOT" compare --json -q --names before,after "$ov" "$ov6" "$ov" "$ov6" "$ov" "$ov6" \
+	--vs "$ov6" "$ov" "$ov6" "$ov" "$ov6" "$ov"
+expect_status 0 "six identical runs a side"
+json_check "six runs: --names" '[g["name"] for g in d["groups"]] == ["before", "after"]'
+json_check "six runs: an interval of the median, of width 0" \
+	'all(m[g]["ci_low"] == m[g]["median"] == m[g]["ci_high"] for m in d["metrics"] for g in "ab")'
+json_check "six runs: U = 18 (all ties), p = 1" \
+	'all(m["u"] == 18 and m["p_value"] == 1 for m in d["metrics"])'
+json_check "six runs: whole runs resampled" 'd["shift_resample"] == "runs"'
+if grep -q "warning" "$ERR"; then
+	not_ok "six runs: no warning expected: $(head -c 300 "$ERR")"
+else
+	ok "six runs: no warning"
+fi
+
+run "$SCHEDPLOT" compare --json -q --no-shift "$ov" --vs "$ov6"
+json_check "--no-shift: none" 'd["shift"] == []'
+
+# ---- a run's numbers are those of stats ----
+
+run "$SCHEDPLOT" stats --json -q "$msg"
+cp "$OUT" "$TMP/stats.json"
+run "$SCHEDPLOT" compare --json -q "$msg" --vs "$ov"
+expect_status 0 "two different recordings"
+json_check "a run's numbers are those of stats --json" '(lambda s, r: abs(r["running_avg"] - s["running_avg"]) < 1e-6 and abs(r["waiting_avg"] - s["waiting_avg"]) < 1e-6 and abs(r["lost_fraction"] - s["lost_fraction"]) < 1e-8 and r["wakeup_p50_ns"] == s["wakeup_latency_ns"]["p50"] and r["wakeup_p99_ns"] == s["wakeup_latency_ns"]["p99"] and abs(r["duration_s"] - (s["window_ns"][1] - s["window_ns"][0]) / 1e9) < 1e-9 and abs(r["idle_while_waiting"] - s["idle_while_waiting_ns"] / (s["window_ns"][1] - s["window_ns"][0])) < 1e-9)(json.load(open(sys.argv[1].replace("stdout", "stats.json"))), d["groups"][0]["runs"][0])'
+
+run "$SCHEDPLOT" compare --json -q --target barrier "$ov" --vs "$ov6"
+expect_status 0 "--target"
+json_check "--target: the duration spans the target's runs" \
+	'0.73 < d["groups"][0]["runs"][0]["duration_s"] < 0.75 and d["metrics"][0]["change"] == 0'
+
+# ---- files of numbers: SciPy's example and a clear difference ----
+
+printf '19\n22\n16\n29\n24\n' >"$TMP/a.txt"
+printf '# run times\n20\n11\n\n17\n12\n' >"$TMP/b.txt"
+run "$SCHEDPLOT" compare --json --values "$TMP/a.txt" --vs "$TMP/b.txt"
+expect_status 0 "--values"
+json_check "--values: U = 17, exact p = 1/9 (scipy.stats.mannwhitneyu)" \
+	'd["metrics"][0]["u"] == 17 and d["metrics"][0]["p_value"] == 0.1111111111111111'
+json_check "--values: one metric named value, no shift function" \
+	'[m["name"] for m in d["metrics"]] == ["value"] and d["shift"] == []'
+json_check "--values: summaries" \
+	'd["metrics"][0]["a"]["median"] == 22 and d["metrics"][0]["b"]["median"] == 14.5 and d["metrics"][0]["b"]["n"] == 4 and d["metrics"][0]["a"]["min"] == 16 and d["metrics"][0]["a"]["max"] == 29'
+
+run "$SCHEDPLOT" compare --values "$TMP/a.txt" --vs "$TMP/b.txt"
+expect_grep "$OUT" '^value +22 ± ∞ +14\.5 ± ∞ +~ +\(p=0\.111 n=5\+4\)$' "--values: text line"
+
+printf 'run,ops,note\n1,19,a\n2,22,b\n3,16,\n4,29,c\n5,24,d\n' >"$TMP/a.csv"
+printf 'run,ops\n1,20\n2,11\n3,17\n4,12\n' >"$TMP/b.csv"
+run "$SCHEDPLOT" compare --json --values --column ops "$TMP/a.csv" --vs "$TMP/b.csv"
+expect_status 0 "--column"
+json_check "--column: the same numbers as one per line" \
+	'd["metrics"][0]["u"] == 17 and d["metrics"][0]["p_value"] == 0.1111111111111111'
+
+seq 1 6 >"$TMP/lo.txt"
+seq 7 12 >"$TMP/hi.txt"
+run "$SCHEDPLOT" compare --json --values --shift "$TMP/lo.txt" --vs "$TMP/hi.txt"
+expect_status 0 "--values --shift"
+json_check "separated groups: U = 0, p = 2/924, significant, change +171%" \
+	'abs(d["metrics"][0]["p_value"] - 2 / 924) < 1e-15 and d["metrics"][0]["u"] == 0 and d["metrics"][0]["significant"] and abs(d["metrics"][0]["change"] - 6 / 3.5) < 1e-12'
+json_check "separated groups: interval [x(1), x(6)] with six values" \
+	'd["metrics"][0]["a"]["ci_low"] == 1 and d["metrics"][0]["a"]["ci_high"] == 6'
+json_check "separated groups: the shift function is +6 everywhere" \
+	'len(d["shift"]) == 9 and all(abs(s["diff"] - 6) < 1e-9 for s in d["shift"])'
+cp "$OUT" "$TMP/seed1.json"
+run "$SCHEDPLOT" compare --json --values --shift --seed 1 "$TMP/lo.txt" --vs "$TMP/hi.txt"
+check "--seed 1 is the default: the same output" cmp -s "$OUT" "$TMP/seed1.json"
+run "$SCHEDPLOT" compare --values --alpha 0.001 "$TMP/lo.txt" --vs "$TMP/hi.txt"
+expect_grep "$OUT" '^value .* ~ +\(p=0\.002 n=6\+6\)$' "--alpha 0.001: p = 0.002 is no difference"
+expect_grep "$ERR" "6 against 6 values cannot give p below 0.00216" "--alpha below the least p: warned"
+
+cp "$TMP/a.txt" "$TMP/-a.txt"
+run bash -c 'cd "$1" && "$2" compare --json --values b.txt --vs -- -a.txt' sh "$TMP" "$SCHEDPLOT"
+expect_status 0 "a file after --"
+json_check "a file after --: in the second group, U of the first" \
+	'd["groups"][1]["runs"][0]["file"] == "-a.txt" and d["metrics"][0]["u"] == 3'
+
+# ---- figures ----
+
+for ext in png svg pdf; do
+	run "$SCHEDPLOT" compare -q "$ov" "$msg" --vs "$ov6" "$msg" -o "$TMP/cmp.$ext" \
+		--metric wakeup_p99 --title "compare test"
+	expect_status 0 "figure .$ext"
+done
+run "$SCHEDPLOT" compare -q "$ov" "$msg" --vs "$ov6" "$msg" -o "$TMP/again.png" \
+	--metric wakeup_p99 --title "compare test"
+check "the same input gives the same PNG, byte for byte" cmp -s "$TMP/cmp.png" "$TMP/again.png"
+check "PNG signature" bash -c "head -c 8 '$TMP/cmp.png' | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a'"
+expect_grep "$TMP/cmp.svg" '</svg>' "SVG complete"
+expect_grep "$TMP/cmp.pdf" '%%EOF' "PDF complete"
+run "$SCHEDPLOT" compare --values --shift "$TMP/lo.txt" --vs "$TMP/hi.txt" -o - --format png
+expect_status 0 "-o - writes the image to standard output"
+check "-o -: only the image on standard output" \
+	bash -c "head -c 8 '$OUT' | od -An -tx1 | grep -q '89 50 4e 47'"
+
+# the runs panel: each group on its own side, in its own colour
+if command -v python3 >/dev/null; then
+	cat >"$TMP/probe.py" <<'PY'
+import struct, sys, zlib
+
+def read_png(path):
+    data = open(path, 'rb').read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n'
+    pos, idat = 8, b''
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    assert depth == 8 and ctype in (2, 6)
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+
+w, h, bpp, rows = read_png(sys.argv[1])
+# the runs panel: A's colour (palette 0) only left of every pixel of B's (palette 1)
+colors = {'a': (0xe6, 0x9f, 0x00), 'b': (0x56, 0xb4, 0xe9)}
+xs = {'a': [], 'b': []}
+for y in range(h):
+    for x in range(w):
+        px = tuple(rows[y][x * bpp:x * bpp + 3])
+        for g, c in colors.items():
+            if px == c:
+                xs[g].append(x)
+ok = len(xs['a']) > 20 and len(xs['b']) > 20 and max(xs['a']) < min(xs['b'])
+sys.exit(0 if ok else 1)
+PY
+	run "$SCHEDPLOT" compare --values "$TMP/lo.txt" --vs "$TMP/hi.txt" -o "$TMP/runs.png" \
+		--width 400 --height 300
+	check "runs panel: A's runs in A's colour, left of B's in B's" python3 "$TMP/probe.py" "$TMP/runs.png"
+else
+	skip "runs panel pixels: no python3"
+fi
+
+# ---- different machines: allowed, noted ----
+
+if [ -x "$SRCDIR/build/tests/gen-trace" ]; then
+	"$SRCDIR/build/tests/gen-trace" -c 4 -e 3000 -o "$TMP/four.dat" >/dev/null 2>&1
+	run "$SCHEDPLOT" compare "$ov" --vs "$TMP/four.dat"
+	expect_status 0 "2 CPUs against 4"
+	expect_grep "$ERR" "^schedplot: note: .*overload.dat has 2 CPUs, .*four.dat has 4" \
+		"2 CPUs against 4: noted"
+else
+	skip "build/tests/gen-trace not built: different CPU counts not checked"
+fi
+
+# ---- bad input: one clear line, the right status, nothing written ----
+
+run "$SCHEDPLOT" compare "$ov" --vs
+expect_status 2 "second group empty"
+expect_grep "$ERR" "^schedplot: the second group is empty" "second group empty: said"
+run "$SCHEDPLOT" compare --vs "$ov"
+expect_status 2 "first group empty"
+run "$SCHEDPLOT" compare "$ov" "$ov6"
+expect_status 2 "no --vs"
+expect_grep "$ERR" "Try 'schedplot compare --help'" "no --vs: points to --help"
+run "$SCHEDPLOT" compare "$ov" --vs "$ov6" --vs "$ov"
+expect_status 2 "--vs twice"
+run "$SCHEDPLOT" compare --metric bogus "$ov" --vs "$ov6" -o "$TMP/x.png"
+expect_status 2 "unknown --metric"
+run "$SCHEDPLOT" compare --column x "$ov" --vs "$ov6"
+expect_status 2 "--column without --values"
+run "$SCHEDPLOT" compare --names onlyone "$ov" --vs "$ov6"
+expect_status 2 "--names with one name"
+run "$SCHEDPLOT" compare --alpha 2 "$ov" --vs "$ov6"
+expect_status 2 "--alpha out of range"
+
+printf 'not a trace\n' >"$TMP/text.dat"
+run "$SCHEDPLOT" compare "$ov" --vs "$TMP/text.dat" -o "$TMP/bad.png"
+expect_status 1 "a file that is not a trace"
+expect_stderr_line "^schedplot: .*text.dat: .*not a trace-cmd" "a file that is not a trace"
+check "a file that is not a trace: no image left" test ! -e "$TMP/bad.png"
+check "a file that is not a trace: nothing on standard output" test ! -s "$OUT"
+
+printf '# nothing yet\n\n' >"$TMP/none.txt"
+run "$SCHEDPLOT" compare --values "$TMP/a.txt" --vs "$TMP/none.txt"
+expect_status 1 "a file without numbers"
+expect_stderr_line "^schedplot: .*none.txt: no numbers in it$" "a file without numbers"
+printf '1\n2\nabc\n' >"$TMP/abc.txt"
+run "$SCHEDPLOT" compare --values "$TMP/abc.txt" --vs "$TMP/a.txt"
+expect_status 1 "a line that is no number"
+expect_stderr_line "^schedplot: .*abc.txt: line 3: 'abc' is not a number$" "a line that is no number"
+run "$SCHEDPLOT" compare --values --column nope "$TMP/a.csv" --vs "$TMP/b.csv"
+expect_status 1 "a missing column"
+expect_stderr_line "^schedplot: .*a.csv: no column 'nope'" "a missing column"
+
+run "$SCHEDPLOT" compare -q --target no-such-task "$ov" --vs "$ov6" -o "$TMP/bad.png"
+expect_status 1 "--target matching nothing"
+expect_stderr_line "^schedplot: .*overload.dat: no task matching --target 'no-such-task' ran" \
+	"--target matching nothing"
+check "--target matching nothing: no image left" test ! -e "$TMP/bad.png"
+
+cp "$TMP/a.txt" "$TMP/in.png"
+run "$SCHEDPLOT" compare --values "$TMP/in.png" --vs "$TMP/b.txt" -o "$TMP/in.png"
+expect_status 2 "the output is an input"
+check "the output is an input: the input is intact" cmp -s "$TMP/in.png" "$TMP/a.txt"
+
+run "$SCHEDPLOT" compare "$ov" --vs "$ov6" -o "$TMP/no-such-dir/x.png"
+expect_status 1 "an output in a missing directory"
+expect_stderr_line "^schedplot: .*no-such-dir/x.png: cannot create output" \
+	"an output in a missing directory: fails before reading the traces"
