@@ -32,6 +32,7 @@ static const struct sp_command commands[] = {
 	{ "latency", &sp_view_latency, NULL,
 	  "the whole distribution of how long tasks waited for a CPU" },
 	{ "stats", NULL, sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
+	{ "runs", NULL, sp_cmd_runs, "every run of every task, one line each (CSV or JSON)" },
 	{ "record", NULL, sp_cmd_record,
 	  "record a trace of the scheduler and the CPU topology (root)" },
 };
