@@ -11,9 +11,13 @@ itself, only what `trace-cmd report -N -t` prints, and it follows the
     print format (prev_state decoded by the kernel's __print_flags rather
     than by the sched_switch plugin's fixed bit table).
 
-Usage: report-stats.py [--trace-cmd PROG] [--text] FILE
+Usage: report-stats.py [--trace-cmd PROG] [--text] [--runs] FILE
 With --text, FILE is saved output of `trace-cmd report -N -t`.
-The JSON object goes to stdout; diagnostics go to stderr.
+The JSON object goes to stdout; diagnostics go to stderr.  With --runs,
+stdout gets every run of positive length instead, one line each:
+"CPU PID START END HOW WAIT" (absolute ns; HOW is the prev_state of the
+switch that ended it, "repair" or "end"; WAIT the wait that ended as it
+began, 0 if none), then "open PID" for each wait still open at the end.
 """
 
 import argparse
@@ -135,6 +139,8 @@ class Model:
         self.state = {}         # pid -> ("run", cpu) | "wait" | "other"
         self.wait_start = {}    # pid -> when it entered the waiting state
         self.runs = []          # (cpu, pid, begin, end or None)
+        self.run_info = []      # per run: (how it ended, the wait before it)
+        self.run_wait = {}      # cpu -> the wait that ended as cur[cpu] began
         self.waits = []         # (pid, begin, end or None)
         self.woken = {}         # pid -> the wakeup that made it wait
         self.latencies = []     # wakeup to next becoming current, ns
@@ -154,18 +160,21 @@ class Model:
         self.state[pid] = new
 
     def run_begin(self, cpu, pid, ts):
+        self.run_wait[cpu] = 0
         if pid != 0 and self.state.get(pid) == "wait":
             kind = "wakeup" if pid in self.woken else "preempt"
             self.class_waits[kind].append(max(0, ts - self.wait_start[pid]))
+            self.run_wait[cpu] = max(0, ts - self.wait_start[pid])
         if pid in self.woken:
             self.latencies.append(max(0, ts - self.woken.pop(pid)))
         self.cur[cpu] = pid
         self.run_start[cpu] = ts
         self.set_state(pid, ("run", cpu), ts)
 
-    def run_end(self, cpu, ts, new_state):
+    def run_end(self, cpu, ts, new_state, how="repair"):
         pid = self.cur[cpu]
         self.runs.append((cpu, pid, self.run_start[cpu], ts))
+        self.run_info.append((how, self.run_wait[cpu]))
         st = self.state.get(pid, "other")
         if isinstance(st, tuple) and st[1] != cpu:
             return          # already running on another CPU: left alone
@@ -189,8 +198,8 @@ class Model:
         self.run_begin(cpu, pid, ts)
         self.repairs += 1
 
-    def switch(self, cpu, ts, runnable, next_pid):
-        self.run_end(cpu, ts, "wait" if runnable else "other")
+    def switch(self, cpu, ts, runnable, next_pid, prev_state="?"):
+        self.run_end(cpu, ts, "wait" if runnable else "other", prev_state)
         self.run_begin(cpu, next_pid, ts)
 
     def wakeup(self, pid, ts):
@@ -201,6 +210,7 @@ class Model:
     def finish(self):
         for cpu, pid in self.cur.items():
             self.runs.append((cpu, pid, self.run_start[cpu], None))
+            self.run_info.append(("end", self.run_wait[cpu]))
         for pid, begin in self.wait_start.items():
             self.waits.append((pid, begin, None))
 
@@ -287,6 +297,8 @@ def main():
     ap.add_argument("--trace-cmd", default="trace-cmd", help="trace-cmd program to run")
     ap.add_argument("--text", action="store_true",
                     help="FILE is the output of `trace-cmd report -N -t`")
+    ap.add_argument("--runs", action="store_true",
+                    help="print every run, one line each, instead of the statistics")
     args = ap.parse_args()
 
     nr_cpus, per_cpu, report_order, dropped, unparsed = parse(read_report(args))
@@ -358,7 +370,7 @@ def main():
             if prev_pid != model.cur[cpu]:
                 mismatched_prev += 1
             switches[cpu] += 1
-            model.switch(cpu, rec.ts, prev_state in RUNNABLE_STATES, next_pid)
+            model.switch(cpu, rec.ts, prev_state in RUNNABLE_STATES, next_pid, prev_state)
         elif ev in ("sched_wakeup", "sched_wakeup_new", "sched_waking",
                     "sched_migrate_task", "sched_process_exit"):
             m = COMM_PID_RE.match(rec.body)
@@ -387,7 +399,16 @@ def main():
         if nxt is not None and nxt != model.cur[cpu]:
             model.repair(cpu, rec.ts, nxt)
     waits_open = len(model.wait_start)
+    open_pids = sorted(model.wait_start)
     model.finish()
+    if args.runs:
+        for (cpu, pid, begin, stop), (how, wait) in zip(model.runs, model.run_info):
+            stop_t = end if stop is None else stop
+            if stop_t > begin:
+                print("%d %d %d %d %s %d" % (cpu, pid, begin, stop_t, how, wait))
+        for pid in open_pids:
+            print("open %d" % pid)
+        return
     if mismatched_prev:
         print("report-stats: %s: %d sched_switch records whose prev_pid is not the "
               "tracked current task" % (args.file, mismatched_prev), file=sys.stderr)
