@@ -521,7 +521,7 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 	dur = ts - cpu->run_start_ns;
 	if (dur && m->obs.run)
 		m->obs.run(m->obs.data, c, pid, cpu->run_start_ns, ts);
-	if (dur && m->obs.run_info) {
+	if (m->obs.run_info) {
 		struct sp_run r = {
 			.start_ns = cpu->run_start_ns, .end_ns = ts, .cpu = c, .pid = pid,
 			.wait_ns = cpu->run_wait_ns, .waker = cpu->run_waker,

@@ -115,8 +115,9 @@ enum sp_run_end {
 
 /*
  * One run with what surrounds it: how it ended, and the wait that ended
- * when it began.  Runs of no length are not reported (as with
- * sp_model_observer.run).
+ * when it began.  Runs of no length are reported too (a task switched in
+ * at the trace's last timestamp, or in and out at one timestamp): their
+ * waits ended.
  */
 struct sp_run {
 	uint64_t start_ns;
@@ -168,7 +169,8 @@ struct sp_model_observer {
 	void (*run)(void *data, int cpu, int pid, uint64_t t0, uint64_t t1);
 	/*
 	 * The same run, told after run() with how it ended and the wait
-	 * before it; @r is valid during the call only
+	 * before it, also when it has no length (run() is not told of
+	 * those); @r is valid during the call only
 	 */
 	void (*run_info)(void *data, const struct sp_run *r);
 	/*
