@@ -146,7 +146,9 @@ static void on_run(void *data, const struct sp_run *run)
 
 	if (run->pid == 0 && !r->idle)
 		return;
-	if (run->start_ns >= o->t1_ns || run->end_ns <= o->t0_ns)
+	/* overlapping the window; one of no length inside it */
+	if (run->start_ns > o->t1_ns || run->end_ns < o->t0_ns ||
+	    (run->end_ns > run->start_ns && (run->start_ns == o->t1_ns || run->end_ns == o->t0_ns)))
 		return;
 	if (run->cpu < o->nr_cpus && o->cpus && !o->cpus[run->cpu])
 		return;
