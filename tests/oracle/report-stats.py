@@ -14,7 +14,7 @@ itself, only what `trace-cmd report -N -t` prints, and it follows the
 Usage: report-stats.py [--trace-cmd PROG] [--text] [--runs] FILE
 With --text, FILE is saved output of `trace-cmd report -N -t`.
 The JSON object goes to stdout; diagnostics go to stderr.  With --runs,
-stdout gets every run of positive length instead, one line each:
+stdout gets every run instead (also those of no length), one line each:
 "CPU PID START END HOW WAIT" (absolute ns; HOW is the prev_state of the
 switch that ended it, "repair" or "end"; WAIT the wait that ended as it
 began, 0 if none), then "open PID" for each wait still open at the end.
@@ -404,8 +404,7 @@ def main():
     if args.runs:
         for (cpu, pid, begin, stop), (how, wait) in zip(model.runs, model.run_info):
             stop_t = end if stop is None else stop
-            if stop_t > begin:
-                print("%d %d %d %d %s %d" % (cpu, pid, begin, stop_t, how, wait))
+            print("%d %d %d %d %s %d" % (cpu, pid, begin, stop_t, how, wait))
         for pid in open_pids:
             print("open %d" % pid)
         return
