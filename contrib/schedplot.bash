@@ -130,7 +130,11 @@ _schedplot()
 	--format)
 		COMPREPLY=($(compgen -W 'png pdf svg' -- "$cur")); return ;;
 	-o|--output)
-		_schedplot_files '*.@(png|pdf|svg)'; return ;;
+		case $cmd in
+		runs) _schedplot_files '' ;;	# CSV or JSON lines: any name
+		*) _schedplot_files '*.@(png|pdf|svg)' ;;
+		esac
+		return ;;
 	--topology|--csv)
 		_schedplot_files ''; return ;;
 	?*)
