@@ -94,9 +94,9 @@ struct runs_out {
 	bool to_file;			/* -o FILE */
 	bool json;
 	bool idle;
-	bool muted;			/* a pass whose lines are not wanted */
-	bool written;			/* a line went out unmuted */
-	bool reset_lost;		/* the pass was made again after lines went out */
+	FILE *out;			/* where the lines go: @fp, or @spool for now */
+	FILE *spool;			/* see spool_begin(); NULL when not spooling */
+	bool spool_error;
 	const struct sp_view_opts *o;
 	struct sp_trace *t;
 	uint64_t nr_runs;
@@ -128,6 +128,42 @@ static void csv_field(FILE *f, const char *s)
 	putc('"', f);
 }
 
+/*
+ * When a trace has sched_waking records and no sched_wakeup, sched_waking
+ * is the wakeup, which is known only at the end of a first pass: the pass
+ * is then made again (sp_trace_run()) and the waits of the first were
+ * wrong.  A file starts over; what cannot start over (standard output,
+ * a pipe, a device) gets the lines of the first pass through a temporary
+ * file, the spool, until a sched_wakeup record shows there will be no
+ * second pass, or the pass ends without one.  Memory stays the same.
+ */
+static int spool_begin(struct runs_out *r)
+{
+	r->spool = tmpfile();
+	if (!r->spool)
+		return -errno;
+	r->out = r->spool;
+	return 0;
+}
+
+/* Copy what the spool holds to the output, and write there from now on. */
+static void spool_end(struct runs_out *r)
+{
+	char buf[65536];
+	size_t n;
+
+	r->out = r->fp;
+	if (fflush(r->spool) || fseek(r->spool, 0, SEEK_SET))
+		r->spool_error = true;
+	while (!r->spool_error && (n = fread(buf, 1, sizeof(buf), r->spool)) > 0)
+		if (fwrite(buf, 1, n, r->fp) != n)
+			break;
+	if (ferror(r->spool))
+		r->spool_error = true;
+	fclose(r->spool);
+	r->spool = NULL;
+}
+
 static const char *run_comm(const struct runs_out *r, int pid)
 {
 	const char *comm = sp_model_comm(&r->t->model, pid);
@@ -155,8 +191,8 @@ static void on_run(void *data, const struct sp_run *run)
 	comm = run_comm(r, run->pid);
 	if (o->nr_targets && !sp_view_opts_is_target(o, comm))
 		return;
-	if (r->muted)
-		return;
+	if (r->spool && r->t->model.nr_by_type[SP_EV_WAKEUP])
+		spool_end(r);
 	switch (run->end) {
 	case SP_RUN_END_SWITCH:
 		state = run->end_state ? run->end_state : run->end_runnable ? "R" : "?";
@@ -168,45 +204,43 @@ static void on_run(void *data, const struct sp_run *run)
 		state = "end";
 		break;
 	}
-	r->written = true;
 	r->nr_runs++;
 	if (r->json) {
-		fprintf(r->fp, "{\"cpu\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
+		fprintf(r->out, "{\"cpu\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
 			", \"pid\": %d, \"comm\": ", run->cpu, run->start_ns - origin,
 			run->end_ns - origin, run->pid);
-		sp_cli_json_string(r->fp, comm);
-		fputs(", \"end_state\": ", r->fp);
-		sp_cli_json_string(r->fp, state);
-		fprintf(r->fp, ", \"wait_ns\": %" PRIu64 ", \"woken_by\": %d, \"prev_cpu\": %d}\n",
+		sp_cli_json_string(r->out, comm);
+		fputs(", \"end_state\": ", r->out);
+		sp_cli_json_string(r->out, state);
+		fprintf(r->out, ", \"wait_ns\": %" PRIu64 ", \"woken_by\": %d, \"prev_cpu\": %d}\n",
 			run->wait_ns, run->waker, run->prev_cpu);
 		return;
 	}
-	fprintf(r->fp, "%d,%" PRIu64 ",%" PRIu64 ",%d,", run->cpu, run->start_ns - origin,
+	fprintf(r->out, "%d,%" PRIu64 ",%" PRIu64 ",%d,", run->cpu, run->start_ns - origin,
 		run->end_ns - origin, run->pid);
-	csv_field(r->fp, comm);
-	putc(',', r->fp);
-	csv_field(r->fp, state);
-	fprintf(r->fp, ",%" PRIu64 ",%d,%d\n", run->wait_ns, run->waker, run->prev_cpu);
+	csv_field(r->out, comm);
+	putc(',', r->out);
+	csv_field(r->out, state);
+	fprintf(r->out, ",%" PRIu64 ",%d,%d\n", run->wait_ns, run->waker, run->prev_cpu);
 }
 
-/*
- * The pass is made again (sched_waking standing in for sched_wakeup): a
- * file starts over; what went to a pipe cannot be taken back.
- */
+/* The pass is made again: what went out of the first is thrown away. */
 static void on_reset(void *data)
 {
 	struct runs_out *r = data;
 
 	r->nr_runs = 0;
-	if (r->muted || !r->written)
+	if (r->spool) {
+		fclose(r->spool);
+		r->spool = NULL;
+		r->out = r->fp;
 		return;
-	if (r->to_file && !r->tf.direct && !fflush(r->fp) && !ftruncate(fileno(r->fp), 0) &&
-	    !fseek(r->fp, 0, SEEK_SET)) {
-		r->written = false;
+	}
+	if (!fflush(r->fp) && !ftruncate(fileno(r->fp), 0) && !fseek(r->fp, 0, SEEK_SET)) {
 		print_header(r);
 		return;
 	}
-	r->reset_lost = true;
+	r->spool_error = true;
 }
 
 /* Whether @out names the same file as @in (the input trace). */
@@ -238,7 +272,6 @@ static int write_runs(struct runs_out *r, const char *output)
 {
 	struct sp_model_observer obs = { .run_info = on_run, .data = r };
 	struct sp_error err;
-	bool repeat;
 	int ret;
 
 	if (output && strcmp(output, "-")) {
@@ -259,26 +292,20 @@ static int write_runs(struct runs_out *r, const char *output)
 		r->fp = stdout;
 	}
 
-	/*
-	 * A trace with sched_waking and no sched_wakeup is passed over twice;
-	 * what cannot start over leaves the first pass out.
-	 */
-	repeat = sp_reader_has_event(r->t->reader, SP_EV_WAKING) &&
-		 !sp_reader_has_event(r->t->reader, SP_EV_WAKEUP);
-	r->muted = repeat && (!r->to_file || r->tf.direct);
-	if (!r->muted)
-		print_header(r);
-	ret = sp_cli_run(r->t, &obs, on_reset, NULL);
-	if (!ret && r->muted) {
-		/* no second pass came: make it for the lines */
-		r->muted = false;
-		print_header(r);
-		ret = sp_cli_run(r->t, &obs, NULL, NULL);
+	r->out = r->fp;
+	print_header(r);
+	if ((!r->to_file || r->tf.direct) && sp_reader_has_event(r->t->reader, SP_EV_WAKING) &&
+	    spool_begin(r) < 0) {
+		ret = sp_cli_fail(NULL, "cannot create a temporary file: %s", strerror(errno));
+		goto out;
 	}
-	if (!ret && r->reset_lost)
-		ret = sp_cli_fail(r->t->path, "the runs went out before the trace had to be "
-				  "read again (it has sched_waking records and no sched_wakeup): "
-				  "write them with -o FILE");
+	ret = sp_cli_run(r->t, &obs, on_reset, NULL);
+	if (r->spool)
+		spool_end(r);
+	if (!ret && r->spool_error)
+		ret = sp_cli_fail(r->t->path, "cannot keep the runs while the trace is read "
+				  "again: %s", strerror(errno ? errno : EIO));
+out:
 	if (r->to_file) {
 		if (ret) {
 			sp_tempfile_discard(&r->tf);
