@@ -156,3 +156,28 @@ expect_status 2 "no trace"
 run "$SCHEDPLOT" runs -h
 expect_status 0 "--help"
 expect_grep "$OUT" "--idle" "--help lists --idle"
+
+# ---- sched_waking standing in for sched_wakeup: the trace is read twice ----
+gen=$SRCDIR/build/tests/gen-trace
+if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- --waking; then
+	"$gen" -c 4 -e 20000 --waking -o "$TMP/waking.dat" >/dev/null
+	f=$TMP/waking.dat
+	run "$SCHEDPLOT" runs -q --idle "$f"
+	expect_status 0 "sched_waking only: runs to standard output"
+	cp "$OUT" "$TMP/pipe.csv"
+	"$SCHEDPLOT" runs -q --idle "$f" | cat >"$TMP/piped.csv"
+	run "$SCHEDPLOT" runs -q --idle -o "$TMP/file.csv" "$f"
+	check "sched_waking only: a pipe, a redirection and -o get the same lines, once" \
+		bash -c 'cmp -s "$1" "$2" && cmp -s "$1" "$3" && [ "$(grep -c "^#" "$1")" = 1 ]' _ \
+		"$TMP/pipe.csv" "$TMP/piped.csv" "$TMP/file.csv"
+	to_lines <"$TMP/pipe.csv" >"$TMP/ours"
+	python3 "$SRCDIR/tests/oracle/report-stats.py" --runs "$f" 2>/dev/null >"$TMP/oracle"
+	grep -v '^open ' "$TMP/oracle" | LC_ALL=C sort >"$TMP/theirs"
+	if [ -s "$TMP/ours" ] && cmp -s "$TMP/ours" "$TMP/theirs"; then
+		ok "sched_waking only: $(wc -l <"$TMP/ours") runs and their waits equal trace-cmd report's"
+	else
+		not_ok "sched_waking only: runs differ from trace-cmd report's: $(diff "$TMP/ours" "$TMP/theirs" | head -4 | tr '\n' ' ')"
+	fi
+else
+	skip "build/tests/gen-trace (with --waking) not built: no sched_waking-only trace"
+fi
