@@ -254,7 +254,7 @@ static bool same_file(const char *out, const char *in)
 
 /*
  * Hand the shared options to the views' parser: "runs --min=X ... -- TRACE".
- * @shared has room for two entries more than it holds, and stays alive
+ * @shared has room for four entries more than it holds, and stays alive
  * with @o (which points into it).
  */
 static int parse_window(struct sp_view_opts *o, char **shared, int nr_shared, char *trace)
@@ -276,7 +276,7 @@ static int write_runs(struct runs_out *r, const char *output)
 
 	if (output && strcmp(output, "-")) {
 		if (same_file(output, r->t->path))
-			return sp_cli_fail(output, "is the input trace: give another output name");
+			return sp_cli_fail(output, "refusing to write the runs over the input trace");
 		sp_error_clear(&err);
 		if (sp_tempfile_open(&r->tf, output, O_WRONLY, &err) < 0) {
 			sp_cli_error(output, &err);
@@ -303,8 +303,8 @@ static int write_runs(struct runs_out *r, const char *output)
 	if (r->spool)
 		spool_end(r);
 	if (!ret && r->spool_error)
-		ret = sp_cli_fail(r->t->path, "cannot keep the runs while the trace is read "
-				  "again: %s", strerror(errno ? errno : EIO));
+		ret = sp_cli_fail(r->t->path, "cannot keep the runs while the trace is read again: %s",
+				  strerror(errno ? errno : EIO));
 out:
 	if (r->to_file) {
 		if (ret) {
