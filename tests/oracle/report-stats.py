@@ -15,9 +15,10 @@ Usage: report-stats.py [--trace-cmd PROG] [--text] [--runs] FILE
 With --text, FILE is saved output of `trace-cmd report -N -t`.
 The JSON object goes to stdout; diagnostics go to stderr.  With --runs,
 stdout gets every run instead (also those of no length), one line each:
-"CPU PID START END HOW WAIT" (absolute ns; HOW is the prev_state of the
-switch that ended it, "repair" or "end"; WAIT the wait that ended as it
-began, 0 if none), then "open PID" for each wait still open at the end.
+"CPU PID START END HOW WAIT WAKER" (absolute ns; HOW is the prev_state of
+the switch that ended it, "repair" or "end"; WAIT the wait that ended as
+it began, 0 if none, WAKER the common_pid of the wakeup that began it, -1
+if none), then "open PID" for each wait still open at the end.
 """
 
 import argparse
@@ -140,9 +141,10 @@ class Model:
         self.wait_start = {}    # pid -> when it entered the waiting state
         self.runs = []          # (cpu, pid, begin, end or None)
         self.run_info = []      # per run: (how it ended, the wait before it)
-        self.run_wait = {}      # cpu -> the wait that ended as cur[cpu] began
+        self.run_wait = {}      # cpu -> (the wait that ended as cur[cpu] began, its waker)
         self.waits = []         # (pid, begin, end or None)
         self.woken = {}         # pid -> the wakeup that made it wait
+        self.waker = {}         # pid -> common_pid of that wakeup
         self.latencies = []     # wakeup to next becoming current, ns
         self.class_waits = {"wakeup": [], "preempt": []}   # every wait that ended
         self.repairs = 0
@@ -160,11 +162,12 @@ class Model:
         self.state[pid] = new
 
     def run_begin(self, cpu, pid, ts):
-        self.run_wait[cpu] = 0
+        self.run_wait[cpu] = (0, -1)
         if pid != 0 and self.state.get(pid) == "wait":
             kind = "wakeup" if pid in self.woken else "preempt"
             self.class_waits[kind].append(max(0, ts - self.wait_start[pid]))
-            self.run_wait[cpu] = max(0, ts - self.wait_start[pid])
+            self.run_wait[cpu] = (max(0, ts - self.wait_start[pid]),
+                                  self.waker.get(pid, -1) if pid in self.woken else -1)
         if pid in self.woken:
             self.latencies.append(max(0, ts - self.woken.pop(pid)))
         self.cur[cpu] = pid
@@ -202,9 +205,10 @@ class Model:
         self.run_end(cpu, ts, "wait" if runnable else "other", prev_state)
         self.run_begin(cpu, next_pid, ts)
 
-    def wakeup(self, pid, ts):
+    def wakeup(self, pid, ts, waker=-1):
         if pid != 0 and self.state.get(pid, "other") == "other":
             self.woken[pid] = ts
+            self.waker[pid] = waker
             self.set_state(pid, "wait", ts)
 
     def finish(self):
@@ -380,7 +384,7 @@ def main():
             seen(pid, m.group(1))
             if ev in wakeup_events:
                 task_wakeups[pid] = task_wakeups.get(pid, 0) + 1
-                model.wakeup(pid, rec.ts)
+                model.wakeup(pid, rec.ts, rec.pid)
             elif ev == "sched_migrate_task":
                 migrations += 1
                 task_migrations[pid] = task_migrations.get(pid, 0) + 1
@@ -402,9 +406,9 @@ def main():
     open_pids = sorted(model.wait_start)
     model.finish()
     if args.runs:
-        for (cpu, pid, begin, stop), (how, wait) in zip(model.runs, model.run_info):
+        for (cpu, pid, begin, stop), (how, (wait, waker)) in zip(model.runs, model.run_info):
             stop_t = end if stop is None else stop
-            print("%d %d %d %d %s %d" % (cpu, pid, begin, stop_t, how, wait))
+            print("%d %d %d %d %s %d %d" % (cpu, pid, begin, stop_t, how, wait, waker))
         for pid in open_pids:
             print("open %d" % pid)
         return
