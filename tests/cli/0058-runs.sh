@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # schedplot runs: every run equals an independent reading of `trace-cmd
 # report` (tests/oracle/report-stats.py --runs: CPU, start, end, pid, how
-# it ended, the wait before it and its waker); per task, the run lengths add up to
+# it ended, the wait before it, its waker, the previous CPU); per task, the run lengths add up to
 # stats' run_ns and the waits to stats' wait_ns (tasks whose last wait is
 # still open at the end left out); the options, -o and the errors.
 . "$(dirname "$0")/../lib/lib.sh"
 
-# runs CSV on stdin -> "cpu pid start end state wait waker" (absolute ns), sorted
+# runs CSV on stdin -> "cpu pid start end state wait waker prev_cpu" (absolute ns), sorted
 to_lines() {
 	python3 -c '
 import csv, sys
@@ -16,7 +16,7 @@ assert lines[0].startswith("# start_ns="), lines[0]
 base = int(lines[0].split("=")[1])
 for r in csv.DictReader(lines[1:]):
     print(r["cpu"], r["pid"], base + int(r["start_ns"]), base + int(r["end_ns"]),
-          r["end_state"], r["wait_ns"], r["woken_by"])
+          r["end_state"], r["wait_ns"], r["woken_by"], r["prev_cpu"])
 ' | LC_ALL=C sort
 }
 
@@ -71,7 +71,7 @@ for f in "$@"; do
 	fi
 	grep -v '^open ' "$TMP/oracle" | LC_ALL=C sort >"$TMP/theirs"
 	if [ -s "$TMP/ours" ] && cmp -s "$TMP/ours" "$TMP/theirs"; then
-		ok "$name: $(wc -l <"$TMP/ours") runs equal trace-cmd report's (cpu, pid, start, end, end state, wait, waker)"
+		ok "$name: $(wc -l <"$TMP/ours") runs equal trace-cmd report's (cpu, pid, start, end, end state, wait, waker, previous CPU)"
 	else
 		not_ok "$name: runs differ from trace-cmd report's: $(diff "$TMP/ours" "$TMP/theirs" | head -4 | tr '\n' ' ')"
 	fi

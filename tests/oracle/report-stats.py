@@ -15,10 +15,10 @@ Usage: report-stats.py [--trace-cmd PROG] [--text] [--runs] FILE
 With --text, FILE is saved output of `trace-cmd report -N -t`.
 The JSON object goes to stdout; diagnostics go to stderr.  With --runs,
 stdout gets every run instead (also those of no length), one line each:
-"CPU PID START END HOW WAIT WAKER" (absolute ns; HOW is the prev_state of
+"CPU PID START END HOW WAIT WAKER PREV_CPU" (absolute ns; HOW is the prev_state of
 the switch that ended it, "repair" or "end"; WAIT the wait that ended as
 it began, 0 if none, WAKER the common_pid of the wakeup that began it, -1
-if none), then "open PID" for each wait still open at the end.
+if none, PREV_CPU the CPU the task last ran on, -1 if none), then "open PID" for each wait still open at the end.
 """
 
 import argparse
@@ -141,10 +141,12 @@ class Model:
         self.wait_start = {}    # pid -> when it entered the waiting state
         self.runs = []          # (cpu, pid, begin, end or None)
         self.run_info = []      # per run: (how it ended, the wait before it)
-        self.run_wait = {}      # cpu -> (the wait that ended as cur[cpu] began, its waker)
+        self.run_wait = {}      # cpu -> (the wait that ended as cur[cpu] began, its waker,
+                                #         the CPU cur[cpu] ran on before)
         self.waits = []         # (pid, begin, end or None)
         self.woken = {}         # pid -> the wakeup that made it wait
         self.waker = {}         # pid -> common_pid of that wakeup
+        self.last_cpu = {}      # pid -> the CPU it last became current on
         self.latencies = []     # wakeup to next becoming current, ns
         self.class_waits = {"wakeup": [], "preempt": []}   # every wait that ended
         self.repairs = 0
@@ -162,12 +164,16 @@ class Model:
         self.state[pid] = new
 
     def run_begin(self, cpu, pid, ts):
-        self.run_wait[cpu] = (0, -1)
+        prev_cpu = self.last_cpu.get(pid, -1) if pid != 0 else -1
+        if pid != 0:
+            self.last_cpu[pid] = cpu
+        self.run_wait[cpu] = (0, -1, prev_cpu)
         if pid != 0 and self.state.get(pid) == "wait":
             kind = "wakeup" if pid in self.woken else "preempt"
             self.class_waits[kind].append(max(0, ts - self.wait_start[pid]))
             self.run_wait[cpu] = (max(0, ts - self.wait_start[pid]),
-                                  self.waker.get(pid, -1) if pid in self.woken else -1)
+                                  self.waker.get(pid, -1) if pid in self.woken else -1,
+                                  prev_cpu)
         if pid in self.woken:
             self.latencies.append(max(0, ts - self.woken.pop(pid)))
         self.cur[cpu] = pid
@@ -406,9 +412,11 @@ def main():
     open_pids = sorted(model.wait_start)
     model.finish()
     if args.runs:
-        for (cpu, pid, begin, stop), (how, (wait, waker)) in zip(model.runs, model.run_info):
+        for (cpu, pid, begin, stop), (how, (wait, waker, prev_cpu)) in zip(model.runs,
+                                                                          model.run_info):
             stop_t = end if stop is None else stop
-            print("%d %d %d %d %s %d %d" % (cpu, pid, begin, stop_t, how, wait, waker))
+            print("%d %d %d %d %s %d %d %d" % (cpu, pid, begin, stop_t, how, wait, waker,
+                                               prev_cpu))
         for pid in open_pids:
             print("open %d" % pid)
         return
