@@ -181,3 +181,22 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- --waking; then
 else
 	skip "build/tests/gen-trace (with --waking) not built: no sched_waking-only trace"
 fi
+
+# ---- streamed: memory does not grow with the trace ----
+if [ -x "$gen" ] && [ -x /usr/bin/time ]; then
+	"$gen" -c 8 -s 4 -e 20000 -o "$TMP/small.dat" >/dev/null
+	"$gen" -c 8 -s 40 -e 500000 -o "$TMP/large.dat" >/dev/null
+	for n in small large; do
+		/usr/bin/time -f '%M' -o "$TMP/$n.rss" "$SCHEDPLOT" runs -q --idle "$TMP/$n.dat" |
+			wc -l >"$TMP/$n.lines"
+	done
+	small=$(tail -1 "$TMP/small.rss") large=$(tail -1 "$TMP/large.rss")
+	if [ "$(cat "$TMP/large.lines")" -gt $((10 * $(cat "$TMP/small.lines"))) ] &&
+	   [ "$large" -le $((small * 3 / 2 + 4096)) ]; then
+		ok "streamed: $(cat "$TMP/large.lines") runs in $large KB, $(cat "$TMP/small.lines") in $small KB"
+	else
+		not_ok "memory grows with the runs: $(cat "$TMP/large.lines") runs in $large KB, $(cat "$TMP/small.lines") in $small KB"
+	fi
+else
+	skip "build/tests/gen-trace or /usr/bin/time missing: memory not measured"
+fi
