@@ -134,7 +134,11 @@ _schedplot()
 			lost_fraction wakeup_p50 wakeup_p99 migrations_per_s value' -- "$cur"))
 		return ;;
 	-o|--output)
-		_schedplot_files '*.@(png|pdf|svg)'; return ;;
+		case $cmd in
+		runs) _schedplot_files '' ;;	# CSV or JSON lines: any name
+		*) _schedplot_files '*.@(png|pdf|svg)' ;;
+		esac
+		return ;;
 	--topology|--csv)
 		_schedplot_files ''; return ;;
 	?*)

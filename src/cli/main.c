@@ -34,6 +34,7 @@ static const struct sp_command commands[] = {
 	{ "stats", NULL, sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
 	{ "compare", NULL, sp_cmd_compare,
 	  "did a change make a difference? two groups of runs, tested" },
+	{ "runs", NULL, sp_cmd_runs, "every run of every task, one line each (CSV or JSON)" },
 	{ "record", NULL, sp_cmd_record,
 	  "record a trace of the scheduler and the CPU topology (root)" },
 };

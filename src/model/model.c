@@ -453,6 +453,9 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 	cpu->cur_pid = pid;
 	cpu->run_start_ns = ts;
 	cpu->run_counted = false;
+	cpu->run_wait_ns = 0;
+	cpu->run_waker = -1;
+	cpu->run_prev_cpu = -1;
 	if (pid != 0) {
 		t = task_get(m, pid);
 		if (!t)
@@ -465,6 +468,9 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 			uint64_t since = t->wait_since_ns;
 
 			ret = wait_end(m, t, ts);
+			cpu->run_wait_ns = ts > since ? ts - since : 0;
+			if (t->wake_ns != SP_NO_TS)
+				cpu->run_waker = t->waker;
 			if (m->obs.wait) {
 				struct sp_wait w = {
 					.start_ns = since, .dur_ns = ts > since ? ts - since : 0,
@@ -483,6 +489,7 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 			}
 		}
 		t->wake_ns = SP_NO_TS;
+		cpu->run_prev_cpu = t->last_cpu;
 		t->last_cpu = c;
 		t->state = SP_TASK_RUNNING;
 		t->cpu = c;
@@ -495,8 +502,12 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 
 enum run_end_how { END_OTHER, END_WAITING, END_OF_TRACE };
 
-/* c's current task stops being current at @ts. */
-static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how)
+/*
+ * c's current task stops being current at @ts; @ev is the sched_switch
+ * that switched it out, NULL for a repair or the end of the trace.
+ */
+static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
+		   const struct sp_event *ev)
 {
 	struct sp_cpu *cpu = &m->cpus[c];
 	int pid = cpu->cur_pid, ret = 0;
@@ -510,6 +521,19 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how)
 	dur = ts - cpu->run_start_ns;
 	if (dur && m->obs.run)
 		m->obs.run(m->obs.data, c, pid, cpu->run_start_ns, ts);
+	if (m->obs.run_info) {
+		struct sp_run r = {
+			.start_ns = cpu->run_start_ns, .end_ns = ts, .cpu = c, .pid = pid,
+			.wait_ns = cpu->run_wait_ns, .waker = cpu->run_waker,
+			.prev_cpu = cpu->run_prev_cpu,
+			.end = ev ? SP_RUN_END_SWITCH : how == END_OF_TRACE ? SP_RUN_END_TRACE
+									 : SP_RUN_END_REPAIR,
+			.end_state = ev ? ev->prev_state : NULL,
+			.end_runnable = ev && ev->prev_runnable,
+		};
+
+		m->obs.run_info(m->obs.data, &r);
+	}
 	if (cpu->run_counted)
 		ret = change_add(m, ts, -1, 0);
 	cpu->cur_pid = -1;
@@ -613,7 +637,7 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 	cpu->nr_switches++;
 	if (ev->pid != cpu->cur_pid)
 		m->repairs[SP_REPAIR_PREV_MISMATCH]++;
-	ret = run_end(m, ev->cpu, ev->ts_ns, ev->prev_runnable ? END_WAITING : END_OTHER);
+	ret = run_end(m, ev->cpu, ev->ts_ns, ev->prev_runnable ? END_WAITING : END_OTHER, ev);
 	if (ret)
 		return ret;
 	if (ev->other_pid < 0)
@@ -634,7 +658,7 @@ static int repair(struct sp_model *m, int c, int pid)
 
 	m->repairs[SP_REPAIR_MISSED_SWITCH]++;
 	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
-	ret = run_end(m, c, t_r, END_OTHER);
+	ret = run_end(m, c, t_r, END_OTHER, NULL);
 	if (!ret && t && t->state == SP_TASK_OTHER && cpu->deferred_wake_ns != SP_NO_TS)
 		ret = deferred_wake_apply(m, cpu, t, pid);
 	t = pid > 0 ? task_get(m, pid) : NULL;
@@ -735,7 +759,7 @@ int sp_model_finish(struct sp_model *m)
 	if (m->finished)
 		return 0;
 	for (c = 0; c < m->nr_cpus; c++) {
-		ret = run_end(m, c, m->end_ns, END_OF_TRACE);
+		ret = run_end(m, c, m->end_ns, END_OF_TRACE, NULL);
 		if (ret)
 			return ret;
 	}

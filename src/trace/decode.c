@@ -41,6 +41,7 @@ struct sched_fields {
 struct state_cache_entry {
 	unsigned long long value;
 	bool runnable;
+	char name[16];		/* as printed ("S", "R+"), "" when not known */
 };
 
 /* A field of an event asked for by name. */
@@ -81,6 +82,7 @@ struct sp_decoder {
 	struct sched_fields fields[SP_EV_NR_TYPES];
 	struct state_cache_entry state_cache[SP_STATE_CACHE];
 	int nr_state_cache;
+	struct state_cache_entry state_spare;	/* when the cache is full */
 	struct trace_seq seq;
 	char comm_buf[SP_COMM_LEN];
 	char other_comm_buf[SP_COMM_LEN];
@@ -262,22 +264,27 @@ static const char *read_str(const struct sp_decoder *d, const struct sp_raw_reco
 }
 
 /*
- * Whether prev_state means TASK_RUNNING (with or without the preemption
- * flag).  The bit layout differs between kernels, so ask the event's own
- * print format: it prints "R" or "R+" for exactly those values.  Few
- * distinct values occur, so each is formatted once and remembered.
+ * What prev_state means: whether it is TASK_RUNNING (with or without the
+ * preemption flag), and its name.  The bit layout differs between kernels,
+ * so ask the event's own print format: it prints "R" or "R+" for exactly
+ * the runnable values.  Few distinct values occur, so each is formatted
+ * once and remembered; the entries stay put while the decoder lives, so
+ * the names can travel with records decoded in advance.  Past
+ * SP_STATE_CACHE values the name is left out ("").
  */
-static bool prev_state_runnable(struct sp_decoder *d, const struct sp_raw_record *raw,
-				long long value)
+static const struct state_cache_entry *prev_state_lookup(struct sp_decoder *d,
+							 const struct sp_raw_record *raw,
+							 long long value)
 {
+	struct state_cache_entry *e = &d->state_spare;
 	struct tep_record rec;
 	const char *p;
-	bool runnable;
+	size_t n;
 	int i;
 
 	for (i = 0; i < d->nr_state_cache; i++)
 		if (d->state_cache[i].value == (unsigned long long)value)
-			return d->state_cache[i].runnable;
+			return &d->state_cache[i];
 
 	memset(&rec, 0, sizeof(rec));
 	rec.ts = raw->ts_ns;
@@ -287,19 +294,23 @@ static bool prev_state_runnable(struct sp_decoder *d, const struct sp_raw_record
 	tep_print_event(d->tep, &d->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&d->seq);
 	p = d->seq.buffer ? strstr(d->seq.buffer, "prev_state=") : NULL;
+	if (d->nr_state_cache < SP_STATE_CACHE)
+		e = &d->state_cache[d->nr_state_cache++];
+	e->value = value;
+	e->name[0] = '\0';
 	if (p) {
 		p += strlen("prev_state=");
-		runnable = p[0] == 'R' && (p[1] == ' ' || p[1] == '+' || p[1] == '\0');
+		e->runnable = p[0] == 'R' && (p[1] == ' ' || p[1] == '+' || p[1] == '\0');
+		n = strcspn(p, " ");
+		if (n < sizeof(e->name) && e != &d->state_spare) {
+			memcpy(e->name, p, n);
+			e->name[n] = '\0';
+		}
 	} else {
 		/* no print format to ask: TASK_RUNNING is 0 on every kernel */
-		runnable = (value & 0xff) == 0;
+		e->runnable = (value & 0xff) == 0;
 	}
-	if (d->nr_state_cache < SP_STATE_CACHE) {
-		d->state_cache[d->nr_state_cache].value = value;
-		d->state_cache[d->nr_state_cache].runnable = runnable;
-		d->nr_state_cache++;
-	}
-	return runnable;
+	return e;
 }
 
 /*
@@ -400,6 +411,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 	if (d->undecoded & (1u << t)) {
 		ev->pid = ev->other_pid = -1;
 		ev->prev_runnable = false;
+		ev->prev_state = NULL;
 		ev->comm = ev->other_comm = NULL;
 		if (t == SP_EV_EXTRA)
 			decode_extra(d, rec, ev);
@@ -420,8 +432,14 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 	ev->comm = read_str(d, rec, &f->comm, d->comm_buf, sizeof(d->comm_buf));
 	ev->other_comm = read_str(d, rec, &f->other_comm, d->other_comm_buf,
 				  sizeof(d->other_comm_buf));
-	ev->prev_runnable = t == SP_EV_SWITCH && sp_field_read_int(d->swap, rec, &f->prev_state, &state) &&
-			    prev_state_runnable(d, rec, state);
+	ev->prev_runnable = false;
+	ev->prev_state = NULL;
+	if (t == SP_EV_SWITCH && sp_field_read_int(d->swap, rec, &f->prev_state, &state)) {
+		const struct state_cache_entry *e = prev_state_lookup(d, rec, state);
+
+		ev->prev_runnable = e->runnable;
+		ev->prev_state = e->name[0] ? e->name : NULL;
+	}
 }
 
 struct sp_decoder *sp_decoder_alloc(struct tep_handle *tep, bool swap)

@@ -89,6 +89,7 @@ struct sim {
 	/* parameters */
 	int nr_cpus, nr_sockets, nr_tasks;
 	bool messaging, overload;
+	bool waking;			/* sched_waking records instead of sched_wakeup */
 	bool big_endian;		/* of the file written */
 	uint64_t seconds_ns, max_events;
 	double scale;
@@ -413,7 +414,8 @@ static void wake(struct sim *s, int task, int rec_cpu, bool is_new)
 		emit_task(s, SP_EV_MIGRATE, rec_cpu, task, dest, t->cpu);
 		s->migrations++;
 	}
-	emit_task(s, is_new ? SP_EV_WAKEUP_NEW : SP_EV_WAKEUP, rec_cpu, task, dest, -1);
+	emit_task(s, is_new ? SP_EV_WAKEUP_NEW : s->waking ? SP_EV_WAKING : SP_EV_WAKEUP, rec_cpu,
+		  task, dest, -1);
 	t->gen++;
 	t->burst_left = new_burst(s, t);
 	if (t->kind == K_KWORKER && d->cur >= 0 && s->tasks[d->cur].kind != K_KWORKER) {
@@ -825,6 +827,7 @@ static const char usage[] =
 	"                          children; messaging default 8*cpus)\n"
 	"  -w, --workload NAME     hpc (default) or messaging\n"
 	"      --overload          hpc threads fork children in the middle third\n"
+	"      --waking            sched_waking records instead of sched_wakeup\n"
 	"  -r, --seed N            random seed (default 1)\n"
 	"  -F, --file-version N    6 or 7 (default 7)\n"
 	"  -C, --compression NAME  zstd or none (version 7; default zstd)\n"
@@ -855,6 +858,7 @@ int main(int argc, char **argv)
 		{ "tasks", required_argument, NULL, 't' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "overload", no_argument, NULL, 'O' },
+		{ "waking", no_argument, NULL, 'K' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "file-version", required_argument, NULL, 'F' },
 		{ "compression", required_argument, NULL, 'C' },
@@ -909,6 +913,9 @@ int main(int argc, char **argv)
 				s.messaging = true;
 			else if (strcmp(optarg, "hpc"))
 				goto bad;
+			break;
+		case 'K':
+			s.waking = true;
 			break;
 		case 'O':
 			s.overload = true;

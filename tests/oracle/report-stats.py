@@ -15,10 +15,15 @@ Which CPUs lost nothing (DESIGN.md: complete from the trace's start)
 comes from the ring-buffer statistics `trace-cmd report --stat` prints
 and from the lost-events lines of the report.
 
-Usage: report-stats.py [--trace-cmd PROG] [--text [--stat-text STAT]] FILE
+Usage: report-stats.py [--trace-cmd PROG] [--text [--stat-text STAT]] [--runs] FILE
 With --text, FILE is saved output of `trace-cmd report -N -t` and STAT
 that of `trace-cmd report --stat` (without it, no CPU counts as lossless).
-The JSON object goes to stdout; diagnostics go to stderr.
+The JSON object goes to stdout; diagnostics go to stderr.  With --runs,
+stdout gets every run instead (also those of no length), one line each:
+"CPU PID START END HOW WAIT WAKER PREV_CPU" (absolute ns; HOW is the prev_state of
+the switch that ended it, "repair" or "end"; WAIT the wait that ended as
+it began, 0 if none, WAKER the common_pid of the wakeup that began it, -1
+if none, PREV_CPU the CPU the task last ran on, -1 if none), then "open PID" for each wait still open at the end.
 """
 
 import argparse
@@ -202,8 +207,13 @@ class Model:
         self.state = {}         # pid -> ("run", cpu) | "wait" | "other"
         self.wait_start = {}    # pid -> when it entered the waiting state
         self.runs = []          # (cpu, pid, begin, end or None)
+        self.run_info = []      # per run: (how it ended, the wait before it)
+        self.run_wait = {}      # cpu -> (the wait that ended as cur[cpu] began, its waker,
+                                #         the CPU cur[cpu] ran on before)
         self.waits = []         # (pid, begin, end or None)
         self.woken = {}         # pid -> the wakeup that made it wait
+        self.waker = {}         # pid -> common_pid of that wakeup
+        self.last_cpu = {}      # pid -> the CPU it last became current on
         self.latencies = []     # wakeup to next becoming current, ns
         self.class_waits = {"wakeup": [], "preempt": []}   # every wait that ended
         self.repairs = 0
@@ -221,18 +231,26 @@ class Model:
         self.state[pid] = new
 
     def run_begin(self, cpu, pid, ts):
+        prev_cpu = self.last_cpu.get(pid, -1) if pid != 0 else -1
+        if pid != 0:
+            self.last_cpu[pid] = cpu
+        self.run_wait[cpu] = (0, -1, prev_cpu)
         if pid != 0 and self.state.get(pid) == "wait":
             kind = "wakeup" if pid in self.woken else "preempt"
             self.class_waits[kind].append(max(0, ts - self.wait_start[pid]))
+            self.run_wait[cpu] = (max(0, ts - self.wait_start[pid]),
+                                  self.waker.get(pid, -1) if pid in self.woken else -1,
+                                  prev_cpu)
         if pid in self.woken:
             self.latencies.append(max(0, ts - self.woken.pop(pid)))
         self.cur[cpu] = pid
         self.run_start[cpu] = ts
         self.set_state(pid, ("run", cpu), ts)
 
-    def run_end(self, cpu, ts, new_state):
+    def run_end(self, cpu, ts, new_state, how="repair"):
         pid = self.cur[cpu]
         self.runs.append((cpu, pid, self.run_start[cpu], ts))
+        self.run_info.append((how, self.run_wait[cpu]))
         st = self.state.get(pid, "other")
         if isinstance(st, tuple) and st[1] != cpu:
             return          # already running on another CPU: left alone
@@ -256,18 +274,20 @@ class Model:
         self.run_begin(cpu, pid, ts)
         self.repairs += 1
 
-    def switch(self, cpu, ts, runnable, next_pid):
-        self.run_end(cpu, ts, "wait" if runnable else "other")
+    def switch(self, cpu, ts, runnable, next_pid, prev_state="?"):
+        self.run_end(cpu, ts, "wait" if runnable else "other", prev_state)
         self.run_begin(cpu, next_pid, ts)
 
-    def wakeup(self, pid, ts):
+    def wakeup(self, pid, ts, waker=-1):
         if pid != 0 and self.state.get(pid, "other") == "other":
             self.woken[pid] = ts
+            self.waker[pid] = waker
             self.set_state(pid, "wait", ts)
 
     def finish(self):
         for cpu, pid in self.cur.items():
             self.runs.append((cpu, pid, self.run_start[cpu], None))
+            self.run_info.append(("end", self.run_wait[cpu]))
         for pid, begin in self.wait_start.items():
             self.waits.append((pid, begin, None))
 
@@ -355,6 +375,8 @@ def main():
     ap.add_argument("--text", action="store_true",
                     help="FILE is the output of `trace-cmd report -N -t`")
     ap.add_argument("--stat-text", help="with --text: output of `trace-cmd report --stat`")
+    ap.add_argument("--runs", action="store_true",
+                    help="print every run, one line each, instead of the statistics")
     args = ap.parse_args()
 
     nr_cpus, per_cpu, report_order, dropped, unparsed = parse(read_report(args))
@@ -435,7 +457,7 @@ def main():
             if prev_pid != model.cur[cpu]:
                 mismatched_prev += 1
             switches[cpu] += 1
-            model.switch(cpu, rec.ts, prev_state in RUNNABLE_STATES, next_pid)
+            model.switch(cpu, rec.ts, prev_state in RUNNABLE_STATES, next_pid, prev_state)
         elif ev in ("sched_wakeup", "sched_wakeup_new", "sched_waking",
                     "sched_migrate_task", "sched_process_exit"):
             m = COMM_PID_RE.match(rec.body)
@@ -445,7 +467,7 @@ def main():
             seen(pid, m.group(1))
             if ev in wakeup_events:
                 task_wakeups[pid] = task_wakeups.get(pid, 0) + 1
-                model.wakeup(pid, rec.ts)
+                model.wakeup(pid, rec.ts, rec.pid)
             elif ev == "sched_migrate_task":
                 migrations += 1
                 task_migrations[pid] = task_migrations.get(pid, 0) + 1
@@ -464,7 +486,17 @@ def main():
         if nxt is not None and nxt != model.cur[cpu]:
             model.repair(cpu, rec.ts, nxt)
     waits_open = len(model.wait_start)
+    open_pids = sorted(model.wait_start)
     model.finish()
+    if args.runs:
+        for (cpu, pid, begin, stop), (how, (wait, waker, prev_cpu)) in zip(model.runs,
+                                                                          model.run_info):
+            stop_t = end if stop is None else stop
+            print("%d %d %d %d %s %d %d %d" % (cpu, pid, begin, stop_t, how, wait, waker,
+                                               prev_cpu))
+        for pid in open_pids:
+            print("open %d" % pid)
+        return
     if mismatched_prev:
         print("report-stats: %s: %d sched_switch records whose prev_pid is not the "
               "tracked current task" % (args.file, mismatched_prev), file=sys.stderr)

@@ -37,6 +37,8 @@ struct log {
 	int nr_latencies;
 	struct sp_wait waits[MAX_LOG];
 	int nr_waits;
+	struct sp_run infos[MAX_LOG];	/* run_info, runs of no length too */
+	int nr_infos;
 	struct sp_stats stats;
 };
 
@@ -75,6 +77,14 @@ static void on_wait(void *data, const struct sp_wait *w)
 		l->latencies[l->nr_latencies++] = w->dur_ns;
 }
 
+static void on_run_info(void *data, const struct sp_run *r)
+{
+	struct log *l = data;
+
+	assert_true(l->nr_infos < MAX_LOG);
+	l->infos[l->nr_infos++] = *r;
+}
+
 static struct log lg;
 static struct sp_model m;
 
@@ -82,7 +92,8 @@ static void setup_model(int nr_cpus, const uint64_t *start, uint64_t end, bool w
 			const struct sp_model_filter *filter)
 {
 	struct sp_model_observer obs = {
-		.run = on_run, .steps = on_steps, .wait = on_wait, .data = &lg,
+		.run = on_run, .steps = on_steps, .wait = on_wait, .run_info = on_run_info,
+		.data = &lg,
 	};
 	uint64_t t0 = 0;
 	int c;
@@ -102,6 +113,18 @@ static void ev_switch(uint64_t ts, int cpu, int prev, bool runnable, int next)
 		.ts_ns = ts, .cpu = cpu, .common_pid = prev, .type = SP_EV_SWITCH,
 		.pid = prev, .other_pid = next, .prev_runnable = runnable,
 		.comm = prev ? "prev" : NULL, .other_comm = next ? "next" : NULL,
+		.target_cpu = -1, .orig_cpu = -1,
+	};
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
+static void ev_switch_state(uint64_t ts, int cpu, int prev, const char *state, int next)
+{
+	struct sp_event ev = {
+		.ts_ns = ts, .cpu = cpu, .common_pid = prev, .type = SP_EV_SWITCH,
+		.pid = prev, .other_pid = next, .prev_state = state,
+		.prev_runnable = state[0] == 'R', .comm = "prev", .other_comm = "next",
 		.target_cpu = -1, .orig_cpu = -1,
 	};
 
@@ -683,6 +706,66 @@ static void test_wakeup_migration_extra_callbacks(void **state)
 	sp_model_release(&m);
 }
 
+/*
+ * run_info: every run, of no length too, with how it ended (the switch's
+ * prev_state, a repair, the end) and the wait that ended as it began.
+ */
+static void test_run_info(void **state)
+{
+	static const struct {
+		int cpu, pid;
+		uint64_t t0, t1;
+		enum sp_run_end end;
+		const char *end_state;
+		uint64_t wait_ns;
+		int waker, prev_cpu;
+	} want[] = {
+		{ 0, 1, 0, 10, SP_RUN_END_SWITCH, "S", 0, -1, -1 },
+		{ 1, 5, 0, 30, SP_RUN_END_SWITCH, "R+", 0, -1, -1 },
+		{ 0, 2, 10, 10, SP_RUN_END_REPAIR, NULL, 0, -1, -1 },
+		{ 1, 1, 30, 50, SP_RUN_END_SWITCH, "R", 10, 5, 0 },
+		{ 0, 3, 10, 100, SP_RUN_END_TRACE, NULL, 0, -1, -1 },
+		{ 1, 5, 50, 100, SP_RUN_END_TRACE, NULL, 20, -1, 1 },
+	};
+	static const uint64_t start[2] = { 0, 0 };
+	int i, positive = 0;
+
+	(void)state;
+	setup_model(2, start, 100, false, NULL);
+	ev_switch_state(10, 0, 1, "S", 2);
+	ev_wakeup(20, 1, 5, SP_EV_WAKEUP, 1, 1);
+	ev_switch_state(30, 1, 5, "R+", 1);
+	ev_sched(40, 0, 3);			/* missed switch: 2 left at 10 */
+	ev_switch_state(50, 1, 1, "R", 5);	/* 5 waited since 30 */
+	finish();
+
+	assert_int_equal(lg.nr_infos, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < lg.nr_infos; i++) {
+		const struct sp_run *r = &lg.infos[i];
+
+		assert_int_equal(r->cpu, want[i].cpu);
+		assert_int_equal(r->pid, want[i].pid);
+		assert_int_equal(r->start_ns, want[i].t0);
+		assert_int_equal(r->end_ns, want[i].t1);
+		assert_int_equal(r->end, want[i].end);
+		if (want[i].end_state)
+			assert_string_equal(r->end_state, want[i].end_state);
+		else
+			assert_null(r->end_state);
+		assert_int_equal(r->wait_ns, want[i].wait_ns);
+		assert_int_equal(r->waker, want[i].waker);
+		assert_int_equal(r->prev_cpu, want[i].prev_cpu);
+		/* the runs of some length are those run() is told of, in the same order */
+		if (r->end_ns > r->start_ns) {
+			assert_int_equal(lg.runs[positive].pid, r->pid);
+			assert_int_equal(lg.runs[positive].t0, r->start_ns);
+			positive++;
+		}
+	}
+	assert_int_equal(lg.nr_runs, positive);
+	sp_model_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -702,6 +785,7 @@ int main(void)
 		cmocka_unit_test(test_comm_interning),
 		cmocka_unit_test(test_latency_quantiles),
 		cmocka_unit_test(test_wakeup_migration_extra_callbacks),
+		cmocka_unit_test(test_run_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

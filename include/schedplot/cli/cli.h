@@ -169,6 +169,7 @@ int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format 
 int sp_cmd_stats(int argc, char **argv);
 int sp_cmd_record(int argc, char **argv);
 int sp_cmd_compare(int argc, char **argv);
+int sp_cmd_runs(int argc, char **argv);
 
 /* A CSV file written beside its target and renamed into place (--csv). */
 struct sp_cli_csv {

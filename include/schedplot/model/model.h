@@ -79,6 +79,10 @@ struct sp_cpu {
 	uint64_t deferred_wake_ns;
 	int32_t deferred_place;
 	int32_t deferred_waker;
+	/* what the current run will be reported with (struct sp_run) */
+	uint64_t run_wait_ns;
+	int32_t run_waker;
+	int32_t run_prev_cpu;
 };
 
 enum sp_wait_class {
@@ -101,6 +105,35 @@ struct sp_wait {
 	int32_t target_cpu;	/* wakeups: the CPU the wakeup placed it on; else prev_cpu */
 	uint8_t wait_class;	/* enum sp_wait_class */
 	bool prev_idle;		/* wakeups: prev_cpu ran its idle task at the wakeup */
+};
+
+enum sp_run_end {
+	SP_RUN_END_SWITCH,	/* a sched_switch switched it out */
+	SP_RUN_END_REPAIR,	/* a repair: the switch was missed */
+	SP_RUN_END_TRACE,	/* still current at the end of the trace */
+};
+
+/*
+ * One run with what surrounds it: how it ended, and the wait that ended
+ * when it began.  Runs of no length are reported too (a task switched in
+ * at the trace's last timestamp, or in and out at one timestamp): their
+ * waits ended.
+ */
+struct sp_run {
+	uint64_t start_ns;
+	uint64_t end_ns;
+	int32_t cpu;
+	int32_t pid;
+	uint64_t wait_ns;	/* the wait (struct sp_wait) that ended as it began, 0 if none */
+	int32_t waker;		/* that wait's waker, -1 if none (or no wait) */
+	int32_t prev_cpu;	/* where it ran last before, -1 if nowhere yet (and for pid 0) */
+	uint8_t end;		/* enum sp_run_end */
+	/*
+	 * SP_RUN_END_SWITCH: the switch's prev_state as trace-cmd prints it
+	 * (sp_event.prev_state); NULL when not known (or another end)
+	 */
+	const char *end_state;
+	bool end_runnable;	/* SP_RUN_END_SWITCH: prev_state was runnable */
 };
 
 /* A change of the step functions: from @ts on, @running tasks run and @waiting wait. */
@@ -134,6 +167,12 @@ static inline int sp_step_lost(int nr_cpus, int running, int waiting)
 struct sp_model_observer {
 	/* @pid ran on @cpu during [@t0, @t1); per CPU in time order */
 	void (*run)(void *data, int cpu, int pid, uint64_t t0, uint64_t t1);
+	/*
+	 * The same run, told after run() with how it ended and the wait
+	 * before it, also when it has no length (run() is not told of
+	 * those); @r is valid during the call only
+	 */
+	void (*run_info)(void *data, const struct sp_run *r);
 	/*
 	 * @n steps in time order, after those of the previous call; in
 	 * batches, as a call per step costs more than most observers do

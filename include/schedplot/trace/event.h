@@ -42,7 +42,7 @@ union sp_value {
  * One decoded record, independent of the kernel's field layout.  Field use
  * by type:
  *   SWITCH:     pid = prev_pid, other_pid = next_pid, prev_runnable,
- *               comm = prev_comm, other_comm = next_comm
+ *               prev_state, comm = prev_comm, other_comm = next_comm
  *   WAKEUP*:    pid, target_cpu, comm
  *   MIGRATE:    pid, orig_cpu, target_cpu = dest_cpu, comm
  *   FORK:       pid = parent_pid, other_pid = child_pid, comm = parent_comm,
@@ -53,7 +53,8 @@ union sp_value {
  *               for, in the order asked (pid, other_pid, target_cpu and
  *               orig_cpu are -1, the names NULL)
  * Strings are only valid during the callback that receives the event; they
- * may be NULL when the field is missing.  @extra and @values are set for
+ * may be NULL when the field is missing.  @prev_state is the decoder's own
+ * and stays valid while the reader is open.  @extra and @values are set for
  * EXTRA records only.
  */
 struct sp_event {
@@ -69,6 +70,7 @@ struct sp_event {
 	uint16_t extra;		/* EXTRA: the index of the request */
 	const char *comm;
 	const char *other_comm;
+	const char *prev_state;	/* SWITCH: as trace-cmd prints it ("S", "R+"); may be NULL */
 	const union sp_value *values;	/* EXTRA: valid during the callback */
 };
 

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot runs: every run of every task, one line each, as CSV or JSON
+ * lines, written as the model finds them (memory does not grow with the
+ * trace).  The window, --cpus and --target are parsed and resolved as the
+ * views do it (sp_view_opts_parse(), sp_view_opts_resolve()).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/base/tempfile.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/cli/viewopts.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/trace.h"
+#include "schedplot/trace/reader.h"
+
+static const char runs_usage[] =
+	"usage: schedplot runs [OPTIONS] TRACE.dat\n"
+	"\n"
+	"Every run of every task, one line each, in the order the runs end: the\n"
+	"CPU, when it began and ended (ns after the trace start, given in a first\n"
+	"line '# start_ns=N'), the task, the state it was switched out in, and the\n"
+	"wait that ended when it began (how long, who woke it, where it ran before).\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot runs trace.dat > runs.csv              CSV for a script\n"
+	"  schedplot runs --json trace.dat | jq .           JSON lines\n"
+	"  schedplot runs --target 'stress*' -o s.csv trace.dat\n"
+	"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE     write to FILE (replaced whole, at the end; '-': stdout)\n"
+	"      --json            JSON lines instead of CSV\n"
+	"      --idle            also the runs of the idle task (pid 0)\n"
+	"      --min SECONDS     runs that end after SECONDS from the trace start\n"
+	"      --max SECONDS     runs that begin before SECONDS from the trace start\n"
+	"      --time START,END  the window in the trace's own timestamps (seconds);\n"
+	"                        runs overlapping the window are written whole\n"
+	"      --cpus LIST       runs on these CPUs (0-3,8)\n"
+	"      --target COMM     runs of these commands (glob; repeatable)\n"
+	"  -v, --verbose         list what was repaired or lost in the trace\n"
+	"  -q, --quiet           no progress line and no warnings\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"See schedplot-runs(1).\n";
+
+enum {
+	OPT_JSON = 256,
+	OPT_IDLE,
+	OPT_MIN,
+	OPT_MAX,
+	OPT_TIME,
+	OPT_CPUS,
+	OPT_TARGET,
+};
+
+static const struct option runs_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options handed on to the views' parser, in its names. */
+static const struct option window_options[] = {
+	{ "min", required_argument, NULL, SP_VOPT_MIN },
+	{ "max", required_argument, NULL, SP_VOPT_MAX },
+	{ "time", required_argument, NULL, SP_VOPT_TIME },
+	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
+	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct runs_out {
+	FILE *fp;			/* stdout or the tempfile's stream */
+	struct sp_tempfile tf;
+	bool to_file;			/* -o FILE */
+	bool json;
+	bool idle;
+	FILE *out;			/* where the lines go: @fp, or @spool for now */
+	FILE *spool;			/* see spool_begin(); NULL when not spooling */
+	bool spool_error;
+	const struct sp_view_opts *o;
+	struct sp_trace *t;
+	uint64_t nr_runs;
+};
+
+static void print_header(struct runs_out *r)
+{
+	if (r->json)
+		fprintf(r->fp, "{\"start_ns\": %" PRIu64 "}\n", r->t->first_ns);
+	else
+		fprintf(r->fp, "# start_ns=%" PRIu64 "\n"
+			"cpu,start_ns,end_ns,pid,comm,end_state,wait_ns,woken_by,prev_cpu\n",
+			r->t->first_ns);
+}
+
+/* A CSV field, quoted (RFC 4180) when it holds a separator, a quote or '#'. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n#")] && s[0] != ' ') {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}
+
+/*
+ * When a trace has sched_waking records and no sched_wakeup, sched_waking
+ * is the wakeup, which is known only at the end of a first pass: the pass
+ * is then made again (sp_trace_run()) and the waits of the first were
+ * wrong.  A file starts over; what cannot start over (standard output,
+ * a pipe, a device) gets the lines of the first pass through a temporary
+ * file, the spool, until a sched_wakeup record shows there will be no
+ * second pass, or the pass ends without one.  Memory stays the same.
+ */
+static int spool_begin(struct runs_out *r)
+{
+	r->spool = tmpfile();
+	if (!r->spool)
+		return -errno;
+	r->out = r->spool;
+	return 0;
+}
+
+/* Copy what the spool holds to the output, and write there from now on. */
+static void spool_end(struct runs_out *r)
+{
+	char buf[65536];
+	size_t n;
+
+	r->out = r->fp;
+	if (fflush(r->spool) || fseek(r->spool, 0, SEEK_SET))
+		r->spool_error = true;
+	while (!r->spool_error && (n = fread(buf, 1, sizeof(buf), r->spool)) > 0)
+		if (fwrite(buf, 1, n, r->fp) != n)
+			break;
+	if (ferror(r->spool))
+		r->spool_error = true;
+	fclose(r->spool);
+	r->spool = NULL;
+}
+
+static const char *run_comm(const struct runs_out *r, int pid)
+{
+	const char *comm = sp_model_comm(&r->t->model, pid);
+
+	if (!*comm)
+		comm = sp_reader_comm(r->t->reader, pid);
+	return comm ? comm : "";
+}
+
+static void on_run(void *data, const struct sp_run *run)
+{
+	struct runs_out *r = data;
+	const struct sp_view_opts *o = r->o;
+	uint64_t origin = r->t->first_ns;
+	const char *comm, *state;
+
+	if (run->pid == 0 && !r->idle)
+		return;
+	/* overlapping the window; one of no length inside it */
+	if (run->start_ns > o->t1_ns || run->end_ns < o->t0_ns ||
+	    (run->end_ns > run->start_ns && (run->start_ns == o->t1_ns || run->end_ns == o->t0_ns)))
+		return;
+	if (run->cpu < o->nr_cpus && o->cpus && !o->cpus[run->cpu])
+		return;
+	comm = run_comm(r, run->pid);
+	if (o->nr_targets && !sp_view_opts_is_target(o, comm))
+		return;
+	if (r->spool && r->t->model.nr_by_type[SP_EV_WAKEUP])
+		spool_end(r);
+	switch (run->end) {
+	case SP_RUN_END_SWITCH:
+		state = run->end_state ? run->end_state : run->end_runnable ? "R" : "?";
+		break;
+	case SP_RUN_END_REPAIR:
+		state = "repair";
+		break;
+	default:
+		state = "end";
+		break;
+	}
+	r->nr_runs++;
+	if (r->json) {
+		fprintf(r->out, "{\"cpu\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
+			", \"pid\": %d, \"comm\": ", run->cpu, run->start_ns - origin,
+			run->end_ns - origin, run->pid);
+		sp_cli_json_string(r->out, comm);
+		fputs(", \"end_state\": ", r->out);
+		sp_cli_json_string(r->out, state);
+		fprintf(r->out, ", \"wait_ns\": %" PRIu64 ", \"woken_by\": %d, \"prev_cpu\": %d}\n",
+			run->wait_ns, run->waker, run->prev_cpu);
+		return;
+	}
+	fprintf(r->out, "%d,%" PRIu64 ",%" PRIu64 ",%d,", run->cpu, run->start_ns - origin,
+		run->end_ns - origin, run->pid);
+	csv_field(r->out, comm);
+	putc(',', r->out);
+	csv_field(r->out, state);
+	fprintf(r->out, ",%" PRIu64 ",%d,%d\n", run->wait_ns, run->waker, run->prev_cpu);
+}
+
+/* The pass is made again: what went out of the first is thrown away. */
+static void on_reset(void *data)
+{
+	struct runs_out *r = data;
+
+	r->nr_runs = 0;
+	if (r->spool) {
+		fclose(r->spool);
+		r->spool = NULL;
+		r->out = r->fp;
+		return;
+	}
+	if (!fflush(r->fp) && !ftruncate(fileno(r->fp), 0) && !fseek(r->fp, 0, SEEK_SET)) {
+		print_header(r);
+		return;
+	}
+	r->spool_error = true;
+}
+
+/* Whether @out names the same file as @in (the input trace). */
+static bool same_file(const char *out, const char *in)
+{
+	struct stat a, b;
+
+	return !stat(out, &a) && !stat(in, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+	       S_ISREG(a.st_mode);
+}
+
+/*
+ * Hand the shared options to the views' parser: "runs --min=X ... -- TRACE".
+ * @shared has room for four entries more than it holds, and stays alive
+ * with @o (which points into it).
+ */
+static int parse_window(struct sp_view_opts *o, char **shared, int nr_shared, char *trace)
+{
+	memmove(shared + 1, shared, nr_shared * sizeof(*shared));
+	shared[0] = "runs";
+	shared[nr_shared + 1] = "--";
+	shared[nr_shared + 2] = trace;
+	shared[nr_shared + 3] = NULL;
+	return sp_view_opts_parse(o, "runs", window_options, 1, runs_usage, nr_shared + 3,
+				  shared, NULL, NULL);
+}
+
+static int write_runs(struct runs_out *r, const char *output)
+{
+	struct sp_model_observer obs = { .run_info = on_run, .data = r };
+	struct sp_error err;
+	int ret;
+
+	if (output && strcmp(output, "-")) {
+		if (same_file(output, r->t->path))
+			return sp_cli_fail(output, "refusing to write the runs over the input trace");
+		sp_error_clear(&err);
+		if (sp_tempfile_open(&r->tf, output, O_WRONLY, &err) < 0) {
+			sp_cli_error(output, &err);
+			return SP_EXIT_FAILURE;
+		}
+		r->fp = sp_tempfile_fdopen(&r->tf, "w");
+		if (!r->fp) {
+			sp_tempfile_discard(&r->tf);
+			return sp_cli_fail(output, "cannot write: %s", strerror(errno));
+		}
+		r->to_file = true;
+	} else {
+		r->fp = stdout;
+	}
+
+	r->out = r->fp;
+	print_header(r);
+	if ((!r->to_file || r->tf.direct) && sp_reader_has_event(r->t->reader, SP_EV_WAKING) &&
+	    spool_begin(r) < 0) {
+		ret = sp_cli_fail(NULL, "cannot create a temporary file: %s", strerror(errno));
+		goto out;
+	}
+	ret = sp_cli_run(r->t, &obs, on_reset, NULL);
+	if (r->spool)
+		spool_end(r);
+	if (!ret && r->spool_error)
+		ret = sp_cli_fail(r->t->path, "cannot keep the runs while the trace is read again: %s",
+				  strerror(errno ? errno : EIO));
+out:
+	if (r->to_file) {
+		if (ret) {
+			sp_tempfile_discard(&r->tf);
+			return ret;
+		}
+		sp_error_clear(&err);
+		if (sp_tempfile_commit(&r->tf, &err)) {
+			sp_cli_error(output, &err);
+			return SP_EXIT_FAILURE;
+		}
+		return SP_EXIT_OK;
+	}
+	if (fflush(stdout) || ferror(stdout))
+		return ret ? ret : sp_cli_fail(NULL, "cannot write the runs: %s", strerror(errno));
+	return ret;
+}
+
+/**
+ * sp_cmd_runs - the runs subcommand
+ * @argc: from "runs" on
+ * @argv: from "runs" on
+ *
+ * Return: the exit status.
+ */
+int sp_cmd_runs(int argc, char **argv)
+{
+	struct runs_out r;
+	struct sp_view_opts o = { 0 };
+	struct sp_trace t;
+	const char *output = NULL;
+	char **shared, *trace;
+	int nr_shared = 0, opt, ret, i;
+
+	memset(&r, 0, sizeof(r));
+	memset(&t, 0, sizeof(t));
+	shared = calloc((size_t)argc + 4, sizeof(*shared));
+	if (!shared)
+		return sp_cli_fail(NULL, "out of memory");
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:vqh", runs_options, NULL)) != -1) {
+		if (sp_cli_parse_common(opt))
+			continue;
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_JSON:
+			r.json = true;
+			break;
+		case OPT_IDLE:
+			r.idle = true;
+			break;
+		case OPT_MIN:
+		case OPT_MAX:
+		case OPT_TIME:
+		case OPT_CPUS:
+		case OPT_TARGET: {
+			const struct option *w = &window_options[opt - OPT_MIN];
+			size_t len = strlen(w->name) + strlen(optarg) + 4;
+
+			shared[nr_shared] = malloc(len);
+			if (!shared[nr_shared]) {
+				ret = sp_cli_fail(NULL, "out of memory");
+				goto out_shared;
+			}
+			snprintf(shared[nr_shared++], len, "--%s=%s", w->name, optarg);
+			break;
+		}
+		case 'h':
+			fputs(runs_usage, stdout);
+			ret = SP_EXIT_OK;
+			goto out_shared;
+		default:
+			ret = sp_cli_usage("runs", "unknown option");
+			goto out_shared;
+		}
+	}
+	if (optind >= argc) {
+		ret = sp_cli_usage("runs", "no trace file given");
+		goto out_shared;
+	}
+	if (argc - optind > 1) {
+		ret = sp_cli_usage("runs", "one trace file at a time ('%s' is extra)",
+				   argv[optind + 1]);
+		goto out_shared;
+	}
+	trace = argv[optind];
+	ret = parse_window(&o, shared, nr_shared, trace);
+	if (ret >= 0)
+		goto out_opts;
+
+	ret = sp_cli_open(&t, trace);
+	if (ret)
+		goto out_opts;
+	ret = sp_view_opts_resolve(&o, &t);
+	if (!ret) {
+		r.o = &o;
+		r.t = &t;
+		ret = write_runs(&r, output);
+	}
+	sp_trace_close(&t);
+out_opts:
+	sp_view_opts_release(&o);
+	/* moved up by one behind "runs" */
+	for (i = 1; i <= nr_shared; i++)
+		free(shared[i]);
+	free(shared);
+	return ret;
+out_shared:
+	while (nr_shared)
+		free(shared[--nr_shared]);
+	free(shared);
+	return ret;
+}
