@@ -349,7 +349,8 @@ int sp_latency_finish(struct sp_latency *l)
 		for (i = 0; i < l->nr_groups; i++) {
 			const struct sp_samples *s = &l->groups[i].samples[k];
 
-			memcpy(all.v + all.nr, s->v, s->nr * sizeof(*s->v));
+			if (s->nr)	/* an empty class has no array at all */
+				memcpy(all.v + all.nr, s->v, s->nr * sizeof(*s->v));
 			all.nr += s->nr;
 		}
 		sp_samples_summarize(&all, &l->classes[k]);
