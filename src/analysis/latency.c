@@ -368,9 +368,10 @@ int sp_latency_finish(struct sp_latency *l)
 		sp_samples_release(&g->samples[1]);
 		sp_samples_summarize(&g->all, &g->sum);
 	}
-	qsort(l->groups, l->nr_groups, sizeof(*l->groups), cmp_groups);
+	if (l->nr_groups)	/* no groups: no array to sort */
+		qsort(l->groups, l->nr_groups, sizeof(*l->groups), cmp_groups);
 	index_rebuild(l, l->alloc_index ? l->alloc_index : 64);
-	if (l->slowest)
+	if (l->nr_slowest_kept)
 		qsort(l->slowest, l->nr_slowest_kept, sizeof(*l->slowest), cmp_slowest);
 	if (l->csv && fflush(l->csv) && !l->error)
 		l->error = -(errno ? errno : EIO);
