@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "schedplot/base/tempfile.h"
 #include "schedplot/draw/output.h"
 
 struct sp_error;
@@ -169,11 +170,12 @@ int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format 
 int sp_cmd_stats(int argc, char **argv);
 int sp_cmd_record(int argc, char **argv);
 
-/* A CSV file written beside its target and renamed into place (--csv). */
+/* A CSV output (--csv): an atomic output, or standard output. */
 struct sp_cli_csv {
 	FILE *fp;		/* write here; stdout for "-"; NULL when not open */
-	const char *path;
-	char *tmp_path;
+	bool open;		/* @tf is open (a file, not standard output) */
+	const char *path;	/* the target, for messages */
+	struct sp_tempfile tf;
 };
 
 struct sp_view_opts;
@@ -185,7 +187,9 @@ struct sp_view_opts;
  * @trace_path: the input, never written over
  * @image_path: the image written in the same run (NULL: none), never the same file
  *
- * Prints errors.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ * Prints errors.  Return: SP_EXIT_OK, SP_EXIT_USAGE (the CSV would write
+ * over the input or the image, or share standard output with it) or
+ * SP_EXIT_FAILURE.
  */
 int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_path,
 		    const char *image_path);
