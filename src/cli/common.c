@@ -4,8 +4,10 @@
  * user-facing text of the CLI goes through here.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,6 +92,22 @@ void sp_cli_note(const char *file, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sp_cli_notice(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sp_cli.quiet)
+		return;
+	fputs("schedplot: ", stderr);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	fputs("note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 bool sp_cli_parse_common(int opt)
 {
 	switch (opt) {
@@ -114,6 +132,33 @@ char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns)
 	else
 		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
 	return buf;
+}
+
+int sp_cli_parse_seconds(const char *arg, double *s)
+{
+	static const struct {
+		const char *name;
+		double scale;
+	} units[] = {
+		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
+	};
+	char *end;
+	size_t i;
+
+	/* strtod would take "inf", "nan", hex and leading blanks: a time is none of them */
+	if ((!(arg[0] >= '0' && arg[0] <= '9') && arg[0] != '.') || strpbrk(arg, "xX"))
+		return -EINVAL;
+	errno = 0;
+	*s = strtod(arg, &end);
+	if (errno || end == arg || !isfinite(*s) || *s < 0)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].name)) {
+			*s *= units[i].scale;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 /* Length of the valid UTF-8 sequence at @s, or 0 when it is not one. */

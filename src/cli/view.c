@@ -84,27 +84,37 @@ static int parse_double(const char *cmd, const char *name, const char *arg, doub
 	return 0;
 }
 
-/* "START,END" in seconds; either side may be empty, as with perf --time. */
+/* A time: a number of seconds, or with a unit (100ms, 250us, 2s, 300ns). */
+static int parse_seconds(const char *cmd, const char *name, const char *arg, double *val)
+{
+	if (sp_cli_parse_seconds(arg, val) || *val > 1e9)
+		return sp_cli_usage(cmd, "--%s needs a time like 2.5, 100ms, 250us or 300ns "
+				    "(plain numbers are seconds), not '%s'", name, arg);
+	return 0;
+}
+
+/* "START,END" as times; either side may be empty, as with perf --time. */
 static int parse_time(struct sp_view_opts *o, const char *arg)
 {
 	const char *comma = strchr(arg, ',');
-	char start[64], *end;
+	char start[64];
 
 	if (!comma || (size_t)(comma - arg) >= sizeof(start))
-		return sp_cli_usage(o->cmd, "--time needs START,END in seconds, not '%s'", arg);
+		return sp_cli_usage(o->cmd, "--time needs START,END (seconds, or times like "
+				    "100ms), not '%s'", arg);
 	memcpy(start, arg, comma - arg);
 	start[comma - arg] = '\0';
 	o->has_time = true;
 	if (start[0]) {
-		o->time_start_s = strtod(start, &end);
-		if (*end || o->time_start_s < 0)
-			return sp_cli_usage(o->cmd, "--time: bad start '%s'", start);
+		if (sp_cli_parse_seconds(start, &o->time_start_s))
+			return sp_cli_usage(o->cmd, "--time: bad start '%s' (a time like 2.5, "
+					    "100ms or 250us)", start);
 		o->has_time_start = true;
 	}
 	if (comma[1]) {
-		o->time_end_s = strtod(comma + 1, &end);
-		if (*end || o->time_end_s < 0)
-			return sp_cli_usage(o->cmd, "--time: bad end '%s'", comma + 1);
+		if (sp_cli_parse_seconds(comma + 1, &o->time_end_s))
+			return sp_cli_usage(o->cmd, "--time: bad end '%s' (a time like 2.5, "
+					    "100ms or 250us)", comma + 1);
 		o->has_time_end = true;
 	}
 	return 0;
@@ -161,11 +171,11 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			break;
 		case SP_VOPT_MIN:
 			o->has_min = true;
-			ret = parse_double(cmd, "min", optarg, 0, 1e9, &o->min_s);
+			ret = parse_seconds(cmd, "min", optarg, &o->min_s);
 			break;
 		case SP_VOPT_MAX:
 			o->has_max = true;
-			ret = parse_double(cmd, "max", optarg, 0, 1e9, &o->max_s);
+			ret = parse_seconds(cmd, "max", optarg, &o->max_s);
 			break;
 		case SP_VOPT_TIME:
 			ret = parse_time(o, optarg);
@@ -352,8 +362,17 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 	}
 	if (o->t0_ns < start)
 		o->t0_ns = start;
-	if (o->t1_ns > end)
+	if (o->t1_ns > end) {
+		/* a window cut short says so: the image would not show it */
+		if (o->has_max)
+			sp_cli_notice(t->path, "--max %.9g s is past the end of the trace, which "
+				      "runs %s; the window ends there", o->max_s,
+				      sp_cli_format_duration(b1, sizeof(b1), end - start));
+		else if (o->has_time_end)
+			sp_cli_notice(t->path, "--time's end %.9g s is past the end of the trace, "
+				      "at %.6f s; the window ends there", o->time_end_s, end / 1e9);
 		o->t1_ns = end;
+	}
 
 	o->nr_cpus = t->nr_cpus;
 	free(o->cpus);			/* resolved again for each trace of a view */

@@ -73,6 +73,13 @@ int sp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 void sp_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
+ * sp_cli_notice - print "schedplot: FILE: note: ..." on stderr unless -q
+ * @file: the file the message is about (NULL for none)
+ * @fmt: printf format
+ */
+void sp_cli_notice(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
  * sp_cli_note - print "schedplot: FILE: message" on stderr, only with -v
  * @file: the file the message is about (NULL for none)
  * @fmt: printf format
@@ -124,6 +131,16 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
  * Return: @buf.
  */
 char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns);
+
+/**
+ * sp_cli_parse_seconds - a time as given on the command line, in seconds
+ * @arg: a number with an optional unit: ns, us, ms or s ("100ms", "1.5ms",
+ *	 "250us", "2s", "300ns"); a plain number counts seconds
+ * @s: the time in seconds
+ *
+ * Return: 0, or -EINVAL when @arg is not such a time or is negative.
+ */
+int sp_cli_parse_seconds(const char *arg, double *s);
 
 /**
  * sp_cli_json_string - write @s as a JSON string (escaped, valid UTF-8)
