@@ -26,7 +26,7 @@ _schedplot_options()
 _schedplot_takes_arg()
 {
 	case $3 in
-	-o|--output|--format|--min|--max|--time|--cpus|--target|--width|--height|\
+	-i|--input|-o|--output|--format|--min|--max|--time|--cpus|--target|--width|--height|\
 	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top)
 		return 0 ;;
 	--*)
@@ -126,6 +126,8 @@ _schedplot()
 		COMPREPLY=($(compgen -W 'png pdf svg' -- "$cur")); return ;;
 	-o|--output)
 		_schedplot_files '*.@(png|pdf|svg)'; return ;;
+	-i|--input)
+		_schedplot_files '*.dat'; return ;;
 	--topology|--csv)
 		_schedplot_files ''; return ;;
 	?*)

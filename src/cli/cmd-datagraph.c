@@ -16,7 +16,7 @@
 #include "schedplot/views/datagraph.h"
 
 static const char datagraph_usage[] =
-	"usage: schedplot datagraph [OPTIONS] TRACE.dat\n"
+	"usage: schedplot datagraph [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"Draw every CPU at once: time left to right, one row per CPU, each row\n"
 	"colored by the task running on it, white where the CPU is idle, hatched\n"
@@ -32,6 +32,7 @@ static const char datagraph_usage[] =
 	"                                   --topology: they hold the topology)\n"
 	"\n"
 	"Options:\n"
+	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
 	"  -o, --output FILE       image to write: .png, .pdf or .svg (default\n"
 	"                          TRACE-datagraph.png here; - for standard output)\n"
 	"      --format FMT        png, pdf or svg, whatever the name says\n"
@@ -66,6 +67,7 @@ static const char datagraph_usage[] =
 
 /* The options datagraph takes: the views' options but --no-shade and --csv. */
 static const struct option datagraph_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
 	{ "min", required_argument, NULL, SP_VOPT_MIN },

@@ -26,7 +26,7 @@
 #include "schedplot/views/rwgraph.h"
 
 static const char rw_usage[] =
-	"usage: schedplot running-waiting [OPTIONS] TRACE.dat\n"
+	"usage: schedplot running-waiting [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
 	"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
@@ -40,6 +40,7 @@ static const char rw_usage[] =
 	"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
 	"\n"
 	"Options:\n"
+	"  -i, --input FILE      the trace to read (default: trace.dat)\n"
 	"  -o, --output FILE     image to write: .png, .pdf or .svg ('-': stdout)\n"
 	"      --format FMT      png, pdf or svg (default: from the file name)\n"
 	"      --min TIME        start of the window, counted from the trace's start\n"
@@ -64,6 +65,7 @@ static const char rw_usage[] =
 
 /* The options running-waiting takes: the views' options but the datagraph's colors and rows. */
 static const struct option rw_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
 	{ "min", required_argument, NULL, SP_VOPT_MIN },

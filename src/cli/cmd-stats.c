@@ -14,7 +14,7 @@
 #include "schedplot/model/trace.h"
 
 static const char stats_usage[] =
-	"usage: schedplot stats [OPTIONS] TRACE.dat\n"
+	"usage: schedplot stats [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"Print what the scheduler did: per-CPU busy time, the tasks that ran most,\n"
 	"how many tasks ran and waited on average, and how long a task waited while\n"
@@ -26,6 +26,7 @@ static const char stats_usage[] =
 	"  schedplot stats --top 40 trace.dat     list 40 tasks instead of 15\n"
 	"\n"
 	"Options:\n"
+	"  -i, --input FILE  the trace to read (default: trace.dat)\n"
 	"  -j, --json        print one JSON object (all tasks) instead of text\n"
 	"  -n, --top N       tasks to list in the text summary (default 15, 0: all)\n"
 	"  -v, --verbose     list what was repaired or lost in the trace\n"
@@ -35,6 +36,7 @@ static const char stats_usage[] =
 	"See schedplot-stats(1) for the exact meaning of every number.\n";
 
 static const struct option stats_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "top", required_argument, NULL, 'n' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -237,6 +239,7 @@ static void stats_reset(void *data)
 
 int sp_cmd_stats(int argc, char **argv)
 {
+	struct sp_cli_inputs in = { 0 };
 	struct sp_model_observer obs;
 	struct sp_task **tasks;
 	struct sp_stats *s;
@@ -245,41 +248,51 @@ int sp_cmd_stats(int argc, char **argv)
 	long top = 15;
 	size_t nr_tasks;
 	int opt, ret;
+	const char *path;
 	char *end;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "jn:vqh", stats_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:jn:vqh", stats_options, NULL)) != -1) {
 		if (sp_cli_parse_common(opt))
 			continue;
 		switch (opt) {
+		case 'i':
+			ret = sp_cli_inputs_add(&in, optarg);
+			if (ret)
+				goto out_inputs;
+			break;
 		case 'j':
 			json = true;
 			break;
 		case 'n':
 			top = strtol(optarg, &end, 10);
-			if (*end || end == optarg || top < 0)
-				return sp_cli_usage("stats", "--top needs a count, not '%s'", optarg);
+			if (*end || end == optarg || top < 0) {
+				ret = sp_cli_usage("stats", "--top needs a count, not '%s'", optarg);
+				goto out_inputs;
+			}
 			break;
 		case 'h':
 			fputs(stats_usage, stdout);
-			return SP_EXIT_OK;
+			ret = SP_EXIT_OK;
+			goto out_inputs;
 		default:
-			return sp_cli_usage("stats", "unknown option");
+			ret = sp_cli_usage("stats", "unknown option");
+			goto out_inputs;
 		}
 	}
-	if (optind >= argc)
-		return sp_cli_usage("stats", "no trace file given");
-	if (optind + 1 < argc)
-		return sp_cli_usage("stats", "one trace file at a time ('%s' is extra)",
-				    argv[optind + 1]);
-
-	ret = sp_cli_open(&t, argv[optind]);
+	ret = sp_cli_inputs_finish(&in, "stats", 1, argv + optind, argc - optind);
 	if (ret)
-		return ret;
+		goto out_inputs;
+	path = in.paths[0];
+
+	ret = sp_cli_open(&t, path);
+	if (ret)
+		goto out_inputs;
 	s = malloc(sizeof(*s));
 	if (!s) {
+		ret = sp_cli_fail(path, "out of memory");
 		sp_trace_close(&t);
-		return sp_cli_fail(argv[optind], "out of memory");
+		goto out_inputs;
 	}
 	sp_stats_init(s, t.window_start_ns, t.end_ns, t.nr_cpus);
 	sp_stats_observer(s, &obs);
@@ -288,13 +301,13 @@ int sp_cmd_stats(int argc, char **argv)
 		goto out;
 	sp_stats_finish(s);
 	if (s->lat_error) {
-		ret = sp_cli_fail(argv[optind], "out of memory keeping %llu wakeup latencies",
+		ret = sp_cli_fail(path, "out of memory keeping %llu wakeup latencies",
 				  (unsigned long long)s->lat.nr);
 		goto out;
 	}
 	tasks = sorted_tasks(&t.model, &nr_tasks);
 	if (!tasks) {
-		ret = sp_cli_fail(argv[optind], "out of memory");
+		ret = sp_cli_fail(path, "out of memory");
 		goto out;
 	}
 	if (json)
@@ -308,5 +321,7 @@ out:
 	sp_stats_release(s);
 	free(s);
 	sp_trace_close(&t);
+out_inputs:
+	sp_cli_inputs_release(&in);
 	return ret;
 }

@@ -161,6 +161,51 @@ int sp_cli_parse_seconds(const char *arg, double *s)
 	return -EINVAL;
 }
 
+int sp_cli_inputs_add(struct sp_cli_inputs *in, char *path)
+{
+	if (in->nr == in->alloc) {
+		int alloc = in->alloc ? 2 * in->alloc : 4;
+		char **v = realloc(in->paths, alloc * sizeof(*v));
+
+		if (!v)
+			return sp_cli_fail(NULL, "out of memory");
+		in->paths = v;
+		in->alloc = alloc;
+	}
+	in->paths[in->nr++] = path;
+	return SP_EXIT_OK;
+}
+
+int sp_cli_inputs_finish(struct sp_cli_inputs *in, const char *cmd, int max, char **operands,
+			 int nr_operands)
+{
+	int i, ret;
+
+	for (i = 0; i < nr_operands; i++) {
+		ret = sp_cli_inputs_add(in, operands[i]);
+		if (ret)
+			return ret;
+	}
+	if (!in->nr) {
+		if (access(SP_CLI_DEFAULT_TRACE, F_OK))
+			return sp_cli_usage(cmd, "no trace file given, and no %s in the current "
+					    "directory (name one, or -i FILE)", SP_CLI_DEFAULT_TRACE);
+		return sp_cli_inputs_add(in, (char *)SP_CLI_DEFAULT_TRACE);
+	}
+	if (in->nr > max && max == 1)
+		return sp_cli_usage(cmd, "one trace file at a time ('%s' is extra)", in->paths[1]);
+	if (in->nr > max)
+		return sp_cli_usage(cmd, "at most %d trace files ('%s' is extra)", max,
+				    in->paths[max]);
+	return SP_EXIT_OK;
+}
+
+void sp_cli_inputs_release(struct sp_cli_inputs *in)
+{
+	free(in->paths);
+	memset(in, 0, sizeof(*in));
+}
+
 /* Length of the valid UTF-8 sequence at @s, or 0 when it is not one. */
 static int utf8_len(const unsigned char *s)
 {

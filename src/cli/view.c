@@ -26,6 +26,7 @@
  * option missing from the view's own table "does not apply" to it.
  */
 static const struct option view_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
 	{ "min", required_argument, NULL, SP_VOPT_MIN },
@@ -153,13 +154,16 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 	o->cmd = cmd;
 	o->palette = "default";
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:vqh", view_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:o:vqh", view_options, NULL)) != -1) {
 		if (opt != '?' && !takes_option(options, opt))
 			return sp_cli_usage(cmd, "--%s does not apply to %s", option_name(opt),
 					    cmd);
 		if (sp_cli_parse_common(opt))
 			continue;
 		switch (opt) {
+		case 'i':
+			ret = sp_cli_inputs_add(&o->inputs, optarg);
+			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -254,16 +258,11 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			return ret;
 		}
 	}
-	if (optind >= argc)
-		return sp_cli_usage(cmd, "no trace file given");
-	if (argc - optind > max_traces && max_traces == 1)
-		return sp_cli_usage(cmd, "one trace file at a time ('%s' is extra)",
-				    argv[optind + 1]);
-	if (argc - optind > max_traces)
-		return sp_cli_usage(cmd, "at most %d trace files ('%s' is extra)", max_traces,
-				    argv[optind + max_traces]);
-	o->traces = argv + optind;
-	o->nr_traces = argc - optind;
+	ret = sp_cli_inputs_finish(&o->inputs, cmd, max_traces, argv + optind, argc - optind);
+	if (ret)
+		return ret;
+	o->traces = o->inputs.paths;
+	o->nr_traces = o->inputs.nr;
 	if (o->has_time && (o->has_min || o->has_max))
 		return sp_cli_usage(cmd, "--time and --min/--max both set the window; use one");
 	if (o->has_min && o->has_max && o->min_s >= o->max_s)
@@ -429,6 +428,9 @@ void sp_view_opts_release(struct sp_view_opts *o)
 		free(o->targets[i]);
 	free(o->targets);
 	free(o->cpus);
+	sp_cli_inputs_release(&o->inputs);
+	o->traces = NULL;
+	o->nr_traces = 0;
 	o->targets = NULL;
 	o->nr_targets = 0;
 	o->cpus = NULL;

@@ -180,6 +180,47 @@ int sp_cli_output_error(const char *path, const struct sp_error *err);
 int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format fmt,
 			double width);
 
+/* The input traces of a command: -i FILEs, then the operands. */
+struct sp_cli_inputs {
+	char **paths;		/* pointers into argv, or to "trace.dat" */
+	int nr;
+	int alloc;
+};
+
+/* The trace read when a command is given none, as trace-cmd report does. */
+#define SP_CLI_DEFAULT_TRACE	"trace.dat"
+
+/**
+ * sp_cli_inputs_add - one -i FILE
+ * @in: zeroed, or added to before
+ * @path: the file (not copied)
+ *
+ * Return: SP_EXIT_OK, or SP_EXIT_FAILURE with the error printed.
+ */
+int sp_cli_inputs_add(struct sp_cli_inputs *in, char *path);
+
+/**
+ * sp_cli_inputs_finish - add the operands, check the count
+ * @in: the -i FILEs given
+ * @cmd: the subcommand, for messages
+ * @max: how many traces the command takes
+ * @operands: the non-option arguments
+ * @nr_operands: how many
+ *
+ * With no trace named at all, SP_CLI_DEFAULT_TRACE in the current directory
+ * is read when it exists.  Prints usage errors: no trace and no trace.dat,
+ * more than @max traces.
+ * Return: SP_EXIT_OK (@in->nr >= 1), or SP_EXIT_USAGE or SP_EXIT_FAILURE.
+ */
+int sp_cli_inputs_finish(struct sp_cli_inputs *in, const char *cmd, int max, char **operands,
+			 int nr_operands);
+
+/**
+ * sp_cli_inputs_release - free what sp_cli_inputs_add() took
+ * @in: the inputs; zeroed again
+ */
+void sp_cli_inputs_release(struct sp_cli_inputs *in);
+
 /*
  * Subcommands other than the views (those are descriptions run by
  * sp_view_main(), driver.h): argc/argv start at the subcommand's name.

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "schedplot/cli/cli.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/views/datagraph.h"
 
@@ -50,7 +51,8 @@ enum sp_cpu_order {
 /* The options every view shares, parsed in one place. */
 struct sp_view_opts {
 	const char *cmd;		/* "datagraph", ... for messages */
-	char **traces;			/* the input traces (pointers into argv) */
+	struct sp_cli_inputs inputs;	/* -i FILEs and operands (or trace.dat) */
+	char **traces;			/* the input traces: inputs.paths */
 	int nr_traces;			/* >= 1 after parsing */
 	const char *output;		/* -o; NULL: default name in the current directory */
 	enum sp_format format;		/* --format, else from the output name */
