@@ -79,8 +79,9 @@ int sp_cmd_record(int argc, char **argv)
 	if (!events)
 		return sp_cli_fail(NULL, "out of memory");
 	optind = 1;
-	/* '+': options stop at the command's name */
-	while ((opt = getopt_long(argc, argv, "+o:e:d:b:vqh", record_options, NULL)) != -1) {
+	opterr = 0;
+	/* '+': options stop at the command's name; ':' tells a missing value apart */
+	while ((opt = getopt_long(argc, argv, "+:o:e:d:b:vqh", record_options, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			o.output = optarg;
@@ -130,7 +131,7 @@ int sp_cmd_record(int argc, char **argv)
 			if (sp_cli_parse_common(opt))
 				break;
 			free(events);
-			return sp_cli_usage("record", "unknown option");
+			return sp_cli_bad_option("record", record_options, NULL, opt, argv);
 		}
 	}
 	if (o.file_version == 6 && o.compression && !strcmp(o.compression, "zstd")) {

@@ -252,7 +252,8 @@ int sp_cmd_stats(int argc, char **argv)
 	char *end;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "i:jn:vqh", stats_options, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":i:jn:vqh", stats_options, NULL)) != -1) {
 		if (sp_cli_parse_common(opt))
 			continue;
 		switch (opt) {
@@ -276,7 +277,7 @@ int sp_cmd_stats(int argc, char **argv)
 			ret = SP_EXIT_OK;
 			goto out_inputs;
 		default:
-			ret = sp_cli_usage("stats", "unknown option");
+			ret = sp_cli_bad_option("stats", stats_options, NULL, opt, argv);
 			goto out_inputs;
 		}
 	}

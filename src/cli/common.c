@@ -4,6 +4,7 @@
  * user-facing text of the CLI goes through here.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,6 +67,55 @@ int sp_cli_usage(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'schedplot%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
 	return SP_EXIT_USAGE;
+}
+
+/* The entry of @options named exactly @name (@len bytes), or NULL. */
+static const struct option *find_option(const struct option *options, const char *name,
+					size_t len)
+{
+	for (; options && options->name; options++)
+		if (strlen(options->name) == len && !strncmp(options->name, name, len))
+			return options;
+	return NULL;
+}
+
+int sp_cli_bad_option(const char *cmd, const struct option *options,
+		      const struct option *others, int opt, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	const struct option *o;
+	char list[256];
+	size_t len, n = 0;
+	int nr = 0;
+
+	if (strncmp(arg, "--", 2) || !arg[2]) {
+		/* a short option: getopt_long says which in optopt */
+		if (opt == ':')
+			return sp_cli_usage(cmd, "option '-%c' needs a value", optopt);
+		if (optopt > 0 && optopt < 256)
+			return sp_cli_usage(cmd, "unknown option '-%c'", optopt);
+		return sp_cli_usage(cmd, "unknown option '%s'", arg);
+	}
+	arg += 2;
+	len = strcspn(arg, "=");
+	if (opt == ':')
+		return sp_cli_usage(cmd, "option '--%.*s' needs a value", (int)len, arg);
+	if (find_option(others, arg, len) && !find_option(options, arg, len))
+		return sp_cli_usage(cmd, "--%.*s does not apply to %s", (int)len, arg, cmd);
+	list[0] = '\0';
+	for (o = options; o->name; o++) {
+		if (strncmp(o->name, arg, len))
+			continue;
+		if (nr++ && n < sizeof(list))
+			n += snprintf(list + n, sizeof(list) - n, ", ");
+		if (n < sizeof(list))
+			n += snprintf(list + n, sizeof(list) - n, "--%s", o->name);
+	}
+	if (nr > 1)
+		return sp_cli_usage(cmd, "option '--%.*s' is ambiguous (%s)", (int)len, arg, list);
+	if (nr == 1 && arg[len] == '=')
+		return sp_cli_usage(cmd, "option '--%.*s' takes no value", (int)len, arg);
+	return sp_cli_usage(cmd, "unknown option '--%.*s'", (int)len, arg);
 }
 
 void sp_cli_warn(const char *fmt, ...)

@@ -22,8 +22,8 @@
 #include "schedplot/views/datagraph.h"
 
 /*
- * Every option of every view: getopt_long parses with this table, and an
- * option missing from the view's own table "does not apply" to it.
+ * Every option of every view: getopt_long parses with the view's own table,
+ * and an option of this one missing from it "does not apply" to the view.
  */
 static const struct option view_options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -51,25 +51,6 @@ static const struct option view_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-/* Whether @opt is in a view's table of the options it takes. */
-static bool takes_option(const struct option *options, int opt)
-{
-	for (; options->name; options++)
-		if (options->val == opt)
-			return true;
-	return false;
-}
-
-static const char *option_name(int opt)
-{
-	const struct option *o;
-
-	for (o = view_options; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
 
 static int parse_double(const char *cmd, const char *name, const char *arg, double lo,
 			double hi, double *val)
@@ -154,10 +135,9 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 	o->cmd = cmd;
 	o->palette = "default";
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "i:o:vqh", view_options, NULL)) != -1) {
-		if (opt != '?' && !takes_option(options, opt))
-			return sp_cli_usage(cmd, "--%s does not apply to %s", option_name(opt),
-					    cmd);
+	opterr = 0;
+	/* the view's own table: an abbreviation never names an option it rejects */
+	while ((opt = getopt_long(argc, argv, ":i:o:vqh", options, NULL)) != -1) {
 		if (sp_cli_parse_common(opt))
 			continue;
 		switch (opt) {
@@ -251,7 +231,7 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			return SP_EXIT_OK;
 		default:
 			sp_view_opts_release(o);
-			return sp_cli_usage(cmd, "unknown option");
+			return sp_cli_bad_option(cmd, options, view_options, opt, argv);
 		}
 		if (ret) {
 			sp_view_opts_release(o);

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct option;
+
 #include "schedplot/base/tempfile.h"
 #include "schedplot/draw/output.h"
 
@@ -65,6 +67,23 @@ int sp_cli_fail_code(const char *file, int code, const char *what);
  * Return: SP_EXIT_USAGE.
  */
 int sp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * sp_cli_bad_option - the one message for an option getopt_long refused
+ * @cmd: the subcommand
+ * @options: the table it parsed with (what the command takes)
+ * @others: options of other commands, said not to apply (NULL: none)
+ * @opt: what getopt_long returned: '?' or ':' (its optstring starts with
+ *	 ':' so that a missing value is told apart)
+ * @argv: what getopt_long parsed
+ *
+ * Prints "schedplot: unknown option '--x'" (or "option '--x' needs a value",
+ * "option '--x' is ambiguous (...)", "--x does not apply to CMD") and the
+ * "Try" line; getopt_long must print nothing itself (opterr = 0).
+ * Return: SP_EXIT_USAGE.
+ */
+int sp_cli_bad_option(const char *cmd, const struct option *options,
+		      const struct option *others, int opt, char **argv);
 
 /**
  * sp_cli_warn - print "schedplot: warning: ..." unless -q
