@@ -126,6 +126,36 @@ static int add_targets(struct sp_view_opts *o, const char *arg)
 	return 0;
 }
 
+int sp_view_opts_scope(struct sp_view_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case SP_VOPT_MIN:
+		o->has_min = true;
+		return parse_seconds(o->cmd, "min", arg, &o->min_s);
+	case SP_VOPT_MAX:
+		o->has_max = true;
+		return parse_seconds(o->cmd, "max", arg, &o->max_s);
+	case SP_VOPT_TIME:
+		return parse_time(o, arg);
+	case SP_VOPT_CPUS:
+		o->cpus_list = arg;
+		return 0;
+	case SP_VOPT_TARGET:
+		return add_targets(o, arg);
+	}
+	return sp_cli_usage(o->cmd, "unknown option");
+}
+
+int sp_view_opts_scope_check(const struct sp_view_opts *o)
+{
+	if (o->has_time && (o->has_min || o->has_max))
+		return sp_cli_usage(o->cmd, "--time and --min/--max both set the window; use one");
+	if (o->has_min && o->has_max && o->min_s >= o->max_s)
+		return sp_cli_usage(o->cmd, "--min %g must be less than --max %g", o->min_s,
+				    o->max_s);
+	return 0;
+}
+
 int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		       const struct option *options, int max_traces, const char *usage, int argc, char **argv)
 {
@@ -154,21 +184,11 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 						    "'%s'", optarg);
 			break;
 		case SP_VOPT_MIN:
-			o->has_min = true;
-			ret = parse_seconds(cmd, "min", optarg, &o->min_s);
-			break;
 		case SP_VOPT_MAX:
-			o->has_max = true;
-			ret = parse_seconds(cmd, "max", optarg, &o->max_s);
-			break;
 		case SP_VOPT_TIME:
-			ret = parse_time(o, optarg);
-			break;
 		case SP_VOPT_CPUS:
-			o->cpus_list = optarg;
-			break;
 		case SP_VOPT_TARGET:
-			ret = add_targets(o, optarg);
+			ret = sp_view_opts_scope(o, opt, optarg);
 			break;
 		case SP_VOPT_WIDTH:
 			ret = parse_double(cmd, "width", optarg, 64, SP_OUTPUT_MAX_PX, &o->width);
@@ -243,11 +263,9 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		return ret;
 	o->traces = o->inputs.paths;
 	o->nr_traces = o->inputs.nr;
-	if (o->has_time && (o->has_min || o->has_max))
-		return sp_cli_usage(cmd, "--time and --min/--max both set the window; use one");
-	if (o->has_min && o->has_max && o->min_s >= o->max_s)
-		return sp_cli_usage(cmd, "--min %g must be less than --max %g", o->min_s,
-				    o->max_s);
+	ret = sp_view_opts_scope_check(o);
+	if (ret)
+		return ret;
 	if (o->output && !strcmp(o->output, "-") && o->format == SP_FORMAT_NONE)
 		return sp_cli_usage(cmd, "-o - writes to standard output: say --format png, pdf "
 				    "or svg");

@@ -101,6 +101,26 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		       const struct option *options, int max_traces, const char *usage, int argc, char **argv);
 
 /**
+ * sp_view_opts_scope - one option of what is counted: --min, --max, --time,
+ * --cpus or --target
+ * @o: the options (o->cmd set), for views and stats alike
+ * @opt: SP_VOPT_MIN, SP_VOPT_MAX, SP_VOPT_TIME, SP_VOPT_CPUS or SP_VOPT_TARGET
+ * @arg: its value (kept: a pointer into argv)
+ *
+ * Prints usage errors.  Return: 0, or an exit code.
+ */
+int sp_view_opts_scope(struct sp_view_opts *o, int opt, const char *arg);
+
+/**
+ * sp_view_opts_scope_check - the window options together, once all are read
+ * @o: the options
+ *
+ * Prints usage errors (--time with --min/--max, --min not before --max).
+ * Return: 0, or SP_EXIT_USAGE.
+ */
+int sp_view_opts_scope_check(const struct sp_view_opts *o);
+
+/**
  * sp_view_opts_resolve - check the options against an open trace
  * @o: parsed options
  * @t: the first trace, o->traces[0] (opened; the model is not needed)
