@@ -27,7 +27,7 @@ _schedplot_takes_arg()
 {
 	case $3 in
 	-i|--input|-o|--output|--format|--min|--max|--time|--cpus|--target|--width|--height|\
-	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top)
+	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top|-b|--by)
 		return 0 ;;
 	--*)
 		"$1" "$2" --help 2>/dev/null |
@@ -122,6 +122,8 @@ _schedplot()
 		COMPREPLY=($(compgen -W "$(_schedplot_palettes "$prog" "$cmd")" -- "$cur")); return ;;
 	--cpu-order)
 		COMPREPLY=($(compgen -W 'numeric socket' -- "$cur")); return ;;
+	-b|--by)
+		COMPREPLY=($(compgen -W 'task command' -- "$cur")); return ;;
 	--format)
 		COMPREPLY=($(compgen -W 'png pdf svg' -- "$cur")); return ;;
 	-o|--output)

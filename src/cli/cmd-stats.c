@@ -25,12 +25,15 @@ static const char stats_usage[] =
 	"  schedplot stats trace.dat              readable summary\n"
 	"  schedplot stats --json trace.dat       one JSON object, times in ns\n"
 	"  schedplot stats --top 40 trace.dat     list 40 tasks instead of 15\n"
+	"  schedplot stats --by command trace.dat run and wait of each command name\n"
 	"  schedplot stats --min 2 --max 2.5s     the numbers of half a second\n"
 	"\n"
 	"Options:\n"
 	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
 	"  -j, --json              print one JSON object (all tasks) instead of text\n"
 	"  -n, --top N             tasks to list in the text summary (default 15, 0: all)\n"
+	"  -b, --by KEY            list tasks (task, the default) or commands (command:\n"
+	"                          the threads of one name merged, as perf sched latency)\n"
 	"      --min TIME          count from TIME after the trace's start\n"
 	"      --max TIME          count up to TIME after the trace's start\n"
 	"      --time START,END    count over a window in the trace's own timestamps\n"
@@ -52,6 +55,7 @@ static const struct option stats_options[] = {
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "top", required_argument, NULL, 'n' },
+	{ "by", required_argument, NULL, 'b' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -149,6 +153,115 @@ static struct sp_task **sorted_tasks(const struct sp_model *m, const struct stat
 	return v;
 }
 
+/* The tasks of one command name, merged (--by command). */
+struct command_row {
+	const char *comm;
+	size_t nr_threads;
+	uint64_t run_ns;
+	uint64_t wait_ns;
+	uint64_t wakeups;
+	uint64_t migrations;
+};
+
+static const struct sp_model *cmp_model;	/* for qsort's comparators */
+
+static int cmp_task_comm(const void *a, const void *b)
+{
+	const struct sp_task *ta = *(const struct sp_task *const *)a;
+	const struct sp_task *tb = *(const struct sp_task *const *)b;
+
+	return strcmp(sp_model_str(cmp_model, ta->comm), sp_model_str(cmp_model, tb->comm));
+}
+
+/* Commands by run time, longest first; the name breaks ties. */
+static int cmp_command_run(const void *a, const void *b)
+{
+	const struct command_row *ca = a, *cb = b;
+
+	if (ca->run_ns != cb->run_ns)
+		return ca->run_ns < cb->run_ns ? 1 : -1;
+	return strcmp(ca->comm, cb->comm);
+}
+
+/*
+ * The tasks merged by command name, sorted; @tasks is reordered.  NULL
+ * when out of memory.
+ */
+static struct command_row *merge_commands(const struct sp_model *m, struct sp_task **tasks,
+					  size_t nr_tasks, size_t *nr)
+{
+	struct command_row *v = calloc(nr_tasks + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	if (!v)
+		return NULL;
+	cmp_model = m;
+	qsort(tasks, nr_tasks, sizeof(*tasks), cmp_task_comm);
+	for (i = 0; i < nr_tasks; i++) {
+		const struct sp_task *tk = tasks[i];
+		const char *comm = sp_model_str(m, tk->comm);
+
+		if (!n || strcmp(v[n - 1].comm, comm))
+			v[n++].comm = comm;
+		v[n - 1].nr_threads++;
+		v[n - 1].run_ns += tk->run_ns;
+		v[n - 1].wait_ns += tk->wait_ns;
+		v[n - 1].wakeups += tk->wakeups;
+		v[n - 1].migrations += tk->migrations;
+	}
+	qsort(v, n, sizeof(*v), cmp_command_run);
+	*nr = n;
+	return v;
+}
+
+static void print_json_commands(const struct command_row *cmds, size_t nr)
+{
+	size_t i;
+
+	printf("  \"commands\": [");
+	for (i = 0; i < nr; i++) {
+		printf("%s\n    {\"comm\": ", i ? "," : "");
+		sp_cli_json_string(stdout, cmds[i].comm);
+		printf(", \"threads\": %zu, \"run_ns\": %llu, \"wait_ns\": %llu, "
+		       "\"wakeups\": %llu, \"migrations\": %llu}", cmds[i].nr_threads,
+		       (unsigned long long)cmds[i].run_ns, (unsigned long long)cmds[i].wait_ns,
+		       (unsigned long long)cmds[i].wakeups, (unsigned long long)cmds[i].migrations);
+	}
+	printf("%s]\n}\n", nr ? "\n  " : "");
+}
+
+/* @name, at most 16 bytes, with control characters shown as '?' */
+static void table_name(char comm[17], const char *name)
+{
+	size_t j;
+
+	snprintf(comm, 17, "%s", name);
+	for (j = 0; comm[j]; j++)
+		if ((unsigned char)comm[j] < 0x20 || comm[j] == 0x7f)
+			comm[j] = '?';
+}
+
+static void print_text_commands(const struct stats_scope *sc, const struct command_row *cmds,
+				size_t nr, size_t top)
+{
+	char b1[32], b2[32], comm[17];
+	size_t i;
+
+	if (!top || top > nr)
+		top = nr;
+	printf("\ntop %zu of %zu commands by run time, threads merged by name%s\n", top, nr,
+	       sc->window ? " (run, wait, wakeups: over the whole trace)" : "");
+	printf("%-16s %8s %12s %12s %8s %10s\n", "comm", "threads", "run", "wait", "wakeups",
+	       "migrations");
+	for (i = 0; i < top; i++) {
+		table_name(comm, cmds[i].comm);
+		printf("%-16s %8zu %12s %12s %8llu %10llu\n", comm, cmds[i].nr_threads,
+		       sp_cli_format_duration(b1, 32, cmds[i].run_ns),
+		       sp_cli_format_duration(b2, 32, cmds[i].wait_ns),
+		       (unsigned long long)cmds[i].wakeups, (unsigned long long)cmds[i].migrations);
+	}
+}
+
 static void print_json_scope(const struct sp_trace *t, const struct sp_stats *s,
 			     const struct stats_scope *sc)
 {
@@ -173,7 +286,8 @@ static void print_json_scope(const struct sp_trace *t, const struct sp_stats *s,
 }
 
 static void print_json(const struct sp_trace *t, const struct sp_stats *s,
-		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks)
+		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks,
+		       const struct command_row *cmds, size_t nr_cmds)
 {
 	const struct sp_model *m = &t->model;
 	size_t i;
@@ -235,7 +349,12 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	for (c = 0; c < t->nr_cpus; c++)
 		printf("%s\"%d\": %llu", c ? ", " : "", c,
 		       (unsigned long long)sp_reader_lost_events(t->reader, c));
-	printf("},\n  \"tasks\": [");
+	printf("},\n");
+	if (cmds) {
+		print_json_commands(cmds, nr_cmds);
+		return;
+	}
+	printf("  \"tasks\": [");
 	for (i = 0; i < nr_tasks; i++) {
 		const struct sp_task *tk = tasks[i];
 
@@ -256,7 +375,7 @@ static double pct(uint64_t part, uint64_t whole)
 
 static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks,
-		       size_t top)
+		       const struct command_row *cmds, size_t nr_cmds, size_t top)
 {
 	const struct sp_model *m = &t->model;
 	uint64_t span = m->end_ns - m->first_ns, window = m->end_ns - m->window_start_ns;
@@ -331,6 +450,10 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		printf("repairs     %llu (missed switches reconstructed from common_pid)\n",
 		       (unsigned long long)sp_model_nr_repairs(m));
 
+	if (cmds) {
+		print_text_commands(sc, cmds, nr_cmds, top);
+		return;
+	}
 	if (!top || top > nr_tasks)
 		top = nr_tasks;
 	printf("\ntop %zu of %zu tasks by run time%s\n", top, nr_tasks,
@@ -340,13 +463,9 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	for (i = 0; i < top; i++) {
 		const struct sp_task *tk = tasks[i];
 		char comm[17];
-		size_t j;
 
 		/* keep the table aligned whatever the name holds */
-		snprintf(comm, sizeof(comm), "%s", sp_model_str(m, tk->comm));
-		for (j = 0; comm[j]; j++)
-			if ((unsigned char)comm[j] < 0x20 || comm[j] == 0x7f)
-				comm[j] = '?';
+		table_name(comm, sp_model_str(m, tk->comm));
 		printf("%8d  %-16s %12s %12s %8llu %10llu\n", tk->pid, comm,
 		       sp_cli_format_duration(b1, 32, tk->run_ns),
 		       sp_cli_format_duration(b2, 32, tk->wait_ns),
@@ -364,7 +483,10 @@ int sp_cmd_stats(int argc, char **argv)
 	struct sp_cli_inputs in = { 0 };
 	struct sp_model_filter filter;
 	struct sp_model_observer obs;
+	struct command_row *cmds = NULL;
 	struct stats_scope *sc;
+	bool by_command = false;
+	size_t nr_cmds = 0;
 	uint64_t t0;
 	struct sp_task **tasks;
 	struct sp_stats *s;
@@ -382,7 +504,7 @@ int sp_cmd_stats(int argc, char **argv)
 	sc->opts.cmd = "stats";
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":i:jn:vqh", stats_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":i:jn:b:vqh", stats_options, NULL)) != -1) {
 		if (sp_cli_parse_common(opt))
 			continue;
 		switch (opt) {
@@ -393,6 +515,17 @@ int sp_cmd_stats(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'b':
+			if (!strcmp(optarg, "command")) {
+				by_command = true;
+			} else if (!strcmp(optarg, "task")) {
+				by_command = false;
+			} else {
+				ret = sp_cli_usage("stats", "--by must be task or command, not '%s'",
+						   optarg);
+				goto out_inputs;
+			}
 			break;
 		case SP_VOPT_MIN:
 		case SP_VOPT_MAX:
@@ -488,14 +621,18 @@ int sp_cmd_stats(int argc, char **argv)
 		goto out;
 	}
 	tasks = sorted_tasks(&t.model, sc, &nr_tasks);
-	if (!tasks) {
+	if (tasks && by_command)
+		cmds = merge_commands(&t.model, tasks, nr_tasks, &nr_cmds);
+	if (!tasks || (by_command && !cmds)) {
+		free(tasks);
 		ret = sp_cli_fail(path, "out of memory");
 		goto out;
 	}
 	if (json)
-		print_json(&t, s, sc, tasks, nr_tasks);
+		print_json(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds);
 	else
-		print_text(&t, s, sc, tasks, nr_tasks, top);
+		print_text(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds, top);
+	free(cmds);
 	free(tasks);
 	if (fflush(stdout) || ferror(stdout))
 		ret = sp_cli_fail(NULL, "cannot write the output");
