@@ -32,7 +32,7 @@ static const char record_usage[] =
 	"Options:\n"
 	"  -o, --output FILE         the trace (default trace.dat)\n"
 	"  -e, --event SYSTEM:EVENT  record this event too (may be repeated)\n"
-	"  -d, --duration SECONDS    stop after this long\n"
+	"  -d, --duration TIME       stop after this long: seconds, or 500ms, 2s, ...\n"
 	"  -b, --buffer-size KB      ring buffer per CPU in KiB (default 8192)\n"
 	"      --file-version N      6 or 7 (default 7)\n"
 	"      --compression NAME    zstd or none (version 7; default zstd)\n"
@@ -90,10 +90,10 @@ int sp_cmd_record(int argc, char **argv)
 			events[o.nr_events++] = optarg;
 			break;
 		case 'd':
-			v = strtod(optarg, &end);
-			if (end == optarg || *end || !(v > 0) || v > 1e7) {
+			if (sp_cli_parse_seconds(optarg, &v) || !(v > 0) || v > 1e7) {
 				free(events);
-				return sp_cli_usage("record", "--duration wants seconds above 0, not '%s'",
+				return sp_cli_usage("record", "--duration needs a time above 0 like 10, "
+						    "500ms or 2s (plain numbers are seconds), not '%s'",
 						    optarg);
 			}
 			o.duration_s = v;

@@ -58,3 +58,23 @@ for v in datagraph running-waiting overview; do
 	run "$SCHEDPLOT" $v --max 1s -o "$TMP/past-$v.png" "$f"
 	check "$v --max 1s: inside the trace, no note" test -z "$(grep note: "$ERR")"
 done
+
+# record --duration is a time too
+for bad in 5m 0 0ms -1s; do
+	run "$SCHEDPLOT" record --duration "$bad" -o "$TMP/r.dat"
+	expect_status 2 "record --duration '$bad'"
+	expect_grep "$ERR" "^schedplot: --duration needs a time above 0 like 10, 500ms or 2s" \
+		"record --duration '$bad': says what a time is"
+done
+check "bad durations recorded nothing" test ! -e "$TMP/r.dat"
+if [ "$(id -u)" = 0 ] && [ -e /sys/kernel/tracing/instances ]; then
+	start=$(date +%s%N)
+	run "$SCHEDPLOT" record -q --duration 300ms -o "$TMP/r.dat"
+	expect_status 0 "record --duration 300ms"
+	took=$((($(date +%s%N) - start) / 1000000))
+	check "record --duration 300ms: stopped after 300 ms, not 300 s (took $took ms)" \
+		test "$took" -lt 30000
+	check "record --duration 300ms: wrote the trace" test -s "$TMP/r.dat"
+else
+	skip "record --duration with a unit: needs root and tracefs"
+fi
