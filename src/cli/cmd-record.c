@@ -92,9 +92,9 @@ int sp_cmd_record(int argc, char **argv)
 		case 'd':
 			if (sp_cli_parse_seconds(optarg, &v) || !(v > 0) || v > 1e7) {
 				free(events);
-				return sp_cli_usage("record", "--duration needs a time above 0 like 10, "
-						    "500ms or 2s (plain numbers are seconds), not '%s'",
-						    optarg);
+				return sp_cli_usage("record", "--duration needs a time above 0 "
+						    "like 10, 500ms or 2s (plain numbers are "
+						    "seconds), not '%s'", optarg);
 			}
 			o.duration_s = v;
 			break;

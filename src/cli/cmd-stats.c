@@ -393,8 +393,9 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	printf("window      %s complete (all CPUs recording), from +%.6f s\n",
 	       sp_cli_format_duration(b1, 32, window), (m->window_start_ns - m->first_ns) / 1e9);
 	if (sc->scoped) {
-		printf("counted     %s, from +%.6f to +%.6f s", sp_cli_format_duration(b1, 32, counted),
-		       (s->t0_ns - m->first_ns) / 1e9, (s->end_ns - m->first_ns) / 1e9);
+		printf("counted     %s, from +%.6f to +%.6f s",
+		       sp_cli_format_duration(b1, 32, counted), (s->t0_ns - m->first_ns) / 1e9,
+		       (s->end_ns - m->first_ns) / 1e9);
 		if (sc->opts.cpus_list)
 			printf(", CPUs %s", sc->opts.cpus_list);
 		for (c = 0; c < sc->opts.nr_targets; c++)
@@ -522,8 +523,8 @@ int sp_cmd_stats(int argc, char **argv)
 			} else if (!strcmp(optarg, "task")) {
 				by_command = false;
 			} else {
-				ret = sp_cli_usage("stats", "--by must be task or command, not '%s'",
-						   optarg);
+				ret = sp_cli_usage("stats", "--by must be task or command, "
+						   "not '%s'", optarg);
 				goto out_inputs;
 			}
 			break;
@@ -539,7 +540,8 @@ int sp_cmd_stats(int argc, char **argv)
 		case 'n':
 			top = strtol(optarg, &end, 10);
 			if (*end || end == optarg || top < 0) {
-				ret = sp_cli_usage("stats", "--top needs a count, not '%s'", optarg);
+				ret = sp_cli_usage("stats", "--top needs a count, not '%s'",
+						   optarg);
 				goto out_inputs;
 			}
 			break;

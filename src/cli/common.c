@@ -238,8 +238,9 @@ int sp_cli_inputs_finish(struct sp_cli_inputs *in, const char *cmd, int max, cha
 	}
 	if (!in->nr) {
 		if (access(SP_CLI_DEFAULT_TRACE, F_OK))
-			return sp_cli_usage(cmd, "no trace file given, and no %s in the current "
-					    "directory (name one, or -i FILE)", SP_CLI_DEFAULT_TRACE);
+			return sp_cli_usage(cmd, "no trace file given, and no %s in the "
+					    "current directory (name one, or -i FILE)",
+					    SP_CLI_DEFAULT_TRACE);
 		return sp_cli_inputs_add(in, (char *)SP_CLI_DEFAULT_TRACE);
 	}
 	if (in->nr > max && max == 1)

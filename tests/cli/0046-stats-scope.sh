@@ -104,6 +104,7 @@ check "stats text --cpus 1: no row for CPU 0" test -z "$(grep -E '^    0  ' "$OU
 
 # scope errors are usage errors
 for args in "--cpus 7" "--min 100" "--time 1,2" "--min 2 --max 1" "--time 0,1 --min 1" "--cpus x"; do
+	# shellcheck disable=SC2086 # the arguments are split on purpose
 	run "$SCHEDPLOT" stats -q $args "$f"
 	expect_status 2 "stats $args"
 done

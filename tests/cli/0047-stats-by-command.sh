@@ -7,7 +7,7 @@
 
 f=$TRACES/messaging.dat
 
-# by_comm: "comm threads run wait wakeups migrations" from the tasks of a
+# tasks_merged: "comm threads run wait wakeups migrations" from the tasks of a
 # stats JSON (on stdin), merged here, sorted by name
 tasks_merged() {
 	sed -n 's/^    {"pid": [0-9]*, "comm": "\(.*\)", "ppid": [0-9-]*, "run_ns": \([0-9]*\), "wait_ns": \([0-9]*\), "wakeups": \([0-9]*\), "migrations": \([0-9]*\)}.*/\1\t\2\t\3\t\4\t\5/p' |
