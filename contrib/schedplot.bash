@@ -26,9 +26,9 @@ _schedplot_options()
 _schedplot_takes_arg()
 {
 	case $3 in
-	-o|--output|--format|--min|--max|--time|--cpus|--target|--width|--height|\
-	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top|\
-	--by|--class|--slowest)
+	-i|--input|-o|--output|--format|--min|--max|--time|--cpus|--target|--width|--height|\
+	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top|-b|--by|\
+	--class|--slowest)
 		return 0 ;;
 	--*)
 		"$1" "$2" --help 2>/dev/null |
@@ -123,8 +123,12 @@ _schedplot()
 		COMPREPLY=($(compgen -W "$(_schedplot_palettes "$prog" "$cmd")" -- "$cur")); return ;;
 	--cpu-order)
 		COMPREPLY=($(compgen -W 'numeric socket' -- "$cur")); return ;;
-	--by)
-		COMPREPLY=($(compgen -W 'class command pid cpu placement socket' -- "$cur")); return ;;
+	-b|--by)
+		case $cmd in
+		stats) COMPREPLY=($(compgen -W 'task command' -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W 'class command pid cpu placement socket' -- "$cur")) ;;
+		esac
+		return ;;
 	--class)
 		COMPREPLY=($(compgen -W 'wakeup preempt' -- "$cur")); return ;;
 	--format)
@@ -139,6 +143,8 @@ _schedplot()
 		*) _schedplot_files '*.@(png|pdf|svg)' ;;
 		esac
 		return ;;
+	-i|--input)
+		_schedplot_files '*.dat'; return ;;
 	--topology|--csv)
 		_schedplot_files ''; return ;;
 	?*)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "schedplot/analysis/collect.h"
@@ -116,8 +117,11 @@ void sp_rw_collect_reset(void *data)
 	c->waiting = 0;
 	c->csv_started = false;
 	if (c->csv && !c->csv_errno) {
-		/* a file: start it again; a pipe cannot be, so its rows are kept */
-		if (fflush(c->csv) == 0 && fseek(c->csv, 0, SEEK_SET) == 0) {
+		struct stat st;
+
+		/* a file: start it again; a pipe or device cannot be, so its rows are kept */
+		if (fflush(c->csv) == 0 && !fstat(fileno(c->csv), &st) && S_ISREG(st.st_mode) &&
+		    fseek(c->csv, 0, SEEK_SET) == 0) {
 			if (ftruncate(fileno(c->csv), 0) < 0)
 				c->csv_errno = errno;
 			csv_header(c);

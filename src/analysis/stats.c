@@ -17,15 +17,19 @@ void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_c
 	s->end_ns = end_ns;
 	s->nr_cpus = nr_cpus;
 	s->last_ns = t0_ns;
+	s->lat_to_ns = UINT64_MAX;
 }
 
 void sp_stats_reset(struct sp_stats *s)
 {
 	struct sp_samples lat = s->lat;
+	uint64_t from = s->lat_from_ns, to = s->lat_to_ns;
 
 	lat.nr = 0;
 	sp_stats_init(s, s->t0_ns, s->end_ns, s->nr_cpus);
 	s->lat = lat;
+	s->lat_from_ns = from;
+	s->lat_to_ns = to;
 }
 
 void sp_stats_release(struct sp_stats *s)
@@ -136,8 +140,11 @@ static void obs_steps(void *data, const struct sp_step *steps, size_t n)
 
 static void obs_wait(void *data, const struct sp_wait *w)
 {
-	if (w->wait_class == SP_WAIT_WAKEUP)
-		sp_stats_latency(data, w->dur_ns);
+	struct sp_stats *s = data;
+
+	if (w->wait_class == SP_WAIT_WAKEUP && w->start_ns >= s->lat_from_ns &&
+	    w->start_ns <= s->lat_to_ns)
+		sp_stats_latency(s, w->dur_ns);
 }
 
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)

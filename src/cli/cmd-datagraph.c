@@ -16,7 +16,7 @@
 #include "schedplot/views/datagraph.h"
 
 static const char datagraph_usage[] =
-	"usage: schedplot datagraph [OPTIONS] TRACE.dat\n"
+	"usage: schedplot datagraph [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"Draw every CPU at once: time left to right, one row per CPU, each row\n"
 	"colored by the task running on it, white where the CPU is idle, hatched\n"
@@ -32,12 +32,14 @@ static const char datagraph_usage[] =
 	"                                   --topology: they hold the topology)\n"
 	"\n"
 	"Options:\n"
+	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
 	"  -o, --output FILE       image to write: .png, .pdf or .svg (default\n"
 	"                          TRACE-datagraph.png here; - for standard output)\n"
 	"      --format FMT        png, pdf or svg, whatever the name says\n"
-	"      --min SECONDS       start the window SECONDS after the trace start\n"
-	"      --max SECONDS       end the window SECONDS after the trace start\n"
+	"      --min TIME          start the window TIME after the trace start\n"
+	"      --max TIME          end the window TIME after the trace start\n"
 	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
+	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST         CPUs to draw, e.g. 0-15,32-47 (default all)\n"
 	"      --target COMM       keep the colors of these commands (glob patterns;\n"
 	"                          repeat or separate with commas), others black\n"
@@ -65,6 +67,7 @@ static const char datagraph_usage[] =
 
 /* The options datagraph takes: the views' options but --no-shade and --csv. */
 static const struct option datagraph_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
 	{ "min", required_argument, NULL, SP_VOPT_MIN },

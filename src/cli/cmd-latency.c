@@ -38,6 +38,7 @@ static const char latency_usage[] =
 	"  schedplot latency before.dat after.dat         one line per run\n"
 	"\n"
 	"Options:\n"
+	"  -i, --input FILE      a trace to read (default: trace.dat); or name them\n"
 	"  -o, --output FILE     image to write: .png, .pdf or .svg ('-': stdout)\n"
 	"      --format FMT      png, pdf or svg (default: from the file name)\n"
 	"      --by WHAT         split into groups: class, command, pid, cpu,\n"
@@ -72,6 +73,7 @@ static const char latency_usage[] =
 	"See schedplot-latency(1).\n";
 
 static const struct option latency_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
 	{ "by", required_argument, NULL, SP_VOPT_BY },

@@ -26,7 +26,7 @@
 #include "schedplot/views/rwgraph.h"
 
 static const char overview_usage[] =
-	"usage: schedplot overview [OPTIONS] TRACE.dat\n"
+	"usage: schedplot overview [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"One figure for a paper or a bug report: the datagraph (one row per CPU,\n"
 	"colored by the task running) on top, and below it how many tasks run and\n"
@@ -37,11 +37,13 @@ static const char overview_usage[] =
 	"  schedplot overview --min 3 --max 3.2 --target ua -o zoom.pdf trace.dat\n"
 	"\n"
 	"Options:\n"
+	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
 	"  -o, --output FILE       image to write: .png, .pdf or .svg ('-': stdout)\n"
 	"      --format FMT        png, pdf or svg (default: from the file name)\n"
-	"      --min SECONDS       start of the window, counted from the trace's start\n"
-	"      --max SECONDS       end of the window, counted from the trace's start\n"
+	"      --min TIME          start of the window, counted from the trace's start\n"
+	"      --max TIME          end of the window, counted from the trace's start\n"
 	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
+	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST         draw and count only these CPUs (0-3,8)\n"
 	"      --target COMM       these commands keep their colors, others are black,\n"
 	"                          and only they are counted as running or waiting\n"
@@ -70,6 +72,7 @@ static const char overview_usage[] =
 
 /* The options overview takes: those of both datagraph and running-waiting. */
 static const struct option overview_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
 	{ "min", required_argument, NULL, SP_VOPT_MIN },

@@ -32,7 +32,7 @@ static const char record_usage[] =
 	"Options:\n"
 	"  -o, --output FILE         the trace (default trace.dat)\n"
 	"  -e, --event SYSTEM:EVENT  record this event too (may be repeated)\n"
-	"  -d, --duration SECONDS    stop after this long\n"
+	"  -d, --duration TIME       stop after this long: seconds, or 500ms, 2s, ...\n"
 	"  -b, --buffer-size KB      ring buffer per CPU in KiB (default 8192)\n"
 	"      --file-version N      6 or 7 (default 7)\n"
 	"      --compression NAME    zstd or none (version 7; default zstd)\n"
@@ -79,8 +79,9 @@ int sp_cmd_record(int argc, char **argv)
 	if (!events)
 		return sp_cli_fail(NULL, "out of memory");
 	optind = 1;
-	/* '+': options stop at the command's name */
-	while ((opt = getopt_long(argc, argv, "+o:e:d:b:vqh", record_options, NULL)) != -1) {
+	opterr = 0;
+	/* '+': options stop at the command's name; ':' tells a missing value apart */
+	while ((opt = getopt_long(argc, argv, "+:o:e:d:b:vqh", record_options, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			o.output = optarg;
@@ -89,11 +90,11 @@ int sp_cmd_record(int argc, char **argv)
 			events[o.nr_events++] = optarg;
 			break;
 		case 'd':
-			v = strtod(optarg, &end);
-			if (end == optarg || *end || !(v > 0) || v > 1e7) {
+			if (sp_cli_parse_seconds(optarg, &v) || !(v > 0) || v > 1e7) {
 				free(events);
-				return sp_cli_usage("record", "--duration wants seconds above 0, not '%s'",
-						    optarg);
+				return sp_cli_usage("record", "--duration needs a time above 0 "
+						    "like 10, 500ms or 2s (plain numbers are "
+						    "seconds), not '%s'", optarg);
 			}
 			o.duration_s = v;
 			break;
@@ -130,7 +131,7 @@ int sp_cmd_record(int argc, char **argv)
 			if (sp_cli_parse_common(opt))
 				break;
 			free(events);
-			return sp_cli_usage("record", "unknown option");
+			return sp_cli_bad_option("record", record_options, NULL, opt, argv);
 		}
 	}
 	if (o.file_version == 6 && o.compression && !strcmp(o.compression, "zstd")) {

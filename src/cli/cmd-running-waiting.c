@@ -16,6 +16,7 @@
 
 #include "schedplot/analysis/collect.h"
 #include "schedplot/base/error.h"
+#include "schedplot/base/tempfile.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewopts.h"
@@ -26,7 +27,7 @@
 #include "schedplot/views/rwgraph.h"
 
 static const char rw_usage[] =
-	"usage: schedplot running-waiting [OPTIONS] TRACE.dat\n"
+	"usage: schedplot running-waiting [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
 	"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
@@ -40,11 +41,13 @@ static const char rw_usage[] =
 	"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
 	"\n"
 	"Options:\n"
+	"  -i, --input FILE      the trace to read (default: trace.dat)\n"
 	"  -o, --output FILE     image to write: .png, .pdf or .svg ('-': stdout)\n"
 	"      --format FMT      png, pdf or svg (default: from the file name)\n"
-	"      --min SECONDS     start of the window, counted from the trace's start\n"
-	"      --max SECONDS     end of the window, counted from the trace's start\n"
+	"      --min TIME        start of the window, counted from the trace's start\n"
+	"      --max TIME        end of the window, counted from the trace's start\n"
 	"      --time START,END  the window in the trace's own timestamps (seconds)\n"
+	"                        TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST       count only these CPUs and the tasks on them (0-3,8)\n"
 	"      --target COMM     count only tasks with this command (glob; repeatable)\n"
 	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
@@ -69,6 +72,7 @@ static const char rw_usage[] =
 
 /* The options running-waiting takes: the views' options but the datagraph's colors and rows. */
 static const struct option rw_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
 	{ "min", required_argument, NULL, SP_VOPT_MIN },
@@ -98,10 +102,11 @@ static const struct option rw_options[] = {
 #define RW_VEC_HEIGHT	260
 
 /*
- * ---- the --csv file: written beside its target and renamed into place ----
+ * ---- the --csv file: an atomic output (schedplot/base/tempfile.h) ----
  *
  * All of the CSV output's file handling is here, for running-waiting and
- * overview (sp_view_csv); it is to move to the shared atomic-output module.
+ * overview (sp_view_csv): a regular file is written beside its target and
+ * renamed into place, a device, FIFO or socket is written in place.
  */
 
 static bool same_file(const char *a, const char *b)
@@ -114,17 +119,16 @@ static bool same_file(const char *a, const char *b)
 int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_path,
 		    const char *image_path)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int dir_len = slash ? (int)(slash - path) + 1 : 0;
-	size_t size = strlen(path) + 64;
-	int fd = -1;
+	struct sp_error err;
 
 	memset(csv, 0, sizeof(*csv));
+	csv->tf.fd = -1;
 	if (!strcmp(path, "-")) {
-		if (image_path && !strcmp(image_path, "-"))
-			return sp_cli_fail(NULL, "--csv - and -o - both write to standard output; "
-					   "send one of them to a file");
+		if (image_path && !strcmp(image_path, "-")) {
+			sp_cli_fail(NULL, "--csv - and -o - both write to standard output; "
+				    "send one of them to a file");
+			return SP_EXIT_USAGE;
+		}
 		csv->fp = stdout;
 		return SP_EXIT_OK;
 	}
@@ -132,29 +136,25 @@ int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_
 		sp_cli_fail(path, "refusing to write the CSV over the input trace");
 		return SP_EXIT_USAGE;
 	}
-	if (image_path && (!strcmp(path, image_path) || same_file(path, image_path)))
-		return sp_cli_fail(path, "the CSV and the image cannot be the same file");
-	csv->path = path;
-	csv->tmp_path = malloc(size);
-	if (!csv->tmp_path)
-		return sp_cli_fail(NULL, "out of memory");
-	for (unsigned int n = 0; n < 1000; n++) {
-		snprintf(csv->tmp_path, size, "%.*s.%.200s.%ld.%u.tmp", dir_len, path, base,
-			 (long)getpid(), n);
-		fd = sp_output_temp_open(csv->tmp_path, O_RDWR);
-		if (fd >= 0 || errno != EEXIST)
-			break;
+	if (image_path && (!strcmp(path, image_path) || same_file(path, image_path))) {
+		sp_cli_fail(path, "the CSV and the image cannot be the same file");
+		return SP_EXIT_USAGE;
 	}
-	if (fd < 0 || !(csv->fp = fdopen(fd, "w+"))) {
+	sp_error_clear(&err);
+	if (sp_tempfile_open(&csv->tf, path, O_WRONLY | SP_TEMPFILE_DEFER, &err) ||
+	    sp_tempfile_ready(&csv->tf, &err)) {
+		sp_tempfile_discard(&csv->tf);
+		sp_cli_error(path, &err);
+		return SP_EXIT_FAILURE;
+	}
+	csv->open = true;
+	csv->path = path;
+	csv->fp = sp_tempfile_fdopen(&csv->tf, "w");
+	if (!csv->fp) {
 		int e = errno;
 
-		if (fd >= 0) {
-			close(fd);
-			unlink(csv->tmp_path);
-			sp_output_temp_forget(csv->tmp_path);
-		}
-		free(csv->tmp_path);
-		csv->tmp_path = NULL;
+		sp_tempfile_discard(&csv->tf);
+		csv->open = false;
 		return sp_cli_fail(path, "cannot create the CSV file: %s", strerror(e));
 	}
 	return SP_EXIT_OK;
@@ -162,31 +162,29 @@ int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_
 
 int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit)
 {
-	int ret = SP_EXIT_OK, e = 0;
+	struct sp_error err;
+	int ret = SP_EXIT_OK;
 
-	if (!csv->fp)
-		return SP_EXIT_OK;
 	if (csv->fp == stdout) {
 		if (fflush(stdout) || ferror(stdout))
 			ret = sp_cli_fail(NULL, "cannot write the CSV to standard output");
 		csv->fp = NULL;
 		return ret;
 	}
-	if (commit && (fflush(csv->fp) || ferror(csv->fp) || fsync(fileno(csv->fp))))
-		e = errno ? errno : EIO;
-	if (fclose(csv->fp) && !e)
-		e = errno ? errno : EIO;
+	if (!csv->open)
+		return SP_EXIT_OK;
 	csv->fp = NULL;
-	if (commit && !e && rename(csv->tmp_path, csv->path) < 0)
-		e = errno;
-	if (!commit || e)
-		unlink(csv->tmp_path);
-	if (commit && e)
-		ret = sp_cli_fail(csv->path, "cannot write the CSV file: %s", strerror(e));
-	sp_output_temp_forget(csv->tmp_path);
-	free(csv->tmp_path);
-	csv->tmp_path = NULL;
-	return ret;
+	csv->open = false;
+	if (!commit) {
+		sp_tempfile_discard(&csv->tf);
+		return SP_EXIT_OK;
+	}
+	sp_error_clear(&err);
+	if (sp_tempfile_commit(&csv->tf, &err)) {
+		sp_cli_error(csv->path, &err);
+		return SP_EXIT_FAILURE;
+	}
+	return SP_EXIT_OK;
 }
 
 static int csv_open(struct sp_view_run *run)

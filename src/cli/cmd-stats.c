@@ -10,11 +10,12 @@
 
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/viewopts.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/trace.h"
 
 static const char stats_usage[] =
-	"usage: schedplot stats [OPTIONS] TRACE.dat\n"
+	"usage: schedplot stats [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"Print what the scheduler did: per-CPU busy time, the tasks that ran most,\n"
 	"how many tasks ran and waited on average, and how long a task waited while\n"
@@ -24,24 +25,104 @@ static const char stats_usage[] =
 	"  schedplot stats trace.dat              readable summary\n"
 	"  schedplot stats --json trace.dat       one JSON object, times in ns\n"
 	"  schedplot stats --top 40 trace.dat     list 40 tasks instead of 15\n"
+	"  schedplot stats --by command trace.dat run and wait of each command name\n"
+	"  schedplot stats --min 2 --max 2.5s     the numbers of half a second\n"
 	"\n"
 	"Options:\n"
-	"  -j, --json        print one JSON object (all tasks) instead of text\n"
-	"  -n, --top N       tasks to list in the text summary (default 15, 0: all)\n"
-	"  -v, --verbose     list what was repaired or lost in the trace\n"
-	"  -q, --quiet       no progress line and no warnings\n"
-	"  -h, --help        show this help\n"
+	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
+	"  -j, --json              print one JSON object (all tasks) instead of text\n"
+	"  -n, --top N             tasks to list in the text summary (default 15, 0: all)\n"
+	"  -b, --by KEY            list tasks (task, the default) or commands (command:\n"
+	"                          the threads of one name merged, as perf sched latency)\n"
+	"      --min TIME          count from TIME after the trace's start\n"
+	"      --max TIME          count up to TIME after the trace's start\n"
+	"      --time START,END    count over a window in the trace's own timestamps\n"
+	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
+	"      --cpus LIST         count only these CPUs and the tasks on them (0-3,8)\n"
+	"      --target COMM       count only tasks named COMM (glob; comma list)\n"
+	"  -v, --verbose           list what was repaired or lost in the trace\n"
+	"  -q, --quiet             no progress line and no warnings\n"
+	"  -h, --help              show this help\n"
 	"\n"
 	"See schedplot-stats(1) for the exact meaning of every number.\n";
 
 static const struct option stats_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "min", required_argument, NULL, SP_VOPT_MIN },
+	{ "max", required_argument, NULL, SP_VOPT_MAX },
+	{ "time", required_argument, NULL, SP_VOPT_TIME },
+	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
+	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "top", required_argument, NULL, 'n' },
+	{ "by", required_argument, NULL, 'b' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* What stats counts: all of the trace, or the views' scope. */
+struct stats_scope {
+	struct sp_view_opts opts;	/* --min/--max/--time, --cpus, --target, resolved */
+	bool window;			/* a window was asked for */
+	bool scoped;			/* the window, CPUs or tasks were narrowed */
+	int nr_cpus;			/* N: the CPUs counted */
+	/* with a window: each CPU's busy time inside it */
+	struct sp_model_observer stats_obs;
+	uint64_t t0_ns, t1_ns;
+	uint64_t *busy_ns;		/* t.nr_cpus entries */
+};
+
+static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct stats_scope *sc = data;
+
+	if (t0 < sc->t0_ns)
+		t0 = sc->t0_ns;
+	if (t1 > sc->t1_ns)
+		t1 = sc->t1_ns;
+	if (pid != 0 && t1 > t0)
+		sc->busy_ns[cpu] += t1 - t0;
+}
+
+static void scope_steps(void *data, const struct sp_step *steps, size_t n)
+{
+	struct stats_scope *sc = data;
+
+	sc->stats_obs.steps(sc->stats_obs.data, steps, n);
+}
+
+static void scope_wait(void *data, const struct sp_wait *w)
+{
+	struct stats_scope *sc = data;
+
+	sc->stats_obs.wait(sc->stats_obs.data, w);
+}
+
+static void scope_reset(void *data)
+{
+	struct stats_scope *sc = data;
+
+	sp_stats_reset(sc->stats_obs.data);
+	memset(sc->busy_ns, 0, sc->opts.nr_cpus * sizeof(*sc->busy_ns));
+}
+
+/* The busy time of CPU @c, and the time it was recording, in what is counted. */
+static uint64_t cpu_busy(const struct sp_model *m, const struct stats_scope *sc, int c,
+			 uint64_t *span)
+{
+	uint64_t start = m->cpus[c].start_ns;
+
+	if (!sc->window) {
+		*span = m->end_ns - start;
+		return m->cpus[c].busy_ns;
+	}
+	if (start < sc->t0_ns)
+		start = sc->t0_ns;
+	*span = sc->t1_ns > start ? sc->t1_ns - start : 0;
+	return sc->busy_ns[c];
+}
 
 /* Tasks by run time, longest first; pid breaks ties so output is stable. */
 static int cmp_run(const void *a, const void *b)
@@ -55,7 +136,8 @@ static int cmp_run(const void *a, const void *b)
 }
 
 /* The tasks other than idle, sorted; NULL when out of memory. */
-static struct sp_task **sorted_tasks(const struct sp_model *m, size_t *nr)
+static struct sp_task **sorted_tasks(const struct sp_model *m, const struct stats_scope *sc,
+				     size_t *nr)
 {
 	struct sp_task **v = calloc(m->nr_tasks + 1, sizeof(*v));
 	size_t i, n = 0;
@@ -63,15 +145,149 @@ static struct sp_task **sorted_tasks(const struct sp_model *m, size_t *nr)
 	if (!v)
 		return NULL;
 	for (i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i].pid != 0)
+		if (m->tasks[i].pid != 0 &&
+		    sp_view_opts_is_target(&sc->opts, sp_model_str(m, m->tasks[i].comm)))
 			v[n++] = &m->tasks[i];
 	qsort(v, n, sizeof(*v), cmp_run);
 	*nr = n;
 	return v;
 }
 
+/* The tasks of one command name, merged (--by command). */
+struct command_row {
+	const char *comm;
+	size_t nr_threads;
+	uint64_t run_ns;
+	uint64_t wait_ns;
+	uint64_t wakeups;
+	uint64_t migrations;
+};
+
+static const struct sp_model *cmp_model;	/* for qsort's comparators */
+
+static int cmp_task_comm(const void *a, const void *b)
+{
+	const struct sp_task *ta = *(const struct sp_task *const *)a;
+	const struct sp_task *tb = *(const struct sp_task *const *)b;
+
+	return strcmp(sp_model_str(cmp_model, ta->comm), sp_model_str(cmp_model, tb->comm));
+}
+
+/* Commands by run time, longest first; the name breaks ties. */
+static int cmp_command_run(const void *a, const void *b)
+{
+	const struct command_row *ca = a, *cb = b;
+
+	if (ca->run_ns != cb->run_ns)
+		return ca->run_ns < cb->run_ns ? 1 : -1;
+	return strcmp(ca->comm, cb->comm);
+}
+
+/*
+ * The tasks merged by command name, sorted; @tasks is reordered.  NULL
+ * when out of memory.
+ */
+static struct command_row *merge_commands(const struct sp_model *m, struct sp_task **tasks,
+					  size_t nr_tasks, size_t *nr)
+{
+	struct command_row *v = calloc(nr_tasks + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	if (!v)
+		return NULL;
+	cmp_model = m;
+	qsort(tasks, nr_tasks, sizeof(*tasks), cmp_task_comm);
+	for (i = 0; i < nr_tasks; i++) {
+		const struct sp_task *tk = tasks[i];
+		const char *comm = sp_model_str(m, tk->comm);
+
+		if (!n || strcmp(v[n - 1].comm, comm))
+			v[n++].comm = comm;
+		v[n - 1].nr_threads++;
+		v[n - 1].run_ns += tk->run_ns;
+		v[n - 1].wait_ns += tk->wait_ns;
+		v[n - 1].wakeups += tk->wakeups;
+		v[n - 1].migrations += tk->migrations;
+	}
+	qsort(v, n, sizeof(*v), cmp_command_run);
+	*nr = n;
+	return v;
+}
+
+static void print_json_commands(const struct command_row *cmds, size_t nr)
+{
+	size_t i;
+
+	printf("  \"commands\": [");
+	for (i = 0; i < nr; i++) {
+		printf("%s\n    {\"comm\": ", i ? "," : "");
+		sp_cli_json_string(stdout, cmds[i].comm);
+		printf(", \"threads\": %zu, \"run_ns\": %llu, \"wait_ns\": %llu, "
+		       "\"wakeups\": %llu, \"migrations\": %llu}", cmds[i].nr_threads,
+		       (unsigned long long)cmds[i].run_ns, (unsigned long long)cmds[i].wait_ns,
+		       (unsigned long long)cmds[i].wakeups, (unsigned long long)cmds[i].migrations);
+	}
+	printf("%s]\n}\n", nr ? "\n  " : "");
+}
+
+/* @name, at most 16 bytes, with control characters shown as '?' */
+static void table_name(char comm[17], const char *name)
+{
+	size_t j;
+
+	snprintf(comm, 17, "%s", name);
+	for (j = 0; comm[j]; j++)
+		if ((unsigned char)comm[j] < 0x20 || comm[j] == 0x7f)
+			comm[j] = '?';
+}
+
+static void print_text_commands(const struct stats_scope *sc, const struct command_row *cmds,
+				size_t nr, size_t top)
+{
+	char b1[32], b2[32], comm[17];
+	size_t i;
+
+	if (!top || top > nr)
+		top = nr;
+	printf("\ntop %zu of %zu commands by run time, threads merged by name%s\n", top, nr,
+	       sc->window ? " (run, wait, wakeups: over the whole trace)" : "");
+	printf("%-16s %8s %12s %12s %8s %10s\n", "comm", "threads", "run", "wait", "wakeups",
+	       "migrations");
+	for (i = 0; i < top; i++) {
+		table_name(comm, cmds[i].comm);
+		printf("%-16s %8zu %12s %12s %8llu %10llu\n", comm, cmds[i].nr_threads,
+		       sp_cli_format_duration(b1, 32, cmds[i].run_ns),
+		       sp_cli_format_duration(b2, 32, cmds[i].wait_ns),
+		       (unsigned long long)cmds[i].wakeups, (unsigned long long)cmds[i].migrations);
+	}
+}
+
+static void print_json_scope(const struct sp_trace *t, const struct sp_stats *s,
+			     const struct stats_scope *sc)
+{
+	const struct sp_view_opts *o = &sc->opts;
+	bool first = true;
+	int c, i;
+
+	printf("  \"scope\": {\"window_ns\": [%llu, %llu], \"nr_cpus\": %d, \"cpus\": [",
+	       (unsigned long long)s->t0_ns, (unsigned long long)s->end_ns, sc->nr_cpus);
+	for (c = 0; c < t->nr_cpus; c++) {
+		if (!o->cpus[c])
+			continue;
+		printf("%s%d", first ? "" : ", ", c);
+		first = false;
+	}
+	printf("], \"targets\": [");
+	for (i = 0; i < o->nr_targets; i++) {
+		printf("%s", i ? ", " : "");
+		sp_cli_json_string(stdout, o->targets[i]);
+	}
+	printf("]},\n");
+}
+
 static void print_json(const struct sp_trace *t, const struct sp_stats *s,
-		       struct sp_task **tasks, size_t nr_tasks)
+		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks,
+		       const struct command_row *cmds, size_t nr_cmds)
 {
 	const struct sp_model *m = &t->model;
 	size_t i;
@@ -94,11 +310,17 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	printf("},\n  \"end_ns\": %llu,\n", (unsigned long long)m->end_ns);
 	printf("  \"window_ns\": [%llu, %llu],\n", (unsigned long long)m->window_start_ns,
 	       (unsigned long long)m->end_ns);
+	if (sc->scoped)
+		print_json_scope(t, s, sc);
 	printf("  \"records\": %llu,\n  \"sched_records\": %llu,\n",
 	       (unsigned long long)m->nr_records, (unsigned long long)m->nr_sched_records);
 	printf("  \"cpu_busy_ns\": {");
-	for (c = 0; c < t->nr_cpus; c++)
-		printf("%s\"%d\": %llu", c ? ", " : "", c, (unsigned long long)m->cpus[c].busy_ns);
+	for (c = 0; c < t->nr_cpus; c++) {
+		uint64_t span;
+
+		printf("%s\"%d\": %llu", c ? ", " : "", c,
+		       (unsigned long long)cpu_busy(m, sc, c, &span));
+	}
 	printf("},\n  \"cpu_switches\": {");
 	for (c = 0; c < t->nr_cpus; c++)
 		printf("%s\"%d\": %llu", c ? ", " : "", c,
@@ -127,7 +349,12 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	for (c = 0; c < t->nr_cpus; c++)
 		printf("%s\"%d\": %llu", c ? ", " : "", c,
 		       (unsigned long long)sp_reader_lost_events(t->reader, c));
-	printf("},\n  \"tasks\": [");
+	printf("},\n");
+	if (cmds) {
+		print_json_commands(cmds, nr_cmds);
+		return;
+	}
+	printf("  \"tasks\": [");
 	for (i = 0; i < nr_tasks; i++) {
 		const struct sp_task *tk = tasks[i];
 
@@ -147,10 +374,13 @@ static double pct(uint64_t part, uint64_t whole)
 }
 
 static void print_text(const struct sp_trace *t, const struct sp_stats *s,
-		       struct sp_task **tasks, size_t nr_tasks, size_t top)
+		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks,
+		       const struct command_row *cmds, size_t nr_cmds, size_t top)
 {
 	const struct sp_model *m = &t->model;
 	uint64_t span = m->end_ns - m->first_ns, window = m->end_ns - m->window_start_ns;
+	uint64_t counted = s->end_ns > s->t0_ns ? s->end_ns - s->t0_ns : 0;
+	uint64_t busy, busy_span;
 	char b1[32], b2[32], b3[32], b4[32];
 	int c, with_records = 0;
 	bool first;
@@ -163,6 +393,16 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	       m->first_ns / 1e9, m->end_ns / 1e9);
 	printf("window      %s complete (all CPUs recording), from +%.6f s\n",
 	       sp_cli_format_duration(b1, 32, window), (m->window_start_ns - m->first_ns) / 1e9);
+	if (sc->scoped) {
+		printf("counted     %s, from +%.6f to +%.6f s",
+		       sp_cli_format_duration(b1, 32, counted), (s->t0_ns - m->first_ns) / 1e9,
+		       (s->end_ns - m->first_ns) / 1e9);
+		if (sc->opts.cpus_list)
+			printf(", CPUs %s", sc->opts.cpus_list);
+		for (c = 0; c < sc->opts.nr_targets; c++)
+			printf("%s%s", c ? "," : ", tasks ", sc->opts.targets[c]);
+		printf("\n");
+	}
 	printf("cpus        %d (%d with records)\n", t->nr_cpus, with_records);
 	if (t->nr_from_t0) {
 		/* ranges: "0-3,6" */
@@ -188,32 +428,35 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 						  SP_EV_WAKEUP] + m->nr_by_type[SP_EV_WAKEUP_NEW]),
 	       (unsigned long long)m->nr_migrations);
 
-	printf("\n  cpu      start        busy   busy%%   switches       lost\n");
+	printf("\n  cpu      start        busy   busy%%   switches       lost%s\n",
+	       sc->window ? "   (busy: in the window counted)" : "");
 	for (c = 0; c < t->nr_cpus; c++) {
 		const struct sp_cpu *cpu = &m->cpus[c];
 
+		if (!sc->opts.cpus[c])
+			continue;
 		if (cpu->start_ns == SP_NO_TS) {
 			printf("%5d    no records\n", c);
 			continue;
 		}
+		busy = cpu_busy(m, sc, c, &busy_span);
 		printf("%5d  %+9.6f  %10s  %5.1f%%  %9llu  %9llu\n", c,
 		       (cpu->start_ns - m->first_ns) / 1e9,
-		       sp_cli_format_duration(b1, 32, cpu->busy_ns),
-		       pct(cpu->busy_ns, m->end_ns - cpu->start_ns),
+		       sp_cli_format_duration(b1, 32, busy), pct(busy, busy_span),
 		       (unsigned long long)cpu->nr_switches,
 		       (unsigned long long)sp_reader_lost_events(t->reader, c));
 	}
 
 	printf("\nrunning     %.2f tasks on average, at most %d, on %d CPUs\n",
-	       sp_stats_running_avg(s), s->running_max, t->nr_cpus);
+	       sp_stats_running_avg(s), s->running_max, sc->nr_cpus);
 	printf("waiting     %.2f tasks on average, at most %d\n", sp_stats_waiting_avg(s),
 	       s->waiting_max);
 	printf("idle while waiting  %s, %.1f%% of the window (a task waited while a CPU "
 	       "was idle)\n", sp_cli_format_duration(b1, 32, s->idle_while_waiting_ns),
-	       pct(s->idle_while_waiting_ns, window));
+	       pct(s->idle_while_waiting_ns, counted));
 	printf("lost capacity       %s of CPU time, %.2f%% of %d CPUs x the window (CPUs that "
 	       "idled while a task waited)\n", sp_cli_format_duration(b1, 32, s->lost_cpu_ns),
-	       100 * sp_stats_lost_fraction(s), t->nr_cpus);
+	       100 * sp_stats_lost_fraction(s), sc->nr_cpus);
 	if (s->latency.n)
 		printf("wakeup latency      %llu wakeups: median %s, p90 %s, p99 %s, max %s\n",
 		       (unsigned long long)s->latency.n,
@@ -225,21 +468,22 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		printf("repairs     %llu (missed switches reconstructed from common_pid)\n",
 		       (unsigned long long)sp_model_nr_repairs(m));
 
+	if (cmds) {
+		print_text_commands(sc, cmds, nr_cmds, top);
+		return;
+	}
 	if (!top || top > nr_tasks)
 		top = nr_tasks;
-	printf("\ntop %zu of %zu tasks by run time\n", top, nr_tasks);
+	printf("\ntop %zu of %zu tasks by run time%s\n", top, nr_tasks,
+	       sc->window ? " (run, wait, wakeups: over the whole trace)" : "");
 	printf("%8s  %-16s %12s %12s %8s %10s\n", "pid", "comm", "run", "wait", "wakeups",
 	       "migrations");
 	for (i = 0; i < top; i++) {
 		const struct sp_task *tk = tasks[i];
 		char comm[17];
-		size_t j;
 
 		/* keep the table aligned whatever the name holds */
-		snprintf(comm, sizeof(comm), "%s", sp_model_str(m, tk->comm));
-		for (j = 0; comm[j]; j++)
-			if ((unsigned char)comm[j] < 0x20 || comm[j] == 0x7f)
-				comm[j] = '?';
+		table_name(comm, sp_model_str(m, tk->comm));
 		printf("%8d  %-16s %12s %12s %8llu %10llu\n", tk->pid, comm,
 		       sp_cli_format_duration(b1, 32, tk->run_ns),
 		       sp_cli_format_duration(b2, 32, tk->wait_ns),
@@ -254,7 +498,14 @@ static void stats_reset(void *data)
 
 int sp_cmd_stats(int argc, char **argv)
 {
+	struct sp_cli_inputs in = { 0 };
+	struct sp_model_filter filter;
 	struct sp_model_observer obs;
+	struct command_row *cmds = NULL;
+	struct stats_scope *sc;
+	bool by_command = false;
+	size_t nr_cmds = 0;
+	uint64_t t0;
 	struct sp_task **tasks;
 	struct sp_stats *s;
 	struct sp_trace t;
@@ -262,62 +513,145 @@ int sp_cmd_stats(int argc, char **argv)
 	long top = 15;
 	size_t nr_tasks;
 	int opt, ret;
+	const char *path;
 	char *end;
 
+	sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return sp_cli_fail(NULL, "out of memory");
+	sc->opts.cmd = "stats";
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "jn:vqh", stats_options, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":i:jn:b:vqh", stats_options, NULL)) != -1) {
 		if (sp_cli_parse_common(opt))
 			continue;
 		switch (opt) {
+		case 'i':
+			ret = sp_cli_inputs_add(&in, optarg);
+			if (ret)
+				goto out_inputs;
+			break;
 		case 'j':
 			json = true;
 			break;
+		case 'b':
+			if (!strcmp(optarg, "command")) {
+				by_command = true;
+			} else if (!strcmp(optarg, "task")) {
+				by_command = false;
+			} else {
+				ret = sp_cli_usage("stats", "--by must be task or command, "
+						   "not '%s'", optarg);
+				goto out_inputs;
+			}
+			break;
+		case SP_VOPT_MIN:
+		case SP_VOPT_MAX:
+		case SP_VOPT_TIME:
+		case SP_VOPT_CPUS:
+		case SP_VOPT_TARGET:
+			ret = sp_view_opts_scope(&sc->opts, opt, optarg);
+			if (ret)
+				goto out_inputs;
+			break;
 		case 'n':
 			top = strtol(optarg, &end, 10);
-			if (*end || end == optarg || top < 0)
-				return sp_cli_usage("stats", "--top needs a count, not '%s'", optarg);
+			if (*end || end == optarg || top < 0) {
+				ret = sp_cli_usage("stats", "--top needs a count, not '%s'",
+						   optarg);
+				goto out_inputs;
+			}
 			break;
 		case 'h':
 			fputs(stats_usage, stdout);
-			return SP_EXIT_OK;
+			ret = SP_EXIT_OK;
+			goto out_inputs;
 		default:
-			return sp_cli_usage("stats", "unknown option");
+			ret = sp_cli_bad_option("stats", stats_options, NULL, opt, argv);
+			goto out_inputs;
 		}
 	}
-	if (optind >= argc)
-		return sp_cli_usage("stats", "no trace file given");
-	if (optind + 1 < argc)
-		return sp_cli_usage("stats", "one trace file at a time ('%s' is extra)",
-				    argv[optind + 1]);
-
-	ret = sp_cli_open(&t, argv[optind]);
+	ret = sp_view_opts_scope_check(&sc->opts);
+	if (!ret)
+		ret = sp_cli_inputs_finish(&in, "stats", 1, argv + optind, argc - optind);
 	if (ret)
-		return ret;
+		goto out_inputs;
+	path = in.paths[0];
+	sc->opts.traces = in.paths;
+	sc->opts.nr_traces = in.nr;
+	sc->window = sc->opts.has_min || sc->opts.has_max || sc->opts.has_time;
+	sc->scoped = sc->window || sc->opts.cpus_list || sc->opts.nr_targets;
+
+	ret = sp_cli_open(&t, path);
+	if (ret)
+		goto out_inputs;
+	ret = sp_view_opts_resolve(&sc->opts, &t);
+	if (ret) {
+		sp_trace_close(&t);
+		goto out_inputs;
+	}
+	sc->nr_cpus = sp_cli_rw_filter(&filter, &sc->opts);
+	if (!sc->nr_cpus) {
+		ret = sp_cli_usage("stats", "--cpus %s selects no CPU", sc->opts.cpus_list);
+		sp_trace_close(&t);
+		goto out_inputs;
+	}
 	s = malloc(sizeof(*s));
 	if (!s) {
+		ret = sp_cli_fail(path, "out of memory");
 		sp_trace_close(&t);
-		return sp_cli_fail(argv[optind], "out of memory");
+		goto out_inputs;
 	}
-	sp_stats_init(s, t.window_start_ns, t.end_ns, t.nr_cpus);
+	/* over the window asked for, within the complete window */
+	t0 = t.window_start_ns > sc->opts.t0_ns ? t.window_start_ns : sc->opts.t0_ns;
+	if (t0 > sc->opts.t1_ns)
+		t0 = sc->opts.t1_ns;
+	sp_stats_init(s, t0, sc->opts.t1_ns, sc->nr_cpus);
+	if (sc->window) {
+		/* the latencies of the wakeups inside it */
+		s->lat_from_ns = t0;
+		s->lat_to_ns = sc->opts.t1_ns;
+	}
 	sp_stats_observer(s, &obs);
-	ret = sp_cli_run(&t, &obs, stats_reset, NULL);
+	if (sc->window) {
+		/* each CPU's busy time in the window too */
+		sc->busy_ns = calloc(t.nr_cpus, sizeof(*sc->busy_ns));
+		if (!sc->busy_ns) {
+			ret = sp_cli_fail(path, "out of memory");
+			goto out;
+		}
+		sc->stats_obs = obs;
+		sc->t0_ns = sc->opts.t0_ns;
+		sc->t1_ns = sc->opts.t1_ns;
+		memset(&obs, 0, sizeof(obs));
+		obs.run = scope_run;
+		obs.steps = scope_steps;
+		obs.wait = scope_wait;
+		obs.data = sc;
+	}
+	ret = sp_cli_run(&t, &obs, sc->window ? scope_reset : stats_reset,
+			 sc->opts.cpus_list || sc->opts.nr_targets ? &filter : NULL);
 	if (ret)
 		goto out;
 	sp_stats_finish(s);
 	if (s->lat_error) {
-		ret = sp_cli_fail(argv[optind], "out of memory keeping %llu wakeup latencies",
+		ret = sp_cli_fail(path, "out of memory keeping %llu wakeup latencies",
 				  (unsigned long long)s->lat.nr);
 		goto out;
 	}
-	tasks = sorted_tasks(&t.model, &nr_tasks);
-	if (!tasks) {
-		ret = sp_cli_fail(argv[optind], "out of memory");
+	tasks = sorted_tasks(&t.model, sc, &nr_tasks);
+	if (tasks && by_command)
+		cmds = merge_commands(&t.model, tasks, nr_tasks, &nr_cmds);
+	if (!tasks || (by_command && !cmds)) {
+		free(tasks);
+		ret = sp_cli_fail(path, "out of memory");
 		goto out;
 	}
 	if (json)
-		print_json(&t, s, tasks, nr_tasks);
+		print_json(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds);
 	else
-		print_text(&t, s, tasks, nr_tasks, top);
+		print_text(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds, top);
+	free(cmds);
 	free(tasks);
 	if (fflush(stdout) || ferror(stdout))
 		ret = sp_cli_fail(NULL, "cannot write the output");
@@ -325,5 +659,11 @@ out:
 	sp_stats_release(s);
 	free(s);
 	sp_trace_close(&t);
+out_inputs:
+	free(sc->busy_ns);
+	sc->opts.traces = NULL;
+	sp_view_opts_release(&sc->opts);
+	free(sc);
+	sp_cli_inputs_release(&in);
 	return ret;
 }

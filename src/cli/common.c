@@ -4,8 +4,11 @@
  * user-facing text of the CLI goes through here.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +69,55 @@ int sp_cli_usage(const char *cmd, const char *fmt, ...)
 	return SP_EXIT_USAGE;
 }
 
+/* The entry of @options named exactly @name (@len bytes), or NULL. */
+static const struct option *find_option(const struct option *options, const char *name,
+					size_t len)
+{
+	for (; options && options->name; options++)
+		if (strlen(options->name) == len && !strncmp(options->name, name, len))
+			return options;
+	return NULL;
+}
+
+int sp_cli_bad_option(const char *cmd, const struct option *options,
+		      const struct option *others, int opt, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	const struct option *o;
+	char list[256];
+	size_t len, n = 0;
+	int nr = 0;
+
+	if (strncmp(arg, "--", 2) || !arg[2]) {
+		/* a short option: getopt_long says which in optopt */
+		if (opt == ':')
+			return sp_cli_usage(cmd, "option '-%c' needs a value", optopt);
+		if (optopt > 0 && optopt < 256)
+			return sp_cli_usage(cmd, "unknown option '-%c'", optopt);
+		return sp_cli_usage(cmd, "unknown option '%s'", arg);
+	}
+	arg += 2;
+	len = strcspn(arg, "=");
+	if (opt == ':')
+		return sp_cli_usage(cmd, "option '--%.*s' needs a value", (int)len, arg);
+	if (find_option(others, arg, len) && !find_option(options, arg, len))
+		return sp_cli_usage(cmd, "--%.*s does not apply to %s", (int)len, arg, cmd);
+	list[0] = '\0';
+	for (o = options; o->name; o++) {
+		if (strncmp(o->name, arg, len))
+			continue;
+		if (nr++ && n < sizeof(list))
+			n += snprintf(list + n, sizeof(list) - n, ", ");
+		if (n < sizeof(list))
+			n += snprintf(list + n, sizeof(list) - n, "--%s", o->name);
+	}
+	if (nr > 1)
+		return sp_cli_usage(cmd, "option '--%.*s' is ambiguous (%s)", (int)len, arg, list);
+	if (nr == 1 && arg[len] == '=')
+		return sp_cli_usage(cmd, "option '--%.*s' takes no value", (int)len, arg);
+	return sp_cli_usage(cmd, "unknown option '--%.*s'", (int)len, arg);
+}
+
 void sp_cli_warn(const char *fmt, ...)
 {
 	va_list ap;
@@ -88,6 +140,22 @@ void sp_cli_note(const char *file, const char *fmt, ...)
 	va_start(ap, fmt);
 	message(file, fmt, ap);
 	va_end(ap);
+}
+
+void sp_cli_notice(const char *file, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sp_cli.quiet)
+		return;
+	fputs("schedplot: ", stderr);
+	if (file)
+		fprintf(stderr, "%s: ", file);
+	fputs("note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 bool sp_cli_parse_common(int opt)
@@ -114,6 +182,79 @@ char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns)
 	else
 		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
 	return buf;
+}
+
+int sp_cli_parse_seconds(const char *arg, double *s)
+{
+	static const struct {
+		const char *name;
+		double scale;
+	} units[] = {
+		{ "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
+	};
+	char *end;
+	size_t i;
+
+	/* strtod would take "inf", "nan", hex and leading blanks: a time is none of them */
+	if ((!(arg[0] >= '0' && arg[0] <= '9') && arg[0] != '.') || strpbrk(arg, "xX"))
+		return -EINVAL;
+	errno = 0;
+	*s = strtod(arg, &end);
+	if (errno || end == arg || !isfinite(*s) || *s < 0)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].name)) {
+			*s *= units[i].scale;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int sp_cli_inputs_add(struct sp_cli_inputs *in, char *path)
+{
+	if (in->nr == in->alloc) {
+		int alloc = in->alloc ? 2 * in->alloc : 4;
+		char **v = realloc(in->paths, alloc * sizeof(*v));
+
+		if (!v)
+			return sp_cli_fail(NULL, "out of memory");
+		in->paths = v;
+		in->alloc = alloc;
+	}
+	in->paths[in->nr++] = path;
+	return SP_EXIT_OK;
+}
+
+int sp_cli_inputs_finish(struct sp_cli_inputs *in, const char *cmd, int max, char **operands,
+			 int nr_operands)
+{
+	int i, ret;
+
+	for (i = 0; i < nr_operands; i++) {
+		ret = sp_cli_inputs_add(in, operands[i]);
+		if (ret)
+			return ret;
+	}
+	if (!in->nr) {
+		if (access(SP_CLI_DEFAULT_TRACE, F_OK))
+			return sp_cli_usage(cmd, "no trace file given, and no %s in the "
+					    "current directory (name one, or -i FILE)",
+					    SP_CLI_DEFAULT_TRACE);
+		return sp_cli_inputs_add(in, (char *)SP_CLI_DEFAULT_TRACE);
+	}
+	if (in->nr > max && max == 1)
+		return sp_cli_usage(cmd, "one trace file at a time ('%s' is extra)", in->paths[1]);
+	if (in->nr > max)
+		return sp_cli_usage(cmd, "at most %d trace files ('%s' is extra)", max,
+				    in->paths[max]);
+	return SP_EXIT_OK;
+}
+
+void sp_cli_inputs_release(struct sp_cli_inputs *in)
+{
+	free(in->paths);
+	memset(in, 0, sizeof(*in));
 }
 
 /* Length of the valid UTF-8 sequence at @s, or 0 when it is not one. */

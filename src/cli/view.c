@@ -22,10 +22,11 @@
 #include "schedplot/views/datagraph.h"
 
 /*
- * Every option of every view: getopt_long parses with this table, and an
- * option missing from the view's own table "does not apply" to it.
+ * Every option of every view: getopt_long parses with the view's own table,
+ * and an option of this one missing from it "does not apply" to the view.
  */
 static const struct option view_options[] = {
+	{ "input", required_argument, NULL, 'i' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
 	{ "min", required_argument, NULL, SP_VOPT_MIN },
@@ -61,25 +62,6 @@ static const struct option view_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Whether @opt is in a view's table of the options it takes. */
-static bool takes_option(const struct option *options, int opt)
-{
-	for (; options->name; options++)
-		if (options->val == opt)
-			return true;
-	return false;
-}
-
-static const char *option_name(int opt)
-{
-	const struct option *o;
-
-	for (o = view_options; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
-
 static int parse_double(const char *cmd, const char *name, const char *arg, double lo,
 			double hi, double *val)
 {
@@ -94,27 +76,37 @@ static int parse_double(const char *cmd, const char *name, const char *arg, doub
 	return 0;
 }
 
-/* "START,END" in seconds; either side may be empty, as with perf --time. */
+/* A time: a number of seconds, or with a unit (100ms, 250us, 2s, 300ns). */
+static int parse_seconds(const char *cmd, const char *name, const char *arg, double *val)
+{
+	if (sp_cli_parse_seconds(arg, val) || *val > 1e9)
+		return sp_cli_usage(cmd, "--%s needs a time like 2.5, 100ms, 250us or 300ns "
+				    "(plain numbers are seconds), not '%s'", name, arg);
+	return 0;
+}
+
+/* "START,END" as times; either side may be empty, as with perf --time. */
 static int parse_time(struct sp_view_opts *o, const char *arg)
 {
 	const char *comma = strchr(arg, ',');
-	char start[64], *end;
+	char start[64];
 
 	if (!comma || (size_t)(comma - arg) >= sizeof(start))
-		return sp_cli_usage(o->cmd, "--time needs START,END in seconds, not '%s'", arg);
+		return sp_cli_usage(o->cmd, "--time needs START,END (seconds, or times like "
+				    "100ms), not '%s'", arg);
 	memcpy(start, arg, comma - arg);
 	start[comma - arg] = '\0';
 	o->has_time = true;
 	if (start[0]) {
-		o->time_start_s = strtod(start, &end);
-		if (*end || o->time_start_s < 0)
-			return sp_cli_usage(o->cmd, "--time: bad start '%s'", start);
+		if (sp_cli_parse_seconds(start, &o->time_start_s))
+			return sp_cli_usage(o->cmd, "--time: bad start '%s' (a time like 2.5, "
+					    "100ms or 250us)", start);
 		o->has_time_start = true;
 	}
 	if (comma[1]) {
-		o->time_end_s = strtod(comma + 1, &end);
-		if (*end || o->time_end_s < 0)
-			return sp_cli_usage(o->cmd, "--time: bad end '%s'", comma + 1);
+		if (sp_cli_parse_seconds(comma + 1, &o->time_end_s))
+			return sp_cli_usage(o->cmd, "--time: bad end '%s' (a time like 2.5, "
+					    "100ms or 250us)", comma + 1);
 		o->has_time_end = true;
 	}
 	return 0;
@@ -144,6 +136,36 @@ static int add_targets(struct sp_view_opts *o, const char *arg)
 	return 0;
 }
 
+int sp_view_opts_scope(struct sp_view_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case SP_VOPT_MIN:
+		o->has_min = true;
+		return parse_seconds(o->cmd, "min", arg, &o->min_s);
+	case SP_VOPT_MAX:
+		o->has_max = true;
+		return parse_seconds(o->cmd, "max", arg, &o->max_s);
+	case SP_VOPT_TIME:
+		return parse_time(o, arg);
+	case SP_VOPT_CPUS:
+		o->cpus_list = arg;
+		return 0;
+	case SP_VOPT_TARGET:
+		return add_targets(o, arg);
+	}
+	return sp_cli_usage(o->cmd, "unknown option");
+}
+
+int sp_view_opts_scope_check(const struct sp_view_opts *o)
+{
+	if (o->has_time && (o->has_min || o->has_max))
+		return sp_cli_usage(o->cmd, "--time and --min/--max both set the window; use one");
+	if (o->has_min && o->has_max && o->min_s >= o->max_s)
+		return sp_cli_usage(o->cmd, "--min %g must be less than --max %g", o->min_s,
+				    o->max_s);
+	return 0;
+}
+
 int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		       const struct option *options, int max_traces, const char *usage, int argc,
 		       char **argv, int (*own)(void *data, int opt, const char *arg),
@@ -155,13 +177,15 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 	o->cmd = cmd;
 	o->palette = "default";
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:vqh", view_options, NULL)) != -1) {
-		if (opt != '?' && !takes_option(options, opt))
-			return sp_cli_usage(cmd, "--%s does not apply to %s", option_name(opt),
-					    cmd);
+	opterr = 0;
+	/* the view's own table: an abbreviation never names an option it rejects */
+	while ((opt = getopt_long(argc, argv, ":i:o:vqh", options, NULL)) != -1) {
 		if (sp_cli_parse_common(opt))
 			continue;
 		switch (opt) {
+		case 'i':
+			ret = sp_cli_inputs_add(&o->inputs, optarg);
+			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -172,21 +196,11 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 						    "'%s'", optarg);
 			break;
 		case SP_VOPT_MIN:
-			o->has_min = true;
-			ret = parse_double(cmd, "min", optarg, 0, 1e9, &o->min_s);
-			break;
 		case SP_VOPT_MAX:
-			o->has_max = true;
-			ret = parse_double(cmd, "max", optarg, 0, 1e9, &o->max_s);
-			break;
 		case SP_VOPT_TIME:
-			ret = parse_time(o, optarg);
-			break;
 		case SP_VOPT_CPUS:
-			o->cpus_list = optarg;
-			break;
 		case SP_VOPT_TARGET:
-			ret = add_targets(o, optarg);
+			ret = sp_view_opts_scope(o, opt, optarg);
 			break;
 		case SP_VOPT_WIDTH:
 			ret = parse_double(cmd, "width", optarg, 64, SP_OUTPUT_MAX_PX, &o->width);
@@ -253,28 +267,21 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 				break;
 			}
 			sp_view_opts_release(o);
-			return sp_cli_usage(cmd, "unknown option");
+			return sp_cli_bad_option(cmd, options, view_options, opt, argv);
 		}
 		if (ret) {
 			sp_view_opts_release(o);
 			return ret;
 		}
 	}
-	if (optind >= argc)
-		return sp_cli_usage(cmd, "no trace file given");
-	if (argc - optind > max_traces && max_traces == 1)
-		return sp_cli_usage(cmd, "one trace file at a time ('%s' is extra)",
-				    argv[optind + 1]);
-	if (argc - optind > max_traces)
-		return sp_cli_usage(cmd, "at most %d trace files ('%s' is extra)", max_traces,
-				    argv[optind + max_traces]);
-	o->traces = argv + optind;
-	o->nr_traces = argc - optind;
-	if (o->has_time && (o->has_min || o->has_max))
-		return sp_cli_usage(cmd, "--time and --min/--max both set the window; use one");
-	if (o->has_min && o->has_max && o->min_s >= o->max_s)
-		return sp_cli_usage(cmd, "--min %g must be less than --max %g", o->min_s,
-				    o->max_s);
+	ret = sp_cli_inputs_finish(&o->inputs, cmd, max_traces, argv + optind, argc - optind);
+	if (ret)
+		return ret;
+	o->traces = o->inputs.paths;
+	o->nr_traces = o->inputs.nr;
+	ret = sp_view_opts_scope_check(o);
+	if (ret)
+		return ret;
 	if (o->output && !strcmp(o->output, "-") && o->format == SP_FORMAT_NONE)
 		return sp_cli_usage(cmd, "-o - writes to standard output: say --format png, pdf "
 				    "or svg");
@@ -368,8 +375,17 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 	}
 	if (o->t0_ns < start)
 		o->t0_ns = start;
-	if (o->t1_ns > end)
+	if (o->t1_ns > end) {
+		/* a window cut short says so: the image would not show it */
+		if (o->has_max)
+			sp_cli_notice(t->path, "--max %.9g s is past the end of the trace, which "
+				      "runs %s; the window ends there", o->max_s,
+				      sp_cli_format_duration(b1, sizeof(b1), end - start));
+		else if (o->has_time_end)
+			sp_cli_notice(t->path, "--time's end %.9g s is past the end of the trace, "
+				      "at %.6f s; the window ends there", o->time_end_s, end / 1e9);
 		o->t1_ns = end;
+	}
 
 	o->nr_cpus = t->nr_cpus;
 	free(o->cpus);			/* resolved again for each trace of a view */
@@ -426,6 +442,9 @@ void sp_view_opts_release(struct sp_view_opts *o)
 		free(o->targets[i]);
 	free(o->targets);
 	free(o->cpus);
+	sp_cli_inputs_release(&o->inputs);
+	o->traces = NULL;
+	o->nr_traces = 0;
 	o->targets = NULL;
 	o->nr_targets = 0;
 	o->cpus = NULL;

@@ -76,17 +76,6 @@ const char *sp_format_name(enum sp_format fmt)
 	}
 }
 
-/* The CSV writer's temporary file, until it uses struct sp_tempfile. */
-int sp_output_temp_open(const char *tmp_path, int flags)
-{
-	return sp_tempfile_create(tmp_path, flags);
-}
-
-void sp_output_temp_forget(const char *tmp_path)
-{
-	sp_tempfile_unregister(tmp_path);
-}
-
 void sp_output_init(struct sp_output *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -182,7 +182,7 @@ check "--csv over the input: trace unchanged" cmp -s "$f" "$TMP/input.dat"
 check "--csv over the input: no image left behind" test -z "$(ls -A "$TMP/csvfail")"
 
 run "$SCHEDPLOT" running-waiting -o "$TMP/csvfail/same.png" --csv "$TMP/csvfail/same.png" "$f"
-expect_status 1 "--csv and -o the same file"
+expect_status 2 "--csv and -o the same file"
 check "--csv and -o the same: nothing left" test -z "$(ls -A "$TMP/csvfail")"
 
 run "$SCHEDPLOT" running-waiting --width 80 --height 64 -o "$TMP/csvfail/tiny.png" "$f"

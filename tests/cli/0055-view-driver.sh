@@ -36,7 +36,7 @@ for v in $views; do
 
 	run "$SCHEDPLOT" $v --help
 	expect_status 0 "$v: --help"
-	expect_grep "$OUT" "^usage: schedplot $v \[OPTIONS\] TRACE.dat" "$v: --help on stdout"
+	expect_grep "$OUT" "^usage: schedplot $v \[OPTIONS\] \[TRACE.dat\]" "$v: --help on stdout"
 	run "$SCHEDPLOT" help $v
 	expect_status 0 "help $v"
 	expect_grep "$OUT" "^usage: schedplot $v " "help $v: the same text"

@@ -230,6 +230,9 @@ if [ -f "$comp" ]; then
 	expect_completion "stats --color-by ''" pid command parent
 	expect_completion "stats --cpu-order ''" numeric socket
 	expect_completion "stats --format ''" png pdf svg
+	expect_completion "stats --by ''" task command
+	expect_completion "stats -b ''" task command
+	expect_completion "datagraph -i traces/m" traces/messaging.dat
 	# the palettes of src/draw/palette.c, from the program when a command takes
 	# --palette, else from the completion's own list
 	palettes=$(sed -n '/^const char \*sp_palette_names/,/^}/s/.*return "\(.*\)";.*/\1/p' \

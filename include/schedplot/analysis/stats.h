@@ -39,7 +39,9 @@ struct sp_stats {
 	int waiting_max;
 	uint64_t idle_while_waiting_ns;
 	uint64_t lost_cpu_ns;		/* integral of lost(t) dt, CPU*ns (below) */
-	/* wakeup latency */
+	/* wakeup latency: of the waits that began in [lat_from_ns, lat_to_ns] */
+	uint64_t lat_from_ns;		/* 0 from sp_stats_init(): all */
+	uint64_t lat_to_ns;		/* UINT64_MAX from sp_stats_init() */
 	struct sp_samples lat;
 	int lat_error;			/* -ENOMEM when a latency could not be kept */
 	struct sp_summary latency;	/* of lat, by sp_stats_finish() */

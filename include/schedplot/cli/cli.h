@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct option;
+
+#include "schedplot/base/tempfile.h"
 #include "schedplot/draw/output.h"
 
 struct sp_error;
@@ -66,10 +69,34 @@ int sp_cli_fail_code(const char *file, int code, const char *what);
 int sp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
+ * sp_cli_bad_option - the one message for an option getopt_long refused
+ * @cmd: the subcommand
+ * @options: the table it parsed with (what the command takes)
+ * @others: options of other commands, said not to apply (NULL: none)
+ * @opt: what getopt_long returned: '?' or ':' (its optstring starts with
+ *	 ':' so that a missing value is told apart)
+ * @argv: what getopt_long parsed
+ *
+ * Prints "schedplot: unknown option '--x'" (or "option '--x' needs a value",
+ * "option '--x' is ambiguous (...)", "--x does not apply to CMD") and the
+ * "Try" line; getopt_long must print nothing itself (opterr = 0).
+ * Return: SP_EXIT_USAGE.
+ */
+int sp_cli_bad_option(const char *cmd, const struct option *options,
+		      const struct option *others, int opt, char **argv);
+
+/**
  * sp_cli_warn - print "schedplot: warning: ..." unless -q
  * @fmt: printf format
  */
 void sp_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * sp_cli_notice - print "schedplot: FILE: note: ..." on stderr unless -q
+ * @file: the file the message is about (NULL for none)
+ * @fmt: printf format
+ */
+void sp_cli_notice(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
  * sp_cli_note - print "schedplot: FILE: message" on stderr, only with -v
@@ -125,6 +152,16 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
 char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns);
 
 /**
+ * sp_cli_parse_seconds - a time as given on the command line, in seconds
+ * @arg: a number with an optional unit: ns, us, ms or s ("100ms", "1.5ms",
+ *	 "250us", "2s", "300ns"); a plain number counts seconds
+ * @s: the time in seconds
+ *
+ * Return: 0, or -EINVAL when @arg is not such a time or is negative.
+ */
+int sp_cli_parse_seconds(const char *arg, double *s);
+
+/**
  * sp_cli_json_string - write @s as a JSON string (escaped, valid UTF-8)
  * @f: the stream
  * @s: the string
@@ -162,6 +199,47 @@ int sp_cli_output_error(const char *path, const struct sp_error *err);
 int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format fmt,
 			double width);
 
+/* The input traces of a command: -i FILEs, then the operands. */
+struct sp_cli_inputs {
+	char **paths;		/* pointers into argv, or to "trace.dat" */
+	int nr;
+	int alloc;
+};
+
+/* The trace read when a command is given none, as trace-cmd report does. */
+#define SP_CLI_DEFAULT_TRACE	"trace.dat"
+
+/**
+ * sp_cli_inputs_add - one -i FILE
+ * @in: zeroed, or added to before
+ * @path: the file (not copied)
+ *
+ * Return: SP_EXIT_OK, or SP_EXIT_FAILURE with the error printed.
+ */
+int sp_cli_inputs_add(struct sp_cli_inputs *in, char *path);
+
+/**
+ * sp_cli_inputs_finish - add the operands, check the count
+ * @in: the -i FILEs given
+ * @cmd: the subcommand, for messages
+ * @max: how many traces the command takes
+ * @operands: the non-option arguments
+ * @nr_operands: how many
+ *
+ * With no trace named at all, SP_CLI_DEFAULT_TRACE in the current directory
+ * is read when it exists.  Prints usage errors: no trace and no trace.dat,
+ * more than @max traces.
+ * Return: SP_EXIT_OK (@in->nr >= 1), or SP_EXIT_USAGE or SP_EXIT_FAILURE.
+ */
+int sp_cli_inputs_finish(struct sp_cli_inputs *in, const char *cmd, int max, char **operands,
+			 int nr_operands);
+
+/**
+ * sp_cli_inputs_release - free what sp_cli_inputs_add() took
+ * @in: the inputs; zeroed again
+ */
+void sp_cli_inputs_release(struct sp_cli_inputs *in);
+
 /*
  * Subcommands other than the views (those are descriptions run by
  * sp_view_main(), driver.h): argc/argv start at the subcommand's name.
@@ -171,11 +249,12 @@ int sp_cmd_record(int argc, char **argv);
 int sp_cmd_compare(int argc, char **argv);
 int sp_cmd_runs(int argc, char **argv);
 
-/* A CSV file written beside its target and renamed into place (--csv). */
+/* A CSV output (--csv): an atomic output, or standard output. */
 struct sp_cli_csv {
 	FILE *fp;		/* write here; stdout for "-"; NULL when not open */
-	const char *path;
-	char *tmp_path;
+	bool open;		/* @tf is open (a file, not standard output) */
+	const char *path;	/* the target, for messages */
+	struct sp_tempfile tf;
 };
 
 struct sp_view_opts;
@@ -187,7 +266,9 @@ struct sp_view_opts;
  * @trace_path: the input, never written over
  * @image_path: the image written in the same run (NULL: none), never the same file
  *
- * Prints errors.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ * Prints errors.  Return: SP_EXIT_OK, SP_EXIT_USAGE (the CSV would write
+ * over the input or the image, or share standard output with it) or
+ * SP_EXIT_FAILURE.
  */
 int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_path,
 		    const char *image_path);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "schedplot/cli/cli.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/views/datagraph.h"
 
@@ -61,7 +62,8 @@ enum sp_cpu_order {
 /* The options every view shares, parsed in one place. */
 struct sp_view_opts {
 	const char *cmd;		/* "datagraph", ... for messages */
-	char **traces;			/* the input traces (pointers into argv) */
+	struct sp_cli_inputs inputs;	/* -i FILEs and operands (or trace.dat) */
+	char **traces;			/* the input traces: inputs.paths */
 	int nr_traces;			/* >= 1 after parsing */
 	const char *output;		/* -o; NULL: default name in the current directory */
 	enum sp_format format;		/* --format, else from the output name */
@@ -113,6 +115,26 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		       const struct option *options, int max_traces, const char *usage, int argc,
 		       char **argv, int (*own)(void *data, int opt, const char *arg),
 		       void *own_data);
+
+/**
+ * sp_view_opts_scope - one option of what is counted: --min, --max, --time,
+ * --cpus or --target
+ * @o: the options (o->cmd set), for views and stats alike
+ * @opt: SP_VOPT_MIN, SP_VOPT_MAX, SP_VOPT_TIME, SP_VOPT_CPUS or SP_VOPT_TARGET
+ * @arg: its value (kept: a pointer into argv)
+ *
+ * Prints usage errors.  Return: 0, or an exit code.
+ */
+int sp_view_opts_scope(struct sp_view_opts *o, int opt, const char *arg);
+
+/**
+ * sp_view_opts_scope_check - the window options together, once all are read
+ * @o: the options
+ *
+ * Prints usage errors (--time with --min/--max, --min not before --max).
+ * Return: 0, or SP_EXIT_USAGE.
+ */
+int sp_view_opts_scope_check(const struct sp_view_opts *o);
 
 /**
  * sp_view_opts_resolve - check the options against an open trace

@@ -148,23 +148,4 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
  */
 int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err);
 
-/**
- * sp_output_temp_open - sp_tempfile_create(), under its former name
- * @tmp_path: the file to create; valid until sp_output_temp_forget()
- * @flags: O_WRONLY or O_RDWR
- *
- * For the CSV writer until it uses struct sp_tempfile
- * (schedplot/base/tempfile.h), which also follows symlinks and writes
- * devices in place.  New code should not call it.
- *
- * Return: the descriptor, or -1 with errno set.
- */
-int sp_output_temp_open(const char *tmp_path, int flags);
-
-/**
- * sp_output_temp_forget - sp_tempfile_unregister(), under its former name
- * @tmp_path: the same pointer given to sp_output_temp_open()
- */
-void sp_output_temp_forget(const char *tmp_path);
-
 #endif /* SP_OUTPUT_H */
