@@ -333,7 +333,7 @@ static int latency_trace_done(struct sp_view_run *run)
 /* ---- text ---- */
 
 /* The waits of a group (or class): what the table and JSON print. */
-static void print_row(FILE *f, const char *name, const struct sp_summary *s)
+static void print_row(const char *name, const struct sp_summary *s)
 {
 	char b[7][32];
 
@@ -342,7 +342,6 @@ static void print_row(FILE *f, const char *name, const struct sp_summary *s)
 	       sp_cli_format_duration(b[2], 32, s->p90), sp_cli_format_duration(b[3], 32, s->p99),
 	       sp_cli_format_duration(b[4], 32, s->p999), sp_cli_format_duration(b[5], 32, s->max),
 	       sp_cli_format_duration(b[6], 32, s->mean));
-	(void)f;
 }
 
 /* "1.395 ms  barrier-6871 on CPU 1 at 436.500123 s (wakeup)" and a zoom command. */
@@ -386,11 +385,11 @@ static void print_text(const struct latency_run *v)
 		       "p90", "p99", "p99.9", "max", "mean");
 		for (int k = 0; k < 2; k++)
 			if (v->class_mask & (1u << k))
-				print_row(stdout, class_title[k], &l->classes[k]);
+				print_row(class_title[k], &l->classes[k]);
 		if (v->by != SP_LAT_BY_NONE) {
 			printf("\nby %s\n", by_names[v->by]);
 			for (size_t i = 0; i < l->nr_groups; i++)
-				print_row(stdout, r->group_names[i], &l->groups[i].sum);
+				print_row(r->group_names[i], &l->groups[i].sum);
 		}
 		printf("\nlongest wait%s\n", v->by != SP_LAT_BY_NONE ? " of each group" : "");
 		for (size_t i = 0; i < l->nr_groups; i++) {
