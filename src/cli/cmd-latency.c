@@ -405,22 +405,6 @@ static void print_text(const struct latency_run *v)
 	}
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void json_summary(const struct sp_summary *s)
 {
 	printf("{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
@@ -438,7 +422,7 @@ static void print_json(const struct latency_run *v)
 		const struct sp_latency *l = &r->lat;
 
 		printf("{\n  \"file\": ");
-		json_string(r->file);
+		sp_cli_json_string(stdout, r->file);
 		printf(",\n  \"by\": \"%s\",\n  \"classes\": {\n    \"wakeup\": ", by_names[v->by]);
 		json_summary(&l->classes[SP_WAIT_WAKEUP]);
 		printf(",\n    \"preempt\": ");
@@ -448,7 +432,7 @@ static void print_json(const struct latency_run *v)
 			const struct sp_summary *s = &l->groups[i].sum;
 
 			printf("%s\n    {\"key\": ", i ? "," : "");
-			json_string(r->group_names[i]);
+			sp_cli_json_string(stdout, r->group_names[i]);
 			printf(", \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
 			       ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
 			       ", \"max\": %" PRIu64 ", \"mean\": %" PRIu64 "}", s->n, s->min,
