@@ -9,6 +9,7 @@
 
 #include "schedplot/analysis/stats.h"
 #include "schedplot/model/model.h"
+#include "schedplot/model/power.h"
 
 void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_cpus)
 {
@@ -24,12 +25,16 @@ void sp_stats_reset(struct sp_stats *s)
 {
 	struct sp_samples lat = s->lat;
 	uint64_t from = s->lat_from_ns, to = s->lat_to_ns;
+	struct sp_power *power = s->power;
 
 	lat.nr = 0;
 	sp_stats_init(s, s->t0_ns, s->end_ns, s->nr_cpus);
 	s->lat = lat;
 	s->lat_from_ns = from;
 	s->lat_to_ns = to;
+	s->power = power;
+	if (power)
+		sp_power_reset(power);
 }
 
 void sp_stats_release(struct sp_stats *s)
@@ -147,10 +152,19 @@ static void obs_wait(void *data, const struct sp_wait *w)
 		sp_stats_latency(s, w->dur_ns);
 }
 
+static void obs_extra(void *data, const struct sp_event *ev)
+{
+	struct sp_stats *s = data;
+
+	if (s->power)
+		sp_power_add(s->power, ev);
+}
+
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->steps = obs_steps;
 	obs->wait = obs_wait;
+	obs->extra = obs_extra;
 	obs->data = s;
 }

@@ -9,6 +9,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewopts.h"
+#include "schedplot/cli/viewpower.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
@@ -85,6 +86,8 @@ static const struct option datagraph_options[] = {
 	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
 	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
 	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
+	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
+	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -95,6 +98,7 @@ struct datagraph_run {
 	struct sp_datagraph_figure fig;
 	struct sp_timeline tl;
 	struct sp_datagraph dg;
+	struct sp_view_power power;
 };
 
 static void datagraph_size(struct sp_view_run *run)
@@ -129,6 +133,10 @@ static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
 			       run->rows, (unsigned int)run->nr_rows);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
+	ret = sp_view_power_plan(&v->power, o, &run->trace, fig->nr_cols, run->rows,
+				 (unsigned int)run->nr_rows);
+	if (ret)
+		return ret;
 	return SP_EXIT_OK;
 }
 
@@ -138,6 +146,7 @@ static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass
 
 	sp_timeline_observer(&v->tl, &pass->obs);
 	pass->reset = sp_timeline_reset_cb;
+	sp_view_power_wrap(&v->power, pass);
 }
 
 static int datagraph_finish(struct sp_view_run *run)
@@ -150,6 +159,9 @@ static int datagraph_finish(struct sp_view_run *run)
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot finish the timeline");
 	sp_view_datagraph_opts(&run->opts, run->row_socket, &dopts);
+	ret = sp_view_power_finish(&v->power, &run->opts, &run->trace, &dopts);
+	if (ret)
+		return ret;
 	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
@@ -175,6 +187,7 @@ static void datagraph_release(struct sp_view_run *run)
 {
 	struct datagraph_run *v = run->data;
 
+	sp_view_power_release(&v->power);
 	sp_datagraph_release(&v->dg);
 	sp_timeline_release(&v->tl);
 }

@@ -13,6 +13,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewopts.h"
+#include "schedplot/cli/viewpower.h"
 #include "schedplot/draw/axes.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/legend.h"
@@ -92,6 +93,8 @@ static const struct option overview_options[] = {
 	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
 	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
 	{ "csv", required_argument, NULL, SP_VOPT_CSV },
+	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
+	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -105,6 +108,7 @@ struct overview_run {
 	struct sp_rw_collect rw;
 	struct sp_model_filter filter;
 	struct sp_datagraph dg;
+	struct sp_view_power power;
 };
 
 static void overview_size(struct sp_view_run *run)
@@ -147,6 +151,10 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 			       run->rows, (unsigned int)run->nr_rows);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
+	ret = sp_view_power_plan(&v->power, o, &run->trace, fig->nr_cols, run->rows,
+				 (unsigned int)run->nr_rows);
+	if (ret)
+		return ret;
 	sp_timeline_observer(&v->tl, &v->tl_obs);
 	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
 				 sp_rwgraph_nr_cols(&fig->plot, &fig->style, o->t0_ns, o->t1_ns),
@@ -164,6 +172,7 @@ static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	sp_rw_collect_observer(&v->rw, &pass->obs);
 	pass->reset = sp_rw_collect_reset;
 	pass->filter = &v->filter;
+	sp_view_power_wrap(&v->power, pass);
 }
 
 static int overview_finish(struct sp_view_run *run)
@@ -179,6 +188,9 @@ static int overview_finish(struct sp_view_run *run)
 		return sp_cli_fail(run->opts.csv, "cannot write the CSV file: %s",
 				   strerror(v->rw.csv_errno));
 	sp_view_datagraph_opts(&run->opts, run->row_socket, &dopts);
+	ret = sp_view_power_finish(&v->power, &run->opts, &run->trace, &dopts);
+	if (ret)
+		return ret;
 	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
@@ -205,6 +217,7 @@ static void overview_release(struct sp_view_run *run)
 {
 	struct overview_run *v = run->data;
 
+	sp_view_power_release(&v->power);
 	sp_overview_figure_release(&v->fig);
 	sp_datagraph_release(&v->dg);
 	sp_rw_collect_release(&v->rw);

@@ -12,6 +12,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/model/model.h"
+#include "schedplot/model/power.h"
 #include "schedplot/model/trace.h"
 
 static const char stats_usage[] =
@@ -72,6 +73,7 @@ struct stats_scope {
 	struct sp_model_observer stats_obs;
 	uint64_t t0_ns, t1_ns;
 	uint64_t *busy_ns;		/* t.nr_cpus entries */
+	struct sp_power power;		/* frequencies, when the trace has them */
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -100,12 +102,37 @@ static void scope_wait(void *data, const struct sp_wait *w)
 	sc->stats_obs.wait(sc->stats_obs.data, w);
 }
 
+static void scope_extra(void *data, const struct sp_event *ev)
+{
+	struct stats_scope *sc = data;
+
+	sc->stats_obs.extra(sc->stats_obs.data, ev);
+}
+
 static void scope_reset(void *data)
 {
 	struct stats_scope *sc = data;
 
 	sp_stats_reset(sc->stats_obs.data);
 	memset(sc->busy_ns, 0, sc->opts.nr_cpus * sizeof(*sc->busy_ns));
+}
+
+/*
+ * Ask for the frequency events over [@w0, @w1].  Return: 1 when the trace
+ * has them, 0 when not, or a negative code.
+ */
+static int want_power(struct sp_trace *t, struct sp_power *p, uint64_t w0, uint64_t w1)
+{
+	struct sp_error err;
+	int ret;
+
+	sp_error_clear(&err);
+	ret = sp_power_init(p, t->nr_cpus, w0, w1);
+	if (!ret)
+		ret = sp_power_request(p, t->reader, true, false, &err);
+	if (ret)
+		return ret;
+	return p->request[SP_POWER_FREQ] >= 0;
 }
 
 /* The busy time of CPU @c, and the time it was recording, in what is counted. */
@@ -285,6 +312,53 @@ static void print_json_scope(const struct sp_trace *t, const struct sp_stats *s,
 	printf("]},\n");
 }
 
+/* Each CPU's time-weighted mean frequency and the time it was known, in the window. */
+static void print_json_freq(const struct sp_power *p)
+{
+	uint64_t known;
+	bool first = true;
+	int c;
+
+	printf(",\n  \"cpu_freq_mean_khz\": {");
+	for (c = 0; c < p->nr_cpus; c++) {
+		double mean = sp_power_mean_khz(p, c, &known);
+
+		if (!known)
+			continue;
+		printf("%s\"%d\": %.3f", first ? "" : ", ", c, mean);
+		first = false;
+	}
+	printf("},\n  \"cpu_freq_known_ns\": {");
+	for (c = 0, first = true; c < p->nr_cpus; c++) {
+		sp_power_mean_khz(p, c, &known);
+		if (!known)
+			continue;
+		printf("%s\"%d\": %llu", first ? "" : ", ", c, (unsigned long long)known);
+		first = false;
+	}
+	printf("}");
+}
+
+static void print_text_freq(const struct sp_power *p, const struct stats_scope *sc)
+{
+	char buf[32];
+	uint64_t known;
+	int c;
+
+	printf("\n  cpu  mean frequency   while known (from its first power:cpu_frequency)\n");
+	for (c = 0; c < p->nr_cpus; c++) {
+		double mean = sp_power_mean_khz(p, c, &known);
+
+		if (!sc->opts.cpus[c])
+			continue;
+		if (!known)
+			printf("%5d  unknown\n", c);
+		else
+			printf("%5d  %10.1f MHz   %s\n", c, mean / 1000,
+			       sp_cli_format_duration(buf, sizeof(buf), known));
+	}
+}
+
 static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks,
 		       const struct command_row *cmds, size_t nr_cmds)
@@ -325,7 +399,10 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	for (c = 0; c < t->nr_cpus; c++)
 		printf("%s\"%d\": %llu", c ? ", " : "", c,
 		       (unsigned long long)m->cpus[c].nr_switches);
-	printf("},\n  \"migrations\": %llu,\n", (unsigned long long)m->nr_migrations);
+	printf("}");
+	if (s->power)
+		print_json_freq(s->power);
+	printf(",\n  \"migrations\": %llu,\n", (unsigned long long)m->nr_migrations);
 	printf("  \"wakeup_event\": \"%s\",\n",
 	       m->wakeup_from_waking ? "sched_waking" : "sched_wakeup");
 	printf("  \"running_avg\": %.9g,\n  \"waiting_avg\": %.9g,\n",
@@ -447,6 +524,8 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		       (unsigned long long)sp_reader_lost_events(t->reader, c));
 	}
 
+	if (s->power)
+		print_text_freq(s->power, sc);
 	printf("\nrunning     %.2f tasks on average, at most %d, on %d CPUs\n",
 	       sp_stats_running_avg(s), s->running_max, sc->nr_cpus);
 	printf("waiting     %.2f tasks on average, at most %d\n", sp_stats_waiting_avg(s),
@@ -613,6 +692,13 @@ int sp_cmd_stats(int argc, char **argv)
 		s->lat_to_ns = sc->opts.t1_ns;
 	}
 	sp_stats_observer(s, &obs);
+	ret = want_power(&t, &sc->power, t0, sc->opts.t1_ns);
+	if (ret < 0) {
+		ret = sp_cli_fail_code(path, ret, "cannot read the frequency events");
+		goto out;
+	}
+	if (ret)
+		s->power = &sc->power;
 	if (sc->window) {
 		/* each CPU's busy time in the window too */
 		sc->busy_ns = calloc(t.nr_cpus, sizeof(*sc->busy_ns));
@@ -627,6 +713,7 @@ int sp_cmd_stats(int argc, char **argv)
 		obs.run = scope_run;
 		obs.steps = scope_steps;
 		obs.wait = scope_wait;
+		obs.extra = scope_extra;
 		obs.data = sc;
 	}
 	ret = sp_cli_run(&t, &obs, sc->window ? scope_reset : stats_reset,
@@ -634,6 +721,8 @@ int sp_cmd_stats(int argc, char **argv)
 	if (ret)
 		goto out;
 	sp_stats_finish(s);
+	if (s->power)
+		sp_power_finish(s->power, t.model.end_ns);
 	if (s->lat_error) {
 		ret = sp_cli_fail(path, "out of memory keeping %llu wakeup latencies",
 				  (unsigned long long)s->lat.nr);
@@ -658,6 +747,7 @@ int sp_cmd_stats(int argc, char **argv)
 out:
 	sp_stats_release(s);
 	free(s);
+	sp_power_release(&sc->power);
 	sp_trace_close(&t);
 out_inputs:
 	free(sc->busy_ns);

@@ -46,6 +46,8 @@ static const struct option view_options[] = {
 	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
 	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
 	{ "csv", required_argument, NULL, SP_VOPT_CSV },
+	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
+	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
 	{ "by", required_argument, NULL, SP_VOPT_BY },
 	{ "class", required_argument, NULL, SP_VOPT_CLASS },
 	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
@@ -109,6 +111,24 @@ static int parse_time(struct sp_view_opts *o, const char *arg)
 					    "100ms or 250us)", comma + 1);
 		o->has_time_end = true;
 	}
+	return 0;
+}
+
+/*
+ * --freq, --freq=MODE or --freq MODE: a following word that names a mode
+ * is taken as the mode (no trace file is called "rows" or "merged").
+ */
+static int parse_freq(struct sp_view_opts *o, const char *arg, int argc, char **argv)
+{
+	if (!arg && optind < argc &&
+	    (!strcmp(argv[optind], "rows") || !strcmp(argv[optind], "merged")))
+		arg = argv[optind++];
+	if (!arg || !strcmp(arg, "rows"))
+		o->freq = SP_DG_FREQ_ROWS;
+	else if (!strcmp(arg, "merged"))
+		o->freq = SP_DG_FREQ_MERGED;
+	else
+		return sp_cli_usage(o->cmd, "--freq takes rows or merged, not '%s'", arg);
 	return 0;
 }
 
@@ -256,6 +276,12 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			break;
 		case SP_VOPT_CSV:
 			o->csv = optarg;
+			break;
+		case SP_VOPT_FREQ:
+			ret = parse_freq(o, optarg, argc, argv);
+			break;
+		case SP_VOPT_IDLE_STATES:
+			o->idle_states = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -15,6 +15,7 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-power.h"
 
 /* ---- a small map from 64-bit ids to key indices ---- */
 
@@ -392,7 +393,8 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	}
 
 	dg->cell_key = sp_alloc_array((size_t)tl->nr_rows * tl->nr_cols, sizeof(*dg->cell_key));
-	dg->entries = sp_alloc_array(dg->nr_keys, sizeof(*dg->entries));
+	dg->power = o->power;
+	dg->entries = sp_alloc_array(dg->nr_keys + SP_DG_POWER_MAX_ENTRIES, sizeof(*dg->entries));
 	if (!dg->cell_key || !dg->entries)
 		goto out;
 	for (i = 0; i < (size_t)tl->nr_rows * tl->nr_cols; i++) {
@@ -450,6 +452,18 @@ void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend
 	legend->title = dg->legend_title;
 	if (!e)
 		return;
+	/* the power layers' keys first; rows colored by frequency have no others */
+	if (dg->power) {
+		for (i = 0; i < dg->power->nr_entries; i++)
+			e[n++] = dg->power->entries[i];
+		if (dg->power->freq == SP_DG_FREQ_ROWS) {
+			legend->title = "CPU frequency (most of each column)";
+			legend->entries = e;
+			legend->nr_entries = n;
+			return;
+		}
+		max_entries += n;
+	}
 	for (i = 0; i < SP_DG_NR_SPECIAL_KEYS; i++) {
 		if (i == SP_DG_KEY_NO_DATA && !dg->keys[i].ns)
 			continue;

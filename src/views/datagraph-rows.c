@@ -17,6 +17,7 @@
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-power.h"
 
 /* Hatch of "no data": lines of this grey on theme->no_data, this period (px or pt). */
 #define HATCH_GREY 0.62
@@ -58,6 +59,19 @@ static double col_x(const struct sp_rect *plot, unsigned int nr_cols, unsigned i
 	double x = plot->x + (double)c * plot->w / nr_cols;
 
 	return snap ? round(x) : x;
+}
+
+void sp_datagraph_row_span(const struct sp_rect *plot, unsigned int nr_rows, unsigned int row,
+			   bool snap, double *y0, double *y1)
+{
+	*y0 = row_top(plot, nr_rows, row, snap);
+	*y1 = row ? row_top(plot, nr_rows, row - 1, snap) : plot->y + plot->h;
+}
+
+double sp_datagraph_col_x(const struct sp_rect *plot, unsigned int nr_cols, unsigned int col,
+			  bool snap)
+{
+	return col_x(plot, nr_cols, col, snap);
 }
 
 struct segment {
@@ -178,8 +192,10 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 			cairo_fill(cr);
 		}
 	}
-	cairo_pattern_destroy(hatch);
 	free(seg);
+	if (dg->power)
+		sp_dg_power_draw(cr, theme, plot, dg, hatch, image);
+	cairo_pattern_destroy(hatch);
 
 	/* socket boundaries */
 	if (dg->row_socket) {

@@ -9,6 +9,7 @@
 #include "schedplot/analysis/quantile.h"
 
 struct sp_model_observer;
+struct sp_power;
 struct sp_step;
 
 /*
@@ -45,6 +46,12 @@ struct sp_stats {
 	struct sp_samples lat;
 	int lat_error;			/* -ENOMEM when a latency could not be kept */
 	struct sp_summary latency;	/* of lat, by sp_stats_finish() */
+	/*
+	 * set by the caller, or NULL: fed the power events (SP_EV_EXTRA
+	 * records), for per-CPU mean frequencies; kept by sp_stats_reset(),
+	 * which resets it too
+	 */
+	struct sp_power *power;
 };
 
 /**
@@ -71,7 +78,7 @@ void sp_stats_release(struct sp_stats *s);
 /**
  * sp_stats_observer - observer callbacks that feed @s
  * @s: the stats
- * @obs: filled in (steps and wait members; run is left NULL)
+ * @obs: filled in (steps, wait and extra members; run is left NULL)
  */
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs);
 

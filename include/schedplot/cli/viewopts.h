@@ -8,6 +8,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-power.h"
 
 struct option;
 struct sp_datagraph_opts;
@@ -40,6 +41,8 @@ enum sp_view_opt {
 	SP_VOPT_NO_SHADE,		/* running/waiting shading */
 	SP_VOPT_CSV,			/* --csv FILE */
 	SP_VOPT_FORMAT,
+	SP_VOPT_FREQ,			/* power layers of the datagraph */
+	SP_VOPT_IDLE_STATES,
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,
@@ -86,6 +89,8 @@ struct sp_view_opts {
 					 * trace's own, when it has one */
 	bool no_shade;
 	const char *csv;
+	enum sp_dg_freq_mode freq;	/* --freq [rows|merged] */
+	bool idle_states;		/* --idle-states */
 
 	/* resolved against the trace by sp_view_opts_resolve() */
 	uint64_t t0_ns, t1_ns;		/* the window drawn */

@@ -50,6 +50,7 @@ enum sp_color_by {
 struct _cairo;
 struct sp_legend;
 struct sp_legend_entry;
+struct sp_dg_power;
 struct sp_model;
 struct sp_theme;
 struct sp_timeline;
@@ -62,6 +63,8 @@ struct sp_datagraph_opts {
 	bool (*is_target)(void *data, const char *comm);
 	void *target_data;
 	const int *row_socket;		/* per row: socket, or NULL (no separators) */
+	/* power layers drawn over the rows (views/datagraph-power.h), or NULL */
+	const struct sp_dg_power *power;
 };
 
 /* Special legend keys; tasks or groups of tasks follow. */
@@ -91,6 +94,7 @@ struct sp_datagraph {
 	int *row_socket;		/* per row, or NULL */
 	struct sp_legend_entry *entries;	/* for sp_datagraph_legend() */
 	const char *legend_title;
+	const struct sp_dg_power *power;	/* or NULL */
 };
 
 /**
@@ -154,6 +158,30 @@ unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w);
  */
 void sp_datagraph_draw(struct _cairo *cr, const struct sp_theme *theme,
 		       const struct sp_rect *plot, const struct sp_datagraph *dg);
+
+/**
+ * sp_datagraph_row_span - the vertical extent of a row in a plot
+ * @plot: the rectangle
+ * @nr_rows: rows (row 0 at the bottom)
+ * @row: the row
+ * @snap: round to whole pixels, as sp_datagraph_draw() does on images
+ * @y0: set to its top
+ * @y1: set to its bottom
+ */
+void sp_datagraph_row_span(const struct sp_rect *plot, unsigned int nr_rows, unsigned int row,
+			   bool snap, double *y0, double *y1);
+
+/**
+ * sp_datagraph_col_x - the left edge of a column in a plot
+ * @plot: the rectangle
+ * @nr_cols: columns
+ * @col: 0..@nr_cols (@nr_cols: the right edge)
+ * @snap: round to whole pixels
+ *
+ * Return: the x coordinate.
+ */
+double sp_datagraph_col_x(const struct sp_rect *plot, unsigned int nr_cols, unsigned int col,
+			  bool snap);
 
 /**
  * sp_datagraph_rows_width - room the CPU labels need left of the plot

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The power layers of the core-by-time views wired into their one pass;
+ * see include/schedplot/cli/viewpower.h.
+ */
+#include <string.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
+#include "schedplot/cli/viewopts.h"
+#include "schedplot/cli/viewpower.h"
+#include "schedplot/model/trace.h"
+#include "schedplot/views/datagraph.h"
+
+int sp_view_power_plan(struct sp_view_power *vp, const struct sp_view_opts *o,
+		       struct sp_trace *t, unsigned int nr_cols, const int *rows,
+		       unsigned int nr_rows)
+{
+	bool want[SP_POWER_NR_KINDS] = {
+		[SP_POWER_FREQ] = o->freq != SP_DG_FREQ_OFF,
+		[SP_POWER_IDLE] = o->idle_states,
+	};
+	static const char *const names[SP_POWER_NR_KINDS] = {
+		[SP_POWER_FREQ] = "power:cpu_frequency",
+		[SP_POWER_IDLE] = "power:cpu_idle",
+	};
+	struct sp_error err;
+	int ret, k;
+
+	if (!want[SP_POWER_FREQ] && !want[SP_POWER_IDLE])
+		return SP_EXIT_OK;
+	vp->active = true;
+	sp_error_clear(&err);
+	ret = sp_power_init(&vp->power, t->nr_cpus, o->t0_ns, o->t1_ns);
+	if (!ret)
+		ret = sp_power_request(&vp->power, t->reader, want[SP_POWER_FREQ],
+				       want[SP_POWER_IDLE], &err);
+	if (ret) {
+		if (!err.code)
+			err.code = ret;
+		sp_cli_error(t->path, &err);
+		return SP_EXIT_FAILURE;
+	}
+	for (k = 0; k < SP_POWER_NR_KINDS; k++) {
+		if (!want[k])
+			continue;
+		if (vp->power.request[k] < 0)
+			sp_cli_warn("%s: the trace has no %s events: %s (record them with -e %s)",
+				    t->path, names[k], k == SP_POWER_FREQ ?
+				    "the frequency is unknown everywhere" : "idle time stays white",
+				    names[k]);
+		ret = sp_timeline_init(&vp->tl[k], o->t0_ns, o->t1_ns, nr_cols, t->nr_cpus, rows,
+				       nr_rows);
+		if (ret)
+			return sp_cli_fail_code(NULL, ret, "cannot set up the power layers");
+		vp->tl_init[k] = true;
+		vp->power.tl[k] = &vp->tl[k];
+	}
+	return SP_EXIT_OK;
+}
+
+/* The view's callbacks, and the power events to the tracker. */
+static void fwd_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct sp_view_power *vp = data;
+
+	vp->inner.run(vp->inner.data, cpu, pid, t0, t1);
+}
+
+static void fwd_run_info(void *data, const struct sp_run *r)
+{
+	struct sp_view_power *vp = data;
+
+	vp->inner.run_info(vp->inner.data, r);
+}
+
+static void fwd_steps(void *data, const struct sp_step *steps, size_t n)
+{
+	struct sp_view_power *vp = data;
+
+	vp->inner.steps(vp->inner.data, steps, n);
+}
+
+static void fwd_wait(void *data, const struct sp_wait *w)
+{
+	struct sp_view_power *vp = data;
+
+	vp->inner.wait(vp->inner.data, w);
+}
+
+static void fwd_wakeup(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu)
+{
+	struct sp_view_power *vp = data;
+
+	vp->inner.wakeup(vp->inner.data, ts_ns, waker, wakee, target_cpu);
+}
+
+static void fwd_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
+{
+	struct sp_view_power *vp = data;
+
+	vp->inner.migration(vp->inner.data, ts_ns, pid, from_cpu, to_cpu);
+}
+
+static void fwd_extra(void *data, const struct sp_event *ev)
+{
+	struct sp_view_power *vp = data;
+
+	sp_power_add(&vp->power, ev);
+	if (vp->inner.extra)
+		vp->inner.extra(vp->inner.data, ev);
+}
+
+static void fwd_reset(void *data)
+{
+	struct sp_view_power *vp = data;
+
+	sp_power_reset(&vp->power);
+	for (int k = 0; k < SP_POWER_NR_KINDS; k++)
+		if (vp->tl_init[k])
+			sp_timeline_reset(&vp->tl[k]);
+	if (vp->inner_reset)
+		vp->inner_reset(vp->inner.data);
+}
+
+void sp_view_power_wrap(struct sp_view_power *vp, struct sp_view_pass *pass)
+{
+	struct sp_model_observer *obs = &pass->obs;
+
+	if (!vp->active)
+		return;
+	vp->inner = *obs;
+	vp->inner_reset = pass->reset;
+	obs->run = vp->inner.run ? fwd_run : NULL;
+	obs->run_info = vp->inner.run_info ? fwd_run_info : NULL;
+	obs->steps = vp->inner.steps ? fwd_steps : NULL;
+	obs->wait = vp->inner.wait ? fwd_wait : NULL;
+	obs->wakeup = vp->inner.wakeup ? fwd_wakeup : NULL;
+	obs->migration = vp->inner.migration ? fwd_migration : NULL;
+	obs->extra = fwd_extra;
+	obs->data = vp;
+	pass->reset = fwd_reset;
+}
+
+int sp_view_power_finish(struct sp_view_power *vp, const struct sp_view_opts *o,
+			 const struct sp_trace *t, struct sp_datagraph_opts *dopts)
+{
+	int ret, k;
+
+	if (!vp->active)
+		return SP_EXIT_OK;
+	sp_power_finish(&vp->power, t->model.end_ns);
+	for (k = 0; k < SP_POWER_NR_KINDS; k++) {
+		if (!vp->tl_init[k])
+			continue;
+		ret = sp_timeline_finish(&vp->tl[k]);
+		if (ret)
+			return sp_cli_fail_code(NULL, ret, "cannot finish the power layers");
+	}
+	sp_dg_power_init(&vp->layers, o->freq,
+			 vp->tl_init[SP_POWER_FREQ] ? &vp->tl[SP_POWER_FREQ] : NULL,
+			 o->idle_states, vp->tl_init[SP_POWER_IDLE] ? &vp->tl[SP_POWER_IDLE] : NULL,
+			 vp->power.max_idle_state,
+			 !strcmp(o->palette, "grey") || !strcmp(o->palette, "gray"));
+	dopts->power = &vp->layers;
+	return SP_EXIT_OK;
+}
+
+void sp_view_power_release(struct sp_view_power *vp)
+{
+	for (int k = 0; k < SP_POWER_NR_KINDS; k++)
+		if (vp->tl_init[k])
+			sp_timeline_release(&vp->tl[k]);
+	sp_power_release(&vp->power);
+	memset(vp, 0, sizeof(*vp));
+}

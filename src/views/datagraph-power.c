@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Power layers of the core-by-time chart: rows colored by CPU frequency,
+ * idle time shaded by C-state.  See include/schedplot/views/datagraph-power.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo.h>
+
+#include "schedplot/draw/theme.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-power.h"
+
+/*
+ * The frequency scale: viridis (perceptually uniform, lightness rising
+ * from dark violet to yellow, so it reads in grey scale and for the
+ * colour-blind), sampled at nine points and interpolated linearly.
+ */
+static const unsigned char viridis[9][3] = {
+	{ 68, 1, 84 }, { 71, 44, 122 }, { 59, 81, 139 }, { 44, 113, 142 }, { 33, 144, 141 },
+	{ 39, 173, 129 }, { 92, 200, 99 }, { 170, 220, 50 }, { 253, 231, 37 },
+};
+
+/* The grey ramp of --palette grey: dark to light, clear of idle white */
+#define GREY_LO 0.12
+#define GREY_HI 0.82
+/* C-states: the shallowest light grey, the deepest dark grey */
+#define IDLE_LIGHT 0.86
+#define IDLE_DARK 0.45
+
+struct range {
+	int64_t lo, hi;
+	size_t nr;
+	int64_t values[SP_DG_FREQ_STEPS];
+};
+
+static void note_freq(void *data, int pid, uint64_t ns)
+{
+	struct range *r = data;
+	size_t i;
+
+	if (!ns)
+		return;
+	if (!r->nr || pid < r->lo)
+		r->lo = pid;
+	if (!r->nr || pid > r->hi)
+		r->hi = pid;
+	/* the distinct frequencies, sorted, while they fit */
+	if (r->nr <= SP_DG_FREQ_STEPS) {
+		for (i = 0; i < r->nr && i < SP_DG_FREQ_STEPS && r->values[i] < pid; i++)
+			;
+		if (i < r->nr && i < SP_DG_FREQ_STEPS && r->values[i] == pid)
+			return;
+		if (r->nr < SP_DG_FREQ_STEPS) {
+			memmove(r->values + i + 1, r->values + i,
+				(r->nr - i) * sizeof(r->values[0]));
+			r->values[i] = pid;
+		}
+	}
+	r->nr++;
+}
+
+static void add_entry(struct sp_dg_power *pw, const struct sp_rgb *c, const char *fmt, double v)
+{
+	size_t n = pw->nr_entries;
+
+	if (n >= SP_DG_POWER_MAX_ENTRIES)
+		return;
+	if (fmt)
+		snprintf(pw->labels[n], sizeof(pw->labels[n]), fmt, v);
+	else
+		snprintf(pw->labels[n], sizeof(pw->labels[n]), "frequency unknown");
+	pw->entries[n].color = *c;
+	pw->entries[n].label = pw->labels[n];
+	pw->nr_entries++;
+}
+
+void sp_dg_power_init(struct sp_dg_power *pw, enum sp_dg_freq_mode freq,
+		      const struct sp_timeline *freq_tl, bool idle_states,
+		      const struct sp_timeline *idle_tl, int max_idle_state, bool grey)
+{
+	struct range r = { 0 };
+	struct sp_rgb c;
+	int s;
+
+	memset(pw, 0, sizeof(*pw));
+	pw->freq = freq_tl ? freq : SP_DG_FREQ_OFF;
+	pw->freq_tl = freq_tl;
+	pw->idle_states = idle_states && idle_tl;
+	pw->idle_tl = idle_tl;
+	pw->grey = grey;
+	pw->max_idle_state = max_idle_state;
+	if (pw->freq != SP_DG_FREQ_OFF) {
+		sp_timeline_for_each_total(freq_tl, note_freq, &r);
+		pw->any_freq = r.nr > 0;
+		pw->lo_khz = r.lo;
+		pw->hi_khz = r.hi;
+		if (r.nr <= SP_DG_FREQ_STEPS) {
+			for (size_t i = 0; i < r.nr; i++) {
+				sp_dg_power_freq_color(pw, r.values[i], &c);
+				add_entry(pw, &c, "%g MHz", r.values[i] / 1000.0);
+			}
+		} else {
+			for (int i = 0; i < SP_DG_FREQ_STEPS; i++) {
+				double khz = r.lo + (double)(r.hi - r.lo) * i / (SP_DG_FREQ_STEPS - 1);
+
+				sp_dg_power_freq_color(pw, (int64_t)llround(khz), &c);
+				add_entry(pw, &c, "%.0f MHz", khz / 1000.0);
+			}
+		}
+		if (freq_tl->no_data_ns || !pw->any_freq) {
+			c = (struct sp_rgb){ 0.8, 0.8, 0.8 };
+			add_entry(pw, &c, NULL, 0);
+		}
+	}
+	if (pw->idle_states && pw->freq != SP_DG_FREQ_ROWS) {
+		for (s = 0; s <= max_idle_state && s < SP_DG_IDLE_STATES; s++) {
+			sp_dg_power_idle_color(pw, s, &c);
+			add_entry(pw, &c, "idle C-state %.0f", s);
+		}
+	}
+}
+
+void sp_dg_power_freq_color(const struct sp_dg_power *pw, int64_t khz, struct sp_rgb *c)
+{
+	double f = pw->hi_khz > pw->lo_khz ?
+		   (double)(khz - pw->lo_khz) / (double)(pw->hi_khz - pw->lo_khz) : 1;
+	double pos;
+	int i;
+
+	f = fmin(1, fmax(0, f));
+	if (pw->grey) {
+		double g = GREY_LO + f * (GREY_HI - GREY_LO);
+
+		*c = (struct sp_rgb){ g, g, g };
+		return;
+	}
+	pos = f * 8;
+	i = pos >= 8 ? 7 : (int)pos;
+	pos -= i;
+	c->r = (viridis[i][0] + pos * (viridis[i + 1][0] - viridis[i][0])) / 255;
+	c->g = (viridis[i][1] + pos * (viridis[i + 1][1] - viridis[i][1])) / 255;
+	c->b = (viridis[i][2] + pos * (viridis[i + 1][2] - viridis[i][2])) / 255;
+}
+
+void sp_dg_power_idle_color(const struct sp_dg_power *pw, int state, struct sp_rgb *c)
+{
+	int deepest = pw->max_idle_state < SP_DG_IDLE_STATES ? pw->max_idle_state
+							      : SP_DG_IDLE_STATES - 1;
+	double g = deepest > 0 ? IDLE_LIGHT - (IDLE_LIGHT - IDLE_DARK) *
+				 fmin(state, deepest) / deepest : IDLE_LIGHT;
+
+	*c = (struct sp_rgb){ g, g, g };
+}
+
+/* The value a layer gives cell @c of row @r, or INT64_MIN for nothing to draw. */
+typedef int64_t (*cell_fn)(const struct sp_datagraph *dg, unsigned int r, unsigned int c);
+
+static int64_t freq_cell(const struct sp_datagraph *dg, unsigned int r, unsigned int c)
+{
+	return sp_timeline_cell(dg->power->freq_tl, r, c);
+}
+
+static int64_t idle_cell(const struct sp_datagraph *dg, unsigned int r, unsigned int c)
+{
+	int32_t v = sp_timeline_cell(dg->power->idle_tl, r, c);
+
+	if (dg->cell_key[(size_t)r * dg->tl->nr_cols + c] != SP_DG_KEY_IDLE || v <= 0)
+		return INT64_MIN;
+	return v - 1;
+}
+
+/*
+ * Fill each run of equal values of a layer along each row, in the part of
+ * the row between fractions @top and @bottom of its height.
+ */
+static void draw_layer(cairo_t *cr, const struct sp_rect *plot, const struct sp_datagraph *dg,
+		       cell_fn cell, bool freq, double top, double bottom,
+		       cairo_pattern_t *hatch, bool snap)
+{
+	const struct sp_dg_power *pw = dg->power;
+	unsigned int nr_rows = dg->tl->nr_rows, nr_cols = dg->tl->nr_cols, r, c;
+	struct sp_rgb color;
+
+	for (r = 0; r < nr_rows; r++) {
+		double y0, y1, ya, yb;
+
+		sp_datagraph_row_span(plot, nr_rows, r, snap, &y0, &y1);
+		ya = y0 + top * (y1 - y0);
+		yb = y0 + bottom * (y1 - y0);
+		if (snap) {
+			ya = round(ya);
+			yb = round(yb);
+		}
+		for (c = 0; c < nr_cols;) {
+			int64_t v = cell(dg, r, c);
+			unsigned int e = c + 1;
+			double x0, x1;
+
+			while (e < nr_cols && cell(dg, r, e) == v)
+				e++;
+			x0 = sp_datagraph_col_x(plot, nr_cols, c, snap);
+			x1 = sp_datagraph_col_x(plot, nr_cols, e, snap);
+			c = e;
+			if (v == INT64_MIN)
+				continue;
+			if (freq && v == SP_TIMELINE_NO_DATA) {
+				cairo_set_source(cr, hatch);
+			} else {
+				if (freq)
+					sp_dg_power_freq_color(pw, v, &color);
+				else
+					sp_dg_power_idle_color(pw, (int)v, &color);
+				sp_render_set_color(cr, &color);
+			}
+			cairo_rectangle(cr, x0, ya, x1 - x0, yb - ya);
+			cairo_fill(cr);
+		}
+	}
+}
+
+void sp_dg_power_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		      const struct sp_datagraph *dg, cairo_pattern_t *hatch, bool snap)
+{
+	const struct sp_dg_power *pw = dg->power;
+	double split = pw->freq == SP_DG_FREQ_MERGED ? 0.5 : 1;
+
+	(void)theme;
+	if (pw->idle_states && pw->freq != SP_DG_FREQ_ROWS)
+		draw_layer(cr, plot, dg, idle_cell, false, 0, split, hatch, snap);
+	if (pw->freq != SP_DG_FREQ_OFF)
+		draw_layer(cr, plot, dg, freq_cell, true, split == 1 ? 0 : split, 1, hatch, snap);
+}
