@@ -421,6 +421,11 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 		dg->legend_title = "task-pid (most CPU time first)";
 		break;
 	}
+	if (o->power && o->power->nr_entries) {
+		snprintf(dg->title_buf, sizeof(dg->title_buf), "%s; %s", o->power->legend_title,
+			 dg->legend_title);
+		dg->legend_title = dg->title_buf;
+	}
 	ret = 0;
 out:
 	free(remap);
@@ -457,7 +462,7 @@ void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend
 		for (i = 0; i < dg->power->nr_entries; i++)
 			e[n++] = dg->power->entries[i];
 		if (dg->power->freq == SP_DG_FREQ_ROWS) {
-			legend->title = "CPU frequency (most of each column)";
+			legend->title = dg->power->legend_title;
 			legend->entries = e;
 			legend->nr_entries = n;
 			return;

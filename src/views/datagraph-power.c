@@ -29,7 +29,7 @@ static const unsigned char viridis[9][3] = {
 #define GREY_HI 0.82
 /* C-states: the shallowest light grey, the deepest dark grey */
 #define IDLE_LIGHT 0.86
-#define IDLE_DARK 0.45
+#define IDLE_DARK 0.5
 
 struct range {
 	int64_t lo, hi;
@@ -116,10 +116,15 @@ void sp_dg_power_init(struct sp_dg_power *pw, enum sp_dg_freq_mode freq,
 			add_entry(pw, &c, NULL, 0);
 		}
 	}
+	snprintf(pw->legend_title, sizeof(pw->legend_title), "%s%s%s",
+		 pw->freq == SP_DG_FREQ_ROWS ? "CPU frequency (most of each column)" :
+		 pw->freq == SP_DG_FREQ_MERGED ? "CPU frequency (lower half of each row)" : "",
+		 pw->freq == SP_DG_FREQ_MERGED && pw->idle_states ? ", " : "",
+		 pw->idle_states && pw->freq != SP_DG_FREQ_ROWS ? "idle states (deeper darker)" : "");
 	if (pw->idle_states && pw->freq != SP_DG_FREQ_ROWS) {
 		for (s = 0; s <= max_idle_state && s < SP_DG_IDLE_STATES; s++) {
 			sp_dg_power_idle_color(pw, s, &c);
-			add_entry(pw, &c, "idle C-state %.0f", s);
+			add_entry(pw, &c, "idle state %.0f", s);
 		}
 	}
 }
@@ -228,9 +233,22 @@ void sp_dg_power_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	const struct sp_dg_power *pw = dg->power;
 	double split = pw->freq == SP_DG_FREQ_MERGED ? 0.5 : 1;
 
-	(void)theme;
+	unsigned int r;
+
 	if (pw->idle_states && pw->freq != SP_DG_FREQ_ROWS)
 		draw_layer(cr, plot, dg, idle_cell, false, 0, split, hatch, snap);
-	if (pw->freq != SP_DG_FREQ_OFF)
-		draw_layer(cr, plot, dg, freq_cell, true, split == 1 ? 0 : split, 1, hatch, snap);
+	if (pw->freq == SP_DG_FREQ_OFF)
+		return;
+	draw_layer(cr, plot, dg, freq_cell, true, split == 1 ? 0 : split, 1, hatch, snap);
+	if (pw->freq != SP_DG_FREQ_MERGED)
+		return;
+	/* a row's frequency touches the next row's tasks: a line between rows */
+	sp_render_set_color(cr, &theme->axis);
+	for (r = 1; r < dg->tl->nr_rows; r++) {
+		double y0, y1, lw = snap ? 1 : theme->grid_line_width;
+
+		sp_datagraph_row_span(plot, dg->tl->nr_rows, r, snap, &y0, &y1);
+		cairo_rectangle(cr, plot->x, y1 - lw / 2, plot->w, lw);
+	}
+	cairo_fill(cr);
 }

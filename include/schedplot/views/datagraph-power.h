@@ -60,6 +60,7 @@ struct sp_dg_power {
 	struct sp_legend_entry entries[SP_DG_POWER_MAX_ENTRIES];
 	char labels[SP_DG_POWER_MAX_ENTRIES][32];
 	size_t nr_entries;
+	char legend_title[96];			/* what the entries are */
 };
 
 /**

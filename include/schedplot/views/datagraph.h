@@ -95,6 +95,7 @@ struct sp_datagraph {
 	struct sp_legend_entry *entries;	/* for sp_datagraph_legend() */
 	const char *legend_title;
 	const struct sp_dg_power *power;	/* or NULL */
+	char title_buf[160];		/* legend_title with the power layers' */
 };
 
 /**
