@@ -55,6 +55,27 @@ else
 	skip "trace-cmd not installed: recording not checked with trace-cmd report"
 fi
 
+# the power events: recorded where the kernel has them, skipped silently
+# where it does not (named with -v)
+run "$SCHEDPLOT" record -o "$TMP/p.dat" --duration 0.1
+expect_status 0 "record --duration 0.1"
+check "no word of power events without -v" test -z "$(grep -i power "$ERR")"
+run "$SCHEDPLOT" record -v -o "$TMP/p.dat" --duration 0.1
+expect_status 0 "record -v --duration 0.1"
+for e in cpu_frequency cpu_idle; do
+	if [ -e "$tracefs/events/power/$e" ]; then
+		run "$SCHEDPLOT" datagraph -o "$TMP/p.png" --freq --idle-states "$TMP/p.dat"
+		if grep -q "no power:$e events" "$ERR"; then
+			not_ok "this kernel has power:$e but the recording lacks it"
+		else
+			ok "this kernel has power:$e: the recording holds it"
+		fi
+	else
+		expect_grep "$ERR" "this kernel has no .*power:$e" \
+			"this kernel lacks power:$e: record -v says it was left out"
+	fi
+done
+
 # version 6, system-wide for a while
 run "$SCHEDPLOT" record -q --file-version 6 --duration 0.2 -o "$TMP/r6.dat"
 expect_status 0 "record --file-version 6 --duration 0.2"

@@ -29,6 +29,17 @@ def main():
             bad.append(f"{key}: schedplot {a!r}, report {b!r} (1e-6 relative)")
     same("repairs.missed_switch", ours["repairs"].get("missed_switch"),
          want["repairs"].get("missed_switch"))
+    # per-CPU mean frequency, when the report has cpu_frequency records
+    freq = want.get("cpu_freq_known_ns")
+    if freq is not None:
+        same("cpu_freq_known_ns", ours.get("cpu_freq_known_ns"), freq)
+        a, b = ours.get("cpu_freq_mean_khz") or {}, want["cpu_freq_mean_khz"]
+        same("cpu_freq_mean_khz CPUs", sorted(a), sorted(b))
+        for c in sorted(set(a) & set(b)):
+            if abs(a[c] - b[c]) > 1e-3:
+                bad.append(f"cpu_freq_mean_khz {c}: schedplot {a[c]!r}, report {b[c]!r}")
+    elif ours.get("cpu_freq_known_ns"):
+        bad.append("schedplot has frequencies the report has no cpu_frequency records for")
     theirs = {t["pid"]: t for t in want["tasks"]}
     mine = {t["pid"]: t for t in ours["tasks"]}
     same("task pids", sorted(mine), sorted(theirs))
@@ -41,7 +52,8 @@ def main():
         return 1
     print(f"ok - {name}: stats --json equals trace-cmd report on busy, switches, "
           f"averages, lost capacity ({ours.get('lost_cpu_ns')} CPU*ns), wakeup latency "
-          f"quantiles and {len(mine)} tasks")
+          f"quantiles and {len(mine)} tasks"
+          + (f", mean frequency of {len(freq)} CPUs" if freq else ""))
     return 0
 
 

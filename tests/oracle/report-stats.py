@@ -15,7 +15,7 @@ Which CPUs lost nothing (DESIGN.md: complete from the trace's start)
 comes from the ring-buffer statistics `trace-cmd report --stat` prints
 and from the lost-events lines of the report.
 
-Usage: report-stats.py [--trace-cmd PROG] [--text [--stat-text STAT]] [--runs] FILE
+Usage: report-stats.py [--trace-cmd PROG] [--text [--stat-text STAT]] [--runs | --power-steps] FILE
 With --text, FILE is saved output of `trace-cmd report -N -t` and STAT
 that of `trace-cmd report --stat` (without it, no CPU counts as lossless).
 The JSON object goes to stdout; diagnostics go to stderr.  With --runs,
@@ -23,7 +23,17 @@ stdout gets every run instead (also those of no length), one line each:
 "CPU PID START END HOW WAIT WAKER PREV_CPU" (absolute ns; HOW is the prev_state of
 the switch that ended it, "repair" or "end"; WAIT the wait that ended as
 it began, 0 if none, WAKER the common_pid of the wakeup that began it, -1
-if none, PREV_CPU the CPU the task last ran on, -1 if none), then "open PID" for each wait still open at the end.
+if none, PREV_CPU the CPU the task last ran on, -1 if none), then "open PID" for each wait still open at the end.  With
+--power-steps, stdout gets "span T0 END" and then every power:cpu_frequency
+and power:cpu_idle record in trace order, "freq CPU TS KHZ" and "idle CPU
+TS STATE" (CPU the cpu_id it is about; STATE -1 for 4294967295, leaving
+idle).
+
+Frequencies (power:cpu_frequency, state in kHz, about CPU cpu_id, wherever
+the record fired): a CPU's frequency is unknown before its first such
+record, then the last one's holds until the end.  cpu_freq_mean_khz is the
+time-weighted mean over the complete window of the time it is known there,
+cpu_freq_known_ns that time; both only when the report has such records.
 """
 
 import argparse
@@ -50,6 +60,7 @@ SWITCH_RE = re.compile(r"^prev_comm=(.*) prev_pid=(-?\d+) prev_prio=(-?\d+) "
                        r"next_prio=(-?\d+)$")
 COMM_PID_RE = re.compile(r"^comm=(.*) pid=(-?\d+) prio=")
 FORK_RE = re.compile(r"^comm=(.*) pid=(-?\d+) child_comm=(.*) child_pid=(-?\d+)$")
+POWER_RE = re.compile(r"^state=(\d+) cpu_id=(\d+)$")
 EXEC_RE = re.compile(r"^filename=(.*) pid=(-?\d+) old_pid=(-?\d+)$")
 
 RUNNABLE_STATES = {"R", "R+"}
@@ -292,6 +303,49 @@ class Model:
             self.waits.append((pid, begin, None))
 
 
+def power_steps(per_cpu, order, nr_cpus, event):
+    """Every record of a power event in trace order: (cpu_id, ts, state)."""
+    steps = []
+    for cpu, i in order:
+        rec = per_cpu[cpu][i]
+        if rec.event != event:
+            continue
+        m = POWER_RE.match(rec.body)
+        if not m:
+            die("cannot parse %s: %s" % (event, rec.body))
+        state, about = int(m.group(1)), int(m.group(2))
+        if event == "cpu_idle" and state == 4294967295:
+            state = -1
+        if about < nr_cpus:
+            steps.append((about, rec.ts, state))
+    return steps
+
+
+def frequency_means(steps, lo, end):
+    """Per CPU: (mean kHz, known ns) over [lo, end], from its first step on."""
+    segs = {}
+    last = {}
+    for cpu, ts, khz in steps:
+        if cpu in last:
+            t0, f = last[cpu]
+            segs.setdefault(cpu, []).append((t0, max(ts, t0), f))
+            ts = max(ts, t0)
+        last[cpu] = (ts, khz)
+    for cpu, (t0, f) in last.items():
+        segs.setdefault(cpu, []).append((t0, max(end, t0), f))
+    out = {}
+    for cpu, lst in segs.items():
+        area = known = 0
+        for a, b, f in lst:
+            a, b = max(a, lo), min(b, end)
+            if b > a:
+                area += f * (b - a)
+                known += b - a
+        if known:
+            out[cpu] = (area / known, known)
+    return out
+
+
 def nearest_rank(sorted_values, num, den):
     """The p = num/den quantile: the value at rank ceil(p * n), 1-based."""
     n = len(sorted_values)
@@ -375,6 +429,8 @@ def main():
     ap.add_argument("--text", action="store_true",
                     help="FILE is the output of `trace-cmd report -N -t`")
     ap.add_argument("--stat-text", help="with --text: output of `trace-cmd report --stat`")
+    ap.add_argument("--power-steps", action="store_true",
+                    help="print the cpu_frequency and cpu_idle records instead")
     ap.add_argument("--runs", action="store_true",
                     help="print every run, one line each, instead of the statistics")
     args = ap.parse_args()
@@ -410,6 +466,15 @@ def main():
     end = max(r.ts for lst in per_cpu.values() for r in lst)
     lo = max(start.values())
     first = min(start.values())
+
+    freq_steps = power_steps(per_cpu, order, nr_cpus, "cpu_frequency")
+    if args.power_steps:
+        print("span %d %d" % (first, end))
+        for cpu, ts, khz in freq_steps:
+            print("freq %d %d %d" % (cpu, ts, khz))
+        for cpu, ts, state in power_steps(per_cpu, order, nr_cpus, "cpu_idle"):
+            print("idle %d %d %d" % (cpu, ts, state))
+        return
 
     has_wakeup = any(r.event == "sched_wakeup" for lst in per_cpu.values() for r in lst)
     wakeup_events = {"sched_wakeup_new", "sched_wakeup" if has_wakeup else "sched_waking"}
@@ -563,6 +628,10 @@ def main():
         "waits_open_at_end": waits_open,
         "lost_events": lost,
     }
+    if freq_steps:
+        means = frequency_means(freq_steps, lo, end)
+        out["cpu_freq_mean_khz"] = {str(c): means[c][0] for c in sorted(means)}
+        out["cpu_freq_known_ns"] = {str(c): means[c][1] for c in sorted(means)}
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 

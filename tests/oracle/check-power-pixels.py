@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Check the datagraph's power layers against `trace-cmd report`.
+
+Usage: check-power-pixels.py STEPS NR_ROWS PLAIN.png FREQ.png MERGED.png IDLE.png
+
+STEPS is the output of `report-stats.py --power-steps` for the trace; the
+PNGs are `schedplot datagraph` of the whole trace, numeric CPU order, no
+title, no legend, all of one size: plain, --freq, --freq merged and
+--idle-states.  Every pixel column of every row that lies inside one
+interval of constant frequency (as the report says) is checked, away from
+the interval's ends by two columns:
+
+  --freq:         one color per frequency, different frequencies different
+                  colors, lighter as the frequency rises; hatched (two greys)
+                  before the CPU's first cpu_frequency record;
+  --freq merged:  the bottom half as --freq, the top half as the plain chart;
+  --idle-states:  the plain chart where it is not white; in white (idle)
+                  columns inside one C-state, one grey per state, darker as
+                  the state deepens, and white out of idle or before the
+                  CPU's first cpu_idle record.
+
+Prints "ok - ..." or "not ok - ..." lines; exits 1 on any failure.
+"""
+import struct
+import sys
+import zlib
+
+AXIS = (38, 38, 38)
+WHITE = (255, 255, 255)
+
+
+def read_png(path):
+    data = open(path, "rb").read()
+    pos, idat, w, h, bpp = 8, b"", 0, 0, 3
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, _, ctype = struct.unpack(">IIBB", body[:10])
+            bpp = {2: 3, 6: 4}[ctype]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, lambda x, y: tuple(rows[y][x * bpp:x * bpp + 3])
+
+
+def frame(w, h, px):
+    """The plot's frame: the long horizontal runs of the axis color."""
+    lines = []
+    for y in range(h):
+        xs = [x for x in range(w) if px(x, y) == AXIS]
+        if len(xs) > w // 2:
+            lines.append((y, xs[0], xs[-1]))
+    if len(lines) < 2:
+        sys.exit("not ok - no plot frame found")
+    return lines[0][0], lines[-1][0], lines[0][1], lines[0][2]
+
+
+def segments(steps, cpu, t0, end):
+    """[(start, end, value)] of one CPU, None before its first step."""
+    out, last_t, last_v = [], t0, None
+    for c, ts, v in steps:
+        if c != cpu:
+            continue
+        out.append((last_t, ts, last_v))
+        last_t, last_v = ts, v
+    out.append((last_t, end, last_v))
+    return out
+
+
+def lightness(c):
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
+def main():
+    steps_path, nr_rows = sys.argv[1], int(sys.argv[2])
+    imgs = [read_png(p) for p in sys.argv[3:7]]
+    (w, h, plain), (_, _, freq), (_, _, merged), (_, _, idle) = imgs
+    if any((iw, ih) != (w, h) for iw, ih, _ in imgs):
+        sys.exit("not ok - the four images differ in size")
+    t0 = end = None
+    fsteps, isteps = [], []
+    for line in open(steps_path):
+        f = line.split()
+        if f[0] == "span":
+            t0, end = int(f[1]), int(f[2])
+        else:
+            (fsteps if f[0] == "freq" else isteps).append((int(f[1]), int(f[2]), int(f[3])))
+    top, bottom, x0, x1 = frame(w, h, plain)
+    cols = x1 - x0
+
+    def x_of(t):
+        return x0 + (t - t0) * cols / (end - t0)
+
+    def y_of(row, frac):
+        return int(top + (nr_rows - 1 - row + frac) * (bottom - top) / nr_rows)
+
+    def inside(segs):
+        """The pixel columns wholly inside each segment, with its value."""
+        for a, b, v in segs:
+            for x in range(max(x0 + 3, int(x_of(a)) + 3), min(x1 - 2, int(x_of(b)) - 2)):
+                yield x, v
+
+    bad, color_of, nr_freq, nr_idle = [], {}, 0, 0
+    for cpu in range(nr_rows):
+        hatch = set()
+        ym, ytop, ybot = y_of(cpu, 0.5), y_of(cpu, 0.25), y_of(cpu, 0.75)
+        for x, khz in inside(segments(fsteps, cpu, t0, end)):
+            p, pm = freq(x, ym), merged(x, ybot)
+            nr_freq += 1
+            if merged(x, ytop) != plain(x, ytop):
+                bad.append("cpu %d x %d: merged top half %s, plain %s"
+                           % (cpu, x, merged(x, ytop), plain(x, ytop)))
+            if khz is None:
+                if not (p[0] == p[1] == p[2] and pm[0] == pm[1] == pm[2]):
+                    bad.append("cpu %d x %d: unknown frequency is %s, not hatched grey"
+                               % (cpu, x, p))
+                hatch.add(p)
+                continue
+            if color_of.setdefault(khz, p) != p:
+                bad.append("cpu %d x %d: %d kHz is %s here, %s elsewhere"
+                           % (cpu, x, khz, p, color_of[khz]))
+            if pm != p:
+                bad.append("cpu %d x %d: merged bottom half %s, --freq %s" % (cpu, x, pm, p))
+        if any(c == cpu for c, _, _ in fsteps) and fsteps and len(hatch) == 1:
+            bad.append("cpu %d: the unknown frequency is one flat grey, not hatched" % cpu)
+    by_khz = sorted(color_of)
+    if len(set(color_of.values())) != len(color_of):
+        bad.append("two frequencies share a color: %s" % color_of)
+    if [lightness(color_of[k]) for k in by_khz] != sorted(lightness(color_of[k]) for k in by_khz):
+        bad.append("the colors do not lighten as the frequency rises: %s" % color_of)
+
+    grey_of = {}
+    for cpu in range(nr_rows):
+        ym = y_of(cpu, 0.5)
+        for x in range(x0 + 3, x1 - 2):
+            if plain(x, ym) != WHITE and idle(x, ym) != plain(x, ym):
+                bad.append("cpu %d x %d: --idle-states changed a busy pixel" % (cpu, x))
+        for x, state in inside(segments(isteps, cpu, t0, end)):
+            if plain(x, ym) != WHITE:
+                continue
+            p = idle(x, ym)
+            nr_idle += 1
+            if state is None or state < 0:
+                if p != WHITE:
+                    bad.append("cpu %d x %d: idle out of any C-state is %s" % (cpu, x, p))
+            elif (p == WHITE or not p[0] == p[1] == p[2] or
+                  grey_of.setdefault(state, p) != p):
+                bad.append("cpu %d x %d: C-state %d is %s (elsewhere %s)"
+                           % (cpu, x, state, p, grey_of.get(state)))
+    states = sorted(grey_of)
+    if [grey_of[s][0] for s in states] != sorted((grey_of[s][0] for s in states), reverse=True):
+        bad.append("deeper C-states are not darker: %s" % grey_of)
+
+    if bad:
+        print("not ok - %d power-layer pixels differ from trace-cmd report: %s"
+              % (len(bad), "; ".join(bad[:6])))
+        return 1
+    print("ok - --freq: %d row columns in the color of the frequency trace-cmd report "
+          "gives (%s), unknown hatched; merged halves as plain and --freq"
+          % (nr_freq, ", ".join("%d MHz" % (k // 1000) for k in by_khz)))
+    print("ok - --idle-states: %d idle row columns in the grey of their C-state (%s), "
+          "busy pixels unchanged" % (nr_idle, ", ".join("C%d" % s for s in states)))
+    return 0
+
+
+sys.exit(main())
