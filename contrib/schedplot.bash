@@ -112,6 +112,12 @@ _schedplot()
 		prev=${cur%%=*}
 		cur=${cur#*=}
 	fi
+	# --freq takes its mode in the same word (--freq=merged) or the next
+	if [ "$prev" = --freq ]; then
+		[[ $cur == -* ]] || _schedplot_files '*.dat'
+		COMPREPLY+=($(compgen -W 'rows merged' -- "$cur"))
+		return
+	fi
 	if [[ $prev != -* ]] || ! _schedplot_takes_arg "$prog" "$cmd" "$prev"; then
 		prev=
 	fi

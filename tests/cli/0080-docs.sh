@@ -233,6 +233,9 @@ if [ -f "$comp" ]; then
 	expect_completion "stats --by ''" task command
 	expect_completion "stats -b ''" task command
 	expect_completion "datagraph -i traces/m" traces/messaging.dat
+	expect_completion "datagraph --freq=mer" merged
+	expect_completion "datagraph --freq traces/m" traces/messaging.dat
+	expect_completion "overview --freq r" rows
 	# the palettes of src/draw/palette.c, from the program when a command takes
 	# --palette, else from the completion's own list
 	palettes=$(sed -n '/^const char \*sp_palette_names/,/^}/s/.*return "\(.*\)";.*/\1/p' \
