@@ -27,7 +27,14 @@
  * topology in `lscpu -p` form; CPUs are numbered round-robin over the
  * sockets, as on many two- and four-socket servers).  --topology-markers
  * also puts that topology inside the trace, as the ftrace:print records
- * schedplot record writes (schedplot-record(1)).
+ * schedplot record writes (schedplot-record(1)).  --power adds
+ * power:cpu_idle records (a CPU enters idle state 0, 1 or 2 as it goes
+ * idle and leaves it, state 4294967295, as a task comes) and
+ * power:cpu_frequency records (each socket a frequency policy that picks a
+ * new frequency every tenth of the run, told on the socket's first CPU for
+ * each of its CPUs; socket k's first one after k + 1 tenths, so the
+ * frequency starts unknown), and the truth of each CPU's time-weighted
+ * mean frequency over the trace from its first frequency record.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
@@ -49,7 +56,7 @@
 
 enum task_state { T_UNBORN, T_SLEEP, T_WAIT, T_RUN, T_DEAD };
 enum task_kind { K_HPC, K_KWORKER, K_MSG, K_CHILD };
-enum timer_kind { E_CPU, E_WAKE, E_BALANCE };
+enum timer_kind { E_CPU, E_WAKE, E_BALANCE, E_FREQ };
 
 struct task {
 	int pid;
@@ -75,6 +82,11 @@ struct cpu {
 	uint64_t busy_ns;
 	uint64_t switches;
 	uint64_t last_ts;
+	/* --power: frequency (kHz, 0 unknown) since, and its truth */
+	uint32_t khz;
+	uint64_t khz_since;
+	double khz_ns;
+	uint64_t khz_known_ns;
 };
 
 struct timer {
@@ -91,6 +103,7 @@ struct sim {
 	bool messaging, overload;
 	bool waking;			/* sched_waking records instead of sched_wakeup */
 	bool big_endian;		/* of the file written */
+	bool power;			/* power:cpu_idle and power:cpu_frequency records */
 	uint64_t seconds_ns, max_events;
 	double scale;
 	uint64_t rng;
@@ -111,6 +124,7 @@ struct sim {
 	uint64_t lost_cpu_ns;	/* integral of min(waiting, N - running) */
 	uint64_t migrations, records, by_type[SP_EV_NR_TYPES];
 	uint64_t nr_markers;	/* print records, not sched records */
+	uint64_t nr_power;	/* power records, not sched records either */
 	uint64_t end_ns;
 	/* output */
 	struct sp_writer *w;
@@ -264,6 +278,76 @@ static void emit_task(struct sim *s, int type, int c, int task, int target, int 
 	emit(s, &ev);
 }
 
+/* ---- power records ---- */
+
+#define CPU_FREQUENCY_ID	6
+#define CPU_IDLE_ID		7
+#define IDLE_EXIT		4294967295u
+
+#define POWER_FORMAT(name, id) \
+	"name: " name "\nID: " #id "\nformat:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n" \
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n\n" \
+	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, " \
+	"(unsigned long)REC->cpu_id\n"
+
+static const char cpu_frequency_format[] = POWER_FORMAT("cpu_frequency", 6);
+static const char cpu_idle_format[] = POWER_FORMAT("cpu_idle", 7);
+
+static void put32(unsigned char *p, uint32_t v, bool big)
+{
+	for (int i = 0; i < 4; i++)
+		p[big ? 3 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A power record on CPU @c at now: event @id, @state about CPU @cpu_id. */
+static void emit_power(struct sim *s, int c, int id, uint32_t state, int cpu_id)
+{
+	unsigned char rec[16] = { 0 };
+
+	rec[s->big_endian] = (unsigned char)id;		/* common_type (u16) */
+	put32(rec + 4, (uint32_t)pid_of(s, s->cpus[c].cur), s->big_endian);
+	put32(rec + 8, state, s->big_endian);
+	put32(rec + 12, (uint32_t)cpu_id, s->big_endian);
+	s->nr_power++;
+	s->end_ns = s->now;
+	s->cpus[c].last_ts = s->now;
+	if (s->w && !s->failed)
+		s->failed = sp_writer_write_raw(s->w, c, s->now, rec, sizeof(rec), &s->err);
+}
+
+/* CPU @c's frequency so far, into the truth (up to now). */
+static void freq_account(struct sim *s, int c, uint64_t now)
+{
+	struct cpu *cpu = &s->cpus[c];
+
+	if (cpu->khz && now > cpu->khz_since) {
+		cpu->khz_ns += (double)cpu->khz * (double)(now - cpu->khz_since);
+		cpu->khz_known_ns += now - cpu->khz_since;
+	}
+	cpu->khz_since = now;
+}
+
+static const uint32_t freq_khz[] = { 800000, 1200000, 1800000, 2400000 };
+
+/* Socket @sock's policy picks a frequency for all its CPUs. */
+static void freq_change(struct sim *s, int sock)
+{
+	uint32_t khz = freq_khz[rnd(s) % (sizeof(freq_khz) / sizeof(freq_khz[0]))];
+	int c;
+
+	for (c = sock; c < s->nr_cpus; c += s->nr_sockets) {
+		freq_account(s, c, s->now);
+		s->cpus[c].khz = khz;
+		emit_power(s, sock, CPU_FREQUENCY_ID, khz, c);
+	}
+	timer_add(s, s->now + s->seconds_ns / 10, E_FREQ, sock, 0);
+}
+
 /* ---- run queues and the idle list ---- */
 
 static void idle_update(struct sim *s, int c)
@@ -345,6 +429,9 @@ static void switch_to(struct sim *s, int c, int next, bool runnable)
 	struct cpu *cpu = &s->cpus[c];
 	int prev = cpu->cur;
 
+	/* the idle loop leaves its idle state before switching */
+	if (s->power && prev < 0 && next >= 0)
+		emit_power(s, c, CPU_IDLE_ID, IDLE_EXIT, c);
 	emit_switch(s, c, prev, runnable, next);
 	account(s);
 	if (prev >= 0)
@@ -359,6 +446,8 @@ static void switch_to(struct sim *s, int c, int next, bool runnable)
 		s->tasks[next].run_since = s->now;
 		arm_cpu(s, c);
 	}
+	if (s->power && prev >= 0 && next < 0)
+		emit_power(s, c, CPU_IDLE_ID, (uint32_t)(rnd(s) % 3), c);
 	idle_update(s, c);
 }
 
@@ -641,6 +730,8 @@ static int sim_init(struct sim *s)
 		timer_add(s, s->now + new_sleep(s, t), E_WAKE, i, ++t->gen);
 	}
 	timer_add(s, s->now + (uint64_t)(4000000 * s->scale), E_BALANCE, 0, 0);
+	for (c = 0; s->power && c < s->nr_sockets; c++)
+		timer_add(s, s->now + (c + 1) * (s->seconds_ns / 10), E_FREQ, c, 0);
 	return s->failed;
 }
 
@@ -670,6 +761,9 @@ static void sim_run(struct sim *s)
 		case E_BALANCE:
 			balance(s);
 			break;
+		case E_FREQ:
+			freq_change(s, tm.id);
+			break;
 		}
 	}
 	s->now = s->end_ns;
@@ -691,6 +785,38 @@ static void sim_release(struct sim *s)
 
 /* ---- output ---- */
 
+/* Each CPU's mean frequency over [its first frequency record, end], and that time. */
+static void write_freq_truth(const struct sim *s, FILE *f)
+{
+	const char *sep = "";
+	int c;
+
+	fprintf(f, "  \"cpu_freq_mean_khz\": {");
+	for (c = 0; c < s->nr_cpus; c++) {
+		const struct cpu *cpu = &s->cpus[c];
+		uint64_t tail = cpu->khz && s->end_ns > cpu->khz_since ? s->end_ns - cpu->khz_since : 0;
+		double area = cpu->khz_ns + (double)cpu->khz * (double)tail;
+		uint64_t known = cpu->khz_known_ns + tail;
+
+		if (!known)
+			continue;
+		fprintf(f, "%s\"%d\": %.3f", sep, c, area / (double)known);
+		sep = ", ";
+	}
+	fprintf(f, "},\n  \"cpu_freq_known_ns\": {");
+	for (c = 0, sep = ""; c < s->nr_cpus; c++) {
+		const struct cpu *cpu = &s->cpus[c];
+		uint64_t tail = cpu->khz && s->end_ns > cpu->khz_since ? s->end_ns - cpu->khz_since : 0;
+
+		if (!(cpu->khz_known_ns + tail))
+			continue;
+		fprintf(f, "%s\"%d\": %llu", sep, c,
+			(unsigned long long)(cpu->khz_known_ns + tail));
+		sep = ", ";
+	}
+	fprintf(f, "},\n");
+}
+
 static int write_truth(const struct sim *s, const char *path, const char *trace)
 {
 	double window = (double)(s->end_ns - T0_NS);
@@ -702,7 +828,8 @@ static int write_truth(const struct sim *s, const char *path, const char *trace)
 	fprintf(f, "{\n  \"trace\": \"%s\",\n  \"nr_cpus\": %d,\n  \"nr_sockets\": %d,\n", trace,
 		s->nr_cpus, s->nr_sockets);
 	fprintf(f, "  \"records\": %llu,\n  \"sched_records\": %llu,\n",
-		(unsigned long long)(s->records + s->nr_markers), (unsigned long long)s->records);
+		(unsigned long long)(s->records + s->nr_markers + s->nr_power),
+		(unsigned long long)s->records);
 	fprintf(f, "  \"start_ns\": %llu,\n  \"end_ns\": %llu,\n", T0_NS,
 		(unsigned long long)s->end_ns);
 	fprintf(f, "  \"cpu_busy_ns\": {");
@@ -717,7 +844,10 @@ static int write_truth(const struct sim *s, const char *path, const char *trace)
 	for (c = 0; c < s->nr_cpus; c++)
 		fprintf(f, "%s\"%d\": %llu", c ? ", " : "", c,
 			(unsigned long long)s->cpus[c].switches);
-	fprintf(f, "},\n  \"migrations\": %llu,\n", (unsigned long long)s->migrations);
+	fprintf(f, "},\n");
+	if (s->power)
+		write_freq_truth(s, f);
+	fprintf(f, "  \"migrations\": %llu,\n", (unsigned long long)s->migrations);
 	fprintf(f, "  \"running_avg\": %.12g,\n  \"waiting_avg\": %.12g,\n",
 		window > 0 ? (double)s->running_area / window : 0,
 		window > 0 ? (double)s->waiting_area / window : 0);
@@ -828,6 +958,7 @@ static const char usage[] =
 	"  -w, --workload NAME     hpc (default) or messaging\n"
 	"      --overload          hpc threads fork children in the middle third\n"
 	"      --waking            sched_waking records instead of sched_wakeup\n"
+	"      --power             power:cpu_idle and power:cpu_frequency records too\n"
 	"  -r, --seed N            random seed (default 1)\n"
 	"  -F, --file-version N    6 or 7 (default 7)\n"
 	"  -C, --compression NAME  zstd or none (version 7; default zstd)\n"
@@ -859,6 +990,7 @@ int main(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "overload", no_argument, NULL, 'O' },
 		{ "waking", no_argument, NULL, 'K' },
+		{ "power", no_argument, NULL, 'W' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "file-version", required_argument, NULL, 'F' },
 		{ "compression", required_argument, NULL, 'C' },
@@ -916,6 +1048,9 @@ int main(int argc, char **argv)
 			break;
 		case 'K':
 			s.waking = true;
+			break;
+		case 'W':
+			s.power = true;
 			break;
 		case 'O':
 			s.overload = true;
@@ -988,7 +1123,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen-trace: %s: %s\n", out, s.err.msg);
 		return 1;
 	}
-	if (sp_writer_add_sched_formats(s.w, &s.err) || sim_init(&s) ||
+	if (sp_writer_add_sched_formats(s.w, &s.err) ||
+	    (s.power && (sp_writer_add_format(s.w, "power", cpu_frequency_format,
+					      sizeof(cpu_frequency_format) - 1, &s.err) ||
+			 sp_writer_add_format(s.w, "power", cpu_idle_format,
+					      sizeof(cpu_idle_format) - 1, &s.err))) ||
+	    sim_init(&s) ||
 	    (markers && write_topology_markers(&s))) {
 		fprintf(stderr, "gen-trace: %s\n", s.err.msg[0] ? s.err.msg : "out of memory");
 		sp_writer_abort(s.w);
@@ -1023,7 +1163,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen-trace: cannot write the truth or topology: %s\n",
 			strerror(-ret));
 	printf("%s: %llu records, %d CPUs, %.6f s\n", out,
-	       (unsigned long long)(s.records + s.nr_markers),
+	       (unsigned long long)(s.records + s.nr_markers + s.nr_power),
 	       s.nr_cpus, (s.end_ns - T0_NS) / 1e9);
 	free(truth_buf);
 	free(topo_buf);
