@@ -38,6 +38,54 @@ expect_grep "$ERR" "--freq takes rows or merged, not 'hot'" "--freq=hot names th
 run "$SCHEDPLOT" running-waiting -q --freq "$plain"
 expect_status 2 "--freq does not apply to running-waiting"
 
+# ---- a generated trace with power records, its truth and trace-cmd report ----
+GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
+g=$TMP/gen.dat
+if [ -x "$GEN" ] && "$GEN" --cpus 8 --sockets 2 --power --seed 2 --events 20000 -o "$g" >/dev/null
+then
+	run "$SCHEDPLOT" stats -q --json "$g"
+	expect_status 0 "stats --json on a generated trace with power records"
+	python3 - "$OUT" "$g.json" <<'PY' && ok "generated: each CPU's mean frequency and known time equal the generator's truth" || not_ok "generated: mean frequencies differ from the truth"
+import json, sys
+ours, truth = (json.load(open(p)) for p in sys.argv[1:3])
+assert ours["cpu_freq_known_ns"] == truth["cpu_freq_known_ns"], (ours["cpu_freq_known_ns"], truth)
+assert len(truth["cpu_freq_known_ns"]) == 8
+for c, v in truth["cpu_freq_mean_khz"].items():
+    assert abs(ours["cpu_freq_mean_khz"][c] - v) < 2e-3, (c, ours["cpu_freq_mean_khz"][c], v)
+assert ours["records"] == truth["records"]
+PY
+	if command -v trace-cmd >/dev/null; then
+		python3 "$SRCDIR/tests/oracle/report-stats.py" --power-steps "$g" >"$TMP/gsteps"
+		for mode in plain "--freq" "--freq merged" "--idle-states"; do
+			name=g$(echo "$mode" | tr -d ' -')
+			# shellcheck disable=SC2086
+			run "$SCHEDPLOT" datagraph -q --no-legend --title '' --height 400 \
+				--cpu-order numeric $( [ "$mode" = plain ] || echo $mode ) \
+				-o "$TMP/$name.png" "$g"
+			expect_status 0 "generated: datagraph $mode"
+		done
+		python3 "$SRCDIR/tests/oracle/check-power-pixels.py" "$TMP/gsteps" 8 \
+			"$TMP/gplain.png" "$TMP/gfreq.png" "$TMP/gfreqmerged.png" \
+			"$TMP/gidlestates.png" || not_ok "generated: power-layer pixels"
+		# 4 ms around a frequency change: idle stretches many columns wide
+		for mode in plain "--freq" "--freq merged" "--idle-states"; do
+			name=gz$(echo "$mode" | tr -d ' -')
+			# shellcheck disable=SC2086
+			run "$SCHEDPLOT" datagraph -q --no-legend --title '' --height 400 \
+				--cpu-order numeric --time 1.298,1.302 \
+				$( [ "$mode" = plain ] || echo $mode ) -o "$TMP/$name.png" "$g"
+			expect_status 0 "generated, zoomed: datagraph $mode"
+		done
+		awk '$1 == "span" { print "span 1298000000 1302000000"; next } { print }' \
+			"$TMP/gsteps" >"$TMP/gzsteps"
+		python3 "$SRCDIR/tests/oracle/check-power-pixels.py" "$TMP/gzsteps" 8 \
+			"$TMP/gzplain.png" "$TMP/gzfreq.png" "$TMP/gzfreqmerged.png" \
+			"$TMP/gzidlestates.png" || not_ok "generated, zoomed: power-layer pixels"
+	fi
+else
+	skip "gen-trace not built ($GEN): no generated trace with power records"
+fi
+
 if [ ! -f "$f" ]; then
 	skip "aarch64-6cpu-v6.dat: ../shared/traces not here"
 	exit 0

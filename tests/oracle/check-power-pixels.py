@@ -181,6 +181,9 @@ def main():
     print("ok - --freq: %d row columns in the color of the frequency trace-cmd report "
           "gives (%s), unknown hatched; merged halves as plain and --freq"
           % (nr_freq, ", ".join("%d MHz" % (k // 1000) for k in by_khz)))
+    if not nr_idle:
+        print("skip - --idle-states: no idle stretch wide enough to check (zoom in)")
+        return 0
     print("ok - --idle-states: %d idle row columns in the grey of their C-state (%s), "
           "busy pixels unchanged" % (nr_idle, ", ".join("C%d" % s for s in states)))
     return 0
