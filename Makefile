@@ -203,6 +203,10 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 	$(PROG) running-waiting -q -o doc/messaging-running-waiting.png traces/messaging.dat
 	$(PROG) latency -q --by placement --width 1000 --height 600 -o doc/overload-latency.png \
 		$(SAMPLE) > /dev/null
+	$(GEN_TRACE) --cpus 8 --sockets 2 --power --seed 2 --events 20000 \
+		-o $(BUILD)/gen-power.dat > /dev/null
+	$(PROG) datagraph -q --freq merged --idle-states --time 1.19,1.21 \
+		-o doc/gen-power-datagraph.png $(BUILD)/gen-power.dat
 
 # The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:
