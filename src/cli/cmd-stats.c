@@ -401,7 +401,7 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		printf("%s\"%d\": %llu", c ? ", " : "", c,
 		       (unsigned long long)m->cpus[c].nr_switches);
 	printf("}");
-	if (s->power)
+	if (s->power && s->power->nr_events[SP_POWER_FREQ])
 		print_json_freq(s->power);
 	printf(",\n  \"migrations\": %llu,\n", (unsigned long long)m->nr_migrations);
 	printf("  \"wakeup_event\": \"%s\",\n",
@@ -525,7 +525,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		       (unsigned long long)sp_reader_lost_events(t->reader, c));
 	}
 
-	if (s->power)
+	if (s->power && s->power->nr_events[SP_POWER_FREQ])
 		print_text_freq(s->power, sc);
 	printf("\nrunning     %.2f tasks on average, at most %d, on %d CPUs\n",
 	       sp_stats_running_avg(s), s->running_max, sc->nr_cpus);
