@@ -158,6 +158,10 @@ run "$SCHEDPLOT" overview -q --freq merged --idle-states -o "$TMP/ov.png" "$f"
 expect_status 0 "overview --freq merged --idle-states"
 run "$SCHEDPLOT" overview -q -o "$TMP/ov-plain.png" "$f"
 check "overview: the layers change the image" fails cmp -s "$TMP/ov.png" "$TMP/ov-plain.png"
+run "$SCHEDPLOT" overview -q --csv "$TMP/plain.csv" -o "$TMP/ov-plain.png" "$f"
+run "$SCHEDPLOT" overview -q --freq --idle-states --csv "$TMP/layers.csv" -o "$TMP/ov.png" "$f"
+check "overview: the layers leave the running/waiting steps alone (same --csv)" \
+	cmp -s "$TMP/plain.csv" "$TMP/layers.csv"
 run "$SCHEDPLOT" datagraph -q --freq --palette grey --no-legend --title '' --height 400 \
 	-o "$TMP/grey.png" "$f"
 expect_status 0 "--freq --palette grey"
