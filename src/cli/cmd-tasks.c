@@ -199,6 +199,7 @@ static int tasks_finish(struct sp_view_run *run)
 	memset(&topts, 0, sizeof(topts));
 	topts.top = v->has_top ? v->top : o->nr_targets ? 0 : TASKS_DEFAULT_TOP;
 	topts.sort = v->sort;
+	topts.origin_ns = o->origin_ns;
 	topts.palette = sp_palette_by_name(o->palette);
 	if (o->nr_targets) {
 		topts.is_target = is_target;

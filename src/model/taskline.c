@@ -25,7 +25,7 @@ int sp_taskline_init(struct sp_taskline *tl, uint64_t t0_ns, uint64_t t1_ns,
 	tl->nr_cols = nr_cols;
 	tl->cpus = cpus;
 	tl->nr_cpus = nr_cpus;
-	tl->max_runs = max_runs;
+	sp_runlist_init(&tl->runs, t0_ns, t1_ns, max_runs);
 	tl->nr_index = 256;
 	tl->index = calloc(tl->nr_index, sizeof(*tl->index));
 	return tl->index ? 0 : -ENOMEM;
@@ -38,8 +38,7 @@ void sp_taskline_reset(struct sp_taskline *tl)
 	tl->nr_tasks = 0;
 	if (tl->index)
 		memset(tl->index, 0, tl->nr_index * sizeof(*tl->index));
-	tl->nr_runs = 0;
-	tl->runs_dropped = false;
+	sp_runlist_reset(&tl->runs);
 }
 
 void sp_taskline_release(struct sp_taskline *tl)
@@ -47,7 +46,7 @@ void sp_taskline_release(struct sp_taskline *tl)
 	sp_taskline_reset(tl);
 	free(tl->tasks);
 	free(tl->index);
-	free(tl->runs);
+	sp_runlist_release(&tl->runs);
 	memset(tl, 0, sizeof(*tl));
 }
 
@@ -171,30 +170,6 @@ static void add_span(struct sp_taskline *tl, struct sp_taskline_task *task, unsi
 	cell_add(tl, &task->cells[c1], c1, state, t1 - sp_taskline_col_start(tl, c1));
 }
 
-static void keep_run(struct sp_taskline *tl, const struct sp_run *r)
-{
-	struct sp_taskline_run *k;
-
-	if (tl->runs_dropped || !tl->max_runs)
-		return;
-	if (tl->nr_runs == tl->max_runs) {
-		tl->runs_dropped = true;
-		free(tl->runs);
-		tl->runs = NULL;
-		tl->nr_runs = tl->alloc_runs = 0;
-		return;
-	}
-	if (sp_grow_array(&tl->runs, &tl->alloc_runs, tl->nr_runs + 1, sizeof(*tl->runs))) {
-		tl->error = -ENOMEM;
-		return;
-	}
-	k = &tl->runs[tl->nr_runs++];
-	k->t0_ns = r->start_ns > tl->t0_ns ? r->start_ns : tl->t0_ns;
-	k->t1_ns = r->end_ns < tl->t1_ns ? r->end_ns : tl->t1_ns;
-	k->pid = r->pid;
-	k->cpu = r->cpu;
-}
-
 void sp_taskline_add(struct sp_taskline *tl, const struct sp_run *r)
 {
 	uint64_t w0 = r->start_ns - r->wait_ns;
@@ -223,7 +198,7 @@ void sp_taskline_add(struct sp_taskline *tl, const struct sp_run *r)
 		add_span(tl, task, SP_TASKLINE_CPU + (unsigned int)r->cpu, r->start_ns, r->end_ns);
 		task->run_ns += (r->end_ns < tl->t1_ns ? r->end_ns : tl->t1_ns) -
 				(r->start_ns > tl->t0_ns ? r->start_ns : tl->t0_ns);
-		keep_run(tl, r);
+		sp_runlist_add(&tl->runs, r);
 	}
 }
 

@@ -19,6 +19,7 @@
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/taskline.h"
+#include "schedplot/views/runtitles.h"
 #include "schedplot/views/tasks.h"
 
 /* Waiting: hatch lines of the running-waiting graph's red on a pale red, this period. */
@@ -70,6 +71,13 @@ static int cmp_sorted(const void *x, const void *y)
 	default:
 		return cmp_u64_desc(a->run_ns, b->run_ns) ?: cmp_pid(a, b);
 	}
+}
+
+static int cmp_pid_row(const void *x, const void *y)
+{
+	const int32_t *a = x, *b = y;
+
+	return (a[0] > b[0]) - (a[0] < b[0]);
 }
 
 /* The CPU colors: sockets numbered in the key's order, CPUs inside each. */
@@ -126,6 +134,7 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 	memset(ch, 0, sizeof(*ch));
 	ch->tl = tl;
 	ch->nr_cpus = o->nr_cpus;
+	ch->origin_ns = o->origin_ns;
 	cand = sp_alloc_array(tl->nr_tasks ? tl->nr_tasks : 1, sizeof(*cand));
 	ch->cpu_color = sp_alloc_array(o->nr_cpus > 0 ? (size_t)o->nr_cpus : 1,
 				       sizeof(*ch->cpu_color));
@@ -158,6 +167,15 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 	if (nr)
 		qsort(ch->rows, nr, sizeof(*ch->rows), cmp_sorted);
 	free(cand);
+	ch->pid_rows = sp_alloc_array(nr ? nr : 1, sizeof(*ch->pid_rows));
+	if (!ch->pid_rows)
+		goto nomem_rows;
+	for (i = 0; i < nr; i++) {
+		ch->pid_rows[i][0] = ch->rows[i].task->pid;
+		ch->pid_rows[i][1] = (int32_t)i;
+	}
+	if (nr)
+		qsort(ch->pid_rows, nr, sizeof(*ch->pid_rows), cmp_pid_row);
 	for (int c = 0; c < o->nr_cpus; c++)
 		ch->cpu_color[c] = (struct sp_rgb){ 0.5, 0.5, 0.5 };
 	cpu_colors(ch, o);
@@ -165,6 +183,7 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 	return 0;
 nomem:
 	free(cand);
+nomem_rows:
 	sp_tasks_release(ch);
 	return -ENOMEM;
 }
@@ -172,6 +191,7 @@ nomem:
 void sp_tasks_release(struct sp_tasks_chart *ch)
 {
 	free(ch->rows);
+	free(ch->pid_rows);
 	free(ch->cpu_color);
 	free(ch->entries);
 	free(ch->entry_labels);
@@ -226,31 +246,21 @@ static void set_state_source(cairo_t *cr, const struct sp_tasks_chart *ch, unsig
 		cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
 }
 
-/* Hover titles of the runs of the rows (SVG only; kept by the task line). */
-static void run_titles(cairo_t *cr, const struct sp_rect *plot, const struct sp_tasks_chart *ch)
+static int task_row(const void *data, const struct sp_runlist_run *r)
 {
-	const struct sp_taskline *tl = ch->tl;
-	double row_h = plot->h / (double)ch->nr_rows, span = (double)(tl->t1_ns - tl->t0_ns);
-	char title[128];
+	const struct sp_tasks_chart *ch = data;
+	int32_t key[2] = { r->pid, 0 };
+	const int32_t *hit = bsearch(key, ch->pid_rows, ch->nr_rows, sizeof(key), cmp_pid_row);
 
-	if (cairo_surface_get_type(cairo_get_target(cr)) != CAIRO_SURFACE_TYPE_SVG ||
-	    tl->runs_dropped)
-		return;
-	for (size_t i = 0; i < tl->nr_runs; i++) {
-		const struct sp_taskline_run *r = &tl->runs[i];
-		size_t row;
+	return hit ? hit[1] : -1;
+}
 
-		for (row = 0; row < ch->nr_rows && ch->rows[row].task->pid != r->pid; row++)
-			;
-		if (row == ch->nr_rows || r->t1_ns <= r->t0_ns)
-			continue;
-		snprintf(title, sizeof(title), "%s on CPU %d at %.6f s for %.3f ms",
-			 ch->rows[row].label, r->cpu, (double)(r->t0_ns - tl->t0_ns) / 1e9,
-			 (double)(r->t1_ns - r->t0_ns) / 1e6);
-		sp_output_svg_title(cr, plot->x + (double)(r->t0_ns - tl->t0_ns) / span * plot->w,
-				    plot->y + (double)row * row_h,
-				    (double)(r->t1_ns - r->t0_ns) / span * plot->w, row_h, title);
-	}
+static void task_label(const void *data, const struct sp_runlist_run *r, char *buf, size_t len)
+{
+	const struct sp_tasks_chart *ch = data;
+	int row = task_row(ch, r);
+
+	snprintf(buf, len, "%s", row >= 0 ? ch->rows[row].label : "?");
 }
 
 void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
@@ -293,8 +303,12 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 	}
 	cairo_pattern_destroy(hatch);
 	cairo_restore(cr);
-	if (ch->nr_rows)
-		run_titles(cr, plot, ch);
+	if (ch->nr_rows) {
+		struct sp_run_rows rows = { .nr_rows = (unsigned int)ch->nr_rows,
+					    .row_of = task_row, .label = task_label, .data = ch };
+
+		sp_run_titles_draw(cr, plot, &tl->runs, ch->origin_ns, &rows);
+	}
 }
 
 /* The widest label a task can have: a 16-character comm, '-', a 7-digit pid. */

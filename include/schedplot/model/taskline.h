@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/model/runlist.h"
+
 struct sp_model_observer;
 struct sp_run;
 
@@ -24,8 +26,7 @@ struct sp_run;
  *
  * Memory: 4 bytes per column for every task with a run or a wait inside
  * the window, O(tasks x columns), never O(events); plus, when asked for, up
- * to max_runs runs kept whole (for SVG titles) and dropped all at once
- * beyond that.
+ * to max_runs runs kept whole (struct sp_runlist, for SVG titles).
  */
 
 /* Cell states: SP_TASKLINE_CPU + cpu for a run on a CPU. */
@@ -43,13 +44,6 @@ struct sp_taskline_task {
 	uint32_t *cells;	/* per column: state << 16 | share (0..65535) */
 };
 
-/* A run kept whole, clipped to the window. */
-struct sp_taskline_run {
-	uint64_t t0_ns, t1_ns;
-	int32_t pid;
-	int32_t cpu;
-};
-
 struct sp_taskline {
 	uint64_t t0_ns, t1_ns;		/* the window */
 	unsigned int nr_cols;
@@ -60,11 +54,7 @@ struct sp_taskline {
 	size_t alloc_tasks;
 	int32_t *index;			/* open addressing: pid -> tasks index + 1, 0 free */
 	size_t nr_index;		/* a power of two */
-	struct sp_taskline_run *runs;	/* in the order they ended */
-	size_t nr_runs;
-	size_t alloc_runs;
-	size_t max_runs;		/* 0: none kept */
-	bool runs_dropped;		/* more than max_runs: none kept */
+	struct sp_runlist runs;		/* the runs counted, while few */
 	int error;			/* the first failed allocation, -ENOMEM */
 };
 

@@ -50,6 +50,7 @@ struct sp_tasks_opts {
 	const int *cpu_socket;		/* the socket of each, or NULL when not known */
 	int nr_key_cpus;
 	int nr_cpus;			/* CPUs of the trace */
+	uint64_t origin_ns;		/* hover titles count from here */
 };
 
 struct sp_tasks_row {
@@ -61,6 +62,7 @@ struct sp_tasks_chart {
 	const struct sp_taskline *tl;
 	struct sp_tasks_row *rows;	/* the first at the top */
 	size_t nr_rows;
+	int32_t (*pid_rows)[2];		/* (pid, row), by pid */
 	size_t nr_candidates;		/* tasks that could have been rows */
 	struct sp_rgb *cpu_color;	/* per CPU of the trace */
 	int nr_cpus;
@@ -68,6 +70,7 @@ struct sp_tasks_chart {
 	char (*entry_labels)[40];
 	size_t nr_entries;
 	const char *legend_title;
+	uint64_t origin_ns;
 };
 
 /**
