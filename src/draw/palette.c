@@ -156,7 +156,7 @@ static void grey_color(size_t index, struct sp_rgb *c)
 /* OKLCH hues CPU colors use: yellow-orange over green and blue to magenta, not red. */
 #define CPU_HUE_FIRST 65.0
 #define CPU_HUE_SPAN 265.0
-#define CPU_HUE_BLUE 185.0		/* from CPU_HUE_FIRST */
+#define CPU_HUE_BLUE 150.0		/* from CPU_HUE_FIRST: 215, a blue */
 
 void sp_palette_cpu_color(const struct sp_palette *palette, size_t family, size_t nr_families,
 			  size_t index, struct sp_rgb *c)
@@ -184,7 +184,7 @@ void sp_palette_cpu_color(const struct sp_palette *palette, size_t family, size_
 	/* inside a socket's band, leaving a gap to the next; the first is blue */
 	oklch_to_srgb(light[index % 3], 0.14,
 		      CPU_HUE_FIRST + fmod(CPU_HUE_BLUE + band * ((double)family +
-				      (nr_families > 1 ? 0.1 + 0.8 * off : off)), CPU_HUE_SPAN),
+				      (nr_families > 1 ? 0.15 + 0.7 * off : off)), CPU_HUE_SPAN),
 		      c);
 }
 
