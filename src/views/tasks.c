@@ -362,11 +362,15 @@ static void chart_legend(const struct sp_tasks_chart *ch, struct sp_legend *lege
 	legend->title = ch->legend_title;
 }
 
-/* Rows get 24 px (16 pt) each while few, thinning down to 4 px (2 pt). */
+/*
+ * Rows get 24 px (18 pt) each, room for every label at the default font
+ * size, up to 900 px (600 pt): the default top 32 are all labelled; more
+ * thin down to 4 px (2 pt).
+ */
 static double default_plot_height(enum sp_format format, size_t nr_rows)
 {
 	bool px = format == SP_FORMAT_PNG;
-	double per_row = px ? 24 : 16, min_row = px ? 4 : 2, base = px ? 720 : 400;
+	double per_row = px ? 24 : 18, min_row = px ? 4 : 2, base = px ? 900 : 600;
 	double h = fmin(per_row * (double)nr_rows, fmax(base, min_row * (double)nr_rows));
 
 	return fmax(h, px ? 120 : 80);
