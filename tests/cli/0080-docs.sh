@@ -232,6 +232,7 @@ if [ -f "$comp" ]; then
 	expect_completion "stats --format ''" png pdf svg
 	expect_completion "stats --by ''" task command
 	expect_completion "stats -b ''" task command
+	expect_completion "tasks --sort ''" run wait pid start
 	expect_completion "datagraph -i traces/m" traces/messaging.dat
 	# the palettes of src/draw/palette.c, from the program when a command takes
 	# --palette, else from the completion's own list
