@@ -32,6 +32,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
 #include "schedplot/draw/output.h"
+#include "schedplot/draw/text.h"
 
 /* PDF creation date when SOURCE_DATE_EPOCH is not set: fixed, not "now". */
 #define SP_OUTPUT_FIXED_EPOCH 0
@@ -334,10 +335,17 @@ overlay_printf(struct sp_svg_overlay *ov, char **buf, size_t *nr, size_t *alloc,
 	*nr += (size_t)len;
 }
 
-/* Append @s escaped for XML character data; control characters are dropped. */
+/*
+ * Append @text escaped for XML character data, made valid UTF-8 without
+ * control characters first (sp_text_sanitize()).
+ */
 static void overlay_escape(struct sp_svg_overlay *ov, char **buf, size_t *nr, size_t *alloc,
-			   const char *s)
+			   const char *text)
 {
+	char clean[512];
+	const char *s = clean;
+
+	sp_text_sanitize(clean, sizeof(clean), text);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
