@@ -101,17 +101,36 @@ static void cpu_colors(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 	}
 }
 
-static void legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
+/* The key: waiting, then the CPUs the rows ran on, in the key's order. */
+static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 {
+	bool *used = calloc(ch->nr_cpus > 0 ? (size_t)ch->nr_cpus : 1, sizeof(*used));
 	size_t n = 0;
 
+	if (!used)
+		return -ENOMEM;
+	for (size_t r = 0; r < ch->nr_rows; r++) {
+		const uint32_t *cells = ch->rows[r].task->cells;
+
+		for (unsigned int c = 0; c < ch->tl->nr_cols; c++) {
+			unsigned int state = sp_taskline_state(cells[c]);
+
+			if (state >= SP_TASKLINE_CPU && state - SP_TASKLINE_CPU < (unsigned int)ch->nr_cpus)
+				used[state - SP_TASKLINE_CPU] = true;
+		}
+	}
 	ch->entries[n].color = wait_line;
 	ch->entries[n++].label = "waiting for a CPU";
-	for (int i = 0; i < o->nr_key_cpus && n < TASKS_LEGEND_MAX; i++) {
+	ch->nr_more = 0;
+	for (int i = 0; i < o->nr_key_cpus; i++) {
 		int cpu = o->cpus[i];
 
-		if (cpu < 0 || cpu >= ch->nr_cpus)
+		if (cpu < 0 || cpu >= ch->nr_cpus || !used[cpu])
 			continue;
+		if (n == TASKS_LEGEND_MAX) {
+			ch->nr_more++;
+			continue;
+		}
 		if (o->cpu_socket && o->cpu_socket[i] >= 0)
 			snprintf(ch->entry_labels[n], sizeof(ch->entry_labels[n]), "CPU %d (socket %d)",
 				 cpu, o->cpu_socket[i]);
@@ -121,8 +140,10 @@ static void legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o
 		ch->entries[n].label = ch->entry_labels[n];
 		n++;
 	}
+	free(used);
 	ch->nr_entries = n;
 	ch->legend_title = o->cpu_socket ? "ran on (a hue per socket)" : "ran on";
+	return 0;
 }
 
 int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
@@ -179,7 +200,8 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 	for (int c = 0; c < o->nr_cpus; c++)
 		ch->cpu_color[c] = (struct sp_rgb){ 0.5, 0.5, 0.5 };
 	cpu_colors(ch, o);
-	legend_fill(ch, o);
+	if (legend_fill(ch, o))
+		goto nomem_rows;
 	return 0;
 nomem:
 	free(cand);
@@ -358,7 +380,7 @@ static void chart_legend(const struct sp_tasks_chart *ch, struct sp_legend *lege
 {
 	legend->entries = ch->entries;
 	legend->nr_entries = ch->nr_entries;
-	legend->nr_more = 0;
+	legend->nr_more = ch->nr_more;
 	legend->title = ch->legend_title;
 }
 

@@ -66,9 +66,10 @@ struct sp_tasks_chart {
 	size_t nr_candidates;		/* tasks that could have been rows */
 	struct sp_rgb *cpu_color;	/* per CPU of the trace */
 	int nr_cpus;
-	struct sp_legend_entry *entries;	/* waiting, then the CPUs of the key */
+	struct sp_legend_entry *entries;	/* waiting, then the CPUs the rows ran on */
 	char (*entry_labels)[40];
 	size_t nr_entries;
+	size_t nr_more;			/* CPUs the rows ran on beyond the entries */
 	const char *legend_title;
 	uint64_t origin_ns;
 };
