@@ -36,9 +36,6 @@ static bool is_image(cairo_t *cr)
 	return cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
 }
 
-/* Sorting: what --sort says, then the lower pid. */
-static enum sp_tasks_sort sort_key;
-
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
 	return (a < b) - (a > b);
@@ -56,22 +53,38 @@ static int cmp_run(const void *x, const void *y)
 	return cmp_u64_desc(a->run_ns, b->run_ns) ?: cmp_pid(a, b);
 }
 
-static int cmp_sorted(const void *x, const void *y)
-{
-	const struct sp_taskline_task *a = ((const struct sp_tasks_row *)x)->task;
-	const struct sp_taskline_task *b = ((const struct sp_tasks_row *)y)->task;
+#define ROW_TASK(x) (((const struct sp_tasks_row *)(x))->task)
 
-	switch (sort_key) {
-	case SP_TASKS_SORT_WAIT:
-		return cmp_u64_desc(a->wait_ns, b->wait_ns) ?: cmp_pid(a, b);
-	case SP_TASKS_SORT_PID:
-		return cmp_pid(a, b);
-	case SP_TASKS_SORT_START:
-		return -cmp_u64_desc(a->first_ns, b->first_ns) ?: cmp_pid(a, b);
-	default:
-		return cmp_u64_desc(a->run_ns, b->run_ns) ?: cmp_pid(a, b);
-	}
+static int cmp_rows_run(const void *x, const void *y)
+{
+	return cmp_u64_desc(ROW_TASK(x)->run_ns, ROW_TASK(y)->run_ns) ?:
+	       cmp_pid(ROW_TASK(x), ROW_TASK(y));
 }
+
+static int cmp_rows_wait(const void *x, const void *y)
+{
+	return cmp_u64_desc(ROW_TASK(x)->wait_ns, ROW_TASK(y)->wait_ns) ?:
+	       cmp_pid(ROW_TASK(x), ROW_TASK(y));
+}
+
+static int cmp_rows_pid(const void *x, const void *y)
+{
+	return cmp_pid(ROW_TASK(x), ROW_TASK(y));
+}
+
+static int cmp_rows_start(const void *x, const void *y)
+{
+	return -cmp_u64_desc(ROW_TASK(x)->first_ns, ROW_TASK(y)->first_ns) ?:
+	       cmp_pid(ROW_TASK(x), ROW_TASK(y));
+}
+
+/* The row order of each --sort key, then the lower pid. */
+static int (*const cmp_rows[])(const void *, const void *) = {
+	[SP_TASKS_SORT_RUN] = cmp_rows_run,
+	[SP_TASKS_SORT_WAIT] = cmp_rows_wait,
+	[SP_TASKS_SORT_PID] = cmp_rows_pid,
+	[SP_TASKS_SORT_START] = cmp_rows_start,
+};
 
 static int cmp_pid_row(const void *x, const void *y)
 {
@@ -184,9 +197,9 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 			 sp_model_comm(m, cand[i]->pid), cand[i]->pid);
 	}
 	ch->nr_rows = nr;
-	sort_key = o->sort;
 	if (nr)
-		qsort(ch->rows, nr, sizeof(*ch->rows), cmp_sorted);
+		qsort(ch->rows, nr, sizeof(*ch->rows),
+		      cmp_rows[o->sort <= SP_TASKS_SORT_START ? o->sort : SP_TASKS_SORT_RUN]);
 	free(cand);
 	ch->pid_rows = sp_alloc_array(nr ? nr : 1, sizeof(*ch->pid_rows));
 	if (!ch->pid_rows)
