@@ -28,7 +28,7 @@ static const struct sp_rgb wait_ground = { 1.00, 0.80, 0.78 };
 #define HATCH_PERIOD 6
 
 /* Lines of the key at most, and its entries at most. */
-#define TASKS_LEGEND_LINES 4
+#define TASKS_LEGEND_LINES 6
 #define TASKS_LEGEND_MAX 65
 
 static bool is_image(cairo_t *cr)
@@ -145,7 +145,7 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 			continue;
 		}
 		if (o->cpu_socket && o->cpu_socket[i] >= 0)
-			snprintf(ch->entry_labels[n], sizeof(ch->entry_labels[n]), "CPU %d (socket %d)",
+			snprintf(ch->entry_labels[n], sizeof(ch->entry_labels[n]), "CPU %d (s%d)",
 				 cpu, o->cpu_socket[i]);
 		else
 			snprintf(ch->entry_labels[n], sizeof(ch->entry_labels[n]), "CPU %d", cpu);
@@ -155,7 +155,7 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 	}
 	free(used);
 	ch->nr_entries = n;
-	ch->legend_title = o->cpu_socket ? "ran on (a hue per socket)" : "ran on";
+	ch->legend_title = o->cpu_socket ? "ran on (sN: socket N, a hue per socket)" : "ran on";
 	return 0;
 }
 
