@@ -166,12 +166,12 @@ if [ -x "$GEN" ] && "$GEN" --cpus 64 --sockets 2 --topology-markers --events 100
 	-o "$TMP/g64.dat" >/dev/null 2>"$ERR"; then
 	run "$SCHEDPLOT" tasks -q --min 0.1 --max 0.15 -o "$TMP/g64.png" "$TMP/g64.dat"
 	expect_status 0 "64 CPUs"
-	run "$SCHEDPLOT" tasks -q --min 0.1 --max 0.15 -o "$TMP/g64.svg" "$TMP/g64.dat"
+	run "$SCHEDPLOT" tasks -q --min 0.1 --max 0.15 --width 1200 -o "$TMP/g64.svg" "$TMP/g64.dat"
 	check "64 CPUs: the default top 32 rows" test "$(labels "$TMP/g64.svg" | wc -l)" = 32
 	expect_grep "$TMP/g64.svg" '<text [^>]*>ran on \(sN: socket N, a hue per socket\)</text>' \
 		"64 CPUs: the trace's topology gives socket hues"
 	expect_grep "$TMP/g64.svg" '<text [^>]*>CPU [0-9]+ \(s1\)</text>' \
-		"64 CPUs: the key names the sockets"
+		"64 CPUs, 1200 pt wide: the key names the second socket too"
 	PYTHONPATH=$SRCDIR/tests/lib python3 - "$TMP/g64.png" "$TMP/g64.dat.lscpu" <<'EOF' &&
 import colorsys, sys
 import png
