@@ -137,6 +137,8 @@ _schedplot()
 		return ;;
 	--class)
 		COMPREPLY=($(compgen -W 'wakeup preempt' -- "$cur")); return ;;
+	--sort)
+		COMPREPLY=($(compgen -W 'run wait pid start' -- "$cur")); return ;;
 	--format)
 		COMPREPLY=($(compgen -W 'png pdf svg' -- "$cur")); return ;;
 	--metric)

@@ -12,6 +12,8 @@
 #include "schedplot/cli/viewpower.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/runlist.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
@@ -107,7 +109,11 @@ struct datagraph_run {
 	struct sp_timeline tl;
 	struct sp_datagraph dg;
 	struct sp_view_power power;
+	struct sp_runlist runs;		/* for SVG hover titles */
 };
+
+/* Runs kept for SVG hover titles at most: a zoomed-in window's. */
+#define DATAGRAPH_MAX_TITLED_RUNS SP_OUTPUT_SVG_MAX_TITLES
 
 static void datagraph_size(struct sp_view_run *run)
 {
@@ -145,15 +151,46 @@ static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
 				 (unsigned int)run->nr_rows);
 	if (ret)
 		return ret;
+	sp_runlist_init(&v->runs, o->t0_ns, o->t1_ns,
+			o->format == SP_FORMAT_SVG ? DATAGRAPH_MAX_TITLED_RUNS : 0);
 	return SP_EXIT_OK;
+}
+
+static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct datagraph_run *v = data;
+
+	sp_timeline_add(&v->tl, cpu, pid, t0, t1);
+}
+
+static void on_run_info(void *data, const struct sp_run *r)
+{
+	struct datagraph_run *v = data;
+
+	sp_runlist_add(&v->runs, r);
+}
+
+static void on_reset(void *data)
+{
+	struct datagraph_run *v = data;
+
+	sp_timeline_reset(&v->tl);
+	sp_runlist_reset(&v->runs);
 }
 
 static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct datagraph_run *v = run->data;
 
-	sp_timeline_observer(&v->tl, &pass->obs);
-	pass->reset = sp_timeline_reset_cb;
+	if (!v->runs.max_runs) {
+		sp_timeline_observer(&v->tl, &pass->obs);
+		pass->reset = sp_timeline_reset_cb;
+	} else {
+		pass->obs.run = on_run;
+		pass->obs.run_info = on_run_info;
+		pass->obs.data = v;
+		pass->reset = on_reset;
+	}
 	sp_view_power_wrap(&v->power, pass);
 }
 
@@ -188,6 +225,7 @@ static int datagraph_draw(struct sp_view_run *run, struct _cairo *cr)
 	struct datagraph_run *v = run->data;
 
 	sp_datagraph_figure_draw(cr, &v->fig, &v->dg);
+	sp_datagraph_titles(cr, &v->fig.layout.plot, &v->dg, &v->runs, run->opts.origin_ns);
 	return SP_EXIT_OK;
 }
 
@@ -198,6 +236,7 @@ static void datagraph_release(struct sp_view_run *run)
 	sp_view_power_release(&v->power);
 	sp_datagraph_release(&v->dg);
 	sp_timeline_release(&v->tl);
+	sp_runlist_release(&v->runs);
 }
 
 const struct sp_view_desc sp_view_datagraph = {

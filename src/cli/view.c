@@ -58,6 +58,8 @@ static const struct option view_options[] = {
 	{ "layout", required_argument, NULL, SP_VOPT_LAYOUT },
 	{ "shade", required_argument, NULL, SP_VOPT_SHADE },
 	{ "over-time", no_argument, NULL, SP_VOPT_OVER_TIME },
+	{ "top", required_argument, NULL, SP_VOPT_TOP },
+	{ "sort", required_argument, NULL, SP_VOPT_SORT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
 #include "schedplot/draw/output.h"
+#include "schedplot/draw/text.h"
 
 /* PDF creation date when SOURCE_DATE_EPOCH is not set: fixed, not "now". */
 #define SP_OUTPUT_FIXED_EPOCH 0
@@ -286,6 +288,162 @@ static void pdf_date(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* What SVG output lays over the image (output.h "SVG for the browser"). */
+struct sp_svg_overlay {
+	char *text;			/* <text> elements */
+	size_t nr_text, alloc_text;
+	char *titles;			/* <rect> elements with a <title> */
+	size_t nr_titles_buf, alloc_titles;
+	size_t nr_titles;
+	bool failed;			/* out of memory: no overlay at all */
+};
+
+static const cairo_user_data_key_t overlay_key;
+
+static void overlay_free(struct sp_svg_overlay *ov)
+{
+	if (!ov)
+		return;
+	free(ov->text);
+	free(ov->titles);
+	free(ov);
+}
+
+static struct sp_svg_overlay *overlay_of(cairo_t *cr)
+{
+	return cairo_surface_get_user_data(cairo_get_target(cr), &overlay_key);
+}
+
+/* Append printf output to @buf. */
+static void __attribute__((format(printf, 5, 6)))
+overlay_printf(struct sp_svg_overlay *ov, char **buf, size_t *nr, size_t *alloc,
+	       const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (ov->failed || len < 0 || sp_grow_array(buf, alloc, *nr + (size_t)len + 1, 1)) {
+		ov->failed = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(*buf + *nr, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	*nr += (size_t)len;
+}
+
+/*
+ * Append @text escaped for XML character data, made valid UTF-8 without
+ * control characters first (sp_text_sanitize()).
+ */
+static void overlay_escape(struct sp_svg_overlay *ov, char **buf, size_t *nr, size_t *alloc,
+			   const char *text)
+{
+	char clean[512];
+	const char *s = clean;
+
+	sp_text_sanitize(clean, sizeof(clean), text);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '<')
+			overlay_printf(ov, buf, nr, alloc, "&lt;");
+		else if (c == '>')
+			overlay_printf(ov, buf, nr, alloc, "&gt;");
+		else if (c == '&')
+			overlay_printf(ov, buf, nr, alloc, "&amp;");
+		else if (c == '"')
+			overlay_printf(ov, buf, nr, alloc, "&quot;");
+		else if (c >= 0x20 && c != 0x7f)
+			overlay_printf(ov, buf, nr, alloc, "%c", c);
+	}
+}
+
+void sp_output_svg_title(cairo_t *cr, double x, double y, double w, double h, const char *title)
+{
+	struct sp_svg_overlay *ov = overlay_of(cr);
+	double x1 = x + w, y1 = y + h;
+
+	if (!ov || ov->nr_titles++ >= SP_OUTPUT_SVG_MAX_TITLES)
+		return;
+	cairo_user_to_device(cr, &x, &y);
+	cairo_user_to_device(cr, &x1, &y1);
+	overlay_printf(ov, &ov->titles, &ov->nr_titles_buf, &ov->alloc_titles,
+		       "<rect x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\"><title>",
+		       fmin(x, x1), fmin(y, y1), fabs(x1 - x), fabs(y1 - y));
+	overlay_escape(ov, &ov->titles, &ov->nr_titles_buf, &ov->alloc_titles, title);
+	overlay_printf(ov, &ov->titles, &ov->nr_titles_buf, &ov->alloc_titles, "</title></rect>\n");
+}
+
+void sp_output_svg_text(cairo_t *cr, double x, double y, double advance, const char *text)
+{
+	struct sp_svg_overlay *ov = overlay_of(cr);
+	cairo_matrix_t m, fm;
+
+	if (!ov || !*text)
+		return;
+	cairo_get_matrix(cr, &m);
+	cairo_get_font_matrix(cr, &fm);
+	overlay_printf(ov, &ov->text, &ov->nr_text, &ov->alloc_text,
+		       "<text transform=\"matrix(%.4f %.4f %.4f %.4f %.3f %.3f)\" x=\"%.3f\" y=\"%.3f\" font-size=\"%.3f\" textLength=\"%.3f\" lengthAdjust=\"spacingAndGlyphs\">",
+		       m.xx, m.yx, m.xy, m.yy, m.x0, m.y0, x, y, fm.yy, advance);
+	overlay_escape(ov, &ov->text, &ov->nr_text, &ov->alloc_text, text);
+	overlay_printf(ov, &ov->text, &ov->nr_text, &ov->alloc_text, "</text>\n");
+}
+
+/*
+ * Put the overlay before the image's closing tag: the text, invisible, then
+ * the titles on top, transparent (painted, so they take the pointer).
+ */
+static int overlay_insert(struct sp_output *out)
+{
+	static const char end_tag[] = "</svg>";
+	struct sp_svg_overlay *ov = out->overlay;
+	unsigned char *dst = NULL;
+	size_t at, n = 0, alloc = 0;
+	char *head = NULL;
+	size_t nr_head = 0, alloc_head = 0;
+	bool titles;
+
+	if (!ov || (!ov->nr_text && !ov->nr_titles))
+		return 0;
+	if (ov->failed)
+		return -ENOMEM;
+	for (at = out->nr_buf; at >= sizeof(end_tag) - 1; at--)
+		if (!memcmp(out->buf + at - (sizeof(end_tag) - 1), end_tag, sizeof(end_tag) - 1))
+			break;
+	if (at < sizeof(end_tag) - 1)
+		return -EINVAL;
+	at -= sizeof(end_tag) - 1;
+	titles = ov->nr_titles && ov->nr_titles <= SP_OUTPUT_SVG_MAX_TITLES;
+	overlay_printf(ov, &head, &nr_head, &alloc_head,
+		       "<g id=\"schedplot-text\" fill=\"#000\" fill-opacity=\"0\" font-family=\"DejaVu Sans, sans-serif\">\n%s</g>\n",
+		       ov->text ? ov->text : "");
+	if (titles)
+		overlay_printf(ov, &head, &nr_head, &alloc_head,
+			       "<g id=\"schedplot-titles\" fill=\"#000\" fill-opacity=\"0\">\n%s</g>\n",
+			       ov->titles);
+	if (ov->failed || sp_grow_array(&dst, &alloc, out->nr_buf + nr_head, 1)) {
+		free(head);
+		return -ENOMEM;
+	}
+	memcpy(dst, out->buf, at);
+	n = at;
+	memcpy(dst + n, head, nr_head);
+	n += nr_head;
+	memcpy(dst + n, out->buf + at, out->nr_buf - at);
+	n += out->nr_buf - at;
+	free(head);
+	free(out->buf);
+	out->buf = dst;
+	out->nr_buf = n;
+	out->alloc_buf = alloc;
+	return 0;
+}
+
 static void release(struct sp_output *out)
 {
 	if (out->cr)
@@ -295,6 +453,8 @@ static void release(struct sp_output *out)
 	sp_tempfile_discard(&out->tf);
 	free(out->path);
 	free(out->buf);
+	overlay_free(out->overlay);
+	out->overlay = NULL;
 	out->cr = NULL;
 	out->surface = NULL;
 	out->fp = NULL;
@@ -375,6 +535,14 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
 		pdf_date(date, sizeof(date));
 		cairo_pdf_surface_set_metadata(out->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
 		cairo_pdf_surface_set_metadata(out->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
+	}
+	if (fmt == SP_FORMAT_SVG) {
+		out->overlay = calloc(1, sizeof(*out->overlay));
+		if (!out->overlay || cairo_surface_set_user_data(out->surface, &overlay_key,
+								   out->overlay, NULL)) {
+			ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
+			goto fail;
+		}
 	}
 	out->cr = cairo_create(out->surface);
 	if (cairo_status(out->cr)) {
@@ -561,6 +729,8 @@ int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err)
 	}
 	if (out->format == SP_FORMAT_SVG) {
 		ret = svg_renumber(out);
+		if (!ret)
+			ret = overlay_insert(out);
 		if (ret) {
 			sp_error_set(err, ret, -1, "out of memory");
 			goto out;

@@ -153,6 +153,41 @@ static void grey_color(size_t index, struct sp_rgb *c)
 	c->r = c->g = c->b = v;
 }
 
+/* OKLCH hues CPU colors use: yellow-orange over green and blue to magenta, not red. */
+#define CPU_HUE_FIRST 65.0
+#define CPU_HUE_SPAN 265.0
+#define CPU_HUE_BLUE 150.0		/* from CPU_HUE_FIRST: 215, a blue */
+
+void sp_palette_cpu_color(const struct sp_palette *palette, size_t family, size_t nr_families,
+			  size_t index, struct sp_rgb *c)
+{
+	static const double light[3] = { 0.62, 0.78, 0.48 };
+	double band, off;
+
+	if (!palette)
+		palette = &palettes[0];
+	if (palette->kind == PALETTE_GREY) {
+		grey_color(index, c);
+		return;
+	}
+	if (nr_families < 1)
+		nr_families = 1;
+	if (palette->kind == PALETTE_COLORBLIND) {
+		/* two families on the blue-yellow axis; sockets beyond alternate */
+		off = (fmod((double)(index % 100000) * GOLDEN_FRACTION, 1.0) - 0.5) * 50.0;
+		oklch_to_srgb(light[index % 3], 0.13,
+			      (nr_families > 1 ? family : index) % 2 ? 80.0 + off : 250.0 + off, c);
+		return;
+	}
+	band = CPU_HUE_SPAN / (double)nr_families;
+	off = fmod((double)(index % 100000) * GOLDEN_FRACTION, 1.0);
+	/* inside a socket's band, leaving a gap to the next; the first is blue */
+	oklch_to_srgb(light[index % 3], 0.14,
+		      CPU_HUE_FIRST + fmod(CPU_HUE_BLUE + band * ((double)family +
+				      (nr_families > 1 ? 0.15 + 0.7 * off : off)), CPU_HUE_SPAN),
+		      c);
+}
+
 void sp_palette_color(const struct sp_palette *palette, size_t index, double *r, double *g,
 		      double *b)
 {

@@ -9,6 +9,7 @@
 
 #include <cairo.h>
 
+#include "schedplot/draw/output.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 
@@ -148,6 +149,7 @@ void sp_text_draw(cairo_t *cr, double x, double y, unsigned int align, const cha
 	cairo_move_to(cr, x, y);
 	cairo_show_text(cr, buf);
 	cairo_new_path(cr);
+	sp_output_svg_text(cr, x, y, te.x_advance, buf);
 }
 
 void sp_text_draw_vertical(cairo_t *cr, double x, double y, unsigned int align, const char *text)

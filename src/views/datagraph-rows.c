@@ -15,9 +15,12 @@
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/runlist.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-power.h"
+#include "schedplot/views/runtitles.h"
 
 /* Hatch of "no data": lines of this grey on theme->no_data, this period (px or pt). */
 #define HATCH_GREY 0.62
@@ -213,6 +216,29 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 		cairo_fill(cr);
 	}
 	cairo_restore(cr);
+}
+
+static int run_row(const void *data, const struct sp_runlist_run *r)
+{
+	const struct sp_datagraph *dg = data;
+
+	return r->cpu >= 0 && r->cpu < dg->tl->nr_cpus ? dg->tl->row_of_cpu[r->cpu] : -1;
+}
+
+static void run_label(const void *data, const struct sp_runlist_run *r, char *buf, size_t len)
+{
+	const struct sp_datagraph *dg = data;
+
+	snprintf(buf, len, "%s-%d", sp_model_comm(dg->model, r->pid), r->pid);
+}
+
+void sp_datagraph_titles(cairo_t *cr, const struct sp_rect *plot, const struct sp_datagraph *dg,
+			 const struct sp_runlist *rl, uint64_t origin_ns)
+{
+	struct sp_run_rows rows = { .nr_rows = dg->tl->nr_rows, .bottom_first = true,
+				    .row_of = run_row, .label = run_label, .data = dg };
+
+	sp_run_titles_draw(cr, plot, rl, origin_ns, &rows);
 }
 
 static void cpu_label(char *buf, size_t len, int cpu)

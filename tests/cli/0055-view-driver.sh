@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib/lib.sh"
 
 f=$TRACES/overload.dat
-views="datagraph running-waiting overview"
+views="datagraph running-waiting overview tasks"
 
 # A window of 1 ns at the trace's start, before every CPU records: the
 # "not all CPUs recording" band reaches far right of the plot.  It used to

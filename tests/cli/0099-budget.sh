@@ -47,8 +47,20 @@ if "$GEN" --cpus 512 --events 1000000 --seconds 5 -o "$big" >/dev/null 2>"$ERR";
 		"$SCHEDPLOT" datagraph -q "$big" -o "$TMP/dg.png"
 	budget "512 CPUs, 1M records: running-waiting" 120 200000 0 \
 		"$SCHEDPLOT" running-waiting -q "$big" -o "$TMP/rw.svg"
+	budget "512 CPUs, 1M records: tasks, every task's line" 120 200000 0 \
+		"$SCHEDPLOT" tasks -q "$big" -o "$TMP/tasks.svg"
 else
 	not_ok "gen-trace --cpus 512 failed: $(head -c 300 "$ERR")"
+fi
+
+# thousands of tasks: the tasks chart keeps a line for each of them
+many=$TMP/gen-512-messaging.dat
+if "$GEN" --cpus 512 --workload messaging --events 1000000 --seconds 5 -o "$many" >/dev/null \
+	2>"$ERR"; then
+	budget "512 CPUs, 4096 tasks: tasks" 120 200000 0 "$SCHEDPLOT" tasks -q "$many" \
+		-o "$TMP/many.png"
+else
+	not_ok "gen-trace --workload messaging failed: $(head -c 300 "$ERR")"
 fi
 
 if ! command -v python3 >/dev/null 2>&1; then

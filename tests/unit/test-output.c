@@ -282,6 +282,65 @@ static void test_svg(void **state)
 	}
 }
 
+/*
+ * The SVG overlay: text as <text> with what it was drawn with, titles as
+ * transparent rectangles, hostile strings escaped and made valid UTF-8,
+ * and no titles at all beyond SP_OUTPUT_SVG_MAX_TITLES.
+ */
+static void write_titled(const char *path, enum sp_format fmt, int nr_titles)
+{
+	struct sp_error err;
+	struct sp_output out;
+
+	sp_output_init(&out);
+	assert_int_equal(sp_output_open(&out, path, fmt, 120, 90, &err), 0);
+	draw(&out);
+	cairo_translate(out.cr, 5, 7);
+	for (int i = 0; i < nr_titles; i++)
+		sp_output_svg_title(out.cr, 1, 2, 3, 4, "a<b & \"c\" \xff\x01 d");
+	assert_int_equal(sp_output_close(&out, true, &err), 0);
+}
+
+static void test_svg_overlay(void **state)
+{
+	char p[512], cmd[1200];
+	unsigned char *a;
+	size_t na;
+	char *at;
+
+	clear_dir();
+	path_in(p, sizeof(p), "t.svg");
+	write_titled(p, SP_FORMAT_SVG, 2);
+	a = slurp(p, &na);
+	at = strstr((char *)a, "<g id=\"schedplot-text\"");
+	assert_non_null(at);
+	assert_non_null(strstr(at, ">kworker/0:1 \xc2\xb5s</text>"));
+	/* the titles last, moved as the drawing was, before the closing tag */
+	at = strstr((char *)a, "<g id=\"schedplot-titles\"");
+	assert_non_null(at);
+	assert_non_null(strstr(at, "<rect x=\"6.000\" y=\"9.000\" width=\"3.000\" height=\"4.000\">"
+				   "<title>a&lt;b &amp; &quot;c&quot; ?? d</title></rect>"));
+	assert_string_equal((char *)a + na - 7, "</svg>\n");
+	assert_null(strchr((char *)a, 0xff));
+	free(a);
+	if (have_tool("xmllint")) {
+		snprintf(cmd, sizeof(cmd), "xmllint --noout '%s' >/dev/null 2>&1", p);
+		assert_int_equal(system(cmd), 0);
+	}
+	/* beyond the limit: the text, no titles */
+	write_titled(p, SP_FORMAT_SVG, SP_OUTPUT_SVG_MAX_TITLES + 1);
+	a = slurp(p, &na);
+	assert_non_null(strstr((char *)a, "<g id=\"schedplot-text\""));
+	assert_null(strstr((char *)a, "<title>"));
+	free(a);
+	/* other formats: nothing of it */
+	path_in(p, sizeof(p), "t.pdf");
+	write_titled(p, SP_FORMAT_PDF, 2);
+	a = slurp(p, &na);
+	assert_null(strstr((char *)a, "schedplot-t"));
+	free(a);
+}
+
 /* Byte identity across processes, the case users see. */
 static void test_identical_across_runs(void **state)
 {
@@ -549,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_png),
 		cmocka_unit_test(test_pdf),
 		cmocka_unit_test(test_svg),
+		cmocka_unit_test(test_svg_overlay),
 		cmocka_unit_test(test_identical_across_runs),
 		cmocka_unit_test(test_no_commit),
 		cmocka_unit_test(test_drawing_error),

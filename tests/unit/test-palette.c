@@ -100,11 +100,53 @@ static void test_string_colors(void **state)
 	assert_int_equal(sp_string_color_index("bash"), h % SP_STRING_COLORS);
 }
 
+static double hue_deg(const struct sp_rgb *c)
+{
+	double lab[3];
+
+	sp_color_to_oklab(c, lab);
+	return fmod(atan2(lab[2], lab[1]) * 180 / M_PI + 360, 360);
+}
+
+static double hue_dist(double a, double b)
+{
+	double d = fabs(a - b);
+
+	return d > 180 ? 360 - d : d;
+}
+
+/* CPU colors: sockets in hue bands of their own, none near red (waiting). */
+static void test_cpu_colors(void **state)
+{
+	const double red = hue_deg(&(struct sp_rgb){ 0.90, 0.30, 0.25 });
+	struct sp_rgb c, d;
+
+	(void)state;
+	for (size_t i = 0; i < 32; i++) {
+		sp_palette_cpu_color(NULL, 0, 2, i, &c);
+		assert_true(hue_dist(hue_deg(&c), red) > 25);
+		for (size_t j = 0; j < 32; j++) {
+			sp_palette_cpu_color(NULL, 1, 2, j, &d);
+			assert_true(hue_dist(hue_deg(&c), hue_deg(&d)) > 20);
+			assert_true(hue_dist(hue_deg(&d), red) > 25);
+		}
+		/* without a topology: one family, neighbours apart */
+		sp_palette_cpu_color(NULL, 0, 1, i, &c);
+		sp_palette_cpu_color(NULL, 0, 1, i + 1, &d);
+		assert_true(hue_dist(hue_deg(&c), red) > 25);
+		assert_memory_not_equal(&c, &d, sizeof(c));
+	}
+	/* grey stays grey */
+	sp_palette_cpu_color(sp_palette_by_name("grey"), 1, 2, 3, &c);
+	assert_true(c.r == c.g && c.g == c.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_palettes),
 		cmocka_unit_test(test_string_colors),
+		cmocka_unit_test(test_cpu_colors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,6 +54,8 @@ enum sp_view_opt {
 	SP_VOPT_LAYOUT,
 	SP_VOPT_SHADE,
 	SP_VOPT_OVER_TIME,
+	SP_VOPT_TOP,
+	SP_VOPT_SORT,
 };
 
 enum sp_cpu_order {

@@ -10,6 +10,7 @@
 #include "schedplot/base/tempfile.h"
 
 struct sp_error;
+struct sp_svg_overlay;
 struct _cairo;
 struct _cairo_surface;
 
@@ -56,6 +57,7 @@ struct sp_output {
 	size_t nr_buf;
 	size_t alloc_buf;
 	int write_errno;		/* first failed write of the stream callback */
+	struct sp_svg_overlay *overlay;	/* SVG: titles and text laid over the image */
 	size_t nr_protect;
 	struct {
 		dev_t dev;
@@ -147,5 +149,39 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
  * Return: 0, or a negative code with @err set (-EIO for drawing errors).
  */
 int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err);
+
+/*
+ * SVG for the browser.  cairo draws text as glyph outlines and has no
+ * tooltips, so an SVG output also collects, as it is drawn, an overlay it
+ * appends at the end of the image: every line of text as an invisible
+ * <text> element over the drawn one (searchable, selectable), and hover
+ * titles of regions (a transparent <rect> with a <title>), the latter only
+ * while there are at most SP_OUTPUT_SVG_MAX_TITLES of them (beyond, none:
+ * a browser would crawl).  On other surfaces these calls do nothing.
+ */
+#define SP_OUTPUT_SVG_MAX_TITLES 20000
+
+/**
+ * sp_output_svg_title - give a region of an SVG image a hover title
+ * @cr: a context on an sp_output's surface
+ * @x: the region, in @cr's user units
+ * @y: ditto
+ * @w: ditto
+ * @h: ditto
+ * @title: the text (UTF-8; escaped here)
+ */
+void sp_output_svg_title(struct _cairo *cr, double x, double y, double w, double h,
+			 const char *title);
+
+/**
+ * sp_output_svg_text - lay a line of text drawn on an SVG image over it as text
+ * @cr: a context on an sp_output's surface, with the font and the current
+ *	transformation the text was drawn with
+ * @x: where it was drawn (the baseline's start), in user units
+ * @y: ditto
+ * @advance: its advance width, in user units
+ * @text: the text (UTF-8; escaped here)
+ */
+void sp_output_svg_text(struct _cairo *cr, double x, double y, double advance, const char *text);
 
 #endif /* SP_OUTPUT_H */

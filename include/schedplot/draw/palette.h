@@ -52,6 +52,22 @@ void sp_palette_color(const struct sp_palette *palette, size_t index, double *r,
 		      double *b);
 
 /**
+ * sp_palette_cpu_color - the color of a CPU, sockets as hue families
+ * @palette: the palette (NULL for default)
+ * @family: the CPU's socket, counted from 0 among the sockets drawn
+ * @nr_families: sockets drawn (1 when the topology is not known)
+ * @index: the CPU's place among the CPUs of its socket
+ * @c: the color
+ *
+ * Every socket gets a band of hues of its own and its CPUs step through
+ * the band and three lightness levels, so a task moving between sockets
+ * changes hue and one moving inside a socket changes shade.  No color is
+ * near red (waiting), white (sleeping) or black.  "grey" gives greys.
+ */
+void sp_palette_cpu_color(const struct sp_palette *palette, size_t family, size_t nr_families,
+			  size_t index, struct sp_rgb *c);
+
+/**
  * sp_color_to_oklab - convert an sRGB color to OKLab
  * @c: the color
  * @lab: L (0 black .. 1 white), a, b; Euclidean distance between two is a

@@ -52,6 +52,7 @@ struct sp_legend;
 struct sp_legend_entry;
 struct sp_dg_power;
 struct sp_model;
+struct sp_runlist;
 struct sp_theme;
 struct sp_timeline;
 
@@ -221,6 +222,18 @@ void sp_datagraph_rows_draw(struct _cairo *cr, const struct sp_theme *theme,
  */
 void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend,
 			 size_t max_entries);
+
+/**
+ * sp_datagraph_titles - hover titles of the runs drawn (SVG)
+ * @cr: the context, on the output's surface
+ * @plot: the plot rectangle the rows were drawn in
+ * @dg: the chart
+ * @rl: the runs of the chart's window (views/runtitles.h)
+ * @origin_ns: the titles' times count from here
+ */
+void sp_datagraph_titles(struct _cairo *cr, const struct sp_rect *plot,
+			 const struct sp_datagraph *dg, const struct sp_runlist *rl,
+			 uint64_t origin_ns);
 
 /* A whole datagraph image: plot, CPU labels, time axis, title, legend below. */
 struct sp_datagraph_figure {

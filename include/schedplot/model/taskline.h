@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_TASKLINE_H
+#define SP_TASKLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedplot/model/runlist.h"
+
+struct sp_model_observer;
+struct sp_run;
+
+/*
+ * Per-pixel aggregation of the model's runs seen from the tasks: for every
+ * task and pixel column of the window, what the task did for most of the
+ * column: ran on a CPU (which one), waited for a CPU, or neither (slept).
+ * Columns are cut as the timeline cuts them (base/muldiv.h sp_col_of()).
+ *
+ * Fed by the model's run_info observer: a run [start, end) on a CPU, and
+ * the wait that ended as it began, [start - wait_ns, start).  Each column
+ * keeps its owner and the owner's share of the column; a piece of another
+ * state with a larger share takes the column, one of the same state adds
+ * to it (so pieces of one state may lose to a single longer piece of
+ * another, never to a shorter one).  Running wins ties over waiting.
+ *
+ * Memory: 4 bytes per column for every task with a run or a wait inside
+ * the window, O(tasks x columns), never O(events); plus, when asked for, up
+ * to max_runs runs kept whole (struct sp_runlist, for SVG titles).
+ */
+
+/* Cell states: SP_TASKLINE_CPU + cpu for a run on a CPU. */
+enum {
+	SP_TASKLINE_SLEEP,
+	SP_TASKLINE_WAIT,
+	SP_TASKLINE_CPU,
+};
+
+struct sp_taskline_task {
+	int32_t pid;
+	uint64_t run_ns;	/* ran inside the window, on the CPUs counted */
+	uint64_t wait_ns;	/* waited inside the window */
+	uint64_t first_ns;	/* start of its first run or wait inside the window */
+	uint32_t *cells;	/* per column: state << 16 | share (0..65535) */
+};
+
+struct sp_taskline {
+	uint64_t t0_ns, t1_ns;		/* the window */
+	unsigned int nr_cols;
+	const bool *cpus;		/* nr_cpus entries, true: counted; NULL: all */
+	int nr_cpus;
+	struct sp_taskline_task *tasks;
+	size_t nr_tasks;
+	size_t alloc_tasks;
+	int32_t *index;			/* open addressing: pid -> tasks index + 1, 0 free */
+	size_t nr_index;		/* a power of two */
+	struct sp_runlist runs;		/* the runs counted, while few */
+	int error;			/* the first failed allocation, -ENOMEM */
+};
+
+/**
+ * sp_taskline_init - prepare an empty task line
+ * @tl: the task line
+ * @t0_ns: window start
+ * @t1_ns: window end (> @t0_ns)
+ * @nr_cols: pixel columns (>= 1)
+ * @cpus: the CPUs whose runs count (kept by reference), NULL for all
+ * @nr_cpus: entries of @cpus
+ * @max_runs: runs to keep whole at most (0: none)
+ *
+ * Return: 0, -EINVAL for a bad window or column count, or -ENOMEM.
+ */
+int sp_taskline_init(struct sp_taskline *tl, uint64_t t0_ns, uint64_t t1_ns,
+		     unsigned int nr_cols, const bool *cpus, int nr_cpus, size_t max_runs);
+
+/**
+ * sp_taskline_release - free what the task line holds
+ * @tl: initialised or zeroed
+ */
+void sp_taskline_release(struct sp_taskline *tl);
+
+/**
+ * sp_taskline_reset - forget what was added (the model starts the pass over)
+ * @tl: the task line
+ */
+void sp_taskline_reset(struct sp_taskline *tl);
+
+/**
+ * sp_taskline_add - add a run and the wait before it
+ * @tl: the task line
+ * @r: the run (pid 0's runs are ignored)
+ */
+void sp_taskline_add(struct sp_taskline *tl, const struct sp_run *r);
+
+/**
+ * sp_taskline_observer - observer callbacks that feed @tl
+ * @tl: the task line
+ * @obs: filled in (run_info and data)
+ */
+void sp_taskline_observer(struct sp_taskline *tl, struct sp_model_observer *obs);
+
+/**
+ * sp_taskline_reset_cb - sp_taskline_reset() for sp_trace_run()'s reset
+ * @data: the task line
+ */
+void sp_taskline_reset_cb(void *data);
+
+/**
+ * sp_taskline_find - a task's line
+ * @tl: the task line
+ * @pid: the task
+ *
+ * Return: the task, or NULL when it neither ran nor waited in the window.
+ */
+const struct sp_taskline_task *sp_taskline_find(const struct sp_taskline *tl, int pid);
+
+/**
+ * sp_taskline_col_start - the first timestamp of a column
+ * @tl: the task line
+ * @col: 0..nr_cols (nr_cols gives t1)
+ *
+ * Return: the timestamp.
+ */
+uint64_t sp_taskline_col_start(const struct sp_taskline *tl, unsigned int col);
+
+/* The state of a cell. */
+static inline unsigned int sp_taskline_state(uint32_t cell)
+{
+	return cell >> 16;
+}
+
+#endif /* SP_TASKLINE_H */

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The task line: what each task did in each pixel column of the window
+ * (include/schedplot/model/taskline.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/base/muldiv.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/taskline.h"
+
+#define SHARE_MAX 65535u
+
+int sp_taskline_init(struct sp_taskline *tl, uint64_t t0_ns, uint64_t t1_ns,
+		     unsigned int nr_cols, const bool *cpus, int nr_cpus, size_t max_runs)
+{
+	memset(tl, 0, sizeof(*tl));
+	if (t1_ns <= t0_ns || !nr_cols)
+		return -EINVAL;
+	tl->t0_ns = t0_ns;
+	tl->t1_ns = t1_ns;
+	tl->nr_cols = nr_cols;
+	tl->cpus = cpus;
+	tl->nr_cpus = nr_cpus;
+	sp_runlist_init(&tl->runs, t0_ns, t1_ns, max_runs);
+	tl->nr_index = 256;
+	tl->index = calloc(tl->nr_index, sizeof(*tl->index));
+	return tl->index ? 0 : -ENOMEM;
+}
+
+void sp_taskline_reset(struct sp_taskline *tl)
+{
+	for (size_t i = 0; i < tl->nr_tasks; i++)
+		free(tl->tasks[i].cells);
+	tl->nr_tasks = 0;
+	if (tl->index)
+		memset(tl->index, 0, tl->nr_index * sizeof(*tl->index));
+	sp_runlist_reset(&tl->runs);
+}
+
+void sp_taskline_release(struct sp_taskline *tl)
+{
+	sp_taskline_reset(tl);
+	free(tl->tasks);
+	free(tl->index);
+	sp_runlist_release(&tl->runs);
+	memset(tl, 0, sizeof(*tl));
+}
+
+void sp_taskline_reset_cb(void *data)
+{
+	sp_taskline_reset(data);
+}
+
+static size_t slot_of(const struct sp_taskline *tl, int pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (tl->nr_index - 1);
+
+	while (tl->index[i] && tl->tasks[tl->index[i] - 1].pid != pid)
+		i = (i + 1) & (tl->nr_index - 1);
+	return i;
+}
+
+const struct sp_taskline_task *sp_taskline_find(const struct sp_taskline *tl, int pid)
+{
+	size_t i;
+
+	if (!tl->index)
+		return NULL;
+	i = slot_of(tl, pid);
+	return tl->index[i] ? &tl->tasks[tl->index[i] - 1] : NULL;
+}
+
+/* Keep the index at most half full. */
+static int grow_index(struct sp_taskline *tl)
+{
+	size_t old_n = tl->nr_index;
+	int32_t *old = tl->index;
+
+	if (tl->nr_tasks + 1 <= old_n / 2)
+		return 0;
+	tl->index = sp_alloc_array(old_n * 2, sizeof(*tl->index));
+	if (!tl->index) {
+		tl->index = old;
+		return -ENOMEM;
+	}
+	memset(tl->index, 0, old_n * 2 * sizeof(*tl->index));
+	tl->nr_index = old_n * 2;
+	for (size_t i = 0; i < old_n; i++)
+		if (old[i])
+			tl->index[slot_of(tl, tl->tasks[old[i] - 1].pid)] = old[i];
+	free(old);
+	return 0;
+}
+
+static struct sp_taskline_task *task_get(struct sp_taskline *tl, int pid)
+{
+	struct sp_taskline_task *task;
+	size_t i = slot_of(tl, pid);
+
+	if (tl->index[i])
+		return &tl->tasks[tl->index[i] - 1];
+	if (grow_index(tl) ||
+	    sp_grow_array(&tl->tasks, &tl->alloc_tasks, tl->nr_tasks + 1, sizeof(*tl->tasks)))
+		return NULL;
+	task = &tl->tasks[tl->nr_tasks];
+	memset(task, 0, sizeof(*task));
+	task->pid = pid;
+	task->first_ns = SP_NO_TS;
+	task->cells = calloc(tl->nr_cols, sizeof(*task->cells));
+	if (!task->cells)
+		return NULL;
+	tl->nr_tasks++;
+	tl->index[slot_of(tl, pid)] = (int32_t)tl->nr_tasks;
+	return task;
+}
+
+uint64_t sp_taskline_col_start(const struct sp_taskline *tl, unsigned int col)
+{
+	return sp_col_start(tl->t0_ns, tl->t1_ns - tl->t0_ns, tl->nr_cols, col);
+}
+
+/* @ns of @state in column @col: take it, or add to its owner. */
+static void cell_add(const struct sp_taskline *tl, uint32_t *cell, unsigned int col,
+		     unsigned int state, uint64_t ns)
+{
+	uint64_t w = sp_taskline_col_start(tl, col + 1) - sp_taskline_col_start(tl, col);
+	uint64_t share = w ? sp_muldiv(ns, SHARE_MAX, 0, w) : SHARE_MAX;
+	unsigned int owner = sp_taskline_state(*cell), have = *cell & SHARE_MAX;
+
+	if (!share && ns)
+		share = 1;
+	if (owner == state && have) {
+		share += have;
+	} else if (have && (share < have || (share == have && owner > state))) {
+		return;
+	}
+	if (share > SHARE_MAX)
+		share = SHARE_MAX;
+	*cell = (uint32_t)state << 16 | (uint32_t)share;
+}
+
+/* [t0, t1) in @state, clipped to the window. */
+static void add_span(struct sp_taskline *tl, struct sp_taskline_task *task, unsigned int state,
+		     uint64_t t0, uint64_t t1)
+{
+	uint64_t span = tl->t1_ns - tl->t0_ns;
+	unsigned int c0, c1;
+
+	if (t0 < tl->t0_ns)
+		t0 = tl->t0_ns;
+	if (t1 > tl->t1_ns)
+		t1 = tl->t1_ns;
+	if (t1 <= t0)
+		return;
+	if (t0 < task->first_ns)
+		task->first_ns = t0;
+	c0 = (unsigned int)sp_col_of(tl->t0_ns, span, tl->nr_cols, t0);
+	c1 = (unsigned int)sp_col_of(tl->t0_ns, span, tl->nr_cols, t1 - 1);
+	if (c0 == c1) {
+		cell_add(tl, &task->cells[c0], c0, state, t1 - t0);
+		return;
+	}
+	cell_add(tl, &task->cells[c0], c0, state, sp_taskline_col_start(tl, c0 + 1) - t0);
+	for (unsigned int c = c0 + 1; c < c1; c++)
+		task->cells[c] = (uint32_t)state << 16 | SHARE_MAX;
+	cell_add(tl, &task->cells[c1], c1, state, t1 - sp_taskline_col_start(tl, c1));
+}
+
+void sp_taskline_add(struct sp_taskline *tl, const struct sp_run *r)
+{
+	uint64_t w0 = r->start_ns - r->wait_ns;
+	bool run_in, wait_in, counted;
+	struct sp_taskline_task *task;
+
+	if (r->pid <= 0 || tl->error)
+		return;
+	counted = !tl->cpus || (r->cpu >= 0 && r->cpu < tl->nr_cpus && tl->cpus[r->cpu]);
+	run_in = counted && r->end_ns > r->start_ns && r->start_ns < tl->t1_ns &&
+		 r->end_ns > tl->t0_ns && r->cpu >= 0 && r->cpu < 65535 - SP_TASKLINE_CPU;
+	wait_in = r->wait_ns && w0 < tl->t1_ns && r->start_ns > tl->t0_ns;
+	if (!run_in && !wait_in)
+		return;
+	task = task_get(tl, r->pid);
+	if (!task) {
+		tl->error = -ENOMEM;
+		return;
+	}
+	if (wait_in) {
+		add_span(tl, task, SP_TASKLINE_WAIT, w0, r->start_ns);
+		task->wait_ns += (r->start_ns < tl->t1_ns ? r->start_ns : tl->t1_ns) -
+				 (w0 > tl->t0_ns ? w0 : tl->t0_ns);
+	}
+	if (run_in) {
+		add_span(tl, task, SP_TASKLINE_CPU + (unsigned int)r->cpu, r->start_ns, r->end_ns);
+		task->run_ns += (r->end_ns < tl->t1_ns ? r->end_ns : tl->t1_ns) -
+				(r->start_ns > tl->t0_ns ? r->start_ns : tl->t0_ns);
+		sp_runlist_add(&tl->runs, r);
+	}
+}
+
+static void observer_run_info(void *data, const struct sp_run *r)
+{
+	sp_taskline_add(data, r);
+}
+
+void sp_taskline_observer(struct sp_taskline *tl, struct sp_model_observer *obs)
+{
+	obs->run_info = observer_run_info;
+	obs->data = tl;
+}

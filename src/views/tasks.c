@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tasks: the task-by-time chart, one row per task colored by the CPU it
+ * ran on.  See include/schedplot/views/tasks.h for the contracts.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/draw/axes.h"
+#include "schedplot/draw/figure.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/taskline.h"
+#include "schedplot/views/runtitles.h"
+#include "schedplot/views/tasks.h"
+
+/* Waiting: hatch lines of the running-waiting graph's red on a pale red, this period. */
+static const struct sp_rgb wait_line = { 0.90, 0.30, 0.25 };
+static const struct sp_rgb wait_ground = { 1.00, 0.80, 0.78 };
+#define HATCH_PERIOD 6
+
+/* Lines of the key at most, and its entries at most. */
+#define TASKS_LEGEND_LINES 6
+#define TASKS_LEGEND_MAX 65
+
+static bool is_image(cairo_t *cr)
+{
+	return cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return (a < b) - (a > b);
+}
+
+static int cmp_pid(const struct sp_taskline_task *a, const struct sp_taskline_task *b)
+{
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static int cmp_run(const void *x, const void *y)
+{
+	const struct sp_taskline_task *a = *(const void *const *)x, *b = *(const void *const *)y;
+
+	return cmp_u64_desc(a->run_ns, b->run_ns) ?: cmp_pid(a, b);
+}
+
+#define ROW_TASK(x) (((const struct sp_tasks_row *)(x))->task)
+
+static int cmp_rows_run(const void *x, const void *y)
+{
+	return cmp_u64_desc(ROW_TASK(x)->run_ns, ROW_TASK(y)->run_ns) ?:
+	       cmp_pid(ROW_TASK(x), ROW_TASK(y));
+}
+
+static int cmp_rows_wait(const void *x, const void *y)
+{
+	return cmp_u64_desc(ROW_TASK(x)->wait_ns, ROW_TASK(y)->wait_ns) ?:
+	       cmp_pid(ROW_TASK(x), ROW_TASK(y));
+}
+
+static int cmp_rows_pid(const void *x, const void *y)
+{
+	return cmp_pid(ROW_TASK(x), ROW_TASK(y));
+}
+
+static int cmp_rows_start(const void *x, const void *y)
+{
+	return -cmp_u64_desc(ROW_TASK(x)->first_ns, ROW_TASK(y)->first_ns) ?:
+	       cmp_pid(ROW_TASK(x), ROW_TASK(y));
+}
+
+/* The row order of each --sort key, then the lower pid. */
+static int (*const cmp_rows[])(const void *, const void *) = {
+	[SP_TASKS_SORT_RUN] = cmp_rows_run,
+	[SP_TASKS_SORT_WAIT] = cmp_rows_wait,
+	[SP_TASKS_SORT_PID] = cmp_rows_pid,
+	[SP_TASKS_SORT_START] = cmp_rows_start,
+};
+
+static int cmp_pid_row(const void *x, const void *y)
+{
+	const int32_t *a = x, *b = y;
+
+	return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* The CPU colors: sockets numbered in the key's order, CPUs inside each. */
+static void cpu_colors(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
+{
+	size_t nr_families = 1, family = 0, index = 0;
+	int i;
+
+	for (i = 1; o->cpu_socket && i < o->nr_key_cpus; i++)
+		if (o->cpu_socket[i] != o->cpu_socket[i - 1])
+			nr_families++;
+	for (i = 0; i < o->nr_key_cpus; i++) {
+		if (o->cpu_socket && i && o->cpu_socket[i] != o->cpu_socket[i - 1]) {
+			family++;
+			index = 0;
+		}
+		if (o->cpus[i] >= 0 && o->cpus[i] < ch->nr_cpus)
+			sp_palette_cpu_color(o->palette, family, nr_families, index,
+					     &ch->cpu_color[o->cpus[i]]);
+		index++;
+	}
+}
+
+/* The key: waiting, then the CPUs the rows ran on, in the key's order. */
+static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
+{
+	bool *used = calloc(ch->nr_cpus > 0 ? (size_t)ch->nr_cpus : 1, sizeof(*used));
+	size_t n = 0;
+
+	if (!used)
+		return -ENOMEM;
+	for (size_t r = 0; r < ch->nr_rows; r++) {
+		const uint32_t *cells = ch->rows[r].task->cells;
+
+		for (unsigned int c = 0; c < ch->tl->nr_cols; c++) {
+			unsigned int state = sp_taskline_state(cells[c]);
+
+			if (state >= SP_TASKLINE_CPU && state - SP_TASKLINE_CPU < (unsigned int)ch->nr_cpus)
+				used[state - SP_TASKLINE_CPU] = true;
+		}
+	}
+	ch->entries[n].color = wait_line;
+	ch->entries[n++].label = "waiting for a CPU";
+	ch->nr_more = 0;
+	for (int i = 0; i < o->nr_key_cpus; i++) {
+		int cpu = o->cpus[i];
+
+		if (cpu < 0 || cpu >= ch->nr_cpus || !used[cpu])
+			continue;
+		if (n == TASKS_LEGEND_MAX) {
+			ch->nr_more++;
+			continue;
+		}
+		if (o->cpu_socket && o->cpu_socket[i] >= 0)
+			snprintf(ch->entry_labels[n], sizeof(ch->entry_labels[n]), "CPU %d (s%d)",
+				 cpu, o->cpu_socket[i]);
+		else
+			snprintf(ch->entry_labels[n], sizeof(ch->entry_labels[n]), "CPU %d", cpu);
+		ch->entries[n].color = ch->cpu_color[cpu];
+		ch->entries[n].label = ch->entry_labels[n];
+		n++;
+	}
+	free(used);
+	ch->nr_entries = n;
+	ch->legend_title = o->cpu_socket ? "ran on (sN: socket N, a hue per socket)" : "ran on";
+	return 0;
+}
+
+int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
+		  const struct sp_model *m, const struct sp_tasks_opts *o)
+{
+	const struct sp_taskline_task **cand;
+	size_t nr = 0, i;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->tl = tl;
+	ch->nr_cpus = o->nr_cpus;
+	ch->origin_ns = o->origin_ns;
+	cand = sp_alloc_array(tl->nr_tasks ? tl->nr_tasks : 1, sizeof(*cand));
+	ch->cpu_color = sp_alloc_array(o->nr_cpus > 0 ? (size_t)o->nr_cpus : 1,
+				       sizeof(*ch->cpu_color));
+	ch->entries = sp_alloc_array(TASKS_LEGEND_MAX, sizeof(*ch->entries));
+	ch->entry_labels = sp_alloc_array(TASKS_LEGEND_MAX, sizeof(*ch->entry_labels));
+	if (!cand || !ch->cpu_color || !ch->entries || !ch->entry_labels)
+		goto nomem;
+	for (i = 0; i < tl->nr_tasks; i++) {
+		const struct sp_taskline_task *t = &tl->tasks[i];
+
+		if (o->is_target && !o->is_target(o->target_data, sp_model_comm(m, t->pid)))
+			continue;
+		cand[nr++] = t;
+	}
+	ch->nr_candidates = nr;
+	if (nr)
+		qsort(cand, nr, sizeof(*cand), cmp_run);
+	if (o->top && nr > o->top)
+		nr = o->top;
+	ch->rows = sp_alloc_array(nr ? nr : 1, sizeof(*ch->rows));
+	if (!ch->rows)
+		goto nomem;
+	for (i = 0; i < nr; i++) {
+		ch->rows[i].task = cand[i];
+		snprintf(ch->rows[i].label, sizeof(ch->rows[i].label), "%s-%d",
+			 sp_model_comm(m, cand[i]->pid), cand[i]->pid);
+	}
+	ch->nr_rows = nr;
+	if (nr)
+		qsort(ch->rows, nr, sizeof(*ch->rows),
+		      cmp_rows[o->sort <= SP_TASKS_SORT_START ? o->sort : SP_TASKS_SORT_RUN]);
+	free(cand);
+	ch->pid_rows = sp_alloc_array(nr ? nr : 1, sizeof(*ch->pid_rows));
+	if (!ch->pid_rows)
+		goto nomem_rows;
+	for (i = 0; i < nr; i++) {
+		ch->pid_rows[i][0] = ch->rows[i].task->pid;
+		ch->pid_rows[i][1] = (int32_t)i;
+	}
+	if (nr)
+		qsort(ch->pid_rows, nr, sizeof(*ch->pid_rows), cmp_pid_row);
+	for (int c = 0; c < o->nr_cpus; c++)
+		ch->cpu_color[c] = (struct sp_rgb){ 0.5, 0.5, 0.5 };
+	cpu_colors(ch, o);
+	if (legend_fill(ch, o))
+		goto nomem_rows;
+	return 0;
+nomem:
+	free(cand);
+nomem_rows:
+	sp_tasks_release(ch);
+	return -ENOMEM;
+}
+
+void sp_tasks_release(struct sp_tasks_chart *ch)
+{
+	free(ch->rows);
+	free(ch->pid_rows);
+	free(ch->cpu_color);
+	free(ch->entries);
+	free(ch->entry_labels);
+	memset(ch, 0, sizeof(*ch));
+}
+
+static cairo_pattern_t *wait_pattern(bool image)
+{
+	int p = HATCH_PERIOD;
+	cairo_surface_t *s;
+	cairo_pattern_t *pat;
+	cairo_t *c;
+	cairo_matrix_t mat;
+
+	/* drawn at 4x and scaled down in vector output, so lines stay thin */
+	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, p * 4, p * 4);
+	c = cairo_create(s);
+	sp_render_set_color(c, &wait_ground);
+	cairo_paint(c);
+	sp_render_set_color(c, &wait_line);
+	cairo_set_line_width(c, 6);
+	for (int k = -1; k <= 1; k++) {
+		cairo_move_to(c, k * p * 4, p * 4);
+		cairo_line_to(c, k * p * 4 + p * 4, 0);
+	}
+	cairo_stroke(c);
+	cairo_destroy(c);
+	pat = cairo_pattern_create_for_surface(s);
+	cairo_surface_destroy(s);
+	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
+	cairo_pattern_set_filter(pat, image ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+	cairo_matrix_init_scale(&mat, 4, 4);
+	cairo_pattern_set_matrix(pat, &mat);
+	return pat;
+}
+
+static double edge(double x0, double w, unsigned int n, unsigned int i, bool snap)
+{
+	double x = x0 + (double)i * w / n;
+
+	return snap ? round(x) : x;
+}
+
+static void set_state_source(cairo_t *cr, const struct sp_tasks_chart *ch, unsigned int state,
+			     cairo_pattern_t *hatch)
+{
+	if (state == SP_TASKLINE_WAIT)
+		cairo_set_source(cr, hatch);
+	else if (state - SP_TASKLINE_CPU < (unsigned int)ch->nr_cpus)
+		sp_render_set_color(cr, &ch->cpu_color[state - SP_TASKLINE_CPU]);
+	else
+		cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
+}
+
+static int task_row(const void *data, const struct sp_runlist_run *r)
+{
+	const struct sp_tasks_chart *ch = data;
+	int32_t key[2] = { r->pid, 0 };
+	const int32_t *hit = bsearch(key, ch->pid_rows, ch->nr_rows, sizeof(key), cmp_pid_row);
+
+	return hit ? hit[1] : -1;
+}
+
+static void task_label(const void *data, const struct sp_runlist_run *r, char *buf, size_t len)
+{
+	const struct sp_tasks_chart *ch = data;
+	int row = task_row(ch, r);
+
+	snprintf(buf, len, "%s", row >= 0 ? ch->rows[row].label : "?");
+}
+
+void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		   const struct sp_tasks_chart *ch)
+{
+	const struct sp_taskline *tl = ch->tl;
+	unsigned int nr_cols = tl->nr_cols;
+	bool image = is_image(cr);
+	cairo_pattern_t *hatch;
+
+	cairo_save(cr);
+	cairo_rectangle(cr, plot->x, plot->y, plot->w, plot->h);
+	cairo_clip(cr);
+	sp_render_set_color(cr, &theme->idle);
+	cairo_paint(cr);
+	if (image)
+		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+	hatch = wait_pattern(image);
+	for (size_t r = 0; r < ch->nr_rows; r++) {
+		const uint32_t *cells = ch->rows[r].task->cells;
+		double y0 = edge(plot->y, plot->h, (unsigned int)ch->nr_rows, (unsigned int)r, image);
+		double y1 = edge(plot->y, plot->h, (unsigned int)ch->nr_rows, (unsigned int)r + 1,
+				 image);
+
+		for (unsigned int c = 0; c < nr_cols;) {
+			unsigned int state = sp_taskline_state(cells[c]), e = c + 1;
+			double x0, x1;
+
+			while (e < nr_cols && sp_taskline_state(cells[e]) == state)
+				e++;
+			if (state != SP_TASKLINE_SLEEP) {
+				x0 = edge(plot->x, plot->w, nr_cols, c, image);
+				x1 = edge(plot->x, plot->w, nr_cols, e, image);
+				cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+				set_state_source(cr, ch, state, hatch);
+				cairo_fill(cr);
+			}
+			c = e;
+		}
+	}
+	cairo_pattern_destroy(hatch);
+	cairo_restore(cr);
+	if (ch->nr_rows) {
+		struct sp_run_rows rows = { .nr_rows = (unsigned int)ch->nr_rows,
+					    .row_of = task_row, .label = task_label, .data = ch };
+
+		sp_run_titles_draw(cr, plot, &tl->runs, ch->origin_ns, &rows);
+	}
+}
+
+/* The widest label a task can have: a 16-character comm, '-', a 7-digit pid. */
+static double label_room(cairo_t *cr, const struct sp_theme *theme)
+{
+	double w;
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	w = sp_text_width(cr, "kworker/u16:0-ev-4194304");
+	cairo_restore(cr);
+	return sp_axis_left_width(cr, theme, w, true);
+}
+
+static void figure_spec(struct sp_layout_spec *spec, cairo_t *cr,
+			const struct sp_tasks_figure *fig, double height, double left_w)
+{
+	sp_layout_spec_init(spec, fig->theme, fig->width, height);
+	spec->left_w = left_w;
+	if (sp_figure_has_title(fig->title))
+		spec->title_h = sp_figure_title_height(cr, fig->theme);
+}
+
+int sp_tasks_figure_plan(struct sp_tasks_figure *fig)
+{
+	struct sp_layout_spec spec;
+	cairo_t *cr = sp_figure_scratch();
+	int ret;
+
+	if (cairo_status(cr)) {
+		cairo_destroy(cr);
+		return -ENOMEM;
+	}
+	figure_spec(&spec, cr, fig, 100000, label_room(cr, fig->theme));
+	cairo_destroy(cr);
+	ret = sp_layout_compute(&fig->layout, &spec);
+	if (ret)
+		return ret;
+	if (fig->format == SP_FORMAT_PNG)
+		sp_figure_snap_x(&fig->layout.plot);
+	fig->nr_cols = fig->format == SP_FORMAT_PNG ? (unsigned int)fmax(1, floor(fig->layout.plot.w))
+						    : (unsigned int)fmax(1, ceil(fig->layout.plot.w * 2));
+	return 0;
+}
+
+static void chart_legend(const struct sp_tasks_chart *ch, struct sp_legend *legend)
+{
+	legend->entries = ch->entries;
+	legend->nr_entries = ch->nr_entries;
+	legend->nr_more = ch->nr_more;
+	legend->title = ch->legend_title;
+}
+
+/*
+ * Rows get 24 px (18 pt) each, room for every label at the default font
+ * size, up to 900 px (600 pt): the default top 32 are all labelled; more
+ * thin down to 4 px (2 pt).
+ */
+static double default_plot_height(enum sp_format format, size_t nr_rows)
+{
+	bool px = format == SP_FORMAT_PNG;
+	double per_row = px ? 24 : 18, min_row = px ? 4 : 2, base = px ? 900 : 600;
+	double h = fmin(per_row * (double)nr_rows, fmax(base, min_row * (double)nr_rows));
+
+	return fmax(h, px ? 120 : 80);
+}
+
+int sp_tasks_figure_finish(struct sp_tasks_figure *fig, const struct sp_tasks_chart *ch)
+{
+	const struct sp_theme *theme = fig->theme;
+	struct sp_rect planned = fig->layout.plot;
+	struct sp_layout_spec spec;
+	struct sp_legend legend;
+	cairo_t *cr = sp_figure_scratch();
+	int ret;
+
+	if (cairo_status(cr)) {
+		cairo_destroy(cr);
+		return -ENOMEM;
+	}
+	figure_spec(&spec, cr, fig, fig->height, planned.x - theme->margin);
+	if (fig->legend) {
+		chart_legend(ch, &legend);
+		spec.legend = SP_LEGEND_BELOW;
+		spec.legend_h = sp_figure_legend_height(cr, theme, &legend,
+							fig->width - theme->margin - planned.x,
+							TASKS_LEGEND_LINES);
+	}
+	if (!(fig->height > 0)) {
+		double chrome = 2 * spec.margin + spec.top_h + spec.bottom_h;
+
+		if (spec.title_h > 0)
+			chrome += spec.title_h + spec.gap / 2;
+		if (spec.legend_h > 0)
+			chrome += spec.legend_h + spec.gap;
+		fig->height = ceil(chrome) + 1 + ceil(default_plot_height(fig->format, ch->nr_rows));
+		if (fig->height > SP_OUTPUT_MAX_PX)
+			fig->height = SP_OUTPUT_MAX_PX;
+		spec.height = fig->height;
+	}
+	cairo_destroy(cr);
+	ret = sp_layout_compute(&fig->layout, &spec);
+	if (ret)
+		return ret;
+	fig->layout.plot.x = planned.x;
+	fig->layout.plot.w = planned.w;
+	if (fig->format == SP_FORMAT_PNG)
+		sp_figure_snap_y(&fig->layout.plot);
+	return 0;
+}
+
+/* The comm-pid labels left of the rows, every k-th when rows are thin. */
+static void rows_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		      const struct sp_tasks_chart *ch)
+{
+	const char **labels = sp_alloc_array(ch->nr_rows, sizeof(*labels));
+
+	if (!labels)
+		return;
+	for (size_t r = 0; r < ch->nr_rows; r++)
+		labels[r] = ch->rows[r].label;
+	sp_axis_rows_draw(cr, theme, plot, labels, ch->nr_rows, "task (command-pid)");
+	free(labels);
+}
+
+void sp_tasks_figure_draw(cairo_t *cr, const struct sp_tasks_figure *fig,
+			  const struct sp_tasks_chart *ch)
+{
+	const struct sp_theme *theme = fig->theme;
+	const struct sp_layout *lay = &fig->layout;
+	const struct sp_taskline *tl = ch->tl;
+	struct sp_time_ticks ticks;
+	struct sp_legend legend;
+
+	sp_figure_background(cr, theme);
+	if (lay->title.w > 0 && fig->title)
+		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
+	sp_tasks_draw(cr, theme, &lay->plot, ch);
+	sp_axis_frame_draw(cr, theme, &lay->plot);
+	if (ch->nr_rows)
+		rows_draw(cr, theme, &lay->plot, ch);
+	if (!sp_figure_time_ticks(&ticks, cr, theme, lay->plot.w, tl->t0_ns, tl->t1_ns,
+				  fig->origin_ns))
+		sp_axis_time_draw(cr, theme, &lay->plot, &ticks, tl->t0_ns, tl->t1_ns, false);
+	if (fig->legend && lay->legend.w > 0) {
+		chart_legend(ch, &legend);
+		sp_legend_draw(cr, theme, &legend, &lay->legend);
+	}
+}
