@@ -154,6 +154,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 				 sp_timeline_reset_cb);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
+	v->rw.csv_origin_ns = run->trace.first_ns;
 	return SP_EXIT_OK;
 }
 

@@ -63,7 +63,8 @@ static const char rw_usage[] =
 	"      --layout LAYOUT   single, split (waiting in a panel of its own) or\n"
 	"                        auto (default: split when the scales differ 10x)\n"
 	"      --csv FILE        also write the step functions:\n"
-	"                        time_ns,running,waiting,lost\n"
+	"                        time_ns,running,waiting,lost, time_ns after\n"
+	"                        the '# start_ns=N' first line (the trace start)\n"
 	"  -v, --verbose         list what was repaired or lost in the trace\n"
 	"  -q, --quiet           no progress line and no warnings\n"
 	"  -h, --help            show this help\n"
@@ -304,6 +305,7 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 				 nr, run->trace.window_start_ns, run->csv.fp, NULL, NULL);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
+	v->rw.csv_origin_ns = run->trace.first_ns;
 	return SP_EXIT_OK;
 }
 
