@@ -29,6 +29,16 @@ def main():
             bad.append(f"{key}: schedplot {a!r}, report {b!r} (1e-6 relative)")
     same("repairs.missed_switch", ours["repairs"].get("missed_switch"),
          want["repairs"].get("missed_switch"))
+    # where to look: the longest stretches of idle while waiting, the longest waits
+    look = ours.get("look_at", {})
+    same("look_at.idle_while_waiting",
+         [(v["start_ns"], v["dur_ns"]) for v in look.get("idle_while_waiting", [])],
+         [(v["start_ns"], v["dur_ns"]) for v in want["look_at"]["idle_while_waiting"]])
+    same("look_at.waits",
+         [(v["pid"], v["start_ns"], v["dur_ns"], v["cpu"], v["class"])
+          for v in look.get("waits", [])],
+         [(v["pid"], v["start_ns"], v["dur_ns"], v["cpu"], v["class"])
+          for v in want["look_at"]["waits"]])
     theirs = {t["pid"]: t for t in want["tasks"]}
     mine = {t["pid"]: t for t in ours["tasks"]}
     same("task pids", sorted(mine), sorted(theirs))
@@ -41,7 +51,7 @@ def main():
         return 1
     print(f"ok - {name}: stats --json equals trace-cmd report on busy, switches, "
           f"averages, lost capacity ({ours.get('lost_cpu_ns')} CPU*ns), wakeup latency "
-          f"quantiles and {len(mine)} tasks")
+          f"quantiles, the longest idle-while-waiting stretches and waits, and {len(mine)} tasks")
     return 0
 
 
