@@ -50,7 +50,8 @@ static const char rw_usage[] =
 	"                        TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST       count only these CPUs and the tasks on them (0-3,8)\n"
 	"      --target COMM     count only tasks with this command (glob; repeatable)\n"
-	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
+	"      --width N         image width: px for PNG (default 1600), pt for\n"
+	"                        PDF/SVG (default 720)\n"
 	"      --height N        image height\n"
 	"      --title TEXT      title above the graph (default: the trace's name;\n"
 	"                        '' for none)\n"
@@ -97,10 +98,13 @@ static const struct option rw_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Default sizes: PNG in pixels, PDF/SVG in points. */
-#define RW_PNG_WIDTH	1400
+/*
+ * Default sizes: PNG in pixels, PDF/SVG in points; as wide as datagraph's
+ * and overview's, so the time axes of one window line up.
+ */
+#define RW_PNG_WIDTH	1600
 #define RW_PNG_HEIGHT	500
-#define RW_VEC_WIDTH	700
+#define RW_VEC_WIDTH	720
 #define RW_VEC_HEIGHT	260
 
 /*
