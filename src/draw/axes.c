@@ -112,8 +112,8 @@ int sp_time_ticks_fit(struct sp_time_ticks *t, cairo_t *cr, double plot_w, uint6
 			return ret;
 		for (unsigned int i = 0; i < t->nr_ticks; i++)
 			widest = fmax(widest, sp_text_width(cr, t->ticks[i].label));
-		/* Each label gets its own width and as much again as a gap. */
-		if (t->nr_ticks <= 1 || plot_w / (t1_ns - t0_ns) * t->step_ns >= 2 * widest)
+		/* Each label gets its own width and a fifth of it (two digits) as a gap. */
+		if (t->nr_ticks <= 1 || plot_w / (t1_ns - t0_ns) * t->step_ns >= 1.2 * widest)
 			return 0;
 	}
 	return ret;
