@@ -444,7 +444,7 @@ static void report_oddities(struct sp_trace *t)
 		sp_cli_warn("%s: repaired %llu inconsistencies (%llu missed switches) from "
 			    "common_pid%s", t->path, (unsigned long long)repairs,
 			    (unsigned long long)m->repairs[SP_REPAIR_MISSED_SWITCH],
-			    sp_cli.verbose ? "" : "; -v lists them by kind");
+			    sp_cli.verbose ? "" : "; -v lists them");
 }
 
 int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
