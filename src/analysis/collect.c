@@ -13,18 +13,24 @@
 #include "schedplot/analysis/collect.h"
 #include "schedplot/analysis/stats.h"
 
+/* The first line gives where the times count from, as schedplot runs does. */
+static void csv_header(struct sp_rw_collect *c)
+{
+	if (fprintf(c->csv, "# start_ns=%llu\ntime_ns,running,waiting,lost\n",
+		    (unsigned long long)c->csv_origin_ns) < 0)
+		c->csv_errno = errno ? errno : EIO;
+	c->csv_header = true;
+}
+
 static void csv_row(struct sp_rw_collect *c, uint64_t ts, int running, int waiting)
 {
 	if (!c->csv || c->csv_errno)
 		return;
-	if (fprintf(c->csv, "%llu,%d,%d,%d\n", (unsigned long long)ts, running, waiting,
-		    sp_step_lost(c->env.nr_cpus, running, waiting)) < 0)
-		c->csv_errno = errno ? errno : EIO;
-}
-
-static void csv_header(struct sp_rw_collect *c)
-{
-	if (c->csv && !c->csv_errno && fputs("time_ns,running,waiting,lost\n", c->csv) < 0)
+	if (!c->csv_header)
+		csv_header(c);
+	if (fprintf(c->csv, "%llu,%d,%d,%d\n",
+		    (unsigned long long)(ts > c->csv_origin_ns ? ts - c->csv_origin_ns : 0), running,
+		    waiting, sp_step_lost(c->env.nr_cpus, running, waiting)) < 0)
 		c->csv_errno = errno ? errno : EIO;
 }
 
@@ -94,7 +100,6 @@ int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
 	if (next)
 		c->next = *next;
 	c->next_reset = next_reset;
-	csv_header(c);
 	return 0;
 }
 
@@ -124,7 +129,7 @@ void sp_rw_collect_reset(void *data)
 		    fseek(c->csv, 0, SEEK_SET) == 0) {
 			if (ftruncate(fileno(c->csv), 0) < 0)
 				c->csv_errno = errno;
-			csv_header(c);
+			c->csv_header = false;
 		}
 	}
 	if (c->next_reset)

@@ -42,6 +42,32 @@ void sp_stats_release(struct sp_stats *s)
 	sp_samples_release(&s->lat);
 }
 
+/* Keep @v among the @n (at most SP_STATS_TOP) longest of @top, sorted longest first. */
+#define TOP_KEEP(top, n, v)							\
+	do {									\
+		size_t i_ = (n) < SP_STATS_TOP ? (n)++ : SP_STATS_TOP;		\
+										\
+		while (i_ > 0 && (top)[i_ - 1].dur_ns < (v).dur_ns) {		\
+			if (i_ < SP_STATS_TOP)					\
+				(top)[i_] = (top)[i_ - 1];			\
+			i_--;							\
+		}								\
+		if (i_ < SP_STATS_TOP)						\
+			(top)[i_] = (v);					\
+	} while (0)
+
+/* The stretch of idle while waiting under way ended at @end_ns. */
+static void iww_close(struct sp_stats *s, uint64_t end_ns)
+{
+	struct sp_stats_iww v = s->iww_open;
+
+	if (!s->in_iww)
+		return;
+	s->in_iww = false;
+	v.dur_ns = end_ns - v.start_ns;
+	TOP_KEEP(s->iww_top, s->nr_iww_top, v);
+}
+
 /* Account for the current values holding over [s->last_ns, @upto). */
 static inline void integrate(struct sp_stats *s, uint64_t upto)
 {
@@ -53,8 +79,19 @@ static inline void integrate(struct sp_stats *s, uint64_t upto)
 
 		s->running_area += dur * (uint64_t)s->running;
 		s->waiting_area += dur * (uint64_t)s->waiting;
-		if (s->waiting > 0 && s->running < s->nr_cpus)
+		if (s->waiting > 0 && s->running < s->nr_cpus) {
 			s->idle_while_waiting_ns += dur;
+			if (!s->in_iww) {
+				s->in_iww = true;
+				s->iww_open = (struct sp_stats_iww){ .start_ns = from };
+			}
+			if (s->waiting > s->iww_open.waiting_max)
+				s->iww_open.waiting_max = s->waiting;
+			if (s->nr_cpus - s->running > s->iww_open.idle_max)
+				s->iww_open.idle_max = s->nr_cpus - s->running;
+		} else {
+			iww_close(s, from);
+		}
 		s->lost_cpu_ns += dur * (uint64_t)sp_step_lost(s->nr_cpus, s->running, s->waiting);
 	}
 	/* a value counts for the maxima if it holds at any t in [t0, end] */
@@ -105,6 +142,7 @@ void sp_stats_finish(struct sp_stats *s)
 	/* out of memory to sort fast, it sorts slowly: exact either way */
 	(void)sp_samples_summarize(&s->lat, &s->latency);
 	integrate(s, s->end_ns);
+	iww_close(s, s->end_ns);
 	/* the value at t = end holds too */
 	if (s->last_ns <= s->end_ns && s->end_ns >= s->t0_ns) {
 		if (s->running > s->running_max)
@@ -143,6 +181,13 @@ static void obs_steps(void *data, const struct sp_step *steps, size_t n)
 	sp_stats_steps(data, steps, n);
 }
 
+void sp_stats_wait(struct sp_stats *s, const struct sp_wait *w)
+{
+	if (w->start_ns < s->lat_from_ns || w->start_ns > s->lat_to_ns)
+		return;
+	TOP_KEEP(s->waits_top, s->nr_waits_top, *w);
+}
+
 static void obs_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_stats *s = data;
@@ -150,6 +195,7 @@ static void obs_wait(void *data, const struct sp_wait *w)
 	if (w->wait_class == SP_WAIT_WAKEUP && w->start_ns >= s->lat_from_ns &&
 	    w->start_ns <= s->lat_to_ns)
 		sp_stats_latency(s, w->dur_ns);
+	sp_stats_wait(s, w);
 }
 
 static void obs_extra(void *data, const struct sp_event *ev)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,8 @@ static const char latency_usage[] =
 	"      --no-legend       leave out the table under the plot\n"
 	"      --font-size N     base font size (px for PNG, pt for PDF/SVG)\n"
 	"      --palette NAME    default, colorblind or grey\n"
-	"  -v, --verbose         list what was repaired or lost in the trace\n"
+	"  -v, --verbose         list what was repaired or lost in the trace (the\n"
+	"                        first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet           no progress line and no warnings\n"
 	"  -h, --help            show this help\n"
 	"\n"
@@ -348,9 +350,7 @@ static void print_row(const char *name, const struct sp_summary *s)
 static void print_wait(const struct trace_result *r, const struct named_wait *nw)
 {
 	const struct sp_wait *w = &nw->w;
-	uint64_t pad = w->dur_ns / 2 > 50000 ? w->dur_ns / 2 : 50000;
-	uint64_t from = w->start_ns > pad ? w->start_ns - pad : 0, to = w->start_ns + w->dur_ns + pad;
-	char d[32];
+	char d[32], zoom[PATH_MAX + 96];
 
 	printf("  %s  %s-%d, waited from %" PRIu64 ".%06" PRIu64 " s, ran on CPU %d (%s",
 	       sp_cli_format_duration(d, sizeof(d), w->dur_ns), nw->comm, w->pid,
@@ -358,11 +358,8 @@ static void print_wait(const struct trace_result *r, const struct named_wait *nw
 	       w->wait_class == SP_WAIT_WAKEUP ? "wakeup" : "preempted");
 	if (w->prev_cpu >= 0 && w->prev_cpu != w->cpu)
 		printf(", ran on CPU %d before", w->prev_cpu);
-	/* whole microseconds, outward, so the window holds the whole wait */
-	from /= 1000;
-	to = (to + 999) / 1000;
-	printf(")\n    schedplot datagraph --time %" PRIu64 ".%06" PRIu64 ",%" PRIu64 ".%06" PRIu64
-	       " %s\n", from / 1000000, from % 1000000, to / 1000000, to % 1000000, r->file);
+	printf(")\n    %s\n", sp_cli_zoom_command(zoom, sizeof(zoom), "datagraph", w->start_ns,
+						 w->dur_ns, r->file));
 }
 
 static void print_text(const struct latency_run *v)

@@ -70,8 +70,10 @@ static const char overview_usage[] =
 	"      --font-size N       base font size (px for PNG, pt for PDF/SVG)\n"
 	"      --no-shade          do not draw the lost capacity band\n"
 	"      --csv FILE          also write running/waiting:\n"
-	"                          time_ns,running,waiting,lost\n"
-	"  -v, --verbose           list what was repaired or lost in the trace\n"
+	"                          time_ns,running,waiting,lost (time_ns after\n"
+	"                          the '# start_ns=N' first line)\n"
+	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
+	"                          first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet             no progress line and no warnings\n"
 	"  -h, --help              show this help\n"
 	"\n"
@@ -168,6 +170,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 				 sp_timeline_reset_cb);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
+	v->rw.csv_origin_ns = run->trace.first_ns;
 	return SP_EXIT_OK;
 }
 

@@ -50,7 +50,8 @@ static const char rw_usage[] =
 	"                        TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST       count only these CPUs and the tasks on them (0-3,8)\n"
 	"      --target COMM     count only tasks with this command (glob; repeatable)\n"
-	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
+	"      --width N         image width: px for PNG (default 1600), pt for\n"
+	"                        PDF/SVG (default 720)\n"
 	"      --height N        image height\n"
 	"      --title TEXT      title above the graph (default: the trace's name;\n"
 	"                        '' for none)\n"
@@ -63,8 +64,10 @@ static const char rw_usage[] =
 	"      --layout LAYOUT   single, split (waiting in a panel of its own) or\n"
 	"                        auto (default: split when the scales differ 10x)\n"
 	"      --csv FILE        also write the step functions:\n"
-	"                        time_ns,running,waiting,lost\n"
-	"  -v, --verbose         list what was repaired or lost in the trace\n"
+	"                        time_ns,running,waiting,lost, time_ns after\n"
+	"                        the '# start_ns=N' first line (the trace start)\n"
+	"  -v, --verbose         list what was repaired or lost in the trace (the\n"
+	"                        first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet           no progress line and no warnings\n"
 	"  -h, --help            show this help\n"
 	"\n"
@@ -95,10 +98,13 @@ static const struct option rw_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Default sizes: PNG in pixels, PDF/SVG in points. */
-#define RW_PNG_WIDTH	1400
+/*
+ * Default sizes: PNG in pixels, PDF/SVG in points; as wide as datagraph's
+ * and overview's, so the time axes of one window line up.
+ */
+#define RW_PNG_WIDTH	1600
 #define RW_PNG_HEIGHT	500
-#define RW_VEC_WIDTH	700
+#define RW_VEC_WIDTH	720
 #define RW_VEC_HEIGHT	260
 
 /*
@@ -304,6 +310,7 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 				 nr, run->trace.window_start_ns, run->csv.fp, NULL, NULL);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
+	v->rw.csv_origin_ns = run->trace.first_ns;
 	return SP_EXIT_OK;
 }
 

@@ -4,6 +4,7 @@
  * report or as one JSON object for scripts.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,8 @@ static const char stats_usage[] =
 	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST         count only these CPUs and the tasks on them (0-3,8)\n"
 	"      --target COMM       count only tasks named COMM (glob; comma list)\n"
-	"  -v, --verbose           list what was repaired or lost in the trace\n"
+	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
+	"                          first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet             no progress line and no warnings\n"
 	"  -h, --help              show this help\n"
 	"\n"
@@ -360,6 +362,80 @@ static void print_text_freq(const struct sp_power *p, const struct stats_scope *
 	}
 }
 
+static const char *wait_class_name(const struct sp_wait *w)
+{
+	return w->wait_class == SP_WAIT_WAKEUP ? "wakeup" : "preempted";
+}
+
+/* Where to look: the longest stretches of idle while waiting and waits, with a zoom each. */
+static void print_text_pointers(const struct sp_trace *t, const struct sp_stats *s)
+{
+	char d[32], zoom[PATH_MAX + 96];
+	size_t i;
+
+	if (!s->nr_iww_top && !s->nr_waits_top)
+		return;
+	printf("\nwhere to look (longest first)\n");
+	for (i = 0; i < s->nr_iww_top; i++) {
+		const struct sp_stats_iww *v = &s->iww_top[i];
+
+		printf("  idle while waiting %10s  from %llu.%06llu s, up to %d waiting, %d CPU%s "
+		       "idle\n    %s\n", sp_cli_format_duration(d, sizeof(d), v->dur_ns),
+		       (unsigned long long)(v->start_ns / 1000000000),
+		       (unsigned long long)(v->start_ns % 1000000000 / 1000), v->waiting_max,
+		       v->idle_max, v->idle_max == 1 ? "" : "s",
+		       sp_cli_zoom_command(zoom, sizeof(zoom), "running-waiting", v->start_ns,
+					   v->dur_ns, t->path));
+	}
+	for (i = 0; i < s->nr_waits_top; i++) {
+		const struct sp_wait *w = &s->waits_top[i];
+		const char *comm = sp_model_comm(&t->model, w->pid);
+
+		printf("  wait for a CPU     %10s  %s-%d from %llu.%06llu s, then ran on CPU %d "
+		       "(%s)\n    %s\n", sp_cli_format_duration(d, sizeof(d), w->dur_ns),
+		       comm ? comm : "", w->pid, (unsigned long long)(w->start_ns / 1000000000),
+		       (unsigned long long)(w->start_ns % 1000000000 / 1000), w->cpu,
+		       wait_class_name(w),
+		       sp_cli_zoom_command(zoom, sizeof(zoom), "datagraph", w->start_ns, w->dur_ns,
+					   t->path));
+	}
+}
+
+static void print_json_pointers(const struct sp_trace *t, const struct sp_stats *s)
+{
+	char zoom[PATH_MAX + 96];
+	size_t i;
+
+	printf("  \"look_at\": {\"idle_while_waiting\": [");
+	for (i = 0; i < s->nr_iww_top; i++) {
+		const struct sp_stats_iww *v = &s->iww_top[i];
+
+		printf("%s\n    {\"start_ns\": %llu, \"dur_ns\": %llu, \"waiting_max\": %d, "
+		       "\"idle_cpus_max\": %d, \"zoom\": ", i ? "," : "",
+		       (unsigned long long)v->start_ns, (unsigned long long)v->dur_ns,
+		       v->waiting_max, v->idle_max);
+		sp_cli_json_string(stdout, sp_cli_zoom_command(zoom, sizeof(zoom),
+							       "running-waiting", v->start_ns,
+							       v->dur_ns, t->path));
+		printf("}");
+	}
+	printf("%s],\n   \"waits\": [", s->nr_iww_top ? "\n  " : "");
+	for (i = 0; i < s->nr_waits_top; i++) {
+		const struct sp_wait *w = &s->waits_top[i];
+		const char *comm = sp_model_comm(&t->model, w->pid);
+
+		printf("%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", w->pid);
+		sp_cli_json_string(stdout, comm ? comm : "");
+		printf(", \"start_ns\": %llu, \"dur_ns\": %llu, \"cpu\": %d, \"class\": \"%s\", "
+		       "\"zoom\": ", (unsigned long long)w->start_ns, (unsigned long long)w->dur_ns,
+		       w->cpu, wait_class_name(w));
+		sp_cli_json_string(stdout, sp_cli_zoom_command(zoom, sizeof(zoom), "datagraph",
+							       w->start_ns, w->dur_ns, t->path));
+		printf("}");
+	}
+	printf("%s]},\n", s->nr_waits_top ? "\n  " : "");
+}
+
 static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks,
 		       const struct command_row *cmds, size_t nr_cmds)
@@ -404,8 +480,10 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	if (s->power && s->power->nr_events[SP_POWER_FREQ])
 		print_json_freq(s->power);
 	printf(",\n  \"migrations\": %llu,\n", (unsigned long long)m->nr_migrations);
-	printf("  \"wakeup_event\": \"%s\",\n",
-	       m->wakeup_from_waking ? "sched_waking" : "sched_wakeup");
+	printf("  \"wakeup_event\": \"%s\",\n  \"wakeup_events\": %llu,\n",
+	       m->wakeup_from_waking ? "sched_waking" : "sched_wakeup",
+	       (unsigned long long)(m->nr_by_type[m->wakeup_from_waking ? SP_EV_WAKING :
+						  SP_EV_WAKEUP] + m->nr_by_type[SP_EV_WAKEUP_NEW]));
 	printf("  \"running_avg\": %.9g,\n  \"waiting_avg\": %.9g,\n",
 	       sp_stats_running_avg(s), sp_stats_waiting_avg(s));
 	printf("  \"running_max\": %d,\n  \"waiting_max\": %d,\n", s->running_max,
@@ -427,7 +505,12 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	for (c = 0; c < t->nr_cpus; c++)
 		printf("%s\"%d\": %llu", c ? ", " : "", c,
 		       (unsigned long long)sp_reader_lost_events(t->reader, c));
+	printf("},\n  \"lost_events_exact\": {");
+	for (c = 0; c < t->nr_cpus; c++)
+		printf("%s\"%d\": %s", c ? ", " : "", c,
+		       sp_reader_lost_exact(t->reader, c) ? "true" : "false");
 	printf("},\n");
+	print_json_pointers(t, s);
 	if (cmds) {
 		print_json_commands(cmds, nr_cmds);
 		return;
@@ -498,7 +581,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		}
 		puts(": lost nothing (no overrun, drop or lost-events marker), complete from +0");
 	}
-	printf("records     %llu, %llu of them sched events: %llu switches, %llu wakeups, "
+	printf("records     %llu, %llu of them sched events: %llu switches, %llu wakeup events, "
 	       "%llu migrations\n", (unsigned long long)m->nr_records,
 	       (unsigned long long)m->nr_sched_records,
 	       (unsigned long long)m->nr_by_type[SP_EV_SWITCH],
@@ -518,11 +601,15 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 			continue;
 		}
 		busy = cpu_busy(m, sc, c, &busy_span);
-		printf("%5d  %+9.6f  %10s  %5.1f%%  %9llu  %9llu\n", c,
+		/* a gap of unknown size counts 1: "at least" (≥ is one column, 3 bytes) */
+		snprintf(b2, sizeof(b2), "%s%llu",
+			 sp_reader_lost_exact(t->reader, c) ? "" : "\xe2\x89\xa5 ",
+			 (unsigned long long)sp_reader_lost_events(t->reader, c));
+		printf("%5d  %+9.6f  %10s  %5.1f%%  %9llu  %*s\n", c,
 		       (cpu->start_ns - m->first_ns) / 1e9,
 		       sp_cli_format_duration(b1, 32, busy), pct(busy, busy_span),
 		       (unsigned long long)cpu->nr_switches,
-		       (unsigned long long)sp_reader_lost_events(t->reader, c));
+		       sp_reader_lost_exact(t->reader, c) ? 9 : 11, b2);
 	}
 
 	if (s->power && s->power->nr_events[SP_POWER_FREQ])
@@ -538,7 +625,8 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	       "idled while a task waited)\n", sp_cli_format_duration(b1, 32, s->lost_cpu_ns),
 	       100 * sp_stats_lost_fraction(s), sc->nr_cpus);
 	if (s->latency.n)
-		printf("wakeup latency      %llu wakeups: median %s, p90 %s, p99 %s, max %s\n",
+		printf("wakeup latency      %llu waits after a wakeup: median %s, p90 %s, p99 %s, "
+		       "max %s\n",
 		       (unsigned long long)s->latency.n,
 		       sp_cli_format_duration(b1, 32, s->latency.p50),
 		       sp_cli_format_duration(b2, 32, s->latency.p90),
@@ -547,6 +635,8 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	if (sp_model_nr_repairs(m))
 		printf("repairs     %llu (missed switches reconstructed from common_pid)\n",
 		       (unsigned long long)sp_model_nr_repairs(m));
+
+	print_text_pointers(t, s);
 
 	if (cmds) {
 		print_text_commands(sc, cmds, nr_cmds, top);

@@ -171,6 +171,19 @@ bool sp_cli_parse_common(int opt)
 	return false;
 }
 
+char *sp_cli_zoom_command(char *buf, size_t len, const char *view, uint64_t start_ns,
+			  uint64_t dur_ns, const char *file)
+{
+	uint64_t pad = dur_ns / 2 > 50000 ? dur_ns / 2 : 50000;
+	uint64_t from = (start_ns > pad ? start_ns - pad : 0) / 1000;
+	uint64_t to = (start_ns + dur_ns + pad + 999) / 1000;
+
+	snprintf(buf, len, "schedplot %s --time %llu.%06llu,%llu.%06llu %s", view,
+		 (unsigned long long)(from / 1000000), (unsigned long long)(from % 1000000),
+		 (unsigned long long)(to / 1000000), (unsigned long long)(to % 1000000), file);
+	return buf;
+}
+
 char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns)
 {
 	if (ns >= 1000000000ull)
@@ -360,6 +373,45 @@ int sp_cli_open(struct sp_trace *t, const char *path)
 	return SP_EXIT_OK;
 }
 
+/* -v: each kept repair and gap, with its CPU and time as trace-cmd report prints it. */
+static void list_oddities(struct sp_trace *t)
+{
+	const struct sp_model *m = &t->model;
+	const struct sp_lost_note *gaps;
+	size_t nr_gaps, i;
+	uint64_t all_gaps, all_repairs = sp_model_nr_repairs(m);
+
+	gaps = sp_reader_lost_notes(t->reader, &nr_gaps, &all_gaps);
+	for (i = 0; i < nr_gaps; i++) {
+		bool known = gaps[i].count >= 0;
+
+		fprintf(stderr, "schedplot: %s: CPU %d: %llu.%09llu: lost %s%d events before this "
+			"record%s\n", t->path, gaps[i].cpu,
+			(unsigned long long)(gaps[i].ts_ns / 1000000000),
+			(unsigned long long)(gaps[i].ts_ns % 1000000000), known ? "" : "\xe2\x89\xa5 ",
+			known ? gaps[i].count : 1, known ? "" : " (the kernel did not say how many)");
+	}
+	if (all_gaps > nr_gaps)
+		fprintf(stderr, "schedplot: %s: %llu more gaps (-vv lists them all)\n", t->path,
+			(unsigned long long)(all_gaps - nr_gaps));
+	for (i = 0; i < m->nr_repair_notes; i++) {
+		const struct sp_repair_note *r = &m->repair_notes[i];
+		char cpu[24] = "", pid[40] = "";
+
+		if (r->cpu >= 0)
+			snprintf(cpu, sizeof(cpu), " CPU %d:", r->cpu);
+		if (r->pid >= 0)
+			snprintf(pid, sizeof(pid), r->kind == SP_REPAIR_MISSED_SWITCH ?
+				 ", pid %d made current" : ", prev_pid %d", r->pid);
+		fprintf(stderr, "schedplot: %s:%s %llu.%09llu: repair %s%s\n", t->path, cpu,
+			(unsigned long long)(r->ts_ns / 1000000000),
+			(unsigned long long)(r->ts_ns % 1000000000), sp_repair_name(r->kind), pid);
+	}
+	if (all_repairs > m->nr_repair_notes)
+		fprintf(stderr, "schedplot: %s: %llu more repairs (-vv lists them all)\n", t->path,
+			(unsigned long long)(all_repairs - m->nr_repair_notes));
+}
+
 static void report_oddities(struct sp_trace *t)
 {
 	const struct sp_model *m = &t->model;
@@ -372,10 +424,12 @@ static void report_oddities(struct sp_trace *t)
 		lost += n;
 		cpus_lost += n > 0;
 		if (n && sp_cli.verbose)
-			fprintf(stderr, "schedplot: %s: CPU %d: %llu or more events lost (the "
-				"kernel does not always say how many)\n", t->path, c,
+			fprintf(stderr, "schedplot: %s: CPU %d: %s%llu events lost\n", t->path, c,
+				sp_reader_lost_exact(t->reader, c) ? "" : "\xe2\x89\xa5 ",
 				(unsigned long long)n);
 	}
+	if (sp_cli.verbose)
+		list_oddities(t);
 	if (sp_cli.verbose)
 		for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
 			if (m->repairs[k])
@@ -390,7 +444,7 @@ static void report_oddities(struct sp_trace *t)
 		sp_cli_warn("%s: repaired %llu inconsistencies (%llu missed switches) from "
 			    "common_pid%s", t->path, (unsigned long long)repairs,
 			    (unsigned long long)m->repairs[SP_REPAIR_MISSED_SWITCH],
-			    sp_cli.verbose ? "" : "; -v lists them by kind");
+			    sp_cli.verbose ? "" : "; -v lists them");
 }
 
 int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
@@ -404,6 +458,7 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	if (!sp_cli.quiet && isatty(STDERR_FILENO))
 		sp_reader_set_progress(t->reader, progress_show, &p);
+	t->keep_notes = sp_cli.verbose >= 2 ? SIZE_MAX : 0;
 	ret = sp_trace_run(t, obs, reset, filter, &err);
 	sp_reader_set_progress(t->reader, NULL, NULL);
 	progress_done(&p);

@@ -44,43 +44,32 @@ static uint64_t count_ticks(uint64_t t0, uint64_t t1, uint64_t origin, uint64_t 
 	return k1 >= k0 ? k1 - k0 + 1 : 0;
 }
 
-/* "12.35": @v ns in units of 10^@u ns with @decimals digits; "0" for zero. */
-static void format_fixed(char *buf, size_t size, uint64_t v, int u, int decimals)
+/* "12.350000": @v ns in seconds with @decimals (0..9) digits. */
+static void format_seconds(char *buf, size_t size, uint64_t v, int decimals)
 {
-	uint64_t unit = pow10_u64(u);
-	uint64_t ip = v / unit, frac = v % unit;
+	uint64_t frac = v % 1000000000ULL / pow10_u64(9 - decimals);
 
-	if (v == 0 || decimals <= 0) {
-		snprintf(buf, size, "%llu", (unsigned long long)ip);
-		return;
-	}
-	if (decimals > u)
-		decimals = u;
-	frac /= pow10_u64(u - decimals);
-	snprintf(buf, size, "%llu.%0*llu", (unsigned long long)ip, decimals & 31,
-		 (unsigned long long)frac);
+	snprintf(buf, size, "%llu.%0*llu", (unsigned long long)(v / 1000000000ULL),
+		 decimals & 31, (unsigned long long)frac);
 }
 
-static void label_ticks(struct sp_time_ticks *t, uint64_t origin_ns, int u, int decimals)
+static void label_ticks(struct sp_time_ticks *t, uint64_t origin_ns, int decimals)
 {
 	for (unsigned int i = 0; i < t->nr_ticks; i++)
-		format_fixed(t->ticks[i].label, sizeof(t->ticks[i].label),
-			     t->ticks[i].ts_ns - origin_ns - t->base_ns, u, decimals);
+		format_seconds(t->ticks[i].label, sizeof(t->ticks[i].label),
+			       t->ticks[i].ts_ns - origin_ns, decimals);
 }
 
 int sp_time_ticks_compute(struct sp_time_ticks *t, uint64_t t0_ns, uint64_t t1_ns,
 			  uint64_t origin_ns, unsigned int max_ticks)
 {
 	static const unsigned int mant[3] = { 1, 2, 5 };
-	static const char *const units[4] = { "ns", "\xc2\xb5s", "ms", "s" };
-	uint64_t span, step = 1, first = 0, n = 0, dec = 1;
-	int exp10 = 0, u, decimals;
-	size_t longest = 0;
+	uint64_t step = 1, first = 0, n = 0, dec = 1;
+	int exp10 = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (t1_ns <= t0_ns || origin_ns > t0_ns || max_ticks < 2 || max_ticks > SP_MAX_TICKS)
 		return -EINVAL;
-	span = t1_ns - t0_ns;
 
 	for (exp10 = 0; exp10 <= 18; exp10++, dec *= 10) {
 		unsigned int m;
@@ -99,40 +88,14 @@ int sp_time_ticks_compute(struct sp_time_ticks *t, uint64_t t0_ns, uint64_t t1_n
 	for (unsigned int i = 0; i < t->nr_ticks; i++)
 		t->ticks[i].ts_ns = origin_ns + (first + i) * step;
 
-	/* Unit: the largest not longer than the window. */
-	u = span >= 1000000000ULL ? 9 : span >= 1000000ULL ? 6 : span >= 1000ULL ? 3 : 0;
-	t->unit = units[u / 3];
-	decimals = exp10 >= u ? 0 : u - exp10;
-	label_ticks(t, origin_ns, u, decimals);
-	for (unsigned int i = 0; i < t->nr_ticks; i++)
-		if (strlen(t->ticks[i].label) > longest)
-			longest = strlen(t->ticks[i].label);
-
-	if (longest > 7) {
-		/* Count from a round base just before t0: D is the power of ten above span. */
-		uint64_t d = 1;
-		char base[40];
-		int dexp = 0;
-		size_t len;
-
-		while (d <= span && dexp < 18) {
-			d *= 10;
-			dexp++;
-		}
-		t->base_ns = (t0_ns - origin_ns) / d * d;
-		label_ticks(t, origin_ns, u, decimals);
-		format_fixed(base, sizeof(base), t->base_ns, 9, dexp >= 9 ? 0 : 9 - dexp);
-		len = strlen(base);
-		if (strchr(base, '.')) {
-			while (len > 0 && base[len - 1] == '0')
-				base[--len] = '\0';
-			if (len > 0 && base[len - 1] == '.')
-				base[--len] = '\0';
-		}
-		snprintf(t->title, sizeof(t->title), "time (%s) after %s s", t->unit, base);
-	} else {
-		snprintf(t->title, sizeof(t->title), "time (%s)", t->unit);
-	}
+	/*
+	 * Seconds as trace-cmd report prints them: six decimals, more when
+	 * the step is below a microsecond, so consecutive labels differ.
+	 */
+	t->unit = "s";
+	label_ticks(t, origin_ns, exp10 >= 3 ? 6 : 9 - exp10);
+	snprintf(t->title, sizeof(t->title), "%s",
+		 origin_ns ? "time since the trace start (s)" : "trace timestamp (s)");
 	return 0;
 }
 
@@ -149,8 +112,8 @@ int sp_time_ticks_fit(struct sp_time_ticks *t, cairo_t *cr, double plot_w, uint6
 			return ret;
 		for (unsigned int i = 0; i < t->nr_ticks; i++)
 			widest = fmax(widest, sp_text_width(cr, t->ticks[i].label));
-		/* Each label gets its own width and as much again as a gap. */
-		if (t->nr_ticks <= 1 || plot_w / (t1_ns - t0_ns) * t->step_ns >= 2 * widest)
+		/* Each label gets its own width and a fifth of it (two digits) as a gap. */
+		if (t->nr_ticks <= 1 || plot_w / (t1_ns - t0_ns) * t->step_ns >= 1.2 * widest)
 			return 0;
 	}
 	return ret;

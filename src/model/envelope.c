@@ -4,6 +4,7 @@
  * min..max ranges and work-conservation time, for drawing at any zoom.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,8 @@ static inline void col_add(struct sp_envelope *e, size_t i, uint64_t dur_ns, boo
 		if (e->waiting > c->wait_max)
 			c->wait_max = e->waiting;
 	}
+	c->run_area += (uint64_t)e->running * dur_ns;
+	c->wait_area += (uint64_t)e->waiting * dur_ns;
 	if (e->waiting >= 1 && e->running < e->nr_cpus) {
 		int lost = sp_step_lost(e->nr_cpus, e->running, e->waiting);
 
@@ -210,4 +213,17 @@ double sp_envelope_shade_fraction(const struct sp_envelope *e, size_t i)
 	uint64_t w = sp_envelope_col_start(e, i + 1) - sp_envelope_col_start(e, i);
 
 	return w ? (double)e->cols[i].shade_ns / (double)w : 0.0;
+}
+
+void sp_envelope_col_mean(const struct sp_envelope *e, size_t i, double *running,
+			  double *waiting)
+{
+	const struct sp_envelope_col *c = &e->cols[i];
+	uint64_t w = sp_envelope_col_start(e, i + 1) - sp_envelope_col_start(e, i);
+
+	*running = w ? (double)c->run_area / (double)w : c->run_min;
+	*waiting = w ? (double)c->wait_area / (double)w : c->wait_min;
+	/* rounding must not carry a mean out of its range */
+	*running = fmin(fmax(*running, c->run_min), c->run_max);
+	*waiting = fmin(fmax(*waiting, c->wait_min), c->wait_max);
 }

@@ -51,6 +51,17 @@ struct sp_change {
 	int32_t d_waiting;
 };
 
+/* Count a repair, and keep its note while fewer than keep_repair_notes are. */
+static void note_repair(struct sp_model *m, int kind, int cpu, uint64_t ts_ns, int pid)
+{
+	m->repairs[kind]++;
+	if (m->nr_repair_notes < m->keep_repair_notes &&
+	    sp_grow_array(&m->repair_notes, &m->alloc_repair_notes, m->nr_repair_notes + 1,
+			  sizeof(*m->repair_notes)) == 0)
+		m->repair_notes[m->nr_repair_notes++] = (struct sp_repair_note){
+			.kind = kind, .cpu = cpu, .ts_ns = ts_ns, .pid = pid };
+}
+
 static const char *const repair_names[SP_REPAIR_NR_KINDS] = {
 	[SP_REPAIR_MISSED_SWITCH] = "missed_switch",
 	[SP_REPAIR_PREV_MISMATCH] = "prev_pid_mismatch",
@@ -322,13 +333,13 @@ static int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_wait
 
 	if (m->any_flushed && ts <= m->flushed_ns) {
 		/* only after the pending list overflowed: keep order, count it */
-		m->repairs[SP_REPAIR_LATE_CHANGE]++;
+		note_repair(m, SP_REPAIR_LATE_CHANGE, -1, ts, -1);
 		ts = m->flushed_ns + 1;
 	}
 	if (m->nr_changes - m->head_changes >= SP_MAX_PENDING_CHANGES) {
 		changes_flush(m, m->changes[m->head_changes].ts + 1);
 		if (ts <= m->flushed_ns) {
-			m->repairs[SP_REPAIR_LATE_CHANGE]++;
+			note_repair(m, SP_REPAIR_LATE_CHANGE, -1, ts, -1);
 			ts = m->flushed_ns + 1;
 		}
 	}
@@ -636,7 +647,7 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 		return -ENOMEM;
 	cpu->nr_switches++;
 	if (ev->pid != cpu->cur_pid)
-		m->repairs[SP_REPAIR_PREV_MISMATCH]++;
+		note_repair(m, SP_REPAIR_PREV_MISMATCH, ev->cpu, ev->ts_ns, ev->pid);
 	ret = run_end(m, ev->cpu, ev->ts_ns, ev->prev_runnable ? END_WAITING : END_OTHER, ev);
 	if (ret)
 		return ret;
@@ -656,7 +667,7 @@ static int repair(struct sp_model *m, int c, int pid)
 	struct sp_task *t;
 	int ret;
 
-	m->repairs[SP_REPAIR_MISSED_SWITCH]++;
+	note_repair(m, SP_REPAIR_MISSED_SWITCH, c, t_r, pid);
 	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
 	ret = run_end(m, c, t_r, END_OTHER, NULL);
 	if (!ret && t && t->state == SP_TASK_OTHER && cpu->deferred_wake_ns != SP_NO_TS)
@@ -689,7 +700,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	}
 	if (ev->ts_ns < cpu->last_ts_ns) {
 		/* keep each CPU's clock monotonic; the record still counts */
-		m->repairs[SP_REPAIR_TIME_BACKWARDS]++;
+		note_repair(m, SP_REPAIR_TIME_BACKWARDS, c, ev->ts_ns, -1);
 		fixed = *ev;
 		fixed.ts_ns = cpu->last_ts_ns;
 		ev = &fixed;
@@ -800,6 +811,7 @@ int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uin
 	if (!m->cpus)
 		return -ENOMEM;
 	m->nr_cpus = nr_cpus;
+	m->keep_repair_notes = SP_MODEL_REPAIR_NOTES;
 	m->end_ns = end_ns;
 	m->first_ns = SP_NO_TS;
 	m->window_start_ns = 0;
@@ -834,5 +846,6 @@ void sp_model_release(struct sp_model *m)
 	free(m->strs);
 	free(m->str_index);
 	free(m->changes);
+	free(m->repair_notes);
 	memset(m, 0, sizeof(*m));
 }

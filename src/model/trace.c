@@ -107,6 +107,10 @@ static int one_pass(struct sp_trace *t, bool from_waking, const struct sp_model_
 	if (ret)
 		return sp_error_set(err, ret, -1, "out of memory");
 	t->has_model = true;
+	if (t->keep_notes) {
+		t->model.keep_repair_notes = t->keep_notes;
+		sp_reader_keep_lost_notes(t->reader, t->keep_notes);
+	}
 	/* the model reads only the wakeup it was told to use */
 	sp_reader_set_skipped(t->reader, 1u << (from_waking ? SP_EV_WAKEUP : SP_EV_WAKING));
 	ret = sp_reader_read(t->reader, feed_model, &t->model, err);

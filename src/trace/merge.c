@@ -114,13 +114,25 @@ static void key_end(struct sp_reader *r, int leaf)
 	r->key[leaf].rank = UINT32_MAX / 2 + leaf;
 }
 
-/* Records lost before a CPU's record: @missed as in struct sp_raw_record. */
-static void note_lost(struct sp_reader *r, int cpu, int missed)
+/*
+ * Records lost before a CPU's record at @ts_ns: @missed as in struct
+ * sp_raw_record.  The first gaps are kept for -v; a note that cannot be
+ * kept for want of memory is only counted.
+ */
+static void note_lost(struct sp_reader *r, int cpu, int missed, uint64_t ts_ns)
 {
+	if (!missed)
+		return;
 	if (missed > 0)
 		r->lost[cpu] += missed;
-	else if (missed < 0)
-		r->lost[cpu]++;
+	else
+		r->lost[cpu]++, r->lost_unknown[cpu]++;
+	if (r->nr_lost_notes < r->keep_lost_notes &&
+	    sp_grow_array(&r->lost_notes, &r->alloc_lost_notes, r->nr_lost_notes + 1,
+			  sizeof(*r->lost_notes)) == 0)
+		r->lost_notes[r->nr_lost_notes++] =
+			(struct sp_lost_note){ .cpu = cpu, .ts_ns = ts_ns, .count = missed };
+	r->nr_gaps++;
 }
 
 /* Every 65536 records, tell the caller how far the pass is. */
@@ -143,7 +155,7 @@ static inline int deliver_from_stream(struct sp_reader *r, int cpu, sp_event_fn 
 	struct sp_event ev;
 	int ret;
 
-	note_lost(r, cpu, s->cur.missed);
+	note_lost(r, cpu, s->cur.missed, s->cur.ts_ns);
 	sp_decoder_decode(r->dec, &s->cur, cpu, &ev);
 	ret = fn(&ev, data);
 	if (ret)
@@ -578,7 +590,7 @@ static int batch_tree(struct sp_reader *r, struct sp_reader_batch *b, struct rou
 			struct queued *e = &b->in.q[lf->start];
 
 			names_back(&b->in, lf->start++);
-			note_lost(r, cpu, e->missed);
+			note_lost(r, cpu, e->missed, e->ev.ts_ns);
 			left--;
 			ret = fn(&e->ev, data);
 			if (ret)
@@ -616,7 +628,7 @@ static int deliver(struct sp_reader *r, struct round *o, sp_event_fn fn, void *d
 		struct queued *e = &o->out.q[i];
 
 		names_back(&o->out, i);
-		note_lost(r, e->ev.cpu, e->missed);
+		note_lost(r, e->ev.cpu, e->missed, e->ev.ts_ns);
 		ret = fn(&e->ev, data);
 		if (ret)
 			return ret;
@@ -784,6 +796,9 @@ int sp_merge_pass(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_err
 
 	r->nr_leaves = 0;
 	memset(r->lost, 0, r->nr_cpus * sizeof(*r->lost));
+	memset(r->lost_unknown, 0, r->nr_cpus * sizeof(*r->lost_unknown));
+	r->nr_lost_notes = 0;
+	r->nr_gaps = 0;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		stream_rewind(r, cpu);
 		if (r->use_libtracecmd) {

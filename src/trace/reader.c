@@ -295,13 +295,15 @@ struct sp_reader *sp_reader_open(const char *path, struct sp_error *err)
 		goto fail;
 	}
 	r->lost = sp_alloc_array(r->nr_cpus, sizeof(*r->lost));
+	r->lost_unknown = sp_alloc_array(r->nr_cpus, sizeof(*r->lost_unknown));
+	r->keep_lost_notes = SP_READER_LOST_NOTES;
 	r->stats = sp_alloc_array(r->nr_cpus, sizeof(*r->stats));
 	r->marker = sp_alloc_array(r->nr_cpus, sizeof(*r->marker));
 	r->streams = sp_alloc_array(r->nr_cpus, sizeof(*r->streams));
 	r->key = sp_alloc_array(r->nr_cpus, sizeof(*r->key));
 	r->node = sp_alloc_array(r->nr_cpus, sizeof(*r->node));
 	r->leaf_cpu = sp_alloc_array(r->nr_cpus, sizeof(*r->leaf_cpu));
-	if (!r->lost || !r->stats || !r->marker || !r->streams || !r->key || !r->node ||
+	if (!r->lost || !r->lost_unknown || !r->stats || !r->marker || !r->streams || !r->key || !r->node ||
 	    !r->leaf_cpu) {
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		goto fail;
@@ -360,6 +362,8 @@ void sp_reader_close(struct sp_reader *r)
 	sp_container_layout_release(&r->layout);
 	sp_decoder_free(r->dec);
 	free(r->lost);
+	free(r->lost_unknown);
+	free(r->lost_notes);
 	free(r->stats);
 	free(r->marker);
 	free(r->streams);
@@ -393,6 +397,24 @@ const char *sp_reader_comm(const struct sp_reader *r, int pid)
 uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu)
 {
 	return cpu >= 0 && cpu < r->nr_cpus ? r->lost[cpu] : 0;
+}
+
+bool sp_reader_lost_exact(const struct sp_reader *r, int cpu)
+{
+	return cpu < 0 || cpu >= r->nr_cpus || !r->lost_unknown[cpu];
+}
+
+void sp_reader_keep_lost_notes(struct sp_reader *r, size_t max)
+{
+	r->keep_lost_notes = max;
+}
+
+const struct sp_lost_note *sp_reader_lost_notes(const struct sp_reader *r, size_t *nr,
+						uint64_t *nr_gaps)
+{
+	*nr = r->nr_lost_notes;
+	*nr_gaps = r->nr_gaps;
+	return r->lost_notes;
 }
 
 int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats *st)

@@ -32,6 +32,22 @@ static const struct sp_rgb shade_color = { 0.99, 0.78, 0.45 };
 static const struct sp_rgb cpus_color = { 0.10, 0.10, 0.10 };
 static const struct sp_rgb incomplete_color = { 0.94, 0.94, 0.94 };
 
+/*
+ * A column's min..max range is drawn in its series' color this much of the
+ * way from white, and the column's time average over it in the full color,
+ * so the average reads inside a range that fills the plot (a long trace
+ * whose values swing in every column).
+ */
+#define RANGE_TINT 0.40
+
+static struct sp_rgb range_color(const struct sp_rgb *c)
+{
+	struct sp_rgb t = { 1 + (c->r - 1) * RANGE_TINT, 1 + (c->g - 1) * RANGE_TINT,
+			    1 + (c->b - 1) * RANGE_TINT };
+
+	return t;
+}
+
 /* What a panel shows. */
 enum {
 	PANEL_RUNNING = 1 << 0,		/* running, the lost band and the N line */
@@ -437,21 +453,81 @@ static void draw_band_vector(cairo_t *cr, const struct sp_theme *theme,
 	cairo_fill(cr);
 }
 
-/*
- * One series in its color and width: its min..max ranges, or with
- * @flat_only only the stretches where the value stays level.
- */
+static double col_mean(const struct sp_envelope *env, size_t i, enum series which)
+{
+	double running, waiting;
+
+	sp_envelope_col_mean(env, i, &running, &waiting);
+	return which == SERIES_RUNNING ? running : waiting;
+}
+
+/* PNG: the column averages as a step line @lw pixels thick, each column joined to the last. */
+static void draw_mean_pixels(cairo_t *cr, const struct sp_theme *theme,
+			     const struct sp_rect *plot, const struct sp_envelope *env,
+			     const struct sp_int_ticks *t, enum series which, double lw)
+{
+	int up = (int)lw / 2, down = ((int)lw - 1) / 2 + 1, prev = 0;
+
+	for (size_t i = 0; i < env->nr_cols; i++) {
+		int y = (int)floor(sp_rwgraph_value_y(plot, t, theme, col_mean(env, i, which)));
+		int top = i && prev < y ? prev : y, bot = i && prev > y ? prev : y;
+		double x0 = col_x(plot, env, i, true);
+
+		cairo_rectangle(cr, x0, top - up, col_x(plot, env, i + 1, true) - x0,
+				bot - top + up + down);
+		prev = y;
+	}
+	cairo_fill(cr);
+}
+
+/* PDF/SVG: the column averages as one stroked step line. */
+static void draw_mean_vector(cairo_t *cr, const struct sp_theme *theme,
+			     const struct sp_rect *plot, const struct sp_envelope *env,
+			     const struct sp_int_ticks *t, enum series which, double lw)
+{
+	double prev = sp_rwgraph_value_y(plot, t, theme, col_mean(env, 0, which));
+
+	cairo_move_to(cr, col_x(plot, env, 0, false), prev);
+	for (size_t i = 1; i < env->nr_cols; i++) {
+		double y = sp_rwgraph_value_y(plot, t, theme, col_mean(env, i, which));
+
+		if (y == prev)
+			continue;
+		cairo_line_to(cr, col_x(plot, env, i, false), prev);
+		cairo_line_to(cr, col_x(plot, env, i, false), y);
+		prev = y;
+	}
+	cairo_line_to(cr, col_x(plot, env, env->nr_cols, false), prev);
+	cairo_set_line_width(cr, lw);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	cairo_stroke(cr);
+}
+
+/* What of a series draw_series() draws. */
+enum part {
+	PART_RANGE,	/* each column's min..max, in the light range color */
+	PART_MEAN,	/* each column's time average, a line in the full color */
+	PART_FLAT,	/* the stretches where the value stays level, in the full color */
+};
+
 static void draw_series(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 			const struct sp_envelope *env, const struct sp_int_ticks *t,
-			enum series which, bool flat_only, bool px)
+			enum series which, enum part part, bool px)
 {
 	bool running = which == SERIES_RUNNING;
 	double lw = running ? running_width(theme, px) : waiting_width(theme, px);
+	const struct sp_rgb *color = running ? &running_color : &waiting_color;
+	struct sp_rgb range = range_color(color);
 
-	sp_render_set_color(cr, running ? &running_color : &waiting_color);
-	if (px)
-		draw_series_pixels(cr, theme, plot, env, t, which, lw, flat_only, 0);
-	else if (flat_only)
+	sp_render_set_color(cr, part == PART_RANGE ? &range : color);
+	if (part == PART_MEAN && px)
+		draw_mean_pixels(cr, theme, plot, env, t, which, lw);
+	else if (part == PART_MEAN)
+		draw_mean_vector(cr, theme, plot, env, t, which, lw);
+	else if (px)
+		draw_series_pixels(cr, theme, plot, env, t, which, lw, part == PART_FLAT, 0);
+	else if (part == PART_FLAT)
 		draw_flat_vector(cr, theme, plot, env, t, which, lw);
 	else
 		draw_series_vector(cr, theme, plot, env, t, which, lw);
@@ -471,6 +547,13 @@ static void draw_band(cairo_t *cr, const struct sp_theme *theme, const struct sp
 		draw_band_vector(cr, theme, plot, env, t, from);
 }
 
+static double cpus_width(const struct sp_theme *theme, bool pixels)
+{
+	double f = theme->font_size / SP_THEME_FONT_SIZE;
+
+	return pixels ? fmax(1, round(f)) : 1.1 * f;
+}
+
 /* The dotted line at N, or a legend sample of it from x0 to x1 at y. */
 static void cpus_line(cairo_t *cr, const struct sp_theme *theme, bool pixels, double x0,
 		      double x1, double y)
@@ -481,7 +564,7 @@ static void cpus_line(cairo_t *cr, const struct sp_theme *theme, bool pixels, do
 	sp_render_set_color(cr, &cpus_color);
 	if (pixels) {
 		static const double dash[] = { 2, 3 };
-		double lw = fmax(1, round(f));
+		double lw = cpus_width(theme, true);
 
 		cairo_set_line_width(cr, lw);
 		cairo_set_dash(cr, dash, 2, 0);
@@ -489,7 +572,7 @@ static void cpus_line(cairo_t *cr, const struct sp_theme *theme, bool pixels, do
 	} else {
 		double dash[] = { 0, 2.5 * f };
 
-		cairo_set_line_width(cr, 1.1 * f);
+		cairo_set_line_width(cr, cpus_width(theme, false));
 		cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
 		cairo_set_dash(cr, dash, 2, 0);
 	}
@@ -563,21 +646,29 @@ static void draw_panel(cairo_t *cr, const struct sp_theme *theme, const struct s
 	if ((what & PANEL_RUNNING) && style->shade && !columns)
 		draw_band(cr, theme, plot, env, t, style);
 	/*
-	 * Waiting's ranges go under running, so a wide band of waiting tasks
-	 * does not bury the running line; waiting's level stretches go over
-	 * it again, so a thin red line shows inside the green where both
-	 * have the same value.
+	 * Ranges under the average lines, waiting's under running's, so a wide
+	 * range of waiting tasks buries neither line; waiting's level
+	 * stretches go over running again, so a thin red line shows inside
+	 * the green where both have the same value.
 	 */
 	if (what & PANEL_WAITING)
-		draw_series(cr, theme, plot, env, t, SERIES_WAITING, false, px);
+		draw_series(cr, theme, plot, env, t, SERIES_WAITING, PART_RANGE, px);
 	if (what & PANEL_RUNNING)
-		draw_series(cr, theme, plot, env, t, SERIES_RUNNING, false, px);
+		draw_series(cr, theme, plot, env, t, SERIES_RUNNING, PART_RANGE, px);
+	if (what & PANEL_WAITING)
+		draw_series(cr, theme, plot, env, t, SERIES_WAITING, PART_MEAN, px);
+	if (what & PANEL_RUNNING)
+		draw_series(cr, theme, plot, env, t, SERIES_RUNNING, PART_MEAN, px);
 	if (what == PANEL_BOTH)
-		draw_series(cr, theme, plot, env, t, SERIES_WAITING, true, px);
-	/* N last: its dots show through where every CPU is busy */
+		draw_series(cr, theme, plot, env, t, SERIES_WAITING, PART_FLAT, px);
+	/*
+	 * N last, resting on top of a running line at N (every CPU busy),
+	 * so its dots stay visible above it rather than lost inside it.
+	 */
 	if (what & PANEL_RUNNING)
 		cpus_line(cr, theme, px, plot->x, plot->x + plot->w,
-			  sp_rwgraph_value_y(plot, t, theme, style->nr_cpus));
+			  sp_rwgraph_value_y(plot, t, theme, style->nr_cpus) -
+				  running_width(theme, px) / 2 - cpus_width(theme, px) / 2);
 	cairo_restore(cr);
 	sp_axis_frame_draw(cr, theme, plot);
 }
@@ -793,14 +884,22 @@ static void legend_entry_draw(cairo_t *cr, const struct sp_theme *theme,
 
 	switch (e) {
 	case ENTRY_RUNNING:
-	case ENTRY_WAITING:
-		sp_render_set_color(cr, e == ENTRY_RUNNING ? &running_color : &waiting_color);
+	case ENTRY_WAITING: {
+		const struct sp_rgb *color = e == ENTRY_RUNNING ? &running_color : &waiting_color;
+		struct sp_rgb range = range_color(color);
+
+		/* the average line inside its min..max range */
+		sp_render_set_color(cr, &range);
+		cairo_rectangle(cr, x, yl - theme->swatch / 2, sw, theme->swatch);
+		cairo_fill(cr);
+		sp_render_set_color(cr, color);
 		cairo_set_line_width(cr, e == ENTRY_RUNNING ? running_width(theme, style->pixels) :
 				     waiting_width(theme, style->pixels));
 		cairo_move_to(cr, x, yl);
 		cairo_line_to(cr, x + sw, yl);
 		cairo_stroke(cr);
 		break;
+	}
 	case ENTRY_CPUS:
 		cpus_line(cr, theme, style->pixels, x, x + sw, y);
 		break;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # schedplot running-waiting: the --csv step functions integrate to the
 # averages of stats --json over the complete window (one code path, so to
-# 1e-6) and its lost column to lost_cpu_ns (exactly), the images are valid and the same on every run, and errors leave
+# 1e-6) and its lost column to lost_cpu_ns (exactly), its times count from
+# the trace's start given on its first line, the images are valid and the same on every run, and errors leave
 # nothing behind.
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -21,9 +22,15 @@ rows = list(csv.reader(open(sys.argv[1])))
 d = json.load(open(sys.argv[2]))
 ws, end = d["window_ns"]
 n = d["nr_cpus"]
-if rows[0] != ["time_ns", "running", "waiting", "lost"]:
-    sys.exit("bad header %r" % rows[0])
-pts = [(int(t), int(r), int(w), int(l)) for t, r, w, l in rows[1:]]
+# the first line says where time_ns counts from: the trace's start
+if len(rows[0]) != 1 or not rows[0][0].startswith("# start_ns="):
+    sys.exit("no '# start_ns=' first line: %r" % rows[0])
+origin = int(rows[0][0][len("# start_ns="):])
+if origin != min(d["start_ns"].values()):
+    sys.exit("start_ns=%d is not the trace's start %d" % (origin, min(d["start_ns"].values())))
+if rows[1] != ["time_ns", "running", "waiting", "lost"]:
+    sys.exit("bad header %r" % rows[1])
+pts = [(origin + int(t), int(r), int(w), int(l)) for t, r, w, l in rows[2:]]
 if any(b[0] <= a[0] for a, b in zip(pts, pts[1:])):
     sys.exit("times do not increase")
 bad = [p for p in pts if p[3] != max(0, min(p[2], n - p[1]))]
@@ -133,12 +140,12 @@ check "-o -: SVG on stdout" xmllint --noout "$OUT"
 run "$SCHEDPLOT" running-waiting -q --cpus 0 --csv "$TMP/cpu0.csv" -o "$TMP/cpu0.png" "$f"
 expect_status 0 "--cpus 0"
 check "--cpus 0: at most one task running" \
-	awk -F, 'NR > 1 && $2 > 1 { exit 1 }' "$TMP/cpu0.csv"
+	awk -F, 'NR > 2 && $2 > 1 { exit 1 }' "$TMP/cpu0.csv"
 run "$SCHEDPLOT" running-waiting -q --target no-such-command --csv "$TMP/none.csv" \
 	-o "$TMP/none.png" "$f"
 expect_status 0 "--target that matches nothing"
 check "--target that matches nothing: nothing runs or waits" \
-	awk -F, 'NR > 1 && ($2 != 0 || $3 != 0) { exit 1 }' "$TMP/none.csv"
+	awk -F, 'NR > 2 && ($2 != 0 || $3 != 0) { exit 1 }' "$TMP/none.csv"
 
 # ---- errors ----
 

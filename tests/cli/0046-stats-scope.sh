@@ -39,9 +39,10 @@ same_as_csv() {
 			ra += d * r; wa += d * w; lost += d * l
 			if (w >= 1 && r < n) iww += d
 		}
-		NR == 1 { next }
-		NR > 2 { add(ts, $1) }
-		{ ts = $1; r = $2; w = $3; l = $4 }
+		NR == 1 { sub(/^# start_ns=/, ""); origin = $1; next }
+		NR == 2 { next }
+		NR > 3 { add(ts, origin + $1) }
+		{ ts = origin + $1; r = $2; w = $3; l = $4 }
 		END {
 			add(ts, t1)
 			printf "%.0f %.0f %.9g %.9g\n", lost, iww, ra / (t1 - t0), wa / (t1 - t0)

@@ -67,3 +67,13 @@ for v in running-waiting overview; do
 	expect_status 2 "$v: --height too small"
 done
 check "failed runs left no file behind" test -z "$(ls -A "$TMP/out")"
+
+# The time-axis views share one default width, so one window's pictures line up.
+for v in datagraph running-waiting overview; do
+	run "$SCHEDPLOT" $v -q -o "$TMP/width-$v.png" "$f"
+	w=$(python3 -c 'import struct, sys; print(struct.unpack(">I", open(sys.argv[1], "rb").read(20)[16:20])[0])' \
+		"$TMP/width-$v.png" 2>/dev/null)
+	check "$v: default PNG width 1600 (got $w)" test "$w" = 1600
+	run "$SCHEDPLOT" $v -q -o "$TMP/width-$v.svg" "$f"
+	check "$v: default SVG width 720pt" grep -q 'width="720pt"' "$TMP/width-$v.svg"
+done

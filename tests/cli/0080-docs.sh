@@ -314,3 +314,19 @@ else
 	expect_grep "$TMP/zspecs" "^\\*:trace:_files -g '\\*\\.dat" "zsh completion: traces are .dat files"
 	expect_grep "$TMP/zspecs" '^--min=\[start ' "zsh completion: descriptions from --help"
 fi
+
+# ---- recording examples ----
+
+# Every man page's trace-cmd record example records the README's events.
+want=$(sed -n '/^    trace-cmd record -e/,/-o trace.dat/p' "$SRCDIR/README" |
+	grep -oE 'sched:[a-z_]+' | sort -u | tr '\n' ' ')
+for page in "$MAN"/*.1; do
+	grep -q 'trace\\-cmd record \\-e sched:' "$page" || continue
+	got=$(sed -n '/^trace\\-cmd record \\-e sched:/,/\\-\\- /p' "$page" |
+		grep -oE 'sched:[a-z_]+' | sort -u | tr '\n' ' ')
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then
+		ok "$(basename "$page"): its trace-cmd record example records the README's events"
+	else
+		not_ok "$(basename "$page"): trace-cmd record example records '$got', README '$want'"
+	fi
+done

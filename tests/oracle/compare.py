@@ -40,6 +40,16 @@ def main():
                 bad.append(f"cpu_freq_mean_khz {c}: schedplot {a[c]!r}, report {b[c]!r}")
     elif ours.get("cpu_freq_known_ns"):
         bad.append("schedplot has frequencies the report has no cpu_frequency records for")
+    # where to look: the longest stretches of idle while waiting, the longest waits
+    look = ours.get("look_at", {})
+    same("look_at.idle_while_waiting",
+         [(v["start_ns"], v["dur_ns"]) for v in look.get("idle_while_waiting", [])],
+         [(v["start_ns"], v["dur_ns"]) for v in want["look_at"]["idle_while_waiting"]])
+    same("look_at.waits",
+         [(v["pid"], v["start_ns"], v["dur_ns"], v["cpu"], v["class"])
+          for v in look.get("waits", [])],
+         [(v["pid"], v["start_ns"], v["dur_ns"], v["cpu"], v["class"])
+          for v in want["look_at"]["waits"]])
     theirs = {t["pid"]: t for t in want["tasks"]}
     mine = {t["pid"]: t for t in ours["tasks"]}
     same("task pids", sorted(mine), sorted(theirs))
@@ -52,7 +62,7 @@ def main():
         return 1
     print(f"ok - {name}: stats --json equals trace-cmd report on busy, switches, "
           f"averages, lost capacity ({ours.get('lost_cpu_ns')} CPU*ns), wakeup latency "
-          f"quantiles and {len(mine)} tasks"
+          f"quantiles, the longest idle-while-waiting stretches and waits, and {len(mine)} tasks"
           + (f", mean frequency of {len(freq)} CPUs" if freq else ""))
     return 0
 

@@ -227,7 +227,9 @@ class Model:
         self.last_cpu = {}      # pid -> the CPU it last became current on
         self.latencies = []     # wakeup to next becoming current, ns
         self.class_waits = {"wakeup": [], "preempt": []}   # every wait that ended
+        self.ended_waits = []   # (pid, begin, length, cpu it then ran on, class)
         self.repairs = 0
+        self.repair_list = []   # [cpu, ts, pid made current], in the order made
 
     def set_state(self, pid, new, ts):
         if pid == 0:
@@ -249,6 +251,8 @@ class Model:
         if pid != 0 and self.state.get(pid) == "wait":
             kind = "wakeup" if pid in self.woken else "preempt"
             self.class_waits[kind].append(max(0, ts - self.wait_start[pid]))
+            self.ended_waits.append((pid, self.wait_start[pid], max(0, ts - self.wait_start[pid]),
+                                     cpu, kind))
             self.run_wait[cpu] = (max(0, ts - self.wait_start[pid]),
                                   self.waker.get(pid, -1) if pid in self.woken else -1,
                                   prev_cpu)
@@ -277,6 +281,7 @@ class Model:
             self.run_end(cpu, t, "other")
             self.run_begin(cpu, rec.pid, t)
             self.repairs += 1
+            self.repair_list.append([cpu, t, rec.pid])
         self.last_sched[cpu] = rec.ts
 
     def repair(self, cpu, ts, pid):
@@ -284,6 +289,7 @@ class Model:
         self.run_end(cpu, ts, "other")
         self.run_begin(cpu, pid, ts)
         self.repairs += 1
+        self.repair_list.append([cpu, ts, pid])
 
     def switch(self, cpu, ts, runnable, next_pid, prev_state="?"):
         self.run_end(cpu, ts, "wait" if runnable else "other", prev_state)
@@ -402,12 +408,22 @@ def window_stats(run_deltas, wait_deltas, lo, hi, nr_cpus):
     run_area = wait_area = idle_waiting = lost = 0
     wait_max = waiting
     prev = lo
+    stretches = []          # [begin, end] of idle while waiting, merged when adjacent
+
+    def iww(a, b):
+        if b <= a:
+            return
+        if stretches and stretches[-1][1] == a:
+            stretches[-1][1] = b
+        else:
+            stretches.append([a, b])
     while i < len(times) and times[i] <= hi:
         t = times[i]
         run_area += running * (t - prev)
         wait_area += waiting * (t - prev)
         if waiting >= 1 and running < nr_cpus:
             idle_waiting += t - prev
+            iww(prev, t)
         lost += max(0, min(waiting, nr_cpus - running)) * (t - prev)
         running += changes[t][0]
         waiting += changes[t][1]
@@ -418,7 +434,9 @@ def window_stats(run_deltas, wait_deltas, lo, hi, nr_cpus):
     wait_area += waiting * (hi - prev)
     if waiting >= 1 and running < nr_cpus:
         idle_waiting += hi - prev
+        iww(prev, hi)
     lost += max(0, min(waiting, nr_cpus - running)) * (hi - prev)
+    window_stats.stretches = stretches
     return run_area, wait_area, wait_max, idle_waiting, lost
 
 
@@ -623,10 +641,21 @@ def main():
         "lost_cpu_ns": lost_cpu,
         "lost_fraction": lost_cpu / (nr_cpus * span) if span > 0 and nr_cpus > 0 else 0.0,
         "repairs": {"missed_switch": model.repairs},
+        "repair_list": model.repair_list,
         "wakeup_latency_ns": latency_summary(model.latencies),
         "waits": {k: latency_summary(v, True) for k, v in model.class_waits.items()},
         "waits_open_at_end": waits_open,
         "lost_events": lost,
+        # where to look: the five longest of each, longest first, earlier first on ties
+        "look_at": {
+            "idle_while_waiting": [{"start_ns": a, "dur_ns": b - a} for a, b in
+                                   sorted(window_stats.stretches,
+                                          key=lambda x: (x[0] - x[1], x[0]))[:5]],
+            "waits": [{"pid": p, "start_ns": b, "dur_ns": d, "cpu": c,
+                       "class": "wakeup" if k == "wakeup" else "preempted"}
+                      for p, b, d, c, k in sorted(model.ended_waits,
+                                                  key=lambda w: (-w[2], w[1]))[:5]],
+        },
     }
     if freq_steps:
         means = frequency_means(freq_steps, lo, end)

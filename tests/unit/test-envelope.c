@@ -5,6 +5,7 @@
  * band and totals agree with sp_stats, and a reset starts over.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -302,6 +303,72 @@ static void test_reset(void **state)
 	sp_envelope_release(&e);
 }
 
+/* Column means: the time averages, inside each column's min..max. */
+static void test_col_mean(void **state)
+{
+	struct sp_envelope e;
+	double run, wait;
+
+	assert_int_equal(sp_envelope_init(&e, 0, 400, 4, 2), 0);	/* columns of 100 ns */
+	sp_envelope_step(&e, 0, 2, 4);
+	sp_envelope_step(&e, 25, 1, 0);		/* column 0: 2 for 25 ns, then 1 */
+	sp_envelope_step(&e, 150, 0, 3);	/* column 1: 1 then 0; waiting 0 then 3 */
+	sp_envelope_finish(&e);
+	sp_envelope_col_mean(&e, 0, &run, &wait);
+	assert_true(fabs(run - 1.25) < 1e-12 && fabs(wait - 1.0) < 1e-12);
+	sp_envelope_col_mean(&e, 1, &run, &wait);
+	assert_true(fabs(run - 0.5) < 1e-12 && fabs(wait - 1.5) < 1e-12);
+	sp_envelope_col_mean(&e, 3, &run, &wait);
+	assert_true(run == 0 && wait == 3);
+	sp_envelope_release(&e);
+}
+
+/*
+ * Where to look: the five longest stretches of idle while waiting (N = 2),
+ * stretches of different values but unbroken counted as one, and the five
+ * longest waits, longest first, earlier first on ties.
+ */
+static void test_stats_top(void **state)
+{
+	static const uint64_t len[] = { 30, 10, 70, 50, 20, 60, 40 };
+	struct sp_stats s;
+	uint64_t t = 1000;
+
+	sp_stats_init(&s, 0, 100000, 2);
+	sp_stats_step(&s, 0, 2, 0);
+	for (size_t i = 0; i < 7; i++) {
+		/* one idle CPU with one waiting, then two idle with three waiting */
+		sp_stats_step(&s, t, 1, 1);
+		sp_stats_step(&s, t + len[i] / 2, 0, 3);
+		sp_stats_step(&s, t + len[i], 2, 0);
+		t += 1000;
+	}
+	sp_stats_finish(&s);
+	assert_int_equal(s.nr_iww_top, SP_STATS_TOP);
+	assert_int_equal(s.iww_top[0].dur_ns, 70);
+	assert_int_equal(s.iww_top[0].start_ns, 3000);
+	assert_int_equal(s.iww_top[0].waiting_max, 3);
+	assert_int_equal(s.iww_top[0].idle_max, 2);
+	assert_int_equal(s.iww_top[1].dur_ns, 60);
+	assert_int_equal(s.iww_top[4].dur_ns, 30);
+	assert_int_equal(s.idle_while_waiting_ns, 280);
+
+	for (int i = 0; i < 8; i++) {
+		struct sp_wait w = { .start_ns = 100 * i, .dur_ns = i % 3 == 0 ? 500 : 10 * i,
+				     .pid = 10 + i, .cpu = 1 };
+
+		sp_stats_wait(&s, &w);
+	}
+	assert_int_equal(s.nr_waits_top, SP_STATS_TOP);
+	/* 500 three times (i = 0, 3, 6: earlier first), then 70 (i = 7), 50 (i = 5) */
+	assert_int_equal(s.waits_top[0].pid, 10);
+	assert_int_equal(s.waits_top[1].pid, 13);
+	assert_int_equal(s.waits_top[2].pid, 16);
+	assert_int_equal(s.waits_top[3].pid, 17);
+	assert_int_equal(s.waits_top[4].pid, 15);
+	sp_stats_release(&s);
+}
+
 /* The collection: fan-out to envelope, stats and CSV; reset truncates the CSV. */
 static void test_collect_csv(void **state)
 {
@@ -313,6 +380,7 @@ static void test_collect_csv(void **state)
 
 	assert_non_null(f);
 	assert_int_equal(sp_rw_collect_init(&c, 100, 1000, 9, 2, 0, f, NULL, NULL), 0);
+	c.csv_origin_ns = 40;		/* the trace's start: times count from it */
 	sp_rw_collect_observer(&c, &obs);
 	obs.steps(obs.data, &(struct sp_step){ 50, 1, 7 }, 1);
 	sp_rw_collect_reset(obs.data);
@@ -327,8 +395,8 @@ static void test_collect_csv(void **state)
 	rewind(f);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
-	assert_string_equal(buf, "time_ns,running,waiting,lost\n100,1,1,1\n400,2,1,0\n"
-			    "1000,2,1,0\n");
+	assert_string_equal(buf, "# start_ns=40\ntime_ns,running,waiting,lost\n60,1,1,1\n"
+			    "360,2,1,0\n960,2,1,0\n");
 	/* [100, 400) running 1 < N with 1 waiting: 300 of 900 ns, one CPU lost */
 	assert_int_equal(c.stats->idle_while_waiting_ns, 300);
 	assert_int_equal(sp_rw_collect_lost_cpu_ns(&c), 300);
@@ -352,6 +420,8 @@ int main(void)
 		cmocka_unit_test(test_lost_band),
 		cmocka_unit_test(test_random_against_stats),
 		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_col_mean),
+		cmocka_unit_test(test_stats_top),
 		cmocka_unit_test(test_collect_csv),
 	};
 

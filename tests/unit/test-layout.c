@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 #include <cairo.h>
@@ -118,6 +121,54 @@ static void test_draw_smoke(void **state)
 }
 
 /*
+ * Time labels as drawn: in seconds, distinct, and never overlapping, for
+ * zoomed windows far from the trace start and absolute timestamps, at the
+ * widths of a narrow PDF and a wide PNG.
+ */
+static void test_time_labels_fit(void **state)
+{
+	static const uint64_t spans[] = { 700, 3000, 1500000, 2500000, 740000000, 600 * NS_PER_S };
+	static const double widths[] = { 300, 620, 1480 };
+	uint64_t origin = 436124940484ULL;
+	struct sp_theme th;
+	cairo_t *cr = scratch();
+
+	sp_theme_init(&th, 0);
+	sp_render_font(cr, &th, th.font_size, false);
+	for (size_t i = 0; i < sizeof(spans) / sizeof(spans[0]); i++)
+		for (size_t w = 0; w < 3; w++)
+			for (int abs = 0; abs < 2; abs++) {
+				uint64_t t0 = origin + 107500123, t1 = t0 + spans[i];
+				struct sp_time_ticks tt;
+
+				assert_int_equal(sp_time_ticks_fit(&tt, cr, widths[w], t0, t1,
+								   abs ? 0 : origin), 0);
+				/* at least two ticks, but for sub-microsecond windows in 300 px */
+				assert_true(tt.nr_ticks >= 2 || (spans[i] < 1000 && widths[w] < 400));
+				assert_string_equal(tt.unit, "s");
+				for (unsigned int k = 1; k < tt.nr_ticks; k++) {
+					double gap = widths[w] * (double)tt.step_ns /
+						     (double)spans[i];
+					double half = (sp_text_width(cr, tt.ticks[k].label) +
+						       sp_text_width(cr, tt.ticks[k - 1].label)) / 2;
+
+					assert_string_not_equal(tt.ticks[k].label,
+								tt.ticks[k - 1].label);
+					/* centred labels: apart by half of each and some air */
+					assert_true(gap >= 1.2 * half);
+				}
+				/* seconds: since the start, or the trace's own timestamps */
+				for (unsigned int k = 0; k < tt.nr_ticks; k++) {
+					double v = strtod(tt.ticks[k].label, NULL) * 1e9;
+					double want = (double)(tt.ticks[k].ts_ns - (abs ? 0 : origin));
+
+					assert_true(v > want - 0.5 - 1e-6 * want && v < want + 0.5 + 1e-6 * want);
+				}
+			}
+	cairo_destroy(cr);
+}
+
+/*
  * Let leak checkers see only our own allocations: cairo keeps font caches
  * until reset, and fontconfig leaks a little while parsing its
  * configuration (not ours to fix).
@@ -139,6 +190,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_draw_smoke),
+		cmocka_unit_test(test_time_labels_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);

@@ -93,6 +93,24 @@ static bool is_red(const struct canvas *c, int x, int y)
 	return r > 200 && g < 120 && b < 120;
 }
 
+/* The light red of waiting's min..max range (neither the full red nor white). */
+static bool is_red_range(const struct canvas *c, int x, int y)
+{
+	int r, g, b;
+
+	pixel(c, x, y, &r, &g, &b);
+	return r > 235 && g > 150 && g < 215 && b > 150 && b < 215;
+}
+
+/* The light green of running's min..max range. */
+static bool is_green_range(const struct canvas *c, int x, int y)
+{
+	int r, g, b;
+
+	pixel(c, x, y, &r, &g, &b);
+	return r > 120 && r < 180 && g > 170 && g < 215 && b > 140 && b < 185;
+}
+
 static bool is_dark(const struct canvas *c, int x, int y)
 {
 	int r, g, b;
@@ -125,12 +143,12 @@ static void test_spike_reaches_height(void **state)
 	col = (int)sp_envelope_col_of(&e, spike);
 	x = (int)plot.x + col;
 	assert_true(c.yt.top >= 40);
-	/* the spike's column is red from 0 up to 40 tasks, its neighbours only near 0 */
+	/* the spike's column spans 0 up to 40 tasks, its neighbours only near 0 */
 	for (y = row_of(&c, 40); y <= row_of(&c, 10); y++)
-		assert_true(is_red(&c, x, y));
-	assert_false(is_red(&c, x, row_of(&c, 40) - 3));
-	assert_false(is_red(&c, x - 2, row_of(&c, 20)));
-	assert_false(is_red(&c, x + 2, row_of(&c, 20)));
+		assert_true(is_red_range(&c, x, y));
+	assert_false(is_red_range(&c, x, row_of(&c, 40) - 3));
+	assert_false(is_red(&c, x - 2, row_of(&c, 20)) || is_red_range(&c, x - 2, row_of(&c, 20)));
+	assert_false(is_red(&c, x + 2, row_of(&c, 20)) || is_red_range(&c, x + 2, row_of(&c, 20)));
 	assert_true(is_red(&c, x - 2, row_of(&c, 0)));
 	release(&c);
 	sp_envelope_release(&e);
@@ -178,29 +196,105 @@ static void test_shaded_columns(void **state)
 	sp_envelope_release(&e);
 }
 
-/* The dotted line at N = 6: dots and gaps on its row, nothing dark above or below. */
+/* Dark pixels of row @row between @x0 and @x1. */
+static int dark_in_row(const struct canvas *c, int row, int x0, int x1)
+{
+	int dark = 0;
+
+	for (int x = x0; x < x1; x++)
+		dark += is_dark(c, x, row);
+	return dark;
+}
+
+/*
+ * The dotted line at N = 6, resting just above where a running line at N
+ * lies: dots and gaps on one row, nothing dark farther away.
+ */
 static void test_dotted_line_at_n(void **state)
 {
 	struct sp_rwgraph_style st = { .nr_cpus = 6, .shade = true, .pixels = true };
 	struct sp_envelope e;
 	struct canvas c;
-	int x, dark = 0, row, x0 = (int)plot.x + 2, x1 = (int)(plot.x + plot.w) - 2;
+	int x, dark = 0, row, dots = -1, x0 = (int)plot.x + 2, x1 = (int)(plot.x + plot.w) - 2;
 
 	assert_int_equal(sp_envelope_init(&e, 0, SEC, (size_t)plot.w, 6), 0);
 	sp_envelope_finish(&e);		/* nothing runs, nothing waits */
 	draw(&c, &e, &st);
 
 	row = row_of(&c, 6);
-	for (x = x0; x < x1; x++)
-		dark += is_dark(&c, x, row);
+	for (int r = row - 3; r <= row; r++)
+		if (dark_in_row(&c, r, x0, x1) > dark) {
+			dark = dark_in_row(&c, r, x0, x1);
+			dots = r;
+		}
+	assert_true(dots < row);
 	assert_true(dark > (x1 - x0) / 4);
 	assert_true(dark < (x1 - x0) * 3 / 4);
 	for (x = x0; x < x1; x++) {
-		assert_false(is_dark(&c, x, row - 3));
+		assert_false(is_dark(&c, x, dots - 3));
 		assert_false(is_dark(&c, x, row + 3));
 	}
 	/* N = 6 lies below the top of the axis, so it is not hidden in the frame */
 	assert_true(c.yt.top > 6);
+	release(&c);
+	sp_envelope_release(&e);
+}
+
+/* Every CPU busy all the time: the N line still shows, just above the running line. */
+static void test_dotted_line_above_running(void **state)
+{
+	struct sp_rwgraph_style st = { .nr_cpus = 2, .shade = true, .pixels = true };
+	struct sp_envelope e;
+	struct canvas c;
+	int x0 = (int)plot.x + 2, x1 = (int)(plot.x + plot.w) - 2, row, dark = 0;
+
+	assert_int_equal(sp_envelope_init(&e, 0, SEC, (size_t)plot.w, 2), 0);
+	sp_envelope_step(&e, 0, 2, 0);
+	sp_envelope_finish(&e);
+	draw(&c, &e, &st);
+
+	row = row_of(&c, 2);
+	assert_true(is_green(&c, x0 + 10, row));
+	for (int r = row - 3; r < row; r++)
+		dark = dark_in_row(&c, r, x0, x1) > dark ? dark_in_row(&c, r, x0, x1) : dark;
+	assert_true(dark > (x1 - x0) / 4);
+	assert_true(dark < (x1 - x0) * 3 / 4);
+	release(&c);
+	sp_envelope_release(&e);
+}
+
+/*
+ * A long trace: in every column waiting is 4 for a quarter of the time and
+ * 0 otherwise, running 2 then 1.  Each column's range is light; its
+ * average (waiting 1, running 1.25) is a line in the full color.
+ */
+static void test_mean_line_inside_range(void **state)
+{
+	struct sp_rwgraph_style st = { .nr_cpus = 2, .shade = false, .pixels = true };
+	uint64_t t1 = 400 * SEC, col_ns = SEC;	/* 400 columns of a second */
+	struct sp_envelope e;
+	struct canvas c;
+	int full = 0, range = 0;
+
+	assert_int_equal(sp_envelope_init(&e, 0, t1, (size_t)plot.w, 2), 0);
+	for (uint64_t t = 0; t < t1; t += col_ns) {
+		sp_envelope_step(&e, t, 2, 4);
+		sp_envelope_step(&e, t + col_ns / 4, 1, 0);
+	}
+	sp_envelope_finish(&e);
+	draw(&c, &e, &st);
+
+	for (int x = (int)plot.x + 1; x < (int)(plot.x + plot.w) - 1; x++) {
+		/* the averages in the full colors */
+		full += is_red(&c, x, row_of(&c, 1)) && is_green(&c, x, row_of(&c, 1.25));
+		/* the ranges above and around them, lighter */
+		range += is_red_range(&c, x, row_of(&c, 3)) &&
+			 is_green_range(&c, x, row_of(&c, 1.7));
+	}
+	assert_true(full > (int)plot.w * 9 / 10);
+	assert_true(range > (int)plot.w * 9 / 10);
+	/* above the largest value, nothing */
+	assert_false(is_red_range(&c, (int)plot.x + 100, row_of(&c, 4) - 3));
 	release(&c);
 	sp_envelope_release(&e);
 }
@@ -490,6 +584,8 @@ int main(void)
 		cmocka_unit_test(test_spike_reaches_height),
 		cmocka_unit_test(test_shaded_columns),
 		cmocka_unit_test(test_dotted_line_at_n),
+		cmocka_unit_test(test_dotted_line_above_running),
+		cmocka_unit_test(test_mean_line_inside_range),
 		cmocka_unit_test(test_band_between_running_and_lost),
 		cmocka_unit_test(test_lost_spike_reaches_height),
 		cmocka_unit_test(test_no_band_before_complete),

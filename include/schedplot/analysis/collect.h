@@ -23,7 +23,10 @@ struct sp_stats;
  *	- optionally another observer (the overview's datagraph timeline),
  *	  which also receives the model's run and latency callbacks.
  *
- * CSV rows are "time_ns,running,waiting,lost": the first row at the
+ * The CSV starts with a line "# start_ns=N", N the timestamp its times
+ * count from (@csv_origin_ns, the trace's start, as in schedplot runs),
+ * then the header.  Rows are "time_ns,running,waiting,lost" (time_ns
+ * after start_ns): the first row at the
  * window's start with the values holding there, then one row per change
  * inside the window, and a last row at the window's end repeating the
  * values of the last segment, so every segment has both ends.  lost is
@@ -34,6 +37,7 @@ struct sp_rw_collect {
 	struct sp_envelope env;
 	struct sp_stats *stats;		/* over [max(t0, complete), t1], allocated */
 	FILE *csv;			/* NULL: none; owned by the caller */
+	uint64_t csv_origin_ns;		/* CSV times count from here; set before the pass */
 	int csv_errno;			/* first failed CSV write */
 	struct sp_model_observer next;	/* also told; members may be NULL */
 	void (*next_reset)(void *data);
@@ -42,6 +46,7 @@ struct sp_rw_collect {
 	uint64_t stats_t0_ns;
 	int running, waiting;		/* the values holding now */
 	bool csv_started;
+	bool csv_header;		/* the "# start_ns" and header lines are out */
 };
 
 /**

@@ -8,6 +8,8 @@
 
 #include "schedplot/analysis/quantile.h"
 
+#include "schedplot/model/model.h"
+
 struct sp_model_observer;
 struct sp_power;
 struct sp_step;
@@ -24,6 +26,16 @@ struct sp_step;
  * is CPU time (sp_step_lost() gives lost(t)); sp_stats_lost_fraction() puts it over the window's
  * capacity, N x (end - t0).
  */
+/* Pointers kept by sp_stats: the longest of each kind, at most SP_STATS_TOP. */
+#define SP_STATS_TOP 5
+
+/* A stretch of idle while waiting: waiting(t) >= 1 and running(t) < N throughout. */
+struct sp_stats_iww {
+	uint64_t start_ns, dur_ns;
+	int waiting_max;		/* the most tasks waiting in it */
+	int idle_max;			/* the most idle CPUs in it, N - running(t) */
+};
+
 struct sp_stats {
 	uint64_t t0_ns;
 	uint64_t end_ns;
@@ -52,6 +64,17 @@ struct sp_stats {
 	 * which resets it too
 	 */
 	struct sp_power *power;
+	/*
+	 * Where to look: the longest stretches of idle while waiting inside
+	 * [t0, end], and the longest waits (any class) that began in
+	 * [lat_from_ns, lat_to_ns]; longest first, earlier first on ties.
+	 */
+	struct sp_stats_iww iww_top[SP_STATS_TOP];
+	size_t nr_iww_top;
+	struct sp_wait waits_top[SP_STATS_TOP];
+	size_t nr_waits_top;
+	struct sp_stats_iww iww_open;	/* the stretch under way (dur_ns unused) */
+	bool in_iww;
 };
 
 /**
@@ -107,6 +130,15 @@ void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n);
  * Out of memory, the latency is lost and @s->lat_error says so.
  */
 void sp_stats_latency(struct sp_stats *s, uint64_t dur_ns);
+
+/**
+ * sp_stats_wait - consider one finished wait for the longest kept
+ * @s: the stats
+ * @w: the wait (any class)
+ *
+ * Waits that began outside [lat_from_ns, lat_to_ns] are ignored.
+ */
+void sp_stats_wait(struct sp_stats *s, const struct sp_wait *w);
 
 /**
  * sp_stats_finish - integrate up to the end of the window, summarise latency

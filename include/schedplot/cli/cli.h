@@ -152,6 +152,24 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
 char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns);
 
 /**
+ * sp_cli_zoom_command - a ready command line that shows an interval in context
+ * @buf: output buffer
+ * @len: its size
+ * @view: the view to run ("datagraph", "running-waiting")
+ * @start_ns: the interval's start (the trace's own time)
+ * @dur_ns: its length
+ * @file: the trace
+ *
+ * "schedplot VIEW --time A,B FILE": half the interval's length (at least
+ * 50 us) on each side, rounded outward to whole microseconds, so the
+ * window holds the whole interval.
+ *
+ * Return: @buf.
+ */
+char *sp_cli_zoom_command(char *buf, size_t len, const char *view, uint64_t start_ns,
+			  uint64_t dur_ns, const char *file);
+
+/**
  * sp_cli_parse_seconds - a time as given on the command line, in seconds
  * @arg: a number with an optional unit: ns, us, ms or s ("100ms", "1.5ms",
  *	 "250us", "2s", "300ns"); a plain number counts seconds

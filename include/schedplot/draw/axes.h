@@ -29,9 +29,8 @@ struct sp_time_ticks {
 	unsigned int nr_ticks;
 	struct sp_tick ticks[SP_MAX_TICKS];
 	uint64_t step_ns;		/* 1, 2 or 5 x 10^k */
-	const char *unit;		/* "s", "ms", "µs" or "ns" */
-	uint64_t base_ns;		/* labels count from here (relative to origin) */
-	char title[64];			/* "time (ms)" or "time (ms) after 12.5 s" */
+	const char *unit;		/* "s": labels are seconds */
+	char title[64];			/* "time since the trace start (s)" or "trace timestamp (s)" */
 };
 
 /**
@@ -44,11 +43,10 @@ struct sp_time_ticks {
  * @max_ticks: at most this many ticks (2..SP_MAX_TICKS)
  *
  * The step is the smallest 1-2-5 x 10^k ns giving at most @max_ticks ticks
- * on multiples of the step (counted from @origin_ns) inside [t0, t1].  The
- * unit is the largest of s, ms, µs, ns not longer than the window; labels
- * carry just the digits the step needs ("0", "0.5", "1.0").  When labels
- * would grow long (a narrow window far from the origin) they count from
- * a round @base_ns instead, and the title says from where.
+ * on multiples of the step (counted from @origin_ns) inside [t0, t1].
+ * Labels are seconds since @origin_ns the way trace-cmd report prints
+ * time: six decimals ("0.107500", "436.300000"), more when the step is
+ * below a microsecond, so consecutive labels always differ.
  *
  * Return: 0, or -EINVAL for an empty window or bad arguments.
  */

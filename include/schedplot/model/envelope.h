@@ -25,9 +25,11 @@ struct sp_step;
  *	columns  |  0  |  1  |  2  |  3  |  4  |
  *	min..max  2..2  1..2  1..2  1..1  1..2
  *
- * A spike of one nanosecond reaches its height in its column; nothing is
- * averaged.  Each column also records how long, inside it, some task
- * waited while some CPU idled (waiting >= 1 and running < N).
+ * A spike of one nanosecond reaches its height in its column.  Each column
+ * also keeps the integral of each function over it (task-nanoseconds), so
+ * its time average can be drawn inside the min..max range, and how long,
+ * inside it, some task waited while some CPU idled (waiting >= 1 and
+ * running < N).
  *
  * Lost capacity, lost(t) = min(waiting(t), N - running(t)) (sp_step_lost()),
  * is drawn as a band from running(t) up to running(t) + lost(t).  A column
@@ -44,6 +46,7 @@ struct sp_envelope_col {
 	uint64_t shade_ns;		/* waiting >= 1 and running < N, inside the column */
 	int lost_lo, lost_hi;		/* the lost band; lost_hi == 0: no lost capacity */
 	int lost_max;			/* the largest lost(t) inside the column */
+	uint64_t run_area, wait_area;	/* integrals over the column, task-ns */
 };
 
 struct sp_envelope {
@@ -155,5 +158,17 @@ size_t sp_envelope_col_of(const struct sp_envelope *e, uint64_t ts_ns);
  * Return: 0..1, the part of the column in which waiting >= 1 and running < N.
  */
 double sp_envelope_shade_fraction(const struct sp_envelope *e, size_t i);
+
+/**
+ * sp_envelope_col_mean - time averages of running and waiting in a column
+ * @e: a finished envelope
+ * @i: the column
+ * @running: set to the average of running(t) over the column
+ * @waiting: set to the average of waiting(t) over the column
+ *
+ * Each lies in the column's min..max range of its function.
+ */
+void sp_envelope_col_mean(const struct sp_envelope *e, size_t i, double *running,
+			  double *waiting);
 
 #endif /* SP_ENVELOPE_H */

@@ -206,6 +206,19 @@ struct sp_model_filter {
 	void *task_data;
 };
 
+/* One repair, for -v: where and when, and the task it made current. */
+struct sp_repair_note {
+	int kind;			/* enum sp_repair_kind */
+	int cpu;			/* -1: not tied to a CPU (late change) */
+	uint64_t ts_ns;			/* when it acts: for a missed switch, the CPU's
+					   previous sched record */
+	int pid;			/* the task made current (missed switch), the
+					   switch's prev_pid (mismatch), else -1 */
+};
+
+/* Repairs noted unless keep_repair_notes says otherwise. */
+#define SP_MODEL_REPAIR_NOTES 10
+
 struct sp_model {
 	int nr_cpus;
 	struct sp_cpu *cpus;
@@ -218,6 +231,9 @@ struct sp_model {
 	uint64_t nr_waits_open;		/* waits still open at the end: no sample */
 	uint64_t nr_by_type[SP_EV_NR_TYPES];
 	uint64_t repairs[SP_REPAIR_NR_KINDS];
+	/* the first keep_repair_notes repairs, in the order made, for -v */
+	struct sp_repair_note *repair_notes;
+	size_t nr_repair_notes, alloc_repair_notes, keep_repair_notes;
 	bool wakeup_from_waking;	/* sched_waking stands in for sched_wakeup */
 
 	struct sp_task *tasks;

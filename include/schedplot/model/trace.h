@@ -37,6 +37,8 @@ struct sp_trace {
 	uint64_t window_start_ns;	/* max over CPUs with records of start_ns */
 	uint64_t end_ns;		/* last record over all CPUs */
 	struct sp_model model;		/* valid after sp_trace_run() */
+	size_t keep_notes;		/* repairs and gaps noted per pass (0: the
+					   first SP_MODEL_REPAIR_NOTES) */
 	bool has_model;
 	/* the CPU topology schedplot record saved in the trace, if any */
 	struct sp_topology topology;

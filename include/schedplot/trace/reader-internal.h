@@ -63,6 +63,10 @@ struct sp_reader {
 	bool swap;			/* file and host byte order differ */
 	struct sp_decoder *dec;
 	uint64_t *lost;			/* per CPU */
+	uint64_t *lost_unknown;		/* per CPU: gaps the kernel gave no size for */
+	struct sp_lost_note *lost_notes;	/* the first keep_lost_notes gaps */
+	size_t nr_lost_notes, alloc_lost_notes, keep_lost_notes;
+	uint64_t nr_gaps;		/* gaps seen in this pass, kept or not */
 	struct sp_cpu_stats *stats;	/* per CPU: the file's cpustats */
 	signed char *marker;		/* per CPU: a page flags lost records: 1, none: 0,
 					 * or an enum sp_marker_state */

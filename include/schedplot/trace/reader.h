@@ -81,6 +81,44 @@ const char *sp_reader_comm(const struct sp_reader *r, int pid);
 uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu);
 
 /**
+ * sp_reader_lost_exact - whether a CPU's lost-event count is exact
+ * @r: the reader
+ * @cpu: the CPU
+ *
+ * Return: false when some gap on @cpu was of a size the kernel did not
+ * give (counted as one in sp_reader_lost_events(): "at least").
+ */
+bool sp_reader_lost_exact(const struct sp_reader *r, int cpu);
+
+/* A gap in a CPU's records, for -v. */
+struct sp_lost_note {
+	int cpu;
+	uint64_t ts_ns;			/* the record that follows the gap */
+	int count;			/* records lost, -1: the kernel did not say */
+};
+
+/* Gaps noted per pass unless sp_reader_keep_lost_notes() says otherwise. */
+#define SP_READER_LOST_NOTES 10
+
+/**
+ * sp_reader_keep_lost_notes - how many gaps to note in a pass
+ * @r: the reader
+ * @max: the first @max gaps are kept (SIZE_MAX: all)
+ */
+void sp_reader_keep_lost_notes(struct sp_reader *r, size_t max);
+
+/**
+ * sp_reader_lost_notes - the gaps noted in the last pass, in delivery order
+ * @r: the reader
+ * @nr: set to how many are kept
+ * @nr_gaps: set to how many there were
+ *
+ * Return: the array (owned by @r, valid until the next pass), or NULL.
+ */
+const struct sp_lost_note *sp_reader_lost_notes(const struct sp_reader *r, size_t *nr,
+						uint64_t *nr_gaps);
+
+/**
  * sp_reader_cpu_stats - the ring-buffer statistics the file saved for a CPU
  * @r: the reader
  * @cpu: the CPU
