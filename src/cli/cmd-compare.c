@@ -68,6 +68,8 @@ static const char compare_usage[] =
 	"  -o, --output FILE     draw the runs and the wait distributions (PNG, PDF, SVG)\n"
 	"      --format FMT      png, pdf or svg (needed with -o -)\n"
 	"      --metric NAME     the metric of the runs plot (default duration)\n"
+	"      --view VIEW       runs, cdf, shift or ridgeline alone (default: a\n"
+	"                        page of runs, CDF and shift function)\n"
 	"      --width PX        image width (default 900)\n"
 	"      --height PX       image height (default 900)\n"
 	"      --title TEXT      image title\n"
@@ -91,6 +93,7 @@ enum {
 	OPT_SEED,
 	OPT_FORMAT,
 	OPT_METRIC,
+	OPT_VIEW,
 	OPT_WIDTH,
 	OPT_HEIGHT,
 	OPT_TITLE,
@@ -110,6 +113,7 @@ static const struct option compare_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "view", required_argument, NULL, OPT_VIEW },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "height", required_argument, NULL, OPT_HEIGHT },
 	{ "title", required_argument, NULL, OPT_TITLE },
@@ -299,6 +303,22 @@ static int parse_double(const char *name, const char *arg, double lo, double hi,
 	return -1;
 }
 
+static const char *const compare_views[] = {
+	[SP_COMPARE_VIEW_RUNS] = "runs",
+	[SP_COMPARE_VIEW_CDF] = "cdf",
+	[SP_COMPARE_VIEW_SHIFT] = "shift",
+	[SP_COMPARE_VIEW_RIDGELINE] = "ridgeline",
+};
+
+/* the view named @name, or -1 */
+static int parse_view(const char *name)
+{
+	for (size_t i = 0; i < sizeof(compare_views) / sizeof(*compare_views); i++)
+		if (compare_views[i] && !strcmp(compare_views[i], name))
+			return (int)i;
+	return -1;
+}
+
 static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 {
 	int opt, group = 0, ret, i;
@@ -375,6 +395,12 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		case OPT_METRIC:
 			o->metric = optarg;
 			break;
+		case OPT_VIEW:
+			o->view = parse_view(optarg);
+			if (o->view < 0)
+				return sp_cli_usage("compare", "--view: runs, cdf, shift or "
+						    "ridgeline, not '%s'", optarg);
+			break;
 		case OPT_WIDTH:
 			ret = parse_double("width", optarg, 300, SP_OUTPUT_MAX_PX, &o->width);
 			break;
@@ -428,10 +454,16 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		if (!o->format)
 			return sp_cli_usage("compare", "cannot tell the format of '%s' (use .png, "
 					    ".pdf or .svg, or --format)", o->output);
-	} else if (o->format || o->metric || o->width || o->height || o->title) {
-		return sp_cli_usage("compare", "--format, --metric, --width, --height and --title "
-				    "are for the image: give -o FILE");
+	} else if (o->format || o->metric || o->view || o->width || o->height || o->title) {
+		return sp_cli_usage("compare", "--format, --metric, --view, --width, --height and "
+				    "--title are for the image: give -o FILE");
 	}
+	if (o->values && (o->view == SP_COMPARE_VIEW_CDF || o->view == SP_COMPARE_VIEW_RIDGELINE))
+		return sp_cli_usage("compare", "--view %s draws the waits of traces, not --values",
+				    compare_views[o->view]);
+	if (o->view == SP_COMPARE_VIEW_SHIFT && (o->no_shift || (o->values && !o->shift)))
+		return sp_cli_usage("compare", "--view shift needs the shift function (%s)",
+				    o->no_shift ? "not --no-shift" : "--values --shift");
 	if (o->output && !strcmp(o->output, "-") && o->json)
 		return sp_cli_usage("compare", "-o - and --json both want standard output");
 	for (i = 0; i < 2; i++) {
@@ -619,7 +651,8 @@ static int draw_figure(struct sp_cmp *c)
 		rg[i].values = calloc(nr ? nr : 1, sizeof(double));
 		rg[i].waits = calloc(g->nr_runs, sizeof(*rg[i].waits));
 		rg[i].nr_waits = calloc(g->nr_runs, sizeof(*rg[i].nr_waits));
-		if (!rg[i].values || !rg[i].waits || !rg[i].nr_waits) {
+		rg[i].labels = calloc(g->nr_runs, sizeof(*rg[i].labels));
+		if (!rg[i].values || !rg[i].waits || !rg[i].nr_waits || !rg[i].labels) {
 			ret = sp_cli_fail(NULL, "out of memory");
 			goto out;
 		}
@@ -629,6 +662,8 @@ static int draw_figure(struct sp_cmp *c)
 		for (r = 0; !o->values && r < g->nr_runs; r++) {
 			rg[i].waits[r] = g->runs[r].waits;
 			rg[i].nr_waits[r] = g->runs[r].nr_waits;
+			rg[i].labels[r] = strrchr(g->runs[r].file, '/') ?
+					  strrchr(g->runs[r].file, '/') + 1 : g->runs[r].file;
 		}
 		rg[i].nr_waits_runs = o->values ? 0 : g->nr_runs;
 		rg[i].median = c->metrics[k].sum[i].nr ? scale * c->metrics[k].sum[i].median : NAN;
@@ -636,6 +671,7 @@ static int draw_figure(struct sp_cmp *c)
 		rg[i].ci_lo = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_lo : NAN;
 		rg[i].ci_hi = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_hi : NAN;
 	}
+	fig.view = o->view;
 	fig.title = o->title;
 	fig.y_title = y_title;
 	fig.groups = rg;
@@ -680,6 +716,7 @@ out:
 		free(rg[i].values);
 		free(rg[i].waits);
 		free(rg[i].nr_waits);
+		free(rg[i].labels);
 	}
 	return ret;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare view: the runs of two groups, their wait distributions and the
- * shift function between them.  Work is proportional to the runs and the
- * pixels: the CDF panel is the latency view's, evaluated per column.
+ * shift function between them, on one page or each alone, and the
+ * ridgeline: every run's waits as a histogram on log x, one row per run.
+ * Work is proportional to the runs and the pixels: the CDF panel is the
+ * latency view's, evaluated per column.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +19,7 @@
 #include "schedplot/draw/axes.h"
 #include "schedplot/draw/figure.h"
 #include "schedplot/draw/layout.h"
+#include "schedplot/draw/logaxis.h"
 #include "schedplot/draw/palette.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
@@ -327,7 +330,7 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 	double lo = 0, hi = 0, left_w, text_h, s = fig->shift_scale ? fig->shift_scale : 1;
 	struct sp_rect plot;
 	struct lin_axis ax;
-	char label[64];
+	char label[256];
 	int d;
 
 	for (d = 0; d < SP_NR_DECILES; d++) {
@@ -389,6 +392,111 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 	return 0;
 }
 
+#define RIDGE_BINS	96	/* histogram bins across the log axis */
+#define RIDGE_RISE	1.0	/* a row's tallest bin, in row heights */
+
+/*
+ * The ridgeline: one row per run, in the order given (A's runs, then B's),
+ * each its waits' histogram over log-spaced bins, scaled to its own
+ * tallest bin and filled in its group's colour.
+ */
+static int draw_ridgeline(cairo_t *cr, const struct sp_theme *theme,
+			  const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	double lo = INFINITY, hi = 0, label_w = 0, text_h, row_h, bins[RIDGE_BINS];
+	size_t i, j, k, nr_rows = 0, row = 0;
+	struct sp_log_axis ax;
+	struct sp_rect plot;
+	char label[256];
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < fig->groups[i].nr_waits_runs; j++) {
+			const struct sp_compare_runs *g = &fig->groups[i];
+
+			nr_rows++;
+			for (k = 0; k < g->nr_waits[j]; k++) {
+				if (g->waits[j][k] > 0)
+					lo = fmin(lo, (double)g->waits[j][k]);
+				hi = fmax(hi, (double)g->waits[j][k]);
+			}
+		}
+	if (!nr_rows || !isfinite(lo))
+		return -EINVAL;
+	if (sp_log_axis_fit(&ax, lo, hi, SP_LOG_NS))
+		return -EINVAL;
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < fig->groups[i].nr_waits_runs; j++) {
+			const struct sp_compare_runs *g = &fig->groups[i];
+
+			snprintf(label, sizeof(label), "%s  %s", g->name,
+				 g->labels && g->labels[j] ? g->labels[j] : "");
+			label_w = fmax(label_w, sp_text_width(cr, label));
+		}
+	cairo_restore(cr);
+	plot.x = area->x + label_w + 2 * theme->pad;
+	plot.w = area->w - (plot.x - area->x) - theme->margin;
+	plot.y = area->y + 2 * text_h + 2 * theme->pad;
+	plot.h = area->h - (plot.y - area->y) - 3 * text_h - 3 * theme->pad;
+	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < SP_LAYOUT_MIN_PLOT)
+		return -ERANGE;
+	if (fig->pixels) {
+		sp_figure_snap_x(&plot);
+		sp_figure_snap_y(&plot);
+	}
+	/* the top row rises RIDGE_RISE - 1 rows above the plot's first row */
+	row_h = plot.h / ((double)nr_rows + RIDGE_RISE - 1);
+	sp_log_axis_draw_x(cr, theme, &plot, &ax, "time waiting for a CPU (log)", true);
+
+	cairo_save(cr);
+	for (i = 0; i < 2; i++) {
+		const struct sp_compare_runs *g = &fig->groups[i];
+		struct sp_rgb c;
+
+		group_rgb(i, &c);
+		for (j = 0; j < g->nr_waits_runs; j++, row++) {
+			double base = plot.y + plot.h - (double)(nr_rows - 1 - row) * row_h, top = 0;
+
+			memset(bins, 0, sizeof(bins));
+			for (k = 0; k < g->nr_waits[j]; k++) {
+				double f = sp_log_axis_frac(&ax, (double)g->waits[j][k]);
+				size_t b = (size_t)(f * RIDGE_BINS);
+
+				bins[b < RIDGE_BINS ? b : RIDGE_BINS - 1]++;
+			}
+			for (k = 0; k < RIDGE_BINS; k++)
+				top = fmax(top, bins[k]);
+			cairo_move_to(cr, plot.x, base);
+			for (k = 0; k < RIDGE_BINS; k++) {
+				double y = base - (top ? bins[k] / top : 0) * RIDGE_RISE * row_h;
+
+				cairo_line_to(cr, plot.x + plot.w * (double)k / RIDGE_BINS, y);
+				cairo_line_to(cr, plot.x + plot.w * (double)(k + 1) / RIDGE_BINS, y);
+			}
+			cairo_line_to(cr, plot.x + plot.w, base);
+			cairo_close_path(cr);
+			cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.75);
+			cairo_fill_preserve(cr);
+			sp_render_set_color(cr, &theme->text);
+			cairo_set_line_width(cr, theme->axis_line_width);
+			cairo_stroke(cr);
+			sp_render_font(cr, theme, theme->font_size, false);
+			snprintf(label, sizeof(label), "%s  %s", g->name,
+				 g->labels && g->labels[j] ? g->labels[j] : "");
+			sp_text_draw(cr, plot.x - theme->pad, base, SP_ALIGN_RIGHT | SP_ALIGN_BOTTOM,
+				     label);
+		}
+	}
+	sp_render_font(cr, theme, theme->font_size, false);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_draw(cr, plot.x, area->y + theme->pad, SP_ALIGN_LEFT | SP_ALIGN_TOP,
+		     "wakeup latency of each run: histogram on log x, scaled to its tallest bin");
+	cairo_restore(cr);
+	return 0;
+}
+
 int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			   const struct sp_compare_figure *fig, double width, double height)
 {
@@ -404,9 +512,29 @@ int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		for (j = 0; j < fig->groups[i].nr_waits_runs; j++)
 			waits |= fig->groups[i].nr_waits[j] > 0;
 	}
-	share[0] = 0.35;
-	share[1] = waits ? 0.4 : 0;
-	share[2] = fig->shift ? 0.25 : 0;
+	switch (fig->view) {
+	case SP_COMPARE_VIEW_PAGE:
+		share[0] = 0.35;
+		share[1] = waits ? 0.4 : 0;
+		share[2] = fig->shift ? 0.25 : 0;
+		break;
+	case SP_COMPARE_VIEW_RUNS:
+		share[0] = 1;
+		break;
+	case SP_COMPARE_VIEW_CDF:
+	case SP_COMPARE_VIEW_RIDGELINE:
+		if (!waits)
+			return -EINVAL;
+		share[1] = 1;
+		break;
+	case SP_COMPARE_VIEW_SHIFT:
+		if (!fig->shift)
+			return -EINVAL;
+		share[2] = 1;
+		break;
+	default:
+		return -EINVAL;
+	}
 	for (i = 0; i < 3; i++)
 		total += share[i];
 
@@ -433,6 +561,8 @@ int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		}
 		if (i == 0)
 			ret = draw_runs(cr, theme, fig, &area);
+		else if (i == 1 && fig->view == SP_COMPARE_VIEW_RIDGELINE)
+			ret = draw_ridgeline(cr, theme, fig, &area);
 		else if (i == 1)
 			ret = draw_cdf(cr, theme, fig, &area);
 		else

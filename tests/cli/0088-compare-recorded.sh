@@ -104,3 +104,86 @@ run "$SCHEDPLOT" compare --json -q "${a[@]}" --vs
 expect_status 2 "the second group empty after five runs"
 expect_grep "$ERR" "^schedplot: the second group is empty" "the second group empty: said"
 check "the second group empty: nothing on standard output" test ! -s "$OUT"
+
+# ---- --view: each panel alone, and the ridgeline ----
+
+for v in runs cdf shift ridgeline; do
+	for ext in png svg pdf; do
+		run "$SCHEDPLOT" compare -q --no-shift --view "$v" "${a[@]:0:2}" --vs "${b[@]:0:2}" \
+			-o "$TMP/$v.$ext"
+		if [ "$v" = shift ]; then
+			expect_status 2 "--view shift with --no-shift: a usage error"
+			check "--view shift with --no-shift: nothing written" test ! -e "$TMP/$v.$ext"
+			break
+		fi
+		expect_status 0 "--view $v, .$ext"
+	done
+done
+expect_grep "$TMP/ridgeline.svg" '</svg>' "--view ridgeline: SVG complete"
+expect_grep "$TMP/ridgeline.pdf" '%%EOF' "--view ridgeline: PDF complete"
+run "$SCHEDPLOT" compare -q --view shift --seed 3 "${a[@]}" --vs "${b[@]}" -o "$TMP/shift.png"
+expect_status 0 "--view shift"
+run "$SCHEDPLOT" compare -q --view shift --seed 3 "${a[@]}" --vs "${b[@]}" -o "$TMP/shift2.png"
+check "--view shift: the same input gives the same bytes" cmp -s "$TMP/shift.png" "$TMP/shift2.png"
+check "--view runs, cdf, shift and ridgeline differ from each other" bash -c \
+	'[ "$(md5sum "$1"/{runs,cdf,shift,ridgeline}.png | cut -d" " -f1 | sort -u | wc -l)" = 4 ]' sh "$TMP"
+run "$SCHEDPLOT" compare -q --no-shift --view ridgeline "${a[@]}" --vs "${b[@]}" -o "$TMP/r2.png"
+run "$SCHEDPLOT" compare -q --no-shift --view ridgeline "${a[@]}" --vs "${b[@]}" -o "$TMP/r3.png"
+check "--view ridgeline: the same input gives the same bytes" cmp -s "$TMP/r2.png" "$TMP/r3.png"
+
+# the ridgeline: ten rows, A's five (orange) all above B's five (blue)
+cat >"$TMP/ridge.py" <<'PY'
+import struct, sys, zlib
+
+def read_png(path):
+    data = open(path, 'rb').read()
+    pos, idat = 8, b''
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+
+w, h, bpp, rows = read_png(sys.argv[1])
+orange, blue = [], []
+for y in range(h):
+    for x in range(w):
+        r, g, b = rows[y][x * bpp:x * bpp + 3]
+        if r > 200 and b < 120 and g > 120:
+            orange.append(y)
+        elif b > 200 and r < 140:
+            blue.append(y)
+sys.exit(0 if len(orange) > 500 and len(blue) > 500 and max(orange) < min(blue) else 1)
+PY
+check "--view ridgeline: the first group's rows (orange) above the second's (blue)" \
+	python3 "$TMP/ridge.py" "$TMP/r2.png"
+
+run "$SCHEDPLOT" compare --view bogus "${a[@]:0:1}" --vs "${b[@]:0:1}" -o "$TMP/x.png"
+expect_status 2 "--view bogus"
+expect_grep "$ERR" "^schedplot: --view: runs, cdf, shift or ridgeline, not 'bogus'" "--view bogus: said"
+run "$SCHEDPLOT" compare --view runs "${a[@]:0:1}" --vs "${b[@]:0:1}"
+expect_status 2 "--view without -o"
+printf '1\n2\n3\n' >"$TMP/v.txt"
+run "$SCHEDPLOT" compare --values --view ridgeline "$TMP/v.txt" --vs "$TMP/v.txt" -o "$TMP/x.png"
+expect_status 2 "--view ridgeline with --values"
+check "--view ridgeline with --values: nothing written" test ! -e "$TMP/x.png"

@@ -67,6 +67,7 @@ struct sp_cmp_opts {
 	const char *output;
 	enum sp_format format;
 	const char *metric;
+	int view;		/* enum sp_compare_view */
 	double width, height;
 	const char *title;
 };

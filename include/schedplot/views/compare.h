@@ -32,12 +32,23 @@ struct sp_compare_runs {
 	const uint64_t **waits;		/* nr_waits_runs runs' waits in ns, sorted */
 	size_t *nr_waits;
 	size_t nr_waits_runs;
+	const char **labels;		/* the ridgeline's name of each run, or NULL */
 	double median;			/* in the axis' unit */
 	double ci_lo, ci_hi;		/* its interval; NaN for none (a band when known) */
 	double cv;			/* sd / mean, NaN when unknown */
 };
 
+/* What the figure shows: the page of three panels, or one view alone. */
+enum sp_compare_view {
+	SP_COMPARE_VIEW_PAGE,		/* runs, CDF and shift function */
+	SP_COMPARE_VIEW_RUNS,
+	SP_COMPARE_VIEW_CDF,
+	SP_COMPARE_VIEW_SHIFT,
+	SP_COMPARE_VIEW_RIDGELINE,	/* one row per run: its waits' histogram */
+};
+
 struct sp_compare_figure {
+	enum sp_compare_view view;
 	const char *title;		/* NULL or "": none */
 	const char *y_title;		/* the runs panel's axis: "duration (s)" */
 	const struct sp_compare_runs *groups;	/* two */
@@ -56,7 +67,8 @@ struct sp_compare_figure {
  * @height: the surface height
  *
  * Return: 0, -ERANGE when the surface is too small for its labels,
- * -EINVAL when a group has no run, or -ENOMEM.
+ * -EINVAL when a group has no run, the view needs waits (cdf, ridgeline)
+ * or a shift function that @fig lacks, or -ENOMEM.
  */
 int sp_compare_figure_draw(struct _cairo *cr, const struct sp_theme *theme,
 			   const struct sp_compare_figure *fig, double width, double height);
