@@ -203,6 +203,8 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 	$(PROG) running-waiting -q -o doc/messaging-running-waiting.png traces/messaging.dat
 	$(PROG) latency -q --by placement --width 1000 --height 600 -o doc/overload-latency.png \
 		$(SAMPLE) > /dev/null
+	$(PROG) compare -q --names 2-per-cpu,3-per-cpu --metric migrations_per_s \
+		-o doc/compare.png traces/compare/t2-*.dat --vs traces/compare/t3-*.dat > /dev/null
 
 # The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:

@@ -150,7 +150,9 @@ static int draw_runs(cairo_t *cr, const struct sp_theme *theme,
 		}
 	if (!isfinite(lo))
 		lo = hi = 0;
-	lin_axis_fit(&ax, lo, hi);
+	/* room for the dots at both ends, not below 0 for values that are not */
+	r = (hi - lo) * 0.04;
+	lin_axis_fit(&ax, lo >= 0 && lo - r < 0 ? 0 : lo - r, hi + r);
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	text_h = sp_text_height(cr);
