@@ -68,8 +68,8 @@ static const char compare_usage[] =
 	"  -o, --output FILE     draw the runs and the wait distributions (PNG, PDF, SVG)\n"
 	"      --format FMT      png, pdf or svg (needed with -o -)\n"
 	"      --metric NAME     the metric of the runs plot (default duration)\n"
-	"      --view VIEW       runs, cdf, shift or ridgeline alone (default: a\n"
-	"                        page of runs, CDF and shift function)\n"
+	"      --view VIEW       runs, cdf, shift, ridgeline or datagraph alone\n"
+	"                        (default: a page of runs, CDF and shift function)\n"
 	"      --width PX        image width (default 900)\n"
 	"      --height PX       image height (default 900)\n"
 	"      --title TEXT      image title\n"
@@ -308,6 +308,7 @@ static const char *const compare_views[] = {
 	[SP_COMPARE_VIEW_CDF] = "cdf",
 	[SP_COMPARE_VIEW_SHIFT] = "shift",
 	[SP_COMPARE_VIEW_RIDGELINE] = "ridgeline",
+	[SP_COMPARE_VIEW_DATAGRAPH] = "datagraph",
 };
 
 /* the view named @name, or -1 */
@@ -398,8 +399,8 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		case OPT_VIEW:
 			o->view = parse_view(optarg);
 			if (o->view < 0)
-				return sp_cli_usage("compare", "--view: runs, cdf, shift or "
-						    "ridgeline, not '%s'", optarg);
+				return sp_cli_usage("compare", "--view: runs, cdf, shift, "
+						    "ridgeline or datagraph, not '%s'", optarg);
 			break;
 		case OPT_WIDTH:
 			ret = parse_double("width", optarg, 300, SP_OUTPUT_MAX_PX, &o->width);
@@ -458,8 +459,9 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		return sp_cli_usage("compare", "--format, --metric, --view, --width, --height and "
 				    "--title are for the image: give -o FILE");
 	}
-	if (o->values && (o->view == SP_COMPARE_VIEW_CDF || o->view == SP_COMPARE_VIEW_RIDGELINE))
-		return sp_cli_usage("compare", "--view %s draws the waits of traces, not --values",
+	if (o->values && (o->view == SP_COMPARE_VIEW_CDF || o->view == SP_COMPARE_VIEW_RIDGELINE ||
+			  o->view == SP_COMPARE_VIEW_DATAGRAPH))
+		return sp_cli_usage("compare", "--view %s draws traces, not --values",
 				    compare_views[o->view]);
 	if (o->view == SP_COMPARE_VIEW_SHIFT && (o->no_shift || (o->values && !o->shift)))
 		return sp_cli_usage("compare", "--view shift needs the shift function (%s)",
@@ -628,6 +630,7 @@ static int draw_figure(struct sp_cmp *c)
 	const struct sp_cmp_opts *o = &c->o;
 	struct sp_compare_figure fig = { 0 };
 	struct sp_compare_runs rg[2];
+	struct sp_cmp_graphs graphs = { 0 };
 	struct sp_error err = { 0 };
 	struct sp_output out;
 	struct sp_theme theme;
@@ -689,6 +692,16 @@ static int draw_figure(struct sp_cmp *c)
 				  "difference (µs)" : "difference (ns)";
 	}
 	fig.pixels = o->format == SP_FORMAT_PNG;
+	if (o->view == SP_COMPARE_VIEW_DATAGRAPH) {
+		double w = o->width ? o->width : COMPARE_WIDTH;
+
+		ret = sp_cmp_graphs_load(c, sp_datagraph_format_columns(o->format, w), &graphs);
+		if (ret)
+			goto out;
+		fig.graphs = graphs.dg;
+		fig.graph_labels = graphs.labels;
+		fig.nr_graphs = graphs.nr;
+	}
 
 	sp_theme_init(&theme, 0);
 	sp_output_init(&out);
@@ -718,6 +731,7 @@ out:
 		free(rg[i].nr_waits);
 		free(rg[i].labels);
 	}
+	sp_cmp_graphs_release(&graphs);
 	return ret;
 }
 

@@ -17,8 +17,11 @@
 #include "schedplot/analysis/shift.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/views/datagraph.h"
 #include "schedplot/draw/figure.h"
 #include "schedplot/draw/layout.h"
+#include "schedplot/draw/legend.h"
 #include "schedplot/draw/logaxis.h"
 #include "schedplot/draw/palette.h"
 #include "schedplot/draw/text.h"
@@ -499,6 +502,144 @@ static int draw_ridgeline(cairo_t *cr, const struct sp_theme *theme,
 	return 0;
 }
 
+#define GRAPH_KEYS	64	/* each run's longest-running commands considered */
+#define GRAPH_LEGEND	12	/* commands in the legend */
+
+struct graph_key {
+	struct sp_legend_entry e;
+	uint64_t ns;
+};
+
+static int cmp_graph_key(const void *pa, const void *pb)
+{
+	const struct graph_key *a = pa, *b = pb;
+
+	if (a->ns != b->ns)
+		return a->ns < b->ns ? 1 : -1;
+	return strcmp(a->e.label, b->e.label);
+}
+
+/*
+ * The commands of all runs, by their time summed over the runs (each run's
+ * GRAPH_KEYS longest only): a colour is one command's in every run.
+ * @keys is allocated; Return: how many, or -ENOMEM.
+ */
+static long graph_keys(const struct sp_compare_figure *fig, struct graph_key **keys)
+{
+	size_t i, j, k, n = 0;
+	struct graph_key *g;
+
+	g = sp_alloc_array(fig->nr_graphs * GRAPH_KEYS + 1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (i = 0; i < fig->nr_graphs; i++) {
+		const struct sp_datagraph *dg = fig->graphs[i];
+
+		for (j = SP_DG_NR_SPECIAL_KEYS; j < dg->nr_keys && j < SP_DG_NR_SPECIAL_KEYS + GRAPH_KEYS;
+		     j++) {
+			for (k = 0; k < n && strcmp(g[k].e.label, dg->keys[j].label); k++)
+				;
+			if (k == n)
+				g[n++] = (struct graph_key){ { dg->keys[j].color, dg->keys[j].label }, 0 };
+			g[k].ns += dg->keys[j].ns;
+		}
+	}
+	if (n)
+		qsort(g, n, sizeof(*g), cmp_graph_key);
+	*keys = g;
+	return (long)n;
+}
+
+/*
+ * Small multiples: every run's datagraph, one above the other in the order
+ * given, each labelled with its group and file.  Every timeline spans the
+ * same length from its own run's start, so one time axis (under the last)
+ * serves all; colours by command are the same in every run, and one legend
+ * under all names the commands that ran longest over all runs.
+ */
+static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
+		       const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	struct sp_legend_entry entries[GRAPH_LEGEND + 2];
+	double rows_w = 0, text_h, panel_h, legend_h;
+	const struct sp_datagraph *last;
+	struct sp_legend legend = { 0 };
+	struct sp_time_ticks ticks;
+	struct graph_key *keys;
+	struct sp_rect plot;
+	long nr_keys;
+	size_t i, n = 0;
+
+	if (!fig->nr_graphs)
+		return -EINVAL;
+	nr_keys = graph_keys(fig, &keys);
+	if (nr_keys < 0)
+		return (int)nr_keys;
+	/* idle, no data (after a shorter run's end), then the commands */
+	entries[n++] = (struct sp_legend_entry){ fig->graphs[0]->keys[SP_DG_KEY_IDLE].color,
+						 fig->graphs[0]->keys[SP_DG_KEY_IDLE].label };
+	for (i = 0; i < fig->nr_graphs; i++)
+		if (fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].ns)
+			break;
+	if (i < fig->nr_graphs)
+		entries[n++] = (struct sp_legend_entry){
+			fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].color,
+			fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].label };
+	for (i = 0; i < (size_t)nr_keys && i < GRAPH_LEGEND; i++)
+		entries[n++] = keys[i].e;
+	legend.entries = entries;
+	legend.nr_entries = n;
+	legend.nr_more = (size_t)nr_keys - i;
+	legend.title = "command";
+	legend_h = sp_legend_size(cr, theme, &legend, SP_LEGEND_BELOW, area->w);
+	for (i = 0; i < fig->nr_graphs; i++)
+		rows_w = fmax(rows_w, sp_datagraph_rows_width(cr, theme, fig->graphs[i]->tl->cpu_of_row,
+							       fig->graphs[i]->tl->nr_rows));
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	cairo_restore(cr);
+	plot.x = area->x + rows_w;
+	plot.w = area->w - rows_w - theme->margin;
+	panel_h = (area->h - 2 * text_h - 4 * theme->pad - legend_h) / (double)fig->nr_graphs;
+	plot.h = panel_h - text_h - 2 * theme->pad;
+	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < 4) {
+		free(keys);
+		return -ERANGE;
+	}
+	last = fig->graphs[fig->nr_graphs - 1];
+	for (i = 0; i < fig->nr_graphs; i++) {
+		struct sp_rect p = plot;
+
+		p.y = area->y + (double)i * panel_h + text_h + theme->pad;
+		if (fig->pixels) {
+			sp_figure_snap_x(&p);
+			sp_figure_snap_y(&p);
+		}
+		cairo_save(cr);
+		sp_render_font(cr, theme, theme->font_size, false);
+		sp_render_set_color(cr, &theme->text);
+		sp_text_draw(cr, p.x, p.y - theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM,
+			     fig->graph_labels[i]);
+		cairo_restore(cr);
+		sp_datagraph_draw(cr, theme, &p, fig->graphs[i]);
+		sp_axis_frame_draw(cr, theme, &p);
+		sp_datagraph_rows_draw(cr, theme, &p, fig->graphs[i]);
+		if (i + 1 == fig->nr_graphs &&
+		    !sp_figure_time_ticks(&ticks, cr, theme, p.w, last->tl->t0_ns, last->tl->t1_ns,
+					  last->tl->t0_ns))
+			sp_axis_time_draw(cr, theme, &p, &ticks, last->tl->t0_ns, last->tl->t1_ns,
+					  false);
+	}
+	if (legend_h > 0) {
+		struct sp_rect la = { area->x, area->y + area->h - legend_h, area->w, legend_h };
+
+		sp_legend_draw(cr, theme, &legend, &la);
+	}
+	free(keys);
+	return 0;
+}
+
 int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			   const struct sp_compare_figure *fig, double width, double height)
 {
@@ -534,6 +675,11 @@ int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			return -EINVAL;
 		share[2] = 1;
 		break;
+	case SP_COMPARE_VIEW_DATAGRAPH:
+		if (!fig->nr_graphs)
+			return -EINVAL;
+		share[1] = 1;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -563,6 +709,8 @@ int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		}
 		if (i == 0)
 			ret = draw_runs(cr, theme, fig, &area);
+		else if (i == 1 && fig->view == SP_COMPARE_VIEW_DATAGRAPH)
+			ret = draw_graphs(cr, theme, fig, &area);
 		else if (i == 1 && fig->view == SP_COMPARE_VIEW_RIDGELINE)
 			ret = draw_ridgeline(cr, theme, fig, &area);
 		else if (i == 1)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 struct _cairo;
+struct sp_datagraph;
 struct sp_shift;
 struct sp_theme;
 
@@ -45,6 +46,7 @@ enum sp_compare_view {
 	SP_COMPARE_VIEW_CDF,
 	SP_COMPARE_VIEW_SHIFT,
 	SP_COMPARE_VIEW_RIDGELINE,	/* one row per run: its waits' histogram */
+	SP_COMPARE_VIEW_DATAGRAPH,	/* every run's datagraph, one time scale */
 };
 
 struct sp_compare_figure {
@@ -56,6 +58,13 @@ struct sp_compare_figure {
 	double shift_scale;		/* shift values are multiplied by it ... */
 	const char *shift_title;	/* ... for this axis title */
 	bool pixels;			/* PNG: lines on whole pixels */
+	/*
+	 * SP_COMPARE_VIEW_DATAGRAPH: the first group's runs, then the second's,
+	 * each over the same length of time from its own start
+	 */
+	const struct sp_datagraph *const *graphs;
+	const char *const *graph_labels;	/* "group  file" */
+	size_t nr_graphs;
 };
 
 /**
@@ -67,8 +76,8 @@ struct sp_compare_figure {
  * @height: the surface height
  *
  * Return: 0, -ERANGE when the surface is too small for its labels,
- * -EINVAL when a group has no run, the view needs waits (cdf, ridgeline)
- * or a shift function that @fig lacks, or -ENOMEM.
+ * -EINVAL when a group has no run, the view needs waits (cdf, ridgeline),
+ * a shift function or datagraphs that @fig lacks, or -ENOMEM.
  */
 int sp_compare_figure_draw(struct _cairo *cr, const struct sp_theme *theme,
 			   const struct sp_compare_figure *fig, double width, double height);
