@@ -205,6 +205,8 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 		$(SAMPLE) > /dev/null
 	$(PROG) compare -q --names 2-per-cpu,3-per-cpu --metric migrations_per_s \
 		-o doc/compare.png traces/compare/t2-*.dat --vs traces/compare/t3-*.dat > /dev/null
+	$(PROG) compare -q --view datagraph --no-shift --names 2-per-cpu,3-per-cpu --height 700 \
+		-o doc/compare-datagraph.png traces/compare/t2-*.dat --vs traces/compare/t3-*.dat > /dev/null
 
 # The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:

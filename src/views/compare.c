@@ -602,6 +602,8 @@ static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
 	plot.x = area->x + rows_w;
 	plot.w = area->w - rows_w - theme->margin;
 	panel_h = (area->h - 2 * text_h - 4 * theme->pad - legend_h) / (double)fig->nr_graphs;
+	if (fig->pixels)	/* every panel alike, down to the pixel */
+		panel_h = floor(panel_h);
 	plot.h = panel_h - text_h - 2 * theme->pad;
 	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < 4) {
 		free(keys);

@@ -180,10 +180,69 @@ check "--view ridgeline: the first group's rows (orange) above the second's (blu
 
 run "$SCHEDPLOT" compare --view bogus "${a[@]:0:1}" --vs "${b[@]:0:1}" -o "$TMP/x.png"
 expect_status 2 "--view bogus"
-expect_grep "$ERR" "^schedplot: --view: runs, cdf, shift or ridgeline, not 'bogus'" "--view bogus: said"
+expect_grep "$ERR" "^schedplot: --view: runs, cdf, shift, ridgeline or datagraph, not 'bogus'" "--view bogus: said"
 run "$SCHEDPLOT" compare --view runs "${a[@]:0:1}" --vs "${b[@]:0:1}"
 expect_status 2 "--view without -o"
 printf '1\n2\n3\n' >"$TMP/v.txt"
 run "$SCHEDPLOT" compare --values --view ridgeline "$TMP/v.txt" --vs "$TMP/v.txt" -o "$TMP/x.png"
 expect_status 2 "--view ridgeline with --values"
 check "--view ridgeline with --values: nothing written" test ! -e "$TMP/x.png"
+
+# ---- --view datagraph: every run's datagraph, one time scale ----
+
+for ext in png svg pdf; do
+	run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[@]}" --vs "${b[@]}" \
+		-o "$TMP/dg.$ext"
+	expect_status 0 "--view datagraph, .$ext"
+done
+expect_grep "$TMP/dg.svg" '</svg>' "--view datagraph: SVG complete"
+expect_grep "$TMP/dg.pdf" '%%EOF' "--view datagraph: PDF complete"
+run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[@]}" --vs "${b[@]}" -o "$TMP/dg2.png"
+check "--view datagraph: the same input gives the same bytes" cmp -s "$TMP/dg.png" "$TMP/dg2.png"
+
+# bands: runs of image rows mostly covered by a chart (not white)
+cat >"$TMP/bands.py" <<'PY'
+import sys
+exec(open(sys.argv[1]).read().split("w, h, bpp, rows = read_png")[0])
+w, h, bpp, rows = read_png(sys.argv[2])
+
+def white(px):
+    return px[0] > 245 and px[1] > 245 and px[2] > 245
+
+bands, start = [], None
+for y in range(h + 1):
+    full = y < h and sum(not white(rows[y][x * bpp:x * bpp + 3]) for x in range(w)) > w // 2
+    if full and start is None:
+        start = y
+    elif not full and start is not None:
+        bands.append((start, y))
+        start = None
+want = int(sys.argv[3])
+if len(bands) != want:
+    sys.exit("%d bands, expected %d: %s" % (len(bands), want, bands))
+if sys.argv[4] == "same":
+    (a0, a1), (b0, b1) = bands
+    sys.exit(0 if a1 - a0 == b1 - b0 and rows[a0:a1] == rows[b0:b1] else "the charts differ")
+# "shorter": the second run is shorter: the right tenth of its chart is
+# no data (grey hatching), the first's is not
+def grey(y0, y1):
+    n = 0
+    for y in range(y0 + 2, y1 - 2):
+        for x in range(w * 85 // 100, w * 95 // 100):
+            r, g, b = rows[y][x * bpp:x * bpp + 3]
+            n += abs(r - g) < 8 and abs(g - b) < 8 and 150 < r < 235
+    return n / ((y1 - y0 - 4) * (w // 10))
+sys.exit(0 if grey(*bands[0]) < 0.1 and grey(*bands[1]) > 0.5 else
+         "grey: %.2f and %.2f" % (grey(*bands[0]), grey(*bands[1])))
+PY
+run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[0]}" --vs "${a[0]}" -o "$TMP/same.png" \
+	--width 500 --height 400
+check "--view datagraph: one trace in both groups gives two identical charts (colours by command)" \
+	python3 "$TMP/bands.py" "$TMP/ridge.py" "$TMP/same.png" 2 same
+# t2-1 lasted 794 ms, t2-5 475 ms: on one time scale t2-5 ends at 60%
+run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[0]}" --vs "${a[4]}" -o "$TMP/short.png" \
+	--width 500 --height 400
+check "--view datagraph: one time scale, the shorter run's chart ends early (no data after)" \
+	python3 "$TMP/bands.py" "$TMP/ridge.py" "$TMP/short.png" 2 shorter
+run "$SCHEDPLOT" compare --values --view datagraph "$TMP/v.txt" --vs "$TMP/v.txt" -o "$TMP/x.png"
+expect_status 2 "--view datagraph with --values"
