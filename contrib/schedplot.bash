@@ -138,7 +138,7 @@ _schedplot()
 			lost_fraction wakeup_p50 wakeup_p99 migrations_per_s value' -- "$cur"))
 		return ;;
 	--view)
-		COMPREPLY=($(compgen -W 'runs cdf shift ridgeline datagraph' -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W 'runs cdf shift ridgeline datagraph running-waiting' -- "$cur")); return ;;
 	-o|--output)
 		case $cmd in
 		runs) _schedplot_files '' ;;	# CSV or JSON lines: any name

@@ -68,8 +68,9 @@ static const char compare_usage[] =
 	"  -o, --output FILE     draw the runs and the wait distributions (PNG, PDF, SVG)\n"
 	"      --format FMT      png, pdf or svg (needed with -o -)\n"
 	"      --metric NAME     the metric of the runs plot (default duration)\n"
-	"      --view VIEW       runs, cdf, shift, ridgeline or datagraph alone\n"
-	"                        (default: a page of runs, CDF and shift function)\n"
+	"      --view VIEW       runs, cdf, shift, ridgeline, datagraph or\n"
+	"                        running-waiting alone (default: a page of runs,\n"
+	"                        CDF and shift function)\n"
 	"      --width PX        image width (default 900)\n"
 	"      --height PX       image height (default 900)\n"
 	"      --title TEXT      image title\n"
@@ -309,6 +310,7 @@ static const char *const compare_views[] = {
 	[SP_COMPARE_VIEW_SHIFT] = "shift",
 	[SP_COMPARE_VIEW_RIDGELINE] = "ridgeline",
 	[SP_COMPARE_VIEW_DATAGRAPH] = "datagraph",
+	[SP_COMPARE_VIEW_RUNNING_WAITING] = "running-waiting",
 };
 
 /* the view named @name, or -1 */
@@ -399,8 +401,9 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		case OPT_VIEW:
 			o->view = parse_view(optarg);
 			if (o->view < 0)
-				return sp_cli_usage("compare", "--view: runs, cdf, shift, "
-						    "ridgeline or datagraph, not '%s'", optarg);
+				return sp_cli_usage("compare", "--view: runs, cdf, shift, ridgeline, "
+						    "datagraph or running-waiting, not '%s'",
+						    optarg);
 			break;
 		case OPT_WIDTH:
 			ret = parse_double("width", optarg, 300, SP_OUTPUT_MAX_PX, &o->width);
@@ -459,8 +462,8 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		return sp_cli_usage("compare", "--format, --metric, --view, --width, --height and "
 				    "--title are for the image: give -o FILE");
 	}
-	if (o->values && (o->view == SP_COMPARE_VIEW_CDF || o->view == SP_COMPARE_VIEW_RIDGELINE ||
-			  o->view == SP_COMPARE_VIEW_DATAGRAPH))
+	if (o->values && o->view != SP_COMPARE_VIEW_PAGE && o->view != SP_COMPARE_VIEW_RUNS &&
+	    o->view != SP_COMPARE_VIEW_SHIFT)
 		return sp_cli_usage("compare", "--view %s draws traces, not --values",
 				    compare_views[o->view]);
 	if (o->view == SP_COMPARE_VIEW_SHIFT && (o->no_shift || (o->values && !o->shift)))
@@ -692,16 +695,6 @@ static int draw_figure(struct sp_cmp *c)
 				  "difference (µs)" : "difference (ns)";
 	}
 	fig.pixels = o->format == SP_FORMAT_PNG;
-	if (o->view == SP_COMPARE_VIEW_DATAGRAPH) {
-		double w = o->width ? o->width : COMPARE_WIDTH;
-
-		ret = sp_cmp_graphs_load(c, sp_datagraph_format_columns(o->format, w), &graphs);
-		if (ret)
-			goto out;
-		fig.graphs = graphs.dg;
-		fig.graph_labels = graphs.labels;
-		fig.nr_graphs = graphs.nr;
-	}
 
 	sp_theme_init(&theme, 0);
 	sp_output_init(&out);
@@ -712,6 +705,21 @@ static int draw_figure(struct sp_cmp *c)
 			   o->height ? o->height : COMPARE_HEIGHT, &err)) {
 		ret = sp_cli_output_error(o->output, &err);
 		goto out;
+	}
+	if (o->view == SP_COMPARE_VIEW_DATAGRAPH || o->view == SP_COMPARE_VIEW_RUNNING_WAITING) {
+		bool rw = o->view == SP_COMPARE_VIEW_RUNNING_WAITING;
+
+		ret = sp_cmp_graphs_load(c, rw, rw ?
+			sp_compare_graphs_cols(out.cr, &theme, fig.pixels, out.width) :
+			sp_datagraph_format_columns(o->format, out.width), &graphs);
+		if (ret) {
+			sp_output_close(&out, false, NULL);
+			goto out;
+		}
+		fig.graphs = graphs.dg;
+		fig.envelopes = graphs.env;
+		fig.graph_labels = graphs.labels;
+		fig.nr_graphs = graphs.nr;
 	}
 	code = sp_compare_figure_draw(out.cr, &theme, &fig, out.width, out.height);
 	if (code) {

@@ -17,8 +17,10 @@
 #include "schedplot/analysis/shift.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
+#include "schedplot/model/envelope.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/rwgraph.h"
 #include "schedplot/draw/figure.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/legend.h"
@@ -642,6 +644,115 @@ static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
 	return 0;
 }
 
+/* the plot of every running-waiting panel: x and w */
+static void rw_plot_x(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *area,
+		      bool pixels, struct sp_rect *plot)
+{
+	plot->x = area->x + sp_rwgraph_left_width(cr, theme);
+	plot->w = area->w - (plot->x - area->x) - theme->margin;
+	plot->y = 0;
+	plot->h = 1;
+	if (pixels)
+		sp_figure_snap_x(plot);
+}
+
+size_t sp_compare_graphs_cols(cairo_t *cr, const struct sp_theme *theme, bool pixels,
+			      double width)
+{
+	struct sp_rect area = { theme->margin, 0, width - 2 * theme->margin, 1 }, plot;
+	struct sp_rwgraph_style style = { .pixels = pixels };
+
+	rw_plot_x(cr, theme, &area, pixels, &plot);
+	return sp_rwgraph_nr_cols(&plot, &style, 0, 0);
+}
+
+/*
+ * Small multiples of the running-waiting graph: as draw_graphs(), one
+ * panel per run, on one y scale (that of the run with the most tasks) so
+ * that the heights compare too.  A shorter run's graph ends where the run
+ * ended; the frame goes on to the longest run's end.
+ */
+static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
+			  const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	struct sp_rwgraph_style style = { .shade = true, .panels = SP_RWGRAPH_PANELS_SINGLE,
+					  .pixels = fig->pixels };
+	const struct sp_envelope *top = NULL, *last;
+	double text_h, panel_h, legend_w, legend_h, dur_ns = 1;
+	struct sp_time_ticks ticks;
+	struct sp_int_ticks yt;
+	uint64_t end_ns;
+	struct sp_rect plot;
+	size_t i;
+
+	if (!fig->nr_graphs)
+		return -EINVAL;
+	for (i = 0; i < fig->nr_graphs; i++) {
+		const struct sp_envelope *e = fig->envelopes[i];
+
+		if (!top || fmax(e->running_max + e->lost_max, fmax(e->waiting_max, e->nr_cpus)) >
+			    fmax(top->running_max + top->lost_max, fmax(top->waiting_max, top->nr_cpus)))
+			top = e;
+	}
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	cairo_restore(cr);
+	style.nr_cpus = top->nr_cpus;
+	sp_rwgraph_legend_size(cr, theme, &style, true, &legend_w, &legend_h);
+	rw_plot_x(cr, theme, area, fig->pixels, &plot);
+	panel_h = (area->h - 2 * text_h - 4 * theme->pad - legend_h) / (double)fig->nr_graphs;
+	if (fig->pixels)
+		panel_h = floor(panel_h);
+	plot.h = panel_h - text_h - 2 * theme->pad;
+	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < 8)
+		return -ERANGE;
+	if (sp_rwgraph_y_ticks(&yt, top, &style, plot.h, theme))
+		return -EINVAL;
+	for (i = 0; i < fig->nr_graphs; i++)
+		dur_ns = fmax(dur_ns, (double)(fig->envelopes[i]->t1_ns - fig->envelopes[i]->t0_ns));
+	last = fig->envelopes[fig->nr_graphs - 1];
+	end_ns = last->t0_ns + (uint64_t)dur_ns;
+	if (sp_figure_time_ticks(&ticks, cr, theme, plot.w, last->t0_ns, end_ns, last->t0_ns))
+		return -EINVAL;
+	for (i = 0; i < fig->nr_graphs; i++) {
+		const struct sp_envelope *e = fig->envelopes[i];
+		struct sp_time_ticks xt;
+		struct sp_rect p = plot, whole;
+
+		p.y = area->y + (double)i * panel_h + text_h + theme->pad;
+		if (fig->pixels)
+			sp_figure_snap_y(&p);
+		/* the run's own window on the common time scale; after it, nothing */
+		whole = p;
+		p.w = plot.w * (double)(e->t1_ns - e->t0_ns) / dur_ns;
+		if (fig->pixels)
+			p.w = fmax(1, round(p.w));
+		sp_axis_frame_draw(cr, theme, &whole);
+		cairo_save(cr);
+		sp_render_font(cr, theme, theme->font_size, false);
+		sp_render_set_color(cr, &theme->text);
+		sp_text_draw(cr, p.x, p.y - theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM,
+			     fig->graph_labels[i]);
+		cairo_restore(cr);
+		style.nr_cpus = e->nr_cpus;
+		/* each run's own ticks, at the same offsets from its start */
+		if (sp_figure_time_ticks(&xt, cr, theme, p.w, e->t0_ns, e->t1_ns, e->t0_ns))
+			return -EINVAL;
+		sp_rwgraph_draw_data(cr, theme, &p, e, &yt, &xt, &style);
+		sp_rwgraph_draw_y_axis(cr, theme, &p, &yt);
+		if (i + 1 == fig->nr_graphs)
+			sp_axis_time_draw(cr, theme, &whole, &ticks, last->t0_ns, end_ns, false);
+	}
+	if (legend_h > 0) {
+		struct sp_rect la = { area->x + (area->w - legend_w) / 2, area->y + area->h - legend_h,
+				      legend_w, legend_h };
+
+		sp_rwgraph_legend_draw(cr, theme, &style, true, &la);
+	}
+	return 0;
+}
+
 int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			   const struct sp_compare_figure *fig, double width, double height)
 {
@@ -678,6 +789,7 @@ int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		share[2] = 1;
 		break;
 	case SP_COMPARE_VIEW_DATAGRAPH:
+	case SP_COMPARE_VIEW_RUNNING_WAITING:
 		if (!fig->nr_graphs)
 			return -EINVAL;
 		share[1] = 1;
@@ -713,6 +825,8 @@ int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			ret = draw_runs(cr, theme, fig, &area);
 		else if (i == 1 && fig->view == SP_COMPARE_VIEW_DATAGRAPH)
 			ret = draw_graphs(cr, theme, fig, &area);
+		else if (i == 1 && fig->view == SP_COMPARE_VIEW_RUNNING_WAITING)
+			ret = draw_rw_graphs(cr, theme, fig, &area);
 		else if (i == 1 && fig->view == SP_COMPARE_VIEW_RIDGELINE)
 			ret = draw_ridgeline(cr, theme, fig, &area);
 		else if (i == 1)

@@ -180,7 +180,7 @@ check "--view ridgeline: the first group's rows (orange) above the second's (blu
 
 run "$SCHEDPLOT" compare --view bogus "${a[@]:0:1}" --vs "${b[@]:0:1}" -o "$TMP/x.png"
 expect_status 2 "--view bogus"
-expect_grep "$ERR" "^schedplot: --view: runs, cdf, shift, ridgeline or datagraph, not 'bogus'" "--view bogus: said"
+expect_grep "$ERR" "^schedplot: --view: runs, cdf, shift, ridgeline, datagraph or running-waiting, not 'bogus'" "--view bogus: said"
 run "$SCHEDPLOT" compare --view runs "${a[@]:0:1}" --vs "${b[@]:0:1}"
 expect_status 2 "--view without -o"
 printf '1\n2\n3\n' >"$TMP/v.txt"
@@ -246,3 +246,44 @@ check "--view datagraph: one time scale, the shorter run's chart ends early (no 
 	python3 "$TMP/bands.py" "$TMP/ridge.py" "$TMP/short.png" 2 shorter
 run "$SCHEDPLOT" compare --values --view datagraph "$TMP/v.txt" --vs "$TMP/v.txt" -o "$TMP/x.png"
 expect_status 2 "--view datagraph with --values"
+
+# ---- --view running-waiting: every run's graph, one time and one y scale ----
+
+for ext in png svg pdf; do
+	run "$SCHEDPLOT" compare -q --no-shift --view running-waiting "${a[@]}" --vs "${b[@]}" \
+		-o "$TMP/rw.$ext"
+	expect_status 0 "--view running-waiting, .$ext"
+done
+expect_grep "$TMP/rw.svg" '</svg>' "--view running-waiting: SVG complete"
+expect_grep "$TMP/rw.pdf" '%%EOF' "--view running-waiting: PDF complete"
+run "$SCHEDPLOT" compare -q --no-shift --view running-waiting "${a[@]}" --vs "${b[@]}" -o "$TMP/rw2.png"
+check "--view running-waiting: the same input gives the same bytes" cmp -s "$TMP/rw.png" "$TMP/rw2.png"
+
+# the waiting line (red) of each panel: the shorter run's ends at about 60%
+# of the longer's on the common time scale (t2-5 lasted 475 ms, t2-1 794 ms)
+cat >"$TMP/rwends.py" <<'PY'
+import sys
+exec(open(sys.argv[1]).read().split("w, h, bpp, rows = read_png")[0])
+w, h, bpp, rows = read_png(sys.argv[2])
+
+def red(px):
+    return px[0] > 200 and px[1] < 120 and px[2] < 120
+
+ys = [y for y in range(h) if any(red(rows[y][x * bpp:x * bpp + 3]) for x in range(w))]
+# two panels: the red rows fall into two groups, split at the largest gap
+gaps = max(range(1, len(ys)), key=lambda i: ys[i] - ys[i - 1])
+top, bottom = ys[:gaps], ys[gaps:]
+def right(rs):
+    return max(x for y in rs for x in range(w) if red(rows[y][x * bpp:x * bpp + 3]))
+def left(rs):
+    return min(x for y in rs for x in range(w) if red(rows[y][x * bpp:x * bpp + 3]))
+l, r1, r2 = left(top), right(top), right(bottom)
+frac = (r2 - l) / (r1 - l)
+sys.exit(0 if abs(frac - 475.2 / 794.2) < 0.03 else "the shorter run ends at %.3f" % frac)
+PY
+run "$SCHEDPLOT" compare -q --no-shift --view running-waiting "${a[0]}" --vs "${a[4]}" \
+	-o "$TMP/rwshort.png" --width 600 --height 400
+check "--view running-waiting: one time scale, the shorter run's graph ends at its end" \
+	python3 "$TMP/rwends.py" "$TMP/ridge.py" "$TMP/rwshort.png"
+run "$SCHEDPLOT" compare --values --view running-waiting "$TMP/v.txt" --vs "$TMP/v.txt" -o "$TMP/x.png"
+expect_status 2 "--view running-waiting with --values"

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/analysis/collect.h"
 #include "schedplot/analysis/compare.h"
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
@@ -111,33 +112,37 @@ struct sp_cmp {
 	struct sp_shift shift;
 };
 
-/* One run's datagraph for --view datagraph; the trace stays open for it. */
+/* One run's chart for --view datagraph or running-waiting; the trace stays open. */
 struct sp_cmp_graph {
 	struct sp_trace trace;
 	bool open;
 	int *rows;		/* the CPU of each row: 0, 1, ... */
 	struct sp_timeline tl;
 	struct sp_datagraph dg;
+	struct sp_rw_collect rw;	/* --view running-waiting */
+	bool has_rw;
 	char label[256];	/* "group  file" */
 };
 
 struct sp_cmp_graphs {
 	struct sp_cmp_graph *g;		/* the first group's runs, then the second's */
 	const struct sp_datagraph **dg;	/* for the figure */
+	const struct sp_envelope **env;
 	const char **labels;
 	size_t nr;
 };
 
 /**
- * sp_cmp_graphs_load - read every trace again into a datagraph
+ * sp_cmp_graphs_load - read every trace again into a datagraph or an envelope
  * @c: the runs, loaded (their windows' lengths known)
- * @nr_cols: columns of every timeline
+ * @rw: running-waiting envelopes, not datagraphs
+ * @nr_cols: columns of every timeline or envelope
  * @gs: out; release with sp_cmp_graphs_release() whatever the result
  *
  * Every timeline spans the longest run's window from its own run's start.
  * Prints errors.  Return: SP_EXIT_OK or an exit code.
  */
-int sp_cmp_graphs_load(const struct sp_cmp *c, unsigned int nr_cols, struct sp_cmp_graphs *gs);
+int sp_cmp_graphs_load(const struct sp_cmp *c, bool rw, size_t nr_cols, struct sp_cmp_graphs *gs);
 
 /**
  * sp_cmp_graphs_release - close the traces and free the charts

@@ -22,6 +22,7 @@
 
 struct _cairo;
 struct sp_datagraph;
+struct sp_envelope;
 struct sp_shift;
 struct sp_theme;
 
@@ -47,6 +48,7 @@ enum sp_compare_view {
 	SP_COMPARE_VIEW_SHIFT,
 	SP_COMPARE_VIEW_RIDGELINE,	/* one row per run: its waits' histogram */
 	SP_COMPARE_VIEW_DATAGRAPH,	/* every run's datagraph, one time scale */
+	SP_COMPARE_VIEW_RUNNING_WAITING,	/* every run's running-waiting graph */
 };
 
 struct sp_compare_figure {
@@ -59,13 +61,28 @@ struct sp_compare_figure {
 	const char *shift_title;	/* ... for this axis title */
 	bool pixels;			/* PNG: lines on whole pixels */
 	/*
-	 * SP_COMPARE_VIEW_DATAGRAPH: the first group's runs, then the second's,
-	 * each over the same length of time from its own start
+	 * SP_COMPARE_VIEW_DATAGRAPH or _RUNNING_WAITING: the first group's
+	 * runs, then the second's, each over the same length of time from its
+	 * own start; graphs or envelopes (of sp_compare_graphs_cols() columns)
 	 */
 	const struct sp_datagraph *const *graphs;
+	const struct sp_envelope *const *envelopes;
 	const char *const *graph_labels;	/* "group  file" */
 	size_t nr_graphs;
 };
+
+/**
+ * sp_compare_graphs_cols - envelope columns for --view running-waiting
+ * @cr: cairo context of the output (to measure the y axis' labels)
+ * @theme: the theme
+ * @pixels: PNG
+ * @width: the surface width
+ *
+ * Return: the columns of every envelope: one per pixel of the plot (two
+ * per point for PDF and SVG), as sp_compare_figure_draw() lays it out.
+ */
+size_t sp_compare_graphs_cols(struct _cairo *cr, const struct sp_theme *theme, bool pixels,
+			      double width);
 
 /**
  * sp_compare_figure_draw - draw the whole figure on a surface
