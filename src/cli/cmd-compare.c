@@ -401,9 +401,9 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		case OPT_VIEW:
 			o->view = parse_view(optarg);
 			if (o->view < 0)
-				return sp_cli_usage("compare", "--view: runs, cdf, shift, ridgeline, "
-						    "datagraph or running-waiting, not '%s'",
-						    optarg);
+				return sp_cli_usage("compare", "--view: runs, cdf, shift, "
+						    "ridgeline, datagraph or running-waiting, "
+						    "not '%s'", optarg);
 			break;
 		case OPT_WIDTH:
 			ret = parse_double("width", optarg, 300, SP_OUTPUT_MAX_PX, &o->width);

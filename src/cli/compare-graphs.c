@@ -113,7 +113,8 @@ int sp_cmp_graphs_load(const struct sp_cmp *c, bool rw, size_t nr_cols, struct s
 				return ret;
 			gs->dg[n] = &gs->g[n].dg;
 			gs->env[n] = &gs->g[n].rw.env;
-			snprintf(gs->g[n].label, sizeof(gs->g[n].label), "%s  %s", c->g[i].name, base);
+			snprintf(gs->g[n].label, sizeof(gs->g[n].label), "%s  %s", c->g[i].name,
+				 base);
 			gs->labels[n] = gs->g[n].label;
 		}
 	}

@@ -464,7 +464,8 @@ static int draw_ridgeline(cairo_t *cr, const struct sp_theme *theme,
 
 		group_rgb(i, &c);
 		for (j = 0; j < g->nr_waits_runs; j++, row++) {
-			double base = plot.y + plot.h - (double)(nr_rows - 1 - row) * row_h, top = 0;
+			double base = plot.y + plot.h - (double)(nr_rows - 1 - row) * row_h;
+			double top = 0;
 
 			memset(bins, 0, sizeof(bins));
 			for (k = 0; k < g->nr_waits[j]; k++) {
@@ -479,8 +480,10 @@ static int draw_ridgeline(cairo_t *cr, const struct sp_theme *theme,
 			for (k = 0; k < RIDGE_BINS; k++) {
 				double y = base - (top ? bins[k] / top : 0) * RIDGE_RISE * row_h;
 
-				cairo_line_to(cr, plot.x + plot.w * (double)k / RIDGE_BINS, y);
-				cairo_line_to(cr, plot.x + plot.w * (double)(k + 1) / RIDGE_BINS, y);
+				double x0 = plot.x + plot.w * (double)k / RIDGE_BINS;
+
+				cairo_line_to(cr, x0, y);
+				cairo_line_to(cr, x0 + plot.w / RIDGE_BINS, y);
 			}
 			cairo_line_to(cr, plot.x + plot.w, base);
 			cairo_close_path(cr);
@@ -492,8 +495,8 @@ static int draw_ridgeline(cairo_t *cr, const struct sp_theme *theme,
 			sp_render_font(cr, theme, theme->font_size, false);
 			snprintf(label, sizeof(label), "%s  %s", g->name,
 				 g->labels && g->labels[j] ? g->labels[j] : "");
-			sp_text_draw(cr, plot.x - theme->pad, base, SP_ALIGN_RIGHT | SP_ALIGN_BOTTOM,
-				     label);
+			sp_text_draw(cr, plot.x - theme->pad, base,
+				     SP_ALIGN_RIGHT | SP_ALIGN_BOTTOM, label);
 		}
 	}
 	sp_render_font(cr, theme, theme->font_size, false);
@@ -536,13 +539,15 @@ static long graph_keys(const struct sp_compare_figure *fig, struct graph_key **k
 		return -ENOMEM;
 	for (i = 0; i < fig->nr_graphs; i++) {
 		const struct sp_datagraph *dg = fig->graphs[i];
+		size_t end = dg->nr_keys < SP_DG_NR_SPECIAL_KEYS + GRAPH_KEYS ?
+			     dg->nr_keys : SP_DG_NR_SPECIAL_KEYS + GRAPH_KEYS;
 
-		for (j = SP_DG_NR_SPECIAL_KEYS; j < dg->nr_keys && j < SP_DG_NR_SPECIAL_KEYS + GRAPH_KEYS;
-		     j++) {
+		for (j = SP_DG_NR_SPECIAL_KEYS; j < end; j++) {
 			for (k = 0; k < n && strcmp(g[k].e.label, dg->keys[j].label); k++)
 				;
 			if (k == n)
-				g[n++] = (struct graph_key){ { dg->keys[j].color, dg->keys[j].label }, 0 };
+				g[n++] = (struct graph_key){
+					{ dg->keys[j].color, dg->keys[j].label }, 0 };
 			g[k].ns += dg->keys[j].ns;
 		}
 	}
@@ -595,7 +600,8 @@ static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
 	legend.title = "command";
 	legend_h = sp_legend_size(cr, theme, &legend, SP_LEGEND_BELOW, area->w);
 	for (i = 0; i < fig->nr_graphs; i++)
-		rows_w = fmax(rows_w, sp_datagraph_rows_width(cr, theme, fig->graphs[i]->tl->cpu_of_row,
+		rows_w = fmax(rows_w, sp_datagraph_rows_width(cr, theme,
+							       fig->graphs[i]->tl->cpu_of_row,
 							       fig->graphs[i]->tl->nr_rows));
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
@@ -666,6 +672,12 @@ size_t sp_compare_graphs_cols(cairo_t *cr, const struct sp_theme *theme, bool pi
 	return sp_rwgraph_nr_cols(&plot, &style, 0, 0);
 }
 
+/* the largest value a running-waiting graph shows */
+static double rw_top(const struct sp_envelope *e)
+{
+	return fmax(e->running_max + e->lost_max, fmax(e->waiting_max, e->nr_cpus));
+}
+
 /*
  * Small multiples of the running-waiting graph: as draw_graphs(), one
  * panel per run, on one y scale (that of the run with the most tasks) so
@@ -687,13 +699,9 @@ static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
 
 	if (!fig->nr_graphs)
 		return -EINVAL;
-	for (i = 0; i < fig->nr_graphs; i++) {
-		const struct sp_envelope *e = fig->envelopes[i];
-
-		if (!top || fmax(e->running_max + e->lost_max, fmax(e->waiting_max, e->nr_cpus)) >
-			    fmax(top->running_max + top->lost_max, fmax(top->waiting_max, top->nr_cpus)))
-			top = e;
-	}
+	for (i = 0; i < fig->nr_graphs; i++)
+		if (!top || rw_top(fig->envelopes[i]) > rw_top(top))
+			top = fig->envelopes[i];
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	text_h = sp_text_height(cr);
@@ -710,7 +718,8 @@ static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
 	if (sp_rwgraph_y_ticks(&yt, top, &style, plot.h, theme))
 		return -EINVAL;
 	for (i = 0; i < fig->nr_graphs; i++)
-		dur_ns = fmax(dur_ns, (double)(fig->envelopes[i]->t1_ns - fig->envelopes[i]->t0_ns));
+		dur_ns = fmax(dur_ns, (double)(fig->envelopes[i]->t1_ns -
+					       fig->envelopes[i]->t0_ns));
 	last = fig->envelopes[fig->nr_graphs - 1];
 	end_ns = last->t0_ns + (uint64_t)dur_ns;
 	if (sp_figure_time_ticks(&ticks, cr, theme, plot.w, last->t0_ns, end_ns, last->t0_ns))
@@ -745,8 +754,8 @@ static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
 			sp_axis_time_draw(cr, theme, &whole, &ticks, last->t0_ns, end_ns, false);
 	}
 	if (legend_h > 0) {
-		struct sp_rect la = { area->x + (area->w - legend_w) / 2, area->y + area->h - legend_h,
-				      legend_w, legend_h };
+		struct sp_rect la = { area->x + (area->w - legend_w) / 2,
+				      area->y + area->h - legend_h, legend_w, legend_h };
 
 		sp_rwgraph_legend_draw(cr, theme, &style, true, &la);
 	}
