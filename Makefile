@@ -207,6 +207,10 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 		-o $(BUILD)/gen-power.dat > /dev/null
 	$(PROG) datagraph -q --freq merged --idle-states --time 1.19,1.21 \
 		-o doc/gen-power-datagraph.png $(BUILD)/gen-power.dat
+	$(PROG) compare -q --names 2-per-cpu,3-per-cpu --metric migrations_per_s \
+		-o doc/compare.png traces/compare/t2-*.dat --vs traces/compare/t3-*.dat > /dev/null
+	$(PROG) compare -q --view datagraph --no-shift --names 2-per-cpu,3-per-cpu --height 700 \
+		-o doc/compare-datagraph.png traces/compare/t2-*.dat --vs traces/compare/t3-*.dat > /dev/null
 
 # The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:

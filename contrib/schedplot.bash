@@ -145,6 +145,8 @@ _schedplot()
 		COMPREPLY=($(compgen -W 'duration running_avg waiting_avg idle_while_waiting
 			lost_fraction wakeup_p50 wakeup_p99 migrations_per_s value' -- "$cur"))
 		return ;;
+	--view)
+		COMPREPLY=($(compgen -W 'runs cdf shift ridgeline datagraph running-waiting' -- "$cur")); return ;;
 	-o|--output)
 		case $cmd in
 		runs) _schedplot_files '' ;;	# CSV or JSON lines: any name

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Re-record the test traces in this directory: overload.dat, messaging.dat,
-# overflow.dat and overload-v6.dat (see README for what each one shows).
+# overflow.dat and overload-v6.dat (see README for what each one shows),
+# and the ten runs of compare/ for "schedplot compare".
 #
 # "trace-cmd record" needs to write /proc/sys/kernel/ftrace_enabled, which
 # some virtual machines refuse, so this script drives tracefs directly:
@@ -10,12 +11,18 @@
 # the ring buffers with "trace-cmd extract" (see stop_and_extract for how
 # the files are kept small).
 #
-# Usage: sudo traces/record.sh [OUTDIR]   (OUTDIR defaults to this directory)
+# Usage: sudo traces/record.sh [--compare] [OUTDIR]
+#   OUTDIR defaults to this directory; --compare records only compare/.
 # Needs: root, tracefs, trace-cmd >= 3.0, perf (for "perf bench"), cc,
 # unshare and mount from util-linux.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+only_compare=
+if [ "${1:-}" = --compare ]; then
+	only_compare=1
+	shift
+fi
 outdir=${1:-$here}
 workloads=$here/../tests/workloads
 
@@ -112,6 +119,30 @@ stop_and_extract()
 	echo "$out: $(stat -c %s "$outdir/$out") bytes"
 }
 
+# The same arithmetic split among 2 and among 3 threads per CPU, five runs
+# each, alternating so that whatever else the machine does falls on both.
+# Threads per CPU are counted on this machine's online CPUs.
+record_compare()
+{
+	local cpus run
+
+	cpus=$(nproc)
+	mkdir -p "$outdir/compare"
+	for run in 1 2 3 4 5; do
+		start_tracing 2048
+		"$tmp/barrier" --threads $((2 * cpus)) --rounds 200 --work 300000
+		stop_and_extract "compare/t2-$run.dat"
+		start_tracing 2048
+		"$tmp/barrier" --threads $((3 * cpus)) --rounds 200 --work 200000
+		stop_and_extract "compare/t3-$run.dat"
+	done
+}
+
+if [ -n "$only_compare" ]; then
+	record_compare
+	exit 0
+fi
+
 # 1. 6 threads on a 2-CPU machine, synchronising at a barrier 1000 times.
 start_tracing 4096
 "$tmp/barrier" --threads 6 --rounds 1000 --work 200000
@@ -143,3 +174,6 @@ sleep 0.2
 echo 0 > "$tracefs/events/timer/hrtimer_start/enable"
 mkdir -p "$outdir/unusable"
 stop_and_extract unusable/no-sched.dat
+
+# 6. Two groups of five runs for schedplot compare.
+record_compare

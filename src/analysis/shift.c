@@ -6,12 +6,19 @@
  * A resample is drawn as counts over the sorted pool of the group, which
  * gives it sorted without a sort: counts of single values, or counts of
  * runs, every value of a run then coming as often as its run was drawn.
- * With runs the size of a resample changes from one to the next unless the
- * runs are of equal length, so the Harrell-Davis weights (which depend on
- * the size only) are cached by size.
+ *
+ * The Harrell-Davis weights depend on the size of a resample only, and
+ * computing them (a few thousand incomplete beta functions per decile) costs
+ * far more than the weighted sums.  Resampling single values keeps the size,
+ * so one set of weights serves every resample.  Resampling runs changes the
+ * size from one resample to the next unless the runs are of equal length:
+ * then every resample's counts are drawn first, and the resamples are
+ * estimated in the order of their sizes, so that each size's weights are
+ * computed once and only one size's are held at a time.
  *
  * The generator is drawn from in one fixed order (all of A, then all of B,
- * resample after resample), so a seed names the result.
+ * resample after resample), so a seed names the result; the order in which
+ * resamples are estimated changes no bit of it.
  */
 #include <errno.h>
 #include <math.h>
@@ -38,8 +45,15 @@ struct shift_group {
 	size_t nr;
 	double *buf;		/* one resample */
 	size_t *count;		/* draws of each pooled value, or of each run */
+	size_t *draws;		/* runs: nr_runs counts of every resample */
+	struct sized *order;	/* runs: every resample's size, then by size */
 	struct hd_cache_entry cache[HD_CACHE_SLOTS];
 	unsigned int cache_next;
+};
+
+struct sized {
+	size_t size;
+	size_t i;		/* the resample */
 };
 
 struct tagged {
@@ -182,33 +196,76 @@ static void group_release(struct shift_group *sg)
 	free(sg->pool_run);
 	free(sg->buf);
 	free(sg->count);
+	free(sg->draws);
+	free(sg->order);
 	memset(sg, 0, sizeof(*sg));
 }
 
-/* draw one resample of the group, sorted, and estimate its deciles */
-static int group_resample(struct shift_group *sg, struct sp_rng *rng,
-			  enum sp_shift_resample mode, double est[SP_NR_DECILES])
+/* draw one resample of single values, sorted, and estimate its deciles */
+static int group_resample_values(struct shift_group *sg, struct sp_rng *rng,
+				 double est[SP_NR_DECILES])
 {
 	size_t i, c, n = 0;
 
-	if (mode == SP_SHIFT_VALUES) {
-		memset(sg->count, 0, sg->nr * sizeof(*sg->count));
-		for (i = 0; i < sg->nr; i++)
-			sg->count[sp_rng_below(rng, sg->nr)]++;
-		for (i = 0; i < sg->nr; i++)
-			for (c = 0; c < sg->count[i]; c++)
-				sg->buf[n++] = sg->pool[i];
-	} else {
-		size_t nr_runs = sg->g->nr_runs;
-
-		memset(sg->count, 0, nr_runs * sizeof(*sg->count));
-		for (i = 0; i < nr_runs; i++)
-			sg->count[sp_rng_below(rng, nr_runs)]++;
-		for (i = 0; i < sg->nr; i++)
-			for (c = 0; c < sg->count[sg->pool_run[i]]; c++)
-				sg->buf[n++] = sg->pool[i];
-	}
+	memset(sg->count, 0, sg->nr * sizeof(*sg->count));
+	for (i = 0; i < sg->nr; i++)
+		sg->count[sp_rng_below(rng, sg->nr)]++;
+	for (i = 0; i < sg->nr; i++)
+		for (c = 0; c < sg->count[i]; c++)
+			sg->buf[n++] = sg->pool[i];
 	return group_deciles(sg, sg->buf, n, est);
+}
+
+static int group_alloc_draws(struct shift_group *sg, size_t nr_boot)
+{
+	sg->draws = sp_alloc_array(nr_boot, sg->g->nr_runs * sizeof(*sg->draws));
+	sg->order = sp_alloc_array(nr_boot, sizeof(*sg->order));
+	return sg->draws && sg->order ? 0 : -ENOMEM;
+}
+
+/* draw resample @i of whole runs: how often each run comes, and its size */
+static void group_draw_runs(struct shift_group *sg, struct sp_rng *rng, size_t i)
+{
+	size_t nr_runs = sg->g->nr_runs, *count = sg->draws + i * nr_runs, r;
+
+	memset(count, 0, nr_runs * sizeof(*count));
+	for (r = 0; r < nr_runs; r++)
+		count[sp_rng_below(rng, nr_runs)]++;
+	sg->order[i] = (struct sized){ .size = 0, .i = i };
+	for (r = 0; r < nr_runs; r++)
+		sg->order[i].size += count[r] * sg->g->runs[r].nr;
+}
+
+static int cmp_sized(const void *pa, const void *pb)
+{
+	const struct sized *a = pa, *b = pb;
+
+	if (a->size != b->size)
+		return (a->size > b->size) - (a->size < b->size);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* the deciles of every drawn resample of runs, est[i * 9 + d], by size */
+static int group_estimate_runs(struct shift_group *sg, size_t nr_boot, double *est)
+{
+	size_t nr_runs = sg->g->nr_runs, i, j, c;
+
+	qsort(sg->order, nr_boot, sizeof(*sg->order), cmp_sized);
+	for (j = 0; j < nr_boot; j++) {
+		const size_t *count;
+		size_t n = 0;
+		int ret;
+
+		i = sg->order[j].i;
+		count = sg->draws + i * nr_runs;
+		for (c = 0; c < sg->nr; c++)
+			for (size_t k = 0; k < count[sg->pool_run[c]]; k++)
+				sg->buf[n++] = sg->pool[c];
+		ret = group_deciles(sg, sg->buf, n, est + i * SP_NR_DECILES);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 int sp_hochberg_adjust(const double *p, size_t n, double alpha, double *alpha_crit,
@@ -269,6 +326,54 @@ static int shift_adjust(struct sp_shift *sh, double *boot, size_t nr_boot)
 	return 0;
 }
 
+/*
+ * Every resample's nine differences B - A into @boot, decile after decile:
+ * boot[d * nr_boot + i].  The counts are drawn resample after resample, A
+ * before B, whichever the mode.
+ */
+static int shift_bootstrap(struct shift_group *ga, struct shift_group *gb,
+			   struct sp_rng *rng, enum sp_shift_resample mode,
+			   size_t nr_boot, double *boot)
+{
+	double *est_a, *est_b;
+	size_t i;
+	int d, ret = 0;
+
+	est_a = sp_alloc_array(nr_boot, SP_NR_DECILES * sizeof(*est_a));
+	est_b = sp_alloc_array(nr_boot, SP_NR_DECILES * sizeof(*est_b));
+	if (!est_a || !est_b) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (mode == SP_SHIFT_VALUES) {
+		for (i = 0; i < nr_boot && !ret; i++) {
+			ret = group_resample_values(ga, rng, est_a + i * SP_NR_DECILES);
+			if (!ret)
+				ret = group_resample_values(gb, rng, est_b + i * SP_NR_DECILES);
+		}
+	} else {
+		ret = group_alloc_draws(ga, nr_boot);
+		if (!ret)
+			ret = group_alloc_draws(gb, nr_boot);
+		for (i = 0; i < nr_boot && !ret; i++) {
+			group_draw_runs(ga, rng, i);
+			group_draw_runs(gb, rng, i);
+		}
+		if (!ret)
+			ret = group_estimate_runs(ga, nr_boot, est_a);
+		if (!ret)
+			ret = group_estimate_runs(gb, nr_boot, est_b);
+	}
+	for (i = 0; i < nr_boot && !ret; i++)
+		for (d = 0; d < SP_NR_DECILES; d++)
+			boot[(size_t)d * nr_boot + i] = est_b[i * SP_NR_DECILES + d] -
+							 est_a[i * SP_NR_DECILES + d];
+out:
+	free(est_a);
+	free(est_b);
+	return ret;
+}
+
 int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
 		     const struct sp_shift_group *b, enum sp_shift_resample mode,
 		     size_t nr_boot, uint64_t seed)
@@ -311,15 +416,9 @@ int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
 	}
 
 	sp_rng_init(&rng, seed);
-	for (i = 0; i < nr_boot; i++) {
-		ret = group_resample(&ga, &rng, mode, est_a);
-		if (!ret)
-			ret = group_resample(&gb, &rng, mode, est_b);
-		if (ret)
-			goto out;
-		for (d = 0; d < SP_NR_DECILES; d++)
-			boot[(size_t)d * nr_boot + i] = est_b[d] - est_a[d];
-	}
+	ret = shift_bootstrap(&ga, &gb, &rng, mode, nr_boot, boot);
+	if (ret)
+		goto out;
 	for (d = 0; d < SP_NR_DECILES; d++) {
 		double *row = boot + (size_t)d * nr_boot, below = 0, pstar;
 

@@ -68,6 +68,9 @@ static const char compare_usage[] =
 	"  -o, --output FILE     draw the runs and the wait distributions (PNG, PDF, SVG)\n"
 	"      --format FMT      png, pdf or svg (needed with -o -)\n"
 	"      --metric NAME     the metric of the runs plot (default duration)\n"
+	"      --view VIEW       runs, cdf, shift, ridgeline, datagraph or\n"
+	"                        running-waiting alone (default: a page of runs,\n"
+	"                        CDF and shift function)\n"
 	"      --width PX        image width (default 900)\n"
 	"      --height PX       image height (default 900)\n"
 	"      --title TEXT      image title\n"
@@ -91,6 +94,7 @@ enum {
 	OPT_SEED,
 	OPT_FORMAT,
 	OPT_METRIC,
+	OPT_VIEW,
 	OPT_WIDTH,
 	OPT_HEIGHT,
 	OPT_TITLE,
@@ -110,6 +114,7 @@ static const struct option compare_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "view", required_argument, NULL, OPT_VIEW },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "height", required_argument, NULL, OPT_HEIGHT },
 	{ "title", required_argument, NULL, OPT_TITLE },
@@ -299,6 +304,24 @@ static int parse_double(const char *name, const char *arg, double lo, double hi,
 	return -1;
 }
 
+static const char *const compare_views[] = {
+	[SP_COMPARE_VIEW_RUNS] = "runs",
+	[SP_COMPARE_VIEW_CDF] = "cdf",
+	[SP_COMPARE_VIEW_SHIFT] = "shift",
+	[SP_COMPARE_VIEW_RIDGELINE] = "ridgeline",
+	[SP_COMPARE_VIEW_DATAGRAPH] = "datagraph",
+	[SP_COMPARE_VIEW_RUNNING_WAITING] = "running-waiting",
+};
+
+/* the view named @name, or -1 */
+static int parse_view(const char *name)
+{
+	for (size_t i = 0; i < sizeof(compare_views) / sizeof(*compare_views); i++)
+		if (compare_views[i] && !strcmp(compare_views[i], name))
+			return (int)i;
+	return -1;
+}
+
 static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 {
 	int opt, group = 0, ret, i;
@@ -375,6 +398,13 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		case OPT_METRIC:
 			o->metric = optarg;
 			break;
+		case OPT_VIEW:
+			o->view = parse_view(optarg);
+			if (o->view < 0)
+				return sp_cli_usage("compare", "--view: runs, cdf, shift, "
+						    "ridgeline, datagraph or running-waiting, "
+						    "not '%s'", optarg);
+			break;
 		case OPT_WIDTH:
 			ret = parse_double("width", optarg, 300, SP_OUTPUT_MAX_PX, &o->width);
 			break;
@@ -428,10 +458,17 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		if (!o->format)
 			return sp_cli_usage("compare", "cannot tell the format of '%s' (use .png, "
 					    ".pdf or .svg, or --format)", o->output);
-	} else if (o->format || o->metric || o->width || o->height || o->title) {
-		return sp_cli_usage("compare", "--format, --metric, --width, --height and --title "
-				    "are for the image: give -o FILE");
+	} else if (o->format || o->metric || o->view || o->width || o->height || o->title) {
+		return sp_cli_usage("compare", "--format, --metric, --view, --width, --height and "
+				    "--title are for the image: give -o FILE");
 	}
+	if (o->values && o->view != SP_COMPARE_VIEW_PAGE && o->view != SP_COMPARE_VIEW_RUNS &&
+	    o->view != SP_COMPARE_VIEW_SHIFT)
+		return sp_cli_usage("compare", "--view %s draws traces, not --values",
+				    compare_views[o->view]);
+	if (o->view == SP_COMPARE_VIEW_SHIFT && (o->no_shift || (o->values && !o->shift)))
+		return sp_cli_usage("compare", "--view shift needs the shift function (%s)",
+				    o->no_shift ? "not --no-shift" : "--values --shift");
 	if (o->output && !strcmp(o->output, "-") && o->json)
 		return sp_cli_usage("compare", "-o - and --json both want standard output");
 	for (i = 0; i < 2; i++) {
@@ -596,6 +633,7 @@ static int draw_figure(struct sp_cmp *c)
 	const struct sp_cmp_opts *o = &c->o;
 	struct sp_compare_figure fig = { 0 };
 	struct sp_compare_runs rg[2];
+	struct sp_cmp_graphs graphs = { 0 };
 	struct sp_error err = { 0 };
 	struct sp_output out;
 	struct sp_theme theme;
@@ -619,7 +657,8 @@ static int draw_figure(struct sp_cmp *c)
 		rg[i].values = calloc(nr ? nr : 1, sizeof(double));
 		rg[i].waits = calloc(g->nr_runs, sizeof(*rg[i].waits));
 		rg[i].nr_waits = calloc(g->nr_runs, sizeof(*rg[i].nr_waits));
-		if (!rg[i].values || !rg[i].waits || !rg[i].nr_waits) {
+		rg[i].labels = calloc(g->nr_runs, sizeof(*rg[i].labels));
+		if (!rg[i].values || !rg[i].waits || !rg[i].nr_waits || !rg[i].labels) {
 			ret = sp_cli_fail(NULL, "out of memory");
 			goto out;
 		}
@@ -629,6 +668,8 @@ static int draw_figure(struct sp_cmp *c)
 		for (r = 0; !o->values && r < g->nr_runs; r++) {
 			rg[i].waits[r] = g->runs[r].waits;
 			rg[i].nr_waits[r] = g->runs[r].nr_waits;
+			rg[i].labels[r] = strrchr(g->runs[r].file, '/') ?
+					  strrchr(g->runs[r].file, '/') + 1 : g->runs[r].file;
 		}
 		rg[i].nr_waits_runs = o->values ? 0 : g->nr_runs;
 		rg[i].median = c->metrics[k].sum[i].nr ? scale * c->metrics[k].sum[i].median : NAN;
@@ -636,6 +677,7 @@ static int draw_figure(struct sp_cmp *c)
 		rg[i].ci_lo = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_lo : NAN;
 		rg[i].ci_hi = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_hi : NAN;
 	}
+	fig.view = o->view;
 	fig.title = o->title;
 	fig.y_title = y_title;
 	fig.groups = rg;
@@ -664,6 +706,21 @@ static int draw_figure(struct sp_cmp *c)
 		ret = sp_cli_output_error(o->output, &err);
 		goto out;
 	}
+	if (o->view == SP_COMPARE_VIEW_DATAGRAPH || o->view == SP_COMPARE_VIEW_RUNNING_WAITING) {
+		bool rw = o->view == SP_COMPARE_VIEW_RUNNING_WAITING;
+
+		ret = sp_cmp_graphs_load(c, rw, rw ?
+			sp_compare_graphs_cols(out.cr, &theme, fig.pixels, out.width) :
+			sp_datagraph_format_columns(o->format, out.width), &graphs);
+		if (ret) {
+			sp_output_close(&out, false, NULL);
+			goto out;
+		}
+		fig.graphs = graphs.dg;
+		fig.envelopes = graphs.env;
+		fig.graph_labels = graphs.labels;
+		fig.nr_graphs = graphs.nr;
+	}
 	code = sp_compare_figure_draw(out.cr, &theme, &fig, out.width, out.height);
 	if (code) {
 		sp_output_close(&out, false, NULL);
@@ -680,7 +737,9 @@ out:
 		free(rg[i].values);
 		free(rg[i].waits);
 		free(rg[i].nr_waits);
+		free(rg[i].labels);
 	}
+	sp_cmp_graphs_release(&graphs);
 	return ret;
 }
 

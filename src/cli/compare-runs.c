@@ -145,6 +145,7 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	dur_ns = o->nr_targets ? p.target_last_ns - p.target_first_ns :
 		 t.end_ns - t.window_start_ns;
 	r->nr_cpus = t.nr_cpus;
+	r->window_ns = t.end_ns - t.window_start_ns;
 	r->m[SP_CMP_DURATION] = dur_ns / 1e9;
 	r->m[SP_CMP_RUNNING_AVG] = sp_stats_running_avg(&p.stats);
 	r->m[SP_CMP_WAITING_AVG] = sp_stats_waiting_avg(&p.stats);

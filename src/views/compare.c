@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare view: the runs of two groups, their wait distributions and the
- * shift function between them.  Work is proportional to the runs and the
- * pixels: the CDF panel is the latency view's, evaluated per column.
+ * shift function between them, on one page or each alone, and the
+ * ridgeline: every run's waits as a histogram on log x, one row per run.
+ * Work is proportional to the runs and the pixels: the CDF panel is the
+ * latency view's, evaluated per column.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,8 +17,14 @@
 #include "schedplot/analysis/shift.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
+#include "schedplot/model/envelope.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/views/datagraph.h"
+#include "schedplot/views/rwgraph.h"
 #include "schedplot/draw/figure.h"
 #include "schedplot/draw/layout.h"
+#include "schedplot/draw/legend.h"
+#include "schedplot/draw/logaxis.h"
 #include "schedplot/draw/palette.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
@@ -147,7 +155,9 @@ static int draw_runs(cairo_t *cr, const struct sp_theme *theme,
 		}
 	if (!isfinite(lo))
 		lo = hi = 0;
-	lin_axis_fit(&ax, lo, hi);
+	/* room for the dots at both ends, not below 0 for values that are not */
+	r = (hi - lo) * 0.04;
+	lin_axis_fit(&ax, lo >= 0 && lo - r < 0 ? 0 : lo - r, hi + r);
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	text_h = sp_text_height(cr);
@@ -327,7 +337,7 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 	double lo = 0, hi = 0, left_w, text_h, s = fig->shift_scale ? fig->shift_scale : 1;
 	struct sp_rect plot;
 	struct lin_axis ax;
-	char label[64];
+	char label[256];
 	int d;
 
 	for (d = 0; d < SP_NR_DECILES; d++) {
@@ -389,6 +399,369 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 	return 0;
 }
 
+#define RIDGE_BINS	96	/* histogram bins across the log axis */
+#define RIDGE_RISE	1.0	/* a row's tallest bin, in row heights */
+
+/*
+ * The ridgeline: one row per run, in the order given (A's runs, then B's),
+ * each its waits' histogram over log-spaced bins, scaled to its own
+ * tallest bin and filled in its group's colour.
+ */
+static int draw_ridgeline(cairo_t *cr, const struct sp_theme *theme,
+			  const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	double lo = INFINITY, hi = 0, label_w = 0, text_h, row_h, bins[RIDGE_BINS];
+	size_t i, j, k, nr_rows = 0, row = 0;
+	struct sp_log_axis ax;
+	struct sp_rect plot;
+	char label[256];
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < fig->groups[i].nr_waits_runs; j++) {
+			const struct sp_compare_runs *g = &fig->groups[i];
+
+			nr_rows++;
+			for (k = 0; k < g->nr_waits[j]; k++) {
+				if (g->waits[j][k] > 0)
+					lo = fmin(lo, (double)g->waits[j][k]);
+				hi = fmax(hi, (double)g->waits[j][k]);
+			}
+		}
+	if (!nr_rows || !isfinite(lo))
+		return -EINVAL;
+	if (sp_log_axis_fit(&ax, lo, hi, SP_LOG_NS))
+		return -EINVAL;
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < fig->groups[i].nr_waits_runs; j++) {
+			const struct sp_compare_runs *g = &fig->groups[i];
+
+			snprintf(label, sizeof(label), "%s  %s", g->name,
+				 g->labels && g->labels[j] ? g->labels[j] : "");
+			label_w = fmax(label_w, sp_text_width(cr, label));
+		}
+	cairo_restore(cr);
+	plot.x = area->x + label_w + 2 * theme->pad;
+	plot.w = area->w - (plot.x - area->x) - theme->margin;
+	plot.y = area->y + 2 * text_h + 2 * theme->pad;
+	plot.h = area->h - (plot.y - area->y) - 3 * text_h - 3 * theme->pad;
+	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < SP_LAYOUT_MIN_PLOT)
+		return -ERANGE;
+	if (fig->pixels) {
+		sp_figure_snap_x(&plot);
+		sp_figure_snap_y(&plot);
+	}
+	/* the top row rises RIDGE_RISE - 1 rows above the plot's first row */
+	row_h = plot.h / ((double)nr_rows + RIDGE_RISE - 1);
+	sp_log_axis_draw_x(cr, theme, &plot, &ax, "time waiting for a CPU (log)", true);
+
+	cairo_save(cr);
+	for (i = 0; i < 2; i++) {
+		const struct sp_compare_runs *g = &fig->groups[i];
+		struct sp_rgb c;
+
+		group_rgb(i, &c);
+		for (j = 0; j < g->nr_waits_runs; j++, row++) {
+			double base = plot.y + plot.h - (double)(nr_rows - 1 - row) * row_h;
+			double top = 0;
+
+			memset(bins, 0, sizeof(bins));
+			for (k = 0; k < g->nr_waits[j]; k++) {
+				double f = sp_log_axis_frac(&ax, (double)g->waits[j][k]);
+				size_t b = (size_t)(f * RIDGE_BINS);
+
+				bins[b < RIDGE_BINS ? b : RIDGE_BINS - 1]++;
+			}
+			for (k = 0; k < RIDGE_BINS; k++)
+				top = fmax(top, bins[k]);
+			cairo_move_to(cr, plot.x, base);
+			for (k = 0; k < RIDGE_BINS; k++) {
+				double y = base - (top ? bins[k] / top : 0) * RIDGE_RISE * row_h;
+
+				double x0 = plot.x + plot.w * (double)k / RIDGE_BINS;
+
+				cairo_line_to(cr, x0, y);
+				cairo_line_to(cr, x0 + plot.w / RIDGE_BINS, y);
+			}
+			cairo_line_to(cr, plot.x + plot.w, base);
+			cairo_close_path(cr);
+			cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.75);
+			cairo_fill_preserve(cr);
+			sp_render_set_color(cr, &theme->text);
+			cairo_set_line_width(cr, theme->axis_line_width);
+			cairo_stroke(cr);
+			sp_render_font(cr, theme, theme->font_size, false);
+			snprintf(label, sizeof(label), "%s  %s", g->name,
+				 g->labels && g->labels[j] ? g->labels[j] : "");
+			sp_text_draw(cr, plot.x - theme->pad, base,
+				     SP_ALIGN_RIGHT | SP_ALIGN_BOTTOM, label);
+		}
+	}
+	sp_render_font(cr, theme, theme->font_size, false);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_draw(cr, plot.x, area->y + theme->pad, SP_ALIGN_LEFT | SP_ALIGN_TOP,
+		     "wakeup latency of each run: histogram on log x, scaled to its tallest bin");
+	cairo_restore(cr);
+	return 0;
+}
+
+#define GRAPH_KEYS	64	/* each run's longest-running commands considered */
+#define GRAPH_LEGEND	12	/* commands in the legend */
+
+struct graph_key {
+	struct sp_legend_entry e;
+	uint64_t ns;
+};
+
+static int cmp_graph_key(const void *pa, const void *pb)
+{
+	const struct graph_key *a = pa, *b = pb;
+
+	if (a->ns != b->ns)
+		return a->ns < b->ns ? 1 : -1;
+	return strcmp(a->e.label, b->e.label);
+}
+
+/*
+ * The commands of all runs, by their time summed over the runs (each run's
+ * GRAPH_KEYS longest only): a colour is one command's in every run.
+ * @keys is allocated; Return: how many, or -ENOMEM.
+ */
+static long graph_keys(const struct sp_compare_figure *fig, struct graph_key **keys)
+{
+	size_t i, j, k, n = 0;
+	struct graph_key *g;
+
+	g = sp_alloc_array(fig->nr_graphs * GRAPH_KEYS + 1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (i = 0; i < fig->nr_graphs; i++) {
+		const struct sp_datagraph *dg = fig->graphs[i];
+		size_t end = dg->nr_keys < SP_DG_NR_SPECIAL_KEYS + GRAPH_KEYS ?
+			     dg->nr_keys : SP_DG_NR_SPECIAL_KEYS + GRAPH_KEYS;
+
+		for (j = SP_DG_NR_SPECIAL_KEYS; j < end; j++) {
+			for (k = 0; k < n && strcmp(g[k].e.label, dg->keys[j].label); k++)
+				;
+			if (k == n)
+				g[n++] = (struct graph_key){
+					{ dg->keys[j].color, dg->keys[j].label }, 0 };
+			g[k].ns += dg->keys[j].ns;
+		}
+	}
+	if (n)
+		qsort(g, n, sizeof(*g), cmp_graph_key);
+	*keys = g;
+	return (long)n;
+}
+
+/*
+ * Small multiples: every run's datagraph, one above the other in the order
+ * given, each labelled with its group and file.  Every timeline spans the
+ * same length from its own run's start, so one time axis (under the last)
+ * serves all; colours by command are the same in every run, and one legend
+ * under all names the commands that ran longest over all runs.
+ */
+static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
+		       const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	struct sp_legend_entry entries[GRAPH_LEGEND + 2];
+	double rows_w = 0, text_h, panel_h, legend_h;
+	const struct sp_datagraph *last;
+	struct sp_legend legend = { 0 };
+	struct sp_time_ticks ticks;
+	struct graph_key *keys;
+	struct sp_rect plot;
+	long nr_keys;
+	size_t i, n = 0;
+
+	if (!fig->nr_graphs)
+		return -EINVAL;
+	nr_keys = graph_keys(fig, &keys);
+	if (nr_keys < 0)
+		return (int)nr_keys;
+	/* idle, no data (after a shorter run's end), then the commands */
+	entries[n++] = (struct sp_legend_entry){ fig->graphs[0]->keys[SP_DG_KEY_IDLE].color,
+						 fig->graphs[0]->keys[SP_DG_KEY_IDLE].label };
+	for (i = 0; i < fig->nr_graphs; i++)
+		if (fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].ns)
+			break;
+	if (i < fig->nr_graphs)
+		entries[n++] = (struct sp_legend_entry){
+			fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].color,
+			fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].label };
+	for (i = 0; i < (size_t)nr_keys && i < GRAPH_LEGEND; i++)
+		entries[n++] = keys[i].e;
+	legend.entries = entries;
+	legend.nr_entries = n;
+	legend.nr_more = (size_t)nr_keys - i;
+	legend.title = "command";
+	legend_h = sp_legend_size(cr, theme, &legend, SP_LEGEND_BELOW, area->w);
+	for (i = 0; i < fig->nr_graphs; i++)
+		rows_w = fmax(rows_w, sp_datagraph_rows_width(cr, theme,
+							       fig->graphs[i]->tl->cpu_of_row,
+							       fig->graphs[i]->tl->nr_rows));
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	cairo_restore(cr);
+	plot.x = area->x + rows_w;
+	plot.w = area->w - rows_w - theme->margin;
+	panel_h = (area->h - 2 * text_h - 4 * theme->pad - legend_h) / (double)fig->nr_graphs;
+	if (fig->pixels)	/* every panel alike, down to the pixel */
+		panel_h = floor(panel_h);
+	plot.h = panel_h - text_h - 2 * theme->pad;
+	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < 4) {
+		free(keys);
+		return -ERANGE;
+	}
+	last = fig->graphs[fig->nr_graphs - 1];
+	for (i = 0; i < fig->nr_graphs; i++) {
+		struct sp_rect p = plot;
+
+		p.y = area->y + (double)i * panel_h + text_h + theme->pad;
+		if (fig->pixels) {
+			sp_figure_snap_x(&p);
+			sp_figure_snap_y(&p);
+		}
+		cairo_save(cr);
+		sp_render_font(cr, theme, theme->font_size, false);
+		sp_render_set_color(cr, &theme->text);
+		sp_text_draw(cr, p.x, p.y - theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM,
+			     fig->graph_labels[i]);
+		cairo_restore(cr);
+		sp_datagraph_draw(cr, theme, &p, fig->graphs[i]);
+		sp_axis_frame_draw(cr, theme, &p);
+		sp_datagraph_rows_draw(cr, theme, &p, fig->graphs[i]);
+		if (i + 1 == fig->nr_graphs &&
+		    !sp_figure_time_ticks(&ticks, cr, theme, p.w, last->tl->t0_ns, last->tl->t1_ns,
+					  last->tl->t0_ns))
+			sp_axis_time_draw(cr, theme, &p, &ticks, last->tl->t0_ns, last->tl->t1_ns,
+					  false);
+	}
+	if (legend_h > 0) {
+		struct sp_rect la = { area->x, area->y + area->h - legend_h, area->w, legend_h };
+
+		sp_legend_draw(cr, theme, &legend, &la);
+	}
+	free(keys);
+	return 0;
+}
+
+/* the plot of every running-waiting panel: x and w */
+static void rw_plot_x(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *area,
+		      bool pixels, struct sp_rect *plot)
+{
+	plot->x = area->x + sp_rwgraph_left_width(cr, theme);
+	plot->w = area->w - (plot->x - area->x) - theme->margin;
+	plot->y = 0;
+	plot->h = 1;
+	if (pixels)
+		sp_figure_snap_x(plot);
+}
+
+size_t sp_compare_graphs_cols(cairo_t *cr, const struct sp_theme *theme, bool pixels,
+			      double width)
+{
+	struct sp_rect area = { theme->margin, 0, width - 2 * theme->margin, 1 }, plot;
+	struct sp_rwgraph_style style = { .pixels = pixels };
+
+	rw_plot_x(cr, theme, &area, pixels, &plot);
+	return sp_rwgraph_nr_cols(&plot, &style, 0, 0);
+}
+
+/* the largest value a running-waiting graph shows */
+static double rw_top(const struct sp_envelope *e)
+{
+	return fmax(e->running_max + e->lost_max, fmax(e->waiting_max, e->nr_cpus));
+}
+
+/*
+ * Small multiples of the running-waiting graph: as draw_graphs(), one
+ * panel per run, on one y scale (that of the run with the most tasks) so
+ * that the heights compare too.  A shorter run's graph ends where the run
+ * ended; the frame goes on to the longest run's end.
+ */
+static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
+			  const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	struct sp_rwgraph_style style = { .shade = true, .panels = SP_RWGRAPH_PANELS_SINGLE,
+					  .pixels = fig->pixels };
+	const struct sp_envelope *top = NULL, *last;
+	double text_h, panel_h, legend_w, legend_h, dur_ns = 1;
+	struct sp_time_ticks ticks;
+	struct sp_int_ticks yt;
+	uint64_t end_ns;
+	struct sp_rect plot;
+	size_t i;
+
+	if (!fig->nr_graphs)
+		return -EINVAL;
+	for (i = 0; i < fig->nr_graphs; i++)
+		if (!top || rw_top(fig->envelopes[i]) > rw_top(top))
+			top = fig->envelopes[i];
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	cairo_restore(cr);
+	style.nr_cpus = top->nr_cpus;
+	sp_rwgraph_legend_size(cr, theme, &style, true, &legend_w, &legend_h);
+	rw_plot_x(cr, theme, area, fig->pixels, &plot);
+	panel_h = (area->h - 2 * text_h - 4 * theme->pad - legend_h) / (double)fig->nr_graphs;
+	if (fig->pixels)
+		panel_h = floor(panel_h);
+	plot.h = panel_h - text_h - 2 * theme->pad;
+	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < 8)
+		return -ERANGE;
+	if (sp_rwgraph_y_ticks(&yt, top, &style, plot.h, theme))
+		return -EINVAL;
+	for (i = 0; i < fig->nr_graphs; i++)
+		dur_ns = fmax(dur_ns, (double)(fig->envelopes[i]->t1_ns -
+					       fig->envelopes[i]->t0_ns));
+	last = fig->envelopes[fig->nr_graphs - 1];
+	end_ns = last->t0_ns + (uint64_t)dur_ns;
+	if (sp_figure_time_ticks(&ticks, cr, theme, plot.w, last->t0_ns, end_ns, last->t0_ns))
+		return -EINVAL;
+	for (i = 0; i < fig->nr_graphs; i++) {
+		const struct sp_envelope *e = fig->envelopes[i];
+		struct sp_time_ticks xt;
+		struct sp_rect p = plot, whole;
+
+		p.y = area->y + (double)i * panel_h + text_h + theme->pad;
+		if (fig->pixels)
+			sp_figure_snap_y(&p);
+		/* the run's own window on the common time scale; after it, nothing */
+		whole = p;
+		p.w = plot.w * (double)(e->t1_ns - e->t0_ns) / dur_ns;
+		if (fig->pixels)
+			p.w = fmax(1, round(p.w));
+		sp_axis_frame_draw(cr, theme, &whole);
+		cairo_save(cr);
+		sp_render_font(cr, theme, theme->font_size, false);
+		sp_render_set_color(cr, &theme->text);
+		sp_text_draw(cr, p.x, p.y - theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM,
+			     fig->graph_labels[i]);
+		cairo_restore(cr);
+		style.nr_cpus = e->nr_cpus;
+		/* each run's own ticks, at the same offsets from its start */
+		if (sp_figure_time_ticks(&xt, cr, theme, p.w, e->t0_ns, e->t1_ns, e->t0_ns))
+			return -EINVAL;
+		sp_rwgraph_draw_data(cr, theme, &p, e, &yt, &xt, &style);
+		sp_rwgraph_draw_y_axis(cr, theme, &p, &yt);
+		if (i + 1 == fig->nr_graphs)
+			sp_axis_time_draw(cr, theme, &whole, &ticks, last->t0_ns, end_ns, false);
+	}
+	if (legend_h > 0) {
+		struct sp_rect la = { area->x + (area->w - legend_w) / 2,
+				      area->y + area->h - legend_h, legend_w, legend_h };
+
+		sp_rwgraph_legend_draw(cr, theme, &style, true, &la);
+	}
+	return 0;
+}
+
 int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			   const struct sp_compare_figure *fig, double width, double height)
 {
@@ -404,9 +777,35 @@ int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		for (j = 0; j < fig->groups[i].nr_waits_runs; j++)
 			waits |= fig->groups[i].nr_waits[j] > 0;
 	}
-	share[0] = 0.35;
-	share[1] = waits ? 0.4 : 0;
-	share[2] = fig->shift ? 0.25 : 0;
+	switch (fig->view) {
+	case SP_COMPARE_VIEW_PAGE:
+		share[0] = 0.35;
+		share[1] = waits ? 0.4 : 0;
+		share[2] = fig->shift ? 0.25 : 0;
+		break;
+	case SP_COMPARE_VIEW_RUNS:
+		share[0] = 1;
+		break;
+	case SP_COMPARE_VIEW_CDF:
+	case SP_COMPARE_VIEW_RIDGELINE:
+		if (!waits)
+			return -EINVAL;
+		share[1] = 1;
+		break;
+	case SP_COMPARE_VIEW_SHIFT:
+		if (!fig->shift)
+			return -EINVAL;
+		share[2] = 1;
+		break;
+	case SP_COMPARE_VIEW_DATAGRAPH:
+	case SP_COMPARE_VIEW_RUNNING_WAITING:
+		if (!fig->nr_graphs)
+			return -EINVAL;
+		share[1] = 1;
+		break;
+	default:
+		return -EINVAL;
+	}
 	for (i = 0; i < 3; i++)
 		total += share[i];
 
@@ -433,6 +832,12 @@ int sp_compare_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		}
 		if (i == 0)
 			ret = draw_runs(cr, theme, fig, &area);
+		else if (i == 1 && fig->view == SP_COMPARE_VIEW_DATAGRAPH)
+			ret = draw_graphs(cr, theme, fig, &area);
+		else if (i == 1 && fig->view == SP_COMPARE_VIEW_RUNNING_WAITING)
+			ret = draw_rw_graphs(cr, theme, fig, &area);
+		else if (i == 1 && fig->view == SP_COMPARE_VIEW_RIDGELINE)
+			ret = draw_ridgeline(cr, theme, fig, &area);
 		else if (i == 1)
 			ret = draw_cdf(cr, theme, fig, &area);
 		else

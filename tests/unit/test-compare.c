@@ -250,6 +250,58 @@ static void test_shift_seed(void **state)
 }
 
 /*
+ * Runs of unequal length, so resamples differ in size: the shift function
+ * estimates them in the order of their sizes, which must give bit for bit
+ * what drawing and estimating one resample after the other gives.  Three
+ * resamples: the intervals are then the least and the largest difference.
+ */
+static void test_shift_runs_by_size(void **state)
+{
+	static const size_t len[NR_RUNS] = { 3, 40, 17, 1, 29, 8 };
+	struct sp_shift_run ra[NR_RUNS], rb[NR_RUNS];
+	struct sp_shift_group ga = { ra, NR_RUNS }, gb = { rb, NR_RUNS };
+	double lo[SP_NR_DECILES], hi[SP_NR_DECILES], buf[NR_RUNS * RUN_LEN];
+	const struct sp_shift_group *g[2] = { &ga, &gb };
+	struct sp_shift sh;
+	struct sp_rng rng;
+
+	lognormal(va, NR_RUNS * RUN_LEN, 0, 0.5, 8);
+	lognormal(vb, NR_RUNS * RUN_LEN, 0.2, 0.5, 9);
+	for (int r = 0; r < NR_RUNS; r++) {
+		ra[r] = (struct sp_shift_run){ .v = va + r * RUN_LEN, .nr = len[r] };
+		rb[r] = (struct sp_shift_run){ .v = vb + r * RUN_LEN, .nr = len[NR_RUNS - 1 - r] };
+	}
+	assert_int_equal(sp_shift_compute(&sh, &ga, &gb, SP_SHIFT_RUNS, 3, 11), 0);
+
+	sp_rng_init(&rng, 11);
+	for (int i = 0; i < 3; i++) {
+		double est[2][SP_NR_DECILES];
+
+		for (int k = 0; k < 2; k++) {
+			size_t count[NR_RUNS] = { 0 }, n = 0;
+
+			for (int r = 0; r < NR_RUNS; r++)
+				count[sp_rng_below(&rng, NR_RUNS)]++;
+			for (int r = 0; r < NR_RUNS; r++)
+				for (size_t c = 0; c < count[r]; c++)
+					for (size_t j = 0; j < g[k]->runs[r].nr; j++)
+						buf[n++] = g[k]->runs[r].v[j];
+			assert_int_equal(sp_hdquantile_deciles(buf, n, est[k]), 0);
+		}
+		for (int d = 0; d < SP_NR_DECILES; d++) {
+			double diff = est[1][d] - est[0][d];
+
+			lo[d] = i == 0 || diff < lo[d] ? diff : lo[d];
+			hi[d] = i == 0 || diff > hi[d] ? diff : hi[d];
+		}
+	}
+	for (int d = 0; d < SP_NR_DECILES; d++) {
+		close_to(sh.dec[d].ci_lo, lo[d], 0, "least difference, resample by resample");
+		close_to(sh.dec[d].ci_hi, hi[d], 0, "largest difference, resample by resample");
+	}
+}
+
+/*
  * Runs as clusters: when the runs of a group sit at different levels, the
  * values of one run are not independent and resampling whole runs gives
  * wider intervals than resampling single values.
@@ -349,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_shift_constant),
 		cmocka_unit_test(test_shift_seed),
 		cmocka_unit_test(test_shift_runs),
+		cmocka_unit_test(test_shift_runs_by_size),
 		cmocka_unit_test(test_hochberg),
 		cmocka_unit_test(test_shift_errors),
 	};

@@ -11,10 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/analysis/collect.h"
 #include "schedplot/analysis/compare.h"
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
 #include "schedplot/draw/output.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/model/trace.h"
+#include "schedplot/views/datagraph.h"
 
 /* What each run of a trace is reduced to. */
 enum sp_cmp_metric_id {
@@ -67,6 +71,7 @@ struct sp_cmp_opts {
 	const char *output;
 	enum sp_format format;
 	const char *metric;
+	int view;		/* enum sp_compare_view */
 	double width, height;
 	const char *title;
 };
@@ -76,6 +81,7 @@ struct sp_cmp_run {
 	const char *file;
 	double m[SP_CMP_NR_TRACE_METRICS];
 	int nr_cpus;
+	uint64_t window_ns;	/* traces: the complete window's length */
 	double *samples;	/* the shift's values: wakeup latencies in ns, or the numbers */
 	size_t nr_samples;
 	uint64_t *waits;	/* traces: the wakeup latencies, sorted (the CDF) */
@@ -105,6 +111,44 @@ struct sp_cmp {
 	bool has_shift;
 	struct sp_shift shift;
 };
+
+/* One run's chart for --view datagraph or running-waiting; the trace stays open. */
+struct sp_cmp_graph {
+	struct sp_trace trace;
+	bool open;
+	int *rows;		/* the CPU of each row: 0, 1, ... */
+	struct sp_timeline tl;
+	struct sp_datagraph dg;
+	struct sp_rw_collect rw;	/* --view running-waiting */
+	bool has_rw;
+	char label[256];	/* "group  file" */
+};
+
+struct sp_cmp_graphs {
+	struct sp_cmp_graph *g;		/* the first group's runs, then the second's */
+	const struct sp_datagraph **dg;	/* for the figure */
+	const struct sp_envelope **env;
+	const char **labels;
+	size_t nr;
+};
+
+/**
+ * sp_cmp_graphs_load - read every trace again into a datagraph or an envelope
+ * @c: the runs, loaded (their windows' lengths known)
+ * @rw: running-waiting envelopes, not datagraphs
+ * @nr_cols: columns of every timeline or envelope
+ * @gs: out; release with sp_cmp_graphs_release() whatever the result
+ *
+ * Every timeline spans the longest run's window from its own run's start.
+ * Prints errors.  Return: SP_EXIT_OK or an exit code.
+ */
+int sp_cmp_graphs_load(const struct sp_cmp *c, bool rw, size_t nr_cols, struct sp_cmp_graphs *gs);
+
+/**
+ * sp_cmp_graphs_release - close the traces and free the charts
+ * @gs: loaded, or zeroed
+ */
+void sp_cmp_graphs_release(struct sp_cmp_graphs *gs);
 
 /**
  * sp_cmp_load_trace - reduce one trace to the numbers of a run

@@ -21,6 +21,8 @@
 #include <stdint.h>
 
 struct _cairo;
+struct sp_datagraph;
+struct sp_envelope;
 struct sp_shift;
 struct sp_theme;
 
@@ -32,12 +34,25 @@ struct sp_compare_runs {
 	const uint64_t **waits;		/* nr_waits_runs runs' waits in ns, sorted */
 	size_t *nr_waits;
 	size_t nr_waits_runs;
+	const char **labels;		/* the ridgeline's name of each run, or NULL */
 	double median;			/* in the axis' unit */
 	double ci_lo, ci_hi;		/* its interval; NaN for none (a band when known) */
 	double cv;			/* sd / mean, NaN when unknown */
 };
 
+/* What the figure shows: the page of three panels, or one view alone. */
+enum sp_compare_view {
+	SP_COMPARE_VIEW_PAGE,		/* runs, CDF and shift function */
+	SP_COMPARE_VIEW_RUNS,
+	SP_COMPARE_VIEW_CDF,
+	SP_COMPARE_VIEW_SHIFT,
+	SP_COMPARE_VIEW_RIDGELINE,	/* one row per run: its waits' histogram */
+	SP_COMPARE_VIEW_DATAGRAPH,	/* every run's datagraph, one time scale */
+	SP_COMPARE_VIEW_RUNNING_WAITING,	/* every run's running-waiting graph */
+};
+
 struct sp_compare_figure {
+	enum sp_compare_view view;
 	const char *title;		/* NULL or "": none */
 	const char *y_title;		/* the runs panel's axis: "duration (s)" */
 	const struct sp_compare_runs *groups;	/* two */
@@ -45,7 +60,29 @@ struct sp_compare_figure {
 	double shift_scale;		/* shift values are multiplied by it ... */
 	const char *shift_title;	/* ... for this axis title */
 	bool pixels;			/* PNG: lines on whole pixels */
+	/*
+	 * SP_COMPARE_VIEW_DATAGRAPH or _RUNNING_WAITING: the first group's
+	 * runs, then the second's, each over the same length of time from its
+	 * own start; graphs or envelopes (of sp_compare_graphs_cols() columns)
+	 */
+	const struct sp_datagraph *const *graphs;
+	const struct sp_envelope *const *envelopes;
+	const char *const *graph_labels;	/* "group  file" */
+	size_t nr_graphs;
 };
+
+/**
+ * sp_compare_graphs_cols - envelope columns for --view running-waiting
+ * @cr: cairo context of the output (to measure the y axis' labels)
+ * @theme: the theme
+ * @pixels: PNG
+ * @width: the surface width
+ *
+ * Return: the columns of every envelope: one per pixel of the plot (two
+ * per point for PDF and SVG), as sp_compare_figure_draw() lays it out.
+ */
+size_t sp_compare_graphs_cols(struct _cairo *cr, const struct sp_theme *theme, bool pixels,
+			      double width);
 
 /**
  * sp_compare_figure_draw - draw the whole figure on a surface
@@ -56,7 +93,8 @@ struct sp_compare_figure {
  * @height: the surface height
  *
  * Return: 0, -ERANGE when the surface is too small for its labels,
- * -EINVAL when a group has no run, or -ENOMEM.
+ * -EINVAL when a group has no run, the view needs waits (cdf, ridgeline),
+ * a shift function or datagraphs that @fig lacks, or -ENOMEM.
  */
 int sp_compare_figure_draw(struct _cairo *cr, const struct sp_theme *theme,
 			   const struct sp_compare_figure *fig, double width, double height);

@@ -1,0 +1,289 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# schedplot compare on real recordings: five runs of the barrier workload
+# with 2 threads per CPU against five with 3 (traces/compare, see
+# traces/README).  Every run's numbers are checked against trace-cmd
+# report (tests/oracle), the group with more threads per CPU waits longer
+# and migrates more, and the shift function's bootstrap stays cheap.
+. "$(dirname "$0")/../lib/lib.sh"
+
+a=("$TRACES"/compare/t2-{1,2,3,4,5}.dat)
+b=("$TRACES"/compare/t3-{1,2,3,4,5}.dat)
+
+if ! command -v python3 >/dev/null; then
+	skip "compare on recordings: no python3 to read the JSON"
+	exit 0
+fi
+
+# json_check WHAT PYTHON-EXPRESSION: true for the JSON in $OUT (as d)
+json_check() {
+	if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$OUT" "$2" 2>"$TMP/py.err"; then
+		ok "$1"
+	else
+		not_ok "$1: $2 is false ($(head -c 300 "$TMP/py.err"))"
+	fi
+}
+
+# 2000 resamples of whole runs of unequal length: a fraction of a second
+# of CPU since the Harrell-Davis weights are computed once per size (11 s
+# when they were computed per resample); the limit guards that.
+run bash -c 'ulimit -t 6 && exec "$0" "$@"' "$SCHEDPLOT" compare --json \
+	--names 2-per-cpu,3-per-cpu "${a[@]}" --vs "${b[@]}"
+expect_status 0 "5 runs against 5, with the shift function, within 6 s of CPU"
+cp "$OUT" "$TMP/cmp.json"
+json_check "groups named, five runs each, in the order given" \
+	'[g["name"] for g in d["groups"]] == ["2-per-cpu", "3-per-cpu"] and [r["file"].split("/")[-1] for g in d["groups"] for r in g["runs"]] == ["t%d-%d.dat" % (t, i) for t in (2, 3) for i in range(1, 6)]'
+json_check "n = 5 + 5 for every metric, no interval of the median below 6 runs" \
+	'all(m["a"]["n"] == 5 and m["b"]["n"] == 5 and m["a"]["ci_low"] is None for m in d["metrics"])'
+json_check "whole runs resampled" 'd["shift_resample"] == "runs" and len(d["shift"]) == 9'
+json_check "more threads per CPU: more tasks waiting (median of waiting_avg)" \
+	'(lambda m: m["b"]["median"] > m["a"]["median"] and m["change"] > 0)(next(m for m in d["metrics"] if m["name"] == "waiting_avg"))'
+json_check "more threads per CPU: more migrations, significant at 5% (U = 2 of 25)" \
+	'(lambda m: m["significant"] and m["u"] == 2 and abs(m["p_value"] - 8 / 252) < 1e-12)(next(m for m in d["metrics"] if m["name"] == "migrations_per_s"))'
+json_check "more threads per CPU: the short wakeup latencies are longer (shift at 0.1 and 0.2)" \
+	'all(s["diff"] > 0 and s["ci_low"] > 0 and s["significant"] for s in d["shift"][:2])'
+json_check "no significant difference claimed where the p value is above alpha" \
+	'all(m["significant"] == (m["p_value"] < d["alpha"]) for m in d["metrics"])'
+run "$SCHEDPLOT" compare --json --names 2-per-cpu,3-per-cpu "${a[@]}" --vs "${b[@]}"
+check "the same inputs give the same bytes" cmp -s "$OUT" "$TMP/cmp.json"
+
+# Every run's numbers against trace-cmd report, read independently.
+# waiting_avg within 0.1%: in t3-5 a new task (pid 3229) is woken onto
+# CPU 0 and found running on CPU 1 with no switch recorded, and the model
+# and the oracle repair that differently (1.5 ms of its waiting, 0.03% of
+# the run's); the other nine runs agree to 1e-9.
+for f in "${a[@]}" "${b[@]}"; do
+	name=compare/$(basename "$f")
+	if ! python3 "$SRCDIR/tests/oracle/report-stats.py" "$f" >"$TMP/oracle.json" 2>"$TMP/oracle.err"; then
+		not_ok "$name: oracle failed: $(head -c 300 "$TMP/oracle.err")"
+		continue
+	fi
+	check "$name: duration, running, waiting, migrations and wakeup latency as trace-cmd report" \
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+o = json.load(open(sys.argv[2]))
+r = next(r for g in d["groups"] for r in g["runs"] if r["file"] == sys.argv[3])
+w = (o["window_ns"][1] - o["window_ns"][0]) / 1e9
+sys.exit(not (abs(r["duration_s"] - w) < 1e-9 and
+	abs(r["running_avg"] - o["running_avg"]) < 1e-9 and
+	abs(r["waiting_avg"] - o["waiting_avg"]) < 1e-3 * o["waiting_avg"] and
+	abs(r["migrations_per_s"] - o["migrations"] / w) < 1e-6 and
+	r["wakeup_p50_ns"] == o["wakeup_latency_ns"]["p50"] and
+	r["wakeup_p99_ns"] == o["wakeup_latency_ns"]["p99"] and
+	r["nr_cpus"] == len(o["cpus"])))' "$TMP/cmp.json" "$TMP/oracle.json" "$f"
+done
+
+# the table reads the same numbers
+run "$SCHEDPLOT" compare -q --names 2-per-cpu,3-per-cpu "${a[@]}" --vs "${b[@]}"
+expect_status 0 "text table"
+expect_grep "$OUT" '^migrations_per_s +41\.75/s ± ∞ +68\.96/s ± ∞ +\+65\.18% +\(p=0\.032 n=5\+5\)$' \
+	"text table: migrations per second, change and p"
+expect_grep "$OUT" '^waiting_avg +5\.648 ± ∞ +6\.675 ± ∞ +~ +\(p=0\.222 n=5\+5\)$' \
+	"text table: waiting tasks, no difference shown at 5 runs"
+expect_grep "$OUT" '^0\.1 .* \*$' "text table: the shift at 0.1 is significant"
+
+# ---- bad input among real runs ----
+
+run "$SCHEDPLOT" compare -q --target barrier "${a[@]}" --vs "${b[@]:0:4}" "$TRACES/messaging.dat" \
+	-o "$TMP/bad.png"
+expect_status 1 "--target matching nothing in one run of ten"
+expect_stderr_line "^schedplot: .*messaging.dat: no task matching --target 'barrier' ran" \
+	"--target matching nothing in one run: names that run"
+check "--target matching nothing in one run: no image left" test ! -e "$TMP/bad.png"
+check "--target matching nothing in one run: nothing on standard output" test ! -s "$OUT"
+
+run "$SCHEDPLOT" compare -q "${a[@]}" --vs "$TRACES/unusable/no-sched.dat" -o "$TMP/bad.png"
+expect_status 1 "a trace without scheduler events"
+expect_stderr_line "^schedplot: .*no-sched.dat: no scheduler events" \
+	"a trace without scheduler events: said"
+check "a trace without scheduler events: no image left" test ! -e "$TMP/bad.png"
+
+run "$SCHEDPLOT" compare --json -q "${a[@]}" --vs
+expect_status 2 "the second group empty after five runs"
+expect_grep "$ERR" "^schedplot: the second group is empty" "the second group empty: said"
+check "the second group empty: nothing on standard output" test ! -s "$OUT"
+
+# ---- --view: each panel alone, and the ridgeline ----
+
+for v in runs cdf shift ridgeline; do
+	for ext in png svg pdf; do
+		run "$SCHEDPLOT" compare -q --no-shift --view "$v" "${a[@]:0:2}" --vs "${b[@]:0:2}" \
+			-o "$TMP/$v.$ext"
+		if [ "$v" = shift ]; then
+			expect_status 2 "--view shift with --no-shift: a usage error"
+			check "--view shift with --no-shift: nothing written" test ! -e "$TMP/$v.$ext"
+			break
+		fi
+		expect_status 0 "--view $v, .$ext"
+	done
+done
+expect_grep "$TMP/ridgeline.svg" '</svg>' "--view ridgeline: SVG complete"
+expect_grep "$TMP/ridgeline.pdf" '%%EOF' "--view ridgeline: PDF complete"
+run "$SCHEDPLOT" compare -q --view shift --seed 3 "${a[@]}" --vs "${b[@]}" -o "$TMP/shift.png"
+expect_status 0 "--view shift"
+run "$SCHEDPLOT" compare -q --view shift --seed 3 "${a[@]}" --vs "${b[@]}" -o "$TMP/shift2.png"
+check "--view shift: the same input gives the same bytes" cmp -s "$TMP/shift.png" "$TMP/shift2.png"
+check "--view runs, cdf, shift and ridgeline differ from each other" bash -c \
+	'[ "$(md5sum "$1"/{runs,cdf,shift,ridgeline}.png | cut -d" " -f1 | sort -u | wc -l)" = 4 ]' sh "$TMP"
+run "$SCHEDPLOT" compare -q --no-shift --view ridgeline "${a[@]}" --vs "${b[@]}" -o "$TMP/r2.png"
+run "$SCHEDPLOT" compare -q --no-shift --view ridgeline "${a[@]}" --vs "${b[@]}" -o "$TMP/r3.png"
+check "--view ridgeline: the same input gives the same bytes" cmp -s "$TMP/r2.png" "$TMP/r3.png"
+
+# the ridgeline: ten rows, A's five (orange) all above B's five (blue)
+cat >"$TMP/ridge.py" <<'PY'
+import struct, sys, zlib
+
+def read_png(path):
+    data = open(path, 'rb').read()
+    pos, idat = 8, b''
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, bpp, rows
+
+w, h, bpp, rows = read_png(sys.argv[1])
+orange, blue = [], []
+for y in range(h):
+    for x in range(w):
+        r, g, b = rows[y][x * bpp:x * bpp + 3]
+        if r > 200 and b < 120 and g > 120:
+            orange.append(y)
+        elif b > 200 and r < 140:
+            blue.append(y)
+sys.exit(0 if len(orange) > 500 and len(blue) > 500 and max(orange) < min(blue) else 1)
+PY
+check "--view ridgeline: the first group's rows (orange) above the second's (blue)" \
+	python3 "$TMP/ridge.py" "$TMP/r2.png"
+
+run "$SCHEDPLOT" compare --view bogus "${a[@]:0:1}" --vs "${b[@]:0:1}" -o "$TMP/x.png"
+expect_status 2 "--view bogus"
+expect_grep "$ERR" "^schedplot: --view: runs, cdf, shift, ridgeline, datagraph or running-waiting, not 'bogus'" "--view bogus: said"
+run "$SCHEDPLOT" compare --view runs "${a[@]:0:1}" --vs "${b[@]:0:1}"
+expect_status 2 "--view without -o"
+printf '1\n2\n3\n' >"$TMP/v.txt"
+run "$SCHEDPLOT" compare --values --view ridgeline "$TMP/v.txt" --vs "$TMP/v.txt" -o "$TMP/x.png"
+expect_status 2 "--view ridgeline with --values"
+check "--view ridgeline with --values: nothing written" test ! -e "$TMP/x.png"
+
+# ---- --view datagraph: every run's datagraph, one time scale ----
+
+for ext in png svg pdf; do
+	run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[@]}" --vs "${b[@]}" \
+		-o "$TMP/dg.$ext"
+	expect_status 0 "--view datagraph, .$ext"
+done
+expect_grep "$TMP/dg.svg" '</svg>' "--view datagraph: SVG complete"
+expect_grep "$TMP/dg.pdf" '%%EOF' "--view datagraph: PDF complete"
+run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[@]}" --vs "${b[@]}" -o "$TMP/dg2.png"
+check "--view datagraph: the same input gives the same bytes" cmp -s "$TMP/dg.png" "$TMP/dg2.png"
+
+# bands: runs of image rows mostly covered by a chart (not white)
+cat >"$TMP/bands.py" <<'PY'
+import sys
+exec(open(sys.argv[1]).read().split("w, h, bpp, rows = read_png")[0])
+w, h, bpp, rows = read_png(sys.argv[2])
+
+def white(px):
+    return px[0] > 245 and px[1] > 245 and px[2] > 245
+
+bands, start = [], None
+for y in range(h + 1):
+    full = y < h and sum(not white(rows[y][x * bpp:x * bpp + 3]) for x in range(w)) > w // 2
+    if full and start is None:
+        start = y
+    elif not full and start is not None:
+        bands.append((start, y))
+        start = None
+want = int(sys.argv[3])
+if len(bands) != want:
+    sys.exit("%d bands, expected %d: %s" % (len(bands), want, bands))
+if sys.argv[4] == "same":
+    (a0, a1), (b0, b1) = bands
+    sys.exit(0 if a1 - a0 == b1 - b0 and rows[a0:a1] == rows[b0:b1] else "the charts differ")
+# "shorter": the second run is shorter: the right tenth of its chart is
+# no data (grey hatching), the first's is not
+def grey(y0, y1):
+    n = 0
+    for y in range(y0 + 2, y1 - 2):
+        for x in range(w * 85 // 100, w * 95 // 100):
+            r, g, b = rows[y][x * bpp:x * bpp + 3]
+            n += abs(r - g) < 8 and abs(g - b) < 8 and 150 < r < 235
+    return n / ((y1 - y0 - 4) * (w // 10))
+sys.exit(0 if grey(*bands[0]) < 0.1 and grey(*bands[1]) > 0.5 else
+         "grey: %.2f and %.2f" % (grey(*bands[0]), grey(*bands[1])))
+PY
+run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[0]}" --vs "${a[0]}" -o "$TMP/same.png" \
+	--width 500 --height 400
+check "--view datagraph: one trace in both groups gives two identical charts (colours by command)" \
+	python3 "$TMP/bands.py" "$TMP/ridge.py" "$TMP/same.png" 2 same
+# t2-1 lasted 794 ms, t2-5 475 ms: on one time scale t2-5 ends at 60%
+run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[0]}" --vs "${a[4]}" -o "$TMP/short.png" \
+	--width 500 --height 400
+check "--view datagraph: one time scale, the shorter run's chart ends early (no data after)" \
+	python3 "$TMP/bands.py" "$TMP/ridge.py" "$TMP/short.png" 2 shorter
+run "$SCHEDPLOT" compare --values --view datagraph "$TMP/v.txt" --vs "$TMP/v.txt" -o "$TMP/x.png"
+expect_status 2 "--view datagraph with --values"
+
+# ---- --view running-waiting: every run's graph, one time and one y scale ----
+
+for ext in png svg pdf; do
+	run "$SCHEDPLOT" compare -q --no-shift --view running-waiting "${a[@]}" --vs "${b[@]}" \
+		-o "$TMP/rw.$ext"
+	expect_status 0 "--view running-waiting, .$ext"
+done
+expect_grep "$TMP/rw.svg" '</svg>' "--view running-waiting: SVG complete"
+expect_grep "$TMP/rw.pdf" '%%EOF' "--view running-waiting: PDF complete"
+run "$SCHEDPLOT" compare -q --no-shift --view running-waiting "${a[@]}" --vs "${b[@]}" -o "$TMP/rw2.png"
+check "--view running-waiting: the same input gives the same bytes" cmp -s "$TMP/rw.png" "$TMP/rw2.png"
+
+# the waiting line (red) of each panel: the shorter run's ends at about 60%
+# of the longer's on the common time scale (t2-5 lasted 475 ms, t2-1 794 ms)
+cat >"$TMP/rwends.py" <<'PY'
+import sys
+exec(open(sys.argv[1]).read().split("w, h, bpp, rows = read_png")[0])
+w, h, bpp, rows = read_png(sys.argv[2])
+
+def red(px):
+    return px[0] > 200 and px[1] < 120 and px[2] < 120
+
+ys = [y for y in range(h) if any(red(rows[y][x * bpp:x * bpp + 3]) for x in range(w))]
+# two panels: the red rows fall into two groups, split at the largest gap
+gaps = max(range(1, len(ys)), key=lambda i: ys[i] - ys[i - 1])
+top, bottom = ys[:gaps], ys[gaps:]
+def right(rs):
+    return max(x for y in rs for x in range(w) if red(rows[y][x * bpp:x * bpp + 3]))
+def left(rs):
+    return min(x for y in rs for x in range(w) if red(rows[y][x * bpp:x * bpp + 3]))
+l, r1, r2 = left(top), right(top), right(bottom)
+frac = (r2 - l) / (r1 - l)
+sys.exit(0 if abs(frac - 475.2 / 794.2) < 0.03 else "the shorter run ends at %.3f" % frac)
+PY
+run "$SCHEDPLOT" compare -q --no-shift --view running-waiting "${a[0]}" --vs "${a[4]}" \
+	-o "$TMP/rwshort.png" --width 600 --height 400
+check "--view running-waiting: one time scale, the shorter run's graph ends at its end" \
+	python3 "$TMP/rwends.py" "$TMP/ridge.py" "$TMP/rwshort.png"
+run "$SCHEDPLOT" compare --values --view running-waiting "$TMP/v.txt" --vs "$TMP/v.txt" -o "$TMP/x.png"
+expect_status 2 "--view running-waiting with --values"
