@@ -45,9 +45,12 @@ static const char overview_usage[] =
 	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
 	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST         draw and count only these CPUs (0-3,8)\n"
-	"      --target COMM       these commands keep their colors, others are black,\n"
-	"                          and only they are counted as running or waiting\n"
-	"      --color-by WHAT     pid (default), command or parent\n"
+	"      --target COMM|PID   these commands (glob) or thread ids keep their\n"
+	"                          colors, others are black, and only they are\n"
+	"                          counted as running or waiting\n"
+	"      --target-process PID|COMM\n"
+	"                          the same for all threads of these processes\n"
+	"      --color-by WHAT     pid (default), command or process\n"
 	"      --palette NAME      default, colorblind or grey\n"
 	"      --cpu-order ORDER   numeric or socket; default socket when there is a\n"
 	"                          topology (recorded in the trace by 'schedplot\n"
@@ -80,6 +83,7 @@ static const struct option overview_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },

@@ -49,7 +49,10 @@ static const char rw_usage[] =
 	"      --time START,END  the window in the trace's own timestamps (seconds)\n"
 	"                        TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST       count only these CPUs and the tasks on them (0-3,8)\n"
-	"      --target COMM     count only tasks with this command (glob; repeatable)\n"
+	"      --target COMM|PID count only tasks with this command (glob) or thread id\n"
+	"                        (repeatable)\n"
+	"      --target-process PID|COMM\n"
+	"                        count only the threads of these processes\n"
 	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
 	"      --height N        image height\n"
 	"      --title TEXT      title above the graph (default: the trace's name;\n"
@@ -80,6 +83,7 @@ static const struct option rw_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },
@@ -208,7 +212,7 @@ const struct sp_view_extra sp_view_csv = {
 
 static bool rw_is_target(void *data, int pid, const char *comm)
 {
-	return sp_view_opts_is_target(data, comm ? comm : "");
+	return sp_view_opts_is_target(data, pid, comm);
 }
 
 int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o)
@@ -217,7 +221,7 @@ int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o)
 
 	memset(filter, 0, sizeof(*filter));
 	filter->cpus = o->cpus;
-	if (o->nr_targets) {
+	if (sp_view_opts_has_targets(o)) {
 		filter->task = rw_is_target;
 		filter->task_data = o;
 	}

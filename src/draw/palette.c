@@ -3,9 +3,11 @@
  * Palettes and color maths.  See include/schedplot/draw/palette.h for the
  * contracts.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schedplot/draw/palette.h"
@@ -171,6 +173,105 @@ void sp_palette_color(const struct sp_palette *palette, size_t index, double *r,
 	*r = c.r;
 	*g = c.g;
 	*b = c.b;
+}
+
+size_t sp_palette_nr_distinct(const struct sp_palette *palette)
+{
+	if (!palette)
+		palette = &palettes[0];
+	switch (palette->kind) {
+	case PALETTE_COLORBLIND:
+		return 8;
+	case PALETTE_GREY:
+		return 3;
+	default:
+		return 12;
+	}
+}
+
+double sp_color_distance(const struct sp_rgb *a, const struct sp_rgb *b)
+{
+	double x[3], y[3];
+
+	sp_color_to_oklab(a, x);
+	sp_color_to_oklab(b, y);
+	return sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+		    (x[2] - y[2]) * (x[2] - y[2]));
+}
+
+static double lab_distance(const double x[3], const double y[3])
+{
+	return sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+		    (x[2] - y[2]) * (x[2] - y[2]));
+}
+
+static void palette_lab(const struct sp_palette *palette, size_t index, double lab[3])
+{
+	struct sp_rgb c;
+
+	sp_palette_color(palette, index, &c.r, &c.g, &c.b);
+	sp_color_to_oklab(&c, lab);
+}
+
+/* The distance from @lab to the nearest of @taken. */
+static double nearest(const double (*taken)[3], size_t nr_taken, const double lab[3])
+{
+	double best = INFINITY;
+
+	for (size_t i = 0; i < nr_taken; i++) {
+		double d = lab_distance(taken[i], lab);
+
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+int sp_palette_pick_distinct(const struct sp_palette *palette, const struct sp_rgb *fixed,
+			     size_t nr_fixed, size_t *index, size_t nr)
+{
+	size_t nr_items = nr < SP_PALETTE_DISTINCT_ITEMS ? nr : SP_PALETTE_DISTINCT_ITEMS;
+	double (*taken)[3], (*cand)[3];
+	size_t nr_taken = 0, i, j;
+
+	taken = calloc(nr_fixed + nr_items + 1, sizeof(*taken));
+	cand = calloc(SP_PALETTE_CANDIDATES, sizeof(*cand));
+	if (!taken || !cand) {
+		free(taken);
+		free(cand);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr_fixed; i++)
+		sp_color_to_oklab(&fixed[i], taken[nr_taken++]);
+	for (j = 0; j < SP_PALETTE_CANDIDATES; j++)
+		palette_lab(palette, j, cand[j]);
+	for (i = 0; i < nr_items; i++) {
+		double lab[3], best_d;
+		size_t best = index[i];
+
+		palette_lab(palette, index[i], lab);
+		best_d = nearest(taken, nr_taken, lab);
+		if (best_d < SP_COLOR_DISTINCT) {
+			for (j = 0; j < SP_PALETTE_CANDIDATES; j++) {
+				double d = nearest(taken, nr_taken, cand[j]);
+
+				if (d >= SP_COLOR_DISTINCT) {
+					best = j;
+					break;
+				}
+				if (d > best_d) {
+					best_d = d;
+					best = j;
+				}
+			}
+			index[i] = best;
+			palette_lab(palette, best, lab);
+		}
+		memcpy(taken[nr_taken++], lab, sizeof(lab));
+	}
+	free(taken);
+	free(cand);
+	return 0;
 }
 
 size_t sp_string_color_index(const char *s)
