@@ -133,6 +133,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 	fig->style.pixels = o->format == SP_FORMAT_PNG;
 	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
 				 run->trace.window_start_ns : 0;
+	fig->style.counting = sp_view_opts_counting(&run->opts);
 	fig->legend = !o->no_legend;
 	fig->note = !o->no_shade;
 	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);

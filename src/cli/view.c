@@ -452,6 +452,27 @@ bool sp_view_opts_is_target(const struct sp_view_opts *o, int pid, const char *c
 	return sp_target_match(&tg, o->model, pid, comm);
 }
 
+const char *sp_view_opts_counting(struct sp_view_opts *o)
+{
+	size_t len = 0, room = sizeof(o->counting) - 4;
+	int i;
+
+	if (!sp_view_opts_has_targets(o))
+		return NULL;
+	o->counting[0] = '\0';
+	for (i = 0; i < o->nr_targets + o->nr_target_procs && len < room; i++) {
+		bool process = i >= o->nr_targets;
+		int n = snprintf(o->counting + len, room - len, "%s%s%s", i ? ", " : "",
+				 process ? "process " : "",
+				 process ? o->target_procs[i - o->nr_targets] : o->targets[i]);
+
+		len += n > 0 ? (size_t)n : 0;
+	}
+	if (len >= room)
+		strcpy(o->counting + room - 1, "...");
+	return o->counting;
+}
+
 int sp_view_opts_check_targets(const struct sp_view_opts *o, const struct sp_model *m,
 			       const char *path)
 {

@@ -97,6 +97,7 @@ struct sp_view_opts {
 	bool *cpus;			/* nr_cpus entries: true when drawn/counted */
 	int nr_cpus;
 	const struct sp_model *model;	/* the trace's, for --target-process */
+	char counting[96];		/* for sp_view_opts_counting() */
 };
 
 /**
@@ -201,6 +202,16 @@ bool sp_view_opts_has_targets(const struct sp_view_opts *o);
  * there are no targets or one selects the task.
  */
 bool sp_view_opts_is_target(const struct sp_view_opts *o, int pid, const char *comm);
+
+/**
+ * sp_view_opts_counting - the tasks counted, for a figure's note
+ * @o: parsed options
+ *
+ * Return: NULL without --target and --target-process, else their
+ * patterns, e.g. "barrier, 6871, process 6867" (cut short with "..."),
+ * kept in @o.
+ */
+const char *sp_view_opts_counting(struct sp_view_opts *o);
 
 /**
  * sp_view_opts_check_targets - say which targets select no task of a trace
