@@ -175,18 +175,39 @@ void sp_palette_color(const struct sp_palette *palette, size_t index, double *r,
 	*b = c.b;
 }
 
+/* What sp_palette_pick_distinct() guarantees, found by trying (tests/unit/test-colors.c). */
+static void distinct_counts(const struct sp_palette *palette, size_t *few, size_t *all)
+{
+	switch (palette ? palette->kind : PALETTE_DEFAULT) {
+	case PALETTE_COLORBLIND:
+		*few = 3;
+		*all = 8;
+		break;
+	case PALETTE_GREY:
+		*few = 0;
+		*all = 3;
+		break;
+	default:
+		*few = SP_COLOR_FEW;
+		*all = 12;
+		break;
+	}
+}
+
+double sp_palette_distinct(const struct sp_palette *palette, size_t rank)
+{
+	size_t few, all;
+
+	distinct_counts(palette, &few, &all);
+	return rank < few ? SP_COLOR_DISTINCT_FEW : SP_COLOR_DISTINCT;
+}
+
 size_t sp_palette_nr_distinct(const struct sp_palette *palette)
 {
-	if (!palette)
-		palette = &palettes[0];
-	switch (palette->kind) {
-	case PALETTE_COLORBLIND:
-		return 8;
-	case PALETTE_GREY:
-		return 3;
-	default:
-		return 12;
-	}
+	size_t few, all;
+
+	distinct_counts(palette, &few, &all);
+	return all;
 }
 
 double sp_color_distance(const struct sp_rgb *a, const struct sp_rgb *b)
@@ -251,11 +272,11 @@ int sp_palette_pick_distinct(const struct sp_palette *palette, const struct sp_r
 
 		palette_lab(palette, index[i], lab);
 		best_d = nearest(taken, nr_taken, lab);
-		if (best_d < SP_COLOR_DISTINCT) {
+		if (best_d < sp_palette_distinct(palette, i)) {
 			for (j = 0; j < SP_PALETTE_CANDIDATES; j++) {
 				double d = nearest(taken, nr_taken, cand[j]);
 
-				if (d >= SP_COLOR_DISTINCT) {
+				if (d >= sp_palette_distinct(palette, i)) {
 					best = j;
 					break;
 				}

@@ -79,14 +79,36 @@ double sp_color_distance(const struct sp_rgb *a, const struct sp_rgb *b);
  */
 #define SP_COLOR_DISTINCT 0.10
 
+/*
+ * The busiest few items cover most of a picture and are the ones a reader
+ * names ("the orange thread"): the first SP_COLOR_FEW (3 in the
+ * colorblind palette, none in the grey one) keep SP_COLOR_DISTINCT_FEW
+ * from the colors before them, so that two of them never read as one hue
+ * in two shades (Okabe-Ito's closest pair, orange and vermillion, is 0.16
+ * apart; its reddish purple and a lilac 0.16 apart both read "purple").
+ */
+#define SP_COLOR_FEW 4
+#define SP_COLOR_DISTINCT_FEW 0.18
+
+/**
+ * sp_palette_distinct - the least distance an item keeps from the colors before it
+ * @palette: the palette (NULL for default)
+ * @rank: the item's place, busiest first (0 for the first)
+ *
+ * Return: SP_COLOR_DISTINCT_FEW for the first few items (see above), else
+ * SP_COLOR_DISTINCT.
+ */
+double sp_palette_distinct(const struct sp_palette *palette, size_t rank);
+
 /**
  * sp_palette_nr_distinct - how many items sp_palette_pick_distinct() keeps apart for sure
  * @palette: the palette (NULL for default)
  *
- * The first this many items get colors at least SP_COLOR_DISTINCT from
- * each other and from white, black and the no-data grey, whatever colors
- * they wished for: 12 in the default palette, 8 in the colorblind one
- * (blue-yellow and lightness only), 3 in the grey one (nine greys).
+ * The first this many items get colors at least sp_palette_distinct()
+ * from the colors before them and from white, black and the no-data grey,
+ * whatever colors they wished for: 12 in the default palette, 8 in the
+ * colorblind one (blue-yellow and lightness only), 3 in the grey one (nine
+ * greys).
  * Found by trying (tests/unit/test-colors.c), with a margin.
  *
  * Return: the count.
@@ -110,7 +132,7 @@ size_t sp_palette_nr_distinct(const struct sp_palette *palette);
  * @nr: items
  *
  * Each of the first SP_PALETTE_DISTINCT_ITEMS items keeps its wish when
- * that color is at least SP_COLOR_DISTINCT from the fixed colors and from
+ * that color is at least sp_palette_distinct() from the fixed colors and from
  * the colors of the items before it; otherwise it takes the first of the
  * palette's first SP_PALETTE_CANDIDATES entries that is, and when none is
  * (past sp_palette_nr_distinct() items), the one farthest from its
