@@ -248,6 +248,20 @@ static double nearest(const double (*taken)[3], size_t nr_taken, const double la
 	return best;
 }
 
+/*
+ * How well @lab keeps its distances, as a share of what it must keep: to
+ * the fixed colors SP_COLOR_DISTINCT (they are labelled and, for no data,
+ * hatched), to the items before it @want.  1 or more: far enough.
+ */
+static double margin(const double (*taken)[3], size_t nr_fixed, size_t nr_taken,
+		     const double lab[3], double want)
+{
+	double f = nearest(taken, nr_fixed, lab) / SP_COLOR_DISTINCT;
+	double t = nearest(taken + nr_fixed, nr_taken - nr_fixed, lab) / want;
+
+	return f < t ? f : t;
+}
+
 int sp_palette_pick_distinct(const struct sp_palette *palette, const struct sp_rgb *fixed,
 			     size_t nr_fixed, size_t *index, size_t nr)
 {
@@ -267,21 +281,21 @@ int sp_palette_pick_distinct(const struct sp_palette *palette, const struct sp_r
 	for (j = 0; j < SP_PALETTE_CANDIDATES; j++)
 		palette_lab(palette, j, cand[j]);
 	for (i = 0; i < nr_items; i++) {
-		double lab[3], best_d;
+		double want = sp_palette_distinct(palette, i), lab[3], best_m;
 		size_t best = index[i];
 
 		palette_lab(palette, index[i], lab);
-		best_d = nearest(taken, nr_taken, lab);
-		if (best_d < sp_palette_distinct(palette, i)) {
+		best_m = margin(taken, nr_fixed, nr_taken, lab, want);
+		if (best_m < 1) {
 			for (j = 0; j < SP_PALETTE_CANDIDATES; j++) {
-				double d = nearest(taken, nr_taken, cand[j]);
+				double m = margin(taken, nr_fixed, nr_taken, cand[j], want);
 
-				if (d >= sp_palette_distinct(palette, i)) {
+				if (m >= 1) {
 					best = j;
 					break;
 				}
-				if (d > best_d) {
-					best_d = d;
+				if (m > best_m) {
+					best_m = m;
 					best = j;
 				}
 			}

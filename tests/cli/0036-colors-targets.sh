@@ -21,7 +21,7 @@ fills() {
 		grep -v '^0.100000 0.100000 0.100000$' | grep -v '^1.000000 1.000000 1.000000$' || true
 }
 
-# the least OKLab distance between two of the colors on stdin and white
+# the least OKLab distance between two of the colors on stdin (and white, with "white")
 min_distance() {
 	python3 -c '
 import sys
@@ -34,9 +34,11 @@ def oklab(r, g, b):
     return (0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
             1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
             0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s)
-c = [oklab(1, 1, 1)] + [oklab(*map(float, x.split())) for x in sys.stdin if x.strip()]
+c = [oklab(*map(float, x.split())) for x in sys.stdin if x.strip()]
+if sys.argv[1:] == ["white"]:
+    c.append(oklab(1, 1, 1))
 print(min(sum((p - q) ** 2 for p, q in zip(a, b)) ** 0.5
-          for i, a in enumerate(c) for b in c[:i]) if len(c) > 1 else 9)'
+          for i, a in enumerate(c) for b in c[:i]) if len(c) > 1 else 9)' "$@"
 }
 
 # ---- colors told apart ----
@@ -48,17 +50,23 @@ for args in "--min 0.1 --max 0.12" "--min 0.1075 --max 0.1077" \
 	run "$SCHEDPLOT" datagraph -q $args -o "$TMP/c.svg" "$f"
 	expect_status 0 "datagraph $args"
 	n=$(fills "$TMP/c.svg" | wc -l)
-	d=$(fills "$TMP/c.svg" | min_distance)
-	# the busiest four keep 0.18 (the colorblind palette's three), the rest 0.10
-	want=0.10
-	case $n,$args in
-	[1-4],*colorblind*) ;;
-	[1-4],*) want=0.18 ;;
-	esac
-	if awk -v d="$d" -v w="$want" 'BEGIN { exit !(d >= w - 0.0005) }'; then
-		ok "datagraph $args: $n colors, at least $d apart (want $want)"
+	d=$(fills "$TMP/c.svg" | min_distance white)
+	if awk -v d="$d" 'BEGIN { exit !(d >= 0.0995) }'; then
+		ok "datagraph $args: $n colors and white, at least $d apart"
 	else
-		not_ok "datagraph $args: two of $n colors only $d apart (want $want)"
+		not_ok "datagraph $args: two of $n colors and white only $d apart (want 0.10)"
+	fi
+	# the busiest four keep 0.18 from each other (the colorblind palette's three)
+	case $n,$args in
+	[1-4],*colorblind*) continue ;;
+	[1-4],*) ;;
+	*) continue ;;
+	esac
+	d=$(fills "$TMP/c.svg" | min_distance)
+	if awk -v d="$d" 'BEGIN { exit !(d >= 0.1795) }'; then
+		ok "datagraph $args: the $n colors at least $d apart from each other"
+	else
+		not_ok "datagraph $args: two of $n colors only $d apart (want 0.18)"
 	fi
 done
 

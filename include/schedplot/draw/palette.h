@@ -105,8 +105,8 @@ double sp_palette_distinct(const struct sp_palette *palette, size_t rank);
  * @palette: the palette (NULL for default)
  *
  * The first this many items get colors at least sp_palette_distinct()
- * from the colors before them and from white, black and the no-data grey,
- * whatever colors they wished for: 12 in the default palette, 8 in the
+ * from the colors before them and SP_COLOR_DISTINCT from white, black and
+ * the no-data grey, whatever colors they wished for: 12 in the default palette, 8 in the
  * colorblind one (blue-yellow and lightness only), 3 in the grey one (nine
  * greys).
  * Found by trying (tests/unit/test-colors.c), with a margin.
@@ -132,11 +132,12 @@ size_t sp_palette_nr_distinct(const struct sp_palette *palette);
  * @nr: items
  *
  * Each of the first SP_PALETTE_DISTINCT_ITEMS items keeps its wish when
- * that color is at least sp_palette_distinct() from the fixed colors and from
- * the colors of the items before it; otherwise it takes the first of the
- * palette's first SP_PALETTE_CANDIDATES entries that is, and when none is
- * (past sp_palette_nr_distinct() items), the one farthest from its
- * nearest taken color.  Later items keep their wish.
+ * that color is at least SP_COLOR_DISTINCT from the fixed colors (which
+ * a picture labels or hatches) and sp_palette_distinct() from the colors
+ * of the items before it; otherwise it takes the first of the palette's
+ * first SP_PALETTE_CANDIDATES entries that is, and when none is (past
+ * sp_palette_nr_distinct() items), the one that comes closest.  Later
+ * items keep their wish.
  * Deterministic; costs O(min(nr, 64)^2 * 256) distances at most.
  *
  * Return: 0, or -ENOMEM.
