@@ -227,7 +227,7 @@ if [ -f "$comp" ]; then
 		# shellcheck disable=SC2046
 		expect_completion "$cmd --" $(grep -oE -- '--[a-z][a-z0-9-]*' <("$SCHEDPLOT" "$cmd" --help) | sort -u)
 	done
-	expect_completion "stats --color-by ''" pid command parent
+	expect_completion "stats --color-by ''" pid command process parent
 	expect_completion "stats --cpu-order ''" numeric socket
 	expect_completion "stats --format ''" png pdf svg
 	expect_completion "stats --by ''" task command
