@@ -303,7 +303,7 @@ else
 		fi
 	done
 	zsh_specs _schedplot_command_args "$SCHEDPLOT" datagraph >"$TMP/zspecs"
-	expect_grep "$TMP/zspecs" '^--color-by=\[.*\]:grouping:\(pid command parent\)$' \
+	expect_grep "$TMP/zspecs" '^--color-by=\[.*\]:grouping:\(pid command process parent\)$' \
 		"zsh completion: --color-by values"
 	expect_grep "$TMP/zspecs" '^--palette=\[.*\]:palette:\(default colorblind grey\)$' \
 		"zsh completion: --palette values"
