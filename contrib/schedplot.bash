@@ -26,7 +26,8 @@ _schedplot_options()
 _schedplot_takes_arg()
 {
 	case $3 in
-	-i|--input|-o|--output|--format|--min|--max|--time|--cpus|--target|--width|--height|\
+	-i|--input|-o|--output|--format|--min|--max|--time|--cpus|--target|--target-process|\
+	--width|--height|\
 	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top|-b|--by|\
 	--class|--slowest)
 		return 0 ;;
@@ -124,7 +125,7 @@ _schedplot()
 
 	case $prev in
 	--color-by)
-		COMPREPLY=($(compgen -W 'pid command parent' -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W 'pid command process parent' -- "$cur")); return ;;
 	--palette)
 		COMPREPLY=($(compgen -W "$(_schedplot_palettes "$prog" "$cmd")" -- "$cur")); return ;;
 	--cpu-order)

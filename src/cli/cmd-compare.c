@@ -57,8 +57,11 @@ static const char compare_usage[] =
 	"      --names A,B       the groups' names (default: from the file names)\n"
 	"  -j, --json            print one JSON object instead of the table\n"
 	"      --alpha X         significance level of the test (default 0.05)\n"
-	"      --target COMM     a run's duration spans the tasks named COMM (glob;\n"
-	"                        repeat for several), not the complete window\n"
+	"      --target COMM|PID a run's duration spans the tasks named COMM (glob)\n"
+	"                        or of thread id PID (repeat for several), not the\n"
+	"                        complete window\n"
+	"      --target-process PID|COMM\n"
+	"                        the same for all threads of these processes\n"
 	"      --values          the inputs are text files of numbers, one per line\n"
 	"      --column NAME     with --values: the column NAME of CSV files\n"
 	"      --shift           with --values: the shift function of the values too\n"
@@ -87,6 +90,7 @@ enum {
 	OPT_NAMES,
 	OPT_ALPHA,
 	OPT_TARGET,
+	OPT_TARGET_PROCESS,
 	OPT_VALUES,
 	OPT_COLUMN,
 	OPT_SHIFT,
@@ -106,6 +110,7 @@ static const struct option compare_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
 	{ "values", no_argument, NULL, OPT_VALUES },
 	{ "column", required_argument, NULL, OPT_COLUMN },
 	{ "shift", no_argument, NULL, OPT_SHIFT },
@@ -335,7 +340,8 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 			return sp_cli_fail(NULL, "out of memory");
 	}
 	o->targets = calloc(argc + 1, sizeof(char *));
-	if (!o->targets)
+	o->target_procs = calloc(argc + 1, sizeof(char *));
+	if (!o->targets || !o->target_procs)
 		return sp_cli_fail(NULL, "out of memory");
 
 	optind = 1;
@@ -364,6 +370,9 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 			break;
 		case OPT_TARGET:
 			o->targets[o->nr_targets++] = optarg;
+			break;
+		case OPT_TARGET_PROCESS:
+			o->target_procs[o->nr_target_procs++] = optarg;
 			break;
 		case OPT_VALUES:
 			o->values = true;
@@ -434,8 +443,9 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		return sp_cli_usage("compare", "the first group is empty (no file before --vs)");
 	if (!o->nr_files[1])
 		return sp_cli_usage("compare", "the second group is empty (no file after --vs)");
-	if (o->values && o->nr_targets)
-		return sp_cli_usage("compare", "--target is for traces, not with --values");
+	if (o->values && (o->nr_targets || o->nr_target_procs))
+		return sp_cli_usage("compare", "--target%s is for traces, not with --values",
+				    o->nr_targets ? "" : "-process");
 	if (!o->values && (o->column || o->shift))
 		return sp_cli_usage("compare", "--%s needs --values",
 				    o->column ? "column" : "shift");
@@ -546,6 +556,7 @@ static void compare_release(struct sp_cmp *c)
 		free(c->o.names[i]);
 	}
 	free(c->o.targets);
+	free(c->o.target_procs);
 	free(c->metrics);
 }
 

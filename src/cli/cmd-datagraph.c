@@ -47,10 +47,14 @@ static const char datagraph_usage[] =
 	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
 	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST         CPUs to draw, e.g. 0-15,32-47 (default all)\n"
-	"      --target COMM       keep the colors of these commands (glob patterns;\n"
-	"                          repeat or separate with commas), others black\n"
+	"      --target COMM|PID   keep the colors of these commands (glob patterns)\n"
+	"                          or thread ids (repeat or separate with commas),\n"
+	"                          others black\n"
+	"      --target-process PID|COMM\n"
+	"                          the same for all threads of these processes\n"
 	"      --color-by WHAT     pid (default: every thread its own color),\n"
-	"                          command, or parent (forked tasks as their parent)\n"
+	"                          command, or process (threads as their process;\n"
+	"                          'parent' is its old name)\n"
 	"      --palette NAME      default, colorblind or grey\n"
 	"      --freq[=MODE]       color rows by CPU frequency (power:cpu_frequency;\n"
 	"                          hatched before a CPU's first one); MODE rows\n"
@@ -87,6 +91,7 @@ static const struct option datagraph_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },

@@ -58,7 +58,10 @@ static const char latency_usage[] =
 	"      --max SECONDS     ... up to SECONDS after the trace start\n"
 	"      --time START,END  the window in the trace's own timestamps (seconds)\n"
 	"      --cpus LIST       count waits that end on these CPUs (0-3,8)\n"
-	"      --target COMM     count waits of these commands (glob; repeatable)\n"
+	"      --target COMM|PID count waits of these commands (glob) or thread ids\n"
+	"                        (repeatable)\n"
+	"      --target-process PID|COMM\n"
+	"                        count waits of the threads of these processes\n"
 	"      --topology FILE   output of 'lscpu -p' on the traced machine, for\n"
 	"                        --by socket when the trace has no topology\n"
 	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
@@ -92,6 +95,7 @@ static const struct option latency_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
@@ -250,7 +254,7 @@ static void on_reset(void *data)
 
 static bool is_target(void *data, int pid, const char *comm)
 {
-	return sp_view_opts_is_target(data, comm);
+	return sp_view_opts_is_target(data, pid, comm);
 }
 
 static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
@@ -269,7 +273,7 @@ static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	l->t1_ns = o->t1_ns;
 	l->cpus = o->cpus;
 	l->nr_cpus = o->nr_cpus;
-	if (o->nr_targets) {
+	if (sp_view_opts_has_targets(o)) {
 		l->task = is_target;
 		l->task_data = o;
 	}

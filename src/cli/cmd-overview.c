@@ -47,9 +47,12 @@ static const char overview_usage[] =
 	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
 	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST         draw and count only these CPUs (0-3,8)\n"
-	"      --target COMM       these commands keep their colors, others are black,\n"
-	"                          and only they are counted as running or waiting\n"
-	"      --color-by WHAT     pid (default), command or parent\n"
+	"      --target COMM|PID   these commands (glob) or thread ids keep their\n"
+	"                          colors, others are black, and only they are\n"
+	"                          counted as running or waiting\n"
+	"      --target-process PID|COMM\n"
+	"                          the same for all threads of these processes\n"
+	"      --color-by WHAT     pid (default), command or process\n"
 	"      --palette NAME      default, colorblind or grey\n"
 	"      --freq[=MODE]       color rows by CPU frequency (power:cpu_frequency;\n"
 	"                          hatched before a CPU's first one); MODE rows\n"
@@ -89,6 +92,7 @@ static const struct option overview_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },
@@ -141,6 +145,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 	fig->style.pixels = o->format == SP_FORMAT_PNG;
 	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
 				 run->trace.window_start_ns : 0;
+	fig->style.counting = sp_view_opts_counting(&run->opts);
 	fig->legend = !o->no_legend;
 	fig->note = !o->no_shade;
 	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);

@@ -49,7 +49,10 @@ static const char rw_usage[] =
 	"      --time START,END  the window in the trace's own timestamps (seconds)\n"
 	"                        TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST       count only these CPUs and the tasks on them (0-3,8)\n"
-	"      --target COMM     count only tasks with this command (glob; repeatable)\n"
+	"      --target COMM|PID count only tasks with this command (glob) or thread id\n"
+	"                        (repeatable)\n"
+	"      --target-process PID|COMM\n"
+	"                        count only the threads of these processes\n"
 	"      --width N         image width: px for PNG (default 1600), pt for\n"
 	"                        PDF/SVG (default 720)\n"
 	"      --height N        image height\n"
@@ -83,6 +86,7 @@ static const struct option rw_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },
@@ -214,7 +218,7 @@ const struct sp_view_extra sp_view_csv = {
 
 static bool rw_is_target(void *data, int pid, const char *comm)
 {
-	return sp_view_opts_is_target(data, comm ? comm : "");
+	return sp_view_opts_is_target(data, pid, comm);
 }
 
 int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o)
@@ -223,7 +227,7 @@ int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o)
 
 	memset(filter, 0, sizeof(*filter));
 	filter->cpus = o->cpus;
-	if (o->nr_targets) {
+	if (sp_view_opts_has_targets(o)) {
 		filter->task = rw_is_target;
 		filter->task_data = o;
 	}
@@ -295,6 +299,7 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 	fig->style.pixels = o->format == SP_FORMAT_PNG;
 	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
 				 run->trace.window_start_ns : 0;
+	fig->style.counting = sp_view_opts_counting(&run->opts);
 	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);
 	fig->legend = !o->no_legend;
 	fig->t0_ns = o->t0_ns;

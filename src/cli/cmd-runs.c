@@ -46,8 +46,10 @@ static const char runs_usage[] =
 	"      --time START,END  the window in the trace's own timestamps (seconds);\n"
 	"                        runs overlapping the window are written whole\n"
 	"      --cpus LIST       runs on these CPUs (0-3,8)\n"
-	"      --target COMM     runs of these commands (glob; repeatable)\n"
-	"  -v, --verbose         list what was repaired or lost in the trace (the\n"
+	"      --target COMM|PID runs of these commands (glob) or thread ids (repeatable)\n"
+	"      --target-process PID|COMM\n"
+	"                        runs of the threads of these processes (by leader)\n"
+		"  -v, --verbose         list what was repaired or lost in the trace (the\n"
 	"                        first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet           no progress line and no warnings\n"
 	"  -h, --help            show this help\n"
@@ -62,6 +64,7 @@ enum {
 	OPT_TIME,
 	OPT_CPUS,
 	OPT_TARGET,
+	OPT_TARGET_PROCESS,
 };
 
 static const struct option runs_options[] = {
@@ -73,6 +76,7 @@ static const struct option runs_options[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -86,6 +90,7 @@ static const struct option window_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -190,7 +195,7 @@ static void on_run(void *data, const struct sp_run *run)
 	if (run->cpu < o->nr_cpus && o->cpus && !o->cpus[run->cpu])
 		return;
 	comm = run_comm(r, run->pid);
-	if (o->nr_targets && !sp_view_opts_is_target(o, comm))
+	if (sp_view_opts_has_targets(o) && !sp_view_opts_is_target(o, run->pid, comm))
 		return;
 	if (r->spool && r->t->model.nr_by_type[SP_EV_WAKEUP])
 		spool_end(r);
@@ -303,6 +308,8 @@ static int write_runs(struct runs_out *r, const char *output)
 	ret = sp_cli_run(r->t, &obs, on_reset, NULL);
 	if (r->spool)
 		spool_end(r);
+	if (!ret)
+		ret = sp_view_opts_check_targets(r->o, &r->t->model, r->t->path);
 	if (!ret && r->spool_error)
 		ret = sp_cli_fail(r->t->path, "cannot keep the runs while the trace is read again: %s",
 				  strerror(errno ? errno : EIO));
@@ -363,7 +370,8 @@ int sp_cmd_runs(int argc, char **argv)
 		case OPT_MAX:
 		case OPT_TIME:
 		case OPT_CPUS:
-		case OPT_TARGET: {
+		case OPT_TARGET:
+		case OPT_TARGET_PROCESS: {
 			const struct option *w = &window_options[opt - OPT_MIN];
 			size_t len = strlen(w->name) + strlen(optarg) + 4;
 

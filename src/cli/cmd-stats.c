@@ -42,8 +42,11 @@ static const char stats_usage[] =
 	"      --time START,END    count over a window in the trace's own timestamps\n"
 	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST         count only these CPUs and the tasks on them (0-3,8)\n"
-	"      --target COMM       count only tasks named COMM (glob; comma list)\n"
-	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
+	"      --target COMM|PID   count only tasks named COMM (glob) or of thread id PID\n"
+	"                          (comma list)\n"
+	"      --target-process PID|COMM\n"
+	"                          count only the threads of these processes (by leader)\n"
+		"  -v, --verbose           list what was repaired or lost in the trace (the\n"
 	"                          first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet             no progress line and no warnings\n"
 	"  -h, --help              show this help\n"
@@ -58,6 +61,7 @@ static const struct option stats_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "top", required_argument, NULL, 'n' },
 	{ "by", required_argument, NULL, 'b' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -176,7 +180,8 @@ static struct sp_task **sorted_tasks(const struct sp_model *m, const struct stat
 		return NULL;
 	for (i = 0; i < m->nr_tasks; i++)
 		if (m->tasks[i].pid != 0 &&
-		    sp_view_opts_is_target(&sc->opts, sp_model_str(m, m->tasks[i].comm)))
+		    sp_view_opts_is_target(&sc->opts, m->tasks[i].pid,
+					   sp_model_str(m, m->tasks[i].comm)))
 			v[n++] = &m->tasks[i];
 	qsort(v, n, sizeof(*v), cmp_run);
 	*nr = n;
@@ -311,6 +316,11 @@ static void print_json_scope(const struct sp_trace *t, const struct sp_stats *s,
 	for (i = 0; i < o->nr_targets; i++) {
 		printf("%s", i ? ", " : "");
 		sp_cli_json_string(stdout, o->targets[i]);
+	}
+	printf("], \"target_processes\": [");
+	for (i = 0; i < o->nr_target_procs; i++) {
+		printf("%s", i ? ", " : "");
+		sp_cli_json_string(stdout, o->target_procs[i]);
 	}
 	printf("]},\n");
 }
@@ -562,6 +572,8 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 			printf(", CPUs %s", sc->opts.cpus_list);
 		for (c = 0; c < sc->opts.nr_targets; c++)
 			printf("%s%s", c ? "," : ", tasks ", sc->opts.targets[c]);
+		for (c = 0; c < sc->opts.nr_target_procs; c++)
+			printf("%s%s", c ? "," : ", processes ", sc->opts.target_procs[c]);
 		printf("\n");
 	}
 	printf("cpus        %d (%d with records)\n", t->nr_cpus, with_records);
@@ -720,6 +732,7 @@ int sp_cmd_stats(int argc, char **argv)
 		case SP_VOPT_TIME:
 		case SP_VOPT_CPUS:
 		case SP_VOPT_TARGET:
+		case SP_VOPT_TARGET_PROCESS:
 			ret = sp_view_opts_scope(&sc->opts, opt, optarg);
 			if (ret)
 				goto out_inputs;
@@ -750,7 +763,7 @@ int sp_cmd_stats(int argc, char **argv)
 	sc->opts.traces = in.paths;
 	sc->opts.nr_traces = in.nr;
 	sc->window = sc->opts.has_min || sc->opts.has_max || sc->opts.has_time;
-	sc->scoped = sc->window || sc->opts.cpus_list || sc->opts.nr_targets;
+	sc->scoped = sc->window || sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts);
 
 	ret = sp_cli_open(&t, path);
 	if (ret)
@@ -808,7 +821,9 @@ int sp_cmd_stats(int argc, char **argv)
 		obs.data = sc;
 	}
 	ret = sp_cli_run(&t, &obs, sc->window ? scope_reset : stats_reset,
-			 sc->opts.cpus_list || sc->opts.nr_targets ? &filter : NULL);
+			 sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts) ? &filter : NULL);
+	if (!ret)
+		ret = sp_view_opts_check_targets(&sc->opts, &t.model, path);
 	if (ret)
 		goto out;
 	sp_stats_finish(s);

@@ -182,9 +182,9 @@ static void tasks_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	pass->reset = sp_taskline_reset_cb;
 }
 
-static bool is_target(void *data, const char *comm)
+static bool is_target(void *data, int pid, const char *comm)
 {
-	return sp_view_opts_is_target(data, comm);
+	return sp_view_opts_is_target(data, pid, comm);
 }
 
 static int tasks_finish(struct sp_view_run *run)

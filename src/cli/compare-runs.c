@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/compare.h"
 #include "schedplot/model/model.h"
+#include "schedplot/model/target.h"
 #include "schedplot/model/trace.h"
 
 const struct sp_cmp_metric_desc sp_cmp_trace_metrics[SP_CMP_NR_TRACE_METRICS] = {
@@ -44,14 +44,47 @@ struct trace_pass {
 	uint64_t nr_migrations;		/* in the window; of target tasks with --target */
 };
 
-static bool is_target(const struct sp_cmp_opts *o, const char *comm)
+static void target_patterns(const struct sp_cmp_opts *o, struct sp_target *tg)
 {
+	tg->tasks = o->targets;
+	tg->nr_tasks = o->nr_targets;
+	tg->procs = o->target_procs;
+	tg->nr_procs = o->nr_target_procs;
+}
+
+static bool has_targets(const struct sp_cmp_opts *o)
+{
+	return o->nr_targets || o->nr_target_procs;
+}
+
+static bool is_target(const struct trace_pass *p, int pid)
+{
+	struct sp_target tg;
+
+	target_patterns(p->o, &tg);
+	return sp_target_match(&tg, &p->t->model, pid, sp_model_comm(&p->t->model, pid));
+}
+
+/* Warn about the patterns that select no task of the trace. */
+static int warn_unmatched(const struct sp_cmp_opts *o, const struct sp_model *m,
+			  const char *file)
+{
+	struct sp_target tg;
+	bool *unmatched;
 	int i;
 
-	for (i = 0; i < o->nr_targets; i++)
-		if (!strcmp(o->targets[i], comm) || !fnmatch(o->targets[i], comm, 0))
-			return true;
-	return false;
+	target_patterns(o, &tg);
+	unmatched = calloc((size_t)(tg.nr_tasks + tg.nr_procs), sizeof(*unmatched));
+	if (!unmatched)
+		return -ENOMEM;
+	sp_target_unmatched(&tg, m, unmatched);
+	for (i = 0; i < tg.nr_tasks + tg.nr_procs; i++)
+		if (unmatched[i])
+			sp_cli_warn("%s: no task matches --target%s '%s'", file,
+				    i < tg.nr_tasks ? "" : "-process",
+				    i < tg.nr_tasks ? tg.tasks[i] : tg.procs[i - tg.nr_tasks]);
+	free(unmatched);
+	return 0;
 }
 
 static void pass_steps(void *data, const struct sp_step *steps, size_t n)
@@ -74,7 +107,7 @@ static void pass_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 	struct trace_pass *p = data;
 
 	(void)cpu;
-	if (pid == 0 || !is_target(p->o, sp_model_comm(&p->t->model, pid)))
+	if (pid == 0 || !is_target(p, pid))
 		return;
 	if (!p->target_seen || t0 < p->target_first_ns)
 		p->target_first_ns = t0;
@@ -89,8 +122,8 @@ static void pass_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, in
 
 	(void)from_cpu;
 	(void)to_cpu;
-	if (p->o->nr_targets) {
-		if (is_target(p->o, sp_model_comm(&p->t->model, pid)))
+	if (has_targets(p->o)) {
+		if (is_target(p, pid))
 			p->nr_migrations++;
 	} else if (ts_ns >= p->t->window_start_ns) {
 		p->nr_migrations++;
@@ -124,7 +157,7 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	obs.steps = pass_steps;
 	obs.wait = pass_wait;
 	obs.migration = pass_migration;
-	if (o->nr_targets)
+	if (has_targets(o))
 		obs.run = pass_run;
 	obs.data = &p;
 	ret = sp_cli_run(&t, &obs, pass_reset, NULL);
@@ -136,13 +169,19 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 				  (unsigned long long)p.stats.lat.nr);
 		goto out;
 	}
-	if (o->nr_targets && !p.target_seen) {
-		ret = sp_cli_fail(r->file, "no task matching --target '%s'%s ran (its duration "
-				  "is unknown; check the names with 'schedplot stats')",
-				  o->targets[0], o->nr_targets > 1 ? " or the others" : "");
+	if (has_targets(o) && warn_unmatched(o, &t.model, r->file)) {
+		ret = sp_cli_fail(r->file, "out of memory");
 		goto out;
 	}
-	dur_ns = o->nr_targets ? p.target_last_ns - p.target_first_ns :
+	if (has_targets(o) && !p.target_seen) {
+		ret = sp_cli_fail(r->file, "no task matching --target%s '%s'%s ran (its duration "
+				  "is unknown; check the names with 'schedplot stats')",
+				  o->nr_targets ? "" : "-process",
+				  o->nr_targets ? o->targets[0] : o->target_procs[0],
+				  o->nr_targets + o->nr_target_procs > 1 ? " or the others" : "");
+		goto out;
+	}
+	dur_ns = has_targets(o) ? p.target_last_ns - p.target_first_ns :
 		 t.end_ns - t.window_start_ns;
 	r->nr_cpus = t.nr_cpus;
 	r->window_ns = t.end_ns - t.window_start_ns;

@@ -80,6 +80,9 @@ static int pass_trace(struct sp_view_run *run)
 	memset(&pass, 0, sizeof(pass));
 	run->desc->observe(run, &pass);
 	ret = sp_cli_run(&run->trace, &pass.obs, pass.reset, pass.filter);
+	if (!ret)
+		ret = sp_view_opts_check_targets(&run->opts, &run->trace.model,
+						 run->trace.path);
 	if (!ret && run->desc->trace_done)
 		ret = run->desc->trace_done(run);
 	return ret;

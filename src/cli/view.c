@@ -4,7 +4,6 @@
  * sizes, title, legend, colors), parsed and checked in one place.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include "schedplot/draw/palette.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/cpulist.h"
+#include "schedplot/model/target.h"
 #include "schedplot/model/topology.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
@@ -34,6 +34,7 @@ static const struct option view_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },
@@ -134,27 +135,30 @@ static int parse_freq(struct sp_view_opts *o, const char *arg, int argc, char **
 	return 0;
 }
 
-static int add_targets(struct sp_view_opts *o, const char *arg)
+/* A comma-separated list of patterns added to @v. */
+static int add_targets(struct sp_view_opts *o, const char *name, char ***v, int *nr,
+		       const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
+	int before = *nr;
 
 	if (!copy)
 		return sp_cli_fail(NULL, "out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char **v = realloc(o->targets, (o->nr_targets + 1) * sizeof(*v));
+		char **grown = realloc(*v, (*nr + 1) * sizeof(*grown));
 
-		if (!v || !(v[o->nr_targets] = strdup(tok))) {
-			if (v)
-				o->targets = v;
+		if (!grown || !(grown[*nr] = strdup(tok))) {
+			if (grown)
+				*v = grown;
 			free(copy);
 			return sp_cli_fail(NULL, "out of memory");
 		}
-		o->targets = v;
-		o->nr_targets++;
+		*v = grown;
+		(*nr)++;
 	}
 	free(copy);
-	if (!o->nr_targets)
-		return sp_cli_usage(o->cmd, "--target needs a command name");
+	if (*nr == before)
+		return sp_cli_usage(o->cmd, "--%s needs a command name or a pid", name);
 	return 0;
 }
 
@@ -173,7 +177,10 @@ int sp_view_opts_scope(struct sp_view_opts *o, int opt, const char *arg)
 		o->cpus_list = arg;
 		return 0;
 	case SP_VOPT_TARGET:
-		return add_targets(o, arg);
+		return add_targets(o, "target", &o->targets, &o->nr_targets, arg);
+	case SP_VOPT_TARGET_PROCESS:
+		return add_targets(o, "target-process", &o->target_procs, &o->nr_target_procs,
+				   arg);
 	}
 	return sp_cli_usage(o->cmd, "unknown option");
 }
@@ -222,6 +229,7 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		case SP_VOPT_TIME:
 		case SP_VOPT_CPUS:
 		case SP_VOPT_TARGET:
+		case SP_VOPT_TARGET_PROCESS:
 			ret = sp_view_opts_scope(o, opt, optarg);
 			break;
 		case SP_VOPT_WIDTH:
@@ -246,11 +254,11 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 				o->color_by = SP_COLOR_BY_PID;
 			else if (!strcmp(optarg, "command"))
 				o->color_by = SP_COLOR_BY_COMMAND;
-			else if (!strcmp(optarg, "parent"))
-				o->color_by = SP_COLOR_BY_PARENT;
+			else if (!strcmp(optarg, "process") || !strcmp(optarg, "parent"))
+				o->color_by = SP_COLOR_BY_PROCESS;
 			else
 				return sp_cli_usage(cmd, "--color-by must be pid, command or "
-						    "parent, not '%s'", optarg);
+						    "process, not '%s'", optarg);
 			break;
 		case SP_VOPT_PALETTE:
 			if (!sp_palette_by_name(optarg))
@@ -379,6 +387,7 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 	long bad;
 	int c, ret;
 
+	o->model = &t->model;
 	o->t0_ns = start;
 	o->t1_ns = end;
 	o->origin_ns = start;
@@ -450,16 +459,77 @@ const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t 
 	return buf;
 }
 
-bool sp_view_opts_is_target(const struct sp_view_opts *o, const char *comm)
+bool sp_view_opts_has_targets(const struct sp_view_opts *o)
 {
+	return o->nr_targets || o->nr_target_procs;
+}
+
+static void target_patterns(const struct sp_view_opts *o, struct sp_target *tg)
+{
+	tg->tasks = o->targets;
+	tg->nr_tasks = o->nr_targets;
+	tg->procs = o->target_procs;
+	tg->nr_procs = o->nr_target_procs;
+}
+
+bool sp_view_opts_is_target(const struct sp_view_opts *o, int pid, const char *comm)
+{
+	struct sp_target tg;
+
+	target_patterns(o, &tg);
+	return sp_target_match(&tg, o->model, pid, comm);
+}
+
+const char *sp_view_opts_counting(struct sp_view_opts *o)
+{
+	size_t len = 0, room = sizeof(o->counting) - 4;
 	int i;
 
-	if (!o->nr_targets)
-		return true;
-	for (i = 0; i < o->nr_targets; i++)
-		if (!strcmp(o->targets[i], comm) || !fnmatch(o->targets[i], comm, 0))
-			return true;
-	return false;
+	if (!sp_view_opts_has_targets(o))
+		return NULL;
+	o->counting[0] = '\0';
+	for (i = 0; i < o->nr_targets + o->nr_target_procs && len < room; i++) {
+		bool process = i >= o->nr_targets;
+		int n = snprintf(o->counting + len, room - len, "%s%s%s", i ? ", " : "",
+				 process ? "process " : "",
+				 process ? o->target_procs[i - o->nr_targets] : o->targets[i]);
+
+		len += n > 0 ? (size_t)n : 0;
+	}
+	if (len >= room)
+		strcpy(o->counting + room - 1, "...");
+	return o->counting;
+}
+
+int sp_view_opts_check_targets(const struct sp_view_opts *o, const struct sp_model *m,
+			       const char *path)
+{
+	struct sp_target tg;
+	bool *unmatched;
+	int n, i;
+
+	if (!sp_view_opts_has_targets(o))
+		return SP_EXIT_OK;
+	target_patterns(o, &tg);
+	unmatched = calloc((size_t)(tg.nr_tasks + tg.nr_procs), sizeof(*unmatched));
+	if (!unmatched)
+		return sp_cli_fail(NULL, "out of memory");
+	n = sp_target_unmatched(&tg, m, unmatched);
+	if (n == tg.nr_tasks + tg.nr_procs) {
+		free(unmatched);
+		return sp_cli_fail(path, "no task of the trace matches --target%s '%s'%s (commands "
+				   "match as globs, numbers as pids; 'schedplot stats --by "
+				   "command' lists the commands)", tg.nr_tasks ? "" : "-process",
+				   tg.nr_tasks ? tg.tasks[0] : tg.procs[0],
+				   n > 1 ? " or the others" : "");
+	}
+	for (i = 0; i < tg.nr_tasks + tg.nr_procs; i++)
+		if (unmatched[i])
+			sp_cli_warn("%s: no task matches --target%s '%s'; left out", path,
+				    i < tg.nr_tasks ? "" : "-process",
+				    i < tg.nr_tasks ? tg.tasks[i] : tg.procs[i - tg.nr_tasks]);
+	free(unmatched);
+	return SP_EXIT_OK;
 }
 
 void sp_view_opts_release(struct sp_view_opts *o)
@@ -469,6 +539,11 @@ void sp_view_opts_release(struct sp_view_opts *o)
 	for (i = 0; i < o->nr_targets; i++)
 		free(o->targets[i]);
 	free(o->targets);
+	for (i = 0; i < o->nr_target_procs; i++)
+		free(o->target_procs[i]);
+	free(o->target_procs);
+	o->target_procs = NULL;
+	o->nr_target_procs = 0;
 	free(o->cpus);
 	sp_cli_inputs_release(&o->inputs);
 	o->traces = NULL;
@@ -541,9 +616,9 @@ int sp_view_probe_output(const struct sp_view_opts *o, struct sp_output *out, ch
 	return sp_cli_probe_output(out, *path, o->format, width);
 }
 
-static bool is_target(void *data, const char *comm)
+static bool is_target(void *data, int pid, const char *comm)
 {
-	return sp_view_opts_is_target(data, comm);
+	return sp_view_opts_is_target(data, pid, comm);
 }
 
 void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
@@ -552,7 +627,7 @@ void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
 	memset(d, 0, sizeof(*d));
 	d->color_by = o->color_by;
 	d->palette = sp_palette_by_name(o->palette);
-	if (o->nr_targets) {
+	if (sp_view_opts_has_targets(o)) {
 		d->is_target = is_target;
 		d->target_data = (void *)o;
 	}

@@ -3,9 +3,11 @@
  * Palettes and color maths.  See include/schedplot/draw/palette.h for the
  * contracts.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schedplot/draw/palette.h"
@@ -206,6 +208,140 @@ void sp_palette_color(const struct sp_palette *palette, size_t index, double *r,
 	*r = c.r;
 	*g = c.g;
 	*b = c.b;
+}
+
+/* What sp_palette_pick_distinct() guarantees, found by trying (tests/unit/test-colors.c). */
+static void distinct_counts(const struct sp_palette *palette, size_t *few, size_t *all)
+{
+	switch (palette ? palette->kind : PALETTE_DEFAULT) {
+	case PALETTE_COLORBLIND:
+		*few = 3;
+		*all = 8;
+		break;
+	case PALETTE_GREY:
+		*few = 0;
+		*all = 3;
+		break;
+	default:
+		*few = SP_COLOR_FEW;
+		*all = 12;
+		break;
+	}
+}
+
+double sp_palette_distinct(const struct sp_palette *palette, size_t rank)
+{
+	size_t few, all;
+
+	distinct_counts(palette, &few, &all);
+	return rank < few ? SP_COLOR_DISTINCT_FEW : SP_COLOR_DISTINCT;
+}
+
+size_t sp_palette_nr_distinct(const struct sp_palette *palette)
+{
+	size_t few, all;
+
+	distinct_counts(palette, &few, &all);
+	return all;
+}
+
+double sp_color_distance(const struct sp_rgb *a, const struct sp_rgb *b)
+{
+	double x[3], y[3];
+
+	sp_color_to_oklab(a, x);
+	sp_color_to_oklab(b, y);
+	return sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+		    (x[2] - y[2]) * (x[2] - y[2]));
+}
+
+static double lab_distance(const double x[3], const double y[3])
+{
+	return sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+		    (x[2] - y[2]) * (x[2] - y[2]));
+}
+
+static void palette_lab(const struct sp_palette *palette, size_t index, double lab[3])
+{
+	struct sp_rgb c;
+
+	sp_palette_color(palette, index, &c.r, &c.g, &c.b);
+	sp_color_to_oklab(&c, lab);
+}
+
+/* The distance from @lab to the nearest of @taken. */
+static double nearest(const double (*taken)[3], size_t nr_taken, const double lab[3])
+{
+	double best = INFINITY;
+
+	for (size_t i = 0; i < nr_taken; i++) {
+		double d = lab_distance(taken[i], lab);
+
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+/*
+ * How well @lab keeps its distances, as a share of what it must keep: to
+ * the fixed colors SP_COLOR_DISTINCT (they are labelled and, for no data,
+ * hatched), to the items before it @want.  1 or more: far enough.
+ */
+static double margin(const double (*taken)[3], size_t nr_fixed, size_t nr_taken,
+		     const double lab[3], double want)
+{
+	double f = nearest(taken, nr_fixed, lab) / SP_COLOR_DISTINCT;
+	double t = nearest(taken + nr_fixed, nr_taken - nr_fixed, lab) / want;
+
+	return f < t ? f : t;
+}
+
+int sp_palette_pick_distinct(const struct sp_palette *palette, const struct sp_rgb *fixed,
+			     size_t nr_fixed, size_t *index, size_t nr)
+{
+	size_t nr_items = nr < SP_PALETTE_DISTINCT_ITEMS ? nr : SP_PALETTE_DISTINCT_ITEMS;
+	double (*taken)[3], (*cand)[3];
+	size_t nr_taken = 0, i, j;
+
+	taken = calloc(nr_fixed + nr_items + 1, sizeof(*taken));
+	cand = calloc(SP_PALETTE_CANDIDATES, sizeof(*cand));
+	if (!taken || !cand) {
+		free(taken);
+		free(cand);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr_fixed; i++)
+		sp_color_to_oklab(&fixed[i], taken[nr_taken++]);
+	for (j = 0; j < SP_PALETTE_CANDIDATES; j++)
+		palette_lab(palette, j, cand[j]);
+	for (i = 0; i < nr_items; i++) {
+		double want = sp_palette_distinct(palette, i), lab[3], best_m;
+		size_t best = index[i];
+
+		palette_lab(palette, index[i], lab);
+		best_m = margin(taken, nr_fixed, nr_taken, lab, want);
+		if (best_m < 1) {
+			for (j = 0; j < SP_PALETTE_CANDIDATES; j++) {
+				double m = margin(taken, nr_fixed, nr_taken, cand[j], want);
+
+				if (m >= 1) {
+					best = j;
+					break;
+				}
+				if (m > best_m) {
+					best_m = m;
+					best = j;
+				}
+			}
+			index[i] = best;
+			palette_lab(palette, best, lab);
+		}
+		memcpy(taken[nr_taken++], lab, sizeof(lab));
+	}
+	free(taken);
+	free(cand);
+	return 0;
 }
 
 size_t sp_string_color_index(const char *s)

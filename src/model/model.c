@@ -637,6 +637,34 @@ static int handle_fork(struct sp_model *m, const struct sp_event *ev)
 	return 0;
 }
 
+static int handle_exec(struct sp_model *m, const struct sp_event *ev)
+{
+	struct sp_task *t;
+
+	if (ev->comm && sp_model_set_comm(m, ev->pid, ev->comm))
+		return -ENOMEM;
+	t = task_get(m, ev->pid);
+	if (t)
+		t->exec_seen = true;
+	return 0;
+}
+
+int sp_model_tgid(const struct sp_model *m, int pid)
+{
+	const struct sp_task *t = sp_model_task(m, pid);
+	size_t steps = 0;
+
+	/* parents form a forest; the step limit only guards against pid reuse loops */
+	while (t && !t->exec_seen && t->ppid > 0 && steps++ < m->nr_tasks) {
+		const struct sp_task *p = sp_model_task(m, t->ppid);
+
+		if (!p)
+			return t->ppid;
+		t = p;
+	}
+	return t ? t->pid : pid;
+}
+
 static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_cpu *cpu = &m->cpus[ev->cpu];
@@ -747,6 +775,9 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		break;
 	case SP_EV_FORK:
 		ret = handle_fork(m, ev);
+		break;
+	case SP_EV_EXEC:
+		ret = handle_exec(m, ev);
 		break;
 	case SP_EV_EXIT:
 		ret = sp_model_set_comm(m, ev->pid, ev->comm);

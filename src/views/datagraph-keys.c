@@ -211,25 +211,39 @@ static size_t rank_of(const struct build *b, int pid)
 	return r != UINT32_MAX ? r : b->m->nr_tasks + (size_t)(pid & 0xffff);
 }
 
-/* The oldest ancestor seen forking @pid (itself when none), loops cut. */
-static int root_of(const struct sp_model *m, int pid)
+static void set_color(struct sp_datagraph_key *k, const struct sp_palette *pal, size_t index)
 {
-	const struct sp_task *t = sp_model_task(m, pid);
-	size_t steps = 0;
-
-	while (t && t->ppid > 0 && steps++ < m->nr_tasks) {
-		const struct sp_task *p = sp_model_task(m, t->ppid);
-
-		if (!p)
-			return t->ppid;
-		t = p;
-	}
-	return t ? t->pid : pid;
+	k->palette_index = index;
+	sp_palette_color(pal, index, &k->color.r, &k->color.g, &k->color.b);
 }
 
-static void set_color(struct sp_rgb *c, const struct sp_palette *pal, size_t index)
+/*
+ * Keys sorted busiest first pick their colors in that order: each keeps
+ * its stable color (by whole-trace rank or command name) unless a busier
+ * key of this window, or a special one on screen, is too close to it.
+ */
+static int pick_distinct(struct sp_datagraph *dg, const struct sp_palette *pal)
 {
-	sp_palette_color(pal, index, &c->r, &c->g, &c->b);
+	struct sp_rgb fixed[SP_DG_NR_SPECIAL_KEYS];
+	size_t nr_fixed = 0, n = dg->nr_keys - SP_DG_NR_SPECIAL_KEYS, i;
+	size_t *index;
+	int ret;
+
+	fixed[nr_fixed++] = dg->keys[SP_DG_KEY_IDLE].color;
+	if (dg->keys[SP_DG_KEY_NO_DATA].ns)
+		fixed[nr_fixed++] = dg->keys[SP_DG_KEY_NO_DATA].color;
+	if (dg->targets)
+		fixed[nr_fixed++] = dg->keys[SP_DG_KEY_OTHER].color;
+	index = sp_alloc_array(n + 1, sizeof(*index));
+	if (!index)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		index[i] = dg->keys[SP_DG_NR_SPECIAL_KEYS + i].palette_index;
+	ret = sp_palette_pick_distinct(pal, fixed, nr_fixed, index, n);
+	for (i = 0; !ret && i < n; i++)
+		set_color(&dg->keys[SP_DG_NR_SPECIAL_KEYS + i], pal, index[i]);
+	free(index);
+	return ret;
 }
 
 static struct sp_datagraph_key *new_key(struct build *b, int64_t group)
@@ -267,13 +281,13 @@ static void add_pid(void *data, int pid, uint64_t ns)
 		group = GROUP_OF_SPECIAL(SP_DG_KEY_IDLE);
 	} else {
 		comm = sp_model_comm(m, pid);
-		if (b->o->is_target && !b->o->is_target(b->o->target_data, comm))
+		if (b->o->is_target && !b->o->is_target(b->o->target_data, pid, comm))
 			group = GROUP_OF_SPECIAL(SP_DG_KEY_OTHER);
 		else if (b->o->color_by == SP_COLOR_BY_COMMAND && sp_model_task(m, pid) &&
 			 sp_model_task(m, pid)->comm)
 			group = sp_model_task(m, pid)->comm;
-		else if (b->o->color_by == SP_COLOR_BY_PARENT)
-			group = ((int64_t)1 << 40) + (root = root_of(m, pid));
+		else if (b->o->color_by == SP_COLOR_BY_PROCESS)
+			group = ((int64_t)1 << 40) + (root = sp_model_tgid(m, pid));
 		else
 			group = ((int64_t)1 << 40) + pid;
 	}
@@ -286,23 +300,17 @@ static void add_pid(void *data, int pid, uint64_t ns)
 		if (b->o->color_by == SP_COLOR_BY_COMMAND && group < ((int64_t)1 << 40)) {
 			uint32_t index = id_get(&b->command_color, group);
 
-			set_color(&k->color, b->o->palette,
+			set_color(k, b->o->palette,
 				  index != UINT32_MAX ? index : sp_string_color_index(comm));
 			snprintf(k->label, sizeof(k->label), "%s", comm);
 		} else {
-			set_color(&k->color, b->o->palette, rank_of(b, root));
-			snprintf(k->label, sizeof(k->label), "%s-%d%s", comm[0] ? comm : "?",
-				 root, root != pid ? " & children" : "");
+			set_color(k, b->o->palette, rank_of(b, root));
+			snprintf(k->label, sizeof(k->label), "%s-%d", comm[0] ? comm : "?", root);
 		}
 		idx = (uint32_t)(b->dg->nr_keys - 1);
-	} else if (b->o->color_by == SP_COLOR_BY_PARENT && root != pid &&
-		   !strstr(b->dg->keys[idx].label, " & children")) {
-		size_t len = strlen(b->dg->keys[idx].label);
-
-		snprintf(b->dg->keys[idx].label + len, sizeof(b->dg->keys[idx].label) - len,
-			 " & children");
 	}
 	b->dg->keys[idx].ns += ns;
+	b->dg->keys[idx].nr_tasks++;
 	id_put(&b->pid_key, pid, idx);
 }
 
@@ -391,6 +399,19 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 		}
 		free(tmp);
 	}
+	/* a process names how many of its threads the window shows */
+	for (i = SP_DG_NR_SPECIAL_KEYS; o->color_by == SP_COLOR_BY_PROCESS && i < dg->nr_keys; i++) {
+		struct sp_datagraph_key *k = &dg->keys[i];
+		size_t len = strlen(k->label);
+
+		if (k->id >= ((int64_t)1 << 40) && k->nr_tasks > 1)
+			snprintf(k->label + len, sizeof(k->label) - len, " (%u threads)",
+				 k->nr_tasks);
+	}
+	ret = pick_distinct(dg, o->palette);
+	if (ret)
+		goto out;
+	ret = -ENOMEM;
 
 	dg->cell_key = sp_alloc_array((size_t)tl->nr_rows * tl->nr_cols, sizeof(*dg->cell_key));
 	dg->power = o->power;
@@ -414,8 +435,8 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	case SP_COLOR_BY_COMMAND:
 		dg->legend_title = "command (most CPU time first)";
 		break;
-	case SP_COLOR_BY_PARENT:
-		dg->legend_title = "task and the tasks it forked (most CPU time first)";
+	case SP_COLOR_BY_PROCESS:
+		dg->legend_title = "process, named by its leader (most CPU time first)";
 		break;
 	default:
 		dg->legend_title = "task-pid (most CPU time first)";

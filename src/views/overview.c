@@ -185,7 +185,8 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 	sp_rwgraph_draw_data(cr, theme, &lay->rw, env, &yt, &xt, &fig->style);
 	sp_rwgraph_draw_y_axis(cr, theme, &lay->rw, &yt);
 	if (fig->note)
-		sp_rwgraph_draw_note(cr, theme, &lay->rw, sp_rw_collect_shade_fraction(rw));
+		sp_rwgraph_draw_note(cr, theme, &lay->rw, sp_rw_collect_shade_fraction(rw),
+				     fig->style.counting);
 	sp_axis_time_draw(cr, theme, &lay->rw, &xt, env->t0_ns, env->t1_ns, false);
 
 	if (lay->rw_legend.h > 0)

@@ -716,7 +716,8 @@ static void format_pct(char *buf, size_t len, double fraction)
  * The lost note in one of three lengths: 0 "lost: 3.1 CPU·s, 0.6% of
  * capacity", 1 "lost 3.1 CPU·s, 0.6%", 2 "lost 0.6%".
  */
-static void lost_note_form(char *buf, size_t len, double lost_cpu_ns, double fraction, int form)
+static void lost_note_form(char *buf, size_t len, double lost_cpu_ns, double fraction, int form,
+			   const char *counting)
 {
 	static const struct { double ns; const char *unit; } units[] = {
 		{ 1e9, "CPU\xc2\xb7s" },
@@ -736,30 +737,35 @@ static void lost_note_form(char *buf, size_t len, double lost_cpu_ns, double fra
 	else
 		snprintf(amount, sizeof(amount), "%.3g %s", lost_cpu_ns / units[i].ns,
 			 units[i].unit);
-	if (form == 0)
+	if (form == 0 && counting)
+		snprintf(buf, len, "lost, counting %s only: %s, %s of capacity", counting, amount,
+			 pct);
+	else if (form == 0)
 		snprintf(buf, len, "lost: %s, %s of capacity", amount, pct);
 	else if (form == 1)
-		snprintf(buf, len, "lost %s, %s", amount, pct);
+		snprintf(buf, len, "lost%s%s%s %s, %s", counting ? " (" : "",
+			 counting ? counting : "", counting ? " only)" : "", amount, pct);
 	else
-		snprintf(buf, len, "lost %s", pct);
+		snprintf(buf, len, "lost%s%s%s %s", counting ? " (" : "", counting ? counting : "",
+			 counting ? " only)" : "", pct);
 }
 
 char *sp_rwgraph_lost_note(char *buf, size_t len, double lost_cpu_ns, double fraction)
 {
-	lost_note_form(buf, len, lost_cpu_ns, fraction, 0);
+	lost_note_form(buf, len, lost_cpu_ns, fraction, 0, NULL);
 	return buf;
 }
 
 /* The longest form of the lost note that fits in @w. */
 static void lost_note_fit(cairo_t *cr, const struct sp_theme *theme, char *buf, size_t len,
-			  double lost_cpu_ns, double fraction, double w)
+			  double lost_cpu_ns, double fraction, double w, const char *counting)
 {
 	int form;
 
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	for (form = 0; form < 3; form++) {
-		lost_note_form(buf, len, lost_cpu_ns, fraction, form);
+		lost_note_form(buf, len, lost_cpu_ns, fraction, form, counting);
 		if (sp_text_width(cr, buf) <= w)
 			break;
 	}
@@ -767,22 +773,30 @@ static void lost_note_fit(cairo_t *cr, const struct sp_theme *theme, char *buf, 
 }
 
 void sp_rwgraph_draw_note(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
-			  double fraction)
+			  double fraction, const char *counting)
 {
-	char buf[96], pct[32];
+	char buf[192], pct[32];
 
 	format_pct(pct, sizeof(pct), fraction);
-	snprintf(buf, sizeof(buf), "lost: %s of capacity", pct);
+	if (counting)
+		snprintf(buf, sizeof(buf), "lost, counting %s only: %s of capacity", counting,
+			 pct);
+	else
+		snprintf(buf, sizeof(buf), "lost: %s of capacity", pct);
 	sp_rwgraph_draw_note_text(cr, theme, plot, buf);
 }
 
 /* The note of SP_RWGRAPH_SHADE_COLUMNS. */
-static void idle_note(char *buf, size_t len, double fraction)
+static void idle_note(char *buf, size_t len, double fraction, const char *counting)
 {
 	char pct[32];
 
 	format_pct(pct, sizeof(pct), fraction);
-	snprintf(buf, len, "idle while waiting: %s of the window", pct);
+	if (counting)
+		snprintf(buf, len, "idle while waiting, counting %s only: %s of the window",
+			 counting, pct);
+	else
+		snprintf(buf, len, "idle while waiting: %s of the window", pct);
 }
 
 /* ---- legend -------------------------------------------------------------- */
@@ -1114,10 +1128,10 @@ int sp_rwgraph_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		sp_axis_time_draw(cr, theme, &top, &xt, fig->t0_ns, fig->t1_ns, false);
 	}
 	if (fig->shade_fraction >= 0) {
-		char buf[128];
+		char buf[192];
 
 		if (style->shade_kind == SP_RWGRAPH_SHADE_COLUMNS) {
-			idle_note(buf, sizeof(buf), fig->shade_fraction);
+			idle_note(buf, sizeof(buf), fig->shade_fraction, style->counting);
 		} else {
 			uint64_t from = style->complete_ns > fig->t0_ns ? style->complete_ns :
 					fig->t0_ns;
@@ -1125,7 +1139,7 @@ int sp_rwgraph_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 					  (double)style->nr_cpus * (double)(fig->t1_ns - from) : 0;
 
 			lost_note_fit(cr, theme, buf, sizeof(buf), fig->shade_fraction * capacity,
-				      fig->shade_fraction, top.w);
+				      fig->shade_fraction, top.w, style->counting);
 		}
 		sp_rwgraph_draw_note_text(cr, theme, &top, buf);
 	}

@@ -179,7 +179,7 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 	for (i = 0; i < tl->nr_tasks; i++) {
 		const struct sp_taskline_task *t = &tl->tasks[i];
 
-		if (o->is_target && !o->is_target(o->target_data, sp_model_comm(m, t->pid)))
+		if (o->is_target && !o->is_target(o->target_data, t->pid, sp_model_comm(m, t->pid)))
 			continue;
 		cand[nr++] = t;
 	}

@@ -143,9 +143,11 @@ check "--cpus 0: at most one task running" \
 	awk -F, 'NR > 2 && $2 > 1 { exit 1 }' "$TMP/cpu0.csv"
 run "$SCHEDPLOT" running-waiting -q --target no-such-command --csv "$TMP/none.csv" \
 	-o "$TMP/none.png" "$f"
-expect_status 0 "--target that matches nothing"
-check "--target that matches nothing: nothing runs or waits" \
-	awk -F, 'NR > 2 && ($2 != 0 || $3 != 0) { exit 1 }' "$TMP/none.csv"
+expect_status 1 "--target that matches nothing: an error (the graph would be empty)"
+expect_grep "$ERR" "no task of the trace matches --target 'no-such-command'" \
+	"--target that matches nothing: named"
+check "--target that matches nothing: no image left" test ! -e "$TMP/none.png"
+check "--target that matches nothing: no CSV left" test ! -e "$TMP/none.csv"
 
 # ---- errors ----
 

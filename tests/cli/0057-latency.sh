@@ -109,7 +109,9 @@ check "--text with -o writes nothing" test ! -e x.png
 run "$SCHEDPLOT" latency --slowest -3 "$f"
 expect_status 2 "--slowest -3"
 run "$SCHEDPLOT" latency -q --text --target nosuchcommand "$f"
-expect_status 0 "a target matching nothing"
+expect_status 1 "a target matching nothing: an error (no wait to show)"
+expect_grep "$ERR" "no task of the trace matches --target 'nosuchcommand'" \
+	"a target matching nothing: named"
 
 # the heat map over time and the other plots
 for p in --over-time --ccdf --hist; do

@@ -227,7 +227,7 @@ if [ -f "$comp" ]; then
 		# shellcheck disable=SC2046
 		expect_completion "$cmd --" $(grep -oE -- '--[a-z][a-z0-9-]*' <("$SCHEDPLOT" "$cmd" --help) | sort -u)
 	done
-	expect_completion "stats --color-by ''" pid command parent
+	expect_completion "stats --color-by ''" pid command process parent
 	expect_completion "stats --cpu-order ''" numeric socket
 	expect_completion "stats --format ''" png pdf svg
 	expect_completion "stats --by ''" task command
@@ -307,7 +307,7 @@ else
 		fi
 	done
 	zsh_specs _schedplot_command_args "$SCHEDPLOT" datagraph >"$TMP/zspecs"
-	expect_grep "$TMP/zspecs" '^--color-by=\[.*\]:grouping:\(pid command parent\)$' \
+	expect_grep "$TMP/zspecs" '^--color-by=\[.*\]:grouping:\(pid command process parent\)$' \
 		"zsh completion: --color-by values"
 	expect_grep "$TMP/zspecs" '^--palette=\[.*\]:palette:\(default colorblind grey\)$' \
 		"zsh completion: --palette values"

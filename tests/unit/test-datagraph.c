@@ -64,7 +64,7 @@ static void ev(uint64_t ts, int cpu, int type, int common, int pid, const char *
  * cpu1 (row 1, top): no records before 500; "daemon" 20 runs 700..1000.
  */
 static void build(uint64_t t0, uint64_t t1, const int *rows, const int *row_socket,
-		  bool (*is_target)(void *, const char *))
+		  bool (*is_target)(void *, int, const char *))
 {
 	uint64_t start[2] = { 0, 500 };
 	struct sp_model_observer obs = { .run = on_run, .data = &tl };
@@ -195,7 +195,7 @@ static void test_task_columns_idle_no_data(void **state)
 	teardown_all();
 }
 
-static bool only_worker(void *data, const char *comm)
+static bool only_worker(void *data, int pid, const char *comm)
 {
 	return !strcmp(comm, "worker");
 }

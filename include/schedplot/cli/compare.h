@@ -61,8 +61,10 @@ struct sp_cmp_opts {
 	char *names[2];
 	bool json;
 	double alpha;
-	char **targets;
+	char **targets;			/* --target: command globs or pids */
 	int nr_targets;
+	char **target_procs;		/* --target-process: leader pids or commands */
+	int nr_target_procs;
 	bool values;
 	const char *column;
 	bool shift;

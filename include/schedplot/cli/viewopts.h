@@ -12,6 +12,7 @@
 
 struct option;
 struct sp_datagraph_opts;
+struct sp_model;
 struct sp_topology;
 struct sp_trace;
 
@@ -43,6 +44,7 @@ enum sp_view_opt {
 	SP_VOPT_FORMAT,
 	SP_VOPT_FREQ,			/* power layers of the datagraph */
 	SP_VOPT_IDLE_STATES,
+	SP_VOPT_TARGET_PROCESS,		/* --target-process PID|COMM */
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,
@@ -78,8 +80,10 @@ struct sp_view_opts {
 	bool has_time_start, has_time_end;
 	double time_start_s, time_end_s;
 	const char *cpus_list;		/* --cpus as given */
-	char **targets;			/* --target names or glob patterns */
+	char **targets;			/* --target names, glob patterns or pids */
 	int nr_targets;
+	char **target_procs;		/* --target-process leader pids or commands */
+	int nr_target_procs;
 	double width, height;		/* 0: the view's default */
 	const char *title;
 	bool no_legend;
@@ -99,6 +103,8 @@ struct sp_view_opts {
 	uint64_t origin_ns;		/* time labels count from here (0: absolute) */
 	bool *cpus;			/* nr_cpus entries: true when drawn/counted */
 	int nr_cpus;
+	const struct sp_model *model;	/* the trace's, for --target-process */
+	char counting[96];		/* for sp_view_opts_counting() */
 };
 
 /**
@@ -125,9 +131,10 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 
 /**
  * sp_view_opts_scope - one option of what is counted: --min, --max, --time,
- * --cpus or --target
+ * --cpus, --target or --target-process
  * @o: the options (o->cmd set), for views and stats alike
- * @opt: SP_VOPT_MIN, SP_VOPT_MAX, SP_VOPT_TIME, SP_VOPT_CPUS or SP_VOPT_TARGET
+ * @opt: SP_VOPT_MIN, SP_VOPT_MAX, SP_VOPT_TIME, SP_VOPT_CPUS, SP_VOPT_TARGET
+ *	 or SP_VOPT_TARGET_PROCESS
  * @arg: its value (kept: a pointer into argv)
  *
  * Prints usage errors.  Return: 0, or an exit code.
@@ -148,7 +155,8 @@ int sp_view_opts_scope_check(const struct sp_view_opts *o);
  * @o: parsed options
  * @t: the first trace, o->traces[0] (opened; the model is not needed)
  *
- * Sets the window, the time origin and the CPU selection; prints errors
+ * Sets the window, the time origin, the CPU selection and o->model (@t's
+ * model, which --target-process looks at while it is built); prints errors
  * (a window outside the trace, a CPU the trace does not have).
  * Return: SP_EXIT_OK, or an exit code.
  */
@@ -184,14 +192,47 @@ int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t
 const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t len);
 
 /**
- * sp_view_opts_is_target - whether a command name matches a --target
+ * sp_view_opts_has_targets - whether --target or --target-process was given
  * @o: the options
- * @comm: the task's command name
  *
- * Names are matched exactly or as shell globs (fnmatch).  Return: true
- * when there are no targets or one matches.
+ * Return: true when tasks are selected.
  */
-bool sp_view_opts_is_target(const struct sp_view_opts *o, const char *comm);
+bool sp_view_opts_has_targets(const struct sp_view_opts *o);
+
+/**
+ * sp_view_opts_is_target - whether a task is selected by --target or --target-process
+ * @o: resolved options (o->model set)
+ * @pid: the task
+ * @comm: the task's command name (NULL: unknown)
+ *
+ * See model/target.h for how patterns select tasks.  Return: true when
+ * there are no targets or one selects the task.
+ */
+bool sp_view_opts_is_target(const struct sp_view_opts *o, int pid, const char *comm);
+
+/**
+ * sp_view_opts_counting - the tasks counted, for a figure's note
+ * @o: parsed options
+ *
+ * Return: NULL without --target and --target-process, else their
+ * patterns, e.g. "barrier, 6871, process 6867" (cut short with "..."),
+ * kept in @o.
+ */
+const char *sp_view_opts_counting(struct sp_view_opts *o);
+
+/**
+ * sp_view_opts_check_targets - say which targets select no task of a trace
+ * @o: the options
+ * @m: the trace's model, after its pass
+ * @path: the trace, for messages
+ *
+ * Warns about every --target or --target-process pattern that selects no
+ * task; when none of them selects any, the picture or the numbers would
+ * show nothing, and that is an error.  Return: SP_EXIT_OK, or
+ * SP_EXIT_FAILURE (the error printed).
+ */
+int sp_view_opts_check_targets(const struct sp_view_opts *o, const struct sp_model *m,
+			       const char *path);
 
 /**
  * sp_view_opts_rows - the rows to draw, bottom first, in the order asked for

@@ -75,6 +75,92 @@ void sp_palette_cpu_color(const struct sp_palette *palette, size_t family, size_
  */
 void sp_color_to_oklab(const struct sp_rgb *c, double lab[3]);
 
+/**
+ * sp_color_distance - the perceptual difference between two colors
+ * @a: a color
+ * @b: another
+ *
+ * Return: the Euclidean distance in OKLab (0.02 is about just noticeable;
+ * SP_COLOR_DISTINCT tells categories apart at a glance).
+ */
+double sp_color_distance(const struct sp_rgb *a, const struct sp_rgb *b);
+
+/*
+ * The least OKLab distance between two colors that stand for different
+ * things in one picture.  0.10 is about five just-noticeable differences,
+ * as far apart as CIEDE2000 10, what categorical palettes (Okabe-Ito,
+ * ColorBrewer's qualitative sets, Colorgorical) keep between their
+ * entries.  How many colors of a palette can be that far apart is
+ * sp_palette_nr_distinct().
+ */
+#define SP_COLOR_DISTINCT 0.10
+
+/*
+ * The busiest few items cover most of a picture and are the ones a reader
+ * names ("the orange thread"): the first SP_COLOR_FEW (3 in the
+ * colorblind palette, none in the grey one) keep SP_COLOR_DISTINCT_FEW
+ * from the colors before them, so that two of them never read as one hue
+ * in two shades (Okabe-Ito's closest pair, orange and vermillion, is 0.16
+ * apart; its reddish purple and a lilac 0.16 apart both read "purple").
+ */
+#define SP_COLOR_FEW 4
+#define SP_COLOR_DISTINCT_FEW 0.18
+
+/**
+ * sp_palette_distinct - the least distance an item keeps from the colors before it
+ * @palette: the palette (NULL for default)
+ * @rank: the item's place, busiest first (0 for the first)
+ *
+ * Return: SP_COLOR_DISTINCT_FEW for the first few items (see above), else
+ * SP_COLOR_DISTINCT.
+ */
+double sp_palette_distinct(const struct sp_palette *palette, size_t rank);
+
+/**
+ * sp_palette_nr_distinct - how many items sp_palette_pick_distinct() keeps apart for sure
+ * @palette: the palette (NULL for default)
+ *
+ * The first this many items get colors at least sp_palette_distinct()
+ * from the colors before them and SP_COLOR_DISTINCT from white, black and
+ * the no-data grey, whatever colors they wished for: 12 in the default palette, 8 in the
+ * colorblind one (blue-yellow and lightness only), 3 in the grey one (nine
+ * greys).
+ * Found by trying (tests/unit/test-colors.c), with a margin.
+ *
+ * Return: the count.
+ */
+size_t sp_palette_nr_distinct(const struct sp_palette *palette);
+
+/* Items sp_palette_pick_distinct() keeps apart; later ones keep their wish. */
+#define SP_PALETTE_DISTINCT_ITEMS 64
+
+/* Palette entries sp_palette_pick_distinct() looks at for an item. */
+#define SP_PALETTE_CANDIDATES 256
+
+/**
+ * sp_palette_pick_distinct - colors that can be told apart, first come first served
+ * @palette: the palette (NULL for default)
+ * @fixed: colors already in the picture (white for idle, ...)
+ * @nr_fixed: how many
+ * @index: per item, in order of priority (most visible first): on entry
+ *	   the palette index it would like (its stable color), on return the
+ *	   one it gets
+ * @nr: items
+ *
+ * Each of the first SP_PALETTE_DISTINCT_ITEMS items keeps its wish when
+ * that color is at least SP_COLOR_DISTINCT from the fixed colors (which
+ * a picture labels or hatches) and sp_palette_distinct() from the colors
+ * of the items before it; otherwise it takes the first of the palette's
+ * first SP_PALETTE_CANDIDATES entries that is, and when none is (past
+ * sp_palette_nr_distinct() items), the one that comes closest.  Later
+ * items keep their wish.
+ * Deterministic; costs O(min(nr, 64)^2 * 256) distances at most.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sp_palette_pick_distinct(const struct sp_palette *palette, const struct sp_rgb *fixed,
+			     size_t nr_fixed, size_t *index, size_t nr);
+
 /* Colors sp_string_color_index() picks from: the palette's first entries. */
 #define SP_STRING_COLORS 64
 

@@ -38,6 +38,7 @@ enum sp_task_state {
 struct sp_task {
 	int32_t pid;
 	int32_t ppid;		/* parent from sched_process_fork, -1 when unknown */
+	bool exec_seen;		/* ran sched_process_exec: leads a process of its own */
 	uint32_t comm;		/* string id, see sp_model_str() */
 	uint64_t run_ns;
 	uint64_t wait_ns;
@@ -312,6 +313,23 @@ int sp_model_finish(struct sp_model *m);
  * Return: the task, or NULL when the trace never named it.
  */
 struct sp_task *sp_model_task(const struct sp_model *m, int pid);
+
+/**
+ * sp_model_tgid - the process a task belongs to
+ * @m: the model
+ * @pid: the task
+ *
+ * Sched events carry no thread group id, so it is inferred from
+ * sched_process_fork and sched_process_exec: a task that ran exec leads
+ * its own process; a task forked during the trace that never ran exec
+ * belongs to its parent's process (a thread, or a forked copy of the
+ * program, which groups with it too); any other task (forked before the
+ * trace started, or never named by a fork) is its own process.
+ *
+ * Return: the pid of the task leading @pid's process (@pid itself when
+ * none is known).
+ */
+int sp_model_tgid(const struct sp_model *m, int pid);
 
 /**
  * sp_model_str - the string behind an id

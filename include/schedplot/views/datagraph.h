@@ -44,7 +44,7 @@
 enum sp_color_by {
 	SP_COLOR_BY_PID,
 	SP_COLOR_BY_COMMAND,
-	SP_COLOR_BY_PARENT,
+	SP_COLOR_BY_PROCESS,		/* by sp_model_tgid(); "parent" is its old name */
 };
 
 struct _cairo;
@@ -61,7 +61,7 @@ struct sp_datagraph_opts {
 	enum sp_color_by color_by;
 	const struct sp_palette *palette;	/* NULL: default */
 	/* NULL: every task keeps its color; else tasks it refuses are black */
-	bool (*is_target)(void *data, const char *comm);
+	bool (*is_target)(void *data, int pid, const char *comm);
 	void *target_data;
 	const int *row_socket;		/* per row: socket, or NULL (no separators) */
 	/* power layers drawn over the rows (views/datagraph-power.h), or NULL */
@@ -82,6 +82,8 @@ struct sp_datagraph_key {
 	char label[64];
 	uint64_t ns;			/* time inside the window, on the rows drawn */
 	int64_t id;			/* pid, root pid or string id, by color_by */
+	size_t palette_index;		/* of color (task keys) */
+	uint32_t nr_tasks;		/* tasks drawn in it */
 };
 
 struct sp_datagraph {
@@ -106,14 +108,18 @@ struct sp_datagraph {
  * @m: the model the runs came from (for names, parents, total run times)
  * @o: the options
  *
- * With SP_COLOR_BY_PID every task gets its own palette color, in the order
- * of its run time over the whole trace (so zooming keeps colors and the
- * busiest tasks get the first, color-blind safe colors); with
- * SP_COLOR_BY_COMMAND a command gets sp_string_color_index()'s color, the
- * same in every trace, unless a command with more run time in this trace
- * has it (then the next free one: no two commands share a color); with
- * SP_COLOR_BY_PARENT a task forked during the
- * trace gets the color of its oldest ancestor seen forking.
+ * With SP_COLOR_BY_PID every task wishes for its own palette color, in the
+ * order of its run time over the whole trace (so zooming keeps colors and
+ * the busiest tasks get the first, color-blind safe colors); with
+ * SP_COLOR_BY_COMMAND a command wishes for sp_string_color_index()'s
+ * color, the same in every trace, unless a command with more run time in
+ * this trace has it (then the next free one: no two commands share a
+ * color); with SP_COLOR_BY_PROCESS the tasks of one process
+ * (sp_model_tgid()) share its leader's wish.  Then the keys of the window,
+ * busiest first, get their wish unless it is closer than
+ * SP_COLOR_DISTINCT to a busier key's color or to a special color drawn
+ * (sp_palette_pick_distinct()): colors on screen together are told apart,
+ * and stay the same across zooms where that costs nothing.
  *
  * Return: 0, or -ENOMEM.
  */

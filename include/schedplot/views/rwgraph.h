@@ -85,6 +85,8 @@ struct sp_rwgraph_style {
 				   else one polygon per series (PDF/SVG) */
 	uint64_t complete_ns;	/* before this not every CPU was recording: drawn
 				   grey, not shaded (0: the whole window is complete) */
+	const char *counting;	/* the tasks counted when not all (e.g. "barrier"),
+				   said in the note; NULL: all */
 };
 
 /**
@@ -206,9 +208,11 @@ void sp_rwgraph_draw_y_axis(struct _cairo *cr, const struct sp_theme *theme,
  * @plot: the plot rectangle; the note is right-aligned above its top edge
  * @fraction: lost CPU time over N x the complete part of the window, 0..1
  *	      (sp_rw_collect_lost_fraction())
+ * @counting: the tasks counted when not all, or NULL ("lost, counting
+ *	      barrier only: 0.6% of capacity")
  */
 void sp_rwgraph_draw_note(struct _cairo *cr, const struct sp_theme *theme,
-			  const struct sp_rect *plot, double fraction);
+			  const struct sp_rect *plot, double fraction, const char *counting);
 
 /**
  * sp_rwgraph_draw_note_text - any corner note above a plot

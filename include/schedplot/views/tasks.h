@@ -44,7 +44,7 @@ struct sp_tasks_opts {
 	enum sp_tasks_sort sort;
 	const struct sp_palette *palette;	/* NULL: default */
 	/* NULL: every task; else only those it accepts */
-	bool (*is_target)(void *data, const char *comm);
+	bool (*is_target)(void *data, int pid, const char *comm);
 	void *target_data;
 	const int *cpus;		/* the CPUs in the key, in order */
 	const int *cpu_socket;		/* the socket of each, or NULL when not known */
