@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
@@ -14,6 +15,7 @@
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-marks.h"
 
 static const char datagraph_usage[] =
 	"usage: schedplot datagraph [OPTIONS] [TRACE.dat]\n"
@@ -58,6 +60,15 @@ static const char datagraph_usage[] =
 	"      --title TEXT        title above the chart (default: the trace's\n"
 	"                          name; --title '' for none)\n"
 	"      --no-legend         leave out the legend\n"
+	"      --migrations        mark each migration on the two rows, joined: solid\n"
+	"                          at wakeup, dashed load balancing, dotted NUMA,\n"
+	"                          thick across sockets; counts in the legend\n"
+	"      --wakeups           arrows from the waker's row to where the woken\n"
+	"                          task ran, when zoomed in enough to read them\n"
+	"      --placement         ring the wakeups that left an idle previous CPU\n"
+	"      --events LIST       a shape where each SYSTEM:EVENT record fired, e.g.\n"
+	"                          ftrace:print (its text as a label when zoomed in)\n"
+	"      --min-at EVENT      start the window at EVENT's first record\n"
 	"      --font-size N       base font size, pixels or points (default 11)\n"
 	"  -v, --verbose           list what was repaired or lost in the trace\n"
 	"  -q, --quiet             no progress line and no warnings\n"
@@ -85,6 +96,11 @@ static const struct option datagraph_options[] = {
 	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
 	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
 	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
+	{ "migrations", no_argument, NULL, SP_VOPT_MIGRATIONS },
+	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
+	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
+	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
+	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -95,6 +111,8 @@ struct datagraph_run {
 	struct sp_datagraph_figure fig;
 	struct sp_timeline tl;
 	struct sp_datagraph dg;
+	struct sp_dg_marks marks;	/* --migrations, --wakeups, --placement, --events */
+	int *socket;			/* per CPU, for the marks; NULL without a topology */
 };
 
 static void datagraph_size(struct sp_view_run *run)
@@ -129,7 +147,7 @@ static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
 			       run->rows, (unsigned int)run->nr_rows);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
-	return SP_EXIT_OK;
+	return sp_view_marks_plan(run, &v->marks, &v->tl, &v->socket);
 }
 
 static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass)
@@ -138,6 +156,7 @@ static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass
 
 	sp_timeline_observer(&v->tl, &pass->obs);
 	pass->reset = sp_timeline_reset_cb;
+	sp_view_marks_observe(&v->marks, pass);
 }
 
 static int datagraph_finish(struct sp_view_run *run)
@@ -153,6 +172,12 @@ static int datagraph_finish(struct sp_view_run *run)
 	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
+	if (sp_dg_marks_any(&v->marks)) {
+		ret = sp_dg_marks_finish(&v->marks);
+		if (ret)
+			return sp_cli_fail_code(NULL, ret, "cannot gather the marks");
+		v->fig.marks = &v->marks;
+	}
 	ret = sp_datagraph_figure_finish(&v->fig, &v->dg);
 	if (ret == -ERANGE)
 		return sp_cli_usage("datagraph", "--height %g leaves no room for the chart",
@@ -177,6 +202,8 @@ static void datagraph_release(struct sp_view_run *run)
 
 	sp_datagraph_release(&v->dg);
 	sp_timeline_release(&v->tl);
+	sp_dg_marks_release(&v->marks);
+	free(v->socket);
 }
 
 const struct sp_view_desc sp_view_datagraph = {

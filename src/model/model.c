@@ -703,6 +703,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	if (c < 0 || c >= m->nr_cpus || m->finished)
 		return -EINVAL;
 	cpu = &m->cpus[c];
+	m->ev_cpu = c;
 	m->nr_records++;
 	if (cpu->nr_records++ == 0) {
 		if (cpu->start_ns == SP_NO_TS || ev->ts_ns < cpu->start_ns)

@@ -40,6 +40,11 @@ enum sp_view_opt {
 	SP_VOPT_NO_SHADE,		/* running/waiting shading */
 	SP_VOPT_CSV,			/* --csv FILE */
 	SP_VOPT_FORMAT,
+	SP_VOPT_MIGRATIONS,		/* datagraph marks */
+	SP_VOPT_WAKEUPS,
+	SP_VOPT_PLACEMENT,
+	SP_VOPT_EVENTS,
+	SP_VOPT_MIN_AT,
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,
@@ -52,6 +57,10 @@ enum sp_view_opt {
 	SP_VOPT_SHADE,
 	SP_VOPT_OVER_TIME,
 };
+
+/* --events: at most this many, names shorter than this */
+#define SP_VIEW_MAX_EVENTS	8
+#define SP_VIEW_EVENT_NAME	64
 
 enum sp_cpu_order {
 	SP_CPU_ORDER_DEFAULT,	/* socket with a topology (--topology, the trace's), else numeric */
@@ -86,6 +95,9 @@ struct sp_view_opts {
 					 * trace's own, when it has one */
 	bool no_shade;
 	const char *csv;
+	bool migrations, wakeups, placement;	/* datagraph marks */
+	char *events;			/* --events lists, joined by commas; NULL: none */
+	const char *min_at;		/* --min-at EVENT: the window starts at its first record */
 
 	/* resolved against the trace by sp_view_opts_resolve() */
 	uint64_t t0_ns, t1_ns;		/* the window drawn */

@@ -219,6 +219,7 @@ struct sp_model {
 	uint64_t nr_by_type[SP_EV_NR_TYPES];
 	uint64_t repairs[SP_REPAIR_NR_KINDS];
 	bool wakeup_from_waking;	/* sched_waking stands in for sched_wakeup */
+	int32_t ev_cpu;			/* the CPU of the record being added, for observers */
 
 	struct sp_task *tasks;
 	size_t nr_tasks;
