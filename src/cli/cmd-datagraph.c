@@ -185,6 +185,8 @@ static int datagraph_finish(struct sp_view_run *run)
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot lay out the chart");
 	run->height = v->fig.height;
+	if (v->fig.marks)
+		sp_view_marks_note(run, &v->marks);
 	return SP_EXIT_OK;
 }
 

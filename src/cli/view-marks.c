@@ -76,6 +76,19 @@ int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
 	return SP_EXIT_OK;
 }
 
+void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks *mk)
+{
+	const struct sp_legend_entry *e;
+	size_t n, i;
+
+	e = sp_dg_marks_legend(mk, &n);
+	for (i = 0; i < n; i++)
+		sp_cli_note(run->trace.path, "marks: %s", e[i].label);
+	if (mk->wakeups)
+		sp_cli_note(run->trace.path, "marks: wakeup arrows %s", sp_dg_marks_arrows(mk,
+			    run->width) ? "drawn" : "not drawn: too many for the width");
+}
+
 void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass)
 {
 	struct sp_model_observer inner = pass->obs;

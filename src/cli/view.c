@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -477,6 +478,9 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 		ret = first_event(t->path, o->min_at, &o->t0_ns);
 		if (ret)
 			return ret;
+		sp_cli_note(t->path, "--min-at %s: the window starts at its first record, "
+			    "%" PRIu64 ".%09" PRIu64 " s", o->min_at, o->t0_ns / 1000000000,
+			    o->t0_ns % 1000000000);
 	}
 	if (o->t0_ns >= end || o->t1_ns <= start || o->t0_ns >= o->t1_ns) {
 		sp_cli_fail(o->traces[0], "the window asked for lies outside the trace, which "

@@ -536,12 +536,17 @@ static void draw_note(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	sp_text_draw(cr, x + theme->pad, y + theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_TOP, note);
 }
 
+bool sp_dg_marks_arrows(const struct sp_dg_marks *mk, double plot_w)
+{
+	return mk->nr_wakeup_arrows <= plot_w / ARROW_SPACING;
+}
+
 void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 		      const struct sp_dg_marks *mk)
 {
 	struct geom g = { plot, mk->tl, plot->h / mk->tl->nr_rows };
 	double lw = fmax(theme->data_line_width * 0.75, 0.75);
-	bool arrows = mk->nr_wakeup_arrows <= plot->w / ARROW_SPACING;
+	bool arrows = sp_dg_marks_arrows(mk, plot->w);
 	uint64_t nr_labels = 0;
 	char note[160];
 	size_t i;

@@ -132,6 +132,13 @@ int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
 		       const struct sp_timeline *tl, int **socket);
 
 /**
+ * sp_view_marks_note - with -v, list the marks' counts, as the legend says them
+ * @run: the run
+ * @mk: finished marks
+ */
+void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks *mk);
+
+/**
  * sp_view_marks_observe - hang the marks' observer in front of the view's
  * @mk: planned with sp_view_marks_plan() (nothing asked for: no change)
  * @pass: the view's observer and reset, filled in already

@@ -145,6 +145,15 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk);
 const struct sp_legend_entry *sp_dg_marks_legend(const struct sp_dg_marks *mk, size_t *n);
 
 /**
+ * sp_dg_marks_arrows - whether the wakeup arrows are few enough to draw
+ * @mk: finished marks
+ * @plot_w: the width of the plot they would be drawn in
+ *
+ * Return: true when, on average, they would be far enough apart to read.
+ */
+bool sp_dg_marks_arrows(const struct sp_dg_marks *mk, double plot_w);
+
+/**
  * sp_dg_marks_draw - draw the marks over the rows in a plot rectangle
  * @cr: cairo context
  * @theme: the theme
