@@ -19,6 +19,7 @@
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
+#include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-marks.h"
 
 /* Labels and arrows are drawn when, on average, this many units apart. */
@@ -336,6 +337,21 @@ const struct sp_legend_entry *sp_dg_marks_legend(const struct sp_dg_marks *mk, s
 {
 	*n = mk->nr_entries;
 	return mk->entries;
+}
+
+void sp_dg_marks_chart_legend(const struct sp_dg_marks *mk, const struct sp_datagraph *dg,
+			      struct sp_legend *legend, struct sp_legend_entry *buf)
+{
+	size_t nr_marks = mk ? mk->nr_entries : 0;
+
+	sp_datagraph_legend(dg, legend, 64);
+	if (!nr_marks)
+		return;
+	memcpy(buf, mk->entries, nr_marks * sizeof(*buf));
+	if (legend->nr_entries)
+		memcpy(buf + nr_marks, legend->entries, legend->nr_entries * sizeof(*buf));
+	legend->entries = buf;
+	legend->nr_entries += nr_marks;
 }
 
 /* ---- drawing ---- */

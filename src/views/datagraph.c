@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <string.h>
 
 #include <cairo.h>
 
@@ -19,28 +18,6 @@
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-marks.h"
-
-/* Room for the chart's legend entries and those of the marks. */
-#define LEGEND_ENTRIES	64
-#define LEGEND_BUF	(LEGEND_ENTRIES + SP_MIG_NR_CLASSES + 2 + SP_DG_MAX_EVENTS)
-
-/* The chart's legend with the marks' entries first; @buf holds LEGEND_BUF. */
-static void figure_legend(const struct sp_datagraph_figure *fig, const struct sp_datagraph *dg,
-			  struct sp_legend *legend, struct sp_legend_entry *buf)
-{
-	const struct sp_legend_entry *marks;
-	size_t nr_marks = 0;
-
-	sp_datagraph_legend(dg, legend, LEGEND_ENTRIES);
-	marks = fig->marks ? sp_dg_marks_legend(fig->marks, &nr_marks) : NULL;
-	if (!nr_marks)
-		return;
-	memcpy(buf, marks, nr_marks * sizeof(*buf));
-	if (legend->nr_entries)
-		memcpy(buf + nr_marks, legend->entries, legend->nr_entries * sizeof(*buf));
-	legend->entries = buf;
-	legend->nr_entries += nr_marks;
-}
 
 double sp_datagraph_default_plot_height(enum sp_format format, unsigned int nr_rows)
 {
@@ -92,7 +69,7 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 	const struct sp_theme *theme = fig->theme;
 	struct sp_rect planned = fig->layout.plot;
 	struct sp_layout_spec spec;
-	struct sp_legend_entry buf[LEGEND_BUF];
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
 	struct sp_legend legend;
 	cairo_t *cr = sp_figure_scratch();
 	double avail;
@@ -105,7 +82,7 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 	/* the plan fixed the plot's left edge: margin + left_w */
 	figure_spec(&spec, cr, fig, fig->height, planned.x - theme->margin);
 	if (fig->legend) {
-		figure_legend(fig, dg, &legend, buf);
+		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		avail = fig->width - theme->margin - planned.x;
 		spec.legend = SP_LEGEND_BELOW;
 		spec.legend_h = sp_figure_legend_height(cr, theme, &legend, avail,
@@ -141,7 +118,7 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 {
 	const struct sp_theme *theme = fig->theme;
 	const struct sp_layout *lay = &fig->layout;
-	struct sp_legend_entry buf[LEGEND_BUF];
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
 	struct sp_time_ticks ticks;
 	struct sp_legend legend;
 
@@ -158,7 +135,7 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 		sp_axis_time_draw(cr, theme, &lay->plot, &ticks, dg->tl->t0_ns, dg->tl->t1_ns,
 				  false);
 	if (fig->legend && lay->legend.w > 0) {
-		figure_legend(fig, dg, &legend, buf);
+		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		sp_legend_draw(cr, theme, &legend, &lay->legend);
 	}
 }

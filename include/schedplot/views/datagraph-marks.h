@@ -32,6 +32,7 @@
 #include "schedplot/model/model.h"
 
 struct _cairo;
+struct sp_datagraph;
 struct sp_rect;
 struct sp_theme;
 struct sp_timeline;
@@ -143,6 +144,19 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk);
  * Return: the entries (valid while @mk lives).
  */
 const struct sp_legend_entry *sp_dg_marks_legend(const struct sp_dg_marks *mk, size_t *n);
+
+/* Legend entries a chart with marks may have: sp_dg_marks_chart_legend()'s @buf. */
+#define SP_DG_MARKS_LEGEND_BUF	(64 + SP_MIG_NR_CLASSES + 2 + SP_DG_MAX_EVENTS)
+
+/**
+ * sp_dg_marks_chart_legend - a datagraph's legend with the marks' entries first
+ * @mk: finished marks, or NULL (the chart's legend alone)
+ * @dg: the chart
+ * @legend: filled in; points into @dg and @buf
+ * @buf: room for SP_DG_MARKS_LEGEND_BUF entries
+ */
+void sp_dg_marks_chart_legend(const struct sp_dg_marks *mk, const struct sp_datagraph *dg,
+			      struct sp_legend *legend, struct sp_legend_entry *buf);
 
 /**
  * sp_dg_marks_arrows - whether the wakeup arrows are few enough to draw
