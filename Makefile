@@ -203,6 +203,10 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 	$(PROG) running-waiting -q -o doc/messaging-running-waiting.png traces/messaging.dat
 	$(PROG) latency -q --by placement --width 1000 --height 600 -o doc/overload-latency.png \
 		$(SAMPLE) > /dev/null
+	$(PROG) datagraph -q --migrations --wakeups --placement --width 1000 \
+		--time 438.9116,438.9126 -o doc/messaging-migrations.png traces/messaging.dat
+	$(PROG) datagraph -q --migrations --wakeups --placement --width 1000 \
+		--min 8ms --max 20ms -o doc/overload-marks.png $(SAMPLE)
 
 # The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:

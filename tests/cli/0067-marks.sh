@@ -121,3 +121,10 @@ expect_stderr_line "nosuch:event: the trace has no such event" "--events nosuch:
 run "$SCHEDPLOT" datagraph --min-at nosuch:event "$t" -o "$TMP/x.png"
 expect_status 1 "--min-at nosuch:event"
 check "no image is left behind" test ! -e "$TMP/x.png"
+
+# overview draws the same marks over its datagraph, with the same counts
+run "$SCHEDPLOT" overview -v --migrations --placement --wakeups --events ftrace:print \
+	-o "$TMP/marks-ov.png" "$f"
+expect_status 0 "overview with every mark"
+sed -n "s|^schedplot: $f: \\(marks: .*\\)|\\1|p" "$ERR" | grep -v 'wakeup arrows: ' >"$TMP/got-ov"
+check "overview: the same counts as datagraph" cmp -s "$TMP/got" "$TMP/got-ov"
