@@ -35,9 +35,10 @@ static const struct sp_rgb mig_color[SP_MIG_NR_CLASSES] = {
 };
 static const struct sp_rgb wakeup_color = { 0.0, 0.25, 0.85 };
 static const struct sp_rgb placement_color = { 1.0, 0.55, 0.0 };
+/* none black, blue or orange: those of the migrations, wakeups and placement */
 static const struct sp_rgb event_color[SP_DG_MAX_EVENTS] = {
-	{ 0.0, 0.0, 0.0 }, { 0.85, 0.1, 0.55 }, { 0.0, 0.55, 0.25 }, { 0.55, 0.35, 0.0 },
-	{ 0.2, 0.2, 0.75 }, { 0.6, 0.0, 0.0 }, { 0.0, 0.45, 0.55 }, { 0.45, 0.45, 0.45 },
+	{ 0.85, 0.1, 0.55 }, { 0.0, 0.55, 0.25 }, { 0.55, 0.35, 0.0 }, { 0.0, 0.45, 0.55 },
+	{ 0.45, 0.45, 0.0 }, { 0.5, 0.3, 0.6 }, { 0.6, 0.0, 0.0 }, { 0.45, 0.45, 0.45 },
 };
 
 bool sp_dg_marks_any(const struct sp_dg_marks *mk)
