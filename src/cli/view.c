@@ -363,6 +363,9 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			return sp_cli_usage(cmd, "cannot tell the format of '%s': name it .png, "
 					    ".pdf or .svg, or give --format", o->output);
 	}
+	if (o->min_at && (o->has_min || o->has_time_start))
+		return sp_cli_usage(cmd, "--min-at starts the window at an event: leave out "
+				    "--min and --time's start");
 	if (o->format == SP_FORMAT_NONE)
 		o->format = SP_FORMAT_PNG;
 	return -1;

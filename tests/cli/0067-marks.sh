@@ -128,3 +128,6 @@ run "$SCHEDPLOT" overview -v --migrations --placement --wakeups --events ftrace:
 expect_status 0 "overview with every mark"
 sed -n "s|^schedplot: $f: \\(marks: .*\\)|\\1|p" "$ERR" | grep -v 'wakeup arrows: ' >"$TMP/got-ov"
 check "overview: the same counts as datagraph" cmp -s "$TMP/got" "$TMP/got-ov"
+run "$SCHEDPLOT" datagraph --min-at ftrace:print --min 1ms "$t" -o "$TMP/x.png"
+expect_status 2 "--min-at with --min"
+expect_grep "$ERR" "^schedplot: --min-at starts the window at an event" "--min-at with --min: says why"
