@@ -142,6 +142,12 @@ static void marks_migration(void *data, uint64_t ts, int pid, int from, int to)
 	}
 }
 
+/* Arrows drawn at most: the timeline has a column per pixel (two per point) */
+static uint64_t arrows_max(const struct sp_dg_marks *mk)
+{
+	return (uint64_t)(mk->tl->nr_cols / ARROW_SPACING);
+}
+
 static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int target_cpu)
 {
 	struct sp_dg_marks *mk = data;
@@ -154,7 +160,11 @@ static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int targ
 		return;
 	/* only the wakeups that made a task wait lead to a run */
 	t = sp_model_task(mk->model, wakee);
-	if (!t || t->state != SP_TASK_WAITING || t->wake_ns != ts)
+	if (!t || t->state != SP_TASK_WAITING || t->wake_ns != ts ||
+	    row_of(mk, mk->model->ev_cpu) < 0)
+		return;
+	/* past what the widest plot could draw, they are only counted */
+	if (++mk->nr_wakeup_arrows > arrows_max(mk))
 		return;
 	m = push_mark(mk, SP_DG_MARK_WAKEUP, ts, mk->model->ev_cpu, -1);
 	if (m)
@@ -177,7 +187,7 @@ static void marks_wait(void *data, const struct sp_wait *w)
 		if (m)
 			m->ts2_ns = w->start_ns + w->dur_ns;
 	}
-	if (mk->wakeups) {
+	if (mk->wakeups && mk->nr_wakeup_arrows <= arrows_max(mk)) {
 		m = push(mk, &mk->runs, &mk->nr_runs, &mk->alloc_runs);
 		if (m) {
 			m->ts_ns = w->start_ns;
@@ -307,8 +317,6 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 			continue;
 		r = mk->nr_runs ? bsearch(m, mk->runs, mk->nr_runs, sizeof(*m), cmp_pid_ts) : NULL;
 		m->cpu2 = r ? r->cpu2 : -1;
-		if (r && (row_of(mk, m->cpu) >= 0 || row_of(mk, m->cpu2) >= 0))
-			mk->nr_wakeup_arrows++;
 	}
 
 	mk->nr_entries = 0;
@@ -451,7 +459,7 @@ static void draw_wakeup(cairo_t *cr, const struct geom *g, const struct sp_dg_ma
 }
 
 static void draw_placement(cairo_t *cr, const struct geom *g, const struct sp_dg_mark *m,
-			   double lw, const struct sp_dg_marks *mk)
+			   double lw, bool lines, const struct sp_dg_marks *mk)
 {
 	static const double dot[] = { 1, 2 };
 	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
@@ -459,7 +467,7 @@ static void draw_placement(cairo_t *cr, const struct geom *g, const struct sp_dg
 
 	if (r0 < 0)
 		return;
-	if (r1 >= 0) {
+	if (r1 >= 0 && lines) {
 		cairo_move_to(cr, x, y_of(g, r0));
 		cairo_line_to(cr, x_of(g, m->ts2_ns), y_of(g, r1));
 		cairo_set_dash(cr, dot, 2, 0);
@@ -537,6 +545,35 @@ static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct g
 	}
 }
 
+/* The last mark drawn of a kind from a row: where, to which row, of which class. */
+struct last_mark {
+	double px;
+	int row2;
+	int cls;
+	bool any;
+};
+
+/*
+ * Whether @m would land on the pixel of the last mark of its kind drawn
+ * from its row, to the same row, of the same class: drawing it again
+ * would change nothing but the time it takes.
+ */
+static bool same_pixel(struct last_mark *last, const struct geom *g, const struct sp_dg_mark *m,
+		       const struct sp_dg_marks *mk)
+{
+	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2), r = r0 >= 0 ? r0 : r1;
+	double px = floor(x_of(g, m->ts_ns));
+	struct last_mark *l;
+
+	if (r < 0 || m->label)
+		return false;
+	l = &last[(size_t)m->kind * mk->tl->nr_rows + (size_t)r];
+	if (l->any && l->px == px && l->row2 == r1 && l->cls == m->cls)
+		return true;
+	*l = (struct last_mark){ px, r1, m->cls, true };
+	return false;
+}
+
 static void draw_note(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 		      const char *note)
 {
@@ -564,7 +601,11 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	struct geom g = { plot, mk->tl, plot->h / mk->tl->nr_rows };
 	double lw = fmax(theme->data_line_width * 0.75, 0.75);
 	bool arrows = sp_dg_marks_arrows(mk, plot->w);
+	/* the line to where the task ran, when as few as the arrows */
+	bool placement_lines = mk->place.by[SP_PLACE_MOVED_PREV_IDLE].nr <=
+			       plot->w / ARROW_SPACING;
 	uint64_t nr_labels = 0;
+	struct last_mark *last;
 	char note[160];
 	size_t i;
 	int k;
@@ -577,13 +618,17 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	cairo_clip(cr);
 	sp_render_font(cr, theme, theme->font_size * 0.85, false);
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	last = calloc((size_t)4 * mk->tl->nr_rows, sizeof(*last));
 	/* under the others: the placement lines, then migrations, arrows, events */
 	for (int pass = 0; pass < 4; pass++) {
 		for (i = 0; i < mk->nr_marks; i++) {
 			const struct sp_dg_mark *m = &mk->marks[i];
 
+			if (last && same_pixel(last, &g, m, mk))
+				continue;
+
 			if (pass == 0 && m->kind == SP_DG_MARK_PLACEMENT)
-				draw_placement(cr, &g, m, lw, mk);
+				draw_placement(cr, &g, m, lw, placement_lines, mk);
 			else if (pass == 1 && m->kind == SP_DG_MARK_MIGRATION)
 				draw_migration(cr, &g, m, lw, mk);
 			else if (pass == 2 && m->kind == SP_DG_MARK_WAKEUP && arrows)
@@ -599,6 +644,7 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 		draw_note(cr, theme, plot, note);
 	}
 	cairo_restore(cr);
+	free(last);
 }
 
 void sp_dg_marks_release(struct sp_dg_marks *mk)

@@ -19,7 +19,9 @@
  *                 ftrace:print as a label when few enough to read.
  *
  * Memory grows with the marks inside the window, so only what is asked
- * for is kept.
+ * for is kept, and wakeups only while few enough to draw their arrows.
+ * Drawing skips a mark that would fall on the pixel of the one before it
+ * on the same rows.
  */
 
 #include <stdbool.h>
@@ -74,7 +76,8 @@ struct sp_dg_marks {
 	/* counted inside the window, on the rows drawn */
 	struct sp_migrations mig;
 	struct sp_placement_stats place;
-	uint64_t nr_wakeup_arrows;	/* wakeups whose arrow could be drawn */
+	/* wakeups that made a task wait, recorded on a CPU drawn: one arrow each */
+	uint64_t nr_wakeup_arrows;
 
 	/* private */
 	const struct sp_timeline *tl;
