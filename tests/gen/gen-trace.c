@@ -9,7 +9,9 @@
  * order, writes every state change as the sched record the kernel would
  * emit (sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task,
  * sched_process_fork/exit) through the writer module, and keeps the
- * ground truth as it goes: per-CPU busy time and switch count, migrations,
+ * ground truth as it goes: per-CPU busy time and switch count, migrations
+ * (by class: at wakeup, load balancing; across sockets), the placement of
+ * each wakeup (stayed, left an idle or a busy previous CPU, with its wait)
  * and the time integrals of running and waiting tasks, with the exact
  * semantics of the design notes.  The same seed gives the same bytes.
  *
