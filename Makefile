@@ -211,6 +211,10 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 		-o doc/compare.png traces/compare/t2-*.dat --vs traces/compare/t3-*.dat > /dev/null
 	$(PROG) compare -q --view datagraph --no-shift --names 2-per-cpu,3-per-cpu --height 700 \
 		-o doc/compare-datagraph.png traces/compare/t2-*.dat --vs traces/compare/t3-*.dat > /dev/null
+	$(PROG) datagraph -q --migrations --wakeups --placement --width 1000 \
+		--time 438.9116,438.9126 -o doc/messaging-migrations.png traces/messaging.dat
+	$(PROG) datagraph -q --migrations --wakeups --placement --width 1000 \
+		--min 8ms --max 20ms -o doc/overload-marks.png $(SAMPLE)
 
 # The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
 bench:

@@ -29,7 +29,7 @@ _schedplot_takes_arg()
 	-i|--input|-o|--output|--format|--min|--max|--time|--cpus|--target|--target-process|\
 	--width|--height|\
 	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top|-b|--by|\
-	--class|--slowest)
+	--class|--slowest|--events|--min-at)
 		return 0 ;;
 	--*)
 		"$1" "$2" --help 2>/dev/null |
@@ -140,6 +140,12 @@ _schedplot()
 		COMPREPLY=($(compgen -W 'wakeup preempt' -- "$cur")); return ;;
 	--sort)
 		COMPREPLY=($(compgen -W 'run wait pid start' -- "$cur")); return ;;
+	--events|--min-at)
+		# events often worth a mark; any SYSTEM:EVENT of the trace will do
+		COMPREPLY=($(compgen -W 'ftrace:print power:cpu_idle power:cpu_frequency
+			sched:sched_move_numa sched:sched_swap_numa irq:irq_handler_entry
+			workqueue:workqueue_execute_start' -- "$cur"))
+		return ;;
 	--format)
 		COMPREPLY=($(compgen -W 'png pdf svg' -- "$cur")); return ;;
 	--metric)

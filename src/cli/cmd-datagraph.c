@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
@@ -17,6 +18,7 @@
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-marks.h"
 
 static const char datagraph_usage[] =
 	"usage: schedplot datagraph [OPTIONS] [TRACE.dat]\n"
@@ -73,6 +75,15 @@ static const char datagraph_usage[] =
 	"      --title TEXT        title above the chart (default: the trace's\n"
 	"                          name; --title '' for none)\n"
 	"      --no-legend         leave out the legend\n"
+	"      --migrations        mark each migration on the two rows, joined: solid\n"
+	"                          at wakeup, dashed load balancing, dotted NUMA,\n"
+	"                          thick across sockets; counts in the legend\n"
+	"      --wakeups           arrows from the waker's row to where the woken\n"
+	"                          task ran, when zoomed in enough to read them\n"
+	"      --placement         ring the wakeups that left an idle previous CPU\n"
+	"      --events LIST       a shape where each SYSTEM:EVENT record fired, e.g.\n"
+	"                          ftrace:print (its text as a label when zoomed in)\n"
+	"      --min-at EVENT      start the window at EVENT's first record\n"
 	"      --font-size N       base font size, pixels or points (default 11)\n"
 	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
 	"                          first 10 of each with CPU and time; -vv: all)\n"
@@ -104,6 +115,11 @@ static const struct option datagraph_options[] = {
 	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
 	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
 	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
+	{ "migrations", no_argument, NULL, SP_VOPT_MIGRATIONS },
+	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
+	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
+	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
+	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -116,6 +132,8 @@ struct datagraph_run {
 	struct sp_datagraph dg;
 	struct sp_view_power power;
 	struct sp_runlist runs;		/* for SVG hover titles */
+	struct sp_dg_marks marks;	/* --migrations, --wakeups, --placement, --events */
+	int *socket;			/* per CPU, for the marks; NULL without a topology */
 };
 
 /* Runs kept for SVG hover titles at most: a zoomed-in window's. */
@@ -159,7 +177,7 @@ static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
 		return ret;
 	sp_runlist_init(&v->runs, o->t0_ns, o->t1_ns,
 			o->format == SP_FORMAT_SVG ? DATAGRAPH_MAX_TITLED_RUNS : 0);
-	return SP_EXIT_OK;
+	return sp_view_marks_plan(run, &v->marks, &v->tl, &v->socket);
 }
 
 static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -197,6 +215,7 @@ static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass
 		pass->obs.data = v;
 		pass->reset = on_reset;
 	}
+	sp_view_marks_observe(&v->marks, pass);
 	sp_view_power_wrap(&v->power, pass);
 }
 
@@ -216,6 +235,12 @@ static int datagraph_finish(struct sp_view_run *run)
 	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
+	if (sp_dg_marks_any(&v->marks)) {
+		ret = sp_dg_marks_finish(&v->marks);
+		if (ret)
+			return sp_cli_fail_code(NULL, ret, "cannot gather the marks");
+		v->fig.marks = &v->marks;
+	}
 	ret = sp_datagraph_figure_finish(&v->fig, &v->dg);
 	if (ret == -ERANGE)
 		return sp_cli_usage("datagraph", "--height %g leaves no room for the chart",
@@ -223,6 +248,8 @@ static int datagraph_finish(struct sp_view_run *run)
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot lay out the chart");
 	run->height = v->fig.height;
+	if (v->fig.marks)
+		sp_view_marks_note(run, &v->marks);
 	return SP_EXIT_OK;
 }
 
@@ -243,6 +270,8 @@ static void datagraph_release(struct sp_view_run *run)
 	sp_datagraph_release(&v->dg);
 	sp_timeline_release(&v->tl);
 	sp_runlist_release(&v->runs);
+	sp_dg_marks_release(&v->marks);
+	free(v->socket);
 }
 
 const struct sp_view_desc sp_view_datagraph = {

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schedplot/analysis/collect.h"
@@ -24,6 +25,7 @@
 #include "schedplot/model/trace.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/overview.h"
+#include "schedplot/views/datagraph-marks.h"
 #include "schedplot/views/rwgraph.h"
 
 static const char overview_usage[] =
@@ -77,6 +79,11 @@ static const char overview_usage[] =
 	"                          the '# start_ns=N' first line)\n"
 	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
 	"                          first 10 of each with CPU and time; -vv: all)\n"
+	"      --migrations        mark migrations on the CPU rows (see datagraph)\n"
+	"      --wakeups           wakeup arrows, when zoomed in enough to read them\n"
+	"      --placement         ring the wakeups that left an idle previous CPU\n"
+	"      --events LIST       a shape where each SYSTEM:EVENT record fired\n"
+	"      --min-at EVENT      start the window at EVENT's first record\n"
 	"  -q, --quiet             no progress line and no warnings\n"
 	"  -h, --help              show this help\n"
 	"\n"
@@ -107,6 +114,11 @@ static const struct option overview_options[] = {
 	{ "csv", required_argument, NULL, SP_VOPT_CSV },
 	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
 	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
+	{ "migrations", no_argument, NULL, SP_VOPT_MIGRATIONS },
+	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
+	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
+	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
+	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -121,6 +133,8 @@ struct overview_run {
 	struct sp_model_filter filter;
 	struct sp_datagraph dg;
 	struct sp_view_power power;
+	struct sp_dg_marks marks;	/* --migrations, --wakeups, --placement, --events */
+	int *socket;			/* per CPU, for the marks; NULL without a topology */
 };
 
 static void overview_size(struct sp_view_run *run)
@@ -176,7 +190,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
 	v->rw.csv_origin_ns = run->trace.first_ns;
-	return SP_EXIT_OK;
+	return sp_view_marks_plan(run, &v->marks, &v->tl, &v->socket);
 }
 
 static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
@@ -186,6 +200,7 @@ static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	sp_rw_collect_observer(&v->rw, &pass->obs);
 	pass->reset = sp_rw_collect_reset;
 	pass->filter = &v->filter;
+	sp_view_marks_observe(&v->marks, pass);
 	sp_view_power_wrap(&v->power, pass);
 }
 
@@ -208,6 +223,13 @@ static int overview_finish(struct sp_view_run *run)
 	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
+	if (sp_dg_marks_any(&v->marks)) {
+		ret = sp_dg_marks_finish(&v->marks);
+		if (ret)
+			return sp_cli_fail_code(NULL, ret, "cannot gather the marks");
+		v->fig.marks = &v->marks;
+		sp_view_marks_note(run, &v->marks);
+	}
 	ret = sp_overview_figure_finish(&v->fig, &v->dg, (unsigned int)run->nr_rows);
 	if (ret == -ERANGE)
 		return sp_cli_usage("overview", "a %gx%g image leaves no room for the graphs; "
@@ -236,6 +258,8 @@ static void overview_release(struct sp_view_run *run)
 	sp_datagraph_release(&v->dg);
 	sp_rw_collect_release(&v->rw);
 	sp_timeline_release(&v->tl);
+	sp_dg_marks_release(&v->marks);
+	free(v->socket);
 }
 
 const struct sp_view_desc sp_view_overview = {

@@ -5,12 +5,14 @@
  */
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/marks.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/power.h"
@@ -81,6 +83,8 @@ struct stats_scope {
 	uint64_t t0_ns, t1_ns;
 	uint64_t *busy_ns;		/* t.nr_cpus entries */
 	struct sp_power power;		/* frequencies, when the trace has them */
+	struct sp_stats *stats;
+	struct sp_cli_marks marks;	/* migration classes, placement diagnosis */
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -116,12 +120,19 @@ static void scope_extra(void *data, const struct sp_event *ev)
 	sc->stats_obs.extra(sc->stats_obs.data, ev);
 }
 
+/* sp_trace_run() hands the reset the observer's data: the marks, first in the chain */
+static struct stats_scope *scope_of_marks(void *data)
+{
+	return (struct stats_scope *)((char *)data - offsetof(struct stats_scope, marks));
+}
+
 static void scope_reset(void *data)
 {
-	struct stats_scope *sc = data;
+	struct stats_scope *sc = scope_of_marks(data);
 
 	sp_stats_reset(sc->stats_obs.data);
 	memset(sc->busy_ns, 0, sc->opts.nr_cpus * sizeof(*sc->busy_ns));
+	sp_cli_marks_reset(&sc->marks);
 }
 
 /*
@@ -446,6 +457,52 @@ static void print_json_pointers(const struct sp_trace *t, const struct sp_stats 
 	printf("%s]},\n", s->nr_waits_top ? "\n  " : "");
 }
 
+static void print_json_marks(const struct sp_cli_marks *mk)
+{
+	int k;
+
+	printf("  \"migration_classes\": {");
+	for (k = 0; k < SP_MIG_NR_CLASSES; k++)
+		printf("\"%s\": %llu, ", sp_mig_class_name(k), (unsigned long long)mk->mig.nr[k]);
+	printf("\"cross_socket\": %llu},\n", (unsigned long long)mk->mig.nr_cross_socket);
+	printf("  \"placement\": {");
+	for (k = SP_PLACE_STAYED; k <= SP_PLACE_MOVED_PREV_BUSY; k++)
+		printf("%s\"%s\": {\"count\": %llu, \"wait_ns\": %llu}", k ? ", " : "",
+		       sp_placement_name(k), (unsigned long long)mk->place.by[k].nr,
+		       (unsigned long long)mk->place.by[k].wait_ns);
+	printf("},\n");
+}
+
+static void print_text_marks(const struct sp_cli_marks *mk)
+{
+	const struct sp_placement_count *p = mk->place.by;
+	uint64_t nr_mig = 0, nr_wake = 0;
+	char b1[32], b2[32], b3[32];
+	int k;
+
+	for (k = 0; k < SP_MIG_NR_CLASSES; k++)
+		nr_mig += mk->mig.nr[k];
+	if (nr_mig)
+		printf("migrations  %llu: %llu at wakeup, %llu load balancing, %llu NUMA balancing; "
+		       "%llu crossed a socket\n", (unsigned long long)nr_mig,
+		       (unsigned long long)mk->mig.nr[SP_MIG_WAKEUP],
+		       (unsigned long long)mk->mig.nr[SP_MIG_BALANCE],
+		       (unsigned long long)mk->mig.nr[SP_MIG_NUMA],
+		       (unsigned long long)mk->mig.nr_cross_socket);
+	for (k = SP_PLACE_STAYED; k <= SP_PLACE_MOVED_PREV_BUSY; k++)
+		nr_wake += p[k].nr;
+	if (!nr_wake)
+		return;
+	printf("placement   %llu wakeups of tasks that ran before: %llu stayed (waited %s), "
+	       "%llu left an idle previous CPU (waited %s), %llu left a busy one (waited %s)\n",
+	       (unsigned long long)nr_wake, (unsigned long long)p[SP_PLACE_STAYED].nr,
+	       sp_cli_format_duration(b1, 32, p[SP_PLACE_STAYED].wait_ns),
+	       (unsigned long long)p[SP_PLACE_MOVED_PREV_IDLE].nr,
+	       sp_cli_format_duration(b2, 32, p[SP_PLACE_MOVED_PREV_IDLE].wait_ns),
+	       (unsigned long long)p[SP_PLACE_MOVED_PREV_BUSY].nr,
+	       sp_cli_format_duration(b3, 32, p[SP_PLACE_MOVED_PREV_BUSY].wait_ns));
+}
+
 static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks,
 		       const struct command_row *cmds, size_t nr_cmds)
@@ -507,6 +564,7 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	       (unsigned long long)s->latency.n, (unsigned long long)s->latency.mean,
 	       (unsigned long long)s->latency.p50, (unsigned long long)s->latency.p90,
 	       (unsigned long long)s->latency.p99, (unsigned long long)s->latency.max);
+	print_json_marks(&sc->marks);
 	printf("  \"repairs\": {");
 	for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
 		printf("%s\"%s\": %llu", k ? ", " : "", sp_repair_name(k),
@@ -644,6 +702,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		       sp_cli_format_duration(b2, 32, s->latency.p90),
 		       sp_cli_format_duration(b3, 32, s->latency.p99),
 		       sp_cli_format_duration(b4, 32, s->latency.max));
+	print_text_marks(&sc->marks);
 	if (sp_model_nr_repairs(m))
 		printf("repairs     %llu (missed switches reconstructed from common_pid)\n",
 		       (unsigned long long)sp_model_nr_repairs(m));
@@ -675,7 +734,10 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 
 static void stats_reset(void *data)
 {
-	sp_stats_reset(data);
+	struct stats_scope *sc = scope_of_marks(data);
+
+	sp_stats_reset(sc->stats);
+	sp_cli_marks_reset(&sc->marks);
 }
 
 int sp_cmd_stats(int argc, char **argv)
@@ -795,6 +857,7 @@ int sp_cmd_stats(int argc, char **argv)
 		s->lat_from_ns = t0;
 		s->lat_to_ns = sc->opts.t1_ns;
 	}
+	sc->stats = s;
 	sp_stats_observer(s, &obs);
 	ret = want_power(&t, &sc->power, t0, sc->opts.t1_ns);
 	if (ret < 0) {
@@ -803,6 +866,13 @@ int sp_cmd_stats(int argc, char **argv)
 	}
 	if (ret)
 		s->power = &sc->power;
+	/* all of the trace, or what happened in the window asked for */
+	ret = sp_cli_marks_init(&sc->marks, &t, t.has_topology ? &t.topology : NULL,
+				sc->window ? t0 : 0, sc->window ? sc->opts.t1_ns : UINT64_MAX);
+	if (ret) {
+		ret = sp_cli_fail(path, "out of memory");
+		goto out;
+	}
 	if (sc->window) {
 		/* each CPU's busy time in the window too */
 		sc->busy_ns = calloc(t.nr_cpus, sizeof(*sc->busy_ns));
@@ -820,6 +890,7 @@ int sp_cmd_stats(int argc, char **argv)
 		obs.extra = scope_extra;
 		obs.data = sc;
 	}
+	sp_cli_marks_observer(&sc->marks, &obs, &obs);
 	ret = sp_cli_run(&t, &obs, sc->window ? scope_reset : stats_reset,
 			 sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts) ? &filter : NULL);
 	if (!ret)
@@ -851,6 +922,7 @@ int sp_cmd_stats(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout))
 		ret = sp_cli_fail(NULL, "cannot write the output");
 out:
+	sp_cli_marks_release(&sc->marks);
 	sp_stats_release(s);
 	free(s);
 	sp_power_release(&sc->power);

@@ -3,7 +3,10 @@
  * The options the views share (-o, --min/--max, --time, --cpus, --target,
  * sizes, title, legend, colors), parsed and checked in one place.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +22,7 @@
 #include "schedplot/model/target.h"
 #include "schedplot/model/topology.h"
 #include "schedplot/model/trace.h"
+#include "schedplot/trace/reader.h"
 #include "schedplot/views/datagraph.h"
 
 /*
@@ -49,6 +53,11 @@ static const struct option view_options[] = {
 	{ "csv", required_argument, NULL, SP_VOPT_CSV },
 	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
 	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
+	{ "migrations", no_argument, NULL, SP_VOPT_MIGRATIONS },
+	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
+	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
+	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
+	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "by", required_argument, NULL, SP_VOPT_BY },
 	{ "class", required_argument, NULL, SP_VOPT_CLASS },
 	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
@@ -195,6 +204,52 @@ int sp_view_opts_scope_check(const struct sp_view_opts *o)
 	return 0;
 }
 
+/* "system:event": two names, neither empty, of letters, digits and '_' */
+static bool event_name_ok(const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+	size_t i;
+
+	if (!colon || colon == s || colon == s + len - 1 || len >= SP_VIEW_EVENT_NAME)
+		return false;
+	for (i = 0; i < len; i++)
+		if (s + i != colon && !isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* --events A,B: kept joined by commas, each name checked */
+static int add_events(struct sp_view_opts *o, const char *arg)
+{
+	size_t old = o->events ? strlen(o->events) : 0, len = strlen(arg);
+	const char *p = arg;
+	int n = o->events ? 1 : 0;
+	char *joined;
+
+	for (const char *q = o->events; q && *q; q++)
+		n += *q == ',';
+	while (*p) {
+		size_t k = strcspn(p, ",");
+
+		if (!event_name_ok(p, k))
+			return sp_cli_usage(o->cmd, "--events needs SYSTEM:EVENT names separated "
+					    "by commas, like sched:sched_process_exec,ftrace:print, "
+					    "not '%s'", arg);
+		if (++n > SP_VIEW_MAX_EVENTS)
+			return sp_cli_usage(o->cmd, "--events takes at most %d events",
+					    SP_VIEW_MAX_EVENTS);
+		p += k + (p[k] == ',');
+	}
+	joined = realloc(o->events, old + len + 2);
+	if (!joined)
+		return sp_cli_fail(NULL, "out of memory");
+	if (old)
+		joined[old++] = ',';
+	memcpy(joined + old, arg, len + 1);
+	o->events = joined;
+	return 0;
+}
+
 int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		       const struct option *options, int max_traces, const char *usage, int argc,
 		       char **argv, int (*own)(void *data, int opt, const char *arg),
@@ -293,6 +348,24 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		case SP_VOPT_IDLE_STATES:
 			o->idle_states = true;
 			break;
+		case SP_VOPT_MIGRATIONS:
+			o->migrations = true;
+			break;
+		case SP_VOPT_WAKEUPS:
+			o->wakeups = true;
+			break;
+		case SP_VOPT_PLACEMENT:
+			o->placement = true;
+			break;
+		case SP_VOPT_EVENTS:
+			ret = add_events(o, optarg);
+			break;
+		case SP_VOPT_MIN_AT:
+			if (!event_name_ok(optarg, strlen(optarg)))
+				return sp_cli_usage(cmd, "--min-at needs an event as SYSTEM:EVENT, "
+						    "like ftrace:print, not '%s'", optarg);
+			o->min_at = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			sp_view_opts_release(o);
@@ -327,6 +400,9 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			return sp_cli_usage(cmd, "cannot tell the format of '%s': name it .png, "
 					    ".pdf or .svg, or give --format", o->output);
 	}
+	if (o->min_at && (o->has_min || o->has_time_start))
+		return sp_cli_usage(cmd, "--min-at starts the window at an event: leave out "
+				    "--min and --time's start");
 	if (o->format == SP_FORMAT_NONE)
 		o->format = SP_FORMAT_PNG;
 	return -1;
@@ -380,6 +456,43 @@ int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t
 	return SP_EXIT_OK;
 }
 
+static int stop_at_extra(const struct sp_event *ev, void *data)
+{
+	if (ev->type != SP_EV_EXTRA)
+		return 0;
+	*(uint64_t *)data = ev->ts_ns;
+	return 1;
+}
+
+/* --min-at: the time of @event's first record, from a reader of its own */
+static int first_event(const char *path, const char *event, uint64_t *ts_ns)
+{
+	struct sp_error err = { 0 };
+	struct sp_reader *r = sp_reader_open(path, &err);
+	uint64_t ts = UINT64_MAX;
+	int ret;
+
+	if (!r) {
+		sp_cli_error(path, &err);
+		return SP_EXIT_FAILURE;
+	}
+	ret = sp_reader_request_event(r, event, NULL, 0, &err);
+	if (ret < 0) {
+		sp_reader_close(r);
+		return sp_cli_fail(path, "--min-at %s: the trace has no such event", event);
+	}
+	ret = sp_reader_read(r, stop_at_extra, &ts, &err);
+	sp_reader_close(r);
+	if (ret < 0) {
+		sp_cli_error(path, &err);
+		return SP_EXIT_FAILURE;
+	}
+	if (ts == UINT64_MAX)
+		return sp_cli_fail(path, "--min-at %s: the trace holds no such record", event);
+	*ts_ns = ts;
+	return SP_EXIT_OK;
+}
+
 int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 {
 	uint64_t start = t->first_ns, end = t->end_ns;
@@ -401,6 +514,14 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 			o->t0_ns = seconds_to_ns(o->time_start_s);
 		if (o->has_time_end)
 			o->t1_ns = seconds_to_ns(o->time_end_s);
+	}
+	if (o->min_at) {
+		ret = first_event(t->path, o->min_at, &o->t0_ns);
+		if (ret)
+			return ret;
+		sp_cli_note(t->path, "--min-at %s: the window starts at its first record, "
+			    "%" PRIu64 ".%09" PRIu64 " s", o->min_at, o->t0_ns / 1000000000,
+			    o->t0_ns % 1000000000);
 	}
 	if (o->t0_ns >= end || o->t1_ns <= start || o->t0_ns >= o->t1_ns) {
 		sp_cli_fail(o->traces[0], "the window asked for lies outside the trace, which "
@@ -545,6 +666,8 @@ void sp_view_opts_release(struct sp_view_opts *o)
 	o->target_procs = NULL;
 	o->nr_target_procs = 0;
 	free(o->cpus);
+	free(o->events);
+	o->events = NULL;
 	sp_cli_inputs_release(&o->inputs);
 	o->traces = NULL;
 	o->nr_traces = 0;

@@ -685,6 +685,26 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 }
 
 /*
+ * c went idle, or stopped being idle, at its last sched record after all:
+ * the wakeups since then of tasks that last ran on c saw it wrongly.
+ * Rare (a repair that starts or ends the idle task), so a look at every
+ * task is affordable.
+ */
+static void prev_idle_repair(struct sp_model *m, int c, bool idle)
+{
+	uint64_t since = m->cpus[c].last_sched_seq;
+	size_t i;
+
+	for (i = 0; i < m->nr_tasks; i++) {
+		struct sp_task *t = &m->tasks[i];
+
+		if (t->state == SP_TASK_WAITING && t->wake_ns != SP_NO_TS &&
+		    t->last_cpu == c && t->wait_seq > since)
+			t->wake_prev_idle = idle;
+	}
+}
+
+/*
  * c's current task T was not current at the sched record that names @pid:
  * T left, and @pid came, at c's previous sched record t_r.
  */
@@ -696,6 +716,8 @@ static int repair(struct sp_model *m, int c, int pid)
 	int ret;
 
 	note_repair(m, SP_REPAIR_MISSED_SWITCH, c, t_r, pid);
+	if ((cpu->cur_pid == 0) != (pid == 0))
+		prev_idle_repair(m, c, pid == 0);
 	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
 	ret = run_end(m, c, t_r, END_OTHER, NULL);
 	if (!ret && t && t->state == SP_TASK_OTHER && cpu->deferred_wake_ns != SP_NO_TS)
@@ -720,6 +742,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	if (c < 0 || c >= m->nr_cpus || m->finished)
 		return -EINVAL;
 	cpu = &m->cpus[c];
+	m->ev_cpu = c;
 	m->nr_records++;
 	if (cpu->nr_records++ == 0) {
 		if (cpu->start_ns == SP_NO_TS || ev->ts_ns < cpu->start_ns)

@@ -17,6 +17,7 @@
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-marks.h"
 
 double sp_datagraph_default_plot_height(enum sp_format format, unsigned int nr_rows)
 {
@@ -68,6 +69,7 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 	const struct sp_theme *theme = fig->theme;
 	struct sp_rect planned = fig->layout.plot;
 	struct sp_layout_spec spec;
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
 	struct sp_legend legend;
 	cairo_t *cr = sp_figure_scratch();
 	double avail;
@@ -80,7 +82,7 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 	/* the plan fixed the plot's left edge: margin + left_w */
 	figure_spec(&spec, cr, fig, fig->height, planned.x - theme->margin);
 	if (fig->legend) {
-		sp_datagraph_legend(dg, &legend, 64);
+		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		avail = fig->width - theme->margin - planned.x;
 		spec.legend = SP_LEGEND_BELOW;
 		spec.legend_h = sp_figure_legend_height(cr, theme, &legend, avail,
@@ -116,6 +118,7 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 {
 	const struct sp_theme *theme = fig->theme;
 	const struct sp_layout *lay = &fig->layout;
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
 	struct sp_time_ticks ticks;
 	struct sp_legend legend;
 
@@ -123,6 +126,8 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 	if (lay->title.w > 0 && fig->title)
 		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
 	sp_datagraph_draw(cr, theme, &lay->plot, dg);
+	if (fig->marks)
+		sp_dg_marks_draw(cr, theme, &lay->plot, fig->marks);
 	sp_axis_frame_draw(cr, theme, &lay->plot);
 	sp_datagraph_rows_draw(cr, theme, &lay->plot, dg);
 	if (!sp_figure_time_ticks(&ticks, cr, theme, lay->plot.w, dg->tl->t0_ns, dg->tl->t1_ns,
@@ -130,7 +135,7 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 		sp_axis_time_draw(cr, theme, &lay->plot, &ticks, dg->tl->t0_ns, dg->tl->t1_ns,
 				  false);
 	if (fig->legend && lay->legend.w > 0) {
-		sp_datagraph_legend(dg, &legend, 64);
+		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		sp_legend_draw(cr, theme, &legend, &lay->legend);
 	}
 }

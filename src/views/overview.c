@@ -21,6 +21,7 @@
 #include "schedplot/draw/theme.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/overview.h"
+#include "schedplot/views/datagraph-marks.h"
 #include "schedplot/views/rwgraph.h"
 
 /* Default sizes of the running/waiting panel's plot: px for PNG, pt for PDF/SVG. */
@@ -73,6 +74,7 @@ int sp_overview_figure_finish(struct sp_overview_figure *fig, const struct sp_da
 	cairo_t *cr = fig->scratch;
 	struct sp_layout_spec spec;
 	struct sp_legend legend;
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
 	double rw_lw = 0, rw_lh = 0, dg_lh = 0, title_h = 0, note_h, y, dg_h, rw_h, avail;
 	bool png = fig->style.pixels;
 
@@ -86,7 +88,7 @@ int sp_overview_figure_finish(struct sp_overview_figure *fig, const struct sp_da
 		double line;
 
 		sp_rwgraph_legend_size(cr, theme, &fig->style, true, &rw_lw, &rw_lh);
-		sp_datagraph_legend(dg, &legend, 64);
+		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		dg_lh = sp_legend_size(cr, theme, &legend, SP_LEGEND_BELOW, px->w);
 		one = legend;
 		one.nr_entries = legend.nr_entries ? 1 : 0;
@@ -159,6 +161,7 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 	struct sp_time_ticks xt;
 	struct sp_int_ticks yt;
 	struct sp_legend legend;
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
 	int ret;
 
 	cairo_save(cr);
@@ -179,6 +182,8 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 		return ret;
 
 	sp_datagraph_draw(cr, theme, &lay->dg, dg);
+	if (fig->marks)
+		sp_dg_marks_draw(cr, theme, &lay->dg, fig->marks);
 	sp_axis_frame_draw(cr, theme, &lay->dg);
 	sp_datagraph_rows_draw(cr, theme, &lay->dg, dg);
 
@@ -192,7 +197,7 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 	if (lay->rw_legend.h > 0)
 		sp_rwgraph_legend_draw(cr, theme, &fig->style, true, &lay->rw_legend);
 	if (lay->dg_legend.h > 0) {
-		sp_datagraph_legend(dg, &legend, 64);
+		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		sp_legend_draw(cr, theme, &legend, &lay->dg_legend);
 	}
 	return 0;

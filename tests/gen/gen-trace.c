@@ -9,7 +9,9 @@
  * order, writes every state change as the sched record the kernel would
  * emit (sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task,
  * sched_process_fork/exit) through the writer module, and keeps the
- * ground truth as it goes: per-CPU busy time and switch count, migrations,
+ * ground truth as it goes: per-CPU busy time and switch count, migrations
+ * (by class: at wakeup, load balancing; across sockets), the placement of
+ * each wakeup (stayed, left an idle or a busy previous CPU, with its wait)
  * and the time integrals of running and waiting tasks, with the exact
  * semantics of the design notes.  The same seed gives the same bytes.
  *
@@ -69,6 +71,12 @@ struct task {
 	uint32_t gen;		/* invalidates a pending wake timer */
 	int bursts_left;	/* children: bursts until exit */
 	int forks_left;		/* hpc threads in the overload phase */
+	/* placement truth: the wakeup the task waits from */
+	bool ran;		/* it ran in the trace */
+	bool wake_wait;		/* woken, not run since */
+	bool wake_prev_idle;	/* its previous CPU ran nothing at the wakeup */
+	int wake_prev;		/* that CPU */
+	uint64_t wake_ts;
 };
 
 struct cpu {
@@ -123,6 +131,8 @@ struct sim {
 	uint64_t running_area, waiting_area, iww_ns;
 	uint64_t lost_cpu_ns;	/* integral of min(waiting, N - running) */
 	uint64_t migrations, records, by_type[SP_EV_NR_TYPES];
+	uint64_t mig_wakeup, mig_balance, mig_cross;	/* migration classes */
+	uint64_t place_nr[3], place_wait_ns[3];	/* stayed, moved_prev_idle, moved_prev_busy */
 	uint64_t nr_markers;	/* print records, not sched records */
 	uint64_t nr_power;	/* power records, not sched records either */
 	uint64_t end_ns;
@@ -418,8 +428,13 @@ static void arm_cpu(struct sim *s, int c)
 	if (cpu->rq_len && run > SLICE_NS * s->scale)
 		run = SLICE_NS * s->scale;
 	cpu->done_at = t->run_since + run;
-	if (cpu->done_at < s->now)
-		cpu->done_at = s->now;
+	/*
+	 * Never at the very time of the change that armed it: a wakeup on
+	 * another CPU and this switch at one timestamp would be read in CPU
+	 * order, not in the order they happened.
+	 */
+	if (cpu->done_at <= s->now)
+		cpu->done_at = s->now + 1;
 	timer_add(s, cpu->done_at, E_CPU, c, ++cpu->gen);
 }
 
@@ -441,6 +456,16 @@ static void switch_to(struct sim *s, int c, int next, bool runnable)
 	cpu->seg_start = s->now;
 	cpu->gen++;
 	if (next >= 0) {
+		struct task *t = &s->tasks[next];
+
+		if (t->wake_wait && t->ran) {
+			int k = c == t->wake_prev ? 0 : t->wake_prev_idle ? 1 : 2;
+
+			s->place_nr[k]++;
+			s->place_wait_ns[k] += s->now - t->wake_ts;
+		}
+		t->wake_wait = false;
+		t->ran = true;
 		s->tasks[next].state = T_RUN;
 		s->tasks[next].cpu = c;
 		s->tasks[next].run_since = s->now;
@@ -499,9 +524,16 @@ static void wake(struct sim *s, int task, int rec_cpu, bool is_new)
 	int dest = place(s, task, rec_cpu);
 	struct cpu *d = &s->cpus[dest];
 
+	t->wake_wait = true;
+	t->wake_ts = s->now;
+	t->wake_prev = t->cpu;
+	t->wake_prev_idle = s->cpus[t->cpu].cur < 0;
 	if (dest != t->cpu) {
 		emit_task(s, SP_EV_MIGRATE, rec_cpu, task, dest, t->cpu);
 		s->migrations++;
+		/* asleep: placement at wakeup */
+		s->mig_wakeup++;
+		s->mig_cross += dest % s->nr_sockets != t->cpu % s->nr_sockets;
 	}
 	emit_task(s, is_new ? SP_EV_WAKEUP_NEW : s->waking ? SP_EV_WAKING : SP_EV_WAKEUP, rec_cpu,
 		  task, dest, -1);
@@ -659,6 +691,12 @@ static void balance(struct sim *s)
 		task = rq_pop(s, from, true);
 		emit_task(s, SP_EV_MIGRATE, dest, task, dest, from);
 		s->migrations++;
+		/* where sched_waking is the wakeup, a task woken and not run since counts as one */
+		if (s->waking && s->tasks[task].wake_wait)
+			s->mig_wakeup++;
+		else
+			s->mig_balance++;
+		s->mig_cross += dest % s->nr_sockets != from % s->nr_sockets;
 		idle_update(s, from);
 		rq_push(s, dest, task, false);
 		rq_pop(s, dest, false);
@@ -848,6 +886,15 @@ static int write_truth(const struct sim *s, const char *path, const char *trace)
 	if (s->power)
 		write_freq_truth(s, f);
 	fprintf(f, "  \"migrations\": %llu,\n", (unsigned long long)s->migrations);
+	fprintf(f, "  \"migration_classes\": {\"wakeup\": %llu, \"balance\": %llu, \"numa\": 0, "
+		"\"cross_socket\": %llu},\n", (unsigned long long)s->mig_wakeup,
+		(unsigned long long)s->mig_balance, (unsigned long long)s->mig_cross);
+	fprintf(f, "  \"placement\": {\"stayed\": {\"count\": %llu, \"wait_ns\": %llu}, "
+		"\"moved_prev_idle\": {\"count\": %llu, \"wait_ns\": %llu}, "
+		"\"moved_prev_busy\": {\"count\": %llu, \"wait_ns\": %llu}},\n",
+		(unsigned long long)s->place_nr[0], (unsigned long long)s->place_wait_ns[0],
+		(unsigned long long)s->place_nr[1], (unsigned long long)s->place_wait_ns[1],
+		(unsigned long long)s->place_nr[2], (unsigned long long)s->place_wait_ns[2]);
 	fprintf(f, "  \"running_avg\": %.12g,\n  \"waiting_avg\": %.12g,\n",
 		window > 0 ? (double)s->running_area / window : 0,
 		window > 0 ? (double)s->waiting_area / window : 0);

@@ -63,6 +63,8 @@ FORK_RE = re.compile(r"^comm=(.*) pid=(-?\d+) child_comm=(.*) child_pid=(-?\d+)$
 POWER_RE = re.compile(r"^state=(\d+) cpu_id=(\d+)$")
 EXEC_RE = re.compile(r"^filename=(.*) pid=(-?\d+) old_pid=(-?\d+)$")
 
+MIGRATE_RE = re.compile(r"\borig_cpu=(-?\d+) dest_cpu=(-?\d+)")
+
 RUNNABLE_STATES = {"R", "R+"}
 
 
@@ -81,6 +83,19 @@ class Record:
 def die(msg):
     print("report-stats: " + msg, file=sys.stderr)
     sys.exit(1)
+
+
+def read_sockets(path):
+    """CPU -> socket from `lscpu -p` output (CPU,Core,Socket,...)."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.strip().split(",")
+            if len(cols) >= 3 and cols[0].isdigit() and cols[2].isdigit():
+                out[int(cols[0])] = int(cols[2])
+    return out
 
 
 def read_report(args):
@@ -228,6 +243,9 @@ class Model:
         self.latencies = []     # wakeup to next becoming current, ns
         self.class_waits = {"wakeup": [], "preempt": []}   # every wait that ended
         self.ended_waits = []   # (pid, begin, length, cpu it then ran on, class)
+        self.prev_idle = {}     # pid -> its last CPU ran the idle task at its wakeup
+        # wakeup waits of tasks that ran before, by where they then ran: [count, wait ns]
+        self.placement = {k: [0, 0] for k in ("stayed", "moved_prev_idle", "moved_prev_busy")}
         self.repairs = 0
         self.repair_list = []   # [cpu, ts, pid made current], in the order made
 
@@ -253,6 +271,11 @@ class Model:
             self.class_waits[kind].append(max(0, ts - self.wait_start[pid]))
             self.ended_waits.append((pid, self.wait_start[pid], max(0, ts - self.wait_start[pid]),
                                      cpu, kind))
+            if kind == "wakeup" and prev_cpu >= 0:
+                place = ("stayed" if cpu == prev_cpu else
+                         "moved_prev_idle" if self.prev_idle[pid] else "moved_prev_busy")
+                self.placement[place][0] += 1
+                self.placement[place][1] += max(0, ts - self.wait_start[pid])
             self.run_wait[cpu] = (max(0, ts - self.wait_start[pid]),
                                   self.waker.get(pid, -1) if pid in self.woken else -1,
                                   prev_cpu)
@@ -299,7 +322,16 @@ class Model:
         if pid != 0 and self.state.get(pid, "other") == "other":
             self.woken[pid] = ts
             self.waker[pid] = waker
+            last = self.last_cpu.get(pid, -1)
+            self.prev_idle[pid] = last >= 0 and self.cur.get(last) == 0
             self.set_state(pid, "wait", ts)
+
+    def migration_class(self, pid, waking_is_wakeup):
+        """Asleep, or woken by sched_waking and not run since: placement at wakeup."""
+        st = self.state.get(pid, "other")
+        if st == "other" or (st == "wait" and pid in self.woken and waking_is_wakeup):
+            return "wakeup"
+        return "balance"
 
     def finish(self):
         for cpu, pid in self.cur.items():
@@ -451,6 +483,9 @@ def main():
                     help="print the cpu_frequency and cpu_idle records instead")
     ap.add_argument("--runs", action="store_true",
                     help="print every run, one line each, instead of the statistics")
+    ap.add_argument("--topology", help="`lscpu -p` output: sockets for cross_socket")
+    ap.add_argument("--count-event", action="append", default=[], metavar="EVENT",
+                    help="count the records of EVENT (e.g. print) in event_counts")
     args = ap.parse_args()
 
     nr_cpus, per_cpu, report_order, dropped, unparsed = parse(read_report(args))
@@ -521,8 +556,20 @@ def main():
         if pid != 0:
             comm[pid] = name
 
+    mig_classes = {"wakeup": 0, "balance": 0, "numa": 0, "cross_socket": 0}
+    numa_pending = []
+    socket = read_sockets(args.topology) if args.topology else {}
+    event_counts = {name: 0 for name in args.count_event}
+
     for cpu, i in order:
         rec = per_cpu[cpu][i]
+        if rec.event in event_counts:
+            event_counts[rec.event] += 1
+        if rec.event in ("sched_move_numa", "sched_swap_numa"):
+            for key in ("pid", "src_pid", "dst_pid"):
+                m = re.search(r"\b%s=(-?\d+)" % key, rec.body)
+                if m and int(m.group(1)) not in numa_pending:
+                    numa_pending.append(int(m.group(1)))
         if rec.event not in SCHED_EVENTS:
             continue
         if rec.pid != 0:
@@ -554,6 +601,17 @@ def main():
             elif ev == "sched_migrate_task":
                 migrations += 1
                 task_migrations[pid] = task_migrations.get(pid, 0) + 1
+                if pid in numa_pending:
+                    numa_pending.remove(pid)
+                    mig_classes["numa"] += 1
+                else:
+                    mig_classes[model.migration_class(pid, not has_wakeup)] += 1
+                m = MIGRATE_RE.search(rec.body)
+                if not m:
+                    die("%s: cannot parse sched_migrate_task: %s" % (args.file, rec.body))
+                src, dst = socket.get(int(m.group(1)), -1), socket.get(int(m.group(2)), -1)
+                if src >= 0 and dst >= 0 and src != dst:
+                    mig_classes["cross_socket"] += 1
         elif ev == "sched_process_fork":
             m = FORK_RE.match(rec.body)
             if not m:
@@ -645,6 +703,9 @@ def main():
         "wakeup_latency_ns": latency_summary(model.latencies),
         "waits": {k: latency_summary(v, True) for k, v in model.class_waits.items()},
         "waits_open_at_end": waits_open,
+        "migration_classes": mig_classes,
+        "placement": {k: {"count": v[0], "wait_ns": v[1]} for k, v in model.placement.items()},
+        "event_counts": event_counts,
         "lost_events": lost,
         # where to look: the five longest of each, longest first, earlier first on ties
         "look_at": {

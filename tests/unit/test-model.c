@@ -381,6 +381,40 @@ static void test_wait_prev_idle_and_open(void **state)
 	sp_model_release(&m);
 }
 
+/*
+ * CPU 1 looked idle at the wakeup, but its next sched record shows 7 ran
+ * there since 20: the wakeup left a busy CPU (and the converse on CPU 2).
+ */
+static void test_prev_idle_repaired(void **state)
+{
+	uint64_t start[3] = { 0, 0, 0 };
+
+	setup_model(3, start, 100, false, NULL);
+	ev_other(0, 0, 5);
+	ev_other(0, 1, 0);
+	ev_other(0, 2, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_switch(12, 2, 0, false, 11);
+	ev_switch(20, 1, 10, false, 0);			/* 10 sleeps; CPU 1 "idles" */
+	ev_switch(22, 2, 11, false, 8);			/* 11 sleeps; CPU 2 runs 8 */
+	ev_wakeup(30, 0, 5, SP_EV_WAKEUP, 10, 0);
+	ev_wakeup(31, 0, 5, SP_EV_WAKEUP, 11, 0);
+	ev_sched(40, 1, 7);				/* no: 7 ran on CPU 1 from 20 */
+	ev_sched(41, 2, 0);				/* no: CPU 2 idled from 22 */
+	ev_switch(45, 0, 5, true, 10);
+	ev_switch(46, 0, 10, false, 11);
+	finish();
+
+	assert_int_equal(lg.nr_waits, 2);
+	assert_int_equal(lg.waits[0].pid, 10);
+	assert_int_equal(lg.waits[0].prev_cpu, 1);
+	assert_false(lg.waits[0].prev_idle);
+	assert_int_equal(lg.waits[1].pid, 11);
+	assert_int_equal(lg.waits[1].prev_cpu, 2);
+	assert_true(lg.waits[1].prev_idle);
+	sp_model_release(&m);
+}
+
 /* Without sched_wakeup records, sched_waking is the wakeup. */
 static void test_waking_as_wakeup(void **state)
 {
@@ -776,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_repair_settled_elsewhere),
 		cmocka_unit_test(test_held_wakeup_dropped),
 		cmocka_unit_test(test_wait_prev_idle_and_open),
+		cmocka_unit_test(test_prev_idle_repaired),
 		cmocka_unit_test(test_waking_as_wakeup),
 		cmocka_unit_test(test_running_elsewhere_left_alone),
 		cmocka_unit_test(test_steps_in_order_across_repair),

@@ -115,6 +115,36 @@ struct sp_view_desc {
 	const struct sp_view_extra *extra;
 };
 
+struct sp_dg_marks;
+struct sp_timeline;
+
+/**
+ * sp_view_marks_plan - set up the datagraph marks the options ask for
+ * @run: the run, its trace open and its rows planned
+ * @mk: zeroed; filled in (nothing asked for: left without marks)
+ * @tl: the timeline the marks are drawn over
+ * @socket: set to a per-CPU socket array the caller frees, or NULL
+ *
+ * Asks the reader for the events the marks need.  Return: SP_EXIT_OK or
+ * an exit code, the error printed.
+ */
+int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
+		       const struct sp_timeline *tl, int **socket);
+
+/**
+ * sp_view_marks_note - with -v, list the marks' counts, as the legend says them
+ * @run: the run
+ * @mk: finished marks
+ */
+void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks *mk);
+
+/**
+ * sp_view_marks_observe - hang the marks' observer in front of the view's
+ * @mk: planned with sp_view_marks_plan() (nothing asked for: no change)
+ * @pass: the view's observer and reset, filled in already
+ */
+void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass);
+
 /* The views, one description each. */
 extern const struct sp_view_desc sp_view_datagraph;
 extern const struct sp_view_desc sp_view_running_waiting;

@@ -45,6 +45,11 @@ enum sp_view_opt {
 	SP_VOPT_FREQ,			/* power layers of the datagraph */
 	SP_VOPT_IDLE_STATES,
 	SP_VOPT_TARGET_PROCESS,		/* --target-process PID|COMM */
+	SP_VOPT_MIGRATIONS,		/* datagraph marks */
+	SP_VOPT_WAKEUPS,
+	SP_VOPT_PLACEMENT,
+	SP_VOPT_EVENTS,
+	SP_VOPT_MIN_AT,
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,
@@ -59,6 +64,10 @@ enum sp_view_opt {
 	SP_VOPT_TOP,
 	SP_VOPT_SORT,
 };
+
+/* --events: at most this many, names shorter than this */
+#define SP_VIEW_MAX_EVENTS	8
+#define SP_VIEW_EVENT_NAME	64
 
 enum sp_cpu_order {
 	SP_CPU_ORDER_DEFAULT,	/* socket with a topology (--topology, the trace's), else numeric */
@@ -97,6 +106,9 @@ struct sp_view_opts {
 	const char *csv;
 	enum sp_dg_freq_mode freq;	/* --freq [rows|merged] */
 	bool idle_states;		/* --idle-states */
+	bool migrations, wakeups, placement;	/* datagraph marks */
+	char *events;			/* --events lists, joined by commas; NULL: none */
+	const char *min_at;		/* --min-at EVENT: the window starts at its first record */
 
 	/* resolved against the trace by sp_view_opts_resolve() */
 	uint64_t t0_ns, t1_ns;		/* the window drawn */

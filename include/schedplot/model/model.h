@@ -236,6 +236,7 @@ struct sp_model {
 	struct sp_repair_note *repair_notes;
 	size_t nr_repair_notes, alloc_repair_notes, keep_repair_notes;
 	bool wakeup_from_waking;	/* sched_waking stands in for sched_wakeup */
+	int32_t ev_cpu;			/* the CPU of the record being added, for observers */
 
 	struct sp_task *tasks;
 	size_t nr_tasks;

@@ -49,6 +49,7 @@ enum sp_color_by {
 
 struct _cairo;
 struct sp_legend;
+struct sp_dg_marks;
 struct sp_legend_entry;
 struct sp_dg_power;
 struct sp_model;
@@ -250,6 +251,7 @@ struct sp_datagraph_figure {
 	const char *title;		/* NULL or "": none */
 	bool legend;
 	uint64_t origin_ns;		/* time labels count from here, 0: absolute */
+	const struct sp_dg_marks *marks;	/* drawn over the rows, first in the legend; or NULL */
 
 	/* set by sp_datagraph_figure_plan() and _finish() */
 	unsigned int nr_cols;

@@ -45,6 +45,7 @@
 #include "schedplot/views/rwgraph.h"
 
 struct _cairo;
+struct sp_dg_marks;
 struct sp_datagraph;
 struct sp_rw_collect;
 
@@ -66,6 +67,7 @@ struct sp_overview_figure {
 	double width;			/* px for PNG, pt for PDF/SVG */
 	double height;			/* 0: from the rows, set by _finish() */
 	uint64_t origin_ns;		/* time labels count from here (0: absolute) */
+	const struct sp_dg_marks *marks;	/* over the datagraph's rows, or NULL */
 
 	/* set by sp_overview_figure_plan() */
 	struct sp_rect plot;		/* x and w of both plots */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_CLI_MARKS_H
+#define SP_CLI_MARKS_H
+
+#include "schedplot/analysis/migrations.h"
+#include "schedplot/analysis/placement.h"
+#include "schedplot/model/model.h"
+
+struct sp_topology;
+struct sp_trace;
+
+/*
+ * The migration classes and the placement diagnosis counted in the pass
+ * of a command, beside its own observer: sp_cli_marks_observer() hangs
+ * both on the model, the command's first.
+ */
+struct sp_cli_marks {
+	struct sp_model_observer inner;	/* the command's own, told first */
+	struct sp_migrations mig;
+	struct sp_placement_stats place;
+	int *socket;			/* per CPU of the trace, from its topology */
+};
+
+/**
+ * sp_cli_marks_init - count over [@t0_ns, @t1_ns] of an open trace
+ * @mk: the counts
+ * @t: the trace, open; the NUMA balancing events are asked for
+ * @topo: the topology to tell sockets by, or NULL
+ * @t0_ns: window start
+ * @t1_ns: window end
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sp_cli_marks_init(struct sp_cli_marks *mk, struct sp_trace *t, const struct sp_topology *topo,
+		      uint64_t t0_ns, uint64_t t1_ns);
+
+/**
+ * sp_cli_request_numa - ask the reader for the NUMA balancing records @mg needs
+ * @t: the trace, open, before its pass
+ * @mg: its move_numa_req and swap_numa_req are set (-1: the trace has none)
+ */
+void sp_cli_request_numa(struct sp_trace *t, struct sp_migrations *mg);
+
+/**
+ * sp_cli_marks_observer - the observer that feeds @mk and then @inner
+ * @mk: the counts
+ * @inner: the command's own observer (copied), or NULL
+ * @obs: filled in
+ */
+void sp_cli_marks_observer(struct sp_cli_marks *mk, const struct sp_model_observer *inner,
+			   struct sp_model_observer *obs);
+
+/**
+ * sp_cli_marks_reset - a pass starts again (for sp_trace_run()'s reset)
+ * @mk: the counts
+ */
+void sp_cli_marks_reset(struct sp_cli_marks *mk);
+
+/**
+ * sp_cli_marks_release - free what @mk holds
+ * @mk: the counts (zeroed or initialised)
+ */
+void sp_cli_marks_release(struct sp_cli_marks *mk);
+
+#endif /* SP_CLI_MARKS_H */

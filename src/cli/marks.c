@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * marks: the migration classes and the placement diagnosis, counted in the
+ * one pass of stats and of the views, beside the command's own observer.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/cli/marks.h"
+#include "schedplot/model/topology.h"
+#include "schedplot/model/trace.h"
+#include "schedplot/trace/reader.h"
+
+int sp_cli_marks_init(struct sp_cli_marks *mk, struct sp_trace *t, const struct sp_topology *topo,
+		      uint64_t t0_ns, uint64_t t1_ns)
+{
+	int c;
+
+	memset(mk, 0, sizeof(*mk));
+	if (topo) {
+		mk->socket = calloc((size_t)t->nr_cpus, sizeof(*mk->socket));
+		if (!mk->socket)
+			return -ENOMEM;
+		for (c = 0; c < t->nr_cpus; c++)
+			mk->socket[c] = sp_topology_socket(topo, c);
+	}
+	sp_migrations_init(&mk->mig, &t->model, mk->socket, t->nr_cpus, t0_ns, t1_ns);
+	sp_placement_init(&mk->place, t0_ns, t1_ns);
+	sp_cli_request_numa(t, &mk->mig);
+	return 0;
+}
+
+void sp_cli_request_numa(struct sp_trace *t, struct sp_migrations *mg)
+{
+	static const char *const move_fields[] = { "pid" };
+	static const char *const swap_fields[] = { "src_pid", "dst_pid" };
+	struct sp_error err = { 0 };
+
+	/* not an error when the kernel has no NUMA balancing: no numa class then */
+	mg->move_numa_req = sp_reader_request_event(t->reader, "sched:sched_move_numa",
+						    move_fields, 1, &err);
+	sp_error_clear(&err);
+	mg->swap_numa_req = sp_reader_request_event(t->reader, "sched:sched_swap_numa",
+						    swap_fields, 2, &err);
+	sp_error_clear(&err);
+}
+
+static void marks_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct sp_cli_marks *mk = data;
+
+	mk->inner.run(mk->inner.data, cpu, pid, t0, t1);
+}
+
+static void marks_run_info(void *data, const struct sp_run *r)
+{
+	struct sp_cli_marks *mk = data;
+
+	mk->inner.run_info(mk->inner.data, r);
+}
+
+static void marks_steps(void *data, const struct sp_step *steps, size_t n)
+{
+	struct sp_cli_marks *mk = data;
+
+	mk->inner.steps(mk->inner.data, steps, n);
+}
+
+static void marks_wait(void *data, const struct sp_wait *w)
+{
+	struct sp_cli_marks *mk = data;
+
+	if (mk->inner.wait)
+		mk->inner.wait(mk->inner.data, w);
+	sp_placement_add(&mk->place, w);
+}
+
+static void marks_wakeup(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu)
+{
+	struct sp_cli_marks *mk = data;
+
+	mk->inner.wakeup(mk->inner.data, ts_ns, waker, wakee, target_cpu);
+}
+
+static void marks_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
+{
+	struct sp_cli_marks *mk = data;
+
+	if (mk->inner.migration)
+		mk->inner.migration(mk->inner.data, ts_ns, pid, from_cpu, to_cpu);
+	sp_migrations_add(&mk->mig, ts_ns, pid, from_cpu, to_cpu, NULL);
+}
+
+static void marks_extra(void *data, const struct sp_event *ev)
+{
+	struct sp_cli_marks *mk = data;
+
+	if (mk->inner.extra)
+		mk->inner.extra(mk->inner.data, ev);
+	sp_migrations_extra(&mk->mig, ev);
+}
+
+void sp_cli_marks_observer(struct sp_cli_marks *mk, const struct sp_model_observer *inner,
+			   struct sp_model_observer *obs)
+{
+	memset(&mk->inner, 0, sizeof(mk->inner));
+	if (inner)
+		mk->inner = *inner;
+	memset(obs, 0, sizeof(*obs));
+	/* a member the command leaves NULL stays NULL: it costs nothing */
+	obs->run = mk->inner.run ? marks_run : NULL;
+	obs->run_info = mk->inner.run_info ? marks_run_info : NULL;
+	obs->steps = mk->inner.steps ? marks_steps : NULL;
+	obs->wakeup = mk->inner.wakeup ? marks_wakeup : NULL;
+	obs->wait = marks_wait;
+	obs->migration = marks_migration;
+	obs->extra = marks_extra;
+	obs->data = mk;
+}
+
+void sp_cli_marks_reset(struct sp_cli_marks *mk)
+{
+	sp_migrations_reset(&mk->mig);
+	sp_placement_init(&mk->place, mk->place.t0_ns, mk->place.t1_ns);
+}
+
+void sp_cli_marks_release(struct sp_cli_marks *mk)
+{
+	free(mk->socket);
+	mk->socket = NULL;
+}

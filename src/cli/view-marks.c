@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * view-marks: the datagraph marks (--migrations, --wakeups, --placement,
+ * --events) of datagraph and overview, from the options to the observer.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/cli/driver.h"
+#include "schedplot/cli/marks.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/trace/reader.h"
+#include "schedplot/views/datagraph-marks.h"
+
+static int request_events(struct sp_view_run *run, struct sp_dg_marks *mk)
+{
+	static const char *const print_fields[] = { "buf" };
+	const char *p = run->opts.events;
+	struct sp_error err = { 0 };
+
+	while (p && *p) {
+		struct sp_dg_event *e = &mk->events[mk->nr_events];
+		size_t k = strcspn(p, ",");
+		int i, dup = 0;
+
+		snprintf(e->name, sizeof(e->name), "%.*s", (int)k, p);
+		p += k + (p[k] == ',');
+		for (i = 0; i < mk->nr_events; i++)
+			dup |= !strcmp(mk->events[i].name, e->name);
+		if (dup)
+			continue;
+		e->text = !strcmp(e->name, "ftrace:print");
+		e->request = sp_reader_request_event(run->trace.reader, e->name,
+						     e->text ? print_fields : NULL, e->text, &err);
+		if (e->request == -ENOENT)
+			return sp_cli_fail(run->trace.path, "--events %s: the trace has no such "
+					   "event", e->name);
+		if (e->request < 0) {
+			sp_cli_error(run->trace.path, &err);
+			return SP_EXIT_FAILURE;
+		}
+		mk->nr_events++;
+	}
+	return SP_EXIT_OK;
+}
+
+int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
+		       const struct sp_timeline *tl, int **socket)
+{
+	const struct sp_view_opts *o = &run->opts;
+	int r, c, ret;
+
+	*socket = NULL;
+	mk->migrations = o->migrations;
+	mk->wakeups = o->wakeups;
+	mk->placement = o->placement;
+	mk->mig.move_numa_req = mk->mig.swap_numa_req = -1;
+	ret = request_events(run, mk);
+	if (ret || !sp_dg_marks_any(mk))
+		return ret;
+	if (run->row_socket) {
+		*socket = malloc((size_t)run->trace.nr_cpus * sizeof(**socket));
+		if (!*socket)
+			return sp_cli_fail(NULL, "out of memory");
+		for (c = 0; c < run->trace.nr_cpus; c++)
+			(*socket)[c] = -1;
+		for (r = 0; r < run->nr_rows; r++)
+			(*socket)[run->rows[r]] = run->row_socket[r];
+	}
+	if (mk->migrations)
+		sp_cli_request_numa(&run->trace, &mk->mig);
+	sp_dg_marks_init(mk, tl, &run->trace.model, *socket, run->trace.nr_cpus);
+	return SP_EXIT_OK;
+}
+
+void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks *mk)
+{
+	const struct sp_legend_entry *e;
+	size_t n, i;
+
+	e = sp_dg_marks_legend(mk, &n);
+	for (i = 0; i < n; i++)
+		sp_cli_note(run->trace.path, "marks: %s", e[i].label);
+	if (mk->wakeups)
+		sp_cli_note(run->trace.path, "marks: wakeup arrows %s", sp_dg_marks_arrows(mk,
+			    run->width) ? "drawn" : "not drawn: too many for the width");
+}
+
+void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass)
+{
+	struct sp_model_observer inner = pass->obs;
+
+	if (!sp_dg_marks_any(mk))
+		return;
+	mk->inner_reset = pass->reset;
+	sp_dg_marks_observer(mk, &inner, &pass->obs);
+	pass->reset = sp_dg_marks_reset;
+}

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * datagraph-marks: migrations, wakeup arrows, placement rings and any
+ * event's ticks over the datagraph's rows, gathered in the one pass.  See
+ * include/schedplot/views/datagraph-marks.h for what each looks like.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo.h>
+
+#include "schedplot/base/alloc.h"
+#include "schedplot/draw/layout.h"
+#include "schedplot/draw/text.h"
+#include "schedplot/draw/theme.h"
+#include "schedplot/model/timeline.h"
+#include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-marks.h"
+
+/* Labels and arrows are drawn when, on average, this many units apart. */
+#define ARROW_SPACING	8.0
+#define LABEL_SPACING	60.0
+/* The ftrace:print text kept over the window, at most. */
+#define MAX_TEXT	(8u << 20)
+
+static const struct sp_rgb mig_color[SP_MIG_NR_CLASSES] = {
+	[SP_MIG_WAKEUP] = { 0, 0, 0 },
+	[SP_MIG_BALANCE] = { 0.80, 0.0, 0.0 },
+	[SP_MIG_NUMA] = { 0.45, 0.0, 0.60 },
+};
+static const struct sp_rgb wakeup_color = { 0.0, 0.25, 0.85 };
+static const struct sp_rgb placement_color = { 1.0, 0.55, 0.0 };
+/* none black, blue or orange: those of the migrations, wakeups and placement */
+static const struct sp_rgb event_color[SP_DG_MAX_EVENTS] = {
+	{ 0.85, 0.1, 0.55 }, { 0.0, 0.55, 0.25 }, { 0.55, 0.35, 0.0 }, { 0.0, 0.45, 0.55 },
+	{ 0.45, 0.45, 0.0 }, { 0.5, 0.3, 0.6 }, { 0.6, 0.0, 0.0 }, { 0.45, 0.45, 0.45 },
+};
+
+bool sp_dg_marks_any(const struct sp_dg_marks *mk)
+{
+	return mk->migrations || mk->wakeups || mk->placement || mk->nr_events;
+}
+
+void sp_dg_marks_init(struct sp_dg_marks *mk, const struct sp_timeline *tl,
+		      const struct sp_model *model, const int *socket, int nr_cpus)
+{
+	int move = mk->mig.move_numa_req, swap = mk->mig.swap_numa_req;
+
+	mk->tl = tl;
+	mk->model = model;
+	sp_migrations_init(&mk->mig, model, socket, nr_cpus, tl->t0_ns, tl->t1_ns);
+	mk->mig.move_numa_req = move;
+	mk->mig.swap_numa_req = swap;
+	sp_placement_init(&mk->place, tl->t0_ns, tl->t1_ns);
+}
+
+static bool in_window(const struct sp_dg_marks *mk, uint64_t ts)
+{
+	return ts >= mk->tl->t0_ns && ts <= mk->tl->t1_ns;
+}
+
+static int row_of(const struct sp_dg_marks *mk, int cpu)
+{
+	if (cpu < 0 || cpu >= mk->tl->nr_cpus)
+		return -1;
+	return mk->tl->row_of_cpu[cpu];
+}
+
+static struct sp_dg_mark *push(struct sp_dg_marks *mk, struct sp_dg_mark **arr, size_t *nr,
+			       size_t *alloc)
+{
+	struct sp_dg_mark *m;
+
+	if (mk->error || sp_grow_array(arr, alloc, *nr + 1, sizeof(**arr))) {
+		mk->error = -ENOMEM;
+		return NULL;
+	}
+	m = &(*arr)[(*nr)++];
+	memset(m, 0, sizeof(*m));
+	m->cpu = m->cpu2 = m->pid = -1;
+	return m;
+}
+
+static struct sp_dg_mark *push_mark(struct sp_dg_marks *mk, enum sp_dg_mark_kind kind,
+				    uint64_t ts, int cpu, int cpu2)
+{
+	struct sp_dg_mark *m = push(mk, &mk->marks, &mk->nr_marks, &mk->alloc_marks);
+
+	if (m) {
+		m->kind = (uint8_t)kind;
+		m->ts_ns = ts;
+		m->cpu = cpu;
+		m->cpu2 = cpu2;
+	}
+	return m;
+}
+
+static void marks_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct sp_dg_marks *mk = data;
+
+	mk->inner.run(mk->inner.data, cpu, pid, t0, t1);
+}
+
+static void marks_run_info(void *data, const struct sp_run *r)
+{
+	struct sp_dg_marks *mk = data;
+
+	mk->inner.run_info(mk->inner.data, r);
+}
+
+static void marks_steps(void *data, const struct sp_step *steps, size_t n)
+{
+	struct sp_dg_marks *mk = data;
+
+	mk->inner.steps(mk->inner.data, steps, n);
+}
+
+static void marks_migration(void *data, uint64_t ts, int pid, int from, int to)
+{
+	struct sp_dg_marks *mk = data;
+	enum sp_mig_class c;
+	struct sp_dg_mark *m;
+	bool cross;
+
+	if (mk->inner.migration)
+		mk->inner.migration(mk->inner.data, ts, pid, from, to);
+	if (!mk->migrations)
+		return;
+	c = sp_migrations_add(&mk->mig, ts, pid, from, to, &cross);
+	if (!in_window(mk, ts) || (row_of(mk, from) < 0 && row_of(mk, to) < 0))
+		return;
+	m = push_mark(mk, SP_DG_MARK_MIGRATION, ts, from, to);
+	if (m) {
+		m->cls = (uint8_t)c;
+		m->cross = cross;
+	}
+}
+
+/* Arrows drawn at most: the timeline has a column per pixel (two per point) */
+static uint64_t arrows_max(const struct sp_dg_marks *mk)
+{
+	return (uint64_t)(mk->tl->nr_cols / ARROW_SPACING);
+}
+
+static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int target_cpu)
+{
+	struct sp_dg_marks *mk = data;
+	const struct sp_task *t;
+	struct sp_dg_mark *m;
+
+	if (mk->inner.wakeup)
+		mk->inner.wakeup(mk->inner.data, ts, waker, wakee, target_cpu);
+	if (!mk->wakeups || !in_window(mk, ts))
+		return;
+	/* only the wakeups that made a task wait lead to a run */
+	t = sp_model_task(mk->model, wakee);
+	if (!t || t->state != SP_TASK_WAITING || t->wake_ns != ts ||
+	    row_of(mk, mk->model->ev_cpu) < 0)
+		return;
+	/* past what the widest plot could draw, they are only counted */
+	if (++mk->nr_wakeup_arrows > arrows_max(mk))
+		return;
+	m = push_mark(mk, SP_DG_MARK_WAKEUP, ts, mk->model->ev_cpu, -1);
+	if (m)
+		m->pid = wakee;
+}
+
+static void marks_wait(void *data, const struct sp_wait *w)
+{
+	struct sp_dg_marks *mk = data;
+	enum sp_placement p;
+	struct sp_dg_mark *m;
+
+	if (mk->inner.wait)
+		mk->inner.wait(mk->inner.data, w);
+	p = sp_placement_add(&mk->place, w);
+	if (!in_window(mk, w->start_ns) || w->wait_class != SP_WAIT_WAKEUP)
+		return;
+	if (mk->placement && p == SP_PLACE_MOVED_PREV_IDLE) {
+		m = push_mark(mk, SP_DG_MARK_PLACEMENT, w->start_ns, w->prev_cpu, w->cpu);
+		if (m)
+			m->ts2_ns = w->start_ns + w->dur_ns;
+	}
+	if (mk->wakeups && mk->nr_wakeup_arrows <= arrows_max(mk)) {
+		m = push(mk, &mk->runs, &mk->nr_runs, &mk->alloc_runs);
+		if (m) {
+			m->ts_ns = w->start_ns;
+			m->pid = w->pid;
+			m->cpu2 = w->cpu;
+		}
+	}
+}
+
+static uint32_t keep_text(struct sp_dg_marks *mk, const char *s)
+{
+	size_t len;
+	uint32_t off;
+
+	if (!s)
+		return 0;
+	len = strcspn(s, "\n") + 1;
+	if (len > 200)
+		len = 200;
+	if (mk->nr_text + len > MAX_TEXT)
+		return 0;
+	if (sp_grow_array(&mk->text, &mk->alloc_text, mk->nr_text + len, 1)) {
+		mk->error = -ENOMEM;
+		return 0;
+	}
+	off = (uint32_t)mk->nr_text;
+	memcpy(mk->text + off, s, len - 1);
+	mk->text[off + len - 1] = '\0';
+	mk->nr_text += len;
+	return off + 1;
+}
+
+static void marks_extra(void *data, const struct sp_event *ev)
+{
+	struct sp_dg_marks *mk = data;
+	struct sp_dg_mark *m;
+	int i;
+
+	if (mk->inner.extra)
+		mk->inner.extra(mk->inner.data, ev);
+	if (mk->migrations)
+		sp_migrations_extra(&mk->mig, ev);
+	for (i = 0; i < mk->nr_events; i++)
+		if (mk->events[i].request == ev->extra)
+			break;
+	if (i == mk->nr_events || !in_window(mk, ev->ts_ns) || row_of(mk, ev->cpu) < 0)
+		return;
+	mk->events[i].nr++;
+	m = push_mark(mk, SP_DG_MARK_EVENT, ev->ts_ns, ev->cpu, -1);
+	if (!m)
+		return;
+	m->cls = (uint8_t)i;
+	if (mk->events[i].text)
+		m->label = keep_text(mk, ev->values[0].str);
+}
+
+void sp_dg_marks_observer(struct sp_dg_marks *mk, const struct sp_model_observer *inner,
+			  struct sp_model_observer *obs)
+{
+	mk->inner = *inner;
+	memset(obs, 0, sizeof(*obs));
+	obs->run = mk->inner.run ? marks_run : NULL;
+	obs->run_info = mk->inner.run_info ? marks_run_info : NULL;
+	obs->steps = mk->inner.steps ? marks_steps : NULL;
+	obs->migration = marks_migration;
+	obs->wakeup = marks_wakeup;
+	obs->wait = marks_wait;
+	obs->extra = marks_extra;
+	obs->data = mk;
+}
+
+void sp_dg_marks_reset(void *data)
+{
+	struct sp_dg_marks *mk = data;
+	int i;
+
+	if (mk->inner_reset)
+		mk->inner_reset(mk->inner.data);
+	sp_migrations_reset(&mk->mig);
+	sp_placement_init(&mk->place, mk->place.t0_ns, mk->place.t1_ns);
+	for (i = 0; i < mk->nr_events; i++)
+		mk->events[i].nr = 0;
+	mk->nr_marks = mk->nr_runs = mk->nr_text = 0;
+	mk->nr_wakeup_arrows = 0;
+	mk->error = 0;
+}
+
+static int cmp_pid_ts(const void *a, const void *b)
+{
+	const struct sp_dg_mark *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
+}
+
+static void entry(struct sp_dg_marks *mk, const struct sp_rgb *color, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void entry(struct sp_dg_marks *mk, const struct sp_rgb *color, const char *fmt, ...)
+{
+	size_t i = mk->nr_entries++;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(mk->labels[i], sizeof(mk->labels[i]), fmt, ap);
+	va_end(ap);
+	mk->entries[i].color = *color;
+	mk->entries[i].label = mk->labels[i];
+}
+
+int sp_dg_marks_finish(struct sp_dg_marks *mk)
+{
+	const struct sp_placement_count *p = mk->place.by;
+	size_t i;
+	int k;
+
+	if (mk->error)
+		return mk->error;
+	/* each wakeup's arrow ends where that wait ended: the same task and start */
+	if (mk->nr_runs)
+		qsort(mk->runs, mk->nr_runs, sizeof(*mk->runs), cmp_pid_ts);
+	for (i = 0; i < mk->nr_marks; i++) {
+		struct sp_dg_mark *m = &mk->marks[i], *r;
+
+		if (m->kind != SP_DG_MARK_WAKEUP)
+			continue;
+		r = mk->nr_runs ? bsearch(m, mk->runs, mk->nr_runs, sizeof(*m), cmp_pid_ts) : NULL;
+		m->cpu2 = r ? r->cpu2 : -1;
+	}
+
+	mk->nr_entries = 0;
+	if (mk->migrations) {
+		for (k = 0; k < SP_MIG_NR_CLASSES; k++) {
+			if (k == SP_MIG_NUMA && !mk->mig.nr[k])
+				continue;
+			entry(mk, &mig_color[k], "%s: %" PRIu64,
+			      k == SP_MIG_WAKEUP ? "migr. at wakeup" :
+			      k == SP_MIG_BALANCE ? "migr. balance" : "migr. NUMA", mk->mig.nr[k]);
+		}
+		if (mk->mig.socket)
+			entry(mk, &mig_color[SP_MIG_WAKEUP], "migr. across sockets: %" PRIu64,
+			      mk->mig.nr_cross_socket);
+	}
+	if (mk->placement)
+		entry(mk, &placement_color, "left idle CPU: %" PRIu64,
+		      p[SP_PLACE_MOVED_PREV_IDLE].nr);
+	if (mk->wakeups)
+		entry(mk, &wakeup_color, "wakeup arrows: %" PRIu64, mk->nr_wakeup_arrows);
+	for (k = 0; k < mk->nr_events; k++)
+		entry(mk, &event_color[k], "%s: %" PRIu64, mk->events[k].name, mk->events[k].nr);
+	return 0;
+}
+
+const struct sp_legend_entry *sp_dg_marks_legend(const struct sp_dg_marks *mk, size_t *n)
+{
+	*n = mk->nr_entries;
+	return mk->entries;
+}
+
+void sp_dg_marks_chart_legend(const struct sp_dg_marks *mk, const struct sp_datagraph *dg,
+			      struct sp_legend *legend, struct sp_legend_entry *buf)
+{
+	size_t nr_marks = mk ? mk->nr_entries : 0;
+
+	sp_datagraph_legend(dg, legend, 64);
+	if (!nr_marks)
+		return;
+	memcpy(buf, mk->entries, nr_marks * sizeof(*buf));
+	if (legend->nr_entries)
+		memcpy(buf + nr_marks, legend->entries, legend->nr_entries * sizeof(*buf));
+	legend->entries = buf;
+	legend->nr_entries += nr_marks;
+}
+
+/* ---- drawing ---- */
+
+struct geom {
+	const struct sp_rect *plot;
+	const struct sp_timeline *tl;
+	double row_h;
+};
+
+static double x_of(const struct geom *g, uint64_t ts)
+{
+	double span = (double)(g->tl->t1_ns - g->tl->t0_ns);
+
+	return g->plot->x + (double)(ts - g->tl->t0_ns) / span * g->plot->w;
+}
+
+static double y_of(const struct geom *g, int row)
+{
+	return g->plot->y + g->plot->h - (row + 0.5) * g->row_h;
+}
+
+/* A line in @color over a white halo, to read over any task's color. */
+static void halo_stroke(cairo_t *cr, const struct sp_rgb *color, double w)
+{
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, w * 2.5);
+	cairo_stroke_preserve(cr);
+	sp_render_set_color(cr, color);
+	cairo_set_line_width(cr, w);
+	cairo_stroke(cr);
+}
+
+static void draw_migration(cairo_t *cr, const struct geom *g, const struct sp_dg_mark *m,
+			   double lw, const struct sp_dg_marks *mk)
+{
+	static const double dash[] = { 4, 3 }, dot[] = { 1, 2 };
+	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
+	double x = x_of(g, m->ts_ns), tick = fmin(g->row_h * 0.35, 8);
+	double w = m->cross ? lw * 2 : lw;
+
+	if (r0 >= 0 && r1 >= 0) {
+		cairo_move_to(cr, x, y_of(g, r0));
+		cairo_line_to(cr, x, y_of(g, r1));
+		if (m->cls == SP_MIG_BALANCE)
+			cairo_set_dash(cr, dash, 2, 0);
+		else if (m->cls == SP_MIG_NUMA)
+			cairo_set_dash(cr, dot, 2, 0);
+		halo_stroke(cr, &mig_color[m->cls], w);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
+	/* the ticks: where it left (below the line's end) and where it went */
+	for (int k = 0; k < 2; k++) {
+		int r = k ? r1 : r0;
+
+		if (r < 0)
+			continue;
+		cairo_move_to(cr, x - tick * 0.6, y_of(g, r));
+		cairo_line_to(cr, x + tick * 0.6, y_of(g, r));
+		halo_stroke(cr, &mig_color[m->cls], w * 1.5);
+	}
+}
+
+static void arrow_head(cairo_t *cr, double x, double y, double dir, double size)
+{
+	cairo_move_to(cr, x, y);
+	cairo_line_to(cr, x - size * 0.5, y - dir * size);
+	cairo_line_to(cr, x + size * 0.5, y - dir * size);
+	cairo_close_path(cr);
+}
+
+static void draw_wakeup(cairo_t *cr, const struct geom *g, const struct sp_dg_mark *m, double lw,
+			const struct sp_dg_marks *mk)
+{
+	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
+	double x = x_of(g, m->ts_ns), y0, y1, head = fmin(g->row_h * 0.4, 7), dir;
+
+	if (r0 < 0 || r1 < 0)
+		return;
+	y0 = y_of(g, r0);
+	y1 = y_of(g, r1);
+	if (r0 == r1) {
+		/* woken where it then ran: a short arrow down onto the row */
+		y0 = y1 - g->row_h * 0.45;
+	}
+	dir = y1 > y0 ? 1 : -1;
+	cairo_move_to(cr, x, y0);
+	cairo_line_to(cr, x, y1 - dir * head);
+	halo_stroke(cr, &wakeup_color, lw);
+	arrow_head(cr, x, y1, dir, head);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, lw * 1.5);
+	cairo_stroke_preserve(cr);
+	sp_render_set_color(cr, &wakeup_color);
+	cairo_fill(cr);
+}
+
+static void draw_placement(cairo_t *cr, const struct geom *g, const struct sp_dg_mark *m,
+			   double lw, bool lines, const struct sp_dg_marks *mk)
+{
+	static const double dot[] = { 1, 2 };
+	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
+	double x = x_of(g, m->ts_ns), rad = fmin(g->row_h * 0.3, 6);
+
+	if (r0 < 0)
+		return;
+	if (r1 >= 0 && lines) {
+		cairo_move_to(cr, x, y_of(g, r0));
+		cairo_line_to(cr, x_of(g, m->ts2_ns), y_of(g, r1));
+		cairo_set_dash(cr, dot, 2, 0);
+		halo_stroke(cr, &placement_color, lw);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, x, y_of(g, r0), rad, 0, 2 * M_PI);
+	halo_stroke(cr, &placement_color, lw * 1.5);
+}
+
+static void event_shape(cairo_t *cr, int shape, double x, double y, double s)
+{
+	switch (shape % 5) {
+	case 0:		/* triangle, pointing down at the moment */
+		cairo_move_to(cr, x, y + s);
+		cairo_line_to(cr, x - s, y - s);
+		cairo_line_to(cr, x + s, y - s);
+		cairo_close_path(cr);
+		break;
+	case 1:
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, x, y, s, 0, 2 * M_PI);
+		break;
+	case 2:
+		cairo_rectangle(cr, x - s, y - s, 2 * s, 2 * s);
+		break;
+	case 3:
+		cairo_move_to(cr, x, y - s * 1.2);
+		cairo_line_to(cr, x + s * 1.2, y);
+		cairo_line_to(cr, x, y + s * 1.2);
+		cairo_line_to(cr, x - s * 1.2, y);
+		cairo_close_path(cr);
+		break;
+	default:	/* triangle, pointing up */
+		cairo_move_to(cr, x, y - s);
+		cairo_line_to(cr, x - s, y + s);
+		cairo_line_to(cr, x + s, y + s);
+		cairo_close_path(cr);
+		break;
+	}
+}
+
+static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct geom *g,
+		       const struct sp_dg_mark *m, double lw, bool label,
+		       const struct sp_dg_marks *mk)
+{
+	int r = row_of(mk, m->cpu);
+	double x = x_of(g, m->ts_ns), y, s = fmin(g->row_h * 0.25, 5);
+
+	if (r < 0)
+		return;
+	y = y_of(g, r);
+	event_shape(cr, m->cls, x, y, s);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, lw);
+	cairo_stroke_preserve(cr);
+	sp_render_set_color(cr, &event_color[m->cls]);
+	cairo_fill(cr);
+	if (!label || !m->label)
+		return;
+	/* on a white box, to the right of the shape */
+	{
+		const char *text = mk->text + m->label - 1;
+		double tw = sp_text_width(cr, text), th = sp_text_height(cr);
+		double tx = x + s + theme->pad / 2, ty = y - s - th;
+
+		if (ty < g->plot->y)
+			ty = y + s;
+		cairo_rectangle(cr, tx, ty, tw + theme->pad, th);
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_fill(cr);
+		sp_render_set_color(cr, &theme->text);
+		sp_text_draw(cr, tx + theme->pad / 2, ty, SP_ALIGN_LEFT | SP_ALIGN_TOP, text);
+	}
+}
+
+/* The last mark drawn of a kind from a row: where, to which row, of which class. */
+struct last_mark {
+	double px;
+	int row2;
+	int cls;
+	bool any;
+};
+
+/*
+ * Whether @m would land on the pixel of the last mark of its kind drawn
+ * from its row, to the same row, of the same class: drawing it again
+ * would change nothing but the time it takes.
+ */
+static bool same_pixel(struct last_mark *last, const struct geom *g, const struct sp_dg_mark *m,
+		       const struct sp_dg_marks *mk)
+{
+	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2), r = r0 >= 0 ? r0 : r1;
+	double px = floor(x_of(g, m->ts_ns));
+	struct last_mark *l;
+
+	if (r < 0 || m->label)
+		return false;
+	l = &last[(size_t)m->kind * mk->tl->nr_rows + (size_t)r];
+	if (l->any && l->px == px && l->row2 == r1 && l->cls == m->cls)
+		return true;
+	*l = (struct last_mark){ px, r1, m->cls, true };
+	return false;
+}
+
+static void draw_note(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		      const char *note)
+{
+	double tw = sp_text_width(cr, note), th = sp_text_height(cr);
+	double x = plot->x + theme->pad, y = plot->y + theme->pad;
+
+	cairo_rectangle(cr, x, y, tw + 2 * theme->pad, th + theme->pad);
+	cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+	cairo_fill_preserve(cr);
+	sp_render_set_color(cr, &theme->axis);
+	cairo_set_line_width(cr, theme->axis_line_width);
+	cairo_stroke(cr);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_draw(cr, x + theme->pad, y + theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_TOP, note);
+}
+
+bool sp_dg_marks_arrows(const struct sp_dg_marks *mk, double plot_w)
+{
+	return mk->nr_wakeup_arrows <= plot_w / ARROW_SPACING;
+}
+
+void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		      const struct sp_dg_marks *mk)
+{
+	struct geom g = { plot, mk->tl, plot->h / mk->tl->nr_rows };
+	double lw = fmax(theme->data_line_width * 0.75, 0.75);
+	bool arrows = sp_dg_marks_arrows(mk, plot->w);
+	/* the line to where the task ran, when as few as the arrows */
+	bool placement_lines = mk->place.by[SP_PLACE_MOVED_PREV_IDLE].nr <=
+			       plot->w / ARROW_SPACING;
+	uint64_t nr_labels = 0;
+	struct last_mark *last;
+	char note[160];
+	size_t i;
+	int k;
+
+	for (k = 0; k < mk->nr_events; k++)
+		if (mk->events[k].text)
+			nr_labels += mk->events[k].nr;
+	cairo_save(cr);
+	cairo_rectangle(cr, plot->x, plot->y, plot->w, plot->h);
+	cairo_clip(cr);
+	sp_render_font(cr, theme, theme->font_size * 0.85, false);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+	last = calloc((size_t)4 * mk->tl->nr_rows, sizeof(*last));
+	/* under the others: the placement lines, then migrations, arrows, events */
+	for (int pass = 0; pass < 4; pass++) {
+		for (i = 0; i < mk->nr_marks; i++) {
+			const struct sp_dg_mark *m = &mk->marks[i];
+
+			if (last && same_pixel(last, &g, m, mk))
+				continue;
+
+			if (pass == 0 && m->kind == SP_DG_MARK_PLACEMENT)
+				draw_placement(cr, &g, m, lw, placement_lines, mk);
+			else if (pass == 1 && m->kind == SP_DG_MARK_MIGRATION)
+				draw_migration(cr, &g, m, lw, mk);
+			else if (pass == 2 && m->kind == SP_DG_MARK_WAKEUP && arrows)
+				draw_wakeup(cr, &g, m, lw, mk);
+			else if (pass == 3 && m->kind == SP_DG_MARK_EVENT)
+				draw_event(cr, theme, &g, m, lw,
+					   nr_labels <= plot->w / LABEL_SPACING, mk);
+		}
+	}
+	if (mk->wakeups && !arrows) {
+		snprintf(note, sizeof(note), "%" PRIu64 " wakeups: too many to draw their arrows; "
+			 "zoom in to at most %.0f", mk->nr_wakeup_arrows, plot->w / ARROW_SPACING);
+		draw_note(cr, theme, plot, note);
+	}
+	cairo_restore(cr);
+	free(last);
+}
+
+void sp_dg_marks_release(struct sp_dg_marks *mk)
+{
+	free(mk->marks);
+	free(mk->runs);
+	free(mk->text);
+	mk->marks = mk->runs = NULL;
+	mk->text = NULL;
+	mk->nr_marks = mk->nr_runs = mk->nr_text = 0;
+	mk->alloc_marks = mk->alloc_runs = mk->alloc_text = 0;
+}
