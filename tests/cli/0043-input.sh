@@ -19,8 +19,10 @@ check "stats --input=FILE: the same numbers" cmp -s "$TMP/want.json" "$OUT"
 (cd "$TMP/here" && run "$SCHEDPLOT" stats --json && cp "$OUT" "$TMP/here.json" &&
 	echo "$STATUS" >"$TMP/here.status")
 check "stats in a directory with trace.dat: exit 0" test "$(cat "$TMP/here.status")" = 0
+# (the file's name is in "file" and in the zoom commands of "look_at")
 check "stats with no file reads ./trace.dat" \
-	diff <(grep -v '"file"' "$TMP/want.json") <(grep -v '"file"' "$TMP/here.json")
+	diff <(grep -v '"file"' "$TMP/want.json" | sed 's/"zoom": "[^"]*"//') \
+	<(grep -v '"file"' "$TMP/here.json" | sed 's/"zoom": "[^"]*"//')
 check "stats with no file: names trace.dat" grep -q '"file": "trace.dat"' "$TMP/here.json"
 
 for cmd in stats datagraph running-waiting overview; do
