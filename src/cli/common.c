@@ -20,24 +20,37 @@
 
 struct sp_cli_common sp_cli;
 
+/* where this thread's messages go: stderr, or a job's buffer (parallel.c) */
+static __thread FILE *capture;
+
+void sp_cli_capture(FILE *fp)
+{
+	capture = fp;
+}
+
+static FILE *msgs(void)
+{
+	return capture ? capture : stderr;
+}
+
 void sp_cli_error(const char *file, const struct sp_error *err)
 {
-	fputs("schedplot: ", stderr);
+	fputs("schedplot: ", msgs());
 	if (file)
-		fprintf(stderr, "%s: ", file);
+		fprintf(msgs(), "%s: ", file);
 	if (err->offset >= 0)
-		fprintf(stderr, "offset 0x%llx: ", (unsigned long long)err->offset);
-	fprintf(stderr, "%s\n", err->msg[0] ? err->msg : strerror(-err->code));
+		fprintf(msgs(), "offset 0x%llx: ", (unsigned long long)err->offset);
+	fprintf(msgs(), "%s\n", err->msg[0] ? err->msg : strerror(-err->code));
 }
 
 /* One line on stderr: "schedplot: FILE: message" (no FILE when NULL). */
 static void message(const char *file, const char *fmt, va_list ap)
 {
-	fputs("schedplot: ", stderr);
+	fputs("schedplot: ", msgs());
 	if (file)
-		fprintf(stderr, "%s: ", file);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(msgs(), "%s: ", file);
+	vfprintf(msgs(), fmt, ap);
+	fputc('\n', msgs());
 }
 
 int sp_cli_fail(const char *file, const char *fmt, ...)
@@ -61,11 +74,11 @@ int sp_cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedplot: ", stderr);
+	fputs("schedplot: ", msgs());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(msgs(), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'schedplot%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+	fprintf(msgs(), "\nTry 'schedplot%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
 	return SP_EXIT_USAGE;
 }
 
@@ -124,11 +137,11 @@ void sp_cli_warn(const char *fmt, ...)
 
 	if (sp_cli.quiet)
 		return;
-	fputs("schedplot: warning: ", stderr);
+	fputs("schedplot: warning: ", msgs());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(msgs(), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', msgs());
 }
 
 void sp_cli_note(const char *file, const char *fmt, ...)
@@ -148,14 +161,14 @@ void sp_cli_notice(const char *file, const char *fmt, ...)
 
 	if (sp_cli.quiet)
 		return;
-	fputs("schedplot: ", stderr);
+	fputs("schedplot: ", msgs());
 	if (file)
-		fprintf(stderr, "%s: ", file);
-	fputs("note: ", stderr);
+		fprintf(msgs(), "%s: ", file);
+	fputs("note: ", msgs());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(msgs(), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', msgs());
 }
 
 bool sp_cli_parse_common(int opt)
@@ -169,6 +182,19 @@ bool sp_cli_parse_common(int opt)
 		return true;
 	}
 	return false;
+}
+
+int sp_cli_parse_jobs(const char *cmd, const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > 1024)
+		return sp_cli_usage(cmd, "--jobs needs a count from 1 to 1024, not '%s'", arg);
+	sp_cli.jobs = (int)n;
+	return 0;
 }
 
 char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns)
@@ -372,14 +398,14 @@ static void report_oddities(struct sp_trace *t)
 		lost += n;
 		cpus_lost += n > 0;
 		if (n && sp_cli.verbose)
-			fprintf(stderr, "schedplot: %s: CPU %d: %llu or more events lost (the "
+			fprintf(msgs(), "schedplot: %s: CPU %d: %llu or more events lost (the "
 				"kernel does not always say how many)\n", t->path, c,
 				(unsigned long long)n);
 	}
 	if (sp_cli.verbose)
 		for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
 			if (m->repairs[k])
-				fprintf(stderr, "schedplot: %s: %llu repairs of kind %s\n", t->path,
+				fprintf(msgs(), "schedplot: %s: %llu repairs of kind %s\n", t->path,
 					(unsigned long long)m->repairs[k], sp_repair_name(k));
 	if (lost)
 		sp_cli_warn("%s: events lost on %d CPU%s (ring buffer overrun, %llu or more); "
@@ -402,7 +428,7 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
 
 	sp_error_clear(&err);
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	if (!sp_cli.quiet && isatty(STDERR_FILENO))
+	if (!sp_cli.quiet && !capture && isatty(STDERR_FILENO))
 		sp_reader_set_progress(t->reader, progress_show, &p);
 	ret = sp_trace_run(t, obs, reset, filter, &err);
 	sp_reader_set_progress(t->reader, NULL, NULL);

@@ -46,6 +46,7 @@ static const struct option view_options[] = {
 	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
 	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
 	{ "csv", required_argument, NULL, SP_VOPT_CSV },
+	{ "jobs", required_argument, NULL, SP_VOPT_JOBS },
 	{ "by", required_argument, NULL, SP_VOPT_BY },
 	{ "class", required_argument, NULL, SP_VOPT_CLASS },
 	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
@@ -256,6 +257,9 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			break;
 		case SP_VOPT_CSV:
 			o->csv = optarg;
+			break;
+		case SP_VOPT_JOBS:
+			ret = sp_cli_parse_jobs(cmd, optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -40,6 +40,7 @@ enum sp_view_opt {
 	SP_VOPT_NO_SHADE,		/* running/waiting shading */
 	SP_VOPT_CSV,			/* --csv FILE */
 	SP_VOPT_FORMAT,
+	SP_VOPT_JOBS,			/* --jobs N: traces read at once */
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,
