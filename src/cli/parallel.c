@@ -44,13 +44,13 @@ int sp_cli_jobs(int nr)
 	return n < 1 ? 1 : (int)n;
 }
 
-/* One job, its messages into a buffer; SP_EXIT_FAILURE when none can be made. */
+/* One job, its messages into a buffer of its own. */
 static void run_job(struct pool *p, int i, struct job *j)
 {
 	FILE *fp = open_memstream(&j->msg, &j->len);
 
 	if (!fp) {
-		j->ret = SP_EXIT_FAILURE;
+		j->ret = sp_cli_fail(NULL, "out of memory");
 		return;
 	}
 	sp_cli_capture(fp);
