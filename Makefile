@@ -42,6 +42,23 @@ LIBS       := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm -pthread
 ifeq ($(WERROR),1)
 ALL_CFLAGS += -Werror
 endif
+# The build users get (make, make install, the Debian package) is GCC's
+# profile-guided one, PGO=1 below, into build-pgo/; PGO=0 opts out.  A
+# compiler other than GCC builds plainly.  The test and developer goals
+# (make check, unit, the sanitizers, targets under build/) keep the plain
+# build in build/: the training run would double every build of the suite,
+# and tests/package/0086-pgo.sh checks that the PGO build's output is the
+# plain one's.
+IS_GCC     := $(shell $(CC) -v 2>&1 | grep -c '^gcc version')
+PLAIN_GOALS := unit check check-package check-all check-layers check-headers fuzz fuzz-build \
+	fuzz-afl-build build/% clean distclean
+ifeq ($(origin PGO),undefined)
+ifeq ($(IS_GCC)$(SANITIZE),1)
+PGO := $(if $(filter $(PLAIN_GOALS),$(MAKECMDGOALS)),0,1)
+else
+PGO := 0
+endif
+endif
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS    += -fsanitize=address,undefined
@@ -65,7 +82,7 @@ endif
 # profile ($(PGO_PROFILE)), with the counts.  The passes are 10-15% faster
 # (tests/bench/README.md); the output is the same.
 ifneq ($(filter 1 train,$(PGO)),)
-ifeq ($(shell $(CC) -v 2>&1 | grep -c '^gcc version'),0)
+ifeq ($(IS_GCC),0)
 $(error PGO=1 needs GCC; CC is $(CC))
 endif
 endif
@@ -125,7 +142,9 @@ $(PGO_PROFILE): $(ALL_SRC) $(wildcard include/schedplot/*/*.h) tests/tools/pgo-t
 	$(Q)rm -f $(BUILD)/*/*.o $(BUILD)/*/*.gcda $(BUILD)/tests/*.gcda
 	$(Q)$(MAKE) --no-print-directory PGO=train BUILD=$(BUILD) $(BUILD)/schedplot \
 		$(BUILD)/tests/gen-trace
-	$(Q)tests/tools/pgo-train $(BUILD)/schedplot $(BUILD)/tests/gen-trace
+	$(Q)tests/tools/pgo-train $(BUILD)/schedplot $(BUILD)/tests/gen-trace || { \
+		echo "  PGO    the training run failed: building without a profile" >&2; \
+		rm -f $(BUILD)/*/*.gcda; }
 	$(Q)touch $@
 endif
 
@@ -216,9 +235,11 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 	$(PROG) datagraph -q --migrations --wakeups --placement --width 1000 \
 		--min 8ms --max 20ms -o doc/overload-marks.png $(SAMPLE)
 
-# The benchmark; inputs are made once into bench-data/ (BENCH_DATA).
+# The benchmark of the build users get (PGO=1 with GCC, as make builds it,
+# into build-bench/); inputs are made once into bench-data/ (BENCH_DATA).
+BENCH_PGO := $(if $(filter 1,$(IS_GCC)),1,0)
 bench:
-	$(Q)$(MAKE) --no-print-directory OPT='-O3 -g' PGO=1 BUILD=build-bench \
+	$(Q)$(MAKE) --no-print-directory PGO=$(BENCH_PGO) BUILD=build-bench \
 		build-bench/schedplot build-bench/tests/gen-trace
 	$(Q)SCHEDPLOT=$(CURDIR)/build-bench/schedplot GEN_TRACE=$(CURDIR)/build-bench/tests/gen-trace \
 		tests/bench/run

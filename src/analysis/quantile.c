@@ -96,19 +96,97 @@ int sp_samples_sort(struct sp_samples *s)
 	return 0;
 }
 
-uint64_t sp_samples_quantile(const struct sp_samples *s, uint64_t num, uint64_t den)
+/* The 1-based nearest rank of p = num/den among @n samples (n > 0, den > 0). */
+static size_t quantile_rank(size_t n, uint64_t num, uint64_t den)
 {
 	uint64_t rank;
 
-	if (!s->nr || !den)
-		return 0;
 	if (num > den)
 		num = den;
 	/* ceil(num * n / den) without overflow for any n below 2^54 */
-	rank = (num * (uint64_t)s->nr + den - 1) / den;
-	if (rank < 1)
-		rank = 1;
-	return s->v[rank - 1];
+	rank = (num * (uint64_t)n + den - 1) / den;
+	return rank < 1 ? 1 : rank;
+}
+
+uint64_t sp_samples_quantile(const struct sp_samples *s, uint64_t num, uint64_t den)
+{
+	if (!s->nr || !den)
+		return 0;
+	return s->v[quantile_rank(s->nr, num, den) - 1];
+}
+
+/*
+ * Put the k-th smallest of v[0..n) at v[k], none larger before it and none
+ * smaller after (Hoare's selection, median of three).  Return: false when
+ * it did more than a few passes' work (values chosen to defeat it), and
+ * v is then only reordered.
+ */
+static bool select_nth(uint64_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, budget = 8 * n + 64;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+		uint64_t a = v[lo], b = v[mid], c = v[hi], pivot, tmp;
+
+		pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		if (budget < hi - lo + 1)
+			return false;
+		budget -= hi - lo + 1;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				tmp = v[i];
+				v[i] = v[j];
+				v[j] = tmp;
+				i++;
+				if (!j--)
+					break;
+			}
+		}
+		/* v[lo..j] <= pivot <= v[i..hi], and between them all equal the pivot */
+		if (k <= j && j != (size_t)-1)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return true;
+	}
+	return true;
+}
+
+int sp_samples_summary(struct sp_samples *s, struct sp_summary *sum)
+{
+	static const uint64_t p[][2] = { { 999, 1000 }, { 99, 100 }, { 9, 10 }, { 1, 2 } };
+	uint64_t *q[] = { &sum->p999, &sum->p99, &sum->p90, &sum->p50 };
+	uint64_t total = 0, lo = UINT64_MAX, hi = 0;
+	size_t i, k, end;
+
+	if (s->sorted || s->nr < 2)
+		return sp_samples_summarize(s, sum);
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < s->nr; i++) {
+		total += s->v[i];
+		lo = s->v[i] < lo ? s->v[i] : lo;
+		hi = s->v[i] > hi ? s->v[i] : hi;
+	}
+	/* highest rank first: each lower one lies in the part before it */
+	end = s->nr;
+	for (i = 0; i < 4; i++) {
+		k = quantile_rank(s->nr, p[i][0], p[i][1]) - 1;
+		if ((!i || k + 1 < end) && !select_nth(s->v, end, k))
+			return sp_samples_summarize(s, sum);
+		*q[i] = s->v[k];
+		end = k + 1;
+	}
+	sum->n = s->nr;
+	sum->min = lo;
+	sum->max = hi;
+	sum->mean = total / s->nr;
+	return 0;
 }
 
 int sp_samples_summarize(struct sp_samples *s, struct sp_summary *sum)

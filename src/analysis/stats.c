@@ -139,8 +139,8 @@ void sp_stats_latency(struct sp_stats *s, uint64_t dur_ns)
 
 void sp_stats_finish(struct sp_stats *s)
 {
-	/* out of memory to sort fast, it sorts slowly: exact either way */
-	(void)sp_samples_summarize(&s->lat, &s->latency);
+	/* selected, not sorted (sorted already by compare); exact either way */
+	(void)sp_samples_summary(&s->lat, &s->latency);
 	integrate(s, s->end_ns);
 	iww_close(s, s->end_ns);
 	/* the value at t = end holds too */

@@ -27,6 +27,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/compare.h"
+#include "schedplot/cli/parallel.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/trace.h"
@@ -68,6 +69,7 @@ static const char compare_usage[] =
 	"      --no-shift        no shift function (its bootstrap takes seconds per\n"
 	"                        100000 waits)\n"
 	"      --seed N          seed of the bootstrap (default 1)\n"
+	"      --jobs N          traces read at once (default: one per CPU)\n"
 	"  -o, --output FILE     draw the runs and the wait distributions (PNG, PDF, SVG)\n"
 	"      --format FMT      png, pdf or svg (needed with -o -)\n"
 	"      --metric NAME     the metric of the runs plot (default duration)\n"
@@ -102,6 +104,7 @@ enum {
 	OPT_WIDTH,
 	OPT_HEIGHT,
 	OPT_TITLE,
+	OPT_JOBS,
 };
 
 static const struct option compare_options[] = {
@@ -116,6 +119,7 @@ static const struct option compare_options[] = {
 	{ "shift", no_argument, NULL, OPT_SHIFT },
 	{ "no-shift", no_argument, NULL, OPT_NO_SHIFT },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "metric", required_argument, NULL, OPT_METRIC },
@@ -395,6 +399,11 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 				return sp_cli_usage("compare", "--seed needs a number, not '%s'",
 						    optarg);
 			break;
+		case OPT_JOBS:
+			ret = sp_cli_parse_jobs("compare", optarg);
+			if (!ret)
+				ret = -1;
+			break;
 		case 'o':
 			o->output = optarg;
 			break;
@@ -560,6 +569,16 @@ static void compare_release(struct sp_cmp *c)
 	free(c->metrics);
 }
 
+/* Job @i of the passes: run @i of the first group, then of the second. */
+static int load_one(void *data, int i)
+{
+	struct sp_cmp *c = data;
+	int g = i < c->g[0].nr_runs ? 0 : 1;
+	struct sp_cmp_run *run = &c->g[g].runs[g ? i - c->g[0].nr_runs : i];
+
+	return c->o.values ? sp_cmp_load_values(&c->o, run) : sp_cmp_load_trace(&c->o, run);
+}
+
 static int load_groups(struct sp_cmp *c)
 {
 	const struct sp_cmp_opts *o = &c->o;
@@ -581,15 +600,13 @@ static int load_groups(struct sp_cmp *c)
 		if (!c->g[i].runs)
 			return sp_cli_fail(NULL, "out of memory");
 		c->g[i].nr_runs = o->nr_files[i];
-		for (r = 0; r < o->nr_files[i]; r++) {
-			struct sp_cmp_run *run = &c->g[i].runs[r];
-
-			run->file = o->files[i][r];
-			ret = o->values ? sp_cmp_load_values(o, run) : sp_cmp_load_trace(o, run);
-			if (ret)
-				return ret;
-		}
+		for (r = 0; r < o->nr_files[i]; r++)
+			c->g[i].runs[r].file = o->files[i][r];
 	}
+	/* the runs are independent: read on the CPUs there are, in order */
+	ret = sp_cli_parallel(c->g[0].nr_runs + c->g[1].nr_runs, load_one, c);
+	if (ret)
+		return ret;
 	if (o->values)
 		return SP_EXIT_OK;
 	/* different machines can be compared, but the numbers then mean less */

@@ -70,6 +70,7 @@ static const char latency_usage[] =
 	"      --no-legend       leave out the table under the plot\n"
 	"      --font-size N     base font size (px for PNG, pt for PDF/SVG)\n"
 	"      --palette NAME    default, colorblind or grey\n"
+	"      --jobs N          traces read at once (default: one per CPU)\n"
 	"  -v, --verbose         list what was repaired or lost in the trace (the\n"
 	"                        first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet           no progress line and no warnings\n"
@@ -103,6 +104,7 @@ static const struct option latency_options[] = {
 	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
 	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
 	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
+	{ "jobs", required_argument, NULL, SP_VOPT_JOBS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },

@@ -20,24 +20,37 @@
 
 struct sp_cli_common sp_cli;
 
+/* where this thread's messages go: stderr, or a job's buffer (parallel.c) */
+static __thread FILE *capture;
+
+void sp_cli_capture(FILE *fp)
+{
+	capture = fp;
+}
+
+static FILE *msgs(void)
+{
+	return capture ? capture : stderr;
+}
+
 void sp_cli_error(const char *file, const struct sp_error *err)
 {
-	fputs("schedplot: ", stderr);
+	fputs("schedplot: ", msgs());
 	if (file)
-		fprintf(stderr, "%s: ", file);
+		fprintf(msgs(), "%s: ", file);
 	if (err->offset >= 0)
-		fprintf(stderr, "offset 0x%llx: ", (unsigned long long)err->offset);
-	fprintf(stderr, "%s\n", err->msg[0] ? err->msg : strerror(-err->code));
+		fprintf(msgs(), "offset 0x%llx: ", (unsigned long long)err->offset);
+	fprintf(msgs(), "%s\n", err->msg[0] ? err->msg : strerror(-err->code));
 }
 
 /* One line on stderr: "schedplot: FILE: message" (no FILE when NULL). */
 static void message(const char *file, const char *fmt, va_list ap)
 {
-	fputs("schedplot: ", stderr);
+	fputs("schedplot: ", msgs());
 	if (file)
-		fprintf(stderr, "%s: ", file);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(msgs(), "%s: ", file);
+	vfprintf(msgs(), fmt, ap);
+	fputc('\n', msgs());
 }
 
 int sp_cli_fail(const char *file, const char *fmt, ...)
@@ -61,11 +74,11 @@ int sp_cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedplot: ", stderr);
+	fputs("schedplot: ", msgs());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(msgs(), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'schedplot%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
+	fprintf(msgs(), "\nTry 'schedplot%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
 	return SP_EXIT_USAGE;
 }
 
@@ -124,11 +137,11 @@ void sp_cli_warn(const char *fmt, ...)
 
 	if (sp_cli.quiet)
 		return;
-	fputs("schedplot: warning: ", stderr);
+	fputs("schedplot: warning: ", msgs());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(msgs(), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', msgs());
 }
 
 void sp_cli_note(const char *file, const char *fmt, ...)
@@ -148,14 +161,14 @@ void sp_cli_notice(const char *file, const char *fmt, ...)
 
 	if (sp_cli.quiet)
 		return;
-	fputs("schedplot: ", stderr);
+	fputs("schedplot: ", msgs());
 	if (file)
-		fprintf(stderr, "%s: ", file);
-	fputs("note: ", stderr);
+		fprintf(msgs(), "%s: ", file);
+	fputs("note: ", msgs());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(msgs(), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', msgs());
 }
 
 bool sp_cli_parse_common(int opt)
@@ -182,6 +195,19 @@ char *sp_cli_zoom_command(char *buf, size_t len, const char *view, uint64_t star
 		 (unsigned long long)(from / 1000000), (unsigned long long)(from % 1000000),
 		 (unsigned long long)(to / 1000000), (unsigned long long)(to % 1000000), file);
 	return buf;
+}
+
+int sp_cli_parse_jobs(const char *cmd, const char *arg)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > 1024)
+		return sp_cli_usage(cmd, "--jobs needs a count from 1 to 1024, not '%s'", arg);
+	sp_cli.jobs = (int)n;
+	return 0;
 }
 
 char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns)
@@ -385,14 +411,14 @@ static void list_oddities(struct sp_trace *t)
 	for (i = 0; i < nr_gaps; i++) {
 		bool known = gaps[i].count >= 0;
 
-		fprintf(stderr, "schedplot: %s: CPU %d: %llu.%09llu: lost %s%d events before this "
+		fprintf(msgs(), "schedplot: %s: CPU %d: %llu.%09llu: lost %s%d events before this "
 			"record%s\n", t->path, gaps[i].cpu,
 			(unsigned long long)(gaps[i].ts_ns / 1000000000),
 			(unsigned long long)(gaps[i].ts_ns % 1000000000), known ? "" : "\xe2\x89\xa5 ",
 			known ? gaps[i].count : 1, known ? "" : " (the kernel did not say how many)");
 	}
 	if (all_gaps > nr_gaps)
-		fprintf(stderr, "schedplot: %s: %llu more gaps (-vv lists them all)\n", t->path,
+		fprintf(msgs(), "schedplot: %s: %llu more gaps (-vv lists them all)\n", t->path,
 			(unsigned long long)(all_gaps - nr_gaps));
 	for (i = 0; i < m->nr_repair_notes; i++) {
 		const struct sp_repair_note *r = &m->repair_notes[i];
@@ -403,12 +429,12 @@ static void list_oddities(struct sp_trace *t)
 		if (r->pid >= 0)
 			snprintf(pid, sizeof(pid), r->kind == SP_REPAIR_MISSED_SWITCH ?
 				 ", pid %d made current" : ", prev_pid %d", r->pid);
-		fprintf(stderr, "schedplot: %s:%s %llu.%09llu: repair %s%s\n", t->path, cpu,
+		fprintf(msgs(), "schedplot: %s:%s %llu.%09llu: repair %s%s\n", t->path, cpu,
 			(unsigned long long)(r->ts_ns / 1000000000),
 			(unsigned long long)(r->ts_ns % 1000000000), sp_repair_name(r->kind), pid);
 	}
 	if (all_repairs > m->nr_repair_notes)
-		fprintf(stderr, "schedplot: %s: %llu more repairs (-vv lists them all)\n", t->path,
+		fprintf(msgs(), "schedplot: %s: %llu more repairs (-vv lists them all)\n", t->path,
 			(unsigned long long)(all_repairs - m->nr_repair_notes));
 }
 
@@ -424,7 +450,7 @@ static void report_oddities(struct sp_trace *t)
 		lost += n;
 		cpus_lost += n > 0;
 		if (n && sp_cli.verbose)
-			fprintf(stderr, "schedplot: %s: CPU %d: %s%llu events lost\n", t->path, c,
+			fprintf(msgs(), "schedplot: %s: CPU %d: %s%llu events lost\n", t->path, c,
 				sp_reader_lost_exact(t->reader, c) ? "" : "\xe2\x89\xa5 ",
 				(unsigned long long)n);
 	}
@@ -433,7 +459,7 @@ static void report_oddities(struct sp_trace *t)
 	if (sp_cli.verbose)
 		for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
 			if (m->repairs[k])
-				fprintf(stderr, "schedplot: %s: %llu repairs of kind %s\n", t->path,
+				fprintf(msgs(), "schedplot: %s: %llu repairs of kind %s\n", t->path,
 					(unsigned long long)m->repairs[k], sp_repair_name(k));
 	if (lost)
 		sp_cli_warn("%s: events lost on %d CPU%s (ring buffer overrun, %llu or more); "
@@ -456,7 +482,7 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
 
 	sp_error_clear(&err);
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	if (!sp_cli.quiet && isatty(STDERR_FILENO))
+	if (!sp_cli.quiet && !capture && isatty(STDERR_FILENO))
 		sp_reader_set_progress(t->reader, progress_show, &p);
 	t->keep_notes = sp_cli.verbose >= 2 ? SIZE_MAX : 0;
 	ret = sp_trace_run(t, obs, reset, filter, &err);

@@ -147,7 +147,7 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	struct sp_trace t;
 	uint64_t dur_ns;
 	size_t i;
-	int ret;
+	int ret, sorted;
 
 	ret = sp_cli_open(&t, r->file);
 	if (ret)
@@ -163,6 +163,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	ret = sp_cli_run(&t, &obs, pass_reset, NULL);
 	if (ret)
 		goto out;
+	/* the waits are kept sorted: sorted first, the summary reads them */
+	sorted = sp_samples_sort(&p.stats.lat);
 	sp_stats_finish(&p.stats);
 	if (p.stats.lat_error) {
 		ret = sp_cli_fail(r->file, "out of memory keeping %llu wakeup latencies",
@@ -196,9 +198,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	r->m[SP_CMP_WAKEUP_P99] = p.stats.latency.n ? (double)p.stats.latency.p99 : NAN;
 	r->m[SP_CMP_MIGRATIONS] = dur_ns ? p.nr_migrations / (dur_ns / 1e9) : 0.0;
 
-	ret = sp_samples_sort(&p.stats.lat);
-	if (ret) {
-		ret = sp_cli_fail_code(r->file, ret, "cannot sort the wakeup latencies");
+	if (sorted) {
+		ret = sp_cli_fail_code(r->file, sorted, "cannot sort the wakeup latencies");
 		goto out;
 	}
 	r->nr_waits = p.stats.lat.nr;

@@ -10,6 +10,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/parallel.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
@@ -88,13 +89,107 @@ static int pass_trace(struct sp_view_run *run)
 	return ret;
 }
 
+/*
+ * The traces of a view of several, passed at once: trace 0 in @run, where
+ * it is open, each other in a copy of @run of its own, made before any
+ * pass starts; --csv lines of the copies go to temporary files, appended
+ * in order after the passes.  Each trace is closed after its pass, so no
+ * more are open than jobs run at once.
+ */
+struct trace_jobs {
+	struct sp_view_run **own;	/* per trace; [0] is the view's run */
+};
+
+static int pass_job(void *data, int i)
+{
+	struct trace_jobs *j = data;
+	struct sp_view_run *run = j->own[i];
+	int ret = i ? open_trace(run, i) : SP_EXIT_OK;
+
+	if (!ret)
+		ret = pass_trace(run);
+	if (run->trace_open) {
+		sp_trace_close(&run->trace);
+		run->trace_open = false;
+	}
+	return ret;
+}
+
+/* Append the --csv lines of @from (a temporary file) to @to. */
+static int append_csv(FILE *to, FILE *from)
+{
+	char buf[65536];
+	size_t n;
+
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return -1;
+	return ferror(from) ? -1 : 0;
+}
+
+static int pass_parallel(struct sp_view_run *run)
+{
+	int i, nr = run->opts.nr_traces, ret = SP_EXIT_OK;
+	struct trace_jobs j;
+
+	j.own = calloc(nr, sizeof(*j.own));
+	if (!j.own)
+		return sp_cli_fail(NULL, "out of memory");
+	j.own[0] = run;
+	for (i = 1; i < nr && !ret; i++) {
+		j.own[i] = malloc(sizeof(*run));
+		if (!j.own[i]) {
+			ret = sp_cli_fail(NULL, "out of memory");
+			break;
+		}
+		*j.own[i] = *run;
+		j.own[i]->opts.cpus = NULL;	/* resolved for its own trace */
+		j.own[i]->trace_open = false;
+		if (run->csv.fp) {
+			j.own[i]->csv.fp = tmpfile();
+			if (!j.own[i]->csv.fp)
+				ret = sp_cli_fail(NULL, "cannot create a temporary file for --csv");
+		}
+	}
+	if (!ret)
+		ret = sp_cli_parallel(nr, pass_job, &j);
+	for (i = 1; i < nr && j.own[i]; i++) {
+		if (j.own[i]->csv.fp) {
+			if (!ret && append_csv(run->csv.fp, j.own[i]->csv.fp))
+				ret = sp_cli_fail(run->csv.path, "cannot write the CSV lines");
+			fclose(j.own[i]->csv.fp);
+		}
+		free(j.own[i]->opts.cpus);
+		free(j.own[i]);
+	}
+	free(j.own);
+	return ret;
+}
+
+/* The pass over each trace: one after the other, or several at once. */
+static int pass_traces(struct sp_view_run *run)
+{
+	int ret, i;
+
+	if (run->opts.nr_traces > 1 && sp_cli_jobs(run->opts.nr_traces) > 1)
+		return pass_parallel(run);
+	ret = pass_trace(run);
+	for (i = 1; !ret && i < run->opts.nr_traces; i++) {
+		ret = open_trace(run, i);
+		if (!ret)
+			ret = pass_trace(run);
+	}
+	return ret;
+}
+
 /* Everything from the trace's opening to the image's commit. */
 static int run_view(struct sp_view_run *run)
 {
 	const struct sp_view_desc *desc = run->desc;
 	struct sp_view_opts *o = &run->opts;
 	struct sp_error err;
-	int ret, i;
+	int ret;
 
 	ret = open_trace(run, 0);
 	if (!ret && desc->rows)
@@ -113,12 +208,7 @@ static int run_view(struct sp_view_run *run)
 	if (ret)
 		return ret;
 
-	ret = pass_trace(run);
-	for (i = 1; !ret && i < o->nr_traces; i++) {
-		ret = open_trace(run, i);
-		if (!ret)
-			ret = pass_trace(run);
-	}
+	ret = pass_traces(run);
 	if (!ret)
 		ret = desc->finish(run);
 	if (ret)

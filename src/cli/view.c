@@ -58,6 +58,7 @@ static const struct option view_options[] = {
 	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
 	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
 	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
+	{ "jobs", required_argument, NULL, SP_VOPT_JOBS },
 	{ "by", required_argument, NULL, SP_VOPT_BY },
 	{ "class", required_argument, NULL, SP_VOPT_CLASS },
 	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
@@ -365,6 +366,9 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 				return sp_cli_usage(cmd, "--min-at needs an event as SYSTEM:EVENT, "
 						    "like ftrace:print, not '%s'", optarg);
 			o->min_at = optarg;
+			break;
+		case SP_VOPT_JOBS:
+			ret = sp_cli_parse_jobs(cmd, optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);

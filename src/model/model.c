@@ -213,17 +213,12 @@ struct sp_task *sp_model_task(const struct sp_model *m, int pid)
 	return task_find(m, pid);
 }
 
-/* The task for @pid, created on first sight.  Return: NULL for pid < 0 or ENOMEM. */
-static struct sp_task *task_get(struct sp_model *m, int pid)
+/* A task for @pid, seen for the first time.  Return: NULL for ENOMEM. */
+static __attribute__((noinline)) struct sp_task *task_new(struct sp_model *m, int pid)
 {
 	struct sp_task *t;
 	size_t i;
 
-	if (pid < 0)
-		return NULL;
-	t = task_find(m, pid);
-	if (t)
-		return t;
 	if ((m->nr_tasks + 1) * 2 > m->alloc_index &&
 	    task_index_rebuild(m, m->alloc_index ? m->alloc_index * 2 : 1024))
 		return NULL;
@@ -243,18 +238,28 @@ static struct sp_task *task_get(struct sp_model *m, int pid)
 	return t;
 }
 
-/* strncmp(last, comm, 16) == 0, inline: two names per switch come through here */
+/*
+ * The task for @pid, created on first sight; inline, as it is looked up
+ * several times a record.  Return: NULL for pid < 0 or ENOMEM.
+ */
+static inline struct sp_task *task_get(struct sp_model *m, int pid)
+{
+	struct sp_task *t;
+
+	if (pid < 0)
+		return NULL;
+	t = task_find(m, pid);
+	return t ? t : task_new(m, pid);
+}
+
+/*
+ * The task's name is still @comm: two names per switch come through here.
+ * glibc's strncmp() compares them in a few vector steps, where a loop over
+ * the bytes took three times the instructions.
+ */
 static inline bool same_comm(const char last[16], const char *comm)
 {
-	int i;
-
-	for (i = 0; i < 16; i++) {
-		if (last[i] != comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
+	return !strncmp(last, comm, 16);
 }
 
 int sp_model_set_comm(struct sp_model *m, int pid, const char *comm)

@@ -17,13 +17,17 @@ else
 fi
 
 # Install the binary under test: the build directory it lives in, built
-# the same way (never recompile a sanitizer build without the sanitizers).
+# the same way (never recompile a sanitizer build without the sanitizers,
+# nor a plain one with the profile make install would otherwise build).
 make_args=(--no-print-directory -s -C "$SRCDIR")
 bindir=$(cd "$(dirname "$SCHEDPLOT")" && pwd)
 case $bindir in
 "$SRCDIR"/build-san) make_args+=(BUILD=build-san SANITIZE=1) ;;
 "$SRCDIR"/build-tsan) make_args+=(BUILD=build-tsan SANITIZE=thread) ;;
-"$SRCDIR"/*) make_args+=(BUILD="${bindir#"$SRCDIR"/}") ;;
+"$SRCDIR"/*)
+	make_args+=(BUILD="${bindir#"$SRCDIR"/}")
+	if [ -f "$bindir/pgo-profile" ]; then make_args+=(PGO=1); else make_args+=(PGO=0); fi
+	;;
 esac
 
 # make_run WHAT ARGS...: run make, keep its output in $OUT

@@ -60,3 +60,29 @@ if [ "$STATUS" != 0 ] && grep -q "PGO=1 needs GCC" "$ERR"; then
 else
 	not_ok "make PGO=1 CC=true: exit $STATUS: $(head -c 300 "$ERR")"
 fi
+
+# The build users get: make (and make install, the Debian package) builds
+# with the profile where GCC compiles, into build-pgo/; PGO=0 opts out, and
+# another compiler builds plainly.  Dry runs: the commands only.
+dry() { make -n --no-print-directory -C "$SRCDIR" BUILD="$TMP/dry" "$@" 2>&1; }
+if dry | grep -q -- '-fprofile-generate' && dry | grep -q -- 'pgo-train' &&
+	dry install DESTDIR="$TMP/root" | grep -q -- '-fprofile-use'; then
+	ok "make and make install build with GCC's profile by default"
+else
+	not_ok "make does not build with the profile by default: $(dry | head -c 300)"
+fi
+if ! dry PGO=0 | grep -q -- '-fprofile' && dry PGO=0 | grep -q -- ' -c '; then
+	ok "make PGO=0 builds plainly"
+else
+	not_ok "make PGO=0 still builds with a profile"
+fi
+if ! dry CC=true | grep -q -- '-fprofile'; then
+	ok "make with a compiler other than GCC builds plainly"
+else
+	not_ok "make CC=true tries a profile-guided build"
+fi
+if ! dry check | grep -q -- '-fprofile'; then
+	ok "make check builds plainly (no training run in the suite)"
+else
+	not_ok "make check trains a profile"
+fi

@@ -4,7 +4,8 @@
  * against the worked examples of the nearest-rank method in Wikipedia's
  * "Percentile" article, and against properties: a constant added to every
  * sample moves every quantile by it; the sort agrees with qsort() on
- * random values of every magnitude.
+ * random values of every magnitude; the summary selected without sorting
+ * is the sorted one's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -149,6 +150,41 @@ static void test_empty(void **state)
 	sp_samples_release(&s);
 }
 
+/*
+ * The summary without a sort selects the same numbers as the sort gives:
+ * every count up to 1100 (the ranks of p99.9 and max part at 1000), and
+ * random, sorted, reversed, constant and few-valued samples, and a pattern
+ * of many equal values around others.
+ */
+static void test_summary_matches_sort(void **state)
+{
+	uint64_t x = 2463534242ull;
+
+	for (int kind = 0; kind < 6; kind++) {
+		for (size_t n = 0; n <= 1100; n += n < 40 ? 1 : 37) {
+			struct sp_samples a = { 0 }, b = { 0 };
+			struct sp_summary want, got;
+
+			for (size_t i = 0; i < n; i++) {
+				uint64_t v = kind == 0 ? rnd(&x) >> 20 :
+					     kind == 1 ? i * 3 :
+					     kind == 2 ? (n - i) * 7 :
+					     kind == 3 ? 42 :
+					     kind == 4 ? rnd(&x) % 3 :
+					     (i % 5 ? 1000 : rnd(&x) % 2000);
+
+				assert_int_equal(sp_samples_add(&a, v), 0);
+				assert_int_equal(sp_samples_add(&b, v), 0);
+			}
+			assert_int_equal(sp_samples_summarize(&a, &want), 0);
+			assert_int_equal(sp_samples_summary(&b, &got), 0);
+			assert_memory_equal(&got, &want, sizeof(want));
+			sp_samples_release(&a);
+			sp_samples_release(&b);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_sort_matches_qsort),
 		cmocka_unit_test(test_shift_property),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_summary_matches_sort),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

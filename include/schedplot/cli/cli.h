@@ -27,6 +27,7 @@ enum sp_exit {
 struct sp_cli_common {
 	int verbose;		/* -v: explain repairs and oddities */
 	bool quiet;		/* -q: no progress, no warnings */
+	int jobs;		/* --jobs: traces read at once; 0: one per CPU */
 };
 
 extern struct sp_cli_common sp_cli;
@@ -185,6 +186,23 @@ int sp_cli_parse_seconds(const char *arg, double *s);
  * @s: the string
  */
 void sp_cli_json_string(FILE *f, const char *s);
+
+/**
+ * sp_cli_parse_jobs - parse --jobs N into sp_cli.jobs
+ * @cmd: the subcommand, for the message
+ * @arg: the option's value, a count from 1 to 1024
+ *
+ * Return: 0, or SP_EXIT_USAGE with the message printed.
+ */
+int sp_cli_parse_jobs(const char *cmd, const char *arg);
+
+/**
+ * sp_cli_capture - send this thread's messages to @fp instead of stderr
+ * @fp: the stream; NULL: stderr again
+ *
+ * For the jobs of sp_cli_parallel(): no progress is shown meanwhile.
+ */
+void sp_cli_capture(FILE *fp);
 
 /**
  * sp_cli_parse_common - handle -v/-q style options shared by subcommands

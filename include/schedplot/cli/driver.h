@@ -20,7 +20,12 @@
  *	pass		one sp_trace_run() with desc->observe()'s observer;
  *			a view of several traces (max_traces > 1) opens,
  *			resolves and passes over each in turn, told of each
- *			by desc->trace_done() before the next is opened
+ *			by desc->trace_done() before the next is opened; with
+ *			more than one job (--jobs, sp_cli_jobs()) several at
+ *			once, each in a copy of the run (its own trace, opts
+ *			and --csv stream; the view's data shared, so observe
+ *			and trace_done must touch only trace_index's part),
+ *			closed after its pass: no trace is open at finish
  *	finish		desc->finish(): what the pass gathered, the height
  *	draw		the output opened if it was only probed; desc->draw()
  *	commit		the image, then desc->extra's outputs; on any failure

@@ -50,6 +50,7 @@ enum sp_view_opt {
 	SP_VOPT_PLACEMENT,
 	SP_VOPT_EVENTS,
 	SP_VOPT_MIN_AT,
+	SP_VOPT_JOBS,			/* --jobs N: traces read at once */
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_PARALLEL_H
+#define SP_PARALLEL_H
+
+/*
+ * Independent jobs (the traces of compare and of latency a.dat b.dat ...)
+ * on worker threads, with the result of a loop over them in order: each
+ * job's messages are held back and printed in job order, and the first
+ * job that fails ends it, as it would end the loop.
+ */
+
+/**
+ * sp_cli_jobs - how many jobs run at once
+ * @nr: the jobs there are
+ *
+ * Return: --jobs (sp_cli.jobs), else the number of online CPUs, at most
+ * @nr and at least 1.
+ */
+int sp_cli_jobs(int nr);
+
+/**
+ * sp_cli_parallel - run @fn(@data, i) for i from 0 to @nr - 1
+ * @nr: the number of jobs
+ * @fn: one job; prints its messages through sp_cli_*() and returns
+ *	SP_EXIT_OK or an exit code.  Jobs run at once share only @data:
+ *	each must write to its own part of it.
+ * @data: @fn's
+ *
+ * Up to sp_cli_jobs(@nr) jobs run at once, so as many traces are open at
+ * most.  With one, the jobs run in the calling thread as a plain loop.
+ * Else each job's messages (sp_cli_fail(), sp_cli_warn(), ...) go to a
+ * buffer of its own, printed on stderr in job order; no job after a
+ * failing one is started, and the messages of those already started are
+ * dropped.
+ *
+ * Return: the exit code of the first job that failed, or SP_EXIT_OK.
+ */
+int sp_cli_parallel(int nr, int (*fn)(void *data, int i), void *data);
+
+#endif /* SP_PARALLEL_H */

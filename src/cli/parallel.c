@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Independent jobs on worker threads, finished in job order: a job takes
+ * the next index under the lock; the calling thread prints the messages of
+ * each job in turn as it ends.
+ */
+#define _GNU_SOURCE	/* open_memstream */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "schedplot/base/thread.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/cli/parallel.h"
+
+struct job {
+	char *msg;		/* its messages, NUL-terminated */
+	size_t len;
+	int ret;
+	bool done;
+};
+
+struct pool {
+	int (*fn)(void *data, int i);
+	void *data;
+	int nr;
+	pthread_mutex_t lock;
+	pthread_cond_t done;	/* a job ended */
+	int next;		/* the next job to start */
+	int stop;		/* no job from here on starts: one before failed */
+	struct job *jobs;
+};
+
+int sp_cli_jobs(int nr)
+{
+	long n = sp_cli.jobs;
+
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n > nr)
+		n = nr;
+	return n < 1 ? 1 : (int)n;
+}
+
+/* One job, its messages into a buffer of its own. */
+static void run_job(struct pool *p, int i, struct job *j)
+{
+	FILE *fp = open_memstream(&j->msg, &j->len);
+
+	if (!fp) {
+		j->ret = sp_cli_fail(NULL, "out of memory");
+		return;
+	}
+	sp_cli_capture(fp);
+	j->ret = p->fn(p->data, i);
+	sp_cli_capture(NULL);
+	if (fclose(fp) && j->ret == SP_EXIT_OK)
+		j->ret = SP_EXIT_FAILURE;
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	struct job j;
+	int i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		if (p->next >= p->stop) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+
+		j = (struct job){ 0 };
+		run_job(p, i, &j);
+
+		pthread_mutex_lock(&p->lock);
+		p->jobs[i] = j;
+		p->jobs[i].done = true;
+		if (j.ret != SP_EXIT_OK && i + 1 < p->stop)
+			p->stop = i + 1;
+		pthread_cond_broadcast(&p->done);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+int sp_cli_parallel(int nr, int (*fn)(void *data, int i), void *data)
+{
+	struct pool p = { .fn = fn, .data = data, .nr = nr, .stop = nr };
+	int i, nr_workers = sp_cli_jobs(nr), started = 0, ret = SP_EXIT_OK;
+	pthread_t *threads;
+
+	if (nr_workers == 1) {
+		for (i = 0; i < nr && ret == SP_EXIT_OK; i++)
+			ret = fn(data, i);
+		return ret;
+	}
+	p.jobs = calloc(nr, sizeof(*p.jobs));
+	threads = calloc(nr_workers, sizeof(*threads));
+	if (!p.jobs || !threads) {
+		free(p.jobs);
+		free(threads);
+		return sp_cli_fail(NULL, "out of memory");
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.done, NULL);
+	while (started < nr_workers && !sp_thread_start(&threads[started], worker, &p))
+		started++;
+	if (!started) {
+		/* no thread: the loop in this one */
+		for (i = 0; i < nr && ret == SP_EXIT_OK; i++)
+			ret = fn(data, i);
+		goto out;
+	}
+
+	/* each job's messages in turn, as it ends; none after the first failure */
+	for (i = 0; i < nr; i++) {
+		pthread_mutex_lock(&p.lock);
+		while (!p.jobs[i].done)
+			pthread_cond_wait(&p.done, &p.lock);
+		pthread_mutex_unlock(&p.lock);
+		if (p.jobs[i].len)
+			fwrite(p.jobs[i].msg, 1, p.jobs[i].len, stderr);
+		ret = p.jobs[i].ret;
+		if (ret != SP_EXIT_OK)
+			break;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+out:
+	for (i = 0; i < nr; i++)
+		free(p.jobs[i].msg);
+	pthread_cond_destroy(&p.done);
+	pthread_mutex_destroy(&p.lock);
+	free(p.jobs);
+	free(threads);
+	return ret;
+}
