@@ -36,7 +36,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/model/model.h"
 
-/* Past this many pending changes the oldest are handed out anyway. */
+/* Past this many pending changes (times) the oldest are handed out anyway. */
 #define SP_MAX_PENDING_CHANGES	(1u << 20)
 /*
  * How often (in records) the flush point is recomputed: O(CPUs) work, so
@@ -332,7 +332,8 @@ static void changes_flush(struct sp_model *m, uint64_t upto)
 		m->head_changes = m->nr_changes = 0;
 }
 
-static int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_waiting)
+static __attribute__((noinline)) int change_insert(struct sp_model *m, uint64_t ts,
+						     int d_running, int d_waiting)
 {
 	size_t i;
 
@@ -367,6 +368,25 @@ static int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_wait
 	m->changes[i].d_running = d_running;
 	m->changes[i].d_waiting = d_waiting;
 	return 0;
+}
+
+/*
+ * A change of running(t) or waiting(t) at @ts.  A switch makes two to
+ * three at the same time (run_end, wait_begin, run_begin): one with the
+ * time of the last pending change is added to it, as changes_flush()
+ * would sum them anyway.  Pending changes are all later than flushed_ns,
+ * so such a change is never a late one.
+ */
+static inline int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_waiting)
+{
+	if (m->nr_changes > m->head_changes && m->changes[m->nr_changes - 1].ts == ts) {
+		struct sp_change *last = &m->changes[m->nr_changes - 1];
+
+		last->d_running += d_running;
+		last->d_waiting += d_waiting;
+		return 0;
+	}
+	return change_insert(m, ts, d_running, d_waiting);
 }
 
 /* The earliest time any CPU can still reach back to, given records up to @now. */

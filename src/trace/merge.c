@@ -176,7 +176,9 @@ static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp
 
 	r->node[0] = tree_build(r, 1);
 	for (;;) {
-		int leaf = r->node[0], cpu;
+		/* two leaves (the common 2-CPU trace): one match, not the tree's walk */
+		int leaf = r->nr_leaves == 2 ? key_before(&r->key[1], &r->key[0]) : r->node[0];
+		int cpu;
 		bool more;
 
 		if (r->key[leaf].rank >= (uint32_t)r->nr_leaves)
@@ -189,7 +191,8 @@ static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp
 			r->key[leaf].ts = r->streams[cpu].cur.ts_ns;
 		else
 			key_end(r, leaf);
-		tree_replay(r, leaf);
+		if (r->nr_leaves != 2)
+			tree_replay(r, leaf);
 	}
 	return ret;
 }
