@@ -80,6 +80,15 @@ struct sp_cpu {
 	uint64_t deferred_wake_ns;
 	int32_t deferred_place;
 	int32_t deferred_waker;
+	/*
+	 * Likewise the first sched_migrate_task of cur_pid seen elsewhere:
+	 * handed to the observer once c's next sched record tells whether
+	 * cur_pid had left (its class depends on it), SP_NO_TS when none.
+	 */
+	uint64_t deferred_mig_ns;
+	int32_t deferred_mig_pid;
+	int32_t deferred_mig_from;
+	int32_t deferred_mig_to;
 	/* what the current run will be reported with (struct sp_run) */
 	uint64_t run_wait_ns;
 	int32_t run_waker;
