@@ -26,7 +26,9 @@
  *     makes T wait from its own time.  T becoming current elsewhere in
  *     the meantime shows the same, and settles it there;
  *   - a wait of P that began after c's record at t_r (a wakeup, or P
- *     switched out runnable elsewhere) never was: P was current on c.
+ *     switched out runnable elsewhere) never was: P was current on c;
+ *   - a sched_migrate_task of T in (t_r, t) is held the same way and
+ *     handed to the observer once T's state at its time is known.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -479,6 +481,38 @@ static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp
 	return wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place, next_pid == 0);
 }
 
+/* Hand the migration held on @cpu to the observer, in the model's state now. */
+static void deferred_mig_apply(struct sp_model *m, struct sp_cpu *cpu)
+{
+	uint64_t ts = cpu->deferred_mig_ns;
+
+	if (ts == SP_NO_TS)
+		return;
+	cpu->deferred_mig_ns = SP_NO_TS;
+	if (m->obs.migration)
+		m->obs.migration(m->obs.data, ts, cpu->deferred_mig_pid, cpu->deferred_mig_from,
+				 cpu->deferred_mig_to);
+}
+
+/*
+ * The repair that ended @t's run on @cpu, or @t becoming current elsewhere,
+ * shows it had left: the wakeup and the migration held for it happened, in
+ * time order.
+ */
+static int deferred_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp_task *t,
+			  int next_pid)
+{
+	int ret = 0;
+
+	if (cpu->deferred_mig_ns != SP_NO_TS &&
+	    (cpu->deferred_wake_ns == SP_NO_TS || cpu->deferred_mig_ns <= cpu->deferred_wake_ns))
+		deferred_mig_apply(m, cpu);
+	if (cpu->deferred_wake_ns != SP_NO_TS)
+		ret = deferred_wake_apply(m, cpu, t, next_pid);
+	deferred_mig_apply(m, cpu);
+	return ret;
+}
+
 /* @pid becomes current on @c at @ts. */
 static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 {
@@ -497,9 +531,12 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 		if (!t)
 			return -ENOMEM;
 		/* current here, so gone from where a wakeup was held for it */
-		if (t->state == SP_TASK_RUNNING && t->cpu != c &&
-		    m->cpus[t->cpu].cur_pid == pid && m->cpus[t->cpu].deferred_wake_ns != SP_NO_TS)
-			ret = deferred_wake_apply(m, &m->cpus[t->cpu], t, -1);
+		if (t->state == SP_TASK_RUNNING && t->cpu != c && m->cpus[t->cpu].cur_pid == pid &&
+		    (m->cpus[t->cpu].deferred_wake_ns != SP_NO_TS ||
+		     m->cpus[t->cpu].deferred_mig_ns != SP_NO_TS)) {
+			t->state = SP_TASK_OTHER;
+			ret = deferred_apply(m, &m->cpus[t->cpu], t, -1);
+		}
 		if (t->state == SP_TASK_WAITING && !ret) {
 			uint64_t since = t->wait_since_ns;
 
@@ -648,6 +685,27 @@ static int handle_migrate(struct sp_model *m, const struct sp_event *ev)
 	return change_add(m, ev->ts_ns, 0, counted ? 1 : -1);
 }
 
+/*
+ * A migration of a task held current on another CPU: whether it had left
+ * (a placement at wakeup) or not is known at that CPU's next sched record.
+ */
+static bool migrate_held(struct sp_model *m, const struct sp_event *ev)
+{
+	const struct sp_task *t = sp_model_task(m, ev->pid);
+	struct sp_cpu *on;
+
+	if (!t || t->state != SP_TASK_RUNNING || t->cpu == ev->cpu)
+		return false;
+	on = &m->cpus[t->cpu];
+	if (on->cur_pid != ev->pid || on->deferred_mig_ns != SP_NO_TS)
+		return false;
+	on->deferred_mig_ns = ev->ts_ns;
+	on->deferred_mig_pid = ev->pid;
+	on->deferred_mig_from = ev->orig_cpu;
+	on->deferred_mig_to = ev->target_cpu;
+	return true;
+}
+
 static int handle_fork(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_task *child;
@@ -745,8 +803,10 @@ static int repair(struct sp_model *m, int c, int pid)
 		prev_idle_repair(m, c, pid == 0);
 	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
 	ret = run_end(m, c, t_r, END_OTHER, NULL);
-	if (!ret && t && t->state == SP_TASK_OTHER && cpu->deferred_wake_ns != SP_NO_TS)
-		ret = deferred_wake_apply(m, cpu, t, pid);
+	if (!ret && t && t->state == SP_TASK_OTHER)
+		ret = deferred_apply(m, cpu, t, pid);
+	else
+		deferred_mig_apply(m, cpu);
 	t = pid > 0 ? task_get(m, pid) : NULL;
 	if (!ret && t && t->state == SP_TASK_WAITING && t->wait_seq > cpu->last_sched_seq) {
 		/* its wait began while it was current here: cancel it */
@@ -798,6 +858,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		ret = repair(m, c, ev->common_pid);
 	}
 	cpu->deferred_wake_ns = SP_NO_TS;	/* no repair: its task was current */
+	deferred_mig_apply(m, cpu);
 	if (ret)
 		return ret;
 
@@ -817,6 +878,8 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		break;
 	case SP_EV_MIGRATE:
 		ret = handle_migrate(m, ev);
+		if (!ret && migrate_held(m, ev))
+			break;
 		if (!ret && m->obs.migration)
 			m->obs.migration(m->obs.data, ev->ts_ns, ev->pid, ev->orig_cpu,
 					 ev->target_cpu);
@@ -849,6 +912,7 @@ int sp_model_finish(struct sp_model *m)
 	if (m->finished)
 		return 0;
 	for (c = 0; c < m->nr_cpus; c++) {
+		deferred_mig_apply(m, &m->cpus[c]);	/* no repair followed */
 		ret = run_end(m, c, m->end_ns, END_OF_TRACE, NULL);
 		if (ret)
 			return ret;
@@ -905,6 +969,7 @@ int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uin
 		cpu->start_ns = start_ns ? start_ns[c] : SP_NO_TS;
 		cpu->last_sched_ns = SP_NO_TS;
 		cpu->deferred_wake_ns = SP_NO_TS;
+		cpu->deferred_mig_ns = SP_NO_TS;
 		cpu->cur_pid = -1;
 		cpu->selected = cpu_selected(m, c);
 		if (cpu->start_ns == SP_NO_TS)

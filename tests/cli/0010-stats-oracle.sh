@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # stats --json agrees with an independent reading of `trace-cmd report`
-# (tests/oracle/report-stats.py) on every bundled and shared trace.
+# (tests/oracle/report-stats.py) on every bundled and shared trace,
+# traces/compare included.
 . "$(dirname "$0")/../lib/lib.sh"
 
 if ! command -v trace-cmd >/dev/null || ! command -v python3 >/dev/null; then
 	skip "trace-cmd or python3 missing: cannot cross-check against trace-cmd report"
 	exit 0
 fi
-set -- "$TRACES"/*.dat
+set -- "$TRACES"/*.dat "$TRACES"/compare/*.dat
 for f in aarch64-6cpu-v6.dat i686-4cpu-v6.dat x86_64-8cpu-v7-zstd.dat; do
 	if [ -f "$SHARED/$f" ]; then
 		set -- "$@" "$SHARED/$f"
@@ -29,8 +30,17 @@ for f in "$@"; do
 	# idle; a missed switch found after it ran says 6887 ran there
 	slack=0
 	[ "$name" = messaging.dat ] && slack=1
+	# t3-5.dat: new task 3229, waiting since its wakeup at 17645.394298,
+	# is found current on CPU 1 (its missed switch placed at CPU 1's
+	# record at .395315) after CPU 0 switched it in at .397125. The
+	# oracle ends its wait at the repair, as DESIGN.md says; the model,
+	# which learns of the repair only at .397701, at .397125: 1.81 ms
+	# more of one wakeup latency (1.53 ms of its waiting). Nothing else
+	# may differ.
+	known=
+	[ "$name" = t3-5.dat ] && known=3229:1810000
 	python3 "$SRCDIR/tests/oracle/compare.py" "$TMP/ours.json" "$TMP/oracle.json" "$name" \
-		"$slack"
+		"$slack" $known
 done
 
 # The zlib file cannot be read by Debian's trace-cmd (built without zlib),

@@ -116,14 +116,14 @@ static void test_classes(void **state)
 	assert_int_equal(last_class, SP_MIG_BALANCE);
 	assert_false(last_cross);
 	numa(50, 1, 40, 0, 30, 0);			/* sched_move_numa pid=30 */
-	migrate(51, 1, 40, 30, 0, 1);
+	migrate(51, 0, 30, 30, 0, 1);			/* recorded where 30 runs */
 	assert_int_equal(last_class, SP_MIG_NUMA);
 	numa(60, 1, 40, 1, 40, 20);			/* sched_swap_numa 40 <-> 20 */
 	migrate(61, 1, 40, 40, 1, 2);
 	assert_int_equal(last_class, SP_MIG_NUMA);
-	migrate(62, 1, 40, 20, 2, 1);
+	migrate(62, 3, 20, 20, 2, 1);
 	assert_int_equal(last_class, SP_MIG_NUMA);
-	migrate(63, 1, 40, 20, 1, 3);			/* nothing pending any more */
+	migrate(63, 3, 20, 20, 1, 3);			/* nothing pending any more */
 	assert_int_equal(last_class, SP_MIG_BALANCE);
 	assert_int_equal(mg.nr[SP_MIG_WAKEUP], 1);
 	assert_int_equal(mg.nr[SP_MIG_BALANCE], 3);

@@ -612,9 +612,13 @@ static void on_wakeup(void *data, uint64_t ts_ns, int waker, int wakee, int targ
 
 static void on_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
 {
+	const struct sp_task *t = sp_model_task(&m, pid);
+
 	assert_ptr_equal(data, &lg);
 	assert_true(nr_calls < MAX_LOG);
-	calls[nr_calls++] = (struct call_log){ 'm', ts_ns, pid, from_cpu, to_cpu, 0 };
+	/* value: the task's state as the observer sees it (it decides the class) */
+	calls[nr_calls++] = (struct call_log){ 'm', ts_ns, pid, from_cpu, to_cpu,
+					       t ? t->state : SP_TASK_OTHER };
 }
 
 static void on_extra(void *data, const struct sp_event *ev)
@@ -741,6 +745,53 @@ static void test_wakeup_migration_extra_callbacks(void **state)
 }
 
 /*
+ * A migration of X, held current on CPU 1, is handed out once CPU 1's
+ * next sched record tells whether X was still there (DESIGN.md: a repair
+ * acts at its time for every CPU): X moved to CPU 0, woken and run there
+ * after CPU 1's record at 12 (a placement at wakeup: X had left CPU 1 at
+ * 12); Y moved while CPU 1's next record shows Y still current (balance).
+ */
+static void test_migration_held_until_repair(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model_calls(2, start, 100, false);
+	ev_other(0, 0, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_sched(12, 1, 10);				/* X's last sched record on CPU 1 */
+	ev_migrate(15, 0, 0, 10, 1, 0);			/* X moved: held */
+	ev_wakeup(16, 0, 0, SP_EV_WAKEUP, 10, 0);
+	ev_switch(18, 0, 0, false, 10);			/* X current on CPU 0 */
+	ev_sched(20, 1, 20);				/* CPU 1 missed a switch at 12 */
+	ev_migrate(30, 0, 10, 20, 1, 0);		/* Y moved while current on CPU 1 */
+	assert_int_equal(nr_calls, 2);			/* Y's is held */
+	ev_sched(40, 1, 20);				/* Y was still there */
+	ev_migrate(50, 0, 10, 20, 1, 0);		/* held, and no record follows */
+	assert_int_equal(nr_calls, 3);
+	finish();
+
+	assert_int_equal(nr_calls, 4);
+	assert_int_equal(calls[0].kind, 'w');		/* the wakeup callback is not held */
+	assert_int_equal(calls[0].ts, 16);
+	assert_int_equal(calls[1].kind, 'm');
+	assert_int_equal(calls[1].ts, 15);
+	assert_int_equal(calls[1].a, 10);
+	assert_int_equal(calls[1].value, SP_TASK_OTHER);	/* asleep: placement at wakeup */
+	assert_int_equal(calls[2].kind, 'm');
+	assert_int_equal(calls[2].ts, 30);
+	assert_int_equal(calls[2].a, 20);
+	assert_int_equal(calls[2].b, 1);
+	assert_int_equal(calls[2].c, 0);
+	assert_int_equal(calls[2].value, SP_TASK_RUNNING);	/* balance */
+	assert_int_equal(calls[3].kind, 'm');		/* handed out at the end, not lost */
+	assert_int_equal(calls[3].ts, 50);
+	assert_int_equal(calls[3].value, SP_TASK_RUNNING);
+	assert_int_equal(sp_model_task(&m, 10)->migrations, 1);
+	assert_int_equal(sp_model_task(&m, 20)->migrations, 2);
+	sp_model_release(&m);
+}
+
+/*
  * run_info: every run, of no length too, with how it ended (the switch's
  * prev_state, a repair, the end) and the wait that ended as it began.
  */
@@ -808,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_wakeup_wait_latency),
 		cmocka_unit_test(test_repair_acts_at_its_time),
 		cmocka_unit_test(test_repair_settled_elsewhere),
+		cmocka_unit_test(test_migration_held_until_repair),
 		cmocka_unit_test(test_held_wakeup_dropped),
 		cmocka_unit_test(test_wait_prev_idle_and_open),
 		cmocka_unit_test(test_prev_idle_repaired),

@@ -80,6 +80,15 @@ struct sp_cpu {
 	uint64_t deferred_wake_ns;
 	int32_t deferred_place;
 	int32_t deferred_waker;
+	/*
+	 * Likewise the first sched_migrate_task of cur_pid seen elsewhere:
+	 * handed to the observer once c's next sched record tells whether
+	 * cur_pid had left (its class depends on it), SP_NO_TS when none.
+	 */
+	uint64_t deferred_mig_ns;
+	int32_t deferred_mig_pid;
+	int32_t deferred_mig_from;
+	int32_t deferred_mig_to;
 	/* what the current run will be reported with (struct sp_run) */
 	uint64_t run_wait_ns;
 	int32_t run_waker;
@@ -189,7 +198,12 @@ struct sp_model_observer {
 	 * names none).  Called as the record is added, in trace order.
 	 */
 	void (*wakeup)(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu);
-	/* a sched_migrate_task record: @pid moved from @from_cpu to @to_cpu (-1: not said) */
+	/*
+	 * A sched_migrate_task record: @pid moved from @from_cpu to @to_cpu
+	 * (-1: not said).  Called when the model's state of @pid at @ts_ns is
+	 * known: at once, or, for a task held current on another CPU, at that
+	 * CPU's next sched record (so not always in trace order).
+	 */
 	void (*migration)(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu);
 	/*
 	 * A record of an event asked for by name (SP_EV_EXTRA,
