@@ -712,16 +712,10 @@ static int draw_figure(struct sp_cmp *c)
 	fig.shift = c->has_shift ? &c->shift : NULL;
 	fig.shift_scale = 1;
 	fig.shift_title = "difference";
-	if (c->has_shift && !o->values) {
-		double big = 0;
-
-		for (j = 0; j < SP_NR_DECILES; j++)
-			big = fmax(big, fmax(fabs(c->shift.dec[j].ci_lo),
-					     fabs(c->shift.dec[j].ci_hi)));
-		fig.shift_scale = big >= 1e6 ? 1e-6 : big >= 1e3 ? 1e-3 : 1;
-		fig.shift_title = big >= 1e6 ? "difference (ms)" : big >= 1e3 ?
-				  "difference (µs)" : "difference (ns)";
-	}
+	/* ns: the panel labels its signed log axis in time units itself */
+	fig.shift_ns = !o->values;
+	if (fig.shift_ns)
+		fig.shift_title = "difference";
 	fig.pixels = o->format == SP_FORMAT_PNG;
 
 	sp_theme_init(&theme, 0);
