@@ -214,6 +214,50 @@ out:
 	return ret;
 }
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Where the two groups' CDFs of waits, each group's runs pooled, cross. */
+static int compute_crossings(struct sp_cmp *c)
+{
+	uint64_t *pooled[2] = { NULL, NULL };
+	size_t total[2] = { 0, 0 };
+	int i, r, ret = SP_EXIT_OK;
+
+	if (c->o.values)
+		return SP_EXIT_OK;
+	for (i = 0; i < 2; i++) {
+		for (r = 0; r < c->g[i].nr_runs; r++)
+			total[i] += c->g[i].runs[r].nr_waits;
+		if (!total[i])
+			goto out;
+		pooled[i] = malloc(total[i] * sizeof(uint64_t));
+		if (!pooled[i]) {
+			ret = sp_cli_fail(NULL, "out of memory");
+			goto out;
+		}
+		total[i] = 0;
+		for (r = 0; r < c->g[i].nr_runs; r++) {
+			const struct sp_cmp_run *run = &c->g[i].runs[r];
+
+			memcpy(pooled[i] + total[i], run->waits, run->nr_waits * sizeof(uint64_t));
+			total[i] += run->nr_waits;
+		}
+		qsort(pooled[i], total[i], sizeof(uint64_t), cmp_u64);
+	}
+	c->nr_crossings = sp_cdf_crossings(pooled[0], total[0], pooled[1], total[1],
+					   c->crossings);
+	c->has_crossings = true;
+out:
+	free(pooled[0]);
+	free(pooled[1]);
+	return ret;
+}
+
 static int compute_shift(struct sp_cmp *c)
 {
 	const struct sp_cmp_opts *o = &c->o;
@@ -714,6 +758,8 @@ static int draw_figure(struct sp_cmp *c)
 	fig.shift_title = "difference";
 	/* ns: the panel labels its signed log axis in time units itself */
 	fig.shift_ns = !o->values;
+	fig.crossings = c->has_crossings ? c->crossings : NULL;
+	fig.nr_crossings = c->has_crossings ? c->nr_crossings : 0;
 	if (fig.shift_ns)
 		fig.shift_title = "difference";
 	fig.pixels = o->format == SP_FORMAT_PNG;
@@ -786,6 +832,9 @@ int sp_cmd_compare(int argc, char **argv)
 		goto out;
 	warn_power(&c);
 	ret = compute_shift(&c);
+	if (ret)
+		goto out;
+	ret = compute_crossings(&c);
 	if (ret)
 		goto out;
 	if (c.o.output) {

@@ -14,6 +14,7 @@
 
 #include <cairo.h>
 
+#include "schedplot/analysis/crossings.h"
 #include "schedplot/analysis/shift.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
@@ -268,7 +269,7 @@ static int draw_cdf(cairo_t *cr, const struct sp_theme *theme,
 {
 	struct sp_latency_series *series;
 	struct sp_latency_figure lf = { 0 };
-	uint64_t *pooled[2] = { NULL, NULL };
+	uint64_t *pooled[2] = { NULL, NULL }, *marks = NULL;
 	size_t i, j, n = 0, nr_series = 2;
 	int ret;
 
@@ -315,7 +316,19 @@ static int draw_cdf(cairo_t *cr, const struct sp_theme *theme,
 	lf.nr_series = n;
 	lf.legend = true;
 	lf.pixels = fig->pixels;
-	lf.note = "wakeup latency: each group's runs pooled (thick), each run (thin)";
+	lf.note = fig->nr_crossings ?
+		  "wakeup latency: each group's runs pooled (thick), each run (thin); "
+		  "dashed: where the pooled CDFs cross" :
+		  "wakeup latency: each group's runs pooled (thick), each run (thin)";
+	marks = sp_alloc_array(fig->nr_crossings + 1, sizeof(*marks));
+	if (!marks) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < fig->nr_crossings; i++)
+		marks[i] = fig->crossings[i].at_ns;
+	lf.marks_ns = marks;
+	lf.nr_marks = fig->nr_crossings;
 	cairo_save(cr);
 	cairo_rectangle(cr, area->x, area->y, area->w, area->h);
 	cairo_clip(cr);
@@ -323,6 +336,7 @@ static int draw_cdf(cairo_t *cr, const struct sp_theme *theme,
 	ret = sp_latency_figure_draw(cr, theme, &lf, area->w, area->h);
 	cairo_restore(cr);
 out:
+	free(marks);
 	free(pooled[0]);
 	free(pooled[1]);
 	free(series);

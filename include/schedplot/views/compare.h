@@ -23,6 +23,7 @@
 struct _cairo;
 struct sp_datagraph;
 struct sp_envelope;
+struct sp_crossing;
 struct sp_shift;
 struct sp_theme;
 
@@ -60,6 +61,8 @@ struct sp_compare_figure {
 	double shift_scale;		/* shift values are multiplied by it ... */
 	const char *shift_title;	/* ... for this axis title */
 	bool shift_ns;			/* deciles are ns: x is A's decile, log */
+	const struct sp_crossing *crossings;	/* where the pooled CDFs cross: */
+	size_t nr_crossings;			/* marked on the CDF panel */
 	bool pixels;			/* PNG: lines on whole pixels */
 	/*
 	 * SP_COMPARE_VIEW_DATAGRAPH or _RUNNING_WAITING: the first group's
