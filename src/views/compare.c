@@ -412,6 +412,7 @@ static int shift_layout(cairo_t *cr, const struct sp_theme *theme,
 	const struct sp_shift *sh = fig->shift;
 	double lo = 0, hi = 0, small = INFINITY, amin = INFINITY, amax = 0, text_h, w = 0;
 	char label[32];
+	size_t i, j;
 	int d, k;
 
 	memset(sc, 0, sizeof(*sc));
@@ -430,6 +431,18 @@ static int shift_layout(cairo_t *cr, const struct sp_theme *theme,
 		amin = fmin(amin, dec->a);
 		amax = fmax(amax, dec->a);
 	}
+	/* the decades of the CDF panel: every wait of every run */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < fig->groups[i].nr_waits_runs; j++) {
+			const struct sp_compare_runs *g = &fig->groups[i];
+
+			for (k = 0; k < (int)g->nr_waits[j] && !g->waits[j][k]; k++)
+				;
+			if (k < (int)g->nr_waits[j]) {
+				amin = fmin(amin, (double)g->waits[j][k]);
+				amax = fmax(amax, (double)g->waits[j][g->nr_waits[j] - 1]);
+			}
+		}
 	sc->log_x = fig->shift_ns && amin > 0 && !sp_log_axis_fit(&sc->x, amin, amax, SP_LOG_NS);
 	if (!isfinite(small))
 		small = 1;
