@@ -99,7 +99,6 @@ for t in sorted(set(x for x in pool if q(0.05) <= x <= q(0.95))):
             out.append((left, "a" if side > 0 else "b"))
         side = 1 if D > 0 else -1
 got = [(c["at_ns"], c["below"]) for c in d["crossings"]]
-print(out, got, file=sys.stderr)
 sys.exit(not (out and len(out) == len(got) and all(abs(x[0] - y[0]) <= 0.01 * x[0] and x[1] == y[1] for x, y in zip(out, got))))' "$TMP/cmp.json" "$TMP"
 
 # the table reads the same numbers
