@@ -70,7 +70,8 @@ static const char compare_usage[] =
 	"                        100000 waits)\n"
 	"      --seed N          seed of the bootstrap (default 1)\n"
 	"      --jobs N          traces read at once (default: one per CPU)\n"
-	"  -o, --output FILE     draw the runs and the wait distributions (PNG, PDF, SVG)\n"
+	"  -o, --output FILE     draw the runs, the wait distributions (where they\n"
+	"                        cross dashed) and the shift function (PNG, PDF, SVG)\n"
 	"      --format FMT      png, pdf or svg (needed with -o -)\n"
 	"      --metric NAME     the metric of the runs plot (default duration)\n"
 	"      --view VIEW       runs, cdf, shift, ridgeline, datagraph or\n"
@@ -211,6 +212,50 @@ static int compute(struct sp_cmp *c)
 out:
 	free(x[0]);
 	free(x[1]);
+	return ret;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Where the two groups' CDFs of waits, each group's runs pooled, cross. */
+static int compute_crossings(struct sp_cmp *c)
+{
+	uint64_t *pooled[2] = { NULL, NULL };
+	size_t total[2] = { 0, 0 };
+	int i, r, ret = SP_EXIT_OK;
+
+	if (c->o.values)
+		return SP_EXIT_OK;
+	for (i = 0; i < 2; i++) {
+		for (r = 0; r < c->g[i].nr_runs; r++)
+			total[i] += c->g[i].runs[r].nr_waits;
+		if (!total[i])
+			goto out;
+		pooled[i] = malloc(total[i] * sizeof(uint64_t));
+		if (!pooled[i]) {
+			ret = sp_cli_fail(NULL, "out of memory");
+			goto out;
+		}
+		total[i] = 0;
+		for (r = 0; r < c->g[i].nr_runs; r++) {
+			const struct sp_cmp_run *run = &c->g[i].runs[r];
+
+			memcpy(pooled[i] + total[i], run->waits, run->nr_waits * sizeof(uint64_t));
+			total[i] += run->nr_waits;
+		}
+		qsort(pooled[i], total[i], sizeof(uint64_t), cmp_u64);
+	}
+	c->nr_crossings = sp_cdf_crossings(pooled[0], total[0], pooled[1], total[1],
+					   c->crossings);
+	c->has_crossings = true;
+out:
+	free(pooled[0]);
+	free(pooled[1]);
 	return ret;
 }
 
@@ -712,16 +757,12 @@ static int draw_figure(struct sp_cmp *c)
 	fig.shift = c->has_shift ? &c->shift : NULL;
 	fig.shift_scale = 1;
 	fig.shift_title = "difference";
-	if (c->has_shift && !o->values) {
-		double big = 0;
-
-		for (j = 0; j < SP_NR_DECILES; j++)
-			big = fmax(big, fmax(fabs(c->shift.dec[j].ci_lo),
-					     fabs(c->shift.dec[j].ci_hi)));
-		fig.shift_scale = big >= 1e6 ? 1e-6 : big >= 1e3 ? 1e-3 : 1;
-		fig.shift_title = big >= 1e6 ? "difference (ms)" : big >= 1e3 ?
-				  "difference (µs)" : "difference (ns)";
-	}
+	/* ns: the panel labels its signed log axis in time units itself */
+	fig.shift_ns = !o->values;
+	fig.crossings = c->has_crossings ? c->crossings : NULL;
+	fig.nr_crossings = c->has_crossings ? c->nr_crossings : 0;
+	if (fig.shift_ns)
+		fig.shift_title = "difference";
 	fig.pixels = o->format == SP_FORMAT_PNG;
 
 	sp_theme_init(&theme, 0);
@@ -792,6 +833,9 @@ int sp_cmd_compare(int argc, char **argv)
 		goto out;
 	warn_power(&c);
 	ret = compute_shift(&c);
+	if (ret)
+		goto out;
+	ret = compute_crossings(&c);
 	if (ret)
 		goto out;
 	if (c.o.output) {

@@ -119,10 +119,19 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 		printf(", \"significant\": %s}", d->significant ? "true" : "false");
 	}
 	if (c->has_shift)
-		printf("\n  ], \"shift_resample\": \"%s\"\n}\n",
+		printf("\n  ], \"shift_resample\": \"%s\"",
 		       c->shift.mode == SP_SHIFT_RUNS ? "runs" : "values");
 	else
-		printf("]\n}\n");
+		printf("]");
+	if (c->has_crossings) {
+		printf(",\n  \"crossings\": [");
+		for (size_t x = 0; x < c->nr_crossings; x++)
+			printf("%s{\"at_ns\": %llu, \"below\": \"%s\"}", x ? ", " : "",
+			       (unsigned long long)c->crossings[x].at_ns,
+			       c->crossings[x].below ? "b" : "a");
+		printf("]");
+	}
+	printf("\n}\n");
 }
 
 /* A value in its metric's unit, for the table. */
@@ -192,6 +201,34 @@ static void print_padded(const char *s, int w)
 		putchar(' ');
 }
 
+/* "below 180µs 3-per-cpu is faster, above it slower": the pooled CDFs' crossings */
+static void print_crossings(const struct sp_cmp *c)
+{
+	char at[32], to[32];
+
+	if (!c->has_crossings)
+		return;
+	printf("\nwakeup latency CDFs (runs pooled) cross ");
+	if (!c->nr_crossings) {
+		printf("nowhere between their 5%% and 95%% quantiles\n");
+		return;
+	}
+	printf("%zu time%s:\n", c->nr_crossings, c->nr_crossings > 1 ? "s" : "");
+	format_value(at, sizeof(at), SP_CMP_U_NS, (double)c->crossings[0].at_ns);
+	if (c->nr_crossings == 1) {
+		printf("  below %s %s is faster, above it slower\n", at,
+		       c->g[c->crossings[0].below].name);
+		return;
+	}
+	printf("  below %s %s is faster\n", at, c->g[c->crossings[0].below].name);
+	for (size_t x = 1; x < c->nr_crossings; x++) {
+		format_value(to, sizeof(to), SP_CMP_U_NS, (double)c->crossings[x].at_ns);
+		printf("  from %s to %s %s is faster\n", at, to, c->g[c->crossings[x].below].name);
+		memcpy(at, to, sizeof(at));
+	}
+	printf("  above %s %s is faster\n", at, c->g[!c->crossings[c->nr_crossings - 1].below].name);
+}
+
 void sp_cmp_print_text(const struct sp_cmp *c)
 {
 	char cell[64];
@@ -234,6 +271,7 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 	if (same)
 		printf("~: no difference shown (p > %g)\n", c->o.alpha);
 	printf("change: of the median; p: two-sided Mann-Whitney U\n");
+	print_crossings(c);
 	if (!c->has_shift)
 		return;
 	printf("\nshift function (%s): deciles by Harrell-Davis, %zu bootstrap resamples of %s\n",

@@ -14,6 +14,7 @@
 
 #include <cairo.h>
 
+#include "schedplot/analysis/crossings.h"
 #include "schedplot/analysis/shift.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
@@ -268,7 +269,7 @@ static int draw_cdf(cairo_t *cr, const struct sp_theme *theme,
 {
 	struct sp_latency_series *series;
 	struct sp_latency_figure lf = { 0 };
-	uint64_t *pooled[2] = { NULL, NULL };
+	uint64_t *pooled[2] = { NULL, NULL }, *marks = NULL;
 	size_t i, j, n = 0, nr_series = 2;
 	int ret;
 
@@ -315,7 +316,19 @@ static int draw_cdf(cairo_t *cr, const struct sp_theme *theme,
 	lf.nr_series = n;
 	lf.legend = true;
 	lf.pixels = fig->pixels;
-	lf.note = "wakeup latency: each group's runs pooled (thick), each run (thin)";
+	lf.note = fig->nr_crossings ?
+		  "wakeup latency: each group's runs pooled (thick), each run (thin); "
+		  "dashed: where the pooled CDFs cross" :
+		  "wakeup latency: each group's runs pooled (thick), each run (thin)";
+	marks = sp_alloc_array(fig->nr_crossings + 1, sizeof(*marks));
+	if (!marks) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < fig->nr_crossings; i++)
+		marks[i] = fig->crossings[i].at_ns;
+	lf.marks_ns = marks;
+	lf.nr_marks = fig->nr_crossings;
 	cairo_save(cr);
 	cairo_rectangle(cr, area->x, area->y, area->w, area->h);
 	cairo_clip(cr);
@@ -323,78 +336,301 @@ static int draw_cdf(cairo_t *cr, const struct sp_theme *theme,
 	ret = sp_latency_figure_draw(cr, theme, &lf, area->w, area->h);
 	cairo_restore(cr);
 out:
+	free(marks);
 	free(pooled[0]);
 	free(pooled[1]);
 	free(series);
 	return ret;
 }
 
-/* The shift panel: B - A at each decile, its interval as a bar. */
-static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
-		      const struct sp_compare_figure *fig, const struct sp_rect *area)
+/*
+ * The shift panel's scales: x is A's decile on a log axis (or the decile's
+ * number), y the difference on a signed log scale around 0.
+ */
+struct shift_scale {
+	struct sp_rect plot;
+	struct sp_log_axis x;
+	bool log_x;
+	bool ns;		/* values are ns: time labels */
+	double s;		/* display units per value unit */
+	int k_lin;		/* L = 10^k_lin: linear within +-L */
+	double y_lo, y_hi;	/* the ends of y in symlog units */
+	double left_w;
+};
+
+static double symlog(const struct shift_scale *sc, double v)
+{
+	double l = pow(10, sc->k_lin);
+
+	return copysign(log10(1 + fabs(v) / l), v);
+}
+
+static double shift_y(const struct shift_scale *sc, double v)
+{
+	const struct sp_rect *p = &sc->plot;
+
+	return p->y + p->h - (symlog(sc, v * sc->s) - sc->y_lo) / (sc->y_hi - sc->y_lo) * p->h;
+}
+
+static double shift_x(const struct shift_scale *sc, int d, double a)
+{
+	const struct sp_rect *p = &sc->plot;
+
+	if (sc->log_x)
+		return p->x + p->w * sp_log_axis_frac(&sc->x, a);
+	return p->x + p->w * (d + 0.5) / SP_NR_DECILES;
+}
+
+/* the decade of the largest |v| at or above @v, in symlog units */
+static double symlog_end(const struct shift_scale *sc, double v)
+{
+	double l = pow(10, sc->k_lin);
+
+	if (fabs(v) <= l)
+		return copysign(log10(2), v);
+	return copysign(log10(1 + pow(10, ceil(log10(fabs(v)) - 1e-9)) / l), v);
+}
+
+/* the y tick label of sign * 10^k: "+10 µs" for ns, else "+10" */
+static void shift_tick_label(const struct shift_scale *sc, char *buf, size_t len, int sign, int k)
+{
+	char num[32];
+
+	if (!sign)
+		snprintf(buf, len, "0");
+	else if (sc->ns)
+		snprintf(buf, len, "%s%s", sign < 0 ? "-" : "+", sp_log_label(num, sizeof(num), k,
+									   SP_LOG_NS));
+	else
+		snprintf(buf, len, "%s%g", sign < 0 ? "-" : "+", pow(10, k));
+}
+
+static int shift_layout(cairo_t *cr, const struct sp_theme *theme,
+			const struct sp_compare_figure *fig, const struct sp_rect *area,
+			struct shift_scale *sc)
 {
 	const struct sp_shift *sh = fig->shift;
-	double lo = 0, hi = 0, left_w, text_h, s = fig->shift_scale ? fig->shift_scale : 1;
-	struct sp_rect plot;
-	struct lin_axis ax;
-	char label[256];
-	int d;
+	double lo = 0, hi = 0, small = INFINITY, amin = INFINITY, amax = 0, text_h, w = 0;
+	char label[32];
+	size_t i, j;
+	int d, k;
 
+	memset(sc, 0, sizeof(*sc));
+	sc->ns = fig->shift_ns;
+	sc->s = sc->ns || !fig->shift_scale ? 1 : fig->shift_scale;
 	for (d = 0; d < SP_NR_DECILES; d++) {
-		lo = fmin(lo, fmin(sh->dec[d].ci_lo, sh->dec[d].diff) * s);
-		hi = fmax(hi, fmax(sh->dec[d].ci_hi, sh->dec[d].diff) * s);
+		const struct sp_shift_decile *dec = &sh->dec[d];
+		double v[3] = { dec->diff * sc->s, dec->ci_lo * sc->s, dec->ci_hi * sc->s };
+
+		for (k = 0; k < 3; k++) {
+			lo = fmin(lo, v[k]);
+			hi = fmax(hi, v[k]);
+			if (v[k] != 0)
+				small = fmin(small, fabs(v[k]));
+		}
+		amin = fmin(amin, dec->a);
+		amax = fmax(amax, dec->a);
 	}
-	lin_axis_fit(&ax, lo, hi);
+	/* the decades of the CDF panel: every wait of every run */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < fig->groups[i].nr_waits_runs; j++) {
+			const struct sp_compare_runs *g = &fig->groups[i];
+
+			for (k = 0; k < (int)g->nr_waits[j] && !g->waits[j][k]; k++)
+				;
+			if (k < (int)g->nr_waits[j]) {
+				amin = fmin(amin, (double)g->waits[j][k]);
+				amax = fmax(amax, (double)g->waits[j][g->nr_waits[j] - 1]);
+			}
+		}
+	sc->log_x = fig->shift_ns && amin > 0 && !sp_log_axis_fit(&sc->x, amin, amax, SP_LOG_NS);
+	if (!isfinite(small))
+		small = 1;
+	/* a few decades of detail around 0 at most */
+	sc->k_lin = (int)floor(log10(fmax(small, fmax(-lo, hi) * 1e-4)) + 1e-9);
+	sc->y_lo = lo < 0 ? symlog_end(sc, lo) : -log10(2);
+	sc->y_hi = hi > 0 ? symlog_end(sc, hi) : log10(2);
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	for (k = sc->k_lin; k <= sc->k_lin + 20; k++) {
+		shift_tick_label(sc, label, sizeof(label), -1, k);
+		w = fmax(w, sp_text_width(cr, label));
+	}
+	cairo_restore(cr);
+	sc->left_w = sp_axis_left_width(cr, theme, w, true);
+	sc->plot.x = area->x + sc->left_w;
+	sc->plot.w = area->w - sc->left_w - theme->margin;
+	sc->plot.y = area->y + text_h + 2 * theme->pad;
+	sc->plot.h = area->h - (sc->plot.y - area->y) - 2 * text_h - 3 * theme->pad -
+		     (sc->log_x ? theme->tick_len : 0);
+	if (sc->plot.w < SP_LAYOUT_MIN_PLOT || sc->plot.h < SP_LAYOUT_MIN_PLOT)
+		return -ERANGE;
+	if (fig->pixels) {
+		sp_figure_snap_x(&sc->plot);
+		sp_figure_snap_y(&sc->plot);
+	}
+	return 0;
+}
+
+/* y ticks at 0 and +-10^k, bottom up, each where it does not crowd the last */
+static void shift_y_axis(cairo_t *cr, const struct sp_theme *theme, const struct shift_scale *sc,
+			 const char *title)
+{
+	const struct sp_rect *p = &sc->plot;
+	double last_y = INFINITY, text_h;
+	char label[48];
+	int i;
+
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	text_h = sp_text_height(cr);
 	cairo_restore(cr);
-	left_w = sp_axis_left_width(cr, theme, lin_label_width(cr, theme, &ax), true);
-	plot.x = area->x + left_w;
-	plot.w = area->w - left_w - theme->margin;
-	plot.y = area->y + text_h + 2 * theme->pad;
-	plot.h = area->h - (plot.y - area->y) - 2 * text_h - 3 * theme->pad;
-	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < SP_LAYOUT_MIN_PLOT)
-		return -ERANGE;
-	if (fig->pixels) {
-		sp_figure_snap_x(&plot);
-		sp_figure_snap_y(&plot);
-	}
-	lin_axis_draw(cr, theme, &plot, &ax, fig->shift_title, left_w);
+	for (i = -21; i <= 21; i++) {
+		int sign = i < 0 ? -1 : i > 0 ? 1 : 0, k = sc->k_lin + abs(i) - 1;
+		double y = p->y + p->h - (symlog(sc, sign * pow(10, k)) - sc->y_lo) /
+			   (sc->y_hi - sc->y_lo) * p->h;
 
-	cairo_save(cr);
-	sp_render_set_color(cr, &theme->axis);
-	cairo_set_line_width(cr, theme->axis_line_width);
-	cairo_move_to(cr, plot.x, lin_y(&ax, &plot, 0));
-	cairo_line_to(cr, plot.x + plot.w, lin_y(&ax, &plot, 0));
-	cairo_stroke(cr);
-	for (d = 0; d < SP_NR_DECILES; d++) {
-		const struct sp_shift_decile *dec = &sh->dec[d];
-		double x = plot.x + plot.w * (d + 0.5) / SP_NR_DECILES;
-		struct sp_rgb c;
-
-		group_rgb(dec->significant ? 1 : 0, &c);
-		sp_render_set_color(cr, dec->significant ? &c : &theme->axis);
-		cairo_set_line_width(cr, theme->data_line_width);
-		cairo_move_to(cr, x, lin_y(&ax, &plot, dec->ci_lo * s));
-		cairo_line_to(cr, x, lin_y(&ax, &plot, dec->ci_hi * s));
+		if (y < p->y - 0.5 || y > p->y + p->h + 0.5 || last_y - y < 1.2 * text_h)
+			continue;
+		last_y = y;
+		cairo_save(cr);
+		sp_render_set_color(cr, &theme->grid);
+		cairo_set_line_width(cr, theme->grid_line_width);
+		cairo_move_to(cr, p->x, y);
+		cairo_line_to(cr, p->x + p->w, y);
 		cairo_stroke(cr);
-		cairo_arc(cr, x, lin_y(&ax, &plot, dec->diff * s),
-			  fmax(2.0, theme->font_size / 3), 0, 2 * M_PI);
-		cairo_fill(cr);
+		cairo_restore(cr);
+		shift_tick_label(sc, label, sizeof(label), sign, k);
+		sp_axis_left_tick(cr, theme, p, y, label);
+	}
+	if (title) {
+		cairo_save(cr);
 		sp_render_font(cr, theme, theme->font_size, false);
 		sp_render_set_color(cr, &theme->text);
-		snprintf(label, sizeof(label), "%.1f", dec->q);
-		sp_text_draw(cr, x, plot.y + plot.h + theme->pad, SP_ALIGN_CENTER | SP_ALIGN_TOP,
-			     label);
+		sp_text_draw_vertical(cr, p->x - sc->left_w + theme->pad, p->y + p->h / 2,
+				      SP_ALIGN_CENTER | SP_ALIGN_TOP, title);
+		cairo_restore(cr);
 	}
+	sp_axis_frame_draw(cr, theme, p);
+}
+
+/* the shift panel's area when it is the whole figure */
+static void shift_area(cairo_t *cr, const struct sp_theme *theme,
+		       const struct sp_compare_figure *fig, double width, double height,
+		       struct sp_rect *area)
+{
+	double title_h = sp_figure_has_title(fig->title) ? sp_figure_title_height(cr, theme) : 0;
+
+	area->x = theme->margin;
+	area->w = width - 2 * theme->margin;
+	area->y = theme->margin + title_h;
+	area->h = height - title_h - 2 * theme->margin;
+	if (fig->pixels) {
+		area->y = round(area->y);
+		area->h = floor(area->h);
+	}
+}
+
+int sp_compare_shift_points(cairo_t *cr, const struct sp_theme *theme,
+			    const struct sp_compare_figure *fig, double width, double height,
+			    struct sp_compare_shift_point *pts)
+{
+	struct shift_scale sc;
+	struct sp_rect area;
+	int d, ret;
+
+	if (!fig->shift)
+		return -EINVAL;
+	shift_area(cr, theme, fig, width, height, &area);
+	ret = shift_layout(cr, theme, fig, &area, &sc);
+	if (ret)
+		return ret;
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		const struct sp_shift_decile *dec = &fig->shift->dec[d];
+
+		pts[d].x = shift_x(&sc, d, dec->a);
+		pts[d].y = shift_y(&sc, dec->diff);
+		pts[d].y_lo = shift_y(&sc, dec->ci_lo);
+		pts[d].y_hi = shift_y(&sc, dec->ci_hi);
+		pts[d].y_zero = shift_y(&sc, 0);
+	}
+	return 0;
+}
+
+/*
+ * The shift panel: B - A at each of A's deciles, its interval as a bar;
+ * significant deciles filled, the others hollow, each labelled 0.1..0.9
+ * where the label fits.
+ */
+static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
+		      const struct sp_compare_figure *fig, const struct sp_rect *area)
+{
+	const struct sp_shift *sh = fig->shift;
+	double r = fmax(2.5, theme->font_size / 2.5), text_h, label_end = -INFINITY;
+	struct shift_scale sc;
+	struct sp_rgb c;
+	char label[256];
+	int d, ret;
+
+	ret = shift_layout(cr, theme, fig, area, &sc);
+	if (ret)
+		return ret;
+	shift_y_axis(cr, theme, &sc, fig->shift_title);
+	if (sc.log_x)
+		sp_log_axis_draw_x(cr, theme, &sc.plot, &sc.x, NULL, true);
+	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
+	text_h = sp_text_height(cr);
+	sp_render_set_color(cr, &theme->axis);
+	cairo_set_line_width(cr, theme->axis_line_width);
+	cairo_move_to(cr, sc.plot.x, shift_y(&sc, 0));
+	cairo_line_to(cr, sc.plot.x + sc.plot.w, shift_y(&sc, 0));
+	cairo_stroke(cr);
+	group_rgb(1, &c);
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		const struct sp_shift_decile *dec = &sh->dec[d];
+		double x = shift_x(&sc, d, dec->a), y = shift_y(&sc, dec->diff), w;
+
+		sp_render_set_color(cr, &theme->text);
+		cairo_set_line_width(cr, theme->data_line_width);
+		cairo_move_to(cr, x, shift_y(&sc, dec->ci_lo));
+		cairo_line_to(cr, x, shift_y(&sc, dec->ci_hi));
+		cairo_stroke(cr);
+		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+		if (dec->significant)
+			sp_render_set_color(cr, &c);
+		else
+			sp_render_set_color(cr, &theme->background);
+		cairo_fill_preserve(cr);
+		sp_render_set_color(cr, &theme->text);
+		cairo_set_line_width(cr, theme->axis_line_width);
+		cairo_stroke(cr);
+		snprintf(label, sizeof(label), "%.1f", dec->q);
+		if (!sc.log_x) {
+			sp_text_draw(cr, x, sc.plot.y + sc.plot.h + theme->pad,
+				     SP_ALIGN_CENTER | SP_ALIGN_TOP, label);
+			continue;
+		}
+		/* right of the point, above its middle, unless it would crowd */
+		w = sp_text_width(cr, label);
+		if (x + r + theme->pad / 2 < label_end || x + r + w > sc.plot.x + sc.plot.w ||
+		    (d + 1 < SP_NR_DECILES &&
+		     shift_x(&sc, d + 1, sh->dec[d + 1].a) - r < x + r + theme->pad + w))
+			continue;
+		sp_text_draw(cr, x + r + theme->pad / 2, y - r / 2, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM,
+			     label);
+		label_end = x + r + theme->pad + w;
+	}
 	sp_render_set_color(cr, &theme->text);
-	sp_text_draw(cr, plot.x + plot.w / 2, plot.y + plot.h + 2 * theme->pad + text_h,
-		     SP_ALIGN_CENTER | SP_ALIGN_TOP, "decile (Harrell-Davis)");
-	snprintf(label, sizeof(label), "shift function: %s - %s at each decile, %zu resamples",
-		 fig->groups[1].name, fig->groups[0].name, sh->nr_boot);
-	sp_text_draw(cr, plot.x, plot.y - theme->pad, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM, label);
+	sp_text_draw(cr, sc.plot.x + sc.plot.w / 2, sc.plot.y + sc.plot.h + 2 * theme->pad +
+		     text_h + (sc.log_x ? theme->tick_len : 0), SP_ALIGN_CENTER | SP_ALIGN_TOP,
+		     sc.log_x ? "decile of the first group (Harrell-Davis, log)" :
+		     "decile (Harrell-Davis)");
+	snprintf(label, sizeof(label), "shift function: %s - %s at each decile (signed log y), "
+		 "95%% intervals of %zu resamples; filled: significant", fig->groups[1].name,
+		 fig->groups[0].name, sh->nr_boot);
+	sp_text_draw(cr, sc.plot.x, sc.plot.y - theme->pad, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM, label);
 	cairo_restore(cr);
 	return 0;
 }

@@ -236,6 +236,50 @@ static void draw_guides(cairo_t *cr, const struct sp_theme *theme,
 	cairo_restore(cr);
 }
 
+/* Dashed vertical lines at fig->marks_ns, each labelled with its length at the top. */
+static void draw_vmarks(cairo_t *cr, const struct sp_theme *theme,
+			const struct sp_latency_figure *fig, const struct sp_rect *plot,
+			const struct sp_log_axis *xa)
+{
+	double dash[2] = { theme->font_size / 2, theme->font_size / 4 }, last_end = -INFINITY;
+	char label[32];
+	int row = 0;
+
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size * 0.85, false);
+	/* the lines first, then the labels over them */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < fig->nr_marks; i++) {
+			double x = plot->x + sp_log_axis_frac(xa, (double)fig->marks_ns[i]) * plot->w;
+			double y;
+
+			if (fig->pixels)
+				x = floor(x) + 0.5;
+			if (!pass) {
+				sp_render_set_color(cr, &theme->text);
+				cairo_set_line_width(cr, theme->axis_line_width);
+				cairo_set_dash(cr, dash, 2, 0);
+				cairo_move_to(cr, x, plot->y);
+				cairo_line_to(cr, x, plot->y + plot->h);
+				cairo_stroke(cr);
+				cairo_set_dash(cr, NULL, 0, 0);
+				continue;
+			}
+			format_dur(label, sizeof(label), fig->marks_ns[i]);
+			/* a line lower when it would run into the label before */
+			row = x + theme->pad / 2 < last_end ? row + 1 : 0;
+			y = plot->y + (2 + 1.2 * row) * theme->font_size;
+			sp_render_set_color(cr, &theme->background);
+			cairo_rectangle(cr, x + theme->pad / 4, y,
+					sp_text_width(cr, label) + theme->pad / 2, sp_text_height(cr));
+			cairo_fill(cr);
+			sp_render_set_color(cr, &theme->text);
+			sp_text_draw(cr, x + theme->pad / 2, y, SP_ALIGN_LEFT | SP_ALIGN_TOP, label);
+			last_end = x + theme->pad + sp_text_width(cr, label);
+		}
+	cairo_restore(cr);
+}
+
 static void draw_hist(cairo_t *cr, const struct sp_theme *theme,
 		      const struct sp_latency_figure *fig, const struct sp_latency_series *s,
 		      const struct sp_rect *plot, const struct sp_log_axis *xa, long long top,
@@ -638,6 +682,8 @@ int sp_latency_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 				draw_marks(cr, theme, fig, s, &lay.plot, &xa, &ya);
 		}
 	}
+	if (fig->plot == SP_LATPLOT_CDF || fig->plot == SP_LATPLOT_CCDF)
+		draw_vmarks(cr, theme, fig, &lay.plot, &xa);
 	cairo_restore(cr);
 	sp_axis_frame_draw(cr, theme, &lay.plot);
 	if (fig->legend && lay.legend.w > 0) {

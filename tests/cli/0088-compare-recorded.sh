@@ -56,7 +56,8 @@ check "the same inputs give the same bytes" cmp -s "$OUT" "$TMP/cmp.json"
 # the run's); the other nine runs agree to 1e-9.
 for f in "${a[@]}" "${b[@]}"; do
 	name=compare/$(basename "$f")
-	if ! python3 "$SRCDIR/tests/oracle/report-stats.py" "$f" >"$TMP/oracle.json" 2>"$TMP/oracle.err"; then
+	if ! python3 "$SRCDIR/tests/oracle/report-stats.py" --latencies "$f" >"$TMP/oracle.json" \
+		2>"$TMP/oracle.err"; then
 		not_ok "$name: oracle failed: $(head -c 300 "$TMP/oracle.err")"
 		continue
 	fi
@@ -73,7 +74,32 @@ sys.exit(not (abs(r["duration_s"] - w) < 1e-9 and
 	r["wakeup_p50_ns"] == o["wakeup_latency_ns"]["p50"] and
 	r["wakeup_p99_ns"] == o["wakeup_latency_ns"]["p99"] and
 	r["nr_cpus"] == len(o["cpus"])))' "$TMP/cmp.json" "$TMP/oracle.json" "$f"
+	cp "$TMP/oracle.json" "$TMP/oracle-$(basename "$f" .dat).json"
 done
+
+# Where the pooled CDFs cross, from trace-cmd report's latencies: D = F_a -
+# F_b at every value between the pooled 5% and 95% quantiles; a side holds
+# at |D| >= 0.02; a crossing is at the first value after the last on the
+# old side.  Within 1% (t3-5's repair, above, moves one wait).
+check "CDF crossings as trace-cmd report's latencies give them" python3 -c 'import bisect, json, math, sys
+d = json.load(open(sys.argv[1]))
+lat = [sorted(v for i in range(1, 6) for v in json.load(open("%s/oracle-t%d-%d.json" % (sys.argv[2], t, i)))["wakeup_latencies_ns"]) for t in (2, 3)]
+a, b = lat
+pool = sorted(a + b)
+q = lambda p: pool[max(1, math.ceil(p * len(pool))) - 1]
+side, left, out = 0, None, []
+for t in sorted(set(x for x in pool if q(0.05) <= x <= q(0.95))):
+    D = bisect.bisect_right(a, t) / len(a) - bisect.bisect_right(b, t) / len(b)
+    if side and D * side > 0:
+        left = None
+    elif side and left is None:
+        left = t
+    if abs(D) >= 0.02 and (1 if D > 0 else -1) != side:
+        if side:
+            out.append((left, "a" if side > 0 else "b"))
+        side = 1 if D > 0 else -1
+got = [(c["at_ns"], c["below"]) for c in d["crossings"]]
+sys.exit(not (out and len(out) == len(got) and all(abs(x[0] - y[0]) <= 0.01 * x[0] and x[1] == y[1] for x, y in zip(out, got))))' "$TMP/cmp.json" "$TMP"
 
 # the table reads the same numbers
 run "$SCHEDPLOT" compare -q --names 2-per-cpu,3-per-cpu "${a[@]}" --vs "${b[@]}"
@@ -83,6 +109,9 @@ expect_grep "$OUT" '^migrations_per_s +41\.75/s ± ∞ +68\.96/s ± ∞ +\+65\.1
 expect_grep "$OUT" '^waiting_avg +5\.648 ± ∞ +6\.675 ± ∞ +~ +\(p=0\.222 n=5\+5\)$' \
 	"text table: waiting tasks, no difference shown at 5 runs"
 expect_grep "$OUT" '^0\.1 .* \*$' "text table: the shift at 0.1 is significant"
+expect_grep "$OUT" '^wakeup latency CDFs \(runs pooled\) cross 2 times:$' "text: the CDFs cross twice"
+expect_grep "$OUT" '^  below [0-9.]+µs 2-per-cpu is faster$' "text: below the first crossing, the fewer threads faster"
+expect_grep "$OUT" '^  above [0-9.]+ms 2-per-cpu is faster$' "text: above the last, again"
 
 # ---- bad input among real runs ----
 

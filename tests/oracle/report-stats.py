@@ -483,6 +483,8 @@ def main():
                     help="print the cpu_frequency and cpu_idle records instead")
     ap.add_argument("--runs", action="store_true",
                     help="print every run, one line each, instead of the statistics")
+    ap.add_argument("--latencies", action="store_true",
+                    help="also every wakeup latency, sorted, as wakeup_latencies_ns")
     ap.add_argument("--topology", help="`lscpu -p` output: sockets for cross_socket")
     ap.add_argument("--count-event", action="append", default=[], metavar="EVENT",
                     help="count the records of EVENT (e.g. print) in event_counts")
@@ -718,6 +720,8 @@ def main():
                                                   key=lambda w: (-w[2], w[1]))[:5]],
         },
     }
+    if args.latencies:
+        out["wakeup_latencies_ns"] = sorted(model.latencies)
     if freq_steps:
         means = frequency_means(freq_steps, lo, end)
         out["cpu_freq_mean_khz"] = {str(c): means[c][0] for c in sorted(means)}

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "schedplot/analysis/compare.h"
+#include "schedplot/analysis/crossings.h"
 #include "schedplot/analysis/rng.h"
 
 static void close_to(double got, double want, double tol, const char *what)
@@ -390,6 +391,64 @@ static void test_shift_errors(void **state)
 	close_to(sh.dec[4].diff, 0, 0, "one value against one value");
 }
 
+#define NR_X	10000
+
+static uint64_t xa[NR_X], xb[NR_X];
+
+/* a: 1000 .. 10999 ns evenly; b: each moved by @amp sin(pi (x - 4000) / 4000) */
+static size_t cross_sine(double amp, struct sp_crossing *c)
+{
+	for (int i = 0; i < NR_X; i++) {
+		xa[i] = 1000 + (uint64_t)i;
+		xb[i] = (uint64_t)llround((double)xa[i] + amp * sin(M_PI * ((double)xa[i] - 4000) / 4000));
+	}
+	return sp_cdf_crossings(xa, NR_X, xb, NR_X, c);
+}
+
+/* none: b slower everywhere; and a wiggle of 0.5% of the samples is none either */
+static void test_crossings_none(void **state)
+{
+	struct sp_crossing c[SP_CROSSINGS_MAX];
+
+	for (int i = 0; i < NR_X; i++) {
+		xa[i] = 1000 + (uint64_t)i;
+		xb[i] = xa[i] + 300;
+	}
+	assert_int_equal(sp_cdf_crossings(xa, NR_X, xb, NR_X, c), 0);
+	assert_int_equal(cross_sine(50, c), 0);
+	assert_int_equal(sp_cdf_crossings(xa, 0, xb, NR_X, c), 0);
+}
+
+/* one: b narrow around 6000, a wide: below 6000 a is faster, above it b */
+static void test_crossings_one(void **state)
+{
+	struct sp_crossing c[SP_CROSSINGS_MAX];
+
+	for (int i = 0; i < NR_X; i++) {
+		xa[i] = 1000 + (uint64_t)i;
+		xb[i] = 5000 + (uint64_t)i / 5;
+	}
+	assert_int_equal(sp_cdf_crossings(xa, NR_X, xb, NR_X, c), 1);
+	assert_true(c[0].at_ns >= 5950 && c[0].at_ns <= 6050);
+	assert_int_equal(c[0].below, 0);
+	/* the other way round */
+	assert_int_equal(sp_cdf_crossings(xb, NR_X, xa, NR_X, c), 1);
+	assert_true(c[0].at_ns >= 5950 && c[0].at_ns <= 6050);
+	assert_int_equal(c[0].below, 1);
+}
+
+/* two: b faster below 4000, slower up to 8000, faster again above */
+static void test_crossings_two(void **state)
+{
+	struct sp_crossing c[SP_CROSSINGS_MAX];
+
+	assert_int_equal(cross_sine(500, c), 2);
+	assert_true(c[0].at_ns >= 3900 && c[0].at_ns <= 4100);
+	assert_int_equal(c[0].below, 1);
+	assert_true(c[1].at_ns >= 7900 && c[1].at_ns <= 8100);
+	assert_int_equal(c[1].below, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +463,9 @@ int main(void)
 		cmocka_unit_test(test_shift_runs_by_size),
 		cmocka_unit_test(test_hochberg),
 		cmocka_unit_test(test_shift_errors),
+		cmocka_unit_test(test_crossings_none),
+		cmocka_unit_test(test_crossings_one),
+		cmocka_unit_test(test_crossings_two),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

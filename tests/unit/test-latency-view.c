@@ -170,12 +170,60 @@ static void test_other_plots(void **state)
 	cairo_surface_destroy(surf);
 }
 
+/* marks_ns: a dashed vertical line at 10^3.5 ns, a quarter across the 1 us .. 100 us axis */
+static void test_vertical_marks(void **state)
+{
+	static const uint64_t at[1] = { 3162 };
+	struct sp_latency_series s[2];
+	struct sp_latency_figure fig = {
+		.title = "", .plot = SP_LATPLOT_CDF, .series = s, .nr_series = 2,
+		.legend = true, .pixels = true,
+	};
+	int counts[2], x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+
+	make_series(s);
+	/* the frame found without the mark, which would stop the search */
+	for (int with = 0; with < 2; with++) {
+		cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+		cairo_t *cr = cairo_create(surf);
+		int stride, xq, best = 0;
+		struct sp_theme theme;
+		unsigned char *data;
+
+		fig.marks_ns = with ? at : NULL;
+		fig.nr_marks = with ? 1 : 0;
+		sp_theme_init(&theme, 11);
+		assert_int_equal(sp_latency_figure_draw(cr, &theme, &fig, W, H), 0);
+		cairo_surface_flush(surf);
+		data = cairo_image_surface_get_data(surf);
+		stride = cairo_image_surface_get_stride(surf);
+		if (!with)
+			plot_edges(data, stride, &x0, &x1, &y0, &y1);
+		xq = x0 + (int)lround((x1 - x0) / 4.0);
+		for (int x = xq - 1; x <= xq + 1; x++) {
+			int n = 0;
+
+			for (int y = y0 + 2; y < y1 - 2; y++)
+				n += dark(data, stride, x, y);
+			best = n > best ? n : best;
+		}
+		counts[with] = best;
+		/* dashes: well over a third of the height dark, gaps between them */
+		if (with)
+			assert_true(best > (y1 - y0) / 3 && best < y1 - y0 - 4);
+		cairo_destroy(cr);
+		cairo_surface_destroy(surf);
+	}
+	assert_true(counts[0] < (counts[1]) / 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cdf_at),
 		cmocka_unit_test(test_log_labels),
 		cmocka_unit_test(test_two_groups_cross),
+		cmocka_unit_test(test_vertical_marks),
 		cmocka_unit_test(test_other_plots),
 	};
 

@@ -13,6 +13,7 @@
 
 #include "schedplot/analysis/collect.h"
 #include "schedplot/analysis/compare.h"
+#include "schedplot/analysis/crossings.h"
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
 #include "schedplot/draw/output.h"
@@ -112,6 +113,9 @@ struct sp_cmp {
 	int nr_metrics;
 	bool has_shift;
 	struct sp_shift shift;
+	bool has_crossings;	/* traces: both groups have waits */
+	struct sp_crossing crossings[SP_CROSSINGS_MAX];	/* of the pooled CDFs */
+	size_t nr_crossings;
 };
 
 /* One run's chart for --view datagraph or running-waiting; the trace stays open. */

@@ -23,6 +23,7 @@
 struct _cairo;
 struct sp_datagraph;
 struct sp_envelope;
+struct sp_crossing;
 struct sp_shift;
 struct sp_theme;
 
@@ -59,6 +60,9 @@ struct sp_compare_figure {
 	const struct sp_shift *shift;	/* NULL: no shift panel */
 	double shift_scale;		/* shift values are multiplied by it ... */
 	const char *shift_title;	/* ... for this axis title */
+	bool shift_ns;			/* deciles are ns: x is A's decile, log */
+	const struct sp_crossing *crossings;	/* where the pooled CDFs cross: */
+	size_t nr_crossings;			/* marked on the CDF panel */
 	bool pixels;			/* PNG: lines on whole pixels */
 	/*
 	 * SP_COMPARE_VIEW_DATAGRAPH or _RUNNING_WAITING: the first group's
@@ -83,6 +87,34 @@ struct sp_compare_figure {
  */
 size_t sp_compare_graphs_cols(struct _cairo *cr, const struct sp_theme *theme, bool pixels,
 			      double width);
+
+/* Where the shift panel puts one decile: its point and its interval. */
+struct sp_compare_shift_point {
+	double x, y;		/* the point: A's decile, B - A */
+	double y_lo, y_hi;	/* the ends of its interval's bar */
+	double y_zero;		/* the zero line */
+};
+
+/**
+ * sp_compare_shift_points - where --view shift draws each decile
+ * @cr: cairo context of a @width x @height surface (to measure text)
+ * @theme: the theme
+ * @fig: what to draw; its shift function
+ * @width: the surface width
+ * @height: the surface height
+ * @pts: out: one per decile, in surface coordinates
+ *
+ * x is A's decile on a log axis (when @fig->shift_ns and all are above 0,
+ * else the decile's number), y the difference on a signed log scale:
+ * sign(v) log10(1 + |v| / L), L the decade at or below the smallest
+ * difference or interval end that is not 0, and at least 10^-4 of the
+ * largest, so a few µs and several ms both read.
+ *
+ * Return: 0, -EINVAL without a shift function, -ERANGE when too small.
+ */
+int sp_compare_shift_points(struct _cairo *cr, const struct sp_theme *theme,
+			    const struct sp_compare_figure *fig, double width, double height,
+			    struct sp_compare_shift_point *pts);
 
 /**
  * sp_compare_figure_draw - draw the whole figure on a surface

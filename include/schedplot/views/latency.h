@@ -53,6 +53,9 @@ struct sp_latency_figure {
 	size_t nr_time_cols;
 	uint64_t t0_ns, t1_ns;
 	uint64_t origin_ns;		/* time labels count from here */
+	/* CDF, CCDF: dashed vertical lines at these lengths, each labelled */
+	const uint64_t *marks_ns;
+	size_t nr_marks;
 };
 
 /**
