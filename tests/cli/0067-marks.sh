@@ -103,6 +103,19 @@ if [ "$have_oracle" = 1 ] && [ -f "$shared" ]; then
 		n=$(grep -c " ${e#*:}: " "$TMP/report")
 		expect_grep "$ERR" "marks: $e: $n\$" "aarch64 trace: $n $e records, as trace-cmd report"
 	done
+	# an event both marked and read by a layer: one request serves both
+	n=$(grep -c " cpu_idle: " "$TMP/report")
+	run "$SCHEDPLOT" datagraph -v --events power:cpu_idle --idle-states -o "$TMP/both.png" \
+		"$shared"
+	expect_status 0 "aarch64 trace: --events power:cpu_idle --idle-states"
+	expect_grep "$ERR" "marks: power:cpu_idle: $n\$" \
+		"--events power:cpu_idle --idle-states: still $n cpu_idle marks"
+	run "$SCHEDPLOT" datagraph -q --events power:cpu_idle -o "$TMP/marked.png" "$shared"
+	run "$SCHEDPLOT" datagraph -q --idle-states -o "$TMP/idle.png" "$shared"
+	check "--events power:cpu_idle --idle-states: the idle states are drawn" \
+		test "$(cksum <"$TMP/both.png")" != "$(cksum <"$TMP/marked.png")"
+	check "--events power:cpu_idle --idle-states: the marks are drawn" \
+		test "$(cksum <"$TMP/both.png")" != "$(cksum <"$TMP/idle.png")"
 	first=$(grep -m1 ' print: ' "$TMP/report" | sed 's/.*\] *\([0-9.]*\): .*/\1/')
 	run "$SCHEDPLOT" datagraph -v --min-at ftrace:print -o "$TMP/at.png" "$shared"
 	expect_grep "$ERR" "--min-at ftrace:print: the window starts at its first record, $first s" \
