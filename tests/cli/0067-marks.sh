@@ -56,6 +56,29 @@ a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 sys.exit(not (a["migration_classes"] == b["migration_classes"] and
               a["placement"] == b["placement"] and b["migration_classes"]["cross_socket"] > 0))' \
 		"$TMP/ours.json" "$TMP/oracle.json"
+	# --cpus and --target narrow them: a target's migrations to or from a
+	# CPU counted, its wakeup waits that ended on one
+	for scope in "--cpus 0-3" "--target hpc-1*" "--cpus 2,5 --target hpc-3*,hpc-4*" \
+		     "--target 1002"; do
+		# shellcheck disable=SC2086
+		run "$SCHEDPLOT" stats -q --json $scope "$f"
+		cp "$OUT" "$TMP/ours.json"
+		# shellcheck disable=SC2086
+		python3 "$SRCDIR/tests/oracle/report-stats.py" --topology "$f.lscpu" $scope "$f" \
+			>"$TMP/oracle.json" 2>"$TMP/oracle.err"
+		check "stats $scope: migration classes and placement equal report-stats.py's" \
+			python3 -c 'import json, sys
+a, b, whole = (json.load(open(f)) for f in sys.argv[1:4])
+ok = a["migration_classes"] == b["migration_classes"] and a["placement"] == b["placement"]
+# narrower than the whole trace, and not empty
+n = lambda d: sum(v for k, v in d["migration_classes"].items() if k != "cross_socket")
+ok = ok and 0 < n(a) < n(whole) and \
+    0 < a["placement"]["stayed"]["count"] < whole["placement"]["stayed"]["count"]
+if not ok:
+    print(a["migration_classes"], b["migration_classes"], a["placement"], b["placement"],
+          file=sys.stderr)
+sys.exit(not ok)' "$TMP/ours.json" "$TMP/oracle.json" "$f.json"
+	done
 else
 	skip "trace-cmd or python3 missing: no oracle for the generated trace"
 fi
