@@ -670,19 +670,26 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	last = calloc((size_t)4 * mk->tl->nr_rows, sizeof(*last));
 	/* under the others: the placement lines, then migrations, arrows, events */
 	for (int pass = 0; pass < 4; pass++) {
+		static const int kind_of_pass[] = { SP_DG_MARK_PLACEMENT, SP_DG_MARK_MIGRATION,
+						    SP_DG_MARK_WAKEUP, SP_DG_MARK_EVENT };
+
+		if (kind_of_pass[pass] == SP_DG_MARK_WAKEUP && !arrows)
+			continue;
 		for (i = 0; i < mk->nr_marks; i++) {
 			const struct sp_dg_mark *m = &mk->marks[i];
 
-			if (last && same_pixel(last, &g, m, mk))
+			/* a mark is looked at in its own pass only: the others would
+			 * take it for drawn already */
+			if ((int)m->kind != kind_of_pass[pass] ||
+			    (last && same_pixel(last, &g, m, mk)))
 				continue;
-
-			if (pass == 0 && m->kind == SP_DG_MARK_PLACEMENT)
+			if (pass == 0)
 				draw_placement(cr, &g, m, lw, placement_lines, mk);
-			else if (pass == 1 && m->kind == SP_DG_MARK_MIGRATION)
+			else if (pass == 1)
 				draw_migration(cr, &g, m, lw, mk);
-			else if (pass == 2 && m->kind == SP_DG_MARK_WAKEUP && arrows)
+			else if (pass == 2)
 				draw_wakeup(cr, &g, m, lw, mk);
-			else if (pass == 3 && m->kind == SP_DG_MARK_EVENT)
+			else
 				draw_event(cr, theme, &g, m, lw,
 					   nr_labels <= plot->w / LABEL_SPACING, mk);
 		}

@@ -115,6 +115,18 @@ for opt in --migrations --wakeups --placement; do
 		"$(cksum <"$TMP/plain.png")"
 done
 
+# a lone mark on its row is drawn: a window with one migration
+lone=$TMP/lone.dat
+run "$GEN" --cpus 8 --sockets 2 --events 20000 --seed 3 -o "$lone"
+run "$SCHEDPLOT" stats -q --json --min 0.1030 --max 0.1040 "$lone"
+expect_grep "$OUT" '"migration_classes": {"wakeup": 0, "balance": 1, "numa": 0' \
+	"gen-trace --seed 3, 103-104 ms: one migration"
+run "$SCHEDPLOT" datagraph -q --no-legend --min 0.1030 --max 0.1040 -o "$TMP/lone0.png" "$lone"
+run "$SCHEDPLOT" datagraph -q --no-legend --migrations --min 0.1030 --max 0.1040 \
+	-o "$TMP/lone1.png" "$lone"
+check "a window with one migration: its line is drawn" \
+	test "$(cksum <"$TMP/lone0.png")" != "$(cksum <"$TMP/lone1.png")"
+
 # --events: as many ticks as trace-cmd report prints records; --min-at
 shared=$SHARED/aarch64-6cpu-v6.dat
 if [ "$have_oracle" = 1 ] && [ -f "$shared" ]; then
