@@ -95,8 +95,8 @@ static int socket_of(const struct sp_migrations *mg, int cpu)
 	return mg->socket[cpu];
 }
 
-enum sp_mig_class sp_migrations_add(struct sp_migrations *mg, uint64_t ts_ns, int pid,
-				    int from_cpu, int to_cpu, bool *cross)
+enum sp_mig_class sp_migrations_classify(struct sp_migrations *mg, int pid, int from_cpu,
+					 int to_cpu, bool *cross)
 {
 	const struct sp_task *t = sp_model_task(mg->model, pid);
 	int s0 = socket_of(mg, from_cpu), s1 = socket_of(mg, to_cpu);
@@ -112,6 +112,17 @@ enum sp_mig_class sp_migrations_add(struct sp_migrations *mg, uint64_t ts_ns, in
 		c = SP_MIG_WAKEUP;
 	else
 		c = SP_MIG_BALANCE;
+	if (cross)
+		*cross = x;
+	return c;
+}
+
+enum sp_mig_class sp_migrations_add(struct sp_migrations *mg, uint64_t ts_ns, int pid,
+				    int from_cpu, int to_cpu, bool *cross)
+{
+	bool x;
+	enum sp_mig_class c = sp_migrations_classify(mg, pid, from_cpu, to_cpu, &x);
+
 	if (cross)
 		*cross = x;
 	if (ts_ns >= mg->t0_ns && ts_ns <= mg->t1_ns) {

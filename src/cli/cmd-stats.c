@@ -891,8 +891,9 @@ int sp_cmd_stats(int argc, char **argv)
 		obs.data = sc;
 	}
 	sp_cli_marks_observer(&sc->marks, &obs, &obs);
-	ret = sp_cli_run(&t, &obs, sc->window ? scope_reset : stats_reset,
-			 sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts) ? &filter : NULL);
+	if (sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts))
+		sc->marks.scope = &filter;
+	ret = sp_cli_run(&t, &obs, sc->window ? scope_reset : stats_reset, sc->marks.scope);
 	if (!ret)
 		ret = sp_view_opts_check_targets(&sc->opts, &t.model, path);
 	if (ret)

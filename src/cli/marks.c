@@ -68,13 +68,32 @@ static void marks_steps(void *data, const struct sp_step *steps, size_t n)
 	mk->inner.steps(mk->inner.data, steps, n);
 }
 
+static bool cpu_in_scope(const struct sp_cli_marks *mk, int cpu)
+{
+	const struct sp_model_filter *f = mk->scope;
+
+	return !f || !f->cpus || (cpu >= 0 && cpu < mk->mig.model->nr_cpus && f->cpus[cpu]);
+}
+
+static bool task_in_scope(const struct sp_cli_marks *mk, int pid)
+{
+	const struct sp_model_filter *f = mk->scope;
+	const char *comm;
+
+	if (!f || !f->task)
+		return true;
+	comm = sp_model_comm(mk->mig.model, pid);
+	return f->task(f->task_data, pid, comm ? comm : "");
+}
+
 static void marks_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_cli_marks *mk = data;
 
 	if (mk->inner.wait)
 		mk->inner.wait(mk->inner.data, w);
-	sp_placement_add(&mk->place, w);
+	if (cpu_in_scope(mk, w->cpu) && task_in_scope(mk, w->pid))
+		sp_placement_add(&mk->place, w);
 }
 
 static void marks_wakeup(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu)
@@ -90,7 +109,10 @@ static void marks_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, i
 
 	if (mk->inner.migration)
 		mk->inner.migration(mk->inner.data, ts_ns, pid, from_cpu, to_cpu);
-	sp_migrations_add(&mk->mig, ts_ns, pid, from_cpu, to_cpu, NULL);
+	if ((cpu_in_scope(mk, from_cpu) || cpu_in_scope(mk, to_cpu)) && task_in_scope(mk, pid))
+		sp_migrations_add(&mk->mig, ts_ns, pid, from_cpu, to_cpu, NULL);
+	else
+		sp_migrations_classify(&mk->mig, pid, from_cpu, to_cpu, NULL);
 }
 
 static void marks_extra(void *data, const struct sp_event *ev)

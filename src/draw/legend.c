@@ -149,13 +149,21 @@ void sp_legend_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_l
 			sp_text_draw(cr, x, cy, SP_ALIGN_LEFT | SP_ALIGN_MIDDLE, buf);
 			break;
 		}
-		sp_render_set_color(cr, &legend->entries[i].color);
-		cairo_rectangle(cr, x, cy - theme->swatch / 2, theme->swatch, theme->swatch);
-		cairo_fill_preserve(cr);
-		/* An outline, so white (idle) and pale swatches show. */
-		sp_render_set_color(cr, &theme->axis);
-		cairo_set_line_width(cr, 0.5);
-		cairo_stroke(cr);
+		if (legend->entries[i].sample) {
+			cairo_save(cr);
+			legend->entries[i].sample(cr, &legend->entries[i], x + theme->swatch / 2,
+						  cy, theme->swatch);
+			cairo_restore(cr);
+		} else {
+			sp_render_set_color(cr, &legend->entries[i].color);
+			cairo_rectangle(cr, x, cy - theme->swatch / 2, theme->swatch,
+					theme->swatch);
+			cairo_fill_preserve(cr);
+			/* An outline, so white (idle) and pale swatches show. */
+			sp_render_set_color(cr, &theme->axis);
+			cairo_set_line_width(cr, 0.5);
+			cairo_stroke(cr);
+		}
 		sp_render_set_color(cr, &theme->text);
 		sp_text_fit(cr, buf, sizeof(buf), legend->entries[i].label, label_max);
 		sp_text_draw(cr, x + theme->swatch + theme->pad, cy, SP_ALIGN_LEFT | SP_ALIGN_MIDDLE,

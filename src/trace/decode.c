@@ -556,6 +556,55 @@ static int grow_ids(struct sp_decoder *d, int nr)
 	return 0;
 }
 
+static bool same_field(const struct extra_field *a, const struct extra_field *b)
+{
+	return a->f.offset == b->f.offset && a->f.size == b->f.size && a->kind == b->kind &&
+	       a->f.dynamic == b->f.dynamic && a->f.relative == b->f.relative &&
+	       a->tail == b->tail;
+}
+
+/*
+ * A second request of an event shares the first one's index when one
+ * field list begins the other (the power layers and --events may both
+ * ask for power:cpu_idle); the longer list is kept.
+ */
+static int share_extra(struct sp_decoder *d, int idx, const char *const *fields, int nr_fields,
+		       struct sp_error *err)
+{
+	struct extra *x = &d->extras[idx];
+	struct extra_field *nf;
+	union sp_value *nv;
+	int i, ret = 0;
+
+	nf = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*nf));
+	if (!nf)
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	for (i = 0; i < nr_fields && !ret; i++)
+		ret = extra_field_find(x->event, fields[i], &nf[i], err);
+	for (i = 0; i < nr_fields && i < x->nr_fields && !ret; i++)
+		if (!same_field(&nf[i], &x->fields[i]))
+			ret = sp_error_set(err, -EEXIST, -1,
+					   "event %s:%s was asked for already with other fields",
+					   x->event->system, x->event->name);
+	if (ret || nr_fields <= x->nr_fields) {
+		free(nf);
+		return ret ? ret : idx;
+	}
+	nv = sp_alloc_array(nr_fields, sizeof(*nv));
+	if (!nv) {
+		free(nf);
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
+	}
+	/* the fields already there keep their copied strings */
+	memcpy(nf, x->fields, x->nr_fields * sizeof(*nf));
+	free(x->fields);
+	free(x->values);
+	x->fields = nf;
+	x->values = nv;
+	x->nr_fields = nr_fields;
+	return idx;
+}
+
 int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
 			 const char *const *fields, int nr_fields, struct sp_error *err)
 {
@@ -570,8 +619,7 @@ int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
 	if (d->nr_extras >= 0xffff)
 		return sp_error_set(err, -E2BIG, -1, "too many events asked for");
 	if (event->id < d->nr_ids && d->type_of_id[event->id] == SP_EV_EXTRA)
-		return sp_error_set(err, -EEXIST, -1, "event %s:%s was asked for already",
-				    event->system, event->name);
+		return share_extra(d, d->extra_of_id[event->id], fields, nr_fields, err);
 	if (event->id < d->nr_ids && d->type_of_id[event->id] != SP_EV_OTHER)
 		return sp_error_set(err, -EINVAL, -1,
 				    "event %s:%s is a sched record, decoded already",

@@ -783,7 +783,8 @@ static long graph_keys(const struct sp_compare_figure *fig, struct graph_key **k
 				;
 			if (k == n)
 				g[n++] = (struct graph_key){
-					{ dg->keys[j].color, dg->keys[j].label }, 0 };
+					{ .color = dg->keys[j].color, .label = dg->keys[j].label },
+					0 };
 			g[k].ns += dg->keys[j].ns;
 		}
 	}
@@ -819,15 +820,16 @@ static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
 	if (nr_keys < 0)
 		return (int)nr_keys;
 	/* idle, no data (after a shorter run's end), then the commands */
-	entries[n++] = (struct sp_legend_entry){ fig->graphs[0]->keys[SP_DG_KEY_IDLE].color,
-						 fig->graphs[0]->keys[SP_DG_KEY_IDLE].label };
+	entries[n++] = (struct sp_legend_entry){
+		.color = fig->graphs[0]->keys[SP_DG_KEY_IDLE].color,
+		.label = fig->graphs[0]->keys[SP_DG_KEY_IDLE].label };
 	for (i = 0; i < fig->nr_graphs; i++)
 		if (fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].ns)
 			break;
 	if (i < fig->nr_graphs)
 		entries[n++] = (struct sp_legend_entry){
-			fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].color,
-			fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].label };
+			.color = fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].color,
+			.label = fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].label };
 	for (i = 0; i < (size_t)nr_keys && i < GRAPH_LEGEND; i++)
 		entries[n++] = keys[i].e;
 	legend.entries = entries;

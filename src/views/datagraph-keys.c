@@ -496,12 +496,14 @@ void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend
 		if (i == SP_DG_KEY_OTHER && !dg->targets)
 			continue;
 		if (n < max_entries)
-			e[n++] = (struct sp_legend_entry){ dg->keys[i].color, dg->keys[i].label };
+			e[n++] = (struct sp_legend_entry){ .color = dg->keys[i].color,
+							   .label = dg->keys[i].label };
 	}
 	for (i = SP_DG_NR_SPECIAL_KEYS; i < dg->nr_keys; i++) {
 		tasks++;
 		if (n < max_entries)
-			e[n++] = (struct sp_legend_entry){ dg->keys[i].color, dg->keys[i].label };
+			e[n++] = (struct sp_legend_entry){ .color = dg->keys[i].color,
+							   .label = dg->keys[i].label };
 		else
 			legend->nr_more++;
 	}

@@ -284,10 +284,19 @@ static int cmp_pid_ts(const void *a, const void *b)
 	return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
 }
 
-static void entry(struct sp_dg_marks *mk, const struct sp_rgb *color, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static void migration_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			     double size);
+static void event_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			 double size);
 
-static void entry(struct sp_dg_marks *mk, const struct sp_rgb *color, const char *fmt, ...)
+/* The samples of migration lines: a class's dashes, or thick across sockets */
+#define SAMPLE_CROSS SP_MIG_NR_CLASSES
+
+static struct sp_legend_entry *entry(struct sp_dg_marks *mk, const struct sp_rgb *color,
+				     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static struct sp_legend_entry *entry(struct sp_dg_marks *mk, const struct sp_rgb *color,
+				     const char *fmt, ...)
 {
 	size_t i = mk->nr_entries++;
 	va_list ap;
@@ -295,8 +304,18 @@ static void entry(struct sp_dg_marks *mk, const struct sp_rgb *color, const char
 	va_start(ap, fmt);
 	vsnprintf(mk->labels[i], sizeof(mk->labels[i]), fmt, ap);
 	va_end(ap);
+	memset(&mk->entries[i], 0, sizeof(mk->entries[i]));
 	mk->entries[i].color = *color;
 	mk->entries[i].label = mk->labels[i];
+	return &mk->entries[i];
+}
+
+/* A legend entry drawn by @sample in @style */
+static void sampled(struct sp_legend_entry *e, void (*sample)(cairo_t *,
+		    const struct sp_legend_entry *, double, double, double), int style)
+{
+	e->sample = sample;
+	e->style = style;
 }
 
 int sp_dg_marks_finish(struct sp_dg_marks *mk)
@@ -324,13 +343,14 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 		for (k = 0; k < SP_MIG_NR_CLASSES; k++) {
 			if (k == SP_MIG_NUMA && !mk->mig.nr[k])
 				continue;
-			entry(mk, &mig_color[k], "%s: %" PRIu64,
-			      k == SP_MIG_WAKEUP ? "migr. at wakeup" :
-			      k == SP_MIG_BALANCE ? "migr. balance" : "migr. NUMA", mk->mig.nr[k]);
+			sampled(entry(mk, &mig_color[k], "%s: %" PRIu64,
+				      k == SP_MIG_WAKEUP ? "migr. at wakeup" :
+				      k == SP_MIG_BALANCE ? "migr. balance" : "migr. NUMA",
+				      mk->mig.nr[k]), migration_sample, k);
 		}
 		if (mk->mig.socket)
-			entry(mk, &mig_color[SP_MIG_WAKEUP], "migr. across sockets: %" PRIu64,
-			      mk->mig.nr_cross_socket);
+			sampled(entry(mk, &mig_color[SP_MIG_WAKEUP], "migr. across sockets: %" PRIu64,
+				      mk->mig.nr_cross_socket), migration_sample, SAMPLE_CROSS);
 	}
 	if (mk->placement)
 		entry(mk, &placement_color, "left idle CPU: %" PRIu64,
@@ -338,7 +358,8 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 	if (mk->wakeups)
 		entry(mk, &wakeup_color, "wakeup arrows: %" PRIu64, mk->nr_wakeup_arrows);
 	for (k = 0; k < mk->nr_events; k++)
-		entry(mk, &event_color[k], "%s: %" PRIu64, mk->events[k].name, mk->events[k].nr);
+		sampled(entry(mk, &event_color[k], "%s: %" PRIu64, mk->events[k].name,
+			      mk->events[k].nr), event_sample, k);
 	return 0;
 }
 
@@ -511,6 +532,34 @@ static void event_shape(cairo_t *cr, int shape, double x, double y, double s)
 	}
 }
 
+/* Legend samples: what the picture draws, at the legend's size */
+static void migration_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			     double size)
+{
+	static const double dash[] = { 3, 2 }, dot[] = { 1, 1.5 };
+
+	cairo_move_to(cr, x - size / 2, y);
+	cairo_line_to(cr, x + size / 2, y);
+	if (e->style == SP_MIG_BALANCE)
+		cairo_set_dash(cr, dash, 2, 0);
+	else if (e->style == SP_MIG_NUMA)
+		cairo_set_dash(cr, dot, 2, 0);
+	sp_render_set_color(cr, &e->color);
+	cairo_set_line_width(cr, e->style == SAMPLE_CROSS ? 3 : 1.5);
+	cairo_stroke(cr);
+}
+
+static void event_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			 double size)
+{
+	event_shape(cr, e->style, x, y, size * 0.4);
+	sp_render_set_color(cr, &e->color);
+	cairo_fill_preserve(cr);
+	sp_render_set_color(cr, &(struct sp_rgb){ 0.15, 0.15, 0.15 });
+	cairo_set_line_width(cr, 0.5);
+	cairo_stroke(cr);
+}
+
 static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct geom *g,
 		       const struct sp_dg_mark *m, double lw, bool label,
 		       const struct sp_dg_marks *mk)
@@ -621,19 +670,26 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	last = calloc((size_t)4 * mk->tl->nr_rows, sizeof(*last));
 	/* under the others: the placement lines, then migrations, arrows, events */
 	for (int pass = 0; pass < 4; pass++) {
+		static const int kind_of_pass[] = { SP_DG_MARK_PLACEMENT, SP_DG_MARK_MIGRATION,
+						    SP_DG_MARK_WAKEUP, SP_DG_MARK_EVENT };
+
+		if (kind_of_pass[pass] == SP_DG_MARK_WAKEUP && !arrows)
+			continue;
 		for (i = 0; i < mk->nr_marks; i++) {
 			const struct sp_dg_mark *m = &mk->marks[i];
 
-			if (last && same_pixel(last, &g, m, mk))
+			/* a mark is looked at in its own pass only: the others would
+			 * take it for drawn already */
+			if ((int)m->kind != kind_of_pass[pass] ||
+			    (last && same_pixel(last, &g, m, mk)))
 				continue;
-
-			if (pass == 0 && m->kind == SP_DG_MARK_PLACEMENT)
+			if (pass == 0)
 				draw_placement(cr, &g, m, lw, placement_lines, mk);
-			else if (pass == 1 && m->kind == SP_DG_MARK_MIGRATION)
+			else if (pass == 1)
 				draw_migration(cr, &g, m, lw, mk);
-			else if (pass == 2 && m->kind == SP_DG_MARK_WAKEUP && arrows)
+			else if (pass == 2)
 				draw_wakeup(cr, &g, m, lw, mk);
-			else if (pass == 3 && m->kind == SP_DG_MARK_EVENT)
+			else
 				draw_event(cr, theme, &g, m, lw,
 					   nr_labels <= plot->w / LABEL_SPACING, mk);
 		}

@@ -9,20 +9,11 @@
 
 #include <cairo.h>
 
+#include "schedplot/draw/palette.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-power.h"
-
-/*
- * The frequency scale: viridis (perceptually uniform, lightness rising
- * from dark violet to yellow, so it reads in grey scale and for the
- * colour-blind), sampled at nine points and interpolated linearly.
- */
-static const unsigned char viridis[9][3] = {
-	{ 68, 1, 84 }, { 71, 44, 122 }, { 59, 81, 139 }, { 44, 113, 142 }, { 33, 144, 141 },
-	{ 39, 173, 129 }, { 92, 200, 99 }, { 170, 220, 50 }, { 253, 231, 37 },
-};
 
 /* The grey ramp of --palette grey: dark to light, clear of idle white */
 #define GREY_LO 0.12
@@ -133,8 +124,6 @@ void sp_dg_power_freq_color(const struct sp_dg_power *pw, int64_t khz, struct sp
 {
 	double f = pw->hi_khz > pw->lo_khz ?
 		   (double)(khz - pw->lo_khz) / (double)(pw->hi_khz - pw->lo_khz) : 1;
-	double pos;
-	int i;
 
 	f = fmin(1, fmax(0, f));
 	if (pw->grey) {
@@ -143,12 +132,8 @@ void sp_dg_power_freq_color(const struct sp_dg_power *pw, int64_t khz, struct sp
 		*c = (struct sp_rgb){ g, g, g };
 		return;
 	}
-	pos = f * 8;
-	i = pos >= 8 ? 7 : (int)pos;
-	pos -= i;
-	c->r = (viridis[i][0] + pos * (viridis[i + 1][0] - viridis[i][0])) / 255;
-	c->g = (viridis[i][1] + pos * (viridis[i + 1][1] - viridis[i][1])) / 255;
-	c->b = (viridis[i][2] + pos * (viridis[i + 1][2] - viridis[i][2])) / 255;
+	/* not viridis: its greens and yellows read as tasks */
+	sp_palette_ramp_color(f, c);
 }
 
 void sp_dg_power_idle_color(const struct sp_dg_power *pw, int state, struct sp_rgb *c)

@@ -95,6 +95,18 @@ if ! command -v trace-cmd >/dev/null || ! command -v python3 >/dev/null; then
 	exit 0
 fi
 
+# ---- every layer and mark at once: the legend holds 64 tasks, the power
+# keys and every mark's entry (its buffer once overflowed) ----
+if [ -x "$GEN" ] && "$GEN" --cpus 64 --sockets 2 --power --topology-markers --events 200000 \
+	-o "$TMP/wide.dat" >/dev/null; then
+	run "$SCHEDPLOT" datagraph -q --freq merged --idle-states --migrations --wakeups \
+		--placement --events power:cpu_idle -o "$TMP/wide.png" "$TMP/wide.dat"
+	expect_status 0 "64 CPUs, every layer and mark: a full legend"
+	check "64 CPUs, every layer and mark: a PNG" test -s "$TMP/wide.png"
+else
+	skip "gen-trace missing: no 64-CPU trace with every layer"
+fi
+
 # ---- stats: per-CPU time-weighted mean frequency ----
 run "$SCHEDPLOT" stats -q --json "$f"
 expect_status 0 "stats --json on the aarch64 trace"

@@ -56,6 +56,29 @@ a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 sys.exit(not (a["migration_classes"] == b["migration_classes"] and
               a["placement"] == b["placement"] and b["migration_classes"]["cross_socket"] > 0))' \
 		"$TMP/ours.json" "$TMP/oracle.json"
+	# --cpus and --target narrow them: a target's migrations to or from a
+	# CPU counted, its wakeup waits that ended on one
+	for scope in "--cpus 0-3" "--target hpc-1*" "--cpus 2,5 --target hpc-3*,hpc-4*" \
+		     "--target 1002"; do
+		# shellcheck disable=SC2086
+		run "$SCHEDPLOT" stats -q --json $scope "$f"
+		cp "$OUT" "$TMP/ours.json"
+		# shellcheck disable=SC2086
+		python3 "$SRCDIR/tests/oracle/report-stats.py" --topology "$f.lscpu" $scope "$f" \
+			>"$TMP/oracle.json" 2>"$TMP/oracle.err"
+		check "stats $scope: migration classes and placement equal report-stats.py's" \
+			python3 -c 'import json, sys
+a, b, whole = (json.load(open(f)) for f in sys.argv[1:4])
+ok = a["migration_classes"] == b["migration_classes"] and a["placement"] == b["placement"]
+# narrower than the whole trace, and not empty
+n = lambda d: sum(v for k, v in d["migration_classes"].items() if k != "cross_socket")
+ok = ok and 0 < n(a) < n(whole) and \
+    0 < a["placement"]["stayed"]["count"] < whole["placement"]["stayed"]["count"]
+if not ok:
+    print(a["migration_classes"], b["migration_classes"], a["placement"], b["placement"],
+          file=sys.stderr)
+sys.exit(not ok)' "$TMP/ours.json" "$TMP/oracle.json" "$f.json"
+	done
 else
 	skip "trace-cmd or python3 missing: no oracle for the generated trace"
 fi
@@ -92,6 +115,18 @@ for opt in --migrations --wakeups --placement; do
 		"$(cksum <"$TMP/plain.png")"
 done
 
+# a lone mark on its row is drawn: a window with one migration
+lone=$TMP/lone.dat
+run "$GEN" --cpus 8 --sockets 2 --events 20000 --seed 3 -o "$lone"
+run "$SCHEDPLOT" stats -q --json --min 0.1030 --max 0.1040 "$lone"
+expect_grep "$OUT" '"migration_classes": {"wakeup": 0, "balance": 1, "numa": 0' \
+	"gen-trace --seed 3, 103-104 ms: one migration"
+run "$SCHEDPLOT" datagraph -q --no-legend --min 0.1030 --max 0.1040 -o "$TMP/lone0.png" "$lone"
+run "$SCHEDPLOT" datagraph -q --no-legend --migrations --min 0.1030 --max 0.1040 \
+	-o "$TMP/lone1.png" "$lone"
+check "a window with one migration: its line is drawn" \
+	test "$(cksum <"$TMP/lone0.png")" != "$(cksum <"$TMP/lone1.png")"
+
 # --events: as many ticks as trace-cmd report prints records; --min-at
 shared=$SHARED/aarch64-6cpu-v6.dat
 if [ "$have_oracle" = 1 ] && [ -f "$shared" ]; then
@@ -103,6 +138,19 @@ if [ "$have_oracle" = 1 ] && [ -f "$shared" ]; then
 		n=$(grep -c " ${e#*:}: " "$TMP/report")
 		expect_grep "$ERR" "marks: $e: $n\$" "aarch64 trace: $n $e records, as trace-cmd report"
 	done
+	# an event both marked and read by a layer: one request serves both
+	n=$(grep -c " cpu_idle: " "$TMP/report")
+	run "$SCHEDPLOT" datagraph -v --events power:cpu_idle --idle-states -o "$TMP/both.png" \
+		"$shared"
+	expect_status 0 "aarch64 trace: --events power:cpu_idle --idle-states"
+	expect_grep "$ERR" "marks: power:cpu_idle: $n\$" \
+		"--events power:cpu_idle --idle-states: still $n cpu_idle marks"
+	run "$SCHEDPLOT" datagraph -q --events power:cpu_idle -o "$TMP/marked.png" "$shared"
+	run "$SCHEDPLOT" datagraph -q --idle-states -o "$TMP/idle.png" "$shared"
+	check "--events power:cpu_idle --idle-states: the idle states are drawn" \
+		test "$(cksum <"$TMP/both.png")" != "$(cksum <"$TMP/marked.png")"
+	check "--events power:cpu_idle --idle-states: the marks are drawn" \
+		test "$(cksum <"$TMP/both.png")" != "$(cksum <"$TMP/idle.png")"
 	first=$(grep -m1 ' print: ' "$TMP/report" | sed 's/.*\] *\([0-9.]*\): .*/\1/')
 	run "$SCHEDPLOT" datagraph -v --min-at ftrace:print -o "$TMP/at.png" "$shared"
 	expect_grep "$ERR" "--min-at ftrace:print: the window starts at its first record, $first s" \

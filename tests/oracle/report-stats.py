@@ -37,6 +37,7 @@ cpu_freq_known_ns that time; both only when the report has such records.
 """
 
 import argparse
+import fnmatch
 import heapq
 import json
 import re
@@ -248,6 +249,8 @@ class Model:
         self.placement = {k: [0, 0] for k in ("stayed", "moved_prev_idle", "moved_prev_busy")}
         self.repairs = 0
         self.repair_list = []   # [cpu, ts, pid made current], in the order made
+        # (pid, cpu) -> whether placement counts it (--cpus, --target)
+        self.in_scope = lambda pid, cpu: True
 
     def set_state(self, pid, new, ts):
         if pid == 0:
@@ -271,7 +274,7 @@ class Model:
             self.class_waits[kind].append(max(0, ts - self.wait_start[pid]))
             self.ended_waits.append((pid, self.wait_start[pid], max(0, ts - self.wait_start[pid]),
                                      cpu, kind))
-            if kind == "wakeup" and prev_cpu >= 0:
+            if kind == "wakeup" and prev_cpu >= 0 and self.in_scope(pid, cpu):
                 place = ("stayed" if cpu == prev_cpu else
                          "moved_prev_idle" if self.prev_idle[pid] else "moved_prev_busy")
                 self.placement[place][0] += 1
@@ -472,6 +475,15 @@ def window_stats(run_deltas, wait_deltas, lo, hi, nr_cpus):
     return run_area, wait_area, wait_max, idle_waiting, lost
 
 
+def parse_cpu_list(text):
+    """A CPU list as --cpus takes it: 0-3,8."""
+    cpus = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
 def main():
     ap = argparse.ArgumentParser(description="schedplot statistics from trace-cmd report text")
     ap.add_argument("file", help="trace-cmd .dat file (or report text with --text)")
@@ -488,6 +500,10 @@ def main():
     ap.add_argument("--topology", help="`lscpu -p` output: sockets for cross_socket")
     ap.add_argument("--count-event", action="append", default=[], metavar="EVENT",
                     help="count the records of EVENT (e.g. print) in event_counts")
+    ap.add_argument("--cpus", metavar="LIST",
+                    help="migration_classes and placement count only these CPUs (0-3,8)")
+    ap.add_argument("--target", metavar="COMM|PID",
+                    help="migration_classes and placement count only these tasks")
     args = ap.parse_args()
 
     nr_cpus, per_cpu, report_order, dropped, unparsed = parse(read_report(args))
@@ -558,6 +574,19 @@ def main():
         if pid != 0:
             comm[pid] = name
 
+    def in_scope(pid, cpu):
+        """Whether --cpus and --target count pid on cpu (migrations, placement)."""
+        if scope_cpus is not None and cpu not in scope_cpus:
+            return False
+        if not scope_targets:
+            return True
+        name = comm.get(pid) or cmdline_comm.get(pid) or ""
+        return any(str(pid) == t if t.isdigit() else fnmatch.fnmatchcase(name, t)
+                   for t in scope_targets)
+
+    scope_cpus = parse_cpu_list(args.cpus) if args.cpus else None
+    scope_targets = args.target.split(",") if args.target else []
+    model.in_scope = in_scope
     mig_classes = {"wakeup": 0, "balance": 0, "numa": 0, "cross_socket": 0}
     numa_pending = []
     socket = read_sockets(args.topology) if args.topology else {}
@@ -603,17 +632,20 @@ def main():
             elif ev == "sched_migrate_task":
                 migrations += 1
                 task_migrations[pid] = task_migrations.get(pid, 0) + 1
-                if pid in numa_pending:
-                    numa_pending.remove(pid)
-                    mig_classes["numa"] += 1
-                else:
-                    mig_classes[model.migration_class(pid, not has_wakeup)] += 1
                 m = MIGRATE_RE.search(rec.body)
                 if not m:
                     die("%s: cannot parse sched_migrate_task: %s" % (args.file, rec.body))
-                src, dst = socket.get(int(m.group(1)), -1), socket.get(int(m.group(2)), -1)
+                orig, dest = int(m.group(1)), int(m.group(2))
+                # --cpus, --target: a target's migration to or from a CPU counted
+                counted = (in_scope(pid, orig) or in_scope(pid, dest))
+                if pid in numa_pending:
+                    numa_pending.remove(pid)
+                    mig_classes["numa"] += counted
+                else:
+                    mig_classes[model.migration_class(pid, not has_wakeup)] += counted
+                src, dst = socket.get(orig, -1), socket.get(dest, -1)
                 if src >= 0 and dst >= 0 and src != dst:
-                    mig_classes["cross_socket"] += 1
+                    mig_classes["cross_socket"] += counted
         elif ev == "sched_process_fork":
             m = FORK_RE.match(rec.body)
             if not m:

@@ -199,11 +199,51 @@ static void test_pick_distinct(void **state)
 	}
 }
 
+/*
+ * The frequency scale does not read as tasks: each of its colors is
+ * SP_COLOR_DISTINCT from every candidate task color of the default and
+ * colorblind palettes (and from CPU colors), and it gets lighter all along.
+ */
+static void test_ramp_apart(void **state)
+{
+	const char *const names[] = { "default", "colorblind" };
+	double least = 1, last_L = -1;
+	struct sp_rgb ramp, task;
+	size_t i, k, fam;
+	int step;
+
+	(void)state;
+	for (step = 0; step <= 64; step++) {
+		double lab[3];
+
+		sp_palette_ramp_color(step / 64.0, &ramp);
+		sp_color_to_oklab(&ramp, lab);
+		assert_true(lab[0] > last_L + 0.003);
+		last_L = lab[0];
+		for (k = 0; k < 2; k++) {
+			const struct sp_palette *p = sp_palette_by_name(names[k]);
+
+			for (i = 0; i < SP_PALETTE_CANDIDATES; i++) {
+				sp_palette_color(p, i, &task.r, &task.g, &task.b);
+				least = fmin(least, sp_color_distance(&ramp, &task));
+			}
+			for (fam = 0; fam < 4; fam++)
+				for (i = 0; i < 64; i++) {
+					sp_palette_cpu_color(p, fam, 4, i, &task);
+					least = fmin(least, sp_color_distance(&ramp, &task));
+				}
+		}
+	}
+	print_message("frequency scale: %.3f from the nearest task color\n", least);
+	assert_true(least >= SP_COLOR_DISTINCT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pick_distinct),
 		cmocka_unit_test(test_bundled_windows),
+		cmocka_unit_test(test_ramp_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,7 +97,8 @@ static void test_legend_height(void **state)
 
 	sp_theme_init(&th, 0);
 	for (size_t i = 0; i < 200; i++)
-		entries[i] = (struct sp_legend_entry){ { 0.5, 0.5, 0.5 }, "a-task-1234" };
+		entries[i] = (struct sp_legend_entry){ .color = { 0.5, 0.5, 0.5 },
+							  .label = "a-task-1234" };
 	assert_true(sp_figure_legend_height(cr, &th, &legend, 800, 4) == 0);
 
 	legend.nr_entries = 1;

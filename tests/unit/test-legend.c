@@ -5,8 +5,11 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cmocka.h>
+
+#include <cairo.h>
 
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/legend.h"
@@ -46,10 +49,66 @@ static void test_legend_grid(void **state)
 	assert_false(g.more_line);
 }
 
+static int nr_samples;
+static double sample_x, sample_y, sample_size;
+
+static void record_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			  double size)
+{
+	(void)cr;
+	assert_int_equal(e->style, 3);
+	nr_samples++;
+	sample_x = x;
+	sample_y = y;
+	sample_size = size;
+}
+
+static uint32_t pixel(cairo_surface_t *s, double x, double y)
+{
+	const unsigned char *row = cairo_image_surface_get_data(s) +
+				   (int)y * cairo_image_surface_get_stride(s);
+
+	return ((const uint32_t *)row)[(int)x];
+}
+
+/* An entry with a sample is drawn by it, in place of the square */
+static void test_legend_sample(void **state)
+{
+	struct sp_legend_entry e[2] = {
+		{ .color = { 1, 0, 0 }, .label = "shape", .sample = record_sample, .style = 3 },
+		{ .color = { 1, 0, 0 }, .label = "square" },
+	};
+	struct sp_legend legend = { .entries = e, .nr_entries = 2 };
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 400, 40);
+	cairo_t *cr = cairo_create(s);
+	size_t red = 0;
+	struct sp_theme th;
+	int x, y;
+
+	(void)state;
+	sp_theme_init(&th, 10);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	sp_legend_draw(cr, &th, &legend, &(struct sp_rect){ 0, 0, 400, 40 });
+	cairo_surface_flush(s);
+	assert_int_equal(nr_samples, 1);
+	assert_true(sample_size == th.swatch);
+	/* nothing under the sample: it drew nothing here */
+	assert_int_equal(pixel(s, sample_x, sample_y) & 0xffffff, 0xffffff);
+	/* the other entry's square is there */
+	for (y = 0; y < 40; y++)
+		for (x = 0; x < 400; x++)
+			red += (pixel(s, x, y) & 0xffffff) == 0xff0000;
+	assert_true(red >= (size_t)(th.swatch - 2) * (th.swatch - 2));
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_legend_grid),
+		cmocka_unit_test(test_legend_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

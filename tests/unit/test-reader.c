@@ -827,8 +827,12 @@ static void test_extra_events(void **state)
 	assert_int_equal(sp_reader_value_kind(r, 3, 0), SP_VALUE_STR);
 	assert_int_equal(sp_reader_value_kind(r, 4, 0), -EINVAL);
 	assert_int_equal(sp_reader_value_kind(r, 0, 2), -EINVAL);
-	/* the same event twice */
-	assert_int_equal(sp_reader_request_event(r, "power:cpu_idle", idle, 1, &err), -EEXIST);
+	/* the same event twice: one request when a list of fields begins the other */
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_idle", idle, 1, &err), 1);
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_idle", NULL, 0, &err), 1);
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_idle", idle + 1, 1, &err), -EEXIST);
+	assert_int_equal(sp_reader_value_kind(r, 1, 2), SP_VALUE_S64);
+	assert_int_equal(sp_reader_value_kind(r, 4, 0), -EINVAL);
 	/* batches are not used with events asked for: the pass is the tree's */
 	sp_reader_set_batch_min(r, 1);
 	assert_int_equal(sp_reader_read(r, collect_extra, &p, &err), 0);
@@ -899,6 +903,37 @@ static void test_extra_events(void **state)
 }
 
 /* Events and fields the trace lacks are reported; the reader goes on. */
+/* An event asked for with no fields, then with some: one request, the fields read */
+static void test_extra_shared(void **state)
+{
+	static const char *const idle[] = { "state", "cpu_id" };
+	struct extra_pass p = { .str_field = { -1, -1, -1, -1 }, .nr_fields = { 2 } };
+	struct sp_error err = { 0 };
+	struct sp_reader *r;
+	size_t k;
+
+	if (access(AARCH64_TRACE, R_OK)) {
+		print_message("%s is not here: shared requests not tested\n", AARCH64_TRACE);
+		skip();
+	}
+	r = sp_reader_open(AARCH64_TRACE, &err);
+	assert_non_null(r);
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_idle", NULL, 0, &err), 0);
+	assert_int_equal(sp_reader_value_kind(r, 0, 0), -EINVAL);
+	assert_int_equal(sp_reader_request_event(r, "power:cpu_idle", idle, 2, &err), 0);
+	assert_int_equal(sp_reader_value_kind(r, 0, 1), SP_VALUE_U64);
+	assert_int_equal(sp_reader_value_kind(r, 1, 0), -EINVAL);
+	assert_int_equal(sp_reader_read(r, collect_extra, &p, &err), 0);
+	sp_reader_close(r);
+	/* as in test_extra_events: 474 records, the first leaves idle on CPU 2 */
+	assert_int_equal(p.nr_by_request[0], 474);
+	for (k = 0; p.v[k].request != 0; k++)
+		;
+	assert_int_equal(p.v[k].v[0].u64, 4294967295ull);
+	assert_int_equal(p.v[k].v[1].u64, 2);
+	free(p.v);
+}
+
 static void test_extra_missing(void **state)
 {
 	static const char *const freq[] = { "state", "cpu_id" };
@@ -941,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_batches_traces),
 		cmocka_unit_test(test_batches_edges),
 		cmocka_unit_test(test_extra_events),
+		cmocka_unit_test(test_extra_shared),
 		cmocka_unit_test(test_extra_missing),
 	};
 

@@ -84,6 +84,22 @@ void sp_migrations_numa(struct sp_migrations *mg, int pid);
 void sp_migrations_extra(struct sp_migrations *mg, const struct sp_event *ev);
 
 /**
+ * sp_migrations_classify - classify one migration without counting it
+ * @mg: the counts (the NUMA records pending are used up as when counted)
+ * @pid: the task
+ * @from_cpu: where it was (-1 unknown)
+ * @to_cpu: where it goes (-1 unknown)
+ * @cross: set to whether it crossed a socket; may be NULL
+ *
+ * For a migration outside what is counted (other CPUs, other tasks): the
+ * later ones are classified as if it had been.
+ *
+ * Return: the enum sp_mig_class.
+ */
+enum sp_mig_class sp_migrations_classify(struct sp_migrations *mg, int pid, int from_cpu,
+					 int to_cpu, bool *cross);
+
+/**
  * sp_migrations_add - classify and count one migration, as the model tells it
  * @mg: the counts
  * @ts_ns: its time

@@ -19,6 +19,12 @@ struct sp_cli_marks {
 	struct sp_migrations mig;
 	struct sp_placement_stats place;
 	int *socket;			/* per CPU of the trace, from its topology */
+	/*
+	 * NULL: every migration and wait counts.  Else only a migration of a
+	 * task it selects to or from a CPU it selects, and a wait of such a
+	 * task that ended on such a CPU (--cpus, --target, as the model's).
+	 */
+	const struct sp_model_filter *scope;
 };
 
 /**

@@ -19,6 +19,14 @@ struct sp_theme;
 struct sp_legend_entry {
 	struct sp_rgb color;
 	const char *label;
+	/*
+	 * NULL: a square of @color.  Else it draws the entry's sample (a
+	 * mark's shape, a line's dashes) centered at (@x, @y) in a square of
+	 * side @size, so that the legend shows what the picture shows.
+	 */
+	void (*sample)(struct _cairo *cr, const struct sp_legend_entry *e, double x, double y,
+		       double size);
+	int style;			/* for @sample: which shape or line */
 };
 
 struct sp_legend {

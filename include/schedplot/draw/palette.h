@@ -68,6 +68,15 @@ void sp_palette_cpu_color(const struct sp_palette *palette, size_t family, size_
 			  size_t index, struct sp_rgb *c);
 
 /**
+ * sp_palette_ramp_color - a color of the sequential scale of a quantity
+ * @f: the quantity's place in its range, 0 (least) .. 1 (most)
+ * @c: the color: one blue-grey hue, darker for less; at least
+ *     SP_COLOR_DISTINCT from every task color of the default and colorblind
+ *     palettes, so a layer of it does not read as tasks
+ */
+void sp_palette_ramp_color(double f, struct sp_rgb *c);
+
+/**
  * sp_color_to_oklab - convert an sRGB color to OKLab
  * @c: the color
  * @lab: L (0 black .. 1 white), a, b; Euclidean distance between two is a

@@ -166,8 +166,10 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
  * Return: the index (0, 1, ... in the order of the calls that succeed);
  * -ENOENT when the event lacks a field; -EINVAL for a field that is
  * neither a number nor a string or an event decoded as a sched record;
- * -EEXIST when the event was asked for already; -E2BIG, -ENOMEM.  @err
- * says which; the decoder is unchanged on failure.
+ * -E2BIG, -ENOMEM.  An event asked for again shares the first request's
+ * index when one list of fields begins the other (the longer one is kept,
+ * so each caller finds its fields first in ev->values); with other fields
+ * it is -EEXIST.  @err says which; the decoder is unchanged on failure.
  */
 int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
 			 const char *const *fields, int nr_fields, struct sp_error *err);
@@ -176,7 +178,7 @@ int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
  * sp_decoder_nr_extras - how many events were asked for by name
  * @d: the decoder
  *
- * Return: the count of successful sp_decoder_add_extra() calls.
+ * Return: the count of distinct events sp_decoder_add_extra() was asked for.
  */
 int sp_decoder_nr_extras(const struct sp_decoder *d);
 

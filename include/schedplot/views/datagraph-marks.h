@@ -32,6 +32,7 @@
 #include "schedplot/analysis/placement.h"
 #include "schedplot/draw/legend.h"
 #include "schedplot/model/model.h"
+#include "schedplot/views/datagraph-power.h"
 
 struct _cairo;
 struct sp_datagraph;
@@ -40,6 +41,8 @@ struct sp_theme;
 struct sp_timeline;
 
 #define SP_DG_MAX_EVENTS	8
+/* legend entries: the classes, across sockets, placement, wakeups, the events */
+#define SP_DG_MARKS_MAX_ENTRIES	(SP_MIG_NR_CLASSES + 3 + SP_DG_MAX_EVENTS)
 
 enum sp_dg_mark_kind {
 	SP_DG_MARK_MIGRATION,	/* cpu -> cpu2; cls: enum sp_mig_class, cross */
@@ -91,8 +94,8 @@ struct sp_dg_marks {
 	char *text;
 	size_t nr_text, alloc_text;
 	int error;			/* sticky -ENOMEM */
-	struct sp_legend_entry entries[SP_MIG_NR_CLASSES + 2 + SP_DG_MAX_EVENTS];
-	char labels[SP_MIG_NR_CLASSES + 2 + SP_DG_MAX_EVENTS][96];
+	struct sp_legend_entry entries[SP_DG_MARKS_MAX_ENTRIES];
+	char labels[SP_DG_MARKS_MAX_ENTRIES][96];
 	size_t nr_entries;
 };
 
@@ -149,7 +152,7 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk);
 const struct sp_legend_entry *sp_dg_marks_legend(const struct sp_dg_marks *mk, size_t *n);
 
 /* Legend entries a chart with marks may have: sp_dg_marks_chart_legend()'s @buf. */
-#define SP_DG_MARKS_LEGEND_BUF	(64 + SP_MIG_NR_CLASSES + 2 + SP_DG_MAX_EVENTS)
+#define SP_DG_MARKS_LEGEND_BUF	(64 + SP_DG_POWER_MAX_ENTRIES + SP_DG_MARKS_MAX_ENTRIES)
 
 /**
  * sp_dg_marks_chart_legend - a datagraph's legend with the marks' entries first
