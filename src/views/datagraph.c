@@ -69,7 +69,7 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 	const struct sp_theme *theme = fig->theme;
 	struct sp_rect planned = fig->layout.plot;
 	struct sp_layout_spec spec;
-	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF] = { 0 };
 	struct sp_legend legend;
 	cairo_t *cr = sp_figure_scratch();
 	double avail;
@@ -118,7 +118,7 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 {
 	const struct sp_theme *theme = fig->theme;
 	const struct sp_layout *lay = &fig->layout;
-	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF] = { 0 };
 	struct sp_time_ticks ticks;
 	struct sp_legend legend;
 

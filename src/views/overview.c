@@ -74,7 +74,7 @@ int sp_overview_figure_finish(struct sp_overview_figure *fig, const struct sp_da
 	cairo_t *cr = fig->scratch;
 	struct sp_layout_spec spec;
 	struct sp_legend legend;
-	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF] = { 0 };
 	double rw_lw = 0, rw_lh = 0, dg_lh = 0, title_h = 0, note_h, y, dg_h, rw_h, avail;
 	bool png = fig->style.pixels;
 
@@ -161,7 +161,7 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 	struct sp_time_ticks xt;
 	struct sp_int_ticks yt;
 	struct sp_legend legend;
-	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF];
+	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF] = { 0 };
 	int ret;
 
 	cairo_save(cr);

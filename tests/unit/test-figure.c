@@ -90,7 +90,7 @@ static void test_time_ticks(void **state)
 static void test_legend_height(void **state)
 {
 	cairo_t *cr = sp_figure_scratch();
-	struct sp_legend_entry entries[200];
+	struct sp_legend_entry entries[200] = { 0 };
 	struct sp_legend legend = { entries, 0, 0, NULL };
 	struct sp_theme th;
 	double one, four, all;
