@@ -92,9 +92,10 @@ fi
 
 # a big-endian file and its little-endian twin: the same numbers, the same
 # topology from the markers, the same report
-same_as() { # same_as BE LE: stats --json alike but for the file name
+same_as() { # same_as BE LE: stats --json alike but for the file name (also in zoom commands)
 	check "$1: stats --json as for $2" \
-		cmp -s <(grep -v '"file"' "$TMP/$1.stats.json") <(grep -v '"file"' "$TMP/$2.stats.json")
+		cmp -s <(grep -v '"file"' "$TMP/$1.stats.json" | sed "s|[^ \"]*$1\\.dat||g") \
+		<(grep -v '"file"' "$TMP/$2.stats.json" | sed "s|[^ \"]*$2\\.dat||g")
 }
 run "$SCHEDPLOT" stats -q --json "$TMP/hpc64-le.dat"
 cp "$OUT" "$TMP/hpc64-le.stats.json"
