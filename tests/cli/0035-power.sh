@@ -180,9 +180,9 @@ expect_status 0 "--freq --palette grey"
 python3 - "$TMP/grey.png" "$SRCDIR/tests/oracle/check-power-pixels.py" <<'PY' && ok "--palette grey: the frequency rows are grey" || not_ok "--palette grey: colored frequency rows"
 import sys
 src = open(sys.argv[2]).read().replace("sys.exit(main())", "")
-ns = {}
+ns = {"__file__": sys.argv[2]}
 exec(compile(src, sys.argv[2], "exec"), ns)
-w, h, px = ns["read_png"](sys.argv[1])
+w, h, px = ns["png"].read(sys.argv[1])
 top, bottom, x0, x1 = ns["frame"](w, h, px)
 colored = sum(1 for y in range(top + 2, bottom - 1, 3) for x in range(x0 + 2, x1 - 1, 3)
               if max(px(x, y)) - min(px(x, y)) > 8)

@@ -22,48 +22,14 @@ the interval's ends by two columns:
 
 Prints "ok - ..." or "not ok - ..." lines; exits 1 on any failure.
 """
-import struct
+import os
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import png  # noqa: E402  (tests/lib/png.py)
 
 AXIS = (38, 38, 38)
 WHITE = (255, 255, 255)
-
-
-def read_png(path):
-    data = open(path, "rb").read()
-    pos, idat, w, h, bpp = 8, b"", 0, 0, 3
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, _, ctype = struct.unpack(">IIBB", body[:10])
-            bpp = {2: 3, 6: 4}[ctype]
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        ft = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            if ft == 1:
-                line[i] = (line[i] + a) & 255
-            elif ft == 2:
-                line[i] = (line[i] + b) & 255
-            elif ft == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif ft == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    return w, h, lambda x, y: tuple(rows[y][x * bpp:x * bpp + 3])
 
 
 def frame(w, h, px):
@@ -96,7 +62,7 @@ def lightness(c):
 
 def main():
     steps_path, nr_rows = sys.argv[1], int(sys.argv[2])
-    imgs = [read_png(p) for p in sys.argv[3:7]]
+    imgs = [png.read(p) for p in sys.argv[3:7]]
     (w, h, plain), (_, _, freq), (_, _, merged), (_, _, idle) = imgs
     if any((iw, ih) != (w, h) for iw, ih, _ in imgs):
         sys.exit("not ok - the four images differ in size")
