@@ -45,3 +45,33 @@ void sp_render_set_color(cairo_t *cr, const struct sp_rgb *c)
 {
 	cairo_set_source_rgb(cr, c->r, c->g, c->b);
 }
+
+cairo_pattern_t *sp_render_hatch(const struct sp_rgb *ground, const struct sp_rgb *line,
+				 double line_width, int period, bool image)
+{
+	int side = period * 4;
+	cairo_surface_t *s;
+	cairo_pattern_t *pat;
+	cairo_t *c;
+	cairo_matrix_t mat;
+
+	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, side, side);
+	c = cairo_create(s);
+	sp_render_set_color(c, ground);
+	cairo_paint(c);
+	sp_render_set_color(c, line);
+	cairo_set_line_width(c, line_width);
+	for (int k = -1; k <= 1; k++) {
+		cairo_move_to(c, k * side, side);
+		cairo_line_to(c, k * side + side, 0);
+	}
+	cairo_stroke(c);
+	cairo_destroy(c);
+	pat = cairo_pattern_create_for_surface(s);
+	cairo_surface_destroy(s);
+	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
+	cairo_pattern_set_filter(pat, image ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+	cairo_matrix_init_scale(&mat, 4, 4);
+	cairo_pattern_set_matrix(pat, &mat);
+	return pat;
+}

@@ -96,32 +96,9 @@ static int cmp_segment(const void *a, const void *b)
 
 static cairo_pattern_t *hatch_pattern(const struct sp_theme *theme, bool image)
 {
-	int p = HATCH_PERIOD;
-	cairo_surface_t *s;
-	cairo_pattern_t *pat;
-	cairo_t *c;
-	cairo_matrix_t mat;
+	static const struct sp_rgb grey = { HATCH_GREY, HATCH_GREY, HATCH_GREY };
 
-	/* drawn at 4x and scaled down in vector output, so lines stay thin */
-	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, p * 4, p * 4);
-	c = cairo_create(s);
-	sp_render_set_color(c, &theme->no_data);
-	cairo_paint(c);
-	cairo_set_source_rgb(c, HATCH_GREY, HATCH_GREY, HATCH_GREY);
-	cairo_set_line_width(c, 4);
-	for (int k = -1; k <= 1; k++) {
-		cairo_move_to(c, k * p * 4, p * 4);
-		cairo_line_to(c, k * p * 4 + p * 4, 0);
-	}
-	cairo_stroke(c);
-	cairo_destroy(c);
-	pat = cairo_pattern_create_for_surface(s);
-	cairo_surface_destroy(s);
-	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
-	cairo_pattern_set_filter(pat, image ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
-	cairo_matrix_init_scale(&mat, 4, 4);
-	cairo_pattern_set_matrix(pat, &mat);
-	return pat;
+	return sp_render_hatch(&theme->no_data, &grey, 4, HATCH_PERIOD, image);
 }
 
 /* The color of a key, with the theme deciding the special ones. */

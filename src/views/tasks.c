@@ -235,32 +235,7 @@ void sp_tasks_release(struct sp_tasks_chart *ch)
 
 static cairo_pattern_t *wait_pattern(bool image)
 {
-	int p = HATCH_PERIOD;
-	cairo_surface_t *s;
-	cairo_pattern_t *pat;
-	cairo_t *c;
-	cairo_matrix_t mat;
-
-	/* drawn at 4x and scaled down in vector output, so lines stay thin */
-	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, p * 4, p * 4);
-	c = cairo_create(s);
-	sp_render_set_color(c, &wait_ground);
-	cairo_paint(c);
-	sp_render_set_color(c, &wait_line);
-	cairo_set_line_width(c, 6);
-	for (int k = -1; k <= 1; k++) {
-		cairo_move_to(c, k * p * 4, p * 4);
-		cairo_line_to(c, k * p * 4 + p * 4, 0);
-	}
-	cairo_stroke(c);
-	cairo_destroy(c);
-	pat = cairo_pattern_create_for_surface(s);
-	cairo_surface_destroy(s);
-	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
-	cairo_pattern_set_filter(pat, image ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
-	cairo_matrix_init_scale(&mat, 4, 4);
-	cairo_pattern_set_matrix(pat, &mat);
-	return pat;
+	return sp_render_hatch(&wait_ground, &wait_line, 6, HATCH_PERIOD, image);
 }
 
 static double edge(double x0, double w, unsigned int n, unsigned int i, bool snap)

@@ -2,6 +2,8 @@
 #ifndef SP_THEME_H
 #define SP_THEME_H
 
+#include <stdbool.h>
+
 /*
  * The one theme table of every view: fonts, line widths, paddings and
  * colors, all in user units (pixels for PNG, points for PDF/SVG).
@@ -52,5 +54,19 @@ void sp_theme_init(struct sp_theme *theme, double font_size);
  * @c: the color
  */
 void sp_render_set_color(struct _cairo *cr, const struct sp_rgb *c);
+
+/**
+ * sp_render_hatch - a repeating pattern of diagonal lines on a ground
+ * @ground: the color between the lines
+ * @line: the lines' color
+ * @line_width: their width, in the tile's 4x pixels
+ * @period: the tile's side, in pixels (or points)
+ * @image: for a raster surface (nearest-pixel filter), else for vector output
+ *
+ * The tile is drawn at 4x and scaled down, so the lines stay thin in vector
+ * output.  Return: the pattern (the caller destroys it).
+ */
+struct _cairo_pattern *sp_render_hatch(const struct sp_rgb *ground, const struct sp_rgb *line,
+				       double line_width, int period, bool image);
 
 #endif /* SP_THEME_H */
