@@ -42,8 +42,10 @@ static const char tasks_usage[] =
 	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
 	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
 	"      --cpus LIST         count and draw only the runs on these CPUs\n"
-	"      --target COMM       only these commands (glob patterns; repeat or\n"
-	"                          separate with commas), all of them unless --top\n"
+	"      --target COMM|PID   only these commands (glob patterns) or thread ids\n"
+	"                          (repeat or separate with commas), all unless --top\n"
+	"      --target-process PID|COMM\n"
+	"                          only the threads of these processes (by leader)\n"
 	"      --top N             the N tasks with most run time in the window\n"
 	"                          (default 32; 0: all)\n"
 	"      --sort KEY          row order, first at the top: run (most run time,\n"
@@ -60,7 +62,8 @@ static const char tasks_usage[] =
 	"                          name; --title '' for none)\n"
 	"      --no-legend         leave out the CPU key\n"
 	"      --font-size N       base font size, pixels or points (default 11)\n"
-	"  -v, --verbose           list what was repaired or lost in the trace\n"
+	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
+	"                          first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet             no progress line and no warnings\n"
 	"  -h, --help              show this help\n"
 	"\n"
@@ -75,6 +78,7 @@ static const struct option tasks_options[] = {
 	{ "time", required_argument, NULL, SP_VOPT_TIME },
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
+	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "top", required_argument, NULL, SP_VOPT_TOP },
 	{ "sort", required_argument, NULL, SP_VOPT_SORT },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
@@ -197,11 +201,11 @@ static int tasks_finish(struct sp_view_run *run)
 	if (v->tl.error)
 		return sp_cli_fail_code(NULL, v->tl.error, "cannot keep the task lines");
 	memset(&topts, 0, sizeof(topts));
-	topts.top = v->has_top ? v->top : o->nr_targets ? 0 : TASKS_DEFAULT_TOP;
+	topts.top = v->has_top ? v->top : sp_view_opts_has_targets(o) ? 0 : TASKS_DEFAULT_TOP;
 	topts.sort = v->sort;
 	topts.origin_ns = o->origin_ns;
 	topts.palette = sp_palette_by_name(o->palette);
-	if (o->nr_targets) {
+	if (sp_view_opts_has_targets(o)) {
 		topts.is_target = is_target;
 		topts.target_data = (void *)o;
 	}

@@ -159,6 +159,14 @@ run "$SCHEDPLOT" tasks -q --target 'barr*' --sort pid -o "$TMP/tg.svg" "$f"
 labels "$TMP/tg.svg" >"$TMP/got"
 expected barrier pid 0 10000000000 0 >"$TMP/want"
 check "--target: every barrier task, no other ($(wc -l <"$TMP/want") rows)" cmp -s "$TMP/got" "$TMP/want"
+run "$SCHEDPLOT" tasks -q --target-process barrier --sort pid -o "$TMP/tp.svg" "$f"
+expect_status 0 "--target-process barrier"
+labels "$TMP/tp.svg" >"$TMP/got"
+check "--target-process barrier: the barrier process's threads, as --target barrier" \
+	cmp -s "$TMP/got" "$TMP/want"
+run "$SCHEDPLOT" tasks -q --target 6871 -o "$TMP/tpid.svg" "$f"
+labels "$TMP/tpid.svg" >"$TMP/got"
+check "--target 6871: that thread's row alone" test "$(cat "$TMP/got")" = barrier-6871
 
 # a generated 64-CPU trace on two sockets: CPUs of a socket share a hue family
 GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
