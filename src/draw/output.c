@@ -32,7 +32,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
 #include "schedplot/draw/output.h"
-#include "schedplot/draw/text.h"
+#include "schedplot/draw/sanitize.h"
 
 /* PDF creation date when SOURCE_DATE_EPOCH is not set: fixed, not "now". */
 #define SP_OUTPUT_FIXED_EPOCH 0

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <cairo.h>
 
+#include "schedplot/draw/sanitize.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 
