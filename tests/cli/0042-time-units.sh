@@ -68,6 +68,7 @@ for bad in 5m 0 0ms -1s; do
 done
 check "bad durations recorded nothing" test ! -e "$TMP/r.dat"
 if [ "$(id -u)" = 0 ] && [ -e /sys/kernel/tracing/instances ]; then
+	tracefs_alone
 	start=$(date +%s%N)
 	run "$SCHEDPLOT" record -q --duration 300ms -o "$TMP/r.dat"
 	expect_status 0 "record --duration 300ms"

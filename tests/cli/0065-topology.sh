@@ -93,6 +93,7 @@ if [ "$(id -u)" != 0 ]; then
 elif [ ! -e "$tracefs/instances" ]; then
 	skip "tracefs not mounted at $tracefs (mount -t tracefs nodev $tracefs): record not tried"
 else
+	tracefs_alone
 	run "$SCHEDPLOT" record -q --duration 0.2 -o "$TMP/rec.dat"
 	expect_status 0 "schedplot record --duration 0.2"
 	run "$SCHEDPLOT" datagraph -v "$TMP/rec.dat" -o "$TMP/rec.png"

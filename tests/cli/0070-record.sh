@@ -18,6 +18,7 @@ if [ ! -e "$tracefs/instances" ]; then
 	exit 0
 fi
 
+tracefs_alone
 f=$TMP/r.dat
 run "$SCHEDPLOT" record -q -o "$f" -- sh -c 'sleep 0.2; for i in 1 2 3; do :; done; exit 3'
 expect_status 3 "record -- COMMAND: the command's exit status is ours"

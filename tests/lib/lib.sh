@@ -11,6 +11,15 @@ trap 'rm -rf "$TMP"' EXIT
 OUT=$TMP/stdout
 ERR=$TMP/stderr
 
+# tracefs_alone: hold the machine's tracing to this test until it exits.
+# tests/run runs files at once; two live recordings at the same time load
+# each other's ring buffers and can lose what a check looks for.
+tracefs_alone() {
+	command -v flock >/dev/null || return 0
+	exec 9>"${TMPDIR:-/tmp}/schedplot-tests-tracefs.lock"
+	flock 9
+}
+
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; }
 skip() { echo "skip - $*"; }
