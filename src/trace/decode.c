@@ -35,6 +35,7 @@ struct sched_fields {
 	 */
 	bool fast;
 	unsigned int end;
+	bool comm16;	/* the names are fixed arrays of 16 bytes or more (read_str()) */
 };
 
 /* What prev_state values mean, learned from the event's own print format. */
@@ -112,6 +113,10 @@ static void plan_fast(const struct sp_decoder *d, struct sched_fields *f)
 
 	f->fast = !d->swap;
 	f->end = 0;
+	/* read_str() then returns the record's array or a copy in a larger buffer */
+	f->comm16 = SP_COMM_LEN > 16 &&
+		    (!f->comm.size || (!f->comm.dynamic && f->comm.size >= 16)) &&
+		    (!f->other_comm.size || (!f->other_comm.dynamic && f->other_comm.size >= 16));
 	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		if (!ids[i]->size)
 			continue;
@@ -226,8 +231,9 @@ static inline int32_t load_i32(const struct sp_raw_record *rec, const struct sp_
  * Fixed char[N] or __data_loc / __rel_loc strings, NUL-terminated: in the
  * record itself when the name ends there, else copied into @buf.
  */
-static const char *read_str(const struct sp_decoder *d, const struct sp_raw_record *rec,
-			    const struct sp_field *f, char *buf, size_t len)
+static __attribute__((noinline)) const char *
+read_str_slow(const struct sp_decoder *d, const struct sp_raw_record *rec,
+	      const struct sp_field *f, char *buf, size_t len)
 {
 	const char *data = rec->data;
 	long long off, n, i;
@@ -261,6 +267,18 @@ static const char *read_str(const struct sp_decoder *d, const struct sp_raw_reco
 	memcpy(buf, data + off, n);
 	buf[n] = '\0';
 	return buf;
+}
+
+/* read_str_slow(), with the usual char[16] ending inside the record decided inline */
+static inline const char *read_str(const struct sp_decoder *d, const struct sp_raw_record *rec,
+				   const struct sp_field *f, char *buf, size_t len)
+{
+	const char *data = rec->data;
+
+	if (!f->dynamic && f->size && (size_t)f->size < len &&
+	    (unsigned int)(f->offset + f->size) <= rec->size && !data[f->offset + f->size - 1])
+		return data + f->offset;
+	return read_str_slow(d, rec, f, buf, len);
 }
 
 /*
@@ -413,6 +431,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 		ev->prev_runnable = false;
 		ev->prev_state = NULL;
 		ev->comm = ev->other_comm = NULL;
+		ev->comm16 = false;
 		if (t == SP_EV_EXTRA)
 			decode_extra(d, rec, ev);
 		return;
@@ -429,6 +448,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 		ev->target_cpu = read_i32(d, rec, &f->target_cpu, -1);
 		ev->orig_cpu = read_i32(d, rec, &f->orig_cpu, -1);
 	}
+	ev->comm16 = f->comm16;
 	ev->comm = read_str(d, rec, &f->comm, d->comm_buf, sizeof(d->comm_buf));
 	ev->other_comm = read_str(d, rec, &f->other_comm, d->other_comm_buf,
 				  sizeof(d->other_comm_buf));

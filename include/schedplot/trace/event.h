@@ -68,6 +68,7 @@ struct sp_event {
 	uint8_t type;		/* enum sp_event_type */
 	bool prev_runnable;	/* SWITCH: prev_state is TASK_RUNNING (+ preempt flag) */
 	uint16_t extra;		/* EXTRA: the index of the request */
+	bool comm16;		/* comm and other_comm, where set, have 16 bytes to read */
 	const char *comm;
 	const char *other_comm;
 	const char *prev_state;	/* SWITCH: as trace-cmd prints it ("S", "R+"); may be NULL */
