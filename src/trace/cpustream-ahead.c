@@ -36,6 +36,7 @@ static void read_queued(struct sp_cpustream_scratch *sc)
 		sc->queue_tail = &sc->queue;
 	__atomic_sub_fetch(&sc->nr_queued, 1, __ATOMIC_RELAXED);
 	s->ahead_state = AHEAD_RUNNING;
+	sc->reading = true;
 	pthread_mutex_unlock(&sc->lock);
 
 	sp_error_clear(&s->ahead_err);
@@ -43,6 +44,7 @@ static void read_queued(struct sp_cpustream_scratch *sc)
 					 &s->ahead_err);
 
 	pthread_mutex_lock(&sc->lock);
+	sc->reading = false;
 	s->ahead_state = AHEAD_DONE;
 	pthread_cond_broadcast(&sc->cond);
 }
@@ -54,7 +56,7 @@ static void *helper_main(void *data)
 	pthread_mutex_lock(&sc->lock);
 	for (;;) {
 		/* those are read by sp_cpustream_scratch_help() */
-		while ((!sc->queue || sc->ahead == SP_AHEAD_HELPED) && !sc->stop)
+		while ((!sc->queue || sc->ahead == SP_AHEAD_HELPED || sc->reading) && !sc->stop)
 			pthread_cond_wait(&sc->cond, &sc->lock);
 		if (sc->stop)
 			break;
@@ -233,7 +235,8 @@ bool sp_cpustream_scratch_help(struct sp_cpustream_scratch *sc)
 	if (!__atomic_load_n(&sc->nr_queued, __ATOMIC_RELAXED))
 		return false;
 	pthread_mutex_lock(&sc->lock);
-	any = sc->queue != NULL;
+	/* the thread may still read a block asked for before SP_AHEAD_HELPED */
+	any = sc->queue != NULL && !sc->reading;
 	if (any)
 		read_queued(sc);
 	pthread_mutex_unlock(&sc->lock);

@@ -121,7 +121,7 @@ static int block_reserve(const struct sp_cpustream *s, struct block *b, size_t l
 	void *p;
 
 	if (!bp)
-		return reserve(&b->buf, &b->alloc, len);
+		return reserve(&b->buf, &b->alloc, len > s->block_size ? len : s->block_size);
 	if (len + SP_CPUSTREAM_SLACK <= b->alloc)
 		return 0;
 	/* blocks of one size, so that any block given back fits the next */
@@ -197,30 +197,33 @@ static int fill_plain(const struct sp_cpustream *s, struct block *b, struct posi
 }
 
 static int decompress(const struct sp_cpustream *s, struct sp_cpustream_scratch *sc,
-		      struct block *b, size_t zsize, size_t rsize)
+		      char *to, size_t zsize, size_t rsize)
 {
 	if (s->p.codec == SP_CODEC_ZSTD) {
-		size_t n = ZSTD_decompressDCtx(sc->zstd, b->buf, rsize, sc->zbuf, zsize);
+		size_t n = ZSTD_decompressDCtx(sc->zstd, to, rsize, sc->zbuf, zsize);
 
 		return !ZSTD_isError(n) && n == rsize ? 0 : -1;
 	} else {
 		uLongf n = rsize;
 
-		return uncompress((Bytef *)b->buf, &n, (const Bytef *)sc->zbuf, zsize) == Z_OK &&
+		return uncompress((Bytef *)to, &n, (const Bytef *)sc->zbuf, zsize) == Z_OK &&
 		       n == rsize ? 0 : -1;
 	}
 }
 
-/* The compressed chunk at @pos into @b, decompressed with @sc; as fill_plain(). */
-static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct position *pos,
-		      struct sp_cpustream_scratch *sc, struct sp_error *err)
+/*
+ * The compressed chunk at @pos into @b at @at, decompressed with @sc, @pos
+ * moved past it.  A chunk after the first (@at > 0) that does not fit the
+ * block is left for the next one: return 0.  Return: 1, or an error.
+ */
+static int fill_one_chunk(const struct sp_cpustream *s, struct block *b, size_t at,
+			  struct position *pos, struct sp_cpustream_scratch *sc,
+			  struct sp_error *err)
 {
 	uint64_t hdr_off = pos->next_off;
 	size_t zsize, rsize, want, got;
 	int ret;
 
-	if (!pos->left)
-		return 0;
 	if (!pos->have_next_hdr) {
 		ret = read_at(s, pos->next_hdr, SP_DAT_CHUNK_HDR_SIZE, hdr_off, &got, err);
 		if (ret)
@@ -230,15 +233,19 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 	}
 	zsize = get_u32(s, pos->next_hdr);
 	rsize = get_u32(s, pos->next_hdr + 4);
-	pos->have_next_hdr = false;
 	if (rsize > SP_CONTAINER_MAX_DATA_CHUNK || rsize > (uint64_t)zsize * SP_CONTAINER_MAX_RATIO)
 		return sp_error_set(err, -EBADMSG, hdr_off,
 				    "compressed CPU %u data claims %zu uncompressed bytes from %zu (the file is damaged)",
 				    s->cpu.cpu, rsize, zsize);
+	if (at && at + round_pages(s, rsize) + SP_CPUSTREAM_SLACK > b->alloc) {
+		pos->have_next_hdr = true;
+		return 0;
+	}
+	pos->have_next_hdr = false;
 	/* read the next chunk's header along with this chunk */
 	want = zsize + (pos->left > 1 ? SP_DAT_CHUNK_HDR_SIZE : 0);
 	if (reserve(&sc->zbuf, &sc->alloc_zbuf, want) ||
-	    block_reserve(s, b, round_pages(s, rsize)))
+	    (!at && block_reserve(s, b, round_pages(s, rsize))))
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	ret = read_at(s, sc->zbuf, want, hdr_off + SP_DAT_CHUNK_HDR_SIZE, &got, err);
 	if (ret)
@@ -249,15 +256,49 @@ static int fill_chunk(const struct sp_cpustream *s, struct block *b, struct posi
 		memcpy(pos->next_hdr, sc->zbuf + zsize, SP_DAT_CHUNK_HDR_SIZE);
 		pos->have_next_hdr = true;
 	}
-	if (decompress(s, sc, b, zsize, rsize))
+	if (decompress(s, sc, b->buf + at, zsize, rsize))
 		return sp_error_set(err, -EBADMSG, hdr_off,
 				    "compressed CPU %u data does not decompress to the %zu bytes it claims (the file is damaged)",
 				    s->cpu.cpu, rsize);
-	b->len = round_pages(s, rsize);
-	memset(b->buf + rsize, 0, b->len - rsize + SP_CPUSTREAM_SLACK);
-	b->file_off = hdr_off;
+	b->len = at + round_pages(s, rsize);
+	memset(b->buf + at + rsize, 0, b->len - at - rsize + SP_CPUSTREAM_SLACK);
+	b->chunk_off[b->nr_chunks] = hdr_off;
+	b->chunk_end[b->nr_chunks++] = b->len;
 	pos->next_off = hdr_off + SP_DAT_CHUNK_HDR_SIZE + zsize;
 	pos->left--;
+	return 1;
+}
+
+/*
+ * Compressed chunks from @pos into @b, as many as fit a window (chunks are
+ * small: one at a time, the helper thread was handed a block every few
+ * dozen microseconds, and waking it cost as much).  A chunk after the
+ * first that fails is left for the next block, so that its error comes
+ * after the records before it.  As fill_plain().
+ */
+static int fill_chunks(const struct sp_cpustream *s, struct block *b, struct position *pos,
+		       struct sp_cpustream_scratch *sc, struct sp_error *err)
+{
+	struct position before;
+	int ret;
+
+	if (!pos->left)
+		return 0;
+	b->nr_chunks = 0;
+	ret = fill_one_chunk(s, b, 0, pos, sc, err);
+	if (ret <= 0)
+		return ret < 0 ? ret : -EBADMSG;
+	b->file_off = b->chunk_off[0];
+	while (pos->left && b->nr_chunks < SP_BLOCK_CHUNKS && b->len < s->p.window_bytes) {
+		struct sp_error later = { 0 };
+
+		before = *pos;
+		ret = fill_one_chunk(s, b, b->len, pos, sc, &later);
+		if (ret <= 0) {
+			*pos = before;
+			break;
+		}
+	}
 	return 1;
 }
 
@@ -265,7 +306,7 @@ int sp_cpustream_fill(const struct sp_cpustream *s, struct block *b, struct posi
 		      struct sp_cpustream_scratch *sc, struct sp_error *err)
 {
 	return s->p.codec == SP_CODEC_NONE ? fill_plain(s, b, pos, err) :
-					     fill_chunk(s, b, pos, sc, err);
+					     fill_chunks(s, b, pos, sc, err);
 }
 
 /*
@@ -303,11 +344,17 @@ static int next_block(struct sp_cpustream *s, struct sp_error *err)
 	return 1;
 }
 
+/* Where @page came from: its offset, or its chunk's header if compressed. */
 static uint64_t page_file_off(const struct sp_cpustream *s, const char *page)
 {
-	if (s->p.codec != SP_CODEC_NONE)
-		return s->cur.file_off;
-	return s->cur.file_off + (page - s->cur.buf);
+	size_t at = page - s->cur.buf;
+	int i;
+
+	if (s->p.codec == SP_CODEC_NONE)
+		return s->cur.file_off + at;
+	for (i = 0; i + 1 < s->cur.nr_chunks && at >= s->cur.chunk_end[i]; i++)
+		;
+	return s->cur.nr_chunks ? s->cur.chunk_off[i] : s->cur.file_off;
 }
 
 static int damaged(struct sp_cpustream *s, const char *what, struct sp_error *err)
@@ -692,6 +739,12 @@ struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
 	s->block_size = p->codec == SP_CODEC_NONE ? s->p.window_bytes :
 			cpu->largest_chunk <= SP_CONTAINER_MAX_DATA_CHUNK ?
 			round_pages(s, cpu->largest_chunk) : 0;
+	/* compressed: as many chunks as fit a window (fill_chunks()) */
+	if (p->codec != SP_CODEC_NONE && s->block_size && s->block_size < s->p.window_bytes) {
+		size_t k = s->p.window_bytes / s->block_size;
+
+		s->block_size *= k < SP_BLOCK_CHUNKS ? k : SP_BLOCK_CHUNKS;
+	}
 	sp_cpustream_rewind(s);
 	return s;
 nomem:

@@ -296,6 +296,99 @@ static int check_order(const struct sp_event *ev, void *data)
 	return 0;
 }
 
+/*
+ * Records of CPU 0 of @path read with @window_bytes until the end or an
+ * error: their count, the error's code and offset.
+ */
+static uint64_t read_until_error(const char *path, size_t window_bytes, int *code,
+				 long long *offset)
+{
+	struct sp_container_layout layout;
+	struct tracecmd_input *h;
+	struct sp_cpustream_params p;
+	struct sp_cpustream *s;
+	struct sp_raw_record rec;
+	struct sp_error err = { 0 };
+	uint64_t nr = 0;
+	int fd, ret;
+
+	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	assert_non_null(h);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	p = stream_params(&layout, fd, h, window_bytes);
+	s = sp_cpustream_alloc(&p, &layout.cpus[0], &err);
+	assert_non_null(s);
+	while ((ret = sp_cpustream_next(s, &rec, &err)) > 0)
+		nr++;
+	*code = ret;
+	*offset = ret < 0 ? err.offset : -1;
+	sp_cpustream_free(s);
+	tracecmd_close(h);
+	close(fd);
+	return nr;
+}
+
+/*
+ * A compressed block holds as many chunks as fit a window; a damaged
+ * chunk still gives its error after exactly the records of the chunks
+ * before it, at its own header, whatever the window.
+ */
+static void test_damaged_chunk(void **state)
+{
+	const char *path = "traces/overload.dat", *copy = "build/tests/damaged-chunk.dat";
+	struct sp_container_layout layout;
+	struct sp_error err;
+	uint64_t off, prev_nr = 0, whole;
+	long long at;
+	int k, code;
+
+	(void)state;
+	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
+	assert_true(layout.compressed && layout.cpus[0].nr_chunks >= 6);
+	whole = read_until_error(path, 1u << 20, &code, &at);
+	assert_int_equal(code, 0);
+	for (k = 1; k < 5; k++) {
+		unsigned char hdr[8], *zeros;
+		uint32_t zsize;
+		uint64_t nr_small, nr_large;
+		long long at_small, at_large;
+		int code_small, code_large, in, out, i;
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "cp %s %s", path, copy);
+		assert_int_equal(system(cmd), 0);
+		in = open(copy, O_RDWR);
+		assert_true(in >= 0);
+		/* chunk k's header: past the count and the chunks before it */
+		off = layout.cpus[0].offset + 4;
+		for (i = 0;; i++) {
+			assert_int_equal(pread(in, hdr, 8, off), 8);
+			memcpy(&zsize, hdr, 4);
+			if (i == k)
+				break;
+			off += 8 + zsize;
+		}
+		zeros = calloc(1, zsize);
+		assert_non_null(zeros);
+		out = pwrite(in, zeros, zsize, off + 8);
+		assert_int_equal(out, (int)zsize);
+		free(zeros);
+		close(in);
+		nr_small = read_until_error(copy, 1, &code_small, &at_small);
+		nr_large = read_until_error(copy, 1u << 20, &code_large, &at_large);
+		assert_int_equal(code_small, -EBADMSG);
+		assert_int_equal(code_large, -EBADMSG);
+		assert_int_equal(at_small, (long long)off);
+		assert_int_equal(at_large, (long long)off);
+		assert_int_equal(nr_small, nr_large);
+		assert_true(nr_large > prev_nr && nr_large < whole);
+		prev_nr = nr_large;
+	}
+	unlink(copy);
+}
+
 static void test_merge_order(void **state)
 {
 	struct sp_error err;
@@ -974,6 +1067,7 @@ int main(void)
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_skipped_fields),
 		cmocka_unit_test(test_batches_traces),
+		cmocka_unit_test(test_damaged_chunk),
 		cmocka_unit_test(test_batches_edges),
 		cmocka_unit_test(test_extra_events),
 		cmocka_unit_test(test_extra_shared),

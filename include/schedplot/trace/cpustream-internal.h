@@ -44,6 +44,11 @@ struct sp_cpustream_scratch {
 	pthread_cond_t cond;		/* a block queued, done, or stop */
 	struct sp_cpustream *queue, **queue_tail;
 	int nr_queued;			/* in the queue; changed under the lock, read without */
+	/*
+	 * a block is being read with the helper's state (under the lock):
+	 * by the thread, or by whoever helps; one at a time, as they share it
+	 */
+	bool reading;
 	bool stop;
 	bool no_helper;			/* it could not be started: read in the caller */
 	bool has_thread;		/* the helper's thread runs */
@@ -54,11 +59,18 @@ struct sp_cpustream_scratch {
 #define SP_CPUSTREAM_SLACK	64	/* zeroed bytes behind every block */
 
 /* A block of pages in memory: a window of the file or a decompressed chunk. */
+/* Compressed data: chunks decompressed into one block, at most */
+#define SP_BLOCK_CHUNKS		32
+
 struct block {
 	char *buf;			/* pages, then the slack of zeroes */
 	size_t alloc;
 	size_t len;			/* bytes of whole pages */
 	uint64_t file_off;		/* where it came from (chunk header if compressed) */
+	/* compressed: the chunks in it, each one's header offset and end in buf */
+	int nr_chunks;
+	uint64_t chunk_off[SP_BLOCK_CHUNKS];
+	size_t chunk_end[SP_BLOCK_CHUNKS];
 };
 
 /* Where a stream goes on in the file. */
