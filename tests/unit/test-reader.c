@@ -389,6 +389,74 @@ static void test_damaged_chunk(void **state)
 	unlink(copy);
 }
 
+/* Whether any page of CPU @i of @path has the missed-events flag, read with sp_cpustream. */
+static int scan_cpu(const char *path, unsigned int i, size_t window_bytes)
+{
+	struct sp_container_layout layout;
+	struct tracecmd_input *h;
+	struct sp_cpustream_params p;
+	struct sp_cpustream *s;
+	struct sp_error err = { 0 };
+	int fd, ret;
+
+	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	assert_non_null(h);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	p = stream_params(&layout, fd, h, window_bytes);
+	s = sp_cpustream_alloc(&p, &layout.cpus[i], &err);
+	assert_non_null(s);
+	ret = sp_cpustream_scan_missed(s, &err);
+	sp_cpustream_free(s);
+	tracecmd_close(h);
+	close(fd);
+	return ret;
+}
+
+/*
+ * The lost-events scan of uncompressed data reads the pages' flags through
+ * a mapping: it finds a flag set on any page of a CPU (the first, one in
+ * the middle, the last), and none in a copy without.
+ */
+static void test_scan_missed(void **state)
+{
+	const char *path = "traces/overload-v6.dat", *copy = "build/tests/missed-flag.dat";
+	struct sp_container_layout layout;
+	struct sp_error err;
+	unsigned int i;
+	char cmd[256];
+
+	(void)state;
+	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
+	assert_false(layout.compressed);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", path, copy);
+	for (i = 0; i < layout.nr_cpus; i++) {
+		uint64_t pages = layout.cpus[i].size / layout.info.page_size, at[3], k;
+
+		if (!pages)
+			continue;
+		assert_int_equal(scan_cpu(path, i, 1u << 20), 0);
+		at[0] = 0;
+		at[1] = pages / 2;
+		at[2] = pages - 1;
+		for (k = 0; k < 3; k++) {
+			uint64_t flags, off = layout.cpus[i].offset + at[k] * layout.info.page_size + 8;
+			int fd;
+
+			assert_int_equal(system(cmd), 0);
+			fd = open(copy, O_RDWR);
+			assert_true(fd >= 0);
+			assert_int_equal(pread(fd, &flags, 8, off), 8);
+			flags |= 1ull << 31;
+			assert_int_equal(pwrite(fd, &flags, 8, off), 8);
+			close(fd);
+			assert_int_equal(scan_cpu(copy, i, 1u << 20), 1);
+		}
+	}
+	unlink(copy);
+}
+
 static void test_merge_order(void **state)
 {
 	struct sp_error err;
@@ -1068,6 +1136,7 @@ int main(void)
 		cmocka_unit_test(test_skipped_fields),
 		cmocka_unit_test(test_batches_traces),
 		cmocka_unit_test(test_damaged_chunk),
+		cmocka_unit_test(test_scan_missed),
 		cmocka_unit_test(test_batches_edges),
 		cmocka_unit_test(test_extra_events),
 		cmocka_unit_test(test_extra_shared),
