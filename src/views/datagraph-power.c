@@ -15,9 +15,6 @@
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-power.h"
 
-/* The grey ramp of --palette grey: dark to light, clear of idle white */
-#define GREY_LO 0.12
-#define GREY_HI 0.82
 /* C-states: the shallowest light grey, the deepest dark grey */
 #define IDLE_LIGHT 0.86
 #define IDLE_DARK 0.5
@@ -125,15 +122,8 @@ void sp_dg_power_freq_color(const struct sp_dg_power *pw, int64_t khz, struct sp
 	double f = pw->hi_khz > pw->lo_khz ?
 		   (double)(khz - pw->lo_khz) / (double)(pw->hi_khz - pw->lo_khz) : 1;
 
-	f = fmin(1, fmax(0, f));
-	if (pw->grey) {
-		double g = GREY_LO + f * (GREY_HI - GREY_LO);
-
-		*c = (struct sp_rgb){ g, g, g };
-		return;
-	}
 	/* not viridis: its greens and yellows read as tasks */
-	sp_palette_ramp_color(f, c);
+	sp_palette_ramp_color(f, pw->grey, c);
 }
 
 void sp_dg_power_idle_color(const struct sp_dg_power *pw, int state, struct sp_rgb *c)
