@@ -318,16 +318,19 @@ static void test_rows_by_frequency(void **state)
 	assert_true(lightness(freq_color(800000)) < lightness(freq_color(1200000)));
 	assert_true(lightness(freq_color(1200000)) < lightness(freq_color(2000000)));
 
-	/* the legend: the three frequencies and the unknown */
+	/* the legend: a color bar from 800 to 2000 MHz in the rows' colors, unknown */
 	struct sp_legend legend;
+	struct sp_rgb mid;
 
 	sp_datagraph_legend(&dg, &legend, 16);
-	assert_int_equal(legend.nr_entries, 4);
-	assert_string_equal(legend.entries[0].label, "800 MHz");
-	assert_string_equal(legend.entries[1].label, "1200 MHz");
-	assert_string_equal(legend.entries[2].label, "2000 MHz");
-	assert_string_equal(legend.entries[3].label, "frequency unknown");
-	assert_int_equal(rgb(&legend.entries[0].color), freq_color(800000));
+	assert_int_equal(legend.nr_entries, 0);
+	assert_null(legend.title);
+	assert_non_null(legend.bar);
+	assert_string_equal(legend.bar->title, "CPU frequency (MHz)");
+	assert_true(legend.bar->lo == 800 && legend.bar->hi == 2000);
+	assert_string_equal(legend.bar->unknown_label, "unknown");
+	legend.bar->color(legend.bar->data, 1200, &mid);
+	assert_int_equal(rgb(&mid), freq_color(1200000));
 	teardown_all();
 }
 
