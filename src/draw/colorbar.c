@@ -21,6 +21,11 @@
 
 /* The most ticks a bar gets, however long: a scale, not a ruler. */
 #define MAX_BAR_TICKS 10
+/* The title's row, in font sizes (as a legend's); the bar's height, in swatches */
+#define TITLE_ROW_EM 1.45
+#define BAR_SWATCHES 1.3
+/* Between the bar and the unknown swatch, in font sizes */
+#define UNKNOWN_GAP_EM 1.5
 
 int sp_colorbar_ticks_compute(struct sp_colorbar_ticks *t, double lo, double hi,
 			      unsigned int max_ticks)
@@ -45,8 +50,9 @@ int sp_colorbar_ticks_compute(struct sp_colorbar_ticks *t, double lo, double hi,
 				double v = k * step;
 
 				t->value[t->nr_ticks] = v;
-				snprintf(t->label[t->nr_ticks], sizeof(t->label[0]), "%.*f", decimals,
-					 v == 0 ? 0.0 : v);
+				/* v == 0: no "-0" */
+				snprintf(t->label[t->nr_ticks], sizeof(t->label[0]), "%.*f",
+					 decimals, v == 0 ? 0.0 : v);
 				t->nr_ticks++;
 			}
 			return 0;
@@ -76,12 +82,13 @@ static void geom_compute(cairo_t *cr, const struct sp_theme *theme, const struct
 
 	memset(g, 0, sizeof(*g));
 	sp_render_font(cr, theme, theme->font_size, false);
-	g->row_h = em * 1.45;
+	g->row_h = em * TITLE_ROW_EM;
 	g->y = area->y + g->row_h;
-	g->h = theme->swatch * 1.3;
+	g->h = theme->swatch * BAR_SWATCHES;
 	if (bar->unknown_label) {
 		g->uw = 2 * theme->swatch;
-		unknown_w = 1.5 * em + g->uw + theme->pad + sp_text_width(cr, bar->unknown_label);
+		unknown_w = UNKNOWN_GAP_EM * em + g->uw + theme->pad +
+			    sp_text_width(cr, bar->unknown_label);
 	}
 	if (has_range(bar)) {
 		snprintf(buf, sizeof(buf), "%.0f", fmax(fabs(bar->lo), fabs(bar->hi)));
@@ -96,8 +103,9 @@ static void geom_compute(cairo_t *cr, const struct sp_theme *theme, const struct
 		g->w = round(g->w);
 		g->h = round(g->h);
 	}
-	g->ux = g->w > 0 ? g->x + g->w + g->inset + 1.5 * em : area->x;
-	g->width = g->w > 0 ? 2 * g->inset + g->w + unknown_w : unknown_w - 1.5 * em;
+	g->ux = g->w > 0 ? g->x + g->w + g->inset + UNKNOWN_GAP_EM * em : area->x;
+	g->width = g->w > 0 ? 2 * g->inset + g->w + unknown_w :
+			      fmax(0, unknown_w - UNKNOWN_GAP_EM * em);
 }
 
 double sp_colorbar_height(cairo_t *cr, const struct sp_theme *theme)
@@ -106,8 +114,8 @@ double sp_colorbar_height(cairo_t *cr, const struct sp_theme *theme)
 
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
-	h = theme->font_size * 1.45 + theme->swatch * 1.3 + theme->tick_len + theme->pad +
-	    sp_text_height(cr);
+	h = theme->font_size * TITLE_ROW_EM + theme->swatch * BAR_SWATCHES + theme->tick_len +
+	    theme->pad + sp_text_height(cr);
 	cairo_restore(cr);
 	return ceil(h);
 }

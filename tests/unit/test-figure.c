@@ -107,7 +107,9 @@ static void test_legend_height(void **state)
 	/* many entries: four lines at most */
 	legend.nr_entries = 200;
 	four = sp_figure_legend_height(cr, &th, &legend, 800, 4);
-	assert_true(four == ceil(4 * sp_legend_size(cr, &th, &(struct sp_legend){ entries, 1, 0, NULL, NULL },
+	assert_true(four == ceil(4 * sp_legend_size(cr, &th,
+						    &(struct sp_legend){ .entries = entries,
+									 .nr_entries = 1 },
 						    SP_LEGEND_BELOW, 800)));
 	/* a wide enough area takes them all in fewer lines */
 	all = sp_figure_legend_height(cr, &th, &legend, 1e6, 4);
