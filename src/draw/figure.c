@@ -97,12 +97,16 @@ double sp_figure_legend_height(cairo_t *cr, const struct sp_theme *theme,
 	double want, line;
 
 	want = sp_legend_size(cr, theme, legend, SP_LEGEND_BELOW, avail_w);
-	/* the height of one line of entries, without the title */
+	/* the height of one line of entries, without the title and bar */
 	one.nr_entries = legend->nr_entries ? 1 : 0;
 	one.nr_more = 0;
 	one.title = NULL;
+	one.bar = NULL;
 	line = sp_legend_size(cr, theme, &one, SP_LEGEND_BELOW, avail_w);
-	return ceil(fmin(want, line * (max_lines + (legend->title ? 1 : 0))));
+	one.nr_entries = 0;
+	one.bar = legend->bar;
+	return ceil(fmin(want, sp_legend_size(cr, theme, &one, SP_LEGEND_BELOW, avail_w) +
+			       line * (max_lines + (legend->title ? 1 : 0))));
 }
 
 /* ---- panels stacked on one time axis ------------------------------------ */

@@ -8,6 +8,7 @@
 
 #include <cairo.h>
 
+#include "schedplot/draw/colorbar.h"
 #include "schedplot/draw/legend.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
@@ -78,13 +79,20 @@ static double legend_title_h(cairo_t *cr, const struct sp_theme *theme,
 	return legend->title ? legend_row_h(theme) : 0;
 }
 
-double sp_legend_size(cairo_t *cr, const struct sp_theme *theme, const struct sp_legend *legend,
-		      enum sp_legend_place place, double avail)
+/* The height of a legend's bar with the gap under it; 0 for none. */
+static double bar_h(cairo_t *cr, const struct sp_theme *theme, const struct sp_legend *legend)
+{
+	return legend->bar ? sp_colorbar_height(cr, theme) + theme->pad : 0;
+}
+
+static double entries_size(cairo_t *cr, const struct sp_theme *theme,
+			   const struct sp_legend *legend, enum sp_legend_place place,
+			   double avail)
 {
 	double label_w, col_w, row_h = legend_row_h(theme), title_h, size;
 	size_t total = legend->nr_entries + (legend->nr_more ? 1 : 0);
 
-	if (!total || place == SP_LEGEND_NONE)
+	if (!total)
 		return 0;
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
@@ -111,6 +119,19 @@ double sp_legend_size(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	return size;
 }
 
+double sp_legend_size(cairo_t *cr, const struct sp_theme *theme, const struct sp_legend *legend,
+		      enum sp_legend_place place, double avail)
+{
+	double bh = bar_h(cr, theme, legend);
+
+	if (place == SP_LEGEND_NONE)
+		return 0;
+	if (place == SP_LEGEND_RIGHT)
+		return fmax(legend->bar ? sp_colorbar_width(cr, theme, legend->bar, INFINITY) : 0,
+			    entries_size(cr, theme, legend, place, avail - bh));
+	return bh + entries_size(cr, theme, legend, place, avail);
+}
+
 void sp_legend_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_legend *legend,
 		    const struct sp_rect *area)
 {
@@ -119,6 +140,13 @@ void sp_legend_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_l
 	double title_h, label_max;
 	char buf[TEXT_BUF];
 
+	if (legend->bar) {
+		double bh = bar_h(cr, theme, legend);
+
+		sp_colorbar_draw(cr, theme, legend->bar, area);
+		body.y += bh;
+		body.h -= bh;
+	}
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	title_h = legend_title_h(cr, theme, legend);
@@ -128,11 +156,11 @@ void sp_legend_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_l
 	body.w += legend_col_gap(theme);
 	sp_legend_grid_compute(&g, theme, legend->nr_entries, legend->nr_more,
 			       legend_label_w(cr, theme, legend), &body);
-	if (legend->title && area->h >= title_h) {
+	if (legend->title && body.h >= 0) {
 		sp_render_font(cr, theme, theme->font_size, true);
 		sp_render_set_color(cr, &theme->text);
 		sp_text_fit(cr, buf, sizeof(buf), legend->title, area->w);
-		sp_text_draw(cr, area->x, area->y + title_h / 2, SP_ALIGN_LEFT | SP_ALIGN_MIDDLE,
+		sp_text_draw(cr, area->x, body.y - title_h / 2, SP_ALIGN_LEFT | SP_ALIGN_MIDDLE,
 			     buf);
 		sp_render_font(cr, theme, theme->font_size, false);
 	}

@@ -155,20 +155,16 @@ static void grey_color(size_t index, struct sp_rgb *c)
 	c->r = c->g = c->b = v;
 }
 
-/*
- * The scale of a quantity (CPU frequency): one blue-grey hue, its chroma
- * too low and its lightness too dark to pass for a task color
- * (tests/unit/test-colors.c checks every candidate of every palette).
- */
-#define RAMP_L_LO 0.16
-#define RAMP_L_HI 0.38
-#define RAMP_CHROMA 0.04
+/* The scale of a quantity (CPU frequency): one blue-grey hue, see palette.h. */
 #define RAMP_HUE 255.0
 
-void sp_palette_ramp_color(double f, struct sp_rgb *c)
+void sp_palette_ramp_color(double f, bool grey, struct sp_rgb *c)
 {
 	f = fmin(1, fmax(0, f));
-	oklch_to_srgb(RAMP_L_LO + f * (RAMP_L_HI - RAMP_L_LO), RAMP_CHROMA, RAMP_HUE, c);
+	oklch_to_srgb(SP_RAMP_L_LO + f * (SP_RAMP_L_HI - SP_RAMP_L_LO), grey ? 0 : SP_RAMP_CHROMA,
+		      RAMP_HUE, c);
+	if (grey)
+		c->g = c->b = c->r;
 }
 
 /* OKLCH hues CPU colors use: yellow-orange over green and blue to magenta, not red. */

@@ -480,10 +480,12 @@ void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend
 		return;
 	/* the power layers' keys first; rows colored by frequency have no others */
 	if (dg->power) {
+		if (dg->power->freq != SP_DG_FREQ_OFF)
+			legend->bar = &dg->power->bar;
 		for (i = 0; i < dg->power->nr_entries; i++)
 			e[n++] = dg->power->entries[i];
 		if (dg->power->freq == SP_DG_FREQ_ROWS) {
-			legend->title = dg->power->legend_title;
+			legend->title = n ? dg->power->legend_title : NULL;
 			legend->entries = e;
 			legend->nr_entries = n;
 			return;

@@ -15,9 +15,6 @@
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-power.h"
 
-/* The grey ramp of --palette grey: dark to light, clear of idle white */
-#define GREY_LO 0.12
-#define GREY_HI 0.82
 /* C-states: the shallowest light grey, the deepest dark grey */
 #define IDLE_LIGHT 0.86
 #define IDLE_DARK 0.5
@@ -25,13 +22,11 @@
 struct range {
 	int64_t lo, hi;
 	size_t nr;
-	int64_t values[SP_DG_FREQ_STEPS];
 };
 
 static void note_freq(void *data, int pid, uint64_t ns)
 {
 	struct range *r = data;
-	size_t i;
 
 	if (!ns)
 		return;
@@ -39,34 +34,57 @@ static void note_freq(void *data, int pid, uint64_t ns)
 		r->lo = pid;
 	if (!r->nr || pid > r->hi)
 		r->hi = pid;
-	/* the distinct frequencies, sorted, while they fit */
-	if (r->nr <= SP_DG_FREQ_STEPS) {
-		for (i = 0; i < r->nr && i < SP_DG_FREQ_STEPS && r->values[i] < pid; i++)
-			;
-		if (i < r->nr && i < SP_DG_FREQ_STEPS && r->values[i] == pid)
-			return;
-		if (r->nr < SP_DG_FREQ_STEPS) {
-			memmove(r->values + i + 1, r->values + i,
-				(r->nr - i) * sizeof(r->values[0]));
-			r->values[i] = pid;
-		}
-	}
 	r->nr++;
 }
 
-static void add_entry(struct sp_dg_power *pw, const struct sp_rgb *c, const char *fmt, double v)
+static void add_entry(struct sp_dg_power *pw, const struct sp_rgb *c, int state)
 {
 	size_t n = pw->nr_entries;
 
 	if (n >= SP_DG_POWER_MAX_ENTRIES)
 		return;
-	if (fmt)
-		snprintf(pw->labels[n], sizeof(pw->labels[n]), fmt, v);
-	else
-		snprintf(pw->labels[n], sizeof(pw->labels[n]), "frequency unknown");
+	snprintf(pw->labels[n], sizeof(pw->labels[n]), "idle state %d", state);
 	pw->entries[n].color = *c;
 	pw->entries[n].label = pw->labels[n];
 	pw->nr_entries++;
+}
+
+/* The color bar's colors: the rows' function, in MHz. */
+static void bar_color(const void *data, double mhz, struct sp_rgb *c)
+{
+	sp_dg_power_freq_color(data, mhz * 1000, c);
+}
+
+/* The unknown swatch: the hatch of unknown time in the rows. */
+static void bar_unknown(cairo_t *cr, const struct sp_theme *theme)
+{
+	bool image = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
+	cairo_pattern_t *hatch = sp_datagraph_hatch(theme, image);
+
+	cairo_set_source(cr, hatch);
+	cairo_pattern_destroy(hatch);
+}
+
+static void bar_init(struct sp_dg_power *pw, const struct range *r)
+{
+	pw->any_freq = r->nr > 0;
+	pw->lo_khz = r->lo;
+	pw->hi_khz = r->hi;
+	if (pw->any_freq && r->lo == r->hi) {
+		pw->lo_khz = r->lo > SP_DG_FREQ_ONE_SPAN_KHZ ? r->lo - SP_DG_FREQ_ONE_SPAN_KHZ : 0;
+		pw->hi_khz = r->hi + SP_DG_FREQ_ONE_SPAN_KHZ;
+	}
+	snprintf(pw->bar_title, sizeof(pw->bar_title), "CPU frequency (MHz)%s",
+		 pw->freq == SP_DG_FREQ_MERGED ? ", lower half of each row" : "");
+	pw->bar = (struct sp_colorbar){
+		.title = pw->bar_title,
+		.lo = pw->any_freq ? pw->lo_khz / 1000.0 : 0,
+		.hi = pw->any_freq ? pw->hi_khz / 1000.0 : 0,
+		.color = bar_color,
+		.data = pw,
+		.unknown_label = pw->freq_tl->no_data_ns || !pw->any_freq ? "unknown" : NULL,
+		.unknown_fill = bar_unknown,
+	};
 }
 
 void sp_dg_power_init(struct sp_dg_power *pw, enum sp_dg_freq_mode freq,
@@ -86,54 +104,24 @@ void sp_dg_power_init(struct sp_dg_power *pw, enum sp_dg_freq_mode freq,
 	pw->max_idle_state = max_idle_state;
 	if (pw->freq != SP_DG_FREQ_OFF) {
 		sp_timeline_for_each_total(freq_tl, note_freq, &r);
-		pw->any_freq = r.nr > 0;
-		pw->lo_khz = r.lo;
-		pw->hi_khz = r.hi;
-		if (r.nr <= SP_DG_FREQ_STEPS) {
-			for (size_t i = 0; i < r.nr; i++) {
-				sp_dg_power_freq_color(pw, r.values[i], &c);
-				add_entry(pw, &c, "%g MHz", r.values[i] / 1000.0);
-			}
-		} else {
-			for (int i = 0; i < SP_DG_FREQ_STEPS; i++) {
-				double khz = r.lo + (double)(r.hi - r.lo) * i / (SP_DG_FREQ_STEPS - 1);
-
-				sp_dg_power_freq_color(pw, (int64_t)llround(khz), &c);
-				add_entry(pw, &c, "%.0f MHz", khz / 1000.0);
-			}
-		}
-		if (freq_tl->no_data_ns || !pw->any_freq) {
-			c = (struct sp_rgb){ 0.8, 0.8, 0.8 };
-			add_entry(pw, &c, NULL, 0);
-		}
+		bar_init(pw, &r);
 	}
-	snprintf(pw->legend_title, sizeof(pw->legend_title), "%s%s%s",
-		 pw->freq == SP_DG_FREQ_ROWS ? "CPU frequency (most of each column)" :
-		 pw->freq == SP_DG_FREQ_MERGED ? "CPU frequency (lower half of each row)" : "",
-		 pw->freq == SP_DG_FREQ_MERGED && pw->idle_states ? ", " : "",
-		 pw->idle_states && pw->freq != SP_DG_FREQ_ROWS ? "idle states (deeper darker)" : "");
 	if (pw->idle_states && pw->freq != SP_DG_FREQ_ROWS) {
+		snprintf(pw->legend_title, sizeof(pw->legend_title), "idle states (deeper darker)");
 		for (s = 0; s <= max_idle_state && s < SP_DG_IDLE_STATES; s++) {
 			sp_dg_power_idle_color(pw, s, &c);
-			add_entry(pw, &c, "idle state %.0f", s);
+			add_entry(pw, &c, s);
 		}
 	}
 }
 
-void sp_dg_power_freq_color(const struct sp_dg_power *pw, int64_t khz, struct sp_rgb *c)
+void sp_dg_power_freq_color(const struct sp_dg_power *pw, double khz, struct sp_rgb *c)
 {
 	double f = pw->hi_khz > pw->lo_khz ?
-		   (double)(khz - pw->lo_khz) / (double)(pw->hi_khz - pw->lo_khz) : 1;
+		   (khz - (double)pw->lo_khz) / (double)(pw->hi_khz - pw->lo_khz) : 1;
 
-	f = fmin(1, fmax(0, f));
-	if (pw->grey) {
-		double g = GREY_LO + f * (GREY_HI - GREY_LO);
-
-		*c = (struct sp_rgb){ g, g, g };
-		return;
-	}
 	/* not viridis: its greens and yellows read as tasks */
-	sp_palette_ramp_color(f, c);
+	sp_palette_ramp_color(f, pw->grey, c);
 }
 
 void sp_dg_power_idle_color(const struct sp_dg_power *pw, int state, struct sp_rgb *c)
@@ -201,7 +189,7 @@ static void draw_layer(cairo_t *cr, const struct sp_rect *plot, const struct sp_
 				cairo_set_source(cr, hatch);
 			} else {
 				if (freq)
-					sp_dg_power_freq_color(pw, v, &color);
+					sp_dg_power_freq_color(pw, (double)v, &color);
 				else
 					sp_dg_power_idle_color(pw, (int)v, &color);
 				sp_render_set_color(cr, &color);

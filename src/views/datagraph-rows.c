@@ -94,7 +94,7 @@ static int cmp_segment(const void *a, const void *b)
 	return (x->c0 > y->c0) - (x->c0 < y->c0);
 }
 
-static cairo_pattern_t *hatch_pattern(const struct sp_theme *theme, bool image)
+cairo_pattern_t *sp_datagraph_hatch(const struct sp_theme *theme, bool image)
 {
 	static const struct sp_rgb grey = { HATCH_GREY, HATCH_GREY, HATCH_GREY };
 
@@ -158,7 +158,7 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 	}
 	if (nr_seg)	/* qsort() wants a valid pointer even for no elements */
 		qsort(seg, nr_seg, sizeof(*seg), cmp_segment);
-	hatch = hatch_pattern(theme, image);
+	hatch = sp_datagraph_hatch(theme, image);
 	for (i = 0; i < nr_seg; i++) {
 		double x0 = col_x(plot, nr_cols, seg[i].c0, image);
 		double x1 = col_x(plot, nr_cols, seg[i].c1, image);

@@ -84,19 +84,10 @@ int sp_overview_figure_finish(struct sp_overview_figure *fig, const struct sp_da
 		title_h = sp_rwgraph_title_height(cr, theme);
 	note_h = fig->note ? sp_rwgraph_note_height(cr, theme) : theme->font_size;
 	if (fig->legend) {
-		struct sp_legend one;
-		double line;
-
 		sp_rwgraph_legend_size(cr, theme, &fig->style, true, &rw_lw, &rw_lh);
 		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
-		dg_lh = sp_legend_size(cr, theme, &legend, SP_LEGEND_BELOW, px->w);
-		one = legend;
-		one.nr_entries = legend.nr_entries ? 1 : 0;
-		one.nr_more = 0;
-		one.title = NULL;
-		line = sp_legend_size(cr, theme, &one, SP_LEGEND_BELOW, px->w);
-		dg_lh = ceil(fmin(dg_lh, line * (SP_DATAGRAPH_LEGEND_LINES +
-						 (legend.title ? 1 : 0))));
+		dg_lh = sp_figure_legend_height(cr, theme, &legend, px->w,
+						SP_DATAGRAPH_LEGEND_LINES);
 	}
 	/* everything but the two plots */
 	avail = 2 * spec.margin + spec.top_h + note_h + spec.bottom_h;

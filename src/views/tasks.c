@@ -366,10 +366,12 @@ int sp_tasks_figure_plan(struct sp_tasks_figure *fig)
 
 static void chart_legend(const struct sp_tasks_chart *ch, struct sp_legend *legend)
 {
-	legend->entries = ch->entries;
-	legend->nr_entries = ch->nr_entries;
-	legend->nr_more = ch->nr_more;
-	legend->title = ch->legend_title;
+	*legend = (struct sp_legend){
+		.entries = ch->entries,
+		.nr_entries = ch->nr_entries,
+		.nr_more = ch->nr_more,
+		.title = ch->legend_title,
+	};
 }
 
 /*

@@ -8,6 +8,30 @@
 
 export SOURCE_DATE_EPOCH=1700000000
 fails() { ! "$@"; }
+
+# colorbar STEPS NR_ROWS TRACE NAME [DATAGRAPH OPTIONS]: the color bar of
+# --freq, --freq merged, in color and grey, against the rows' colors
+colorbar() {
+	local steps=$1 nr=$2 trace=$3 name=$4 mode pal ext args
+	shift 4
+	for mode in rows merged; do
+		for pal in default grey; do
+			for ext in png svg; do
+				run "$SCHEDPLOT" datagraph -q --freq $mode --palette $pal \
+					--cpu-order numeric --title '' --height 400 "$@" \
+					-o "$TMP/$name-$mode-$pal.$ext" "$trace"
+				expect_status 0 "$name: datagraph --freq $mode --palette $pal to $ext"
+			done
+			args=()
+			[ $mode = merged ] && args+=(--merged)
+			[ $pal = grey ] && args+=(--grey)
+			python3 "$SRCDIR/tests/oracle/check-power-pixels.py" --colorbar "${args[@]}" \
+				"$steps" "$nr" "$TMP/$name-$mode-$pal.png" \
+				"$TMP/$name-$mode-$pal.svg" ||
+				not_ok "$name: --freq $mode --palette $pal: the color bar"
+		done
+	done
+}
 plain=$TRACES/overload.dat
 f=$SHARED/aarch64-6cpu-v6.dat
 
@@ -81,6 +105,11 @@ PY
 		python3 "$SRCDIR/tests/oracle/check-power-pixels.py" "$TMP/gzsteps" 8 \
 			"$TMP/gzplain.png" "$TMP/gzfreq.png" "$TMP/gzfreqmerged.png" \
 			"$TMP/gzidlestates.png" || not_ok "generated, zoomed: power-layer pixels"
+		# the color bar: at the PNG's width the SVG has the PNG's ticks
+		colorbar "$TMP/gsteps" 8 "$g" gbar --width 1600
+		colorbar "$TMP/gsteps" 8 "$g" gbar800 --width 800
+		run "$SCHEDPLOT" datagraph -q --freq -o "$TMP/gbar.svg" "$g"
+		expect_grep "$TMP/gbar.svg" "<linearGradient" "SVG: the color bar is a vector gradient"
 	fi
 else
 	skip "gen-trace not built ($GEN): no generated trace with power records"
@@ -155,6 +184,8 @@ awk '$1 == "span" { print "span 2084170000000 2084250000000"; next } { print }' 
 python3 "$SRCDIR/tests/oracle/check-power-pixels.py" "$TMP/zsteps" 6 "$TMP/zplain.png" \
 	"$TMP/zfreq.png" "$TMP/zfreqmerged.png" "$TMP/zidlestates.png" ||
 	not_ok "zoomed power-layer pixels"
+colorbar "$TMP/steps" 6 "$f" abar --width 1600
+colorbar "$TMP/steps" 6 "$f" abar800 --width 800
 
 # ---- every format, reproducible; overview; grey ----
 for ext in png pdf svg; do
@@ -179,8 +210,8 @@ run "$SCHEDPLOT" datagraph -q --freq --palette grey --no-legend --title '' --hei
 expect_status 0 "--freq --palette grey"
 python3 - "$TMP/grey.png" "$SRCDIR/tests/oracle/check-power-pixels.py" <<'PY' && ok "--palette grey: the frequency rows are grey" || not_ok "--palette grey: colored frequency rows"
 import sys
-src = open(sys.argv[2]).read().replace("sys.exit(main())", "")
-ns = {"__file__": sys.argv[2]}
+src = open(sys.argv[2]).read()
+ns = {"__file__": sys.argv[2], "__name__": "check_power_pixels"}
 exec(compile(src, sys.argv[2], "exec"), ns)
 w, h, px = ns["png"].read(sys.argv[1])
 top, bottom, x0, x1 = ns["frame"](w, h, px)

@@ -200,9 +200,11 @@ static void test_pick_distinct(void **state)
 }
 
 /*
- * The frequency scale does not read as tasks: each of its colors is
- * SP_COLOR_DISTINCT from every candidate task color of the default and
- * colorblind palettes (and from CPU colors), and it gets lighter all along.
+ * The frequency scale does not read as tasks: each of its colors has a
+ * third of their chroma and is SP_COLOR_RAMP_APART from every candidate
+ * task color of the default and colorblind palettes (and from CPU
+ * colors); it gets lighter all along, in steps a reader can see, and its
+ * grey twin has the same lightness.
  */
 static void test_ramp_apart(void **state)
 {
@@ -216,9 +218,17 @@ static void test_ramp_apart(void **state)
 	for (step = 0; step <= 64; step++) {
 		double lab[3];
 
-		sp_palette_ramp_color(step / 64.0, &ramp);
+		struct sp_rgb grey;
+		double glab[3];
+
+		sp_palette_ramp_color(step / 64.0, false, &ramp);
+		sp_palette_ramp_color(step / 64.0, true, &grey);
 		sp_color_to_oklab(&ramp, lab);
-		assert_true(lab[0] > last_L + 0.003);
+		sp_color_to_oklab(&grey, glab);
+		assert_true(lab[0] > last_L + 0.008);
+		assert_true(hypot(lab[1], lab[2]) < 0.05);
+		assert_true(grey.r == grey.g && grey.g == grey.b);
+		assert_true(fabs(glab[0] - lab[0]) < 0.002);
 		last_L = lab[0];
 		for (k = 0; k < 2; k++) {
 			const struct sp_palette *p = sp_palette_by_name(names[k]);
@@ -235,7 +245,7 @@ static void test_ramp_apart(void **state)
 		}
 	}
 	print_message("frequency scale: %.3f from the nearest task color\n", least);
-	assert_true(least >= SP_COLOR_DISTINCT);
+	assert_true(least >= SP_COLOR_RAMP_APART);
 }
 
 int main(void)

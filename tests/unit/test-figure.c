@@ -91,7 +91,7 @@ static void test_legend_height(void **state)
 {
 	cairo_t *cr = sp_figure_scratch();
 	struct sp_legend_entry entries[200] = { 0 };
-	struct sp_legend legend = { entries, 0, 0, NULL };
+	struct sp_legend legend = { entries, 0, 0, NULL, NULL };
 	struct sp_theme th;
 	double one, four, all;
 
@@ -107,7 +107,9 @@ static void test_legend_height(void **state)
 	/* many entries: four lines at most */
 	legend.nr_entries = 200;
 	four = sp_figure_legend_height(cr, &th, &legend, 800, 4);
-	assert_true(four == ceil(4 * sp_legend_size(cr, &th, &(struct sp_legend){ entries, 1, 0, NULL },
+	assert_true(four == ceil(4 * sp_legend_size(cr, &th,
+						    &(struct sp_legend){ .entries = entries,
+									 .nr_entries = 1 },
 						    SP_LEGEND_BELOW, 800)));
 	/* a wide enough area takes them all in fewer lines */
 	all = sp_figure_legend_height(cr, &th, &legend, 1e6, 4);

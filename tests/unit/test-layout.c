@@ -87,7 +87,7 @@ static void test_draw_smoke(void **state)
 {
 	static const char *const cpus[] = { "0", "1", "2", "3", "4", "5", "6", "7" };
 	struct sp_legend_entry entries[40] = { 0 };
-	struct sp_legend legend = { entries, 40, 100, "tasks" };
+	struct sp_legend legend = { entries, 40, 100, "tasks", NULL };
 	struct sp_theme th;
 	struct sp_layout_spec spec;
 	struct sp_layout lay;

@@ -318,17 +318,47 @@ static void test_rows_by_frequency(void **state)
 	assert_true(lightness(freq_color(800000)) < lightness(freq_color(1200000)));
 	assert_true(lightness(freq_color(1200000)) < lightness(freq_color(2000000)));
 
-	/* the legend: the three frequencies and the unknown */
+	/* the legend: a color bar from 800 to 2000 MHz in the rows' colors, unknown */
 	struct sp_legend legend;
+	struct sp_rgb mid;
 
 	sp_datagraph_legend(&dg, &legend, 16);
-	assert_int_equal(legend.nr_entries, 4);
-	assert_string_equal(legend.entries[0].label, "800 MHz");
-	assert_string_equal(legend.entries[1].label, "1200 MHz");
-	assert_string_equal(legend.entries[2].label, "2000 MHz");
-	assert_string_equal(legend.entries[3].label, "frequency unknown");
-	assert_int_equal(rgb(&legend.entries[0].color), freq_color(800000));
+	assert_int_equal(legend.nr_entries, 0);
+	assert_null(legend.title);
+	assert_non_null(legend.bar);
+	assert_string_equal(legend.bar->title, "CPU frequency (MHz)");
+	assert_true(legend.bar->lo == 800 && legend.bar->hi == 2000);
+	assert_string_equal(legend.bar->unknown_label, "unknown");
+	legend.bar->color(legend.bar->data, 1200, &mid);
+	assert_int_equal(rgb(&mid), freq_color(1200000));
 	teardown_all();
+}
+
+/* One frequency in the window: the scale spans 100 MHz either side of it. */
+static void test_one_frequency(void **state)
+{
+	static const int rows[1] = { 0 };
+	struct sp_timeline one;
+	struct sp_dg_power lone;
+	struct sp_rgb c, mid;
+
+	(void)state;
+	assert_int_equal(sp_timeline_init(&one, 0, 1000, PW, 1, rows, 1), 0);
+	sp_timeline_add(&one, 0, 850000, 0, 1000);
+	assert_int_equal(sp_timeline_finish(&one), 0);
+	sp_dg_power_init(&lone, SP_DG_FREQ_ROWS, &one, false, NULL, -1, false);
+	assert_true(lone.any_freq);
+	assert_int_equal(lone.lo_khz, 750000);
+	assert_int_equal(lone.hi_khz, 950000);
+	assert_true(lone.bar.lo == 750 && lone.bar.hi == 950);
+	assert_null(lone.bar.unknown_label);
+	/* the middle of the ramp, on the bar as in the rows */
+	sp_dg_power_freq_color(&lone, 850000, &c);
+	sp_palette_ramp_color(0.5, false, &mid);
+	assert_int_equal(rgb(&c), rgb(&mid));
+	lone.bar.color(lone.bar.data, 850, &c);
+	assert_int_equal(rgb(&c), rgb(&mid));
+	sp_timeline_release(&one);
 }
 
 static void test_grey_ramp(void **state)
@@ -409,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_mean_frequency),
 		cmocka_unit_test(test_idle_runs),
 		cmocka_unit_test(test_rows_by_frequency),
+		cmocka_unit_test(test_one_frequency),
 		cmocka_unit_test(test_grey_ramp),
 		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_idle_states),

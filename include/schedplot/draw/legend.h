@@ -14,6 +14,7 @@
 #include "schedplot/draw/palette.h"
 
 struct _cairo;
+struct sp_colorbar;
 struct sp_theme;
 
 struct sp_legend_entry {
@@ -34,6 +35,7 @@ struct sp_legend {
 	size_t nr_entries;
 	size_t nr_more;			/* items not in @entries: "+N more" */
 	const char *title;		/* NULL: none */
+	const struct sp_colorbar *bar;	/* drawn above the rest, or NULL */
 };
 
 /* How a legend's entries are arranged in its rectangle. */
@@ -74,7 +76,10 @@ void sp_legend_grid_compute(struct sp_legend_grid *g, const struct sp_theme *the
  *	   SP_LEGEND_BELOW: @avail is the width and the height is returned
  * @avail: the other dimension
  *
- * Return: the wanted width (RIGHT) or height (BELOW); 0 for no entries.
+ * A color bar (colorbar.h) comes first, the title and entries under it.
+ *
+ * Return: the wanted width (RIGHT) or height (BELOW); 0 for no entries
+ * and no bar.
  */
 double sp_legend_size(struct _cairo *cr, const struct sp_theme *theme,
 		      const struct sp_legend *legend, enum sp_legend_place place, double avail);

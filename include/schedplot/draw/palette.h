@@ -8,6 +8,7 @@
  * OKLCH).  Pure computation: no cairo, deterministic on every machine.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct sp_rgb {
@@ -70,11 +71,22 @@ void sp_palette_cpu_color(const struct sp_palette *palette, size_t family, size_
 /**
  * sp_palette_ramp_color - a color of the sequential scale of a quantity
  * @f: the quantity's place in its range, 0 (least) .. 1 (most)
- * @c: the color: one blue-grey hue, darker for less; at least
- *     SP_COLOR_DISTINCT from every task color of the default and colorblind
- *     palettes, so a layer of it does not read as tasks
+ * @grey: greys of the same lightness (--palette grey)
+ * @c: the color: one blue-grey hue whose OKLab lightness grows evenly
+ *     with @f from SP_RAMP_L_LO to SP_RAMP_L_HI, so it keeps its order
+ *     printed in grey scale.  Its chroma (SP_RAMP_CHROMA) is a third of
+ *     the task colors', so a layer of it does not read as tasks: it stays
+ *     SP_COLOR_RAMP_APART from every task color of the default and
+ *     colorblind palettes, dark and light ends clear of black ("other
+ *     tasks") and of the light grey and white of no data and idle.
  */
-void sp_palette_ramp_color(double f, struct sp_rgb *c);
+void sp_palette_ramp_color(double f, bool grey, struct sp_rgb *c);
+
+#define SP_RAMP_L_LO 0.20
+#define SP_RAMP_L_HI 0.78
+#define SP_RAMP_CHROMA 0.03
+/* tests/unit/test-colors.c checks it for every task color candidate */
+#define SP_COLOR_RAMP_APART 0.065
 
 /**
  * sp_color_to_oklab - convert an sRGB color to OKLab

@@ -18,14 +18,18 @@
  *   deepens; white where the CPU idled out of any C-state or before its
  *   first cpu_idle event.
  *
- * The legend gains the scale (one swatch per frequency when there are
- * few, else evenly spaced steps, in MHz) and one swatch per C-state.
+ * The legend gains a color bar of the frequency scale (draw/colorbar.h):
+ * its ends are the least and most frequency in the window, its ticks
+ * round MHz, with a hatched "unknown" swatch beside it; and one swatch
+ * per C-state.  Rows and bar take their colors from one function,
+ * sp_dg_power_freq_color().
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/draw/colorbar.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/legend.h"
 #include "schedplot/draw/palette.h"
@@ -42,11 +46,11 @@ enum sp_dg_freq_mode {
 	SP_DG_FREQ_MERGED,		/* task on top, frequency below, in each row */
 };
 
-/* Legend swatches of the frequency scale at most */
-#define SP_DG_FREQ_STEPS 8
 /* C-states given a swatch (and a grey of their own) at most */
 #define SP_DG_IDLE_STATES 8
-#define SP_DG_POWER_MAX_ENTRIES (SP_DG_FREQ_STEPS + 1 + SP_DG_IDLE_STATES)
+#define SP_DG_POWER_MAX_ENTRIES SP_DG_IDLE_STATES
+/* Half the scale around the frequency of a window that has only one */
+#define SP_DG_FREQ_ONE_SPAN_KHZ 100000
 
 struct sp_dg_power {
 	enum sp_dg_freq_mode freq;
@@ -54,9 +58,15 @@ struct sp_dg_power {
 	bool grey;				/* --palette grey: a grey ramp */
 	const struct sp_timeline *freq_tl;	/* cells: kHz, or no data */
 	const struct sp_timeline *idle_tl;	/* cells: C-state + 1, 0 out of one, or no data */
-	int64_t lo_khz, hi_khz;			/* the scale's ends: the frequencies in the window */
+	/*
+	 * The scale's ends: the least and most frequency in the window, or
+	 * SP_DG_FREQ_ONE_SPAN_KHZ either side of the only one
+	 */
+	int64_t lo_khz, hi_khz;
 	bool any_freq;				/* some column has a known frequency */
 	int max_idle_state;			/* -1: none */
+	struct sp_colorbar bar;			/* the frequency scale, when freq is on */
+	char bar_title[64];
 	struct sp_legend_entry entries[SP_DG_POWER_MAX_ENTRIES];
 	char labels[SP_DG_POWER_MAX_ENTRIES][32];
 	size_t nr_entries;
@@ -79,11 +89,12 @@ void sp_dg_power_init(struct sp_dg_power *pw, enum sp_dg_freq_mode freq,
 
 /**
  * sp_dg_power_freq_color - the scale's color of a frequency
- * @pw: the layers (their scale's ends)
+ * @pw: the layers (their scale's ends, the palette)
  * @khz: the frequency
- * @c: set to the color
+ * @c: set to the color: sp_palette_ramp_color() of its place between the
+ *     scale's ends; the rows and the color bar both use this function
  */
-void sp_dg_power_freq_color(const struct sp_dg_power *pw, int64_t khz, struct sp_rgb *c);
+void sp_dg_power_freq_color(const struct sp_dg_power *pw, double khz, struct sp_rgb *c);
 
 /**
  * sp_dg_power_idle_color - the grey of a C-state

@@ -48,6 +48,7 @@ enum sp_color_by {
 };
 
 struct _cairo;
+struct _cairo_pattern;
 struct sp_legend;
 struct sp_dg_marks;
 struct sp_legend_entry;
@@ -167,6 +168,16 @@ unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w);
  */
 void sp_datagraph_draw(struct _cairo *cr, const struct sp_theme *theme,
 		       const struct sp_rect *plot, const struct sp_datagraph *dg);
+
+/**
+ * sp_datagraph_hatch - the pattern of unknown time ("no data")
+ * @theme: the theme (its no-data grey is the ground)
+ * @image: for an image surface (nearest-pixel filter) or a vector one
+ *
+ * Return: a new pattern for the caller to destroy (cairo's error pattern,
+ * not NULL, when out of memory).
+ */
+struct _cairo_pattern *sp_datagraph_hatch(const struct sp_theme *theme, bool image);
 
 /**
  * sp_datagraph_row_span - the vertical extent of a row in a plot
