@@ -275,7 +275,9 @@ static inline const char *read_str(const struct sp_decoder *d, const struct sp_r
 {
 	const char *data = rec->data;
 
-	if (!f->dynamic && f->size && (size_t)f->size < len &&
+	if (!f->size)
+		return NULL;	/* the event has no such name (a wakeup's other_comm) */
+	if (!f->dynamic && (size_t)f->size < len &&
 	    (unsigned int)(f->offset + f->size) <= rec->size && !data[f->offset + f->size - 1])
 		return data + f->offset;
 	return read_str_slow(d, rec, f, buf, len);
