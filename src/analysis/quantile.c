@@ -86,34 +86,26 @@ static void insertion_sort(uint32_t *v, size_t n)
 }
 
 /*
- * Sort v[0..n), whose values agree above bit @top, in place, by the digit
- * of @bits bits under @top and then each digit's bucket by the bits below:
- * American flag sort, each value swapped into its bucket along a cycle.
+ * Put v[0..n) in the order of its digit (v >> @shift) & (@nr_buckets - 1),
+ * in place: American flag sort's pass, each value swapped into its
+ * bucket along a cycle.  @end[b] gets where bucket b ends; @head is room.
  */
-static void flag_sort(uint32_t *v, size_t n, int top, int bits)
+static void flag_pass(uint32_t *v, size_t n, int shift, uint32_t nr_buckets, size_t *head,
+		      size_t *end)
 {
-	size_t count[1 << TOP_BITS_MAX], head[1 << TOP_BITS_MAX], tail[1 << TOP_BITS_MAX], pos = 0, i;
-	int shift;
-	uint32_t b, nr_buckets, mask;
+	uint32_t b, mask = nr_buckets - 1;
+	size_t i, pos = 0;
 
-	if (n <= INSERTION_MAX) {
-		insertion_sort(v, n);
-		return;
-	}
-	bits = top < bits ? top : bits;
-	shift = top - bits;
-	nr_buckets = 1u << bits;
-	mask = nr_buckets - 1;
-	memset(count, 0, nr_buckets * sizeof(*count));
+	memset(end, 0, nr_buckets * sizeof(*end));
 	for (i = 0; i < n; i++)
-		count[(v[i] >> shift) & mask]++;
+		end[(v[i] >> shift) & mask]++;
 	for (b = 0; b < nr_buckets; b++) {
 		head[b] = pos;
-		pos += count[b];
-		tail[b] = pos;
+		pos += end[b];
+		end[b] = pos;
 	}
 	for (b = 0; b < nr_buckets; b++) {
-		while (head[b] < tail[b]) {
+		while (head[b] < end[b]) {
 			uint32_t x = v[head[b]];
 			uint32_t d = (x >> shift) & mask;
 
@@ -127,17 +119,41 @@ static void flag_sort(uint32_t *v, size_t n, int top, int bits)
 			v[head[b]++] = x;
 		}
 	}
+}
+
+static void flag_sort(uint32_t *v, size_t n, int top);
+
+/* Sort each bucket of a pass over the digit at @shift by the bits below it. */
+static void sort_buckets(uint32_t *v, int shift, uint32_t nr_buckets, const size_t *end)
+{
+	size_t start = 0;
+
 	if (!shift)
 		return;
-	for (i = 0, b = 0; b < nr_buckets; i += count[b++])
-		if (count[b] > 1)
-			flag_sort(v + i, count[b], shift, DIGIT_BITS);
+	for (uint32_t b = 0; b < nr_buckets; start = end[b++])
+		if (end[b] - start > 1)
+			flag_sort(v + start, end[b] - start, shift);
+}
+
+/* Sort v[0..n), whose values agree above bit @top, in place, a byte at a time. */
+static void flag_sort(uint32_t *v, size_t n, int top)
+{
+	size_t head[1 << DIGIT_BITS], end[1 << DIGIT_BITS];
+	int bits = top < DIGIT_BITS ? top : DIGIT_BITS;
+
+	if (n <= INSERTION_MAX) {
+		insertion_sort(v, n);
+		return;
+	}
+	flag_pass(v, n, top - bits, 1u << bits, head, end);
+	sort_buckets(v, top - bits, 1u << bits, end);
 }
 
 int sp_samples_sort(struct sp_samples *s)
 {
+	size_t head[1 << TOP_BITS_MAX], end[1 << TOP_BITS_MAX];	/* the first digit's */
 	uint32_t all_or = 0, all_and = UINT32_MAX, differ;
-	int bits = DIGIT_BITS;
+	int bits = DIGIT_BITS, top;
 	size_t i;
 
 	if (s->sorted)
@@ -149,8 +165,14 @@ int sp_samples_sort(struct sp_samples *s)
 	differ = all_or ^ all_and;	/* the bits in which some values differ */
 	while (bits < TOP_BITS_MAX && s->nr_v >> (bits + 11))
 		bits++;
-	if (s->nr_v > 1 && differ)
-		flag_sort(s->v, s->nr_v, 32 - __builtin_clz(differ), bits);
+	if (s->nr_v > INSERTION_MAX && differ) {
+		top = 32 - __builtin_clz(differ);
+		bits = top < bits ? top : bits;
+		flag_pass(s->v, s->nr_v, top - bits, 1u << bits, head, end);
+		sort_buckets(s->v, top - bits, 1u << bits, end);
+	} else {
+		insertion_sort(s->v, s->nr_v);
+	}
 	if (s->nr_wide > 1)
 		qsort(s->wide, s->nr_wide, sizeof(*s->wide), cmp_u64);
 	s->sorted = true;
