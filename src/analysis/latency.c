@@ -285,24 +285,6 @@ void sp_latency_reset(struct sp_latency *l)
 	l->error = 0;
 }
 
-/* @dst gets the sorted samples of @a and @b, merged.  Return: 0 or -ENOMEM. */
-static int samples_merge(struct sp_samples *dst, const struct sp_samples *a,
-			 const struct sp_samples *b)
-{
-	size_t i = 0, j = 0;
-
-	memset(dst, 0, sizeof(*dst));
-	dst->v = sp_alloc_array(a->nr + b->nr, sizeof(*dst->v));
-	if (!dst->v)
-		return -ENOMEM;
-	dst->alloc = a->nr + b->nr;
-	while (i < a->nr || j < b->nr)
-		dst->v[dst->nr++] = j >= b->nr || (i < a->nr && a->v[i] <= b->v[j]) ?
-				    a->v[i++] : b->v[j++];
-	dst->sorted = true;
-	return 0;
-}
-
 static int cmp_groups(const void *pa, const void *pb)
 {
 	const struct sp_latency_group *a = pa, *b = pb;
@@ -323,49 +305,33 @@ static int cmp_slowest(const void *pa, const void *pb)
 
 int sp_latency_finish(struct sp_latency *l)
 {
-	struct sp_samples all;
-	size_t i, k, total[2] = { 0, 0 };
+	const struct sp_samples **sets;
+	size_t i, k;
 
+	/* sorted in place; classes are summarised over the groups, not joined */
 	for (i = 0; i < l->nr_groups; i++) {
-		/* sorted once, in place; classes and groups merge sorted runs */
 		sp_samples_sort(&l->groups[i].samples[0]);
 		sp_samples_sort(&l->groups[i].samples[1]);
-		total[0] += l->groups[i].samples[0].nr;
-		total[1] += l->groups[i].samples[1].nr;
 	}
-	/* each class over every group; with one group it is that group's */
+	sets = sp_alloc_array(l->nr_groups, sizeof(*sets));
+	if (!sets)
+		l->error = -ENOMEM;
 	for (k = 0; k < 2 && !l->error; k++) {
-		if (l->nr_groups == 1) {
-			sp_samples_summarize(&l->groups[0].samples[k], &l->classes[k]);
-			continue;
-		}
-		memset(&all, 0, sizeof(all));
-		all.v = sp_alloc_array(total[k], sizeof(*all.v));
-		if (!all.v) {
-			l->error = -ENOMEM;
-			break;
-		}
-		all.alloc = total[k];
-		for (i = 0; i < l->nr_groups; i++) {
-			const struct sp_samples *s = &l->groups[i].samples[k];
-
-			if (s->nr)	/* an empty class has no array at all */
-				memcpy(all.v + all.nr, s->v, s->nr * sizeof(*s->v));
-			all.nr += s->nr;
-		}
-		sp_samples_summarize(&all, &l->classes[k]);
-		sp_samples_release(&all);
+		for (i = 0; i < l->nr_groups; i++)
+			sets[i] = &l->groups[i].samples[k];
+		sp_samples_summarize_sets(sets, l->nr_groups, &l->classes[k]);
 	}
+	free(sets);
 	/* each group's classes merged: what its line and quantiles are drawn from */
 	for (i = 0; i < l->nr_groups && !l->error; i++) {
 		struct sp_latency_group *g = &l->groups[i];
 
-		if (samples_merge(&g->all, &g->samples[0], &g->samples[1])) {
+		if (sp_samples_merge(&g->samples[0], &g->samples[1])) {
 			l->error = -ENOMEM;
 			break;
 		}
-		sp_samples_release(&g->samples[0]);
-		sp_samples_release(&g->samples[1]);
+		g->all = g->samples[0];
+		memset(&g->samples[0], 0, sizeof(g->samples[0]));
 		sp_samples_summarize(&g->all, &g->sum);
 	}
 	if (l->nr_groups)	/* no groups: no array to sort */

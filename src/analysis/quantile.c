@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * quantile: exact nearest-rank quantiles of durations, kept one by one
- * and sorted once.  Memory is 8 bytes a sample, up to half again for
- * growth, and twice that while sorting.
+ * quantile: exact nearest-rank quantiles of durations, kept one by one.
+ * Memory is 4 bytes a sample below 2^32 ns (4.29 s), 8 bytes above (rare),
+ * up to half again for growth; sorting, selecting and merging work in
+ * place.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,33 +11,59 @@
 
 #include "schedplot/analysis/quantile.h"
 
-/* 11 bits a digit: waits up to 8.6 s sort in three passes. */
-#define RADIX_BITS	11
-#define RADIX_MASK	((1u << RADIX_BITS) - 1)
+/* Ranges this short are sorted by insertion: a digit's buckets cost more. */
+#define INSERTION_MAX	48
+/*
+ * Bits of a digit: 8, and up to 12 for the first digit of many values, so
+ * that its buckets are a few thousand values, sorted within the caches.
+ */
+#define DIGIT_BITS	8
+#define TOP_BITS_MAX	12
 
-/* Room for one more: grown by half, never zeroed (every slot is written first). */
-static int samples_grow(struct sp_samples *s)
+/*
+ * Room for @need in an array of @size-byte values, never zeroed: one more
+ * grows it by half, more than that (a merge) to @need exactly.
+ */
+static int grow(void *array, size_t *alloc, size_t need, size_t size)
 {
-	size_t alloc = s->alloc ? s->alloc + s->alloc / 2 : 1024;
-	uint64_t *v;
+	void **ptr = array;
+	size_t n = *alloc;
+	void *p;
 
-	if (alloc > SIZE_MAX / sizeof(*v))
+	if (need <= n)
+		return 0;
+	n = need > n + 1 ? need : n ? n + n / 2 : 1024;
+	if (n > SIZE_MAX / size)
 		return -ENOMEM;
-	v = realloc(s->v, alloc * sizeof(*v));
-	if (!v)
+	p = realloc(*ptr, n * size);
+	if (!p)
 		return -ENOMEM;
-	s->v = v;
-	s->alloc = alloc;
+	*ptr = p;
+	*alloc = n;
 	return 0;
 }
 
 int sp_samples_add(struct sp_samples *s, uint64_t v)
 {
-	if (s->nr == s->alloc && samples_grow(s))
-		return -ENOMEM;
-	s->v[s->nr++] = v;
+	if (v <= UINT32_MAX) {
+		if (s->nr_v == s->alloc_v && grow(&s->v, &s->alloc_v, s->nr_v + 1, sizeof(*s->v)))
+			return -ENOMEM;
+		s->v[s->nr_v++] = (uint32_t)v;
+	} else {
+		if (s->nr_wide == s->alloc_wide &&
+		    grow(&s->wide, &s->alloc_wide, s->nr_wide + 1, sizeof(*s->wide)))
+			return -ENOMEM;
+		s->wide[s->nr_wide++] = v;
+	}
+	s->nr++;
 	s->sorted = false;
 	return 0;
+}
+
+void sp_samples_clear(struct sp_samples *s)
+{
+	s->nr = s->nr_v = s->nr_wide = 0;
+	s->sorted = false;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -46,52 +73,108 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void insertion_sort(uint32_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = v[i];
+		size_t j = i;
+
+		for (; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/*
+ * Put v[0..n) in the order of its digit (v >> @shift) & (@nr_buckets - 1),
+ * in place: American flag sort's pass, each value swapped into its
+ * bucket along a cycle.  @end[b] gets where bucket b ends; @head is room.
+ */
+static void flag_pass(uint32_t *v, size_t n, int shift, uint32_t nr_buckets, size_t *head,
+		      size_t *end)
+{
+	uint32_t b, mask = nr_buckets - 1;
+	size_t i, pos = 0;
+
+	memset(end, 0, nr_buckets * sizeof(*end));
+	for (i = 0; i < n; i++)
+		end[(v[i] >> shift) & mask]++;
+	for (b = 0; b < nr_buckets; b++) {
+		head[b] = pos;
+		pos += end[b];
+		end[b] = pos;
+	}
+	for (b = 0; b < nr_buckets; b++) {
+		while (head[b] < end[b]) {
+			uint32_t x = v[head[b]];
+			uint32_t d = (x >> shift) & mask;
+
+			while (d != b) {	/* x belongs elsewhere: put it there, take what was */
+				uint32_t y = v[head[d]];
+
+				v[head[d]++] = x;
+				x = y;
+				d = (x >> shift) & mask;
+			}
+			v[head[b]++] = x;
+		}
+	}
+}
+
+static void flag_sort(uint32_t *v, size_t n, int top);
+
+/* Sort each bucket of a pass over the digit at @shift by the bits below it. */
+static void sort_buckets(uint32_t *v, int shift, uint32_t nr_buckets, const size_t *end)
+{
+	size_t start = 0;
+
+	if (!shift)
+		return;
+	for (uint32_t b = 0; b < nr_buckets; start = end[b++])
+		if (end[b] - start > 1)
+			flag_sort(v + start, end[b] - start, shift);
+}
+
+/* Sort v[0..n), whose values agree above bit @top, in place, a byte at a time. */
+static void flag_sort(uint32_t *v, size_t n, int top)
+{
+	size_t head[1 << DIGIT_BITS], end[1 << DIGIT_BITS];
+	int bits = top < DIGIT_BITS ? top : DIGIT_BITS;
+
+	if (n <= INSERTION_MAX) {
+		insertion_sort(v, n);
+		return;
+	}
+	flag_pass(v, n, top - bits, 1u << bits, head, end);
+	sort_buckets(v, top - bits, 1u << bits, end);
+}
+
 int sp_samples_sort(struct sp_samples *s)
 {
-	uint64_t *tmp, *src, *dst, *swap, all_or = 0, all_and = UINT64_MAX, differ;
-	size_t count[1 << RADIX_BITS], i;
-	int shift;
+	size_t head[1 << TOP_BITS_MAX], end[1 << TOP_BITS_MAX];	/* the first digit's */
+	uint32_t all_or = 0, all_and = UINT32_MAX, differ;
+	int bits = DIGIT_BITS, top;
+	size_t i;
 
-	if (s->sorted || s->nr < 2) {
-		s->sorted = true;
+	if (s->sorted)
 		return 0;
-	}
-	tmp = s->nr <= SIZE_MAX / sizeof(*tmp) ? malloc(s->nr * sizeof(*tmp)) : NULL;
-	if (!tmp) {
-		qsort(s->v, s->nr, sizeof(*s->v), cmp_u64);
-		s->sorted = true;
-		return -ENOMEM;
-	}
-	for (i = 0; i < s->nr; i++) {
+	for (i = 0; i < s->nr_v; i++) {
 		all_or |= s->v[i];
 		all_and &= s->v[i];
 	}
 	differ = all_or ^ all_and;	/* the bits in which some values differ */
-	src = s->v;
-	dst = tmp;
-	for (shift = 0; shift < 64; shift += RADIX_BITS) {
-		size_t pos = 0;
-
-		if (!((differ >> shift) & RADIX_MASK))
-			continue;	/* every value has the same digit here */
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < s->nr; i++)
-			count[(src[i] >> shift) & RADIX_MASK]++;
-		for (i = 0; i <= RADIX_MASK; i++) {
-			size_t c = count[i];
-
-			count[i] = pos;
-			pos += c;
-		}
-		for (i = 0; i < s->nr; i++)
-			dst[count[(src[i] >> shift) & RADIX_MASK]++] = src[i];
-		swap = src;
-		src = dst;
-		dst = swap;
+	while (bits < TOP_BITS_MAX && s->nr_v >> (bits + 11))
+		bits++;
+	if (s->nr_v > INSERTION_MAX && differ) {
+		top = 32 - __builtin_clz(differ);
+		bits = top < bits ? top : bits;
+		flag_pass(s->v, s->nr_v, top - bits, 1u << bits, head, end);
+		sort_buckets(s->v, top - bits, 1u << bits, end);
+	} else {
+		insertion_sort(s->v, s->nr_v);
 	}
-	if (src != s->v)
-		memcpy(s->v, src, s->nr * sizeof(*s->v));
-	free(tmp);
+	if (s->nr_wide > 1)
+		qsort(s->wide, s->nr_wide, sizeof(*s->wide), cmp_u64);
 	s->sorted = true;
 	return 0;
 }
@@ -112,7 +195,7 @@ uint64_t sp_samples_quantile(const struct sp_samples *s, uint64_t num, uint64_t 
 {
 	if (!s->nr || !den)
 		return 0;
-	return s->v[quantile_rank(s->nr, num, den) - 1];
+	return sp_samples_at(s, quantile_rank(s->nr, num, den) - 1);
 }
 
 /*
@@ -121,13 +204,13 @@ uint64_t sp_samples_quantile(const struct sp_samples *s, uint64_t num, uint64_t 
  * it did more than a few passes' work (values chosen to defeat it), and
  * v is then only reordered.
  */
-static bool select_nth(uint64_t *v, size_t n, size_t k)
+static bool select_nth(uint32_t *v, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n - 1, budget = 8 * n + 64;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
-		uint64_t a = v[lo], b = v[mid], c = v[hi], pivot, tmp;
+		uint32_t a = v[lo], b = v[mid], c = v[hi], pivot, tmp;
 
 		pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
 		if (budget < hi - lo + 1)
@@ -164,23 +247,36 @@ int sp_samples_summary(struct sp_samples *s, struct sp_summary *sum)
 	uint64_t *q[] = { &sum->p999, &sum->p99, &sum->p90, &sum->p50 };
 	uint64_t total = 0, lo = UINT64_MAX, hi = 0;
 	size_t i, k, end;
+	bool first = true;
 
 	if (s->sorted || s->nr < 2)
 		return sp_samples_summarize(s, sum);
 	memset(sum, 0, sizeof(*sum));
-	for (i = 0; i < s->nr; i++) {
+	for (i = 0; i < s->nr_v; i++) {
 		total += s->v[i];
 		lo = s->v[i] < lo ? s->v[i] : lo;
 		hi = s->v[i] > hi ? s->v[i] : hi;
 	}
+	if (s->nr_wide) {	/* rare: sorted, and each rank among them read off */
+		qsort(s->wide, s->nr_wide, sizeof(*s->wide), cmp_u64);
+		for (i = 0; i < s->nr_wide; i++)
+			total += s->wide[i];
+		lo = s->nr_v ? lo : s->wide[0];
+		hi = s->wide[s->nr_wide - 1];
+	}
 	/* highest rank first: each lower one lies in the part before it */
-	end = s->nr;
+	end = s->nr_v;
 	for (i = 0; i < 4; i++) {
 		k = quantile_rank(s->nr, p[i][0], p[i][1]) - 1;
-		if ((!i || k + 1 < end) && !select_nth(s->v, end, k))
+		if (k >= s->nr_v) {
+			*q[i] = s->wide[k - s->nr_v];
+			continue;
+		}
+		if ((first || k + 1 < end) && !select_nth(s->v, end, k))
 			return sp_samples_summarize(s, sum);
 		*q[i] = s->v[k];
 		end = k + 1;
+		first = false;
 	}
 	sum->n = s->nr;
 	sum->min = lo;
@@ -191,28 +287,127 @@ int sp_samples_summary(struct sp_samples *s, struct sp_summary *sum)
 
 int sp_samples_summarize(struct sp_samples *s, struct sp_summary *sum)
 {
-	uint64_t total = 0;	/* 2^64 ns: 584 years of waiting */
-	int ret = sp_samples_sort(s);
-	size_t i;
+	const struct sp_samples *one = s;
+
+	sp_samples_sort(s);
+	sp_samples_summarize_sets(&one, 1, sum);
+	return 0;
+}
+
+/* How many of sorted @s are at most @x. */
+static size_t count_at_most(const struct sp_samples *s, uint64_t x)
+{
+	size_t lo = 0, hi = s->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp_samples_at(s, mid) <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The least sample value with at least @rank samples of @sets at or below it. */
+static uint64_t sets_at_rank(const struct sp_samples *const *sets, size_t nr_sets,
+			     size_t rank, uint64_t lo, uint64_t hi)
+{
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		size_t n = 0;
+
+		for (size_t i = 0; i < nr_sets; i++)
+			n += count_at_most(sets[i], mid);
+		if (n >= rank)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+void sp_samples_summarize_sets(const struct sp_samples *const *sets, size_t nr_sets,
+			       struct sp_summary *sum)
+{
+	uint64_t total = 0, lo = UINT64_MAX, hi = 0;	/* 2^64 ns: 584 years of waiting */
+	size_t i, k, n = 0;
 
 	memset(sum, 0, sizeof(*sum));
-	if (!s->nr)
-		return ret;
-	for (i = 0; i < s->nr; i++)
-		total += s->v[i];
-	sum->n = s->nr;
-	sum->min = s->v[0];
-	sum->p50 = sp_samples_quantile(s, 1, 2);
-	sum->p90 = sp_samples_quantile(s, 9, 10);
-	sum->p99 = sp_samples_quantile(s, 99, 100);
-	sum->p999 = sp_samples_quantile(s, 999, 1000);
-	sum->max = s->v[s->nr - 1];
-	sum->mean = total / s->nr;
-	return ret;
+	for (i = 0; i < nr_sets; i++) {
+		const struct sp_samples *s = sets[i];
+
+		if (!s->nr)
+			continue;
+		for (k = 0; k < s->nr_v; k++)
+			total += s->v[k];
+		for (k = 0; k < s->nr_wide; k++)
+			total += s->wide[k];
+		n += s->nr;
+		lo = sp_samples_at(s, 0) < lo ? sp_samples_at(s, 0) : lo;
+		hi = sp_samples_at(s, s->nr - 1) > hi ? sp_samples_at(s, s->nr - 1) : hi;
+	}
+	if (!n)
+		return;
+	sum->n = n;
+	sum->min = lo;
+	sum->max = hi;
+	sum->mean = total / n;
+	if (nr_sets == 1) {
+		sum->p50 = sp_samples_quantile(sets[0], 1, 2);
+		sum->p90 = sp_samples_quantile(sets[0], 9, 10);
+		sum->p99 = sp_samples_quantile(sets[0], 99, 100);
+		sum->p999 = sp_samples_quantile(sets[0], 999, 1000);
+		return;
+	}
+	sum->p50 = sets_at_rank(sets, nr_sets, quantile_rank(n, 1, 2), lo, hi);
+	sum->p90 = sets_at_rank(sets, nr_sets, quantile_rank(n, 9, 10), sum->p50, hi);
+	sum->p99 = sets_at_rank(sets, nr_sets, quantile_rank(n, 99, 100), sum->p90, hi);
+	sum->p999 = sets_at_rank(sets, nr_sets, quantile_rank(n, 999, 1000), sum->p99, hi);
+}
+
+/* Merge sorted b[0..nb) into sorted a[0..na), which has room for both, from the back. */
+#define MERGE_BACK(a, na, b, nb)						\
+	do {									\
+		size_t i_ = (na), j_ = (nb), k_ = (na) + (nb);			\
+										\
+		while (j_)							\
+			(a)[--k_] = i_ && (a)[i_ - 1] > (b)[j_ - 1] ?		\
+				    (a)[--i_] : (b)[--j_];			\
+	} while (0)
+
+int sp_samples_merge(struct sp_samples *dst, struct sp_samples *src)
+{
+	struct sp_samples t = *dst;
+	bool swapped = src->nr_v > dst->nr_v;
+
+	if (swapped) {	/* grow the larger: the smaller is all that is copied */
+		*dst = *src;
+		*src = t;
+	}
+	if (grow(&dst->v, &dst->alloc_v, dst->nr_v + src->nr_v, sizeof(*dst->v)) ||
+	    grow(&dst->wide, &dst->alloc_wide, dst->nr_wide + src->nr_wide, sizeof(*dst->wide))) {
+		if (swapped) {
+			t = *dst;
+			*dst = *src;
+			*src = t;
+		}
+		return -ENOMEM;
+	}
+	MERGE_BACK(dst->v, dst->nr_v, src->v, src->nr_v);
+	MERGE_BACK(dst->wide, dst->nr_wide, src->wide, src->nr_wide);
+	dst->nr_v += src->nr_v;
+	dst->nr_wide += src->nr_wide;
+	dst->nr += src->nr;
+	dst->sorted = true;
+	sp_samples_release(src);
+	return 0;
 }
 
 void sp_samples_release(struct sp_samples *s)
 {
 	free(s->v);
+	free(s->wide);
 	memset(s, 0, sizeof(*s));
 }

@@ -27,7 +27,7 @@ void sp_stats_reset(struct sp_stats *s)
 	uint64_t from = s->lat_from_ns, to = s->lat_to_ns;
 	struct sp_power *power = s->power;
 
-	lat.nr = 0;
+	sp_samples_clear(&lat);
 	sp_stats_init(s, s->t0_ns, s->end_ns, s->nr_cpus);
 	s->lat = lat;
 	s->lat_from_ns = from;

@@ -456,7 +456,9 @@ static void add_series(struct latency_run *v, const char *name, const struct sp_
 	struct sp_latency_series *ls = &v->series[v->nr_series++];
 
 	ls->name = name;
-	ls->v = s->v;
+	ls->narrow = s->v;
+	ls->nr_narrow = s->nr_v;
+	ls->v = s->wide;
 	ls->n = s->nr;
 	ls->p50 = sp_samples_quantile(s, 1, 2);
 	ls->p99 = sp_samples_quantile(s, 99, 100);
@@ -493,7 +495,8 @@ static int latency_finish(struct sp_view_run *run)
 		if (n > MAX_LINES) {
 			for (i = MAX_LINES; i < n; i++)
 				for (size_t k = 0; k < l->groups[i].all.nr; k++)
-					if (sp_samples_add(&v->other, l->groups[i].all.v[k]))
+					if (sp_samples_add(&v->other,
+							   sp_samples_at(&l->groups[i].all, k)))
 						return sp_cli_fail(NULL, "out of memory");
 			sp_samples_sort(&v->other);
 			add_series(v, "other", &v->other, MAX_LINES);

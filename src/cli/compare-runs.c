@@ -210,8 +210,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 		goto out;
 	}
 	for (i = 0; i < r->nr_waits; i++) {
-		r->waits[i] = p.stats.lat.v[i];
-		r->samples[i] = (double)p.stats.lat.v[i];
+		r->waits[i] = sp_samples_at(&p.stats.lat, i);
+		r->samples[i] = (double)r->waits[i];
 	}
 	r->nr_samples = r->nr_waits;
 out:

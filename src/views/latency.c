@@ -24,6 +24,12 @@
 #define MAX_SERIES_SHOWN 64
 #define NR_LOG2 64
 
+/* The wait of rank @i + 1 of @s. */
+static uint64_t wait_at(const struct sp_latency_series *s, size_t i)
+{
+	return i < s->nr_narrow ? s->narrow[i] : s->v[i - s->nr_narrow];
+}
+
 /* How many of @s's waits are at most @v long. */
 static size_t count_at_most(const struct sp_latency_series *s, double v)
 {
@@ -32,7 +38,7 @@ static size_t count_at_most(const struct sp_latency_series *s, double v)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((double)s->v[mid] <= v)
+		if ((double)wait_at(s, mid) <= v)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -85,8 +91,8 @@ static int value_range(const struct sp_latency_figure *fig, double *min, double 
 			continue;
 		any = true;
 		if (first < s->n)
-			*min = fmin(*min, (double)s->v[first]);
-		*max = fmax(*max, (double)s->v[s->n - 1]);
+			*min = fmin(*min, (double)wait_at(s, first));
+		*max = fmax(*max, (double)wait_at(s, s->n - 1));
 	}
 	if (!any)
 		return -EINVAL;
@@ -109,7 +115,7 @@ static void histogram(const struct sp_latency_series *s, uint64_t counts[NR_LOG2
 {
 	memset(counts, 0, NR_LOG2 * sizeof(*counts));
 	for (size_t i = 0; i < s->n; i++)
-		counts[bucket_of(s->v[i])]++;
+		counts[bucket_of(wait_at(s, i))]++;
 }
 
 static long long hist_max(const struct sp_latency_figure *fig)

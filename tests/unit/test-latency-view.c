@@ -34,9 +34,9 @@ static void make_series(struct sp_latency_series s[2])
 		a_v[i] = 10000;
 		b_v[i] = (uint64_t)llround(1000 * pow(10, 2.0 * (i + 0.5) / N));
 	}
-	s[0] = (struct sp_latency_series){ "A", a_v, N, 10000, 10000, 0, false };
+	s[0] = (struct sp_latency_series){ "A", a_v, N, 10000, 10000, 0, false, NULL, 0 };
 	s[1] = (struct sp_latency_series){ "B", b_v, N, b_v[N / 2 - 1], b_v[N * 99 / 100 - 1], 1,
-					   false };
+					   false, NULL, 0 };
 }
 
 static void test_cdf_at(void **state)

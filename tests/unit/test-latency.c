@@ -156,6 +156,80 @@ static void test_shift(void **state)
 	sp_latency_release(&b);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The summary of @n values the plain way: sorted as uint64_t, ranks read off. */
+static void reference(uint64_t *v, size_t n, struct sp_summary *sum)
+{
+	uint64_t total = 0;
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		total += v[i];
+	*sum = (struct sp_summary){
+		.n = n, .min = v[0], .max = v[n - 1], .mean = total / n,
+		.p50 = v[(n + 1) / 2 - 1], .p90 = v[(9 * n + 9) / 10 - 1],
+		.p99 = v[(99 * n + 99) / 100 - 1], .p999 = v[(999 * n + 999) / 1000 - 1],
+	};
+}
+
+/*
+ * Waits on both sides of 2^32 ns (kept in 4 bytes below, 8 above), in
+ * groups by pid and both classes: each class over the groups, each group
+ * over its classes, and its sorted waits equal the plain reference.
+ */
+static void test_wide_waits(void **state)
+{
+	enum { NR_PIDS = 5, PER_PID = 400 };
+	static uint64_t cls[2][NR_PIDS * PER_PID], grp[NR_PIDS][PER_PID];
+	size_t nr_cls[2] = { 0, 0 }, nr_grp[NR_PIDS] = { 0 };
+	struct sp_summary want;
+	struct sp_latency l;
+	uint64_t x = 2463534242ull;
+
+	setup(&l, SP_LAT_BY_PID);
+	for (int i = 0; i < NR_PIDS * PER_PID; i++) {
+		int pid = i % NR_PIDS, k = i % 3 == 0;
+		uint64_t d;
+		struct sp_wait w;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		d = x % 10 ? (1ull << 32) - 200 + x % 400 : x % 100000;
+		w = k ? preempt((uint64_t)i, d, 100 + pid, 0) : wakeup((uint64_t)i, d, 100 + pid, 0, 0,
+									 false);
+		sp_latency_add(&l, &w);
+		cls[k][nr_cls[k]++] = d;
+		grp[pid][nr_grp[pid]++] = d;
+	}
+	assert_int_equal(sp_latency_finish(&l), 0);
+	for (int k = 0; k < 2; k++) {
+		reference(cls[k], nr_cls[k], &want);
+		assert_memory_equal(&l.classes[k], &want, sizeof(want));
+	}
+	assert_int_equal(l.nr_groups, NR_PIDS);
+	for (size_t g = 0; g < l.nr_groups; g++) {
+		int pid = (int)l.groups[g].key - 100;
+
+		reference(grp[pid], nr_grp[pid], &want);
+		assert_memory_equal(&l.groups[g].sum, &want, sizeof(want));
+		assert_int_equal(l.groups[g].all.nr, nr_grp[pid]);
+		assert_true(l.groups[g].all.nr_wide > 0);
+		for (size_t i = 0; i < nr_grp[pid]; i++)
+			assert_int_equal(sp_samples_at(&l.groups[g].all, i), grp[pid][i]);
+	}
+	assert_int_equal(l.slowest[0].dur_ns, l.classes[0].max > l.classes[1].max ?
+					       l.classes[0].max : l.classes[1].max);
+	assert_true(l.slowest[0].dur_ns > 1ull << 32);
+	sp_latency_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_groups_and_classes),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_shift),
+		cmocka_unit_test(test_wide_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,8 +13,8 @@
 /*
  * The distribution of waits for a CPU (struct sp_wait, one per wait), split
  * into groups by what explains them, as the samples of `schedplot latency`.
- * Every sample's length is kept (8 bytes), nothing else: quantiles are
- * exact, memory grows with waits, not records.  The longest waits and a
+ * Every sample's length is kept (4 bytes below 4.29 s), nothing else:
+ * quantiles are exact, memory grows with waits, not records.  The longest waits and a
  * time-by-length histogram are kept in fixed room.
  */
 
@@ -44,7 +44,7 @@ enum sp_placement {
 struct sp_latency_group {
 	int64_t key;			/* class, string id, pid, CPU, placement, socket */
 	struct sp_samples samples[2];	/* by enum sp_wait_class; emptied by finish */
-	struct sp_samples all;		/* both classes, sorted, by sp_latency_finish() */
+	struct sp_samples all;		/* both classes, sorted, moved here by sp_latency_finish() */
 	struct sp_summary sum;		/* of all */
 	struct sp_wait max;		/* the longest wait */
 };

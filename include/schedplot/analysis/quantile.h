@@ -14,11 +14,25 @@
  * 99 in floating point, and ceil() would make it 100.
  */
 struct sp_samples {
-	uint64_t *v;
-	size_t nr;
-	size_t alloc;
+	uint32_t *v;		/* the samples below 2^32 (4.29 s in ns) */
+	size_t nr_v;
+	size_t alloc_v;
+	uint64_t *wide;		/* the others: rare, so kept apart at 8 bytes */
+	size_t nr_wide;
+	size_t alloc_wide;
+	size_t nr;		/* nr_v + nr_wide */
 	bool sorted;
 };
+
+/*
+ * sp_samples_at - the sample of rank @i + 1 of sorted samples (i < nr):
+ * every narrow sample is below every wide one, so the sorted order is v,
+ * then wide.
+ */
+static inline uint64_t sp_samples_at(const struct sp_samples *s, size_t i)
+{
+	return i < s->nr_v ? s->v[i] : s->wide[i - s->nr_v];
+}
 
 /* What the text and JSON outputs print of a distribution. */
 struct sp_summary {
@@ -37,13 +51,19 @@ struct sp_summary {
 int sp_samples_add(struct sp_samples *s, uint64_t v);
 
 /**
+ * sp_samples_clear - forget every sample, keep the memory
+ * @s: the samples
+ */
+void sp_samples_clear(struct sp_samples *s);
+
+/**
  * sp_samples_sort - sort the samples, ascending
  * @s: the samples
  *
- * Least significant digit first (11 bits), only over the digits in which
- * the values differ; needs room for a second copy while it runs.
+ * In place (most significant byte first, over the bytes in which the
+ * values differ): no second copy, so the samples' memory is all it takes.
  *
- * Return: 0, or -ENOMEM (then the samples are sorted with qsort() instead).
+ * Return: 0.
  */
 int sp_samples_sort(struct sp_samples *s);
 
@@ -63,9 +83,34 @@ uint64_t sp_samples_quantile(const struct sp_samples *s, uint64_t num, uint64_t 
  * @s: the samples; sorted here when they are not yet
  * @sum: filled in (all zero without samples)
  *
- * Return: 0, or -ENOMEM from the sort (@sum is filled in anyway).
+ * Return: 0.
  */
 int sp_samples_summarize(struct sp_samples *s, struct sp_summary *sum);
+
+/**
+ * sp_samples_summarize_sets - the summary of several sets of samples as one
+ * @sets: @nr_sets pointers to sorted samples
+ * @nr_sets: how many
+ * @sum: filled in (all zero without samples)
+ *
+ * Without joining them: each quantile is the least value that has enough
+ * samples at or below it, found by bisection over the values, each count
+ * by bisection in every set.  The numbers are those of the joined set.
+ */
+void sp_samples_summarize_sets(const struct sp_samples *const *sets, size_t nr_sets,
+			       struct sp_summary *sum);
+
+/**
+ * sp_samples_merge - move sorted samples into other sorted samples
+ * @dst: sorted samples; gets those of @src, sorted
+ * @src: sorted samples; released
+ *
+ * The larger array is grown and the other merged into it from the back:
+ * memory at most the two sets and the smaller one again.
+ *
+ * Return: 0, or -ENOMEM (both unchanged).
+ */
+int sp_samples_merge(struct sp_samples *dst, struct sp_samples *src);
 
 /**
  * sp_samples_summary - the same as sp_samples_summarize(), without sorting
@@ -76,7 +121,7 @@ int sp_samples_summarize(struct sp_samples *s, struct sp_summary *sum);
  * without a second copy: for a summary alone, a few times cheaper than the
  * sort.  The numbers are the same.
  *
- * Return: 0, or -ENOMEM when it had to sort and the sort fell back to qsort().
+ * Return: 0.
  */
 int sp_samples_summary(struct sp_samples *s, struct sp_summary *sum);
 

@@ -17,7 +17,7 @@ struct sp_step;
 /*
  * The numbers behind the running/waiting view, integrated from the model's
  * step changes over the complete window [t0, end], and the wakeup latency
- * distribution, exact: every latency is kept (8 bytes each) and the
+ * distribution, exact: every latency is kept (4 bytes each below 4.29 s) and the
  * quantiles are nearest-rank.  Pure data: fed by the model's observer
  * callbacks.
  *

@@ -32,11 +32,13 @@ enum sp_latency_plot {
 
 struct sp_latency_series {
 	const char *name;
-	const uint64_t *v;	/* the waits in ns, sorted ascending */
-	size_t n;
+	const uint64_t *v;	/* the waits in ns after the nr_narrow first, sorted ascending */
+	size_t n;		/* all the waits */
 	uint64_t p50, p99;	/* nearest rank, as the text prints them */
 	size_t color;		/* palette index */
 	bool thin;		/* a single run drawn under its group's line */
+	const uint32_t *narrow;	/* the nr_narrow shortest waits, sorted (4 bytes each), or NULL */
+	size_t nr_narrow;
 };
 
 struct sp_latency_figure {
