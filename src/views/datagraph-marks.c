@@ -15,6 +15,7 @@
 #include <cairo.h>
 
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/muldiv.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
@@ -86,18 +87,105 @@ static struct sp_dg_mark *push(struct sp_dg_marks *mk, struct sp_dg_mark **arr, 
 	return m;
 }
 
-static struct sp_dg_mark *push_mark(struct sp_dg_marks *mk, enum sp_dg_mark_kind kind,
-				    uint64_t ts, int cpu, int cpu2)
+/*
+ * Collapsing: marks of one kind and class, from and to the same CPUs, in
+ * the same column of the timeline (a pixel of a PNG), would be drawn on
+ * one another; only the first is kept.  A placement's line also has to
+ * end in the same column.  The counts are kept apart, so they stay exact.
+ * Wakeups (their end is known only after the pass) and labelled events
+ * are all kept.
+ */
+static bool collapsible(const struct sp_dg_mark *m)
 {
-	struct sp_dg_mark *m = push(mk, &mk->marks, &mk->nr_marks, &mk->alloc_marks);
+	return m->kind != SP_DG_MARK_WAKEUP && !m->label;
+}
 
-	if (m) {
-		m->kind = (uint8_t)kind;
-		m->ts_ns = ts;
-		m->cpu = cpu;
-		m->cpu2 = cpu2;
+static uint64_t col_of(const struct sp_dg_marks *mk, uint64_t ts)
+{
+	return sp_col_of(mk->tl->t0_ns, mk->tl->t1_ns - mk->tl->t0_ns, mk->tl->nr_cols, ts);
+}
+
+static bool same_place(const struct sp_dg_marks *mk, const struct sp_dg_mark *a,
+		       const struct sp_dg_mark *b)
+{
+	return a->col == b->col && a->cpu == b->cpu && a->cpu2 == b->cpu2 &&
+	       a->kind == b->kind && a->cls == b->cls && a->cross == b->cross &&
+	       (a->kind != SP_DG_MARK_PLACEMENT ||
+		col_of(mk, a->ts2_ns) == col_of(mk, b->ts2_ns));
+}
+
+static size_t place_hash(const struct sp_dg_marks *mk, const struct sp_dg_mark *m)
+{
+	uint64_t h = (uint64_t)m->col << 32 ^ (uint64_t)(uint32_t)m->cpu << 16 ^
+		     (uint64_t)(uint32_t)m->cpu2 << 40 ^ (uint64_t)m->kind << 58 ^
+		     (uint64_t)m->cls << 4 ^ (uint64_t)m->cross << 62;
+
+	if (m->kind == SP_DG_MARK_PLACEMENT)
+		h ^= col_of(mk, m->ts2_ns) * 0x9e3779b97f4a7c15ull;
+	/* splitmix64's finalizer */
+	h = (h ^ h >> 30) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ h >> 27) * 0x94d049bb133111ebull;
+	return (size_t)(h ^ h >> 31);
+}
+
+/* The slot of @m's place: the index + 1 of the mark kept there, or 0 (free). */
+static uint32_t *place_slot(const struct sp_dg_marks *mk, const struct sp_dg_mark *m)
+{
+	size_t mask = mk->alloc_places - 1, i = place_hash(mk, m) & mask;
+
+	while (mk->places[i] && !same_place(mk, &mk->marks[mk->places[i] - 1], m))
+		i = (i + 1) & mask;
+	return &mk->places[i];
+}
+
+/* Room for one more place at a load of at most a half */
+static int places_grow(struct sp_dg_marks *mk)
+{
+	size_t n = mk->alloc_places ? mk->alloc_places * 2 : 1024, i;
+	uint32_t *old = mk->places;
+
+	if (mk->nr_places < mk->alloc_places / 2)
+		return 0;
+	if (mk->nr_marks >= UINT32_MAX)
+		return -ENOMEM;
+	mk->places = sp_alloc_array(n, sizeof(*mk->places));
+	if (!mk->places) {
+		mk->places = old;
+		return -ENOMEM;
 	}
-	return m;
+	mk->alloc_places = n;
+	for (i = 0; i < mk->nr_marks; i++)
+		if (collapsible(&mk->marks[i]))
+			*place_slot(mk, &mk->marks[i]) = (uint32_t)i + 1;
+	free(old);
+	return 0;
+}
+
+/* Keep @m, a mark inside the window, unless one just like it is kept already */
+static void add_mark(struct sp_dg_marks *mk, struct sp_dg_mark *m)
+{
+	uint32_t *slot = NULL;
+
+	m->col = (uint32_t)col_of(mk, m->ts_ns);
+	if (collapsible(m)) {
+		if (mk->error || places_grow(mk)) {
+			mk->error = -ENOMEM;
+			return;
+		}
+		slot = place_slot(mk, m);
+		if (*slot)
+			return;
+	}
+	if (mk->error || sp_grow_array(&mk->marks, &mk->alloc_marks, mk->nr_marks + 1,
+				       sizeof(*mk->marks))) {
+		mk->error = -ENOMEM;
+		return;
+	}
+	mk->marks[mk->nr_marks++] = *m;
+	if (slot) {
+		*slot = (uint32_t)mk->nr_marks;
+		mk->nr_places++;
+	}
 }
 
 static void marks_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -125,7 +213,6 @@ static void marks_migration(void *data, uint64_t ts, int pid, int from, int to)
 {
 	struct sp_dg_marks *mk = data;
 	enum sp_mig_class c;
-	struct sp_dg_mark *m;
 	bool cross;
 
 	if (mk->inner.migration)
@@ -135,11 +222,9 @@ static void marks_migration(void *data, uint64_t ts, int pid, int from, int to)
 	c = sp_migrations_add(&mk->mig, ts, pid, from, to, &cross);
 	if (!in_window(mk, ts) || (row_of(mk, from) < 0 && row_of(mk, to) < 0))
 		return;
-	m = push_mark(mk, SP_DG_MARK_MIGRATION, ts, from, to);
-	if (m) {
-		m->cls = (uint8_t)c;
-		m->cross = cross;
-	}
+	add_mark(mk, &(struct sp_dg_mark){ .kind = SP_DG_MARK_MIGRATION, .ts_ns = ts, .cpu = from,
+					   .cpu2 = to, .pid = -1, .cls = (uint8_t)c,
+					   .cross = cross });
 }
 
 /* Arrows drawn at most: the timeline has a column per pixel (two per point) */
@@ -152,7 +237,6 @@ static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int targ
 {
 	struct sp_dg_marks *mk = data;
 	const struct sp_task *t;
-	struct sp_dg_mark *m;
 
 	if (mk->inner.wakeup)
 		mk->inner.wakeup(mk->inner.data, ts, waker, wakee, target_cpu);
@@ -166,9 +250,8 @@ static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int targ
 	/* past what the widest plot could draw, they are only counted */
 	if (++mk->nr_wakeup_arrows > arrows_max(mk))
 		return;
-	m = push_mark(mk, SP_DG_MARK_WAKEUP, ts, mk->model->ev_cpu, -1);
-	if (m)
-		m->pid = wakee;
+	add_mark(mk, &(struct sp_dg_mark){ .kind = SP_DG_MARK_WAKEUP, .ts_ns = ts,
+					   .cpu = mk->model->ev_cpu, .cpu2 = -1, .pid = wakee });
 }
 
 static void marks_wait(void *data, const struct sp_wait *w)
@@ -183,9 +266,10 @@ static void marks_wait(void *data, const struct sp_wait *w)
 	if (!in_window(mk, w->start_ns) || w->wait_class != SP_WAIT_WAKEUP)
 		return;
 	if (mk->placement && p == SP_PLACE_MOVED_PREV_IDLE) {
-		m = push_mark(mk, SP_DG_MARK_PLACEMENT, w->start_ns, w->prev_cpu, w->cpu);
-		if (m)
-			m->ts2_ns = w->start_ns + w->dur_ns;
+		add_mark(mk, &(struct sp_dg_mark){ .kind = SP_DG_MARK_PLACEMENT,
+						   .ts_ns = w->start_ns,
+						   .ts2_ns = w->start_ns + w->dur_ns,
+						   .cpu = w->prev_cpu, .cpu2 = w->cpu, .pid = -1 });
 	}
 	if (mk->wakeups && mk->nr_wakeup_arrows <= arrows_max(mk)) {
 		m = push(mk, &mk->runs, &mk->nr_runs, &mk->alloc_runs);
@@ -223,7 +307,7 @@ static uint32_t keep_text(struct sp_dg_marks *mk, const char *s)
 static void marks_extra(void *data, const struct sp_event *ev)
 {
 	struct sp_dg_marks *mk = data;
-	struct sp_dg_mark *m;
+	struct sp_dg_mark m = { .kind = SP_DG_MARK_EVENT, .cpu2 = -1, .pid = -1 };
 	int i;
 
 	if (mk->inner.extra)
@@ -236,12 +320,12 @@ static void marks_extra(void *data, const struct sp_event *ev)
 	if (i == mk->nr_events || !in_window(mk, ev->ts_ns) || row_of(mk, ev->cpu) < 0)
 		return;
 	mk->events[i].nr++;
-	m = push_mark(mk, SP_DG_MARK_EVENT, ev->ts_ns, ev->cpu, -1);
-	if (!m)
-		return;
-	m->cls = (uint8_t)i;
+	m.ts_ns = ev->ts_ns;
+	m.cpu = ev->cpu;
+	m.cls = (uint8_t)i;
 	if (mk->events[i].text)
-		m->label = keep_text(mk, ev->values[0].str);
+		m.label = keep_text(mk, ev->values[0].str);
+	add_mark(mk, &m);
 }
 
 void sp_dg_marks_observer(struct sp_dg_marks *mk, const struct sp_model_observer *inner,
@@ -271,6 +355,9 @@ void sp_dg_marks_reset(void *data)
 	for (i = 0; i < mk->nr_events; i++)
 		mk->events[i].nr = 0;
 	mk->nr_marks = mk->nr_runs = mk->nr_text = 0;
+	if (mk->places)
+		memset(mk->places, 0, mk->alloc_places * sizeof(*mk->places));
+	mk->nr_places = 0;
 	mk->nr_wakeup_arrows = 0;
 	mk->error = 0;
 }
@@ -708,6 +795,9 @@ void sp_dg_marks_release(struct sp_dg_marks *mk)
 	free(mk->marks);
 	free(mk->runs);
 	free(mk->text);
+	free(mk->places);
+	mk->places = NULL;
+	mk->nr_places = mk->alloc_places = 0;
 	mk->marks = mk->runs = NULL;
 	mk->text = NULL;
 	mk->nr_marks = mk->nr_runs = mk->nr_text = 0;

@@ -57,6 +57,7 @@ struct sp_dg_mark {
 	int32_t cpu, cpu2;
 	int32_t pid;		/* wakeups: the woken task, to find where it ran */
 	uint32_t label;		/* events: offset + 1 into the text, 0: none */
+	uint32_t col;		/* the timeline's column of ts_ns */
 	uint8_t kind;		/* enum sp_dg_mark_kind */
 	uint8_t cls;
 	bool cross;
@@ -89,6 +90,8 @@ struct sp_dg_marks {
 	void (*inner_reset)(void *data);	/* of inner.data, or NULL */
 	struct sp_dg_mark *marks;
 	size_t nr_marks, alloc_marks;
+	uint32_t *places;	/* marks kept by place (sp_dg_mark's index + 1), hashed */
+	size_t nr_places, alloc_places;
 	struct sp_dg_mark *runs;	/* wakeups: where each woken task then ran */
 	size_t nr_runs, alloc_runs;
 	char *text;
