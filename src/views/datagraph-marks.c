@@ -17,6 +17,7 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/muldiv.h"
 #include "schedplot/draw/layout.h"
+#include "schedplot/draw/stamp.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
@@ -40,6 +41,13 @@ static const struct sp_rgb placement_color = { 1.0, 0.55, 0.0 };
 static const struct sp_rgb event_color[SP_DG_MAX_EVENTS] = {
 	{ 0.85, 0.1, 0.55 }, { 0.0, 0.55, 0.25 }, { 0.55, 0.35, 0.0 }, { 0.0, 0.45, 0.55 },
 	{ 0.45, 0.45, 0.0 }, { 0.5, 0.3, 0.6 }, { 0.6, 0.0, 0.0 }, { 0.45, 0.45, 0.45 },
+};
+
+/* A migration's line or tick to draw, merged with those it overlaps */
+struct sp_dg_seg {
+	uint64_t key;		/* lines: the column; ticks: the row */
+	double a, b;		/* from, to: y of a line, x of a tick */
+	double at;		/* x of a line, y of a tick */
 };
 
 bool sp_dg_marks_any(const struct sp_dg_marks *mk)
@@ -164,15 +172,26 @@ static int places_grow(struct sp_dg_marks *mk)
 /* Keep @m, a mark inside the window, unless one just like it is kept already */
 static void add_mark(struct sp_dg_marks *mk, struct sp_dg_mark *m)
 {
-	uint32_t *slot = NULL;
+	uint32_t *slot = NULL, *recent = NULL;
 
 	m->col = (uint32_t)col_of(mk, m->ts_ns);
 	if (collapsible(m)) {
+		/* most often, the mark kept last of this kind from this CPU */
+		if (m->cpu >= 0 && m->cpu < mk->tl->nr_cpus && !mk->recent)
+			mk->recent = sp_alloc_array((size_t)mk->tl->nr_cpus * SP_DG_MARK_NR,
+						    sizeof(*mk->recent));
+		if (m->cpu >= 0 && m->cpu < mk->tl->nr_cpus && mk->recent) {
+			recent = &mk->recent[(size_t)m->kind * mk->tl->nr_cpus + m->cpu];
+			if (*recent && same_place(mk, &mk->marks[*recent - 1], m))
+				return;
+		}
 		if (mk->error || places_grow(mk)) {
 			mk->error = -ENOMEM;
 			return;
 		}
 		slot = place_slot(mk, m);
+		if (recent && *slot)
+			*recent = *slot;
 		if (*slot)
 			return;
 	}
@@ -186,6 +205,8 @@ static void add_mark(struct sp_dg_marks *mk, struct sp_dg_mark *m)
 		*slot = (uint32_t)mk->nr_marks;
 		mk->nr_places++;
 	}
+	if (recent)
+		*recent = (uint32_t)mk->nr_marks;
 }
 
 static void marks_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -357,6 +378,9 @@ void sp_dg_marks_reset(void *data)
 	mk->nr_marks = mk->nr_runs = mk->nr_text = 0;
 	if (mk->places)
 		memset(mk->places, 0, mk->alloc_places * sizeof(*mk->places));
+	if (mk->recent)
+		memset(mk->recent, 0, (size_t)mk->tl->nr_cpus * SP_DG_MARK_NR *
+		       sizeof(*mk->recent));
 	mk->nr_places = 0;
 	mk->nr_wakeup_arrows = 0;
 	mk->error = 0;
@@ -408,7 +432,7 @@ static void sampled(struct sp_legend_entry *e, void (*sample)(cairo_t *,
 int sp_dg_marks_finish(struct sp_dg_marks *mk)
 {
 	const struct sp_placement_count *p = mk->place.by;
-	size_t i;
+	size_t i, nr_mig = 0;
 	int k;
 
 	if (mk->error)
@@ -424,6 +448,14 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 		r = mk->nr_runs ? bsearch(m, mk->runs, mk->nr_runs, sizeof(*m), cmp_pid_ts) : NULL;
 		m->cpu2 = r ? r->cpu2 : -1;
 	}
+
+	/* room for the ticks of every migration, two each, to merge when drawn */
+	for (i = 0; i < mk->nr_marks; i++)
+		nr_mig += mk->marks[i].kind == SP_DG_MARK_MIGRATION;
+	free(mk->segs);
+	mk->segs = nr_mig ? sp_alloc_array(2 * nr_mig, sizeof(*mk->segs)) : NULL;
+	if (nr_mig && !mk->segs)
+		return -ENOMEM;
 
 	mk->nr_entries = 0;
 	if (mk->migrations) {
@@ -502,33 +534,92 @@ static void halo_stroke(cairo_t *cr, const struct sp_rgb *color, double w)
 	cairo_stroke(cr);
 }
 
-static void draw_migration(cairo_t *cr, const struct geom *g, const struct sp_dg_mark *m,
-			   double lw, const struct sp_dg_marks *mk)
+/*
+ * A migration's line and ticks, gathered by style and merged: the lines
+ * of a class in one column of the timeline that overlap are one line, so
+ * are its ticks on a row that overlap.  Stroked one by one, the thousands
+ * of a large trace took seconds; merged, the picture is the same but for
+ * a line's place inside its column and which class lies on top where
+ * they cross (the rarer classes are drawn last).
+ */
+static int cmp_seg(const void *pa, const void *pb)
+{
+	const struct sp_dg_seg *x = pa, *y = pb;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->a < y->a ? -1 : x->a > y->a;
+}
+
+/* Sort @s and merge its overlapping segments of one key; returns how many are left */
+static size_t merge_segs(struct sp_dg_seg *s, size_t n)
+{
+	size_t i, k = 0;
+
+	if (!n)
+		return 0;
+	qsort(s, n, sizeof(*s), cmp_seg);
+	for (i = 1; i < n; i++) {
+		if (s[i].key == s[k].key && s[i].a <= s[k].b)
+			s[k].b = fmax(s[k].b, s[i].b);
+		else
+			s[++k] = s[i];
+	}
+	return k + 1;
+}
+
+/* The migrations of class @cls, across sockets or not: lines, then ticks */
+static void draw_migrations(cairo_t *cr, const struct geom *g, double lw,
+			    const struct sp_dg_marks *mk, int cls, bool cross)
 {
 	static const double dash[] = { 4, 3 }, dot[] = { 1, 2 };
-	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
-	double x = x_of(g, m->ts_ns), tick = fmin(g->row_h * 0.35, 8);
-	double w = m->cross ? lw * 2 : lw;
+	double tick = fmin(g->row_h * 0.35, 8), w = cross ? lw * 2 : lw;
+	struct sp_dg_seg *s = mk->segs;
+	size_t i, n = 0;
 
-	if (r0 >= 0 && r1 >= 0) {
-		cairo_move_to(cr, x, y_of(g, r0));
-		cairo_line_to(cr, x, y_of(g, r1));
-		if (m->cls == SP_MIG_BALANCE)
-			cairo_set_dash(cr, dash, 2, 0);
-		else if (m->cls == SP_MIG_NUMA)
-			cairo_set_dash(cr, dot, 2, 0);
-		halo_stroke(cr, &mig_color[m->cls], w);
-		cairo_set_dash(cr, NULL, 0, 0);
-	}
-	/* the ticks: where it left (below the line's end) and where it went */
-	for (int k = 0; k < 2; k++) {
-		int r = k ? r1 : r0;
+	for (i = 0; i < mk->nr_marks; i++) {
+		const struct sp_dg_mark *m = &mk->marks[i];
+		int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
 
-		if (r < 0)
+		if (m->kind != SP_DG_MARK_MIGRATION || m->cls != cls || m->cross != cross ||
+		    r0 < 0 || r1 < 0)
 			continue;
-		cairo_move_to(cr, x - tick * 0.6, y_of(g, r));
-		cairo_line_to(cr, x + tick * 0.6, y_of(g, r));
-		halo_stroke(cr, &mig_color[m->cls], w * 1.5);
+		s[n++] = (struct sp_dg_seg){ m->col, fmin(y_of(g, r0), y_of(g, r1)),
+				       fmax(y_of(g, r0), y_of(g, r1)), x_of(g, m->ts_ns) };
+	}
+	n = merge_segs(s, n);
+	if (cls == SP_MIG_BALANCE)
+		cairo_set_dash(cr, dash, 2, 0);
+	else if (cls == SP_MIG_NUMA)
+		cairo_set_dash(cr, dot, 2, 0);
+	for (i = 0; i < n; i++) {
+		cairo_move_to(cr, s[i].at, s[i].a);
+		cairo_line_to(cr, s[i].at, s[i].b);
+		halo_stroke(cr, &mig_color[cls], w);
+	}
+	cairo_set_dash(cr, NULL, 0, 0);
+
+	/* the ticks: where it left (below the line's end) and where it went */
+	n = 0;
+	for (i = 0; i < mk->nr_marks; i++) {
+		const struct sp_dg_mark *m = &mk->marks[i];
+		double x = x_of(g, m->ts_ns);
+
+		if (m->kind != SP_DG_MARK_MIGRATION || m->cls != cls || m->cross != cross)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			int r = row_of(mk, k ? m->cpu2 : m->cpu);
+
+			if (r >= 0)
+				s[n++] = (struct sp_dg_seg){ (uint64_t)r, x - tick * 0.6, x + tick * 0.6,
+						       y_of(g, r) };
+		}
+	}
+	n = merge_segs(s, n);
+	for (i = 0; i < n; i++) {
+		cairo_move_to(cr, s[i].a, s[i].at);
+		cairo_line_to(cr, s[i].b, s[i].at);
+		halo_stroke(cr, &mig_color[cls], w * 1.5);
 	}
 }
 
@@ -566,12 +657,40 @@ static void draw_wakeup(cairo_t *cr, const struct geom *g, const struct sp_dg_ma
 	cairo_fill(cr);
 }
 
+/* What a stamp of a ring or an event's shape draws */
+struct shape {
+	int shape;		/* an event's index; -1: a placement ring */
+	double size;		/* the ring's radius, the shape's half side */
+	double lw;
+};
+
+static void event_shape(cairo_t *cr, int shape, double x, double y, double s);
+
+static void shape_draw(cairo_t *cr, double x, double y, const void *arg)
+{
+	const struct shape *sh = arg;
+
+	if (sh->shape < 0) {
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, x, y, sh->size, 0, 2 * M_PI);
+		halo_stroke(cr, &placement_color, sh->lw * 1.5);
+		return;
+	}
+	event_shape(cr, sh->shape, x, y, sh->size);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, sh->lw);
+	cairo_stroke_preserve(cr);
+	sp_render_set_color(cr, &event_color[sh->shape]);
+	cairo_fill(cr);
+}
+
 static void draw_placement(cairo_t *cr, const struct geom *g, const struct sp_dg_mark *m,
-			   double lw, bool lines, const struct sp_dg_marks *mk)
+			   double lw, bool lines, const struct sp_dg_marks *mk,
+			   struct sp_stamp *ring)
 {
 	static const double dot[] = { 1, 2 };
 	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
-	double x = x_of(g, m->ts_ns), rad = fmin(g->row_h * 0.3, 6);
+	double x = x_of(g, m->ts_ns);
 
 	if (r0 < 0)
 		return;
@@ -582,9 +701,7 @@ static void draw_placement(cairo_t *cr, const struct geom *g, const struct sp_dg
 		halo_stroke(cr, &placement_color, lw);
 		cairo_set_dash(cr, NULL, 0, 0);
 	}
-	cairo_new_sub_path(cr);
-	cairo_arc(cr, x, y_of(g, r0), rad, 0, 2 * M_PI);
-	halo_stroke(cr, &placement_color, lw * 1.5);
+	sp_stamp_put(ring, cr, x, y_of(g, r0));
 }
 
 static void event_shape(cairo_t *cr, int shape, double x, double y, double s)
@@ -648,8 +765,8 @@ static void event_sample(cairo_t *cr, const struct sp_legend_entry *e, double x,
 }
 
 static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct geom *g,
-		       const struct sp_dg_mark *m, double lw, bool label,
-		       const struct sp_dg_marks *mk)
+		       const struct sp_dg_mark *m, bool label, const struct sp_dg_marks *mk,
+		       struct sp_stamp *shape)
 {
 	int r = row_of(mk, m->cpu);
 	double x = x_of(g, m->ts_ns), y, s = fmin(g->row_h * 0.25, 5);
@@ -657,12 +774,7 @@ static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct g
 	if (r < 0)
 		return;
 	y = y_of(g, r);
-	event_shape(cr, m->cls, x, y, s);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_set_line_width(cr, lw);
-	cairo_stroke_preserve(cr);
-	sp_render_set_color(cr, &event_color[m->cls]);
-	cairo_fill(cr);
+	sp_stamp_put(shape, cr, x, y);
 	if (!label || !m->label)
 		return;
 	/* on a white box, to the right of the shape */
@@ -679,35 +791,6 @@ static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct g
 		sp_render_set_color(cr, &theme->text);
 		sp_text_draw(cr, tx + theme->pad / 2, ty, SP_ALIGN_LEFT | SP_ALIGN_TOP, text);
 	}
-}
-
-/* The last mark drawn of a kind from a row: where, to which row, of which class. */
-struct last_mark {
-	double px;
-	int row2;
-	int cls;
-	bool any;
-};
-
-/*
- * Whether @m would land on the pixel of the last mark of its kind drawn
- * from its row, to the same row, of the same class: drawing it again
- * would change nothing but the time it takes.
- */
-static bool same_pixel(struct last_mark *last, const struct geom *g, const struct sp_dg_mark *m,
-		       const struct sp_dg_marks *mk)
-{
-	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2), r = r0 >= 0 ? r0 : r1;
-	double px = floor(x_of(g, m->ts_ns));
-	struct last_mark *l;
-
-	if (r < 0 || m->label)
-		return false;
-	l = &last[(size_t)m->kind * mk->tl->nr_rows + (size_t)r];
-	if (l->any && l->px == px && l->row2 == r1 && l->cls == m->cls)
-		return true;
-	*l = (struct last_mark){ px, r1, m->cls, true };
-	return false;
 }
 
 static void draw_note(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
@@ -740,8 +823,10 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	/* the line to where the task ran, when as few as the arrows */
 	bool placement_lines = mk->place.by[SP_PLACE_MOVED_PREV_IDLE].nr <=
 			       plot->w / ARROW_SPACING;
+	struct shape ring_shape = { -1, fmin(g.row_h * 0.3, 6), lw };
+	struct shape event_shapes[SP_DG_MAX_EVENTS];
+	struct sp_stamp ring, shapes[SP_DG_MAX_EVENTS];
 	uint64_t nr_labels = 0;
-	struct last_mark *last;
 	char note[160];
 	size_t i;
 	int k;
@@ -754,40 +839,39 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	cairo_clip(cr);
 	sp_render_font(cr, theme, theme->font_size * 0.85, false);
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-	last = calloc((size_t)4 * mk->tl->nr_rows, sizeof(*last));
-	/* under the others: the placement lines, then migrations, arrows, events */
-	for (int pass = 0; pass < 4; pass++) {
-		static const int kind_of_pass[] = { SP_DG_MARK_PLACEMENT, SP_DG_MARK_MIGRATION,
-						    SP_DG_MARK_WAKEUP, SP_DG_MARK_EVENT };
-
-		if (kind_of_pass[pass] == SP_DG_MARK_WAKEUP && !arrows)
-			continue;
-		for (i = 0; i < mk->nr_marks; i++) {
-			const struct sp_dg_mark *m = &mk->marks[i];
-
-			/* a mark is looked at in its own pass only: the others would
-			 * take it for drawn already */
-			if ((int)m->kind != kind_of_pass[pass] ||
-			    (last && same_pixel(last, &g, m, mk)))
-				continue;
-			if (pass == 0)
-				draw_placement(cr, &g, m, lw, placement_lines, mk);
-			else if (pass == 1)
-				draw_migration(cr, &g, m, lw, mk);
-			else if (pass == 2)
-				draw_wakeup(cr, &g, m, lw, mk);
-			else
-				draw_event(cr, theme, &g, m, lw,
-					   nr_labels <= plot->w / LABEL_SPACING, mk);
-		}
+	/* a ring reaches out by its radius and half its halo */
+	sp_stamp_init(&ring, cr, ring_shape.size + lw * 1.5 * 2.5 / 2, shape_draw, &ring_shape);
+	for (k = 0; k < mk->nr_events; k++) {
+		event_shapes[k] = (struct shape){ k, fmin(g.row_h * 0.25, 5), lw };
+		sp_stamp_init(&shapes[k], cr, event_shapes[k].size * 1.2 + lw / 2, shape_draw,
+			      &event_shapes[k]);
 	}
+	/* under the others: placement, then migrations, arrows, events */
+	for (i = 0; i < mk->nr_marks && mk->placement; i++)
+		if (mk->marks[i].kind == SP_DG_MARK_PLACEMENT)
+			draw_placement(cr, &g, &mk->marks[i], lw, placement_lines, mk, &ring);
+	for (k = 0; k < SP_MIG_NR_CLASSES && mk->migrations; k++)
+		for (int cross = 0; cross < 2; cross++)
+			draw_migrations(cr, &g, lw, mk, k, cross);
+	for (i = 0; i < mk->nr_marks && arrows; i++)
+		if (mk->marks[i].kind == SP_DG_MARK_WAKEUP)
+			draw_wakeup(cr, &g, &mk->marks[i], lw, mk);
+	for (i = 0; i < mk->nr_marks; i++) {
+		const struct sp_dg_mark *m = &mk->marks[i];
+
+		if (m->kind == SP_DG_MARK_EVENT)
+			draw_event(cr, theme, &g, m, nr_labels <= plot->w / LABEL_SPACING, mk,
+				   &shapes[m->cls]);
+	}
+	sp_stamp_release(&ring);
+	for (k = 0; k < mk->nr_events; k++)
+		sp_stamp_release(&shapes[k]);
 	if (mk->wakeups && !arrows) {
 		snprintf(note, sizeof(note), "%" PRIu64 " wakeups: too many to draw their arrows; "
 			 "zoom in to at most %.0f", mk->nr_wakeup_arrows, plot->w / ARROW_SPACING);
 		draw_note(cr, theme, plot, note);
 	}
 	cairo_restore(cr);
-	free(last);
 }
 
 void sp_dg_marks_release(struct sp_dg_marks *mk)
@@ -796,6 +880,10 @@ void sp_dg_marks_release(struct sp_dg_marks *mk)
 	free(mk->runs);
 	free(mk->text);
 	free(mk->places);
+	free(mk->recent);
+	free(mk->segs);
+	mk->recent = NULL;
+	mk->segs = NULL;
 	mk->places = NULL;
 	mk->nr_places = mk->alloc_places = 0;
 	mk->marks = mk->runs = NULL;

@@ -37,6 +37,7 @@
 struct _cairo;
 struct sp_datagraph;
 struct sp_rect;
+struct sp_dg_seg;
 struct sp_theme;
 struct sp_timeline;
 
@@ -49,6 +50,7 @@ enum sp_dg_mark_kind {
 	SP_DG_MARK_WAKEUP,	/* waker's cpu -> cpu2 where it ran; pid */
 	SP_DG_MARK_PLACEMENT,	/* left idle cpu, ran on cpu2 at ts2_ns */
 	SP_DG_MARK_EVENT,	/* on cpu; cls: the event's index; label */
+	SP_DG_MARK_NR
 };
 
 struct sp_dg_mark {
@@ -92,6 +94,8 @@ struct sp_dg_marks {
 	size_t nr_marks, alloc_marks;
 	uint32_t *places;	/* marks kept by place (sp_dg_mark's index + 1), hashed */
 	size_t nr_places, alloc_places;
+	uint32_t *recent;	/* by kind and CPU, the mark kept last (index + 1) */
+	struct sp_dg_seg *segs;		/* drawing: room for two per migration */
 	struct sp_dg_mark *runs;	/* wakeups: where each woken task then ran */
 	size_t nr_runs, alloc_runs;
 	char *text;
