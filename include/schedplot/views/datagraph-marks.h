@@ -19,9 +19,12 @@
  *                 ftrace:print as a label when few enough to read.
  *
  * Memory grows with the marks inside the window, so only what is asked
- * for is kept, and wakeups only while few enough to draw their arrows.
- * Drawing skips a mark that would fall on the pixel of the one before it
- * on the same rows.
+ * for is kept, wakeups only while few enough to draw their arrows, and a
+ * mark that would fall on one kept already (same kind, class and CPUs,
+ * same column of the timeline) is only counted.  Drawing costs a few
+ * cairo operations per pixel's worth of marks, not a few per mark: rings
+ * and shapes are stamped (draw/stamp.h), overlapping migration lines and
+ * ticks of a class merged.
  */
 
 #include <stdbool.h>
