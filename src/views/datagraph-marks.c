@@ -453,8 +453,10 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 	for (i = 0; i < mk->nr_marks; i++)
 		nr_mig += mk->marks[i].kind == SP_DG_MARK_MIGRATION;
 	free(mk->segs);
+	free(mk->open_ticks);
 	mk->segs = nr_mig ? sp_alloc_array(2 * nr_mig, sizeof(*mk->segs)) : NULL;
-	if (nr_mig && !mk->segs)
+	mk->open_ticks = nr_mig ? sp_alloc_array(mk->tl->nr_rows, sizeof(*mk->open_ticks)) : NULL;
+	if (nr_mig && (!mk->segs || !mk->open_ticks))
 		return -ENOMEM;
 
 	mk->nr_entries = 0;
@@ -546,26 +548,44 @@ static int cmp_seg(const void *pa, const void *pb)
 {
 	const struct sp_dg_seg *x = pa, *y = pb;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
 	return x->a < y->a ? -1 : x->a > y->a;
 }
 
-/* Sort @s and merge its overlapping segments of one key; returns how many are left */
-static size_t merge_segs(struct sp_dg_seg *s, size_t n)
+/*
+ * Merge the overlapping segments of @s that share a key, when those of a
+ * key come one after another (the marks are in time order: the lines of a
+ * column do); returns how many are left.
+ */
+static size_t merge_runs(struct sp_dg_seg *s, size_t n)
 {
-	size_t i, k = 0;
+	size_t i, j, k = 0;
 
-	if (!n)
-		return 0;
-	qsort(s, n, sizeof(*s), cmp_seg);
-	for (i = 1; i < n; i++) {
-		if (s[i].key == s[k].key && s[i].a <= s[k].b)
-			s[k].b = fmax(s[k].b, s[i].b);
-		else
-			s[++k] = s[i];
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && s[j].key == s[i].key; j++)
+			;
+		qsort(s + i, j - i, sizeof(*s), cmp_seg);
+		s[k] = s[i];
+		for (size_t t = i + 1; t < j; t++) {
+			if (s[t].a <= s[k].b)
+				s[k].b = fmax(s[k].b, s[t].b);
+			else
+				s[++k] = s[t];
+		}
+		k++;
 	}
-	return k + 1;
+	return k;
+}
+
+/* The order the migration classes are drawn in: the most frequent first, under the others */
+static void class_order(const struct sp_dg_marks *mk, int order[SP_MIG_NR_CLASSES])
+{
+	for (int k = 0; k < SP_MIG_NR_CLASSES; k++) {
+		int j = k;
+
+		for (; j > 0 && mk->mig.nr[order[j - 1]] < mk->mig.nr[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = k;
+	}
 }
 
 /* The migrations of class @cls, across sockets or not: lines, then ticks */
@@ -575,7 +595,7 @@ static void draw_migrations(cairo_t *cr, const struct geom *g, double lw,
 	static const double dash[] = { 4, 3 }, dot[] = { 1, 2 };
 	double tick = fmin(g->row_h * 0.35, 8), w = cross ? lw * 2 : lw;
 	struct sp_dg_seg *s = mk->segs;
-	size_t i, n = 0;
+	size_t i, n = 0, *open = mk->open_ticks;
 
 	for (i = 0; i < mk->nr_marks; i++) {
 		const struct sp_dg_mark *m = &mk->marks[i];
@@ -585,9 +605,9 @@ static void draw_migrations(cairo_t *cr, const struct geom *g, double lw,
 		    r0 < 0 || r1 < 0)
 			continue;
 		s[n++] = (struct sp_dg_seg){ m->col, fmin(y_of(g, r0), y_of(g, r1)),
-				       fmax(y_of(g, r0), y_of(g, r1)), x_of(g, m->ts_ns) };
+					     fmax(y_of(g, r0), y_of(g, r1)), x_of(g, m->ts_ns) };
 	}
-	n = merge_segs(s, n);
+	n = merge_runs(s, n);
 	if (cls == SP_MIG_BALANCE)
 		cairo_set_dash(cr, dash, 2, 0);
 	else if (cls == SP_MIG_NUMA)
@@ -599,7 +619,13 @@ static void draw_migrations(cairo_t *cr, const struct geom *g, double lw,
 	}
 	cairo_set_dash(cr, NULL, 0, 0);
 
-	/* the ticks: where it left (below the line's end) and where it went */
+	/*
+	 * The ticks: where it left (below the line's end) and where it went.
+	 * A row's come from left to right: each joins the row's last one when
+	 * they overlap.
+	 */
+	for (i = 0; i < mk->tl->nr_rows; i++)
+		open[i] = SIZE_MAX;
 	n = 0;
 	for (i = 0; i < mk->nr_marks; i++) {
 		const struct sp_dg_mark *m = &mk->marks[i];
@@ -609,13 +635,19 @@ static void draw_migrations(cairo_t *cr, const struct geom *g, double lw,
 			continue;
 		for (int k = 0; k < 2; k++) {
 			int r = row_of(mk, k ? m->cpu2 : m->cpu);
+			struct sp_dg_seg t = { (uint64_t)r, x - tick * 0.6, x + tick * 0.6,
+					       y_of(g, r) };
 
-			if (r >= 0)
-				s[n++] = (struct sp_dg_seg){ (uint64_t)r, x - tick * 0.6, x + tick * 0.6,
-						       y_of(g, r) };
+			if (r < 0)
+				continue;
+			if (open[r] != SIZE_MAX && t.a >= s[open[r]].a && t.a <= s[open[r]].b) {
+				s[open[r]].b = fmax(s[open[r]].b, t.b);
+				continue;
+			}
+			open[r] = n;
+			s[n++] = t;
 		}
 	}
-	n = merge_segs(s, n);
 	for (i = 0; i < n; i++) {
 		cairo_move_to(cr, s[i].a, s[i].at);
 		cairo_line_to(cr, s[i].b, s[i].at);
@@ -826,6 +858,7 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	struct shape ring_shape = { -1, fmin(g.row_h * 0.3, 6), lw };
 	struct shape event_shapes[SP_DG_MAX_EVENTS];
 	struct sp_stamp ring, shapes[SP_DG_MAX_EVENTS];
+	int order[SP_MIG_NR_CLASSES];
 	uint64_t nr_labels = 0;
 	char note[160];
 	size_t i;
@@ -850,9 +883,10 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	for (i = 0; i < mk->nr_marks && mk->placement; i++)
 		if (mk->marks[i].kind == SP_DG_MARK_PLACEMENT)
 			draw_placement(cr, &g, &mk->marks[i], lw, placement_lines, mk, &ring);
+	class_order(mk, order);
 	for (k = 0; k < SP_MIG_NR_CLASSES && mk->migrations; k++)
 		for (int cross = 0; cross < 2; cross++)
-			draw_migrations(cr, &g, lw, mk, k, cross);
+			draw_migrations(cr, &g, lw, mk, order[k], cross);
 	for (i = 0; i < mk->nr_marks && arrows; i++)
 		if (mk->marks[i].kind == SP_DG_MARK_WAKEUP)
 			draw_wakeup(cr, &g, &mk->marks[i], lw, mk);
@@ -882,8 +916,10 @@ void sp_dg_marks_release(struct sp_dg_marks *mk)
 	free(mk->places);
 	free(mk->recent);
 	free(mk->segs);
+	free(mk->open_ticks);
 	mk->recent = NULL;
 	mk->segs = NULL;
+	mk->open_ticks = NULL;
 	mk->places = NULL;
 	mk->nr_places = mk->alloc_places = 0;
 	mk->marks = mk->runs = NULL;

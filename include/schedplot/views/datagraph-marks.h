@@ -99,6 +99,7 @@ struct sp_dg_marks {
 	size_t nr_places, alloc_places;
 	uint32_t *recent;	/* by kind and CPU, the mark kept last (index + 1) */
 	struct sp_dg_seg *segs;		/* drawing: room for two per migration */
+	size_t *open_ticks;		/* drawing: per row, its last tick in segs */
 	struct sp_dg_mark *runs;	/* wakeups: where each woken task then ran */
 	size_t nr_runs, alloc_runs;
 	char *text;
