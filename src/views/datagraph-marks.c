@@ -542,7 +542,9 @@ static void halo_stroke(cairo_t *cr, const struct sp_rgb *color, double w)
  * are its ticks on a row that overlap.  Stroked one by one, the thousands
  * of a large trace took seconds; merged, the picture is the same but for
  * a line's place inside its column and which class lies on top where
- * they cross (the rarer classes are drawn last).
+ * they cross.  There the most frequent class is drawn last: a column
+ * packed with migrations shows the class most of them had (time order
+ * showed the last one's, and its white halo over the others).
  */
 static int cmp_seg(const void *pa, const void *pb)
 {
@@ -576,13 +578,13 @@ static size_t merge_runs(struct sp_dg_seg *s, size_t n)
 	return k;
 }
 
-/* The order the migration classes are drawn in: the most frequent first, under the others */
+/* The order the migration classes are drawn in: the most frequent last, on top */
 static void class_order(const struct sp_dg_marks *mk, int order[SP_MIG_NR_CLASSES])
 {
 	for (int k = 0; k < SP_MIG_NR_CLASSES; k++) {
 		int j = k;
 
-		for (; j > 0 && mk->mig.nr[order[j - 1]] < mk->mig.nr[k]; j--)
+		for (; j > 0 && mk->mig.nr[order[j - 1]] > mk->mig.nr[k]; j--)
 			order[j] = order[j - 1];
 		order[j] = k;
 	}
