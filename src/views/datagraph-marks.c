@@ -886,7 +886,8 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 		if (mk->marks[i].kind == SP_DG_MARK_PLACEMENT)
 			draw_placement(cr, &g, &mk->marks[i], lw, placement_lines, mk, &ring);
 	class_order(mk, order);
-	for (k = 0; k < SP_MIG_NR_CLASSES && mk->migrations; k++)
+	/* the room to merge them in is there when there are migrations to draw */
+	for (k = 0; k < SP_MIG_NR_CLASSES && mk->segs; k++)
 		for (int cross = 0; cross < 2; cross++)
 			draw_migrations(cr, &g, lw, mk, order[k], cross);
 	for (i = 0; i < mk->nr_marks && arrows; i++)
