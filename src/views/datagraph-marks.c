@@ -15,7 +15,9 @@
 #include <cairo.h>
 
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/muldiv.h"
 #include "schedplot/draw/layout.h"
+#include "schedplot/draw/stamp.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
@@ -39,6 +41,13 @@ static const struct sp_rgb placement_color = { 1.0, 0.55, 0.0 };
 static const struct sp_rgb event_color[SP_DG_MAX_EVENTS] = {
 	{ 0.85, 0.1, 0.55 }, { 0.0, 0.55, 0.25 }, { 0.55, 0.35, 0.0 }, { 0.0, 0.45, 0.55 },
 	{ 0.45, 0.45, 0.0 }, { 0.5, 0.3, 0.6 }, { 0.6, 0.0, 0.0 }, { 0.45, 0.45, 0.45 },
+};
+
+/* A migration's line or tick to draw, merged with those it overlaps */
+struct sp_dg_seg {
+	uint64_t key;		/* lines: the column; ticks: the row */
+	double a, b;		/* from, to: y of a line, x of a tick */
+	double at;		/* x of a line, y of a tick */
 };
 
 bool sp_dg_marks_any(const struct sp_dg_marks *mk)
@@ -86,18 +95,118 @@ static struct sp_dg_mark *push(struct sp_dg_marks *mk, struct sp_dg_mark **arr, 
 	return m;
 }
 
-static struct sp_dg_mark *push_mark(struct sp_dg_marks *mk, enum sp_dg_mark_kind kind,
-				    uint64_t ts, int cpu, int cpu2)
+/*
+ * Collapsing: marks of one kind and class, from and to the same CPUs, in
+ * the same column of the timeline (a pixel of a PNG), would be drawn on
+ * one another; only the first is kept.  A placement's line also has to
+ * end in the same column.  The counts are kept apart, so they stay exact.
+ * Wakeups (their end is known only after the pass) and labelled events
+ * are all kept.
+ */
+static bool collapsible(const struct sp_dg_mark *m)
 {
-	struct sp_dg_mark *m = push(mk, &mk->marks, &mk->nr_marks, &mk->alloc_marks);
+	return m->kind != SP_DG_MARK_WAKEUP && !m->label;
+}
 
-	if (m) {
-		m->kind = (uint8_t)kind;
-		m->ts_ns = ts;
-		m->cpu = cpu;
-		m->cpu2 = cpu2;
+static uint64_t col_of(const struct sp_dg_marks *mk, uint64_t ts)
+{
+	return sp_col_of(mk->tl->t0_ns, mk->tl->t1_ns - mk->tl->t0_ns, mk->tl->nr_cols, ts);
+}
+
+static bool same_place(const struct sp_dg_marks *mk, const struct sp_dg_mark *a,
+		       const struct sp_dg_mark *b)
+{
+	return a->col == b->col && a->cpu == b->cpu && a->cpu2 == b->cpu2 &&
+	       a->kind == b->kind && a->cls == b->cls && a->cross == b->cross &&
+	       (a->kind != SP_DG_MARK_PLACEMENT ||
+		col_of(mk, a->ts2_ns) == col_of(mk, b->ts2_ns));
+}
+
+static size_t place_hash(const struct sp_dg_marks *mk, const struct sp_dg_mark *m)
+{
+	uint64_t h = (uint64_t)m->col << 32 ^ (uint64_t)(uint32_t)m->cpu << 16 ^
+		     (uint64_t)(uint32_t)m->cpu2 << 40 ^ (uint64_t)m->kind << 58 ^
+		     (uint64_t)m->cls << 4 ^ (uint64_t)m->cross << 62;
+
+	if (m->kind == SP_DG_MARK_PLACEMENT)
+		h ^= col_of(mk, m->ts2_ns) * 0x9e3779b97f4a7c15ull;
+	/* splitmix64's finalizer */
+	h = (h ^ h >> 30) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ h >> 27) * 0x94d049bb133111ebull;
+	return (size_t)(h ^ h >> 31);
+}
+
+/* The slot of @m's place: the index + 1 of the mark kept there, or 0 (free). */
+static uint32_t *place_slot(const struct sp_dg_marks *mk, const struct sp_dg_mark *m)
+{
+	size_t mask = mk->alloc_places - 1, i = place_hash(mk, m) & mask;
+
+	while (mk->places[i] && !same_place(mk, &mk->marks[mk->places[i] - 1], m))
+		i = (i + 1) & mask;
+	return &mk->places[i];
+}
+
+/* Room for one more place at a load of at most a half */
+static int places_grow(struct sp_dg_marks *mk)
+{
+	size_t n = mk->alloc_places ? mk->alloc_places * 2 : 1024, i;
+	uint32_t *old = mk->places;
+
+	if (mk->nr_places < mk->alloc_places / 2)
+		return 0;
+	if (mk->nr_marks >= UINT32_MAX)
+		return -ENOMEM;
+	mk->places = sp_alloc_array(n, sizeof(*mk->places));
+	if (!mk->places) {
+		mk->places = old;
+		return -ENOMEM;
 	}
-	return m;
+	mk->alloc_places = n;
+	for (i = 0; i < mk->nr_marks; i++)
+		if (collapsible(&mk->marks[i]))
+			*place_slot(mk, &mk->marks[i]) = (uint32_t)i + 1;
+	free(old);
+	return 0;
+}
+
+/* Keep @m, a mark inside the window, unless one just like it is kept already */
+static void add_mark(struct sp_dg_marks *mk, struct sp_dg_mark *m)
+{
+	uint32_t *slot = NULL, *recent = NULL;
+
+	m->col = (uint32_t)col_of(mk, m->ts_ns);
+	if (collapsible(m)) {
+		/* most often, the mark kept last of this kind from this CPU */
+		if (m->cpu >= 0 && m->cpu < mk->tl->nr_cpus && !mk->recent)
+			mk->recent = sp_alloc_array((size_t)mk->tl->nr_cpus * SP_DG_MARK_NR,
+						    sizeof(*mk->recent));
+		if (m->cpu >= 0 && m->cpu < mk->tl->nr_cpus && mk->recent) {
+			recent = &mk->recent[(size_t)m->kind * mk->tl->nr_cpus + m->cpu];
+			if (*recent && same_place(mk, &mk->marks[*recent - 1], m))
+				return;
+		}
+		if (mk->error || places_grow(mk)) {
+			mk->error = -ENOMEM;
+			return;
+		}
+		slot = place_slot(mk, m);
+		if (recent && *slot)
+			*recent = *slot;
+		if (*slot)
+			return;
+	}
+	if (mk->error || sp_grow_array(&mk->marks, &mk->alloc_marks, mk->nr_marks + 1,
+				       sizeof(*mk->marks))) {
+		mk->error = -ENOMEM;
+		return;
+	}
+	mk->marks[mk->nr_marks++] = *m;
+	if (slot) {
+		*slot = (uint32_t)mk->nr_marks;
+		mk->nr_places++;
+	}
+	if (recent)
+		*recent = (uint32_t)mk->nr_marks;
 }
 
 static void marks_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -125,7 +234,6 @@ static void marks_migration(void *data, uint64_t ts, int pid, int from, int to)
 {
 	struct sp_dg_marks *mk = data;
 	enum sp_mig_class c;
-	struct sp_dg_mark *m;
 	bool cross;
 
 	if (mk->inner.migration)
@@ -135,11 +243,9 @@ static void marks_migration(void *data, uint64_t ts, int pid, int from, int to)
 	c = sp_migrations_add(&mk->mig, ts, pid, from, to, &cross);
 	if (!in_window(mk, ts) || (row_of(mk, from) < 0 && row_of(mk, to) < 0))
 		return;
-	m = push_mark(mk, SP_DG_MARK_MIGRATION, ts, from, to);
-	if (m) {
-		m->cls = (uint8_t)c;
-		m->cross = cross;
-	}
+	add_mark(mk, &(struct sp_dg_mark){ .kind = SP_DG_MARK_MIGRATION, .ts_ns = ts, .cpu = from,
+					   .cpu2 = to, .pid = -1, .cls = (uint8_t)c,
+					   .cross = cross });
 }
 
 /* Arrows drawn at most: the timeline has a column per pixel (two per point) */
@@ -152,7 +258,6 @@ static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int targ
 {
 	struct sp_dg_marks *mk = data;
 	const struct sp_task *t;
-	struct sp_dg_mark *m;
 
 	if (mk->inner.wakeup)
 		mk->inner.wakeup(mk->inner.data, ts, waker, wakee, target_cpu);
@@ -166,9 +271,8 @@ static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int targ
 	/* past what the widest plot could draw, they are only counted */
 	if (++mk->nr_wakeup_arrows > arrows_max(mk))
 		return;
-	m = push_mark(mk, SP_DG_MARK_WAKEUP, ts, mk->model->ev_cpu, -1);
-	if (m)
-		m->pid = wakee;
+	add_mark(mk, &(struct sp_dg_mark){ .kind = SP_DG_MARK_WAKEUP, .ts_ns = ts,
+					   .cpu = mk->model->ev_cpu, .cpu2 = -1, .pid = wakee });
 }
 
 static void marks_wait(void *data, const struct sp_wait *w)
@@ -183,9 +287,10 @@ static void marks_wait(void *data, const struct sp_wait *w)
 	if (!in_window(mk, w->start_ns) || w->wait_class != SP_WAIT_WAKEUP)
 		return;
 	if (mk->placement && p == SP_PLACE_MOVED_PREV_IDLE) {
-		m = push_mark(mk, SP_DG_MARK_PLACEMENT, w->start_ns, w->prev_cpu, w->cpu);
-		if (m)
-			m->ts2_ns = w->start_ns + w->dur_ns;
+		add_mark(mk, &(struct sp_dg_mark){ .kind = SP_DG_MARK_PLACEMENT,
+						   .ts_ns = w->start_ns,
+						   .ts2_ns = w->start_ns + w->dur_ns,
+						   .cpu = w->prev_cpu, .cpu2 = w->cpu, .pid = -1 });
 	}
 	if (mk->wakeups && mk->nr_wakeup_arrows <= arrows_max(mk)) {
 		m = push(mk, &mk->runs, &mk->nr_runs, &mk->alloc_runs);
@@ -223,7 +328,7 @@ static uint32_t keep_text(struct sp_dg_marks *mk, const char *s)
 static void marks_extra(void *data, const struct sp_event *ev)
 {
 	struct sp_dg_marks *mk = data;
-	struct sp_dg_mark *m;
+	struct sp_dg_mark m = { .kind = SP_DG_MARK_EVENT, .cpu2 = -1, .pid = -1 };
 	int i;
 
 	if (mk->inner.extra)
@@ -236,12 +341,12 @@ static void marks_extra(void *data, const struct sp_event *ev)
 	if (i == mk->nr_events || !in_window(mk, ev->ts_ns) || row_of(mk, ev->cpu) < 0)
 		return;
 	mk->events[i].nr++;
-	m = push_mark(mk, SP_DG_MARK_EVENT, ev->ts_ns, ev->cpu, -1);
-	if (!m)
-		return;
-	m->cls = (uint8_t)i;
+	m.ts_ns = ev->ts_ns;
+	m.cpu = ev->cpu;
+	m.cls = (uint8_t)i;
 	if (mk->events[i].text)
-		m->label = keep_text(mk, ev->values[0].str);
+		m.label = keep_text(mk, ev->values[0].str);
+	add_mark(mk, &m);
 }
 
 void sp_dg_marks_observer(struct sp_dg_marks *mk, const struct sp_model_observer *inner,
@@ -271,6 +376,12 @@ void sp_dg_marks_reset(void *data)
 	for (i = 0; i < mk->nr_events; i++)
 		mk->events[i].nr = 0;
 	mk->nr_marks = mk->nr_runs = mk->nr_text = 0;
+	if (mk->places)
+		memset(mk->places, 0, mk->alloc_places * sizeof(*mk->places));
+	if (mk->recent)
+		memset(mk->recent, 0, (size_t)mk->tl->nr_cpus * SP_DG_MARK_NR *
+		       sizeof(*mk->recent));
+	mk->nr_places = 0;
 	mk->nr_wakeup_arrows = 0;
 	mk->error = 0;
 }
@@ -321,7 +432,7 @@ static void sampled(struct sp_legend_entry *e, void (*sample)(cairo_t *,
 int sp_dg_marks_finish(struct sp_dg_marks *mk)
 {
 	const struct sp_placement_count *p = mk->place.by;
-	size_t i;
+	size_t i, nr_mig = 0;
 	int k;
 
 	if (mk->error)
@@ -337,6 +448,16 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 		r = mk->nr_runs ? bsearch(m, mk->runs, mk->nr_runs, sizeof(*m), cmp_pid_ts) : NULL;
 		m->cpu2 = r ? r->cpu2 : -1;
 	}
+
+	/* room for the ticks of every migration, two each, to merge when drawn */
+	for (i = 0; i < mk->nr_marks; i++)
+		nr_mig += mk->marks[i].kind == SP_DG_MARK_MIGRATION;
+	free(mk->segs);
+	free(mk->open_ticks);
+	mk->segs = nr_mig ? sp_alloc_array(2 * nr_mig, sizeof(*mk->segs)) : NULL;
+	mk->open_ticks = nr_mig ? sp_alloc_array(mk->tl->nr_rows, sizeof(*mk->open_ticks)) : NULL;
+	if (nr_mig && (!mk->segs || !mk->open_ticks))
+		return -ENOMEM;
 
 	mk->nr_entries = 0;
 	if (mk->migrations) {
@@ -415,33 +536,124 @@ static void halo_stroke(cairo_t *cr, const struct sp_rgb *color, double w)
 	cairo_stroke(cr);
 }
 
-static void draw_migration(cairo_t *cr, const struct geom *g, const struct sp_dg_mark *m,
-			   double lw, const struct sp_dg_marks *mk)
+/*
+ * A migration's line and ticks, gathered by style and merged: the lines
+ * of a class in one column of the timeline that overlap are one line, so
+ * are its ticks on a row that overlap.  Stroked one by one, the thousands
+ * of a large trace took seconds; merged, the picture is the same but for
+ * a line's place inside its column and which class lies on top where
+ * they cross.  There the most frequent class is drawn last: a column
+ * packed with migrations shows the class most of them had (time order
+ * showed the last one's, and its white halo over the others).
+ */
+static int cmp_seg(const void *pa, const void *pb)
+{
+	const struct sp_dg_seg *x = pa, *y = pb;
+
+	return x->a < y->a ? -1 : x->a > y->a;
+}
+
+/*
+ * Merge the overlapping segments of @s that share a key, when those of a
+ * key come one after another (the marks are in time order: the lines of a
+ * column do); returns how many are left.
+ */
+static size_t merge_runs(struct sp_dg_seg *s, size_t n)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && s[j].key == s[i].key; j++)
+			;
+		qsort(s + i, j - i, sizeof(*s), cmp_seg);
+		s[k] = s[i];
+		for (size_t t = i + 1; t < j; t++) {
+			if (s[t].a <= s[k].b)
+				s[k].b = fmax(s[k].b, s[t].b);
+			else
+				s[++k] = s[t];
+		}
+		k++;
+	}
+	return k;
+}
+
+/* The order the migration classes are drawn in: the most frequent last, on top */
+static void class_order(const struct sp_dg_marks *mk, int order[SP_MIG_NR_CLASSES])
+{
+	for (int k = 0; k < SP_MIG_NR_CLASSES; k++) {
+		int j = k;
+
+		for (; j > 0 && mk->mig.nr[order[j - 1]] > mk->mig.nr[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = k;
+	}
+}
+
+/* The migrations of class @cls, across sockets or not: lines, then ticks */
+static void draw_migrations(cairo_t *cr, const struct geom *g, double lw,
+			    const struct sp_dg_marks *mk, int cls, bool cross)
 {
 	static const double dash[] = { 4, 3 }, dot[] = { 1, 2 };
-	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
-	double x = x_of(g, m->ts_ns), tick = fmin(g->row_h * 0.35, 8);
-	double w = m->cross ? lw * 2 : lw;
+	double tick = fmin(g->row_h * 0.35, 8), w = cross ? lw * 2 : lw;
+	struct sp_dg_seg *s = mk->segs;
+	size_t i, n = 0, *open = mk->open_ticks;
 
-	if (r0 >= 0 && r1 >= 0) {
-		cairo_move_to(cr, x, y_of(g, r0));
-		cairo_line_to(cr, x, y_of(g, r1));
-		if (m->cls == SP_MIG_BALANCE)
-			cairo_set_dash(cr, dash, 2, 0);
-		else if (m->cls == SP_MIG_NUMA)
-			cairo_set_dash(cr, dot, 2, 0);
-		halo_stroke(cr, &mig_color[m->cls], w);
-		cairo_set_dash(cr, NULL, 0, 0);
-	}
-	/* the ticks: where it left (below the line's end) and where it went */
-	for (int k = 0; k < 2; k++) {
-		int r = k ? r1 : r0;
+	for (i = 0; i < mk->nr_marks; i++) {
+		const struct sp_dg_mark *m = &mk->marks[i];
+		int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
 
-		if (r < 0)
+		if (m->kind != SP_DG_MARK_MIGRATION || m->cls != cls || m->cross != cross ||
+		    r0 < 0 || r1 < 0)
 			continue;
-		cairo_move_to(cr, x - tick * 0.6, y_of(g, r));
-		cairo_line_to(cr, x + tick * 0.6, y_of(g, r));
-		halo_stroke(cr, &mig_color[m->cls], w * 1.5);
+		s[n++] = (struct sp_dg_seg){ m->col, fmin(y_of(g, r0), y_of(g, r1)),
+					     fmax(y_of(g, r0), y_of(g, r1)), x_of(g, m->ts_ns) };
+	}
+	n = merge_runs(s, n);
+	if (cls == SP_MIG_BALANCE)
+		cairo_set_dash(cr, dash, 2, 0);
+	else if (cls == SP_MIG_NUMA)
+		cairo_set_dash(cr, dot, 2, 0);
+	for (i = 0; i < n; i++) {
+		cairo_move_to(cr, s[i].at, s[i].a);
+		cairo_line_to(cr, s[i].at, s[i].b);
+		halo_stroke(cr, &mig_color[cls], w);
+	}
+	cairo_set_dash(cr, NULL, 0, 0);
+
+	/*
+	 * The ticks: where it left (below the line's end) and where it went.
+	 * A row's come from left to right: each joins the row's last one when
+	 * they overlap.
+	 */
+	for (i = 0; i < mk->tl->nr_rows; i++)
+		open[i] = SIZE_MAX;
+	n = 0;
+	for (i = 0; i < mk->nr_marks; i++) {
+		const struct sp_dg_mark *m = &mk->marks[i];
+		double x = x_of(g, m->ts_ns);
+
+		if (m->kind != SP_DG_MARK_MIGRATION || m->cls != cls || m->cross != cross)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			int r = row_of(mk, k ? m->cpu2 : m->cpu);
+			struct sp_dg_seg t = { (uint64_t)r, x - tick * 0.6, x + tick * 0.6,
+					       y_of(g, r) };
+
+			if (r < 0)
+				continue;
+			if (open[r] != SIZE_MAX && t.a >= s[open[r]].a && t.a <= s[open[r]].b) {
+				s[open[r]].b = fmax(s[open[r]].b, t.b);
+				continue;
+			}
+			open[r] = n;
+			s[n++] = t;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		cairo_move_to(cr, s[i].a, s[i].at);
+		cairo_line_to(cr, s[i].b, s[i].at);
+		halo_stroke(cr, &mig_color[cls], w * 1.5);
 	}
 }
 
@@ -479,12 +691,40 @@ static void draw_wakeup(cairo_t *cr, const struct geom *g, const struct sp_dg_ma
 	cairo_fill(cr);
 }
 
+/* What a stamp of a ring or an event's shape draws */
+struct shape {
+	int shape;		/* an event's index; -1: a placement ring */
+	double size;		/* the ring's radius, the shape's half side */
+	double lw;
+};
+
+static void event_shape(cairo_t *cr, int shape, double x, double y, double s);
+
+static void shape_draw(cairo_t *cr, double x, double y, const void *arg)
+{
+	const struct shape *sh = arg;
+
+	if (sh->shape < 0) {
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, x, y, sh->size, 0, 2 * M_PI);
+		halo_stroke(cr, &placement_color, sh->lw * 1.5);
+		return;
+	}
+	event_shape(cr, sh->shape, x, y, sh->size);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, sh->lw);
+	cairo_stroke_preserve(cr);
+	sp_render_set_color(cr, &event_color[sh->shape]);
+	cairo_fill(cr);
+}
+
 static void draw_placement(cairo_t *cr, const struct geom *g, const struct sp_dg_mark *m,
-			   double lw, bool lines, const struct sp_dg_marks *mk)
+			   double lw, bool lines, const struct sp_dg_marks *mk,
+			   struct sp_stamp *ring)
 {
 	static const double dot[] = { 1, 2 };
 	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2);
-	double x = x_of(g, m->ts_ns), rad = fmin(g->row_h * 0.3, 6);
+	double x = x_of(g, m->ts_ns);
 
 	if (r0 < 0)
 		return;
@@ -495,9 +735,7 @@ static void draw_placement(cairo_t *cr, const struct geom *g, const struct sp_dg
 		halo_stroke(cr, &placement_color, lw);
 		cairo_set_dash(cr, NULL, 0, 0);
 	}
-	cairo_new_sub_path(cr);
-	cairo_arc(cr, x, y_of(g, r0), rad, 0, 2 * M_PI);
-	halo_stroke(cr, &placement_color, lw * 1.5);
+	sp_stamp_put(ring, cr, x, y_of(g, r0));
 }
 
 static void event_shape(cairo_t *cr, int shape, double x, double y, double s)
@@ -561,8 +799,8 @@ static void event_sample(cairo_t *cr, const struct sp_legend_entry *e, double x,
 }
 
 static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct geom *g,
-		       const struct sp_dg_mark *m, double lw, bool label,
-		       const struct sp_dg_marks *mk)
+		       const struct sp_dg_mark *m, bool label, const struct sp_dg_marks *mk,
+		       struct sp_stamp *shape)
 {
 	int r = row_of(mk, m->cpu);
 	double x = x_of(g, m->ts_ns), y, s = fmin(g->row_h * 0.25, 5);
@@ -570,12 +808,7 @@ static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct g
 	if (r < 0)
 		return;
 	y = y_of(g, r);
-	event_shape(cr, m->cls, x, y, s);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_set_line_width(cr, lw);
-	cairo_stroke_preserve(cr);
-	sp_render_set_color(cr, &event_color[m->cls]);
-	cairo_fill(cr);
+	sp_stamp_put(shape, cr, x, y);
 	if (!label || !m->label)
 		return;
 	/* on a white box, to the right of the shape */
@@ -592,35 +825,6 @@ static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct g
 		sp_render_set_color(cr, &theme->text);
 		sp_text_draw(cr, tx + theme->pad / 2, ty, SP_ALIGN_LEFT | SP_ALIGN_TOP, text);
 	}
-}
-
-/* The last mark drawn of a kind from a row: where, to which row, of which class. */
-struct last_mark {
-	double px;
-	int row2;
-	int cls;
-	bool any;
-};
-
-/*
- * Whether @m would land on the pixel of the last mark of its kind drawn
- * from its row, to the same row, of the same class: drawing it again
- * would change nothing but the time it takes.
- */
-static bool same_pixel(struct last_mark *last, const struct geom *g, const struct sp_dg_mark *m,
-		       const struct sp_dg_marks *mk)
-{
-	int r0 = row_of(mk, m->cpu), r1 = row_of(mk, m->cpu2), r = r0 >= 0 ? r0 : r1;
-	double px = floor(x_of(g, m->ts_ns));
-	struct last_mark *l;
-
-	if (r < 0 || m->label)
-		return false;
-	l = &last[(size_t)m->kind * mk->tl->nr_rows + (size_t)r];
-	if (l->any && l->px == px && l->row2 == r1 && l->cls == m->cls)
-		return true;
-	*l = (struct last_mark){ px, r1, m->cls, true };
-	return false;
 }
 
 static void draw_note(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
@@ -653,8 +857,11 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	/* the line to where the task ran, when as few as the arrows */
 	bool placement_lines = mk->place.by[SP_PLACE_MOVED_PREV_IDLE].nr <=
 			       plot->w / ARROW_SPACING;
+	struct shape ring_shape = { -1, fmin(g.row_h * 0.3, 6), lw };
+	struct shape event_shapes[SP_DG_MAX_EVENTS];
+	struct sp_stamp ring, shapes[SP_DG_MAX_EVENTS];
+	int order[SP_MIG_NR_CLASSES];
 	uint64_t nr_labels = 0;
-	struct last_mark *last;
 	char note[160];
 	size_t i;
 	int k;
@@ -667,40 +874,41 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	cairo_clip(cr);
 	sp_render_font(cr, theme, theme->font_size * 0.85, false);
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-	last = calloc((size_t)4 * mk->tl->nr_rows, sizeof(*last));
-	/* under the others: the placement lines, then migrations, arrows, events */
-	for (int pass = 0; pass < 4; pass++) {
-		static const int kind_of_pass[] = { SP_DG_MARK_PLACEMENT, SP_DG_MARK_MIGRATION,
-						    SP_DG_MARK_WAKEUP, SP_DG_MARK_EVENT };
-
-		if (kind_of_pass[pass] == SP_DG_MARK_WAKEUP && !arrows)
-			continue;
-		for (i = 0; i < mk->nr_marks; i++) {
-			const struct sp_dg_mark *m = &mk->marks[i];
-
-			/* a mark is looked at in its own pass only: the others would
-			 * take it for drawn already */
-			if ((int)m->kind != kind_of_pass[pass] ||
-			    (last && same_pixel(last, &g, m, mk)))
-				continue;
-			if (pass == 0)
-				draw_placement(cr, &g, m, lw, placement_lines, mk);
-			else if (pass == 1)
-				draw_migration(cr, &g, m, lw, mk);
-			else if (pass == 2)
-				draw_wakeup(cr, &g, m, lw, mk);
-			else
-				draw_event(cr, theme, &g, m, lw,
-					   nr_labels <= plot->w / LABEL_SPACING, mk);
-		}
+	/* a ring reaches out by its radius and half its halo */
+	sp_stamp_init(&ring, cr, ring_shape.size + lw * 1.5 * 2.5 / 2, shape_draw, &ring_shape);
+	for (k = 0; k < mk->nr_events; k++) {
+		event_shapes[k] = (struct shape){ k, fmin(g.row_h * 0.25, 5), lw };
+		sp_stamp_init(&shapes[k], cr, event_shapes[k].size * 1.2 + lw / 2, shape_draw,
+			      &event_shapes[k]);
 	}
+	/* under the others: placement, then migrations, arrows, events */
+	for (i = 0; i < mk->nr_marks && mk->placement; i++)
+		if (mk->marks[i].kind == SP_DG_MARK_PLACEMENT)
+			draw_placement(cr, &g, &mk->marks[i], lw, placement_lines, mk, &ring);
+	class_order(mk, order);
+	/* the room to merge them in is there when there are migrations to draw */
+	for (k = 0; k < SP_MIG_NR_CLASSES && mk->segs; k++)
+		for (int cross = 0; cross < 2; cross++)
+			draw_migrations(cr, &g, lw, mk, order[k], cross);
+	for (i = 0; i < mk->nr_marks && arrows; i++)
+		if (mk->marks[i].kind == SP_DG_MARK_WAKEUP)
+			draw_wakeup(cr, &g, &mk->marks[i], lw, mk);
+	for (i = 0; i < mk->nr_marks; i++) {
+		const struct sp_dg_mark *m = &mk->marks[i];
+
+		if (m->kind == SP_DG_MARK_EVENT)
+			draw_event(cr, theme, &g, m, nr_labels <= plot->w / LABEL_SPACING, mk,
+				   &shapes[m->cls]);
+	}
+	sp_stamp_release(&ring);
+	for (k = 0; k < mk->nr_events; k++)
+		sp_stamp_release(&shapes[k]);
 	if (mk->wakeups && !arrows) {
 		snprintf(note, sizeof(note), "%" PRIu64 " wakeups: too many to draw their arrows; "
 			 "zoom in to at most %.0f", mk->nr_wakeup_arrows, plot->w / ARROW_SPACING);
 		draw_note(cr, theme, plot, note);
 	}
 	cairo_restore(cr);
-	free(last);
 }
 
 void sp_dg_marks_release(struct sp_dg_marks *mk)
@@ -708,6 +916,15 @@ void sp_dg_marks_release(struct sp_dg_marks *mk)
 	free(mk->marks);
 	free(mk->runs);
 	free(mk->text);
+	free(mk->places);
+	free(mk->recent);
+	free(mk->segs);
+	free(mk->open_ticks);
+	mk->recent = NULL;
+	mk->segs = NULL;
+	mk->open_ticks = NULL;
+	mk->places = NULL;
+	mk->nr_places = mk->alloc_places = 0;
 	mk->marks = mk->runs = NULL;
 	mk->text = NULL;
 	mk->nr_marks = mk->nr_runs = mk->nr_text = 0;

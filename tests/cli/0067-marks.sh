@@ -126,6 +126,16 @@ run "$SCHEDPLOT" datagraph -q --no-legend --migrations --min 0.1030 --max 0.1040
 	-o "$TMP/lone1.png" "$lone"
 check "a window with one migration: its line is drawn" \
 	test "$(cksum <"$TMP/lone0.png")" != "$(cksum <"$TMP/lone1.png")"
+# and a window with none: nothing to draw, the same picture
+run "$SCHEDPLOT" stats -q --json --min 0.1000 --max 0.1001 "$lone"
+expect_grep "$OUT" '"migration_classes": {"wakeup": 0, "balance": 0, "numa": 0' \
+	"gen-trace --seed 3, 100-100.1 ms: no migration"
+run "$SCHEDPLOT" datagraph -q --no-legend --min 0.1000 --max 0.1001 -o "$TMP/none0.png" "$lone"
+run "$SCHEDPLOT" datagraph -q --no-legend --migrations --min 0.1000 --max 0.1001 \
+	-o "$TMP/none1.png" "$lone"
+expect_status 0 "a window without migrations, --migrations"
+check "a window without migrations: the same picture as without --migrations" \
+	cmp -s "$TMP/none0.png" "$TMP/none1.png"
 
 # --events: as many ticks as trace-cmd report prints records; --min-at
 shared=$SHARED/aarch64-6cpu-v6.dat

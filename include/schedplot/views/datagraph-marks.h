@@ -19,9 +19,12 @@
  *                 ftrace:print as a label when few enough to read.
  *
  * Memory grows with the marks inside the window, so only what is asked
- * for is kept, and wakeups only while few enough to draw their arrows.
- * Drawing skips a mark that would fall on the pixel of the one before it
- * on the same rows.
+ * for is kept, wakeups only while few enough to draw their arrows, and a
+ * mark that would fall on one kept already (same kind, class and CPUs,
+ * same column of the timeline) is only counted.  Drawing costs a few
+ * cairo operations per pixel's worth of marks, not a few per mark: rings
+ * and shapes are stamped (draw/stamp.h), overlapping migration lines and
+ * ticks of a class merged.
  */
 
 #include <stdbool.h>
@@ -37,6 +40,7 @@
 struct _cairo;
 struct sp_datagraph;
 struct sp_rect;
+struct sp_dg_seg;
 struct sp_theme;
 struct sp_timeline;
 
@@ -49,6 +53,7 @@ enum sp_dg_mark_kind {
 	SP_DG_MARK_WAKEUP,	/* waker's cpu -> cpu2 where it ran; pid */
 	SP_DG_MARK_PLACEMENT,	/* left idle cpu, ran on cpu2 at ts2_ns */
 	SP_DG_MARK_EVENT,	/* on cpu; cls: the event's index; label */
+	SP_DG_MARK_NR
 };
 
 struct sp_dg_mark {
@@ -57,6 +62,7 @@ struct sp_dg_mark {
 	int32_t cpu, cpu2;
 	int32_t pid;		/* wakeups: the woken task, to find where it ran */
 	uint32_t label;		/* events: offset + 1 into the text, 0: none */
+	uint32_t col;		/* the timeline's column of ts_ns */
 	uint8_t kind;		/* enum sp_dg_mark_kind */
 	uint8_t cls;
 	bool cross;
@@ -89,6 +95,11 @@ struct sp_dg_marks {
 	void (*inner_reset)(void *data);	/* of inner.data, or NULL */
 	struct sp_dg_mark *marks;
 	size_t nr_marks, alloc_marks;
+	uint32_t *places;	/* marks kept by place (sp_dg_mark's index + 1), hashed */
+	size_t nr_places, alloc_places;
+	uint32_t *recent;	/* by kind and CPU, the mark kept last (index + 1) */
+	struct sp_dg_seg *segs;		/* drawing: room for two per migration */
+	size_t *open_ticks;		/* drawing: per row, its last tick in segs */
 	struct sp_dg_mark *runs;	/* wakeups: where each woken task then ran */
 	size_t nr_runs, alloc_runs;
 	char *text;
