@@ -22,6 +22,7 @@
 
 #include "schedplot/analysis/compare.h"
 #include "schedplot/analysis/mannwhitney.h"
+#include "schedplot/analysis/quantile.h"
 #include "schedplot/analysis/shift.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
@@ -215,18 +216,14 @@ out:
 	return ret;
 }
 
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* Where the two groups' CDFs of waits, each group's runs pooled, cross. */
+/*
+ * Where the two groups' CDFs of waits, each group's runs pooled, cross.
+ * Each run's waits are sorted: pooled, they are merged, not sorted again.
+ */
 static int compute_crossings(struct sp_cmp *c)
 {
 	uint64_t *pooled[2] = { NULL, NULL };
-	size_t total[2] = { 0, 0 };
+	size_t total[2] = { 0, 0 }, *nr = NULL;
 	int i, r, ret = SP_EXIT_OK;
 
 	if (c->o.values)
@@ -236,8 +233,10 @@ static int compute_crossings(struct sp_cmp *c)
 			total[i] += c->g[i].runs[r].nr_waits;
 		if (!total[i])
 			goto out;
-		pooled[i] = malloc(total[i] * sizeof(uint64_t));
-		if (!pooled[i]) {
+		free(nr);
+		pooled[i] = sp_alloc_array(total[i], sizeof(uint64_t));
+		nr = sp_alloc_array(c->g[i].nr_runs, sizeof(*nr));
+		if (!pooled[i] || !nr) {
 			ret = sp_cli_fail(NULL, "out of memory");
 			goto out;
 		}
@@ -247,13 +246,16 @@ static int compute_crossings(struct sp_cmp *c)
 
 			memcpy(pooled[i] + total[i], run->waits, run->nr_waits * sizeof(uint64_t));
 			total[i] += run->nr_waits;
+			nr[r] = run->nr_waits;
 		}
-		qsort(pooled[i], total[i], sizeof(uint64_t), cmp_u64);
+		/* without room to merge, a slower sort: the same order */
+		sp_samples_merge_runs(pooled[i], nr, c->g[i].nr_runs);
 	}
 	c->nr_crossings = sp_cdf_crossings(pooled[0], total[0], pooled[1], total[1],
 					   c->crossings);
 	c->has_crossings = true;
 out:
+	free(nr);
 	free(pooled[0]);
 	free(pooled[1]);
 	return ret;
