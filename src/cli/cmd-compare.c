@@ -634,12 +634,9 @@ static int load_groups(struct sp_cmp *c)
 	/* a file that is no trace fails at once, not after the passes over the others */
 	for (i = 0; !o->values && i < 2; i++)
 		for (r = 0; r < o->nr_files[i]; r++) {
-			struct sp_trace t;
-
-			ret = sp_cli_open(&t, o->files[i][r]);
+			ret = sp_cli_check(o->files[i][r]);
 			if (ret)
 				return ret;
-			sp_trace_close(&t);
 		}
 	for (i = 0; i < 2; i++) {
 		c->g[i].name = o->names[i];

@@ -130,6 +130,15 @@ int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_model_obse
 int sp_cli_open(struct sp_trace *t, const char *path);
 
 /**
+ * sp_cli_check - whether sp_cli_open() of @path would succeed (sp_trace_check())
+ * @path: the file
+ *
+ * Prints the error sp_cli_open() would print.
+ * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_check(const char *path);
+
+/**
  * sp_cli_run - build the model of an open trace (sp_trace_run()), with progress
  * @t: the trace
  * @obs: observers (may be NULL)
