@@ -629,6 +629,7 @@ static int load_one(void *data, int i)
 static int load_groups(struct sp_cmp *c)
 {
 	const struct sp_cmp_opts *o = &c->o;
+	const char **files;
 	int i, r, ret;
 
 	/* a file that is no trace fails at once, not after the passes over the others */
@@ -647,8 +648,14 @@ static int load_groups(struct sp_cmp *c)
 		for (r = 0; r < o->nr_files[i]; r++)
 			c->g[i].runs[r].file = o->files[i][r];
 	}
-	/* the runs are independent: read on the CPUs there are, in order */
-	ret = sp_cli_parallel(c->g[0].nr_runs + c->g[1].nr_runs, load_one, c);
+	/* the runs are independent: read on the CPUs there are, the largest first */
+	files = calloc(o->nr_files[0] + o->nr_files[1], sizeof(*files));
+	if (!files)
+		return sp_cli_fail(NULL, "out of memory");
+	memcpy(files, o->files[0], o->nr_files[0] * sizeof(*files));
+	memcpy(files + o->nr_files[0], o->files[1], o->nr_files[1] * sizeof(*files));
+	ret = sp_cli_parallel_files(o->nr_files[0] + o->nr_files[1], load_one, c, files);
+	free(files);
 	if (ret)
 		return ret;
 	if (o->values)
