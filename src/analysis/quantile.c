@@ -96,60 +96,6 @@ int sp_samples_sort(struct sp_samples *s)
 	return 0;
 }
 
-/* Merge the sorted a[0..na) and b[0..nb) into out. */
-static void merge_two(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *out)
-{
-	const uint64_t *a_end = a + na, *b_end = b + nb;
-
-	while (a < a_end && b < b_end)
-		*out++ = *b < *a ? *b++ : *a++;
-	memcpy(out, a, (size_t)(a_end - a) * sizeof(*a));
-	memcpy(out + (a_end - a), b, (size_t)(b_end - b) * sizeof(*b));
-}
-
-int sp_samples_merge_runs(uint64_t *v, const size_t *run_nr, size_t nr_runs)
-{
-	uint64_t *tmp, *src = v, *dst, *swap;
-	size_t *end, total = 0, i, n;
-
-	for (i = 0; i < nr_runs; i++)
-		total += run_nr[i];
-	if (nr_runs < 2 || total < 2)
-		return 0;
-	/* end[i]: where run i ends; after a pass, where the merged pairs end */
-	end = malloc(nr_runs * sizeof(*end));
-	tmp = total <= SIZE_MAX / sizeof(*tmp) ? malloc(total * sizeof(*tmp)) : NULL;
-	if (!end || !tmp) {
-		free(end);
-		free(tmp);
-		qsort(v, total, sizeof(*v), cmp_u64);
-		return -ENOMEM;
-	}
-	for (i = 0, total = 0; i < nr_runs; i++)
-		end[i] = total += run_nr[i];
-	dst = tmp;
-	for (n = nr_runs; n > 1; n = (n + 1) / 2) {
-		for (i = 0; i < n; i += 2) {
-			size_t from = i ? end[i - 1] : 0;
-
-			if (i + 1 < n)
-				merge_two(src + from, end[i] - from, src + end[i],
-					  end[i + 1] - end[i], dst + from);
-			else
-				memcpy(dst + from, src + from, (end[i] - from) * sizeof(*src));
-			end[i / 2] = end[i + 1 < n ? i + 1 : i];
-		}
-		swap = src;
-		src = dst;
-		dst = swap;
-	}
-	if (src != v)
-		memcpy(v, src, total * sizeof(*v));
-	free(tmp);
-	free(end);
-	return 0;
-}
-
 /* The 1-based nearest rank of p = num/den among @n samples (n > 0, den > 0). */
 static size_t quantile_rank(size_t n, uint64_t num, uint64_t den)
 {

@@ -22,7 +22,6 @@
 
 #include "schedplot/analysis/compare.h"
 #include "schedplot/analysis/mannwhitney.h"
-#include "schedplot/analysis/quantile.h"
 #include "schedplot/analysis/shift.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
@@ -218,46 +217,46 @@ out:
 
 /*
  * Where the two groups' CDFs of waits, each group's runs pooled, cross.
- * Each run's waits are sorted: pooled, they are merged, not sorted again.
+ * Each run's waits are sorted: the runs are walked in step, not pooled.
  */
 static int compute_crossings(struct sp_cmp *c)
 {
-	uint64_t *pooled[2] = { NULL, NULL };
-	size_t total[2] = { 0, 0 }, *nr = NULL;
-	int i, r, ret = SP_EXIT_OK;
+	const uint64_t **v[2] = { NULL, NULL };
+	size_t *nr[2] = { NULL, NULL }, total;
+	struct sp_sorted_runs runs[2];
+	int i, r, n, ret = SP_EXIT_OK;
 
 	if (c->o.values)
 		return SP_EXIT_OK;
 	for (i = 0; i < 2; i++) {
-		for (r = 0; r < c->g[i].nr_runs; r++)
-			total[i] += c->g[i].runs[r].nr_waits;
-		if (!total[i])
-			goto out;
-		free(nr);
-		pooled[i] = sp_alloc_array(total[i], sizeof(uint64_t));
-		nr = sp_alloc_array(c->g[i].nr_runs, sizeof(*nr));
-		if (!pooled[i] || !nr) {
+		v[i] = sp_alloc_array(c->g[i].nr_runs, sizeof(*v[i]));
+		nr[i] = sp_alloc_array(c->g[i].nr_runs, sizeof(*nr[i]));
+		if (!v[i] || !nr[i]) {
 			ret = sp_cli_fail(NULL, "out of memory");
 			goto out;
 		}
-		total[i] = 0;
+		total = 0;
 		for (r = 0; r < c->g[i].nr_runs; r++) {
-			const struct sp_cmp_run *run = &c->g[i].runs[r];
-
-			memcpy(pooled[i] + total[i], run->waits, run->nr_waits * sizeof(uint64_t));
-			total[i] += run->nr_waits;
-			nr[r] = run->nr_waits;
+			v[i][r] = c->g[i].runs[r].waits;
+			nr[i][r] = c->g[i].runs[r].nr_waits;
+			total += nr[i][r];
 		}
-		/* without room to merge, a slower sort: the same order */
-		sp_samples_merge_runs(pooled[i], nr, c->g[i].nr_runs);
+		if (!total)
+			goto out;
+		runs[i] = (struct sp_sorted_runs){ v[i], nr[i], (size_t)c->g[i].nr_runs };
 	}
-	c->nr_crossings = sp_cdf_crossings(pooled[0], total[0], pooled[1], total[1],
-					   c->crossings);
+	n = sp_cdf_crossings_runs(&runs[0], &runs[1], c->crossings);
+	if (n < 0) {
+		ret = sp_cli_fail(NULL, "out of memory");
+		goto out;
+	}
+	c->nr_crossings = n;
 	c->has_crossings = true;
 out:
-	free(nr);
-	free(pooled[0]);
-	free(pooled[1]);
+	for (i = 0; i < 2; i++) {
+		free(v[i]);
+		free(nr[i]);
+	}
 	return ret;
 }
 

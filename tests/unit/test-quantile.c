@@ -5,14 +5,13 @@
  * "Percentile" article, and against properties: a constant added to every
  * sample moves every quantile by it; the sort agrees with qsort() on
  * random values of every magnitude; the summary selected without sorting
- * is the sorted one's; sorted runs merged are the pool sorted.
+ * is the sorted one's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <cmocka.h>
 
@@ -186,42 +185,6 @@ static void test_summary_matches_sort(void **state)
 	}
 }
 
-/*
- * Sorted runs merged are the pool sorted with qsort(): every count of runs
- * up to 9 (odd ones leave a run alone in a pass), empty runs among them,
- * runs of equal values.
- */
-static void test_merge_runs(void **state)
-{
-	uint64_t x = 314159265ull;
-
-	for (size_t nr_runs = 0; nr_runs <= 9; nr_runs++) {
-		size_t run_nr[9], total = 0, r, i;
-		uint64_t *v, *want;
-
-		for (r = 0; r < nr_runs; r++) {
-			run_nr[r] = r == 2 ? 0 : rnd(&x) % 300;
-			total += run_nr[r];
-		}
-		v = calloc(total + 1, sizeof(*v));
-		want = calloc(total + 1, sizeof(*want));
-		assert_non_null(v);
-		assert_non_null(want);
-		for (r = 0, total = 0; r < nr_runs; r++) {
-			for (i = 0; i < run_nr[r]; i++)
-				v[total + i] = r == 4 ? 77 : rnd(&x) % 1000;
-			qsort(v + total, run_nr[r], sizeof(*v), cmp_u64);
-			total += run_nr[r];
-		}
-		memcpy(want, v, total * sizeof(*v));
-		qsort(want, total, sizeof(*want), cmp_u64);
-		assert_int_equal(sp_samples_merge_runs(v, run_nr, nr_runs), 0);
-		assert_memory_equal(v, want, (total + 1) * sizeof(*v));
-		free(v);
-		free(want);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,7 +195,6 @@ int main(void)
 		cmocka_unit_test(test_shift_property),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_summary_matches_sort),
-		cmocka_unit_test(test_merge_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,20 +48,6 @@ int sp_samples_add(struct sp_samples *s, uint64_t v);
 int sp_samples_sort(struct sp_samples *s);
 
 /**
- * sp_samples_merge_runs - sort values that lie in sorted runs end to end
- * @v: the values, the first run's, then the second's, ...; sorted here
- * @run_nr: how many values each run has
- * @nr_runs: how many runs
- *
- * Neighbouring runs are merged pair by pair, ceil(log2(@nr_runs)) passes
- * over the values: pooling the sorted samples of many runs costs that,
- * not a sort.  Needs room for a second copy while it runs.
- *
- * Return: 0, or -ENOMEM (then the values are sorted with qsort() instead).
- */
-int sp_samples_merge_runs(uint64_t *v, const size_t *run_nr, size_t nr_runs);
-
-/**
  * sp_samples_quantile - the nearest-rank quantile num/den of sorted samples
  * @s: sorted samples
  * @num: numerator of p (0 <= num <= den)
