@@ -615,6 +615,14 @@ static void compare_release(struct sp_cmp *c)
 	free(c->metrics);
 }
 
+/* Job @i of the checks: is file @i a trace? */
+static int check_one(void *data, int i)
+{
+	const char *const *files = data;
+
+	return sp_cli_check(files[i]);
+}
+
 /* Job @i of the passes: run @i of the first group, then of the second. */
 static int load_one(void *data, int i)
 {
@@ -628,16 +636,9 @@ static int load_one(void *data, int i)
 static int load_groups(struct sp_cmp *c)
 {
 	const struct sp_cmp_opts *o = &c->o;
+	int i, r, ret, nr = o->nr_files[0] + o->nr_files[1];
 	const char **files;
-	int i, r, ret;
 
-	/* a file that is no trace fails at once, not after the passes over the others */
-	for (i = 0; !o->values && i < 2; i++)
-		for (r = 0; r < o->nr_files[i]; r++) {
-			ret = sp_cli_check(o->files[i][r]);
-			if (ret)
-				return ret;
-		}
 	for (i = 0; i < 2; i++) {
 		c->g[i].name = o->names[i];
 		c->g[i].runs = calloc(o->nr_files[i], sizeof(*c->g[i].runs));
@@ -647,13 +648,16 @@ static int load_groups(struct sp_cmp *c)
 		for (r = 0; r < o->nr_files[i]; r++)
 			c->g[i].runs[r].file = o->files[i][r];
 	}
-	/* the runs are independent: read on the CPUs there are, the largest first */
-	files = calloc(o->nr_files[0] + o->nr_files[1], sizeof(*files));
+	files = calloc(nr, sizeof(*files));
 	if (!files)
 		return sp_cli_fail(NULL, "out of memory");
 	memcpy(files, o->files[0], o->nr_files[0] * sizeof(*files));
 	memcpy(files + o->nr_files[0], o->files[1], o->nr_files[1] * sizeof(*files));
-	ret = sp_cli_parallel_files(o->nr_files[0] + o->nr_files[1], load_one, c, files);
+	/* a file that is no trace fails at once, not after the passes over the others */
+	ret = o->values ? SP_EXIT_OK : sp_cli_parallel(nr, check_one, files);
+	/* the runs are independent: read on the CPUs there are, the largest first */
+	if (!ret)
+		ret = sp_cli_parallel_files(nr, load_one, c, files);
 	free(files);
 	if (ret)
 		return ret;
