@@ -398,7 +398,12 @@ int sp_cli_open(struct sp_trace *t, const char *path)
 
 	sp_error_clear(&err);
 	ret = sp_trace_open(t, path, &err);
-	return ret ? open_failed(path, ret, &err) : SP_EXIT_OK;
+	if (ret)
+		return open_failed(path, ret, &err);
+	/* a job among others at once (sp_cli_parallel()): they keep the CPUs busy */
+	if (capture)
+		sp_reader_no_read_ahead(t->reader);
+	return SP_EXIT_OK;
 }
 
 int sp_cli_check(const char *path)
