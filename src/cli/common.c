@@ -28,6 +28,14 @@ void sp_cli_capture(FILE *fp)
 	capture = fp;
 }
 
+/* the other threads keep every CPU busy: no helper thread for this one's traces */
+static __thread bool cpus_busy;
+
+void sp_cli_cpus_busy(bool busy)
+{
+	cpus_busy = busy;
+}
+
 static FILE *msgs(void)
 {
 	return capture ? capture : stderr;
@@ -400,8 +408,7 @@ int sp_cli_open(struct sp_trace *t, const char *path)
 	ret = sp_trace_open(t, path, &err);
 	if (ret)
 		return open_failed(path, ret, &err);
-	/* a job among others at once (sp_cli_parallel()): they keep the CPUs busy */
-	if (capture)
+	if (cpus_busy)
 		sp_reader_no_read_ahead(t->reader);
 	return SP_EXIT_OK;
 }

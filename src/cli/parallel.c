@@ -31,6 +31,7 @@ struct pool {
 	int nr;
 	pthread_mutex_t lock;
 	pthread_cond_t done;	/* a job ended */
+	bool cpus_busy;		/* a worker per CPU at least */
 	int *order;		/* the jobs in the order they start */
 	int next;		/* where in order the next job to start is */
 	int stop;		/* no job from here on starts: one before failed */
@@ -58,7 +59,9 @@ static void run_job(struct pool *p, int i, struct job *j)
 		return;
 	}
 	sp_cli_capture(fp);
+	sp_cli_cpus_busy(p->cpus_busy);
 	j->ret = p->fn(p->data, i);
+	sp_cli_cpus_busy(false);
 	sp_cli_capture(NULL);
 	if (fclose(fp) && j->ret == SP_EXIT_OK)
 		j->ret = SP_EXIT_FAILURE;
@@ -145,6 +148,8 @@ int sp_cli_parallel_files(int nr, int (*fn)(void *data, int i), void *data,
 			ret = fn(data, i);
 		return ret;
 	}
+	/* with a trace on every CPU, a helper thread per trace only hands blocks over */
+	p.cpus_busy = nr_workers >= sysconf(_SC_NPROCESSORS_ONLN);
 	p.jobs = calloc(nr, sizeof(*p.jobs));
 	p.order = start_order(nr, files);
 	threads = calloc(nr_workers, sizeof(*threads));

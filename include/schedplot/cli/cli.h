@@ -214,6 +214,16 @@ int sp_cli_parse_jobs(const char *cmd, const char *arg);
 void sp_cli_capture(FILE *fp);
 
 /**
+ * sp_cli_cpus_busy - whether other threads keep every CPU busy meanwhile
+ * @busy: true: the traces this thread opens (sp_cli_open()) read each block
+ *	  in this thread, without a helper thread (sp_reader_no_read_ahead())
+ *
+ * For the jobs of sp_cli_parallel() when as many run at once as there are
+ * CPUs.
+ */
+void sp_cli_cpus_busy(bool busy);
+
+/**
  * sp_cli_parse_common - handle -v/-q style options shared by subcommands
  * @opt: the option character getopt_long returned
  *
