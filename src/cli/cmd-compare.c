@@ -215,47 +215,48 @@ out:
 	return ret;
 }
 
-static int cmp_u64(const void *pa, const void *pb)
-{
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* Where the two groups' CDFs of waits, each group's runs pooled, cross. */
+/*
+ * Where the two groups' CDFs of waits, each group's runs pooled, cross.
+ * Each run's waits are sorted: the runs are walked in step, not pooled.
+ */
 static int compute_crossings(struct sp_cmp *c)
 {
-	uint64_t *pooled[2] = { NULL, NULL };
-	size_t total[2] = { 0, 0 };
-	int i, r, ret = SP_EXIT_OK;
+	const uint64_t **v[2] = { NULL, NULL };
+	size_t *nr[2] = { NULL, NULL }, total;
+	struct sp_sorted_runs runs[2];
+	int i, r, n, ret = SP_EXIT_OK;
 
 	if (c->o.values)
 		return SP_EXIT_OK;
 	for (i = 0; i < 2; i++) {
-		for (r = 0; r < c->g[i].nr_runs; r++)
-			total[i] += c->g[i].runs[r].nr_waits;
-		if (!total[i])
-			goto out;
-		pooled[i] = malloc(total[i] * sizeof(uint64_t));
-		if (!pooled[i]) {
+		v[i] = sp_alloc_array(c->g[i].nr_runs, sizeof(*v[i]));
+		nr[i] = sp_alloc_array(c->g[i].nr_runs, sizeof(*nr[i]));
+		if (!v[i] || !nr[i]) {
 			ret = sp_cli_fail(NULL, "out of memory");
 			goto out;
 		}
-		total[i] = 0;
+		total = 0;
 		for (r = 0; r < c->g[i].nr_runs; r++) {
-			const struct sp_cmp_run *run = &c->g[i].runs[r];
-
-			memcpy(pooled[i] + total[i], run->waits, run->nr_waits * sizeof(uint64_t));
-			total[i] += run->nr_waits;
+			v[i][r] = c->g[i].runs[r].waits;
+			nr[i][r] = c->g[i].runs[r].nr_waits;
+			total += nr[i][r];
 		}
-		qsort(pooled[i], total[i], sizeof(uint64_t), cmp_u64);
+		if (!total)
+			goto out;
+		runs[i] = (struct sp_sorted_runs){ v[i], nr[i], (size_t)c->g[i].nr_runs };
 	}
-	c->nr_crossings = sp_cdf_crossings(pooled[0], total[0], pooled[1], total[1],
-					   c->crossings);
+	n = sp_cdf_crossings_runs(&runs[0], &runs[1], c->crossings);
+	if (n < 0) {
+		ret = sp_cli_fail(NULL, "out of memory");
+		goto out;
+	}
+	c->nr_crossings = n;
 	c->has_crossings = true;
 out:
-	free(pooled[0]);
-	free(pooled[1]);
+	for (i = 0; i < 2; i++) {
+		free(v[i]);
+		free(nr[i]);
+	}
 	return ret;
 }
 
@@ -614,6 +615,14 @@ static void compare_release(struct sp_cmp *c)
 	free(c->metrics);
 }
 
+/* Job @i of the checks: is file @i a trace? */
+static int check_one(void *data, int i)
+{
+	const char *const *files = data;
+
+	return sp_cli_check(files[i]);
+}
+
 /* Job @i of the passes: run @i of the first group, then of the second. */
 static int load_one(void *data, int i)
 {
@@ -627,18 +636,9 @@ static int load_one(void *data, int i)
 static int load_groups(struct sp_cmp *c)
 {
 	const struct sp_cmp_opts *o = &c->o;
-	int i, r, ret;
+	int i, r, ret, nr = o->nr_files[0] + o->nr_files[1];
+	const char **files;
 
-	/* a file that is no trace fails at once, not after the passes over the others */
-	for (i = 0; !o->values && i < 2; i++)
-		for (r = 0; r < o->nr_files[i]; r++) {
-			struct sp_trace t;
-
-			ret = sp_cli_open(&t, o->files[i][r]);
-			if (ret)
-				return ret;
-			sp_trace_close(&t);
-		}
 	for (i = 0; i < 2; i++) {
 		c->g[i].name = o->names[i];
 		c->g[i].runs = calloc(o->nr_files[i], sizeof(*c->g[i].runs));
@@ -648,8 +648,17 @@ static int load_groups(struct sp_cmp *c)
 		for (r = 0; r < o->nr_files[i]; r++)
 			c->g[i].runs[r].file = o->files[i][r];
 	}
-	/* the runs are independent: read on the CPUs there are, in order */
-	ret = sp_cli_parallel(c->g[0].nr_runs + c->g[1].nr_runs, load_one, c);
+	files = calloc(nr, sizeof(*files));
+	if (!files)
+		return sp_cli_fail(NULL, "out of memory");
+	memcpy(files, o->files[0], o->nr_files[0] * sizeof(*files));
+	memcpy(files + o->nr_files[0], o->files[1], o->nr_files[1] * sizeof(*files));
+	/* a file that is no trace fails at once, not after the passes over the others */
+	ret = o->values ? SP_EXIT_OK : sp_cli_parallel(nr, check_one, files);
+	/* the runs are independent: read on the CPUs there are, the largest first */
+	if (!ret)
+		ret = sp_cli_parallel_files(nr, load_one, c, files);
+	free(files);
 	if (ret)
 		return ret;
 	if (o->values)

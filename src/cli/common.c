@@ -28,6 +28,14 @@ void sp_cli_capture(FILE *fp)
 	capture = fp;
 }
 
+/* the other threads keep every CPU busy: no helper thread for this one's traces */
+static __thread bool cpus_busy;
+
+void sp_cli_cpus_busy(bool busy)
+{
+	cpus_busy = busy;
+}
+
 static FILE *msgs(void)
 {
 	return capture ? capture : stderr;
@@ -382,21 +390,37 @@ static void progress_done(struct progress *p)
 		fputs("\r\033[K", stderr);
 }
 
+/* Print the error of opening @path, which returned @ret. */
+static int open_failed(const char *path, int ret, struct sp_error *err)
+{
+	if (!err->code)
+		err->code = ret;		/* unrecorded: report the code returned */
+	sp_cli_error(path, err);
+	return SP_EXIT_FAILURE;
+}
+
 int sp_cli_open(struct sp_trace *t, const char *path)
 {
 	struct sp_error err;
-
 	int ret;
 
 	sp_error_clear(&err);
 	ret = sp_trace_open(t, path, &err);
-	if (ret) {
-		if (!err.code)
-			err.code = ret;		/* unrecorded: report the code returned */
-		sp_cli_error(path, &err);
-		return SP_EXIT_FAILURE;
-	}
+	if (ret)
+		return open_failed(path, ret, &err);
+	if (cpus_busy)
+		sp_reader_no_read_ahead(t->reader);
 	return SP_EXIT_OK;
+}
+
+int sp_cli_check(const char *path)
+{
+	struct sp_error err;
+	int ret;
+
+	sp_error_clear(&err);
+	ret = sp_trace_check(path, &err);
+	return ret ? open_failed(path, ret, &err) : SP_EXIT_OK;
 }
 
 /* -v: each kept repair and gap, with its CPU and time as trace-cmd report prints it. */

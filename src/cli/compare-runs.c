@@ -202,18 +202,20 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 		ret = sp_cli_fail_code(r->file, sorted, "cannot sort the wakeup latencies");
 		goto out;
 	}
+	/* the sorted waits, widened to 8 bytes; as doubles only for the shift function */
 	r->nr_waits = p.stats.lat.nr;
 	r->waits = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->waits));
-	r->samples = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->samples));
-	if (!r->waits || !r->samples) {
+	if (!o->no_shift)
+		r->samples = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->samples));
+	if (!r->waits || (!o->no_shift && !r->samples)) {
 		ret = sp_cli_fail(r->file, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < r->nr_waits; i++) {
+	for (i = 0; i < r->nr_waits; i++)
 		r->waits[i] = sp_samples_at(&p.stats.lat, i);
+	for (i = 0; !o->no_shift && i < r->nr_waits; i++)
 		r->samples[i] = (double)r->waits[i];
-	}
-	r->nr_samples = r->nr_waits;
+	r->nr_samples = o->no_shift ? 0 : r->nr_waits;
 out:
 	sp_stats_release(&p.stats);
 	sp_trace_close(&t);

@@ -153,7 +153,8 @@ static int pass_parallel(struct sp_view_run *run)
 		}
 	}
 	if (!ret)
-		ret = sp_cli_parallel(nr, pass_job, &j);
+		ret = sp_cli_parallel_files(nr, pass_job, &j,
+					    (const char *const *)run->opts.traces);
 	for (i = 1; i < nr && j.own[i]; i++) {
 		if (j.own[i]->csv.fp) {
 			if (!ret && append_csv(run->csv.fp, j.own[i]->csv.fp))

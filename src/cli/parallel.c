@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Independent jobs on worker threads, finished in job order: a job takes
- * the next index under the lock; the calling thread prints the messages of
- * each job in turn as it ends.
+ * Independent jobs on worker threads, finished in job order: a worker takes
+ * the next job in the order of starting under the lock (largest file
+ * first, so that no large one is left alone at the end); the calling
+ * thread prints the messages of each job in index order as it ends.
  */
 #define _GNU_SOURCE	/* open_memstream */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "schedplot/base/thread.h"
@@ -28,7 +31,9 @@ struct pool {
 	int nr;
 	pthread_mutex_t lock;
 	pthread_cond_t done;	/* a job ended */
-	int next;		/* the next job to start */
+	bool cpus_busy;		/* a worker per CPU at least */
+	int *order;		/* the jobs in the order they start */
+	int next;		/* where in order the next job to start is */
 	int stop;		/* no job from here on starts: one before failed */
 	struct job *jobs;
 };
@@ -54,7 +59,9 @@ static void run_job(struct pool *p, int i, struct job *j)
 		return;
 	}
 	sp_cli_capture(fp);
+	sp_cli_cpus_busy(p->cpus_busy);
 	j->ret = p->fn(p->data, i);
+	sp_cli_cpus_busy(false);
 	sp_cli_capture(NULL);
 	if (fclose(fp) && j->ret == SP_EXIT_OK)
 		j->ret = SP_EXIT_FAILURE;
@@ -68,11 +75,13 @@ static void *worker(void *arg)
 
 	for (;;) {
 		pthread_mutex_lock(&p->lock);
-		if (p->next >= p->stop) {
+		while (p->next < p->nr && p->order[p->next] >= p->stop)
+			p->next++;
+		if (p->next >= p->nr) {
 			pthread_mutex_unlock(&p->lock);
 			return NULL;
 		}
-		i = p->next++;
+		i = p->order[p->next++];
 		pthread_mutex_unlock(&p->lock);
 
 		j = (struct job){ 0 };
@@ -88,7 +97,47 @@ static void *worker(void *arg)
 	}
 }
 
+struct sized {
+	uint64_t size;
+	int i;
+};
+
+/* Largest first; of equal ones, the first first. */
+static int cmp_sized(const void *pa, const void *pb)
+{
+	const struct sized *a = pa, *b = pb;
+
+	if (a->size != b->size)
+		return a->size < b->size ? 1 : -1;
+	return a->i - b->i;
+}
+
+/* The order in which the jobs start: by the size of their files, or as they come. */
+static int *start_order(int nr, const char *const *files)
+{
+	struct sized *by = files ? calloc(nr, sizeof(*by)) : NULL;
+	int *order = calloc(nr, sizeof(*order)), i;
+	struct stat st;
+
+	for (i = 0; by && i < nr; i++) {
+		by[i].i = i;
+		by[i].size = files[i] && !stat(files[i], &st) ? (uint64_t)st.st_size : 0;
+	}
+	if (by)
+		qsort(by, nr, sizeof(*by), cmp_sized);
+	for (i = 0; order && i < nr; i++)
+		order[i] = by ? by[i].i : i;
+	free(by);
+	return order;
+}
+
 int sp_cli_parallel(int nr, int (*fn)(void *data, int i), void *data)
+{
+	return sp_cli_parallel_files(nr, fn, data, NULL);
+}
+
+int sp_cli_parallel_files(int nr, int (*fn)(void *data, int i), void *data,
+			  const char *const *files)
 {
 	struct pool p = { .fn = fn, .data = data, .nr = nr, .stop = nr };
 	int i, nr_workers = sp_cli_jobs(nr), started = 0, ret = SP_EXIT_OK;
@@ -99,10 +148,14 @@ int sp_cli_parallel(int nr, int (*fn)(void *data, int i), void *data)
 			ret = fn(data, i);
 		return ret;
 	}
+	/* with a trace on every CPU, a helper thread per trace only hands blocks over */
+	p.cpus_busy = nr_workers >= sysconf(_SC_NPROCESSORS_ONLN);
 	p.jobs = calloc(nr, sizeof(*p.jobs));
+	p.order = start_order(nr, files);
 	threads = calloc(nr_workers, sizeof(*threads));
-	if (!p.jobs || !threads) {
+	if (!p.jobs || !p.order || !threads) {
 		free(p.jobs);
+		free(p.order);
 		free(threads);
 		return sp_cli_fail(NULL, "out of memory");
 	}
@@ -137,6 +190,7 @@ out:
 	pthread_cond_destroy(&p.done);
 	pthread_mutex_destroy(&p.lock);
 	free(p.jobs);
+	free(p.order);
 	free(threads);
 	return ret;
 }

@@ -29,7 +29,8 @@ static void read_topology(struct sp_trace *t)
 		sp_topology_release(&t->topology);
 }
 
-int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
+/* The reader and the records' time span: what can fail in sp_trace_open(). */
+static int open_span(struct sp_trace *t, const char *path, struct sp_error *err)
 {
 	bool any = false;
 	int cpu;
@@ -65,6 +66,25 @@ int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 		return sp_error_set(err, -ENODATA, -1,
 				    "the trace holds no records (was tracing on while recording?)");
 	}
+	return 0;
+}
+
+int sp_trace_check(const char *path, struct sp_error *err)
+{
+	struct sp_trace t;
+	int ret = open_span(&t, path, err);
+
+	if (!ret)
+		sp_trace_close(&t);
+	return ret;
+}
+
+int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
+{
+	int cpu, ret = open_span(t, path, err);
+
+	if (ret)
+		return ret;
 	/*
 	 * DESIGN.md: a CPU that lost nothing recorded everything from the
 	 * trace's start, t0, so it is complete from there (its first sched

@@ -839,7 +839,7 @@ int sp_merge_pass(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_err
 	    !sp_decoder_nr_extras(r->dec))
 		ret = merge_batches(r, fn, data, err);
 	else {
-		if (r->scratch)
+		if (r->scratch && !r->no_read_ahead)
 			sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_WHOLE);
 		ret = merge_tree(r, fn, data, err);
 	}

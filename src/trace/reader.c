@@ -453,6 +453,13 @@ bool sp_reader_cpu_lossless(struct sp_reader *r, int cpu)
 	       sp_reader_cpu_marker(r, cpu) == 0;
 }
 
+void sp_reader_no_read_ahead(struct sp_reader *r)
+{
+	r->no_read_ahead = true;
+	if (r->scratch)
+		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_NONE);
+}
+
 void sp_reader_set_skipped(struct sp_reader *r, unsigned int types)
 {
 	sp_decoder_set_skipped(r->dec, types);

@@ -3,6 +3,7 @@
  * tracecmd-compat: a zlib codec for libtracecmd builds without one (see
  * the header), through its compression hook.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -40,10 +41,8 @@ static bool zlib_supported(const char *name, const char *version)
 	return name && !strcmp(name, "zlib");
 }
 
-/* Once per process: teach libtracecmd zlib unless it knows it already. */
-void sp_tracecmd_register_zlib(void)
+static void register_zlib(void)
 {
-	static bool done;
 	struct tracecmd_compression_proto proto = {
 		.weight = 10,
 		.name = "zlib",
@@ -54,9 +53,14 @@ void sp_tracecmd_register_zlib(void)
 		.is_supported = zlib_supported,
 	};
 
-	if (done)
-		return;
-	done = true;
 	if (!tracecmd_compress_is_supported("zlib", NULL))
 		tracecmd_compress_proto_register(&proto);
+}
+
+/* Once per process: teach libtracecmd zlib unless it knows it already. */
+void sp_tracecmd_register_zlib(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, register_zlib);
 }

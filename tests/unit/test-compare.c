@@ -449,6 +449,62 @@ static void test_crossings_two(void **state)
 	assert_int_equal(c[1].below, 0);
 }
 
+/* Deal the sorted @x out to @k runs, laid end to end in @out (each stays sorted). */
+static void deal(const uint64_t *x, size_t n, size_t k, uint64_t *out, const uint64_t **v,
+		 size_t *nr)
+{
+	size_t r, i, at = 0;
+
+	for (r = 0; r < k; r++) {
+		v[r] = out + at;
+		nr[r] = 0;
+		for (i = r; i < n; i += k)
+			out[at + nr[r]++] = x[i];
+		at += nr[r];
+	}
+}
+
+/*
+ * Samples given as sorted runs cross where the runs pooled cross: one to
+ * seven runs a sample, an empty one among them, and with values made
+ * coarse, so that runs share many equal values.
+ */
+static void test_crossings_runs(void **state)
+{
+	static uint64_t ra[NR_X], rb[NR_X];
+	static const double amps[] = { 50, 500, 2000 };
+	struct sp_crossing want[SP_CROSSINGS_MAX], got[SP_CROSSINGS_MAX];
+	const uint64_t *run_a[8], *run_b[8];
+	size_t na[8], nb[8];
+
+	for (int coarse = 0; coarse < 2; coarse++) {
+		for (size_t m = 0; m < sizeof(amps) / sizeof(amps[0]); m++) {
+			size_t nw = cross_sine(amps[m], want);
+
+			if (coarse) {
+				for (int i = 0; i < NR_X; i++) {
+					xa[i] /= 64;
+					xb[i] /= 64;
+				}
+				nw = sp_cdf_crossings(xa, NR_X, xb, NR_X, want);
+			}
+			for (size_t k = 1; k <= 7; k += 2) {
+				struct sp_sorted_runs a = { run_a, na, k }, b = { run_b, nb, k + 1 };
+
+				deal(xa, NR_X, k, ra, run_a, na);
+				deal(xb, NR_X, k, rb, run_b, nb);
+				run_b[k] = rb;	/* an empty run */
+				nb[k] = 0;
+				assert_int_equal(sp_cdf_crossings_runs(&a, &b, got), (int)nw);
+				for (size_t i = 0; i < nw; i++) {
+					assert_int_equal(got[i].at_ns, want[i].at_ns);
+					assert_int_equal(got[i].below, want[i].below);
+				}
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_crossings_none),
 		cmocka_unit_test(test_crossings_one),
 		cmocka_unit_test(test_crossings_two),
+		cmocka_unit_test(test_crossings_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

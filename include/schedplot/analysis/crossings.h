@@ -37,4 +37,27 @@ struct sp_crossing {
 size_t sp_cdf_crossings(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
 			struct sp_crossing *out);
 
+/* A sample given as runs, each sorted on its own (the runs of a group). */
+struct sp_sorted_runs {
+	const uint64_t *const *v;	/* run r's values, sorted ascending */
+	const size_t *nr;		/* how many run r has (0 is fine) */
+	size_t nr_runs;
+};
+
+/**
+ * sp_cdf_crossings_runs - sp_cdf_crossings() of samples given as sorted runs
+ * @a: the runs of the first sample
+ * @b: the runs of the second
+ * @out: room for %SP_CROSSINGS_MAX
+ *
+ * The same crossings as sp_cdf_crossings() of each sample's runs pooled
+ * and sorted, without pooling them: the runs are walked in step, each run's
+ * values scanned once, a heap step (logarithmic in the runs) per distinct
+ * value of a run.
+ *
+ * Return: the number of crossings (0 without samples in either), or -ENOMEM.
+ */
+int sp_cdf_crossings_runs(const struct sp_sorted_runs *a, const struct sp_sorted_runs *b,
+			  struct sp_crossing *out);
+
 #endif /* SP_CROSSINGS_H */

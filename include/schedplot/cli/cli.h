@@ -130,6 +130,15 @@ int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_model_obse
 int sp_cli_open(struct sp_trace *t, const char *path);
 
 /**
+ * sp_cli_check - whether sp_cli_open() of @path would succeed (sp_trace_check())
+ * @path: the file
+ *
+ * Prints the error sp_cli_open() would print.
+ * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ */
+int sp_cli_check(const char *path);
+
+/**
  * sp_cli_run - build the model of an open trace (sp_trace_run()), with progress
  * @t: the trace
  * @obs: observers (may be NULL)
@@ -203,6 +212,16 @@ int sp_cli_parse_jobs(const char *cmd, const char *arg);
  * For the jobs of sp_cli_parallel(): no progress is shown meanwhile.
  */
 void sp_cli_capture(FILE *fp);
+
+/**
+ * sp_cli_cpus_busy - whether other threads keep every CPU busy meanwhile
+ * @busy: true: the traces this thread opens (sp_cli_open()) read each block
+ *	  in this thread, without a helper thread (sp_reader_no_read_ahead())
+ *
+ * For the jobs of sp_cli_parallel() when as many run at once as there are
+ * CPUs.
+ */
+void sp_cli_cpus_busy(bool busy);
 
 /**
  * sp_cli_parse_common - handle -v/-q style options shared by subcommands

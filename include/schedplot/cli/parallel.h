@@ -37,4 +37,21 @@ int sp_cli_jobs(int nr);
  */
 int sp_cli_parallel(int nr, int (*fn)(void *data, int i), void *data);
 
+/**
+ * sp_cli_parallel_files - sp_cli_parallel() of jobs that each read a file
+ * @nr: the number of jobs
+ * @fn: one job, as for sp_cli_parallel()
+ * @data: @fn's
+ * @files: job i's file (NULL: a job of no size)
+ *
+ * The same, with the jobs started largest file first: a large file read
+ * last would leave the other workers idle until it ends.  Messages, the
+ * jobs' results and what a failure ends are as in sp_cli_parallel(),
+ * in job order; with one job at a time they run in job order too.
+ *
+ * Return: the exit code of the first job that failed, or SP_EXIT_OK.
+ */
+int sp_cli_parallel_files(int nr, int (*fn)(void *data, int i), void *data,
+			  const char *const *files);
+
 #endif /* SP_PARALLEL_H */

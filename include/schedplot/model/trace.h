@@ -63,6 +63,20 @@ struct sp_trace {
 int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err);
 
 /**
+ * sp_trace_check - whether sp_trace_open() of a file would succeed
+ * @path: the .dat file
+ * @err: filled in on failure, as sp_trace_open() would
+ *
+ * Opens the file and reads its time span, then closes it: the same checks
+ * with the same errors, without what sp_trace_open() reads that cannot fail
+ * (whether CPUs lost events, which reads all their data; the topology).
+ * For a command that checks all its files before the passes over them.
+ *
+ * Return: 0, or the negative code sp_trace_open() would return.
+ */
+int sp_trace_check(const char *path, struct sp_error *err);
+
+/**
  * sp_trace_run - make the pass over all records and build t->model
  * @t: an open trace
  * @obs: observers told about runs, steps and latencies (may be NULL)

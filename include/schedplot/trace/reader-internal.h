@@ -59,6 +59,7 @@ struct sp_reader {
 	int fd;
 	struct sp_container_layout layout;
 	struct sp_cpustream_scratch *scratch;	/* shared by the CPUs' streams */
+	bool no_read_ahead;		/* sp_reader_no_read_ahead(): each block when reached */
 	int nr_cpus;
 	bool swap;			/* file and host byte order differ */
 	struct sp_decoder *dec;

@@ -169,6 +169,20 @@ bool sp_reader_cpu_lossless(struct sp_reader *r, int cpu);
 void sp_reader_set_progress(struct sp_reader *r, sp_progress_fn fn, void *data);
 
 /**
+ * sp_reader_no_read_ahead - read each block of data when a pass reaches it
+ * @r: the reader
+ *
+ * By default a helper thread decompresses each CPU's next block while a
+ * pass over a few CPUs' streams walks the current one.  For a caller that
+ * runs as many readers at once as there are CPUs, the CPUs are busy anyway
+ * and the helper only adds the handing over of blocks: after this call
+ * such passes read each block in their own thread.  A block already asked
+ * for still comes.  The merge in batches (many CPUs, merge.c) is left as
+ * it is: its two threads read the blocks while they wait for each other.
+ */
+void sp_reader_no_read_ahead(struct sp_reader *r);
+
+/**
  * sp_reader_set_skipped - event types whose own fields are not decoded
  * @r: the reader
  * @types: a bit (1u << type) per enum sp_event_type; 0 (the default): none

@@ -40,8 +40,8 @@ bool tracecmd_compress_is_supported(const char *name, const char *version);
 /**
  * sp_tracecmd_register_zlib - teach libtracecmd zlib unless it knows it already
  *
- * Once per process (later calls do nothing); not thread-safe, call it
- * before any thread opens a trace.
+ * Once per process (later calls do nothing, also from other threads at
+ * the same time: readers are opened on worker threads).
  */
 void sp_tracecmd_register_zlib(void);
 
