@@ -534,15 +534,20 @@ static bool block_missed(const struct sp_cpustream *s)
 	return false;
 }
 
+/* The lost-events scan maps this much of the file at a time (sp_cpustream_scan_missed()) */
+#define SP_SCAN_MAP_BYTES	(8u << 20)
+
 /*
  * Uncompressed data: the pages' flags read through a mapping of the file,
  * as copying every page in only to look at one word of each cost a tenth
- * of a pass.  Return: 1, 0, or -1 when it cannot be mapped (then read).
+ * of a pass.  A window at a time, so that the pages mapped do not all
+ * count in the peak RSS.  Return: 1, 0, or -1 when it cannot be mapped
+ * (then read).
  */
 static int scan_missed_mapped(const struct sp_cpustream *s)
 {
 	long sys_page = sysconf(_SC_PAGESIZE);
-	uint64_t ps = s->p.page_size, start, skip, len, off;
+	uint64_t ps = s->p.page_size, per_map, first, start, skip, end, len, off;
 	unsigned int flags_at = SP_DAT_PAGE_TS_SIZE + s->p.long_size;
 	const char *map;
 	struct stat st;
@@ -551,18 +556,21 @@ static int scan_missed_mapped(const struct sp_cpustream *s)
 	if (sys_page <= 0 || fstat(s->p.fd, &st) || !s->cpu.size ||
 	    s->cpu.offset + s->cpu.size > (uint64_t)st.st_size)
 		return -1;
-	start = s->cpu.offset / sys_page * sys_page;
-	skip = s->cpu.offset - start;
-	len = skip + s->cpu.size;
-	if (len != (size_t)len)
-		return -1;
-	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, s->p.fd, (off_t)start);
-	if (map == MAP_FAILED)
-		return -1;
+	per_map = SP_SCAN_MAP_BYTES / ps ? SP_SCAN_MAP_BYTES / ps * ps : ps;
 	/* a last page cut short reads as zeros in a block: no flag there either */
-	for (off = 0; off + flags_at <= s->cpu.size && !found; off += ps)
-		found = !!(get_long(s, map + skip + off + SP_DAT_PAGE_TS_SIZE) & SP_DAT_MISSED_EVENTS);
-	munmap((void *)map, len);
+	for (first = 0; first + flags_at <= s->cpu.size && !found; first += per_map) {
+		end = first + per_map < s->cpu.size ? first + per_map : s->cpu.size;
+		start = (s->cpu.offset + first) / sys_page * sys_page;
+		skip = s->cpu.offset + first - start;
+		len = skip + (end - first);
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, s->p.fd, (off_t)start);
+		if (map == MAP_FAILED)
+			return -1;
+		for (off = 0; first + off + flags_at <= end && !found; off += ps)
+			found = !!(get_long(s, map + skip + off + SP_DAT_PAGE_TS_SIZE) &
+				   SP_DAT_MISSED_EVENTS);
+		munmap((void *)map, len);
+	}
 	return found;
 }
 

@@ -414,47 +414,68 @@ static int scan_cpu(const char *path, unsigned int i, size_t window_bytes)
 	return ret;
 }
 
+static void write_many_cpus(const char *path, int nr_cpus, size_t n);
+
+/* Set the missed-events flag of page @page of CPU entry @i of a copy of @path; scan it. */
+static int scan_flagged(const char *path, const struct sp_container_layout *layout, unsigned int i,
+			uint64_t page)
+{
+	const char *copy = "build/tests/missed-flag.dat";
+	uint64_t flags, off = layout->cpus[i].offset + page * layout->info.page_size + 8;
+	char cmd[256];
+	int fd, ret;
+
+	snprintf(cmd, sizeof(cmd), "cp %s %s", path, copy);
+	assert_int_equal(system(cmd), 0);
+	fd = open(copy, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &flags, 8, off), 8);
+	flags |= 1ull << 31;
+	assert_int_equal(pwrite(fd, &flags, 8, off), 8);
+	close(fd);
+	ret = scan_cpu(copy, i, 1u << 20);
+	unlink(copy);
+	return ret;
+}
+
 /*
  * The lost-events scan of uncompressed data reads the pages' flags through
- * a mapping: it finds a flag set on any page of a CPU (the first, one in
- * the middle, the last), and none in a copy without.
+ * a mapping, a window at a time: it finds a flag set on any page of a CPU
+ * (the first, the last, pages around every 8 MiB of a large file), and
+ * none in the file without.
  */
 static void test_scan_missed(void **state)
 {
-	const char *path = "traces/overload-v6.dat", *copy = "build/tests/missed-flag.dat";
-	struct sp_container_layout layout;
-	struct sp_error err;
-	unsigned int i;
-	char cmd[256];
+	const char *paths[] = { "traces/overload-v6.dat", "build/tests/scan-large.dat" };
+	unsigned int i, k, n;
 
 	(void)state;
-	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
-	assert_false(layout.compressed);
-	snprintf(cmd, sizeof(cmd), "cp %s %s", path, copy);
-	for (i = 0; i < layout.nr_cpus; i++) {
-		uint64_t pages = layout.cpus[i].size / layout.info.page_size, at[3], k;
+	write_many_cpus(paths[1], 2, 600000);
+	for (n = 0; n < 2; n++) {
+		struct sp_container_layout layout;
+		struct sp_error err;
 
-		if (!pages)
-			continue;
-		assert_int_equal(scan_cpu(path, i, 1u << 20), 0);
-		at[0] = 0;
-		at[1] = pages / 2;
-		at[2] = pages - 1;
-		for (k = 0; k < 3; k++) {
-			uint64_t flags, off = layout.cpus[i].offset + at[k] * layout.info.page_size + 8;
-			int fd;
+		assert_int_equal(sp_container_layout(paths[n], &layout, &err), 0);
+		assert_false(layout.compressed);
+		for (i = 0; i < layout.nr_cpus; i++) {
+			uint64_t pages = layout.cpus[i].size / layout.info.page_size;
+			uint64_t per_8m = (8u << 20) / layout.info.page_size;
 
-			assert_int_equal(system(cmd), 0);
-			fd = open(copy, O_RDWR);
-			assert_true(fd >= 0);
-			assert_int_equal(pread(fd, &flags, 8, off), 8);
-			flags |= 1ull << 31;
-			assert_int_equal(pwrite(fd, &flags, 8, off), 8);
-			close(fd);
-			assert_int_equal(scan_cpu(copy, i, 1u << 20), 1);
+			if (!pages)
+				continue;
+			if (n)
+				assert_true(pages > per_8m + 1);
+			assert_int_equal(scan_cpu(paths[n], i, 1u << 20), 0);
+			assert_int_equal(scan_flagged(paths[n], &layout, i, 0), 1);
+			assert_int_equal(scan_flagged(paths[n], &layout, i, pages / 2), 1);
+			assert_int_equal(scan_flagged(paths[n], &layout, i, pages - 1), 1);
+			for (k = 1; n && k * per_8m < pages; k++) {
+				assert_int_equal(scan_flagged(paths[n], &layout, i, k * per_8m - 1), 1);
+				assert_int_equal(scan_flagged(paths[n], &layout, i, k * per_8m), 1);
+			}
 		}
 	}
-	unlink(copy);
+	unlink(paths[1]);
 }
 
 static void test_merge_order(void **state)
