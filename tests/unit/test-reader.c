@@ -327,6 +327,7 @@ static uint64_t read_until_error(const char *path, size_t window_bytes, int *cod
 	sp_cpustream_free(s);
 	tracecmd_close(h);
 	close(fd);
+	sp_container_layout_release(&layout);
 	return nr;
 }
 
@@ -386,6 +387,7 @@ static void test_damaged_chunk(void **state)
 		assert_true(nr_large > prev_nr && nr_large < whole);
 		prev_nr = nr_large;
 	}
+	sp_container_layout_release(&layout);
 	unlink(copy);
 }
 
@@ -411,6 +413,7 @@ static int scan_cpu(const char *path, unsigned int i, size_t window_bytes)
 	sp_cpustream_free(s);
 	tracecmd_close(h);
 	close(fd);
+	sp_container_layout_release(&layout);
 	return ret;
 }
 
@@ -474,6 +477,7 @@ static void test_scan_missed(void **state)
 				assert_int_equal(scan_flagged(paths[n], &layout, i, k * per_8m), 1);
 			}
 		}
+		sp_container_layout_release(&layout);
 	}
 	unlink(paths[1]);
 }
