@@ -184,6 +184,8 @@ static size_t quantile_rank(size_t n, uint64_t num, uint64_t den)
 {
 	uint64_t rank;
 
+	if (!den)
+		return 1;
 	if (num > den)
 		num = den;
 	/* ceil(num * n / den) without overflow for any n below 2^54 */

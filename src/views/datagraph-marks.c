@@ -581,12 +581,15 @@ static size_t merge_runs(struct sp_dg_seg *s, size_t n)
 /* The order the migration classes are drawn in: the most frequent last, on top */
 static void class_order(const struct sp_dg_marks *mk, int order[SP_MIG_NR_CLASSES])
 {
-	for (int k = 0; k < SP_MIG_NR_CLASSES; k++) {
-		int j = k;
+	for (int k = 0; k < SP_MIG_NR_CLASSES; k++)
+		order[k] = k;
+	/* by count, stable: classes drawn as often keep their order */
+	for (int k = 1; k < SP_MIG_NR_CLASSES; k++) {
+		int c = order[k], j = k;
 
-		for (; j > 0 && mk->mig.nr[order[j - 1]] > mk->mig.nr[k]; j--)
+		for (; j > 0 && mk->mig.nr[order[j - 1]] > mk->mig.nr[c]; j--)
 			order[j] = order[j - 1];
-		order[j] = k;
+		order[j] = c;
 	}
 }
 
