@@ -62,6 +62,7 @@ struct sp_change {
  */
 struct sp_held {
 	uint64_t ts;
+	uint32_t task;		/* its task: index in tasks[] + 1, 0 for pid 0 */
 	uint32_t comm;		/* the task's name when it was made */
 	bool is_run;
 	bool has_wait;		/* becoming current: a wait ended (w) */
@@ -70,7 +71,7 @@ struct sp_held {
 		struct {
 			struct sp_wait w;	/* pid, cpu and prev_cpu also without a wait */
 			uint64_t seq;		/* records handled then (repairs: up to t_r's) */
-			uint64_t prev;		/* the task's previous one still held, 0: none */
+			uint64_t prev;		/* the task's previous one, 0: none */
 			uint64_t run;		/* its run's record when held, 0: none */
 			uint64_t wait_seq;	/* records handled when the wait began */
 			int32_t cpu;		/* where it became current */
@@ -436,18 +437,20 @@ static inline int change_add(struct sp_model *m, uint64_t ts, int d_running, int
  */
 static void held_release(struct sp_model *m, uint64_t upto)
 {
-	while (m->head_held < m->nr_held && m->held[m->head_held].ts < upto) {
-		const struct sp_held *h = &m->held[m->head_held++];
-		int pid = h->is_run ? h->r.pid : h->w.pid;
-		struct sp_task *t;
-		uint32_t comm;
+	size_t i = m->head_held, n = m->nr_held;
+
+	for (; i < n && m->held[i].ts < upto; i++) {
+		const struct sp_held *h = &m->held[i];
+		struct sp_task *t = NULL;
+		uint32_t comm = 0;
 
 		if (h->is_run ? !m->obs.run_info : !h->has_wait || !m->obs.wait)
 			continue;
-		t = pid > 0 ? task_find(m, pid) : NULL;
-		comm = t ? t->comm : 0;
-		if (t)
+		if (h->task && m->tasks[h->task - 1].comm != h->comm) {
+			t = &m->tasks[h->task - 1];
+			comm = t->comm;
 			t->comm = h->comm;
+		}
 		if (h->is_run)
 			m->obs.run_info(m->obs.data, &h->r);
 		else
@@ -455,21 +458,16 @@ static void held_release(struct sp_model *m, uint64_t upto)
 		if (t)
 			t->comm = comm;
 	}
+	m->head_held = i;
 	if (m->head_held == m->nr_held) {
 		m->held_off += m->nr_held;
 		m->head_held = m->nr_held = 0;
 	}
 }
 
-/*
- * A new held record, final from @ts on; *@ref gets its index + 1.
- * Return: NULL for ENOMEM.
- */
-static struct sp_held *held_add(struct sp_model *m, uint64_t ts, bool is_run, uint32_t comm,
-				uint64_t *ref)
+/* Room for one more held record.  Return: 0 or -ENOMEM. */
+static __attribute__((noinline)) int held_room(struct sp_model *m)
 {
-	struct sp_held *h;
-
 	if (m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES)
 		held_release(m, m->held[m->head_held].ts + 1);
 	if (m->nr_held == m->alloc_held && m->head_held) {
@@ -481,11 +479,27 @@ static struct sp_held *held_add(struct sp_model *m, uint64_t ts, bool is_run, ui
 	}
 	if (m->nr_held == m->alloc_held &&
 	    sp_grow_array(&m->held, &m->alloc_held, m->nr_held + 1, sizeof(*m->held)))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * A new held record of @t (NULL for pid 0), final from @ts on; *@ref gets
+ * its index + 1.  Return: NULL for ENOMEM.
+ */
+static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, bool is_run,
+				       const struct sp_task *t, uint64_t *ref)
+{
+	struct sp_held *h;
+
+	if ((m->nr_held == m->alloc_held ||
+	     m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES) && held_room(m))
 		return NULL;
 	*ref = m->held_off + m->nr_held + 1;
 	h = &m->held[m->nr_held++];
 	h->ts = ts;
-	h->comm = comm;
+	h->task = t ? t - m->tasks + 1 : 0;
+	h->comm = t ? t->comm : 0;
 	h->is_run = is_run;
 	h->has_wait = false;
 	return h;
@@ -649,30 +663,31 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t s
 			t->state = SP_TASK_OTHER;
 			ret = deferred_apply(m, &m->cpus[t->cpu], t, -1);
 		}
-		b = held_add(m, ts, false, t->comm, &ref);
+		b = held_add(m, ts, false, t, &ref);
 		if (!b)
 			return -ENOMEM;
-		b->w = (struct sp_wait){ .pid = pid, .cpu = c, .prev_cpu = t->last_cpu, .waker = -1 };
+		b->w.pid = pid;
+		b->w.cpu = c;
+		b->w.prev_cpu = t->last_cpu;
 		b->seq = seq;
-		b->prev = held_get(m, t->became) ? t->became : 0;
+		b->prev = t->became;
 		b->run = 0;
 		b->cpu = c;
 		t->became = cpu->run_became = ref;
 		if (t->state == SP_TASK_WAITING && !ret) {
 			uint64_t since = t->wait_since_ns;
 
+			bool woken = t->wake_ns != SP_NO_TS;
+
 			b->has_wait = true;
 			b->wait_seq = t->wait_seq;
 			b->wait_counted = t->wait_counted;
 			b->w.start_ns = since;
 			b->w.dur_ns = ts > since ? ts - since : 0;
-			b->w.target_cpu = t->last_cpu;
-			b->w.wait_class = t->wake_ns != SP_NO_TS ? SP_WAIT_WAKEUP : SP_WAIT_PREEMPT;
-			if (b->w.wait_class == SP_WAIT_WAKEUP) {
-				b->w.waker = t->waker;
-				b->w.target_cpu = t->wake_target;
-				b->w.prev_idle = t->wake_prev_idle;
-			}
+			b->w.wait_class = woken ? SP_WAIT_WAKEUP : SP_WAIT_PREEMPT;
+			b->w.waker = woken ? t->waker : -1;
+			b->w.target_cpu = woken ? t->wake_target : t->last_cpu;
+			b->w.prev_idle = woken && t->wake_prev_idle;
 			ret = wait_end(m, t, ts);
 			cpu->run_wait_ns = b->w.dur_ns;
 			cpu->run_waker = b->w.waker;
@@ -711,7 +726,7 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 	if (dur && m->obs.run)
 		m->obs.run(m->obs.data, c, pid, cpu->run_start_ns, ts);
 	if (m->obs.run_info) {
-		struct sp_task *rt = pid > 0 ? task_find(m, pid) : NULL;
+		const struct sp_task *rt = pid > 0 ? task_find(m, pid) : NULL;
 		struct sp_held *h;
 		uint64_t ref;
 		struct sp_run r = {
@@ -724,7 +739,7 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 			.end_runnable = ev && ev->prev_runnable,
 		};
 
-		h = held_add(m, cpu->run_start_ns, true, rt ? rt->comm : 0, &ref);
+		h = held_add(m, cpu->run_start_ns, true, rt, &ref);
 		if (!h)
 			return -ENOMEM;
 		h->r = r;
