@@ -15,10 +15,11 @@
  * and t, so changes go through a small heap and are only handed to the
  * observers once no CPU can reach back before them any more: a CPU can
  * reach back to its last sched record (or, before its first one, to its
- * first record).
+ * first record).  Wait and run records, and each task becoming current,
+ * are held the same way (sp_held), in the order made.
  *
  * A repair acts at t_r for every CPU: records of other CPUs after t_r see
- * T gone and P current.  Two kinds of them are decided again when the
+ * T gone and P current.  These kinds of them are decided again when the
  * repair becomes known at t:
  *
  *   - a wakeup of T in (t_r, t) found T current on c; it is held on c
@@ -27,6 +28,8 @@
  *     the meantime shows the same, and settles it there;
  *   - a wait of P that began after c's record at t_r (a wakeup, or P
  *     switched out runnable elsewhere) never was: P was current on c;
+ *   - P switched in elsewhere after t_r became current on c first: the
+ *     wait that switch ended ends at t_r (repair_late_current());
  *   - a sched_migrate_task of T in (t_r, t) is held the same way and
  *     handed to the observer once T's state at its time is known.
  */
@@ -51,6 +54,30 @@ struct sp_change {
 	uint64_t ts;
 	int32_t d_running;
 	int32_t d_waiting;
+};
+
+/*
+ * A run record, or a task becoming current with the wait that ended then;
+ * final once no CPU can reach back before @ts.
+ */
+struct sp_held {
+	uint64_t ts;
+	uint32_t task;		/* its task: index in tasks[] + 1, 0 for pid 0 */
+	uint32_t comm;		/* the task's name when it was made */
+	bool is_run;
+	bool has_wait;		/* becoming current: a wait ended (w) */
+	union {
+		struct sp_run r;
+		struct {
+			struct sp_wait w;	/* pid, cpu and prev_cpu also without a wait */
+			uint64_t seq;		/* records handled then (repairs: up to t_r's) */
+			uint64_t prev;		/* the task's previous one, 0: none */
+			uint64_t run;		/* its run's record when held, 0: none */
+			uint64_t wait_seq;	/* records handled when the wait began */
+			int32_t cpu;		/* where it became current */
+			bool wait_counted;
+		};
+	};
 };
 
 /* Count a repair, and keep its note while fewer than keep_repair_notes are. */
@@ -308,6 +335,8 @@ static void steps_out(struct sp_model *m)
 	m->nr_steps = 0;
 }
 
+static void held_release(struct sp_model *m, uint64_t upto);
+
 /*
  * Pending changes are kept sorted by time in changes[head..nr_changes).
  * Almost all arrive in time order and are appended; only repairs reach
@@ -339,6 +368,7 @@ static void changes_flush(struct sp_model *m, uint64_t upto)
 	steps_out(m);
 	if (m->head_changes == m->nr_changes)
 		m->head_changes = m->nr_changes = 0;
+	held_release(m, upto);
 }
 
 static __attribute__((noinline)) int change_insert(struct sp_model *m, uint64_t ts,
@@ -396,6 +426,91 @@ static inline int change_add(struct sp_model *m, uint64_t ts, int d_running, int
 		return 0;
 	}
 	return change_insert(m, ts, d_running, d_waiting);
+}
+
+/* ---- wait and run records, held while a repair may change them ---- */
+
+/*
+ * Hand the held records out, in the order made, while older than @upto.
+ * An observer that looks the task's name up gets the one it had when the
+ * record was made, as if it had not been held.
+ */
+static void held_release(struct sp_model *m, uint64_t upto)
+{
+	size_t i = m->head_held, n = m->nr_held;
+
+	for (; i < n && m->held[i].ts < upto; i++) {
+		const struct sp_held *h = &m->held[i];
+		struct sp_task *t = NULL;
+		uint32_t comm = 0;
+
+		if (h->is_run ? !m->obs.run_info : !h->has_wait || !m->obs.wait)
+			continue;
+		if (h->task && m->tasks[h->task - 1].comm != h->comm) {
+			t = &m->tasks[h->task - 1];
+			comm = t->comm;
+			t->comm = h->comm;
+		}
+		if (h->is_run)
+			m->obs.run_info(m->obs.data, &h->r);
+		else
+			m->obs.wait(m->obs.data, &h->w);
+		if (t)
+			t->comm = comm;
+	}
+	m->head_held = i;
+	if (m->head_held == m->nr_held) {
+		m->held_off += m->nr_held;
+		m->head_held = m->nr_held = 0;
+	}
+}
+
+/* Room for one more held record.  Return: 0 or -ENOMEM. */
+static __attribute__((noinline)) int held_room(struct sp_model *m)
+{
+	if (m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES)
+		held_release(m, m->held[m->head_held].ts + 1);
+	if (m->nr_held == m->alloc_held && m->head_held) {
+		memmove(m->held, m->held + m->head_held,
+			(m->nr_held - m->head_held) * sizeof(*m->held));
+		m->held_off += m->head_held;
+		m->nr_held -= m->head_held;
+		m->head_held = 0;
+	}
+	if (m->nr_held == m->alloc_held &&
+	    sp_grow_array(&m->held, &m->alloc_held, m->nr_held + 1, sizeof(*m->held)))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * A new held record of @t (NULL for pid 0), final from @ts on; *@ref gets
+ * its index + 1.  Return: NULL for ENOMEM.
+ */
+static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, bool is_run,
+				       const struct sp_task *t, uint64_t *ref)
+{
+	struct sp_held *h;
+
+	if ((m->nr_held == m->alloc_held ||
+	     m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES) && held_room(m))
+		return NULL;
+	*ref = m->held_off + m->nr_held + 1;
+	h = &m->held[m->nr_held++];
+	h->ts = ts;
+	h->task = t ? t - m->tasks + 1 : 0;
+	h->comm = t ? t->comm : 0;
+	h->is_run = is_run;
+	h->has_wait = false;
+	return h;
+}
+
+/* The held record @ref, NULL when none or already handed out. */
+static struct sp_held *held_get(struct sp_model *m, uint64_t ref)
+{
+	if (!ref || ref - 1 < m->held_off + m->head_held)
+		return NULL;
+	return &m->held[ref - 1 - m->held_off];
 }
 
 /* The earliest time any CPU can still reach back to, given records up to @now. */
@@ -520,8 +635,8 @@ static int deferred_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp_task
 	return ret;
 }
 
-/* @pid becomes current on @c at @ts. */
-static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
+/* @pid becomes current on @c at @ts, after @seq records. */
+static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq)
 {
 	struct sp_cpu *cpu = &m->cpus[c];
 	struct sp_task *t = NULL;
@@ -533,7 +648,11 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 	cpu->run_wait_ns = 0;
 	cpu->run_waker = -1;
 	cpu->run_prev_cpu = -1;
+	cpu->run_became = 0;
 	if (pid != 0) {
+		struct sp_held *b;
+		uint64_t ref;
+
 		t = task_get(m, pid);
 		if (!t)
 			return -ENOMEM;
@@ -544,29 +663,34 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts)
 			t->state = SP_TASK_OTHER;
 			ret = deferred_apply(m, &m->cpus[t->cpu], t, -1);
 		}
+		b = held_add(m, ts, false, t, &ref);
+		if (!b)
+			return -ENOMEM;
+		b->w.pid = pid;
+		b->w.cpu = c;
+		b->w.prev_cpu = t->last_cpu;
+		b->seq = seq;
+		b->prev = t->became;
+		b->run = 0;
+		b->cpu = c;
+		t->became = cpu->run_became = ref;
 		if (t->state == SP_TASK_WAITING && !ret) {
 			uint64_t since = t->wait_since_ns;
 
-			ret = wait_end(m, t, ts);
-			cpu->run_wait_ns = ts > since ? ts - since : 0;
-			if (t->wake_ns != SP_NO_TS)
-				cpu->run_waker = t->waker;
-			if (m->obs.wait) {
-				struct sp_wait w = {
-					.start_ns = since, .dur_ns = ts > since ? ts - since : 0,
-					.pid = pid, .cpu = c, .prev_cpu = t->last_cpu,
-					.waker = -1, .target_cpu = t->last_cpu,
-					.wait_class = t->wake_ns != SP_NO_TS ? SP_WAIT_WAKEUP
-									  : SP_WAIT_PREEMPT,
-				};
+			bool woken = t->wake_ns != SP_NO_TS;
 
-				if (w.wait_class == SP_WAIT_WAKEUP) {
-					w.waker = t->waker;
-					w.target_cpu = t->wake_target;
-					w.prev_idle = t->wake_prev_idle;
-				}
-				m->obs.wait(m->obs.data, &w);
-			}
+			b->has_wait = true;
+			b->wait_seq = t->wait_seq;
+			b->wait_counted = t->wait_counted;
+			b->w.start_ns = since;
+			b->w.dur_ns = ts > since ? ts - since : 0;
+			b->w.wait_class = woken ? SP_WAIT_WAKEUP : SP_WAIT_PREEMPT;
+			b->w.waker = woken ? t->waker : -1;
+			b->w.target_cpu = woken ? t->wake_target : t->last_cpu;
+			b->w.prev_idle = woken && t->wake_prev_idle;
+			ret = wait_end(m, t, ts);
+			cpu->run_wait_ns = b->w.dur_ns;
+			cpu->run_waker = b->w.waker;
 		}
 		t->wake_ns = SP_NO_TS;
 		cpu->run_prev_cpu = t->last_cpu;
@@ -602,6 +726,9 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 	if (dur && m->obs.run)
 		m->obs.run(m->obs.data, c, pid, cpu->run_start_ns, ts);
 	if (m->obs.run_info) {
+		const struct sp_task *rt = pid > 0 ? task_find(m, pid) : NULL;
+		struct sp_held *h;
+		uint64_t ref;
 		struct sp_run r = {
 			.start_ns = cpu->run_start_ns, .end_ns = ts, .cpu = c, .pid = pid,
 			.wait_ns = cpu->run_wait_ns, .waker = cpu->run_waker,
@@ -612,7 +739,12 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 			.end_runnable = ev && ev->prev_runnable,
 		};
 
-		m->obs.run_info(m->obs.data, &r);
+		h = held_add(m, cpu->run_start_ns, true, rt, &ref);
+		if (!h)
+			return -ENOMEM;
+		h->r = r;
+		if ((h = held_get(m, cpu->run_became)))
+			h->run = ref;
 	}
 	if (cpu->run_counted)
 		ret = change_add(m, ts, -1, 0);
@@ -625,6 +757,16 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 	if (!t)
 		return -ENOMEM;
 	t->run_ns += dur;
+	/*
+	 * A task waiting while current here (it became current elsewhere
+	 * after this run began, and was switched out runnable there) takes
+	 * the state the switch says, as any other: a switch-out runnable
+	 * keeps it waiting, one in another state ends the wait.  So does a
+	 * repair, if the wait began before the repair's time.
+	 */
+	if (t->state == SP_TASK_WAITING && how == END_OTHER &&
+	    (ev || t->wait_seq <= cpu->last_sched_seq))
+		return ret ? ret : wait_end(m, t, ts);
 	/* a task that runs elsewhere by now is left alone */
 	if (how == END_OF_TRACE || t->state != SP_TASK_RUNNING || t->cpu != c)
 		return ret;
@@ -771,7 +913,7 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 		return ret;
 	if (ev->other_pid < 0)
 		return 0;
-	return run_begin(m, ev->cpu, ev->other_pid, ev->ts_ns);
+	return run_begin(m, ev->cpu, ev->other_pid, ev->ts_ns, m->nr_records);
 }
 
 /*
@@ -795,6 +937,81 @@ static void prev_idle_repair(struct sp_model *m, int c, bool idle)
 }
 
 /*
+ * @t, found current on @c by a repair placed after c's record at t_r,
+ * became current on other CPUs after that record (first on d at T2 > t_r)
+ * while the repair was not known yet.  In time order it became current on
+ * c first:
+ *
+ *      d:      ...waiting...        |switched in (T2)  ...
+ *      c:  sched(T) |<- t current (repaired) ------------->|  sched(t)
+ *                  t_r
+ *
+ * so the wait that T2 ended ends at t_r on c (or never was, if it began
+ * after t_r), the run on d begins with no wait and came from c, and what
+ * followed T2 stands.  T2 and its records are still held: nothing after
+ * t_r, c's last sched record, is final yet.
+ * Return: 1 when c's run of @t has begun, 0 when not this case, or a
+ * negative code.
+ */
+static int repair_late_current(struct sp_model *m, int c, struct sp_task *t)
+{
+	struct sp_cpu *cpu = &m->cpus[c], *on;
+	uint64_t t_r = cpu->last_sched_ns, seq = cpu->last_sched_seq, ref = t->became;
+	struct sp_held *b = held_get(m, ref), *p, *r = NULL;
+	uint64_t wait_ns = 0;
+	int ret = 0, waker = -1;
+
+	if (!b || b->seq <= seq)
+		return 0;
+	/* the first after t_r; those handed out are older than t_r */
+	while ((p = held_get(m, b->prev)) && p->seq > seq) {
+		ref = b->prev;
+		b = p;
+	}
+	if (b->cpu == c)
+		return 0;
+	on = &m->cpus[b->cpu];
+	if (on->run_became != ref && m->obs.run_info && !(r = held_get(m, b->run)))
+		return 0;
+	if (b->has_wait) {
+		uint64_t since = b->w.start_ns, end = since + b->w.dur_ns;
+		bool never = b->wait_seq > seq;	/* t was current on c when it began */
+		uint64_t at = never || t_r < since ? since : t_r;
+
+		t->wait_ns -= end - at;
+		if (b->wait_counted)
+			ret = change_add(m, at, 0, -1) ?: change_add(m, end, 0, 1);
+		if (never) {
+			b->has_wait = false;
+		} else {
+			wait_ns = at - since;
+			waker = b->w.waker;
+			b->w.dur_ns = wait_ns;
+			b->w.cpu = c;
+		}
+	}
+	if (on->run_became == ref) {
+		on->run_wait_ns = 0;
+		on->run_waker = -1;
+		on->run_prev_cpu = c;
+	} else if (r) {
+		r->r.wait_ns = 0;
+		r->r.waker = -1;
+		r->r.prev_cpu = c;
+	}
+	cpu->cur_pid = t->pid;
+	cpu->run_start_ns = t_r;
+	cpu->run_became = 0;
+	cpu->run_wait_ns = wait_ns;
+	cpu->run_waker = waker;
+	cpu->run_prev_cpu = b->w.prev_cpu;
+	cpu->run_counted = cpu->selected && task_selected(m, t);
+	if (!ret && cpu->run_counted)
+		ret = change_add(m, t_r, 1, 0);
+	return ret ? ret : 1;
+}
+
+/*
  * c's current task T was not current at the sched record that names @pid:
  * T left, and @pid came, at c's previous sched record t_r.
  */
@@ -815,6 +1032,11 @@ static int repair(struct sp_model *m, int c, int pid)
 	else
 		deferred_mig_apply(m, cpu);
 	t = pid > 0 ? task_get(m, pid) : NULL;
+	if (!ret && t) {
+		ret = repair_late_current(m, c, t);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
 	if (!ret && t && t->state == SP_TASK_WAITING && t->wait_seq > cpu->last_sched_seq) {
 		/* its wait began while it was current here: cancel it */
 		t->state = SP_TASK_OTHER;
@@ -822,7 +1044,7 @@ static int repair(struct sp_model *m, int c, int pid)
 		if (t->wait_counted)
 			ret = change_add(m, t->wait_since_ns, 0, -1);
 	}
-	return ret ? ret : run_begin(m, c, pid, t_r);
+	return ret ? ret : run_begin(m, c, pid, t_r, cpu->last_sched_seq);
 }
 
 int sp_model_add(struct sp_model *m, const struct sp_event *ev)
@@ -860,7 +1082,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	m->nr_sched_records++;
 	m->nr_by_type[ev->type]++;
 	if (cpu->cur_pid < 0 && cpu->last_sched_ns == SP_NO_TS) {
-		ret = run_begin(m, c, ev->common_pid, cpu->start_ns);
+		ret = run_begin(m, c, ev->common_pid, cpu->start_ns, m->nr_records);
 	} else if (ev->common_pid != cpu->cur_pid) {
 		ret = repair(m, c, ev->common_pid);
 	}
@@ -997,6 +1219,7 @@ void sp_model_release(struct sp_model *m)
 	free(m->strs);
 	free(m->str_index);
 	free(m->changes);
+	free(m->held);
 	free(m->repair_notes);
 	memset(m, 0, sizeof(*m));
 }

@@ -70,13 +70,6 @@ for f in "$@"; do
 		continue
 	fi
 	grep -v '^open ' "$TMP/oracle" | LC_ALL=C sort >"$TMP/theirs"
-	# t3-5.dat: the wait of new task 3229 before its runs is repaired
-	# differently (see 0010-stats-oracle.sh); its runs are left out there
-	if [ "$name" = t3-5.dat ]; then
-		for x in ours theirs; do
-			awk '$2 != 3229' "$TMP/$x" >"$TMP/$x.kept" && mv "$TMP/$x.kept" "$TMP/$x"
-		done
-	fi
 	if [ -s "$TMP/ours" ] && cmp -s "$TMP/ours" "$TMP/theirs"; then
 		ok "$name: $(wc -l <"$TMP/ours") runs equal trace-cmd report's (cpu, pid, start, end, end state, wait, waker, previous CPU)"
 	else

@@ -2,14 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Compare `schedplot stats --json` with report-stats.py for one trace.
 
-Usage: compare.py SCHEDPLOT.json ORACLE.json [NAME [SLACK [KNOWN]]]
+Usage: compare.py SCHEDPLOT.json ORACLE.json [NAME [SLACK]]
 SLACK: how many wakeups may be told moved_prev_idle by one and moved_prev_busy
 by the other (default 0): the model judges the previous CPU's idleness on
 what the trace said at the wakeup when a repair that overturns it comes only
 after the woken task ran.
-KNOWN (PID:NS): one task whose waiting the model and the oracle repair
-differently, by at most NS ns (its wait_ns, waiting_avg and the mean wakeup
-latency may differ by that much; everything else must still be equal).
 Prints one line per check, "ok - ..." or "not ok - ...", for tests/run.
 """
 import json
@@ -21,8 +18,6 @@ def main():
     want = json.load(open(sys.argv[2]))
     name = sys.argv[3] if len(sys.argv) > 3 else ""
     slack = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-    known_pid, known_ns = (map(int, sys.argv[5].split(":")) if len(sys.argv) > 5
-                           else (None, 0))
     bad = []
 
     def same(key, a, b):
@@ -33,17 +28,10 @@ def main():
                 "cpu_switches", "migrations", "waiting_max", "idle_while_waiting_ns",
                 "lost_cpu_ns"):
         same(key, ours.get(key), want.get(key))
-    lat, wlat = dict(ours.get("wakeup_latency_ns") or {}), dict(want.get("wakeup_latency_ns") or {})
-    if known_pid is not None and lat.get("count"):
-        if abs(lat.get("mean", 0) - wlat.get("mean", 0)) <= known_ns / lat["count"] + 1:
-            lat["mean"] = wlat.get("mean")
-    same("wakeup_latency_ns", lat, wlat)
-    window = want["window_ns"][1] - want["window_ns"][0]
+    same("wakeup_latency_ns", ours.get("wakeup_latency_ns"), want.get("wakeup_latency_ns"))
     for key in ("running_avg", "waiting_avg", "lost_fraction"):
         a, b = ours.get(key), want.get(key)
         tol = 1e-6 * max(abs(b), 1e-9) if b is not None else 0
-        if key == "waiting_avg" and window > 0:
-            tol += known_ns / window
         if a is None or b is None or abs(a - b) > tol:
             bad.append(f"{key}: schedplot {a!r}, report {b!r} (1e-6 relative)")
     same("repairs.missed_switch", ours["repairs"].get("missed_switch"),
@@ -85,9 +73,6 @@ def main():
     same("task pids", sorted(mine), sorted(theirs))
     for pid in sorted(set(mine) & set(theirs)):
         for key in ("run_ns", "wait_ns", "wakeups", "migrations"):
-            if (pid == known_pid and key == "wait_ns" and
-                    abs(mine[pid][key] - theirs[pid][key]) <= known_ns):
-                continue
             same(f"task {pid} {key}", mine[pid][key], theirs[pid][key])
     if bad:
         print(f"not ok - {name}: stats --json differs from trace-cmd report in "

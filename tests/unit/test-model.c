@@ -311,6 +311,156 @@ static void test_repair_acts_at_its_time(void **state)
 	sp_model_release(&m);
 }
 
+/*
+ * X (10), waiting since its wakeup at 10, is switched in on CPU 0 at 20
+ * and out, runnable, at 25; CPU 1's record at 30 names it: the switch
+ * missed there is placed at CPU 1's record at 12, so X became current on
+ * CPU 1 first.  Its wait ends at 12, on CPU 1; the run on CPU 0 at 20
+ * ends no wait and came from CPU 1; the wait from 25 stands.
+ */
+static void test_repair_before_switch_in(void **state)
+{
+	static const struct {
+		int cpu;
+		uint64_t t0, t1, wait_ns;
+		int waker, prev_cpu;
+	} want[] = {
+		{ 0, 20, 25, 0, -1, 1 },
+		{ 1, 12, 40, 2, 0, -1 },
+		{ 0, 50, 100, 25, -1, 0 },
+	};
+	uint64_t start[2] = { 0, 0 };
+	int i, n = 0;
+
+	(void)state;
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(5, 1, 0, false, 30);
+	ev_wakeup(10, 0, 0, SP_EV_WAKEUP, 10, 0);
+	ev_sched(12, 1, 30);				/* CPU 1's record before the repair */
+	ev_switch(20, 0, 0, false, 10);
+	ev_switch(25, 0, 10, true, 0);
+	ev_sched(30, 1, 10);				/* X current: missed at 12 */
+	ev_switch(40, 1, 10, true, 0);			/* still waiting since 25 */
+	ev_switch(50, 0, 0, false, 10);
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10);
+
+	assert_int_equal(sp_model_nr_repairs(&m), 1);
+	assert_int_equal(x->wait_ns, (12 - 10) + (50 - 25));
+	assert_int_equal(x->run_ns, (40 - 12) + (25 - 20) + (100 - 50));
+	assert_int_equal(lg.nr_latencies, 1);
+	assert_int_equal(lg.latencies[0], 12 - 10);
+	assert_int_equal(lg.nr_waits, 2);
+	assert_int_equal(lg.waits[0].wait_class, SP_WAIT_WAKEUP);
+	assert_int_equal(lg.waits[0].start_ns, 10);
+	assert_int_equal(lg.waits[0].dur_ns, 2);
+	assert_int_equal(lg.waits[0].cpu, 1);
+	assert_int_equal(lg.waits[0].prev_cpu, -1);
+	assert_int_equal(lg.waits[0].waker, 0);
+	assert_int_equal(lg.waits[1].wait_class, SP_WAIT_PREEMPT);
+	assert_int_equal(lg.waits[1].start_ns, 25);
+	assert_int_equal(lg.waits[1].dur_ns, 25);
+	assert_int_equal(lg.waits[1].cpu, 0);
+	assert_int_equal(lg.waits[1].prev_cpu, 0);
+	for (i = 0; i < lg.nr_infos; i++) {
+		const struct sp_run *r = &lg.infos[i];
+
+		if (r->pid != 10)
+			continue;
+		assert_true(n < (int)(sizeof(want) / sizeof(want[0])));
+		assert_int_equal(r->cpu, want[n].cpu);
+		assert_int_equal(r->start_ns, want[n].t0);
+		assert_int_equal(r->end_ns, want[n].t1);
+		assert_int_equal(r->wait_ns, want[n].wait_ns);
+		assert_int_equal(r->waker, want[n].waker);
+		assert_int_equal(r->prev_cpu, want[n].prev_cpu);
+		n++;
+	}
+	assert_int_equal(n, 3);
+	/* waiting: 1 from 10, 0 from 12 (not 20), 1 from 25, 0 from 50 */
+	assert_int_equal(lg.stats.waiting_max, 1);
+	for (i = 0; i < lg.nr_steps; i++) {
+		if (lg.steps[i].ts == 12)
+			assert_int_equal(lg.steps[i].waiting, 0);
+		assert_true(lg.steps[i].ts != 20 || lg.steps[i].waiting == 0);
+	}
+	sp_model_release(&m);
+}
+
+/* As above, but X was woken after CPU 1's record at 12: that wait never was. */
+static void test_repair_before_switch_in_no_wait(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+	int i;
+
+	(void)state;
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(5, 1, 0, false, 30);
+	ev_sched(12, 1, 30);
+	ev_wakeup(15, 0, 0, SP_EV_WAKEUP, 10, 0);	/* X current on CPU 1 by then */
+	ev_switch(20, 0, 0, false, 10);
+	ev_sched(30, 1, 10);
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10);
+
+	assert_int_equal(x->wakeups, 1);
+	assert_int_equal(x->wait_ns, 0);
+	assert_int_equal(lg.nr_waits, 0);
+	assert_int_equal(lg.nr_latencies, 0);
+	assert_int_equal(lg.stats.waiting_max, 0);
+	for (i = 0; i < lg.nr_infos; i++) {
+		const struct sp_run *r = &lg.infos[i];
+
+		if (r->pid != 10)
+			continue;
+		assert_int_equal(r->wait_ns, 0);
+		assert_int_equal(r->waker, -1);
+		/* the run on CPU 0 came from CPU 1, where X ran from 12 */
+		assert_int_equal(r->prev_cpu, r->cpu == 0 ? 1 : -1);
+		assert_int_equal(r->start_ns, r->cpu == 0 ? 20 : 12);
+	}
+	sp_model_release(&m);
+}
+
+/*
+ * CPU 1's last sched record is at 5, so a repair there could still reach
+ * back before X's switch-in at 20: its wait and its run are handed out
+ * only at the end of the trace.
+ */
+static void test_held_until_end(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	(void)state;
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(5, 1, 0, false, 30);
+	ev_wakeup(10, 0, 0, SP_EV_WAKEUP, 10, 0);
+	ev_switch(20, 0, 0, false, 10);
+	ev_switch(30, 0, 10, false, 0);
+	assert_int_equal(lg.nr_waits, 0);
+	assert_int_equal(lg.nr_infos, 0);
+	finish();
+
+	assert_int_equal(lg.nr_waits, 1);
+	assert_int_equal(lg.waits[0].start_ns, 10);
+	assert_int_equal(lg.waits[0].dur_ns, 10);
+	assert_int_equal(lg.waits[0].cpu, 0);
+	assert_int_equal(lg.nr_latencies, 1);
+	assert_int_equal(lg.latencies[0], 10);
+	/* the runs in the order they ended: idle on CPU 1 and CPU 0, X, then the open ones */
+	assert_int_equal(lg.nr_infos, 5);
+	assert_int_equal(lg.infos[2].pid, 10);
+	assert_int_equal(lg.infos[2].start_ns, 20);
+	assert_int_equal(lg.infos[2].end_ns, 30);
+	assert_int_equal(lg.infos[2].wait_ns, 10);
+	sp_model_release(&m);
+}
+
 /* X woken while held as current on CPU 1, then switched in on CPU 0 first. */
 static void test_repair_settled_elsewhere(void **state)
 {
@@ -859,6 +1009,9 @@ int main(void)
 		cmocka_unit_test(test_wakeup_wait_latency),
 		cmocka_unit_test(test_repair_acts_at_its_time),
 		cmocka_unit_test(test_repair_settled_elsewhere),
+		cmocka_unit_test(test_repair_before_switch_in),
+		cmocka_unit_test(test_repair_before_switch_in_no_wait),
+		cmocka_unit_test(test_held_until_end),
 		cmocka_unit_test(test_migration_held_until_repair),
 		cmocka_unit_test(test_held_wakeup_dropped),
 		cmocka_unit_test(test_wait_prev_idle_and_open),

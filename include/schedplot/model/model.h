@@ -35,6 +35,8 @@ enum sp_task_state {
 	SP_TASK_RUNNING,	/* current on task->cpu */
 };
 
+struct sp_held;
+
 struct sp_task {
 	int32_t pid;
 	int32_t ppid;		/* parent from sched_process_fork, -1 when unknown */
@@ -56,6 +58,8 @@ struct sp_task {
 	int32_t waker;
 	int32_t wake_target;
 	bool wake_prev_idle;
+	/* its last becoming current while a repair may still precede it (index + 1, 0: none) */
+	uint64_t became;
 	char last_comm[16];	/* the name last seen, to skip interning it again */
 };
 
@@ -93,6 +97,7 @@ struct sp_cpu {
 	uint64_t run_wait_ns;
 	int32_t run_waker;
 	int32_t run_prev_cpu;
+	uint64_t run_became;	/* the current run's becoming current (sp_task.became) */
 };
 
 enum sp_wait_class {
@@ -180,7 +185,8 @@ struct sp_model_observer {
 	/*
 	 * The same run, told after run() with how it ended and the wait
 	 * before it, also when it has no length (run() is not told of
-	 * those); @r is valid during the call only
+	 * those); @r is valid during the call only.  Told once no repair
+	 * can change it any more, in the order of the runs' ends
 	 */
 	void (*run_info)(void *data, const struct sp_run *r);
 	/*
@@ -188,7 +194,11 @@ struct sp_model_observer {
 	 * batches, as a call per step costs more than most observers do
 	 */
 	void (*steps)(void *data, const struct sp_step *steps, size_t n);
-	/* a wait ended: the task became current (wakeup and preemption waits) */
+	/*
+	 * A wait ended: the task became current (wakeup and preemption
+	 * waits).  Told once no repair can change it any more, in the order
+	 * of the ends
+	 */
 	void (*wait)(void *data, const struct sp_wait *w);
 	/*
 	 * A wakeup record the model takes as one (sched_wakeup and
@@ -276,6 +286,17 @@ struct sp_model {
 	struct sp_step steps[SP_STEP_BATCH];	/* not handed over yet */
 	size_t nr_steps;
 	bool any_flushed;
+	/*
+	 * Run records and tasks becoming current (with the waits that ended
+	 * then) that a repair may still change, in the order made: not
+	 * handed to the observers yet (held[head_held..nr_held); held_off
+	 * counts those dropped from the front)
+	 */
+	struct sp_held *held;
+	size_t head_held;
+	size_t nr_held;
+	size_t alloc_held;
+	uint64_t held_off;
 	int running;
 	int waiting;
 	bool finished;
