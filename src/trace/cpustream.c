@@ -574,28 +574,6 @@ static int scan_missed_mapped(const struct sp_cpustream *s)
 	return found;
 }
 
-int sp_cpustream_scan_missed(struct sp_cpustream *s, struct sp_error *err)
-{
-	int ret = 1;
-
-	if (s->p.codec == SP_CODEC_NONE) {
-		ret = scan_missed_mapped(s);
-		if (ret >= 0)
-			return ret;
-		ret = 1;
-	}
-	rewind_quietly(s);
-	s->may_ahead = false;	/* blocks are read here, one after the other */
-	/* rewinding may keep the first block in cur */
-	if (!block_missed(s)) {
-		while ((ret = next_block(s, err)) > 0 && !block_missed(s))
-			;
-	}
-	rewind_quietly(s);
-	sp_cpustream_ahead_ask(s);
-	return ret;
-}
-
 /* Read from @off on, at most @left bytes or chunks, not from the start. */
 static void seek(struct sp_cpustream *s, uint64_t off, uint64_t left)
 {
@@ -608,6 +586,114 @@ static void seek(struct sp_cpustream *s, uint64_t off, uint64_t left)
 	s->pos.next_off = off;
 	s->pos.left = left;
 }
+
+/* The blocks of @s from where it is, until one has the flag.  Return: 1, 0, or an error. */
+static int scan_blocks(struct sp_cpustream *s, struct sp_error *err)
+{
+	int ret;
+
+	s->may_ahead = false;	/* blocks are read here, one after the other */
+	if (s->cur.len && block_missed(s))
+		return 1;
+	while ((ret = next_block(s, err)) > 0 && !block_missed(s))
+		;
+	return ret;
+}
+
+/* Compressed streams of at least twice this many chunks are scanned in two halves at once */
+#define SP_SCAN_SPLIT_CHUNKS	16
+
+/* The second half of a compressed stream, scanned in another thread. */
+struct scan_half {
+	struct sp_cpustream *s;
+	struct sp_cpustream_scratch *sc;	/* its own decompression state */
+	struct sp_error err;
+	int ret;
+};
+
+static void *scan_half_main(void *data)
+{
+	struct scan_half *h = data;
+
+	h->ret = scan_blocks(h->s, &h->err);
+	return NULL;
+}
+
+/*
+ * @h's stream at the chunk after the first @nr_first ones of @s, found by
+ * their headers, with a decompression state of its own.  Return: 0 or -1.
+ */
+static int second_half(const struct sp_cpustream *s, uint64_t nr_first, struct scan_half *h)
+{
+	struct sp_cpustream_params p = s->p;
+	struct sp_error ignored;
+	unsigned char hdr[SP_DAT_CHUNK_HDR_SIZE];
+	uint64_t off = s->cpu.offset + SP_DAT_CHUNK_COUNT_SIZE, i;
+	size_t got;
+
+	for (i = 0; i < nr_first; i++) {
+		if (read_at(s, hdr, sizeof(hdr), off, &got, &ignored) || got < sizeof(hdr))
+			return -1;
+		off += SP_DAT_CHUNK_HDR_SIZE + get_u32(s, hdr);
+	}
+	h->sc = sp_cpustream_scratch_new(p.codec, false);
+	if (!h->sc)
+		return -1;
+	/* nothing read ahead: the stream starts where it is put */
+	sp_cpustream_scratch_read_ahead(h->sc, SP_AHEAD_NONE);
+	p.scratch = h->sc;
+	h->s = sp_cpustream_alloc(&p, &s->cpu, &ignored);
+	if (!h->s)
+		return -1;
+	seek(h->s, off, s->cpu.nr_chunks - nr_first);
+	return 0;
+}
+
+int sp_cpustream_scan_missed(struct sp_cpustream *s, struct sp_error *err)
+{
+	struct scan_half h = { 0 };
+	uint64_t nr_first = s->cpu.nr_chunks / 2;
+	pthread_t thread;
+	bool threaded = false;
+	int ret;
+
+	if (s->p.codec == SP_CODEC_NONE) {
+		ret = scan_missed_mapped(s);
+		if (ret >= 0)
+			return ret;
+	}
+	/* rewinding may keep the first block in cur */
+	rewind_quietly(s);
+	/*
+	 * Compressed: the second half decompressed in another thread at the
+	 * same time; the answer is as if read in order (the first half's flag,
+	 * else its error, else the second half's answer).
+	 */
+	if (s->p.codec != SP_CODEC_NONE && nr_first >= SP_SCAN_SPLIT_CHUNKS &&
+	    s->pos.left > s->cpu.nr_chunks - nr_first && !second_half(s, nr_first, &h)) {
+		threaded = !sp_thread_start(&thread, scan_half_main, &h);
+		if (threaded) {
+			/* a block asked for ahead would carry on past the first half */
+			sp_cpustream_ahead_cancel(s);
+			s->pos.left -= s->cpu.nr_chunks - nr_first;
+		}
+	}
+	ret = scan_blocks(s, err);
+	if (threaded) {
+		pthread_join(thread, NULL);
+		if (!ret) {
+			ret = h.ret;
+			if (ret < 0 && err)
+				*err = h.err;
+		}
+	}
+	sp_cpustream_free(h.s);
+	sp_cpustream_scratch_free(h.sc);
+	rewind_quietly(s);
+	sp_cpustream_ahead_ask(s);
+	return ret;
+}
+
 
 /* The last record's timestamp in what is left of the stream. */
 static int last_ts(struct sp_cpustream *s, uint64_t *last_ns, struct sp_error *err)

@@ -482,6 +482,84 @@ static void test_scan_missed(void **state)
 	unlink(paths[1]);
 }
 
+/*
+ * A 2-CPU zstd trace of @n records, CPUs in turn, with records lost
+ * before record @lost_at of CPU 0 (none when @lost_at is SIZE_MAX).
+ */
+static void write_zstd(const char *path, size_t n, size_t lost_at)
+{
+	struct sp_writer_options o = { .file_version = 7, .compression = "zstd", .nr_cpus = 2 };
+	struct sp_error err = { 0 };
+	struct sp_writer *w = sp_writer_open(path, &o, &err);
+	size_t i;
+
+	assert_non_null(w);
+	assert_int_equal(sp_writer_add_sched_formats(w, &err), 0);
+	for (i = 0; i < n; i++) {
+		struct sp_event ev = {
+			.ts_ns = 1000000000ull + i * 1000, .cpu = (int)(i % 2), .type = SP_EV_SWITCH,
+			.common_pid = (int)(i % 5000), .pid = (int)(i % 5000),
+			.other_pid = (int)((i + 1) % 5000), .target_cpu = -1, .orig_cpu = -1,
+			.comm = "prev-name", .other_comm = "next-name",
+		};
+
+		if (i == lost_at)
+			assert_int_equal(sp_writer_lost(w, 0, 3), 0);
+		if (sp_writer_write_event(w, &ev, &err))
+			fail_msg("write %zu: %s", i, err.msg);
+	}
+	assert_int_equal(sp_writer_close(w, &err), 0);
+}
+
+/*
+ * The lost-events scan of compressed data reads the two halves of a CPU's
+ * chunks at once: a flag in either half is found, none in a file without,
+ * and a damaged chunk in the second half still gives its error.
+ */
+static void test_scan_missed_halves(void **state)
+{
+	const char *path = "build/tests/scan-halves.dat";
+	const size_t n = 400000, at[] = { SIZE_MAX, 2000, n / 2 + n / 8, n - 100 };
+	struct sp_container_layout layout;
+	struct sp_error err;
+	unsigned char hdr[8], *zeros;
+	uint32_t zsize;
+	uint64_t off;
+	size_t k, i;
+	int fd;
+
+	(void)state;
+	for (k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		write_zstd(path, n, at[k]);
+		assert_int_equal(sp_container_layout(path, &layout, &err), 0);
+		assert_true(layout.compressed && layout.cpus[0].nr_chunks >= 64);
+		assert_int_equal(scan_cpu(path, 0, 1u << 20), at[k] != SIZE_MAX);
+		assert_int_equal(scan_cpu(path, 0, 1), at[k] != SIZE_MAX);
+		sp_container_layout_release(&layout);
+	}
+	/* no flag, and a chunk three quarters in that does not decompress */
+	write_zstd(path, n, SIZE_MAX);
+	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	off = layout.cpus[0].offset + 4;
+	for (i = 0;; i++) {
+		assert_int_equal(pread(fd, hdr, 8, off), 8);
+		memcpy(&zsize, hdr, 4);
+		if (i == layout.cpus[0].nr_chunks * 3 / 4)
+			break;
+		off += 8 + zsize;
+	}
+	zeros = calloc(1, zsize);
+	assert_non_null(zeros);
+	assert_int_equal(pwrite(fd, zeros, zsize, off + 8), (ssize_t)zsize);
+	free(zeros);
+	close(fd);
+	assert_int_equal(scan_cpu(path, 0, 1u << 20), -EBADMSG);
+	sp_container_layout_release(&layout);
+	unlink(path);
+}
+
 static void test_merge_order(void **state)
 {
 	struct sp_error err;
@@ -1162,6 +1240,7 @@ int main(void)
 		cmocka_unit_test(test_batches_traces),
 		cmocka_unit_test(test_damaged_chunk),
 		cmocka_unit_test(test_scan_missed),
+		cmocka_unit_test(test_scan_missed_halves),
 		cmocka_unit_test(test_batches_edges),
 		cmocka_unit_test(test_extra_events),
 		cmocka_unit_test(test_extra_shared),
