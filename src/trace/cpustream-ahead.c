@@ -223,6 +223,14 @@ struct sp_cpustream_scratch *sp_cpustream_scratch_alloc(enum sp_codec codec)
 void sp_cpustream_scratch_read_ahead(struct sp_cpustream_scratch *sc, enum sp_read_ahead how)
 {
 	pthread_mutex_lock(&sc->lock);
+	/*
+	 * Helped, the blocks are read by whoever helps, with the helper's
+	 * state: the thread finishes the block it reads first.  (Else a
+	 * caller that found it busy could go to sleep before it was done,
+	 * and nobody would read the blocks queued.)
+	 */
+	while (how == SP_AHEAD_HELPED && sc->reading)
+		pthread_cond_wait(&sc->cond, &sc->lock);
 	sc->ahead = how;
 	pthread_cond_broadcast(&sc->cond);
 	pthread_mutex_unlock(&sc->lock);
@@ -235,7 +243,7 @@ bool sp_cpustream_scratch_help(struct sp_cpustream_scratch *sc)
 	if (!__atomic_load_n(&sc->nr_queued, __ATOMIC_RELAXED))
 		return false;
 	pthread_mutex_lock(&sc->lock);
-	/* the thread may still read a block asked for before SP_AHEAD_HELPED */
+	/* one reader of the helper's state at a time (the thread is done: see above) */
 	any = sc->queue != NULL && !sc->reading;
 	if (any)
 		read_queued(sc);
