@@ -26,8 +26,8 @@ for f in "${traces[@]}"; do
 	run "$SCHEDPLOT" latency -q --json "$f"
 	expect_status 0 "$name: latency --json"
 	cp "$OUT" "$TMP/ours.json"
-	if ! python3 "$oracle" "$f" >"$TMP/want.json" 2>/dev/null; then
-		not_ok "$name: report-stats.py failed"
+	if ! python3 "$oracle" "$f" >"$TMP/want.json" 2>"$TMP/oracle.err"; then
+		not_ok "$name: report-stats.py failed: $(head -c 300 "$TMP/oracle.err")"
 		continue
 	fi
 	if python3 - "$TMP/ours.json" "$TMP/want.json" <<'PY'
