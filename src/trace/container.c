@@ -263,23 +263,16 @@ static int check_option(struct ctr *c, uint64_t id, uint64_t off, uint64_t len)
 	return 0;
 }
 
-static int layout_add_cpu(struct ctr *c, uint64_t cpu, uint64_t off, uint64_t size,
-			  uint64_t nr_chunks, uint64_t last_chunk, uint64_t largest_chunk)
+/* @e into the layout, when there is one. */
+static int layout_add_cpu(struct ctr *c, const struct sp_container_cpu *e)
 {
 	struct sp_container_layout *l = c->layout;
-	struct sp_container_cpu *e;
 
 	if (!l)
 		return 0;
 	if (sp_grow_array(&l->cpus, &c->alloc_cpus, l->nr_cpus + 1, sizeof(*l->cpus)))
 		return sp_error_set(c->err, -ENOMEM, -1, "out of memory");
-	e = &l->cpus[l->nr_cpus++];
-	e->cpu = cpu;
-	e->offset = off;
-	e->size = size;
-	e->nr_chunks = nr_chunks;
-	e->last_chunk = last_chunk;
-	e->largest_chunk = largest_chunk;
+	l->cpus[l->nr_cpus++] = *e;
 	return 0;
 }
 
@@ -475,7 +468,9 @@ static int v6_flyrecord(struct ctr *c, uint64_t off, uint64_t nr_cpus, bool top)
 		if (ret)
 			return ret;
 		if (top) {
-			ret = layout_add_cpu(c, i, doff, dsize, 0, 0, 0);
+			struct sp_container_cpu e = { .cpu = i, .offset = doff, .size = dsize };
+
+			ret = layout_add_cpu(c, &e);
 			if (ret)
 				return ret;
 		}
@@ -718,8 +713,7 @@ static int v7_sections(struct ctr *c, uint64_t off)
  * which trace-cmd before 3.2 left out of the recorded size).
  */
 static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t limit,
-			const char *what, uint64_t *nr_chunks, uint64_t *last_chunk,
-			uint64_t *largest)
+			const char *what, struct sp_container_cpu *cpu)
 {
 	uint64_t count, zsize, rsize, i, p = off + SP_DAT_CHUNK_COUNT_SIZE;
 	uint64_t max = SP_CONTAINER_MAX_CHUNK;
@@ -731,10 +725,8 @@ static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t lim
 	if (count > (limit - p) / SP_DAT_CHUNK_HDR_SIZE)
 		return ctr_span(c, p, count * SP_DAT_CHUNK_HDR_SIZE, limit, what);
 	/* CPU data is read a chunk at a time: that chunk is its memory */
-	if (largest) {
+	if (cpu)
 		max = SP_CONTAINER_MAX_DATA_CHUNK;
-		*largest = 0;
-	}
 	for (i = 0; i < count; i++) {
 		ret = ctr_num(c, p, 4, limit, what, &zsize);
 		if (!ret)
@@ -745,15 +737,18 @@ static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t lim
 			ret = ctr_span(c, p + SP_DAT_CHUNK_HDR_SIZE, zsize, limit, what);
 		if (ret)
 			return ret;
-		if (largest && rsize > *largest)
-			*largest = rsize;
 		ctr_visit(c, "chunk", p, SP_DAT_CHUNK_HDR_SIZE + zsize);
-		if (last_chunk)
-			*last_chunk = p;
+		if (cpu) {
+			if (rsize > cpu->largest_chunk)
+				cpu->largest_chunk = rsize;
+			if (i == count / 2)
+				cpu->mid_chunk = p;
+			cpu->last_chunk = p;
+		}
 		p += SP_DAT_CHUNK_HDR_SIZE + zsize;
 	}
-	if (nr_chunks)
-		*nr_chunks = count;
+	if (cpu)
+		cpu->nr_chunks = count;
 	if (p - off > size + SP_DAT_CHUNK_COUNT_SIZE)
 		return sp_error_set(c->err, -EBADMSG, off,
 				    "compressed %s runs past its recorded size of %llu bytes (the file is damaged)",
@@ -765,8 +760,7 @@ static int check_chunks(struct ctr *c, uint64_t off, uint64_t size, uint64_t lim
 static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 {
 	unsigned char seen[SP_CONTAINER_MAX_CPUS / 8] = { 0 };
-	uint64_t sec_off, page_size, nr, cpu, doff, dsize, i, nr_chunks, last_chunk;
-	uint64_t largest, memory = 0;
+	uint64_t sec_off, page_size, nr, cpu, doff, dsize, i, memory = 0;
 	char name[MAX_NAME + 1];
 	struct section s;
 	char what[32];
@@ -790,8 +784,7 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 	}
 	if (id == SP_DAT_OPT_BUFFER_TEXT)
 		return (s.flags & SP_DAT_SEC_FL_COMPRESS) ?
-			check_chunks(c, s.data, s.end - s.data, s.end, "latency data", NULL, NULL,
-				     NULL) : 0;
+			check_chunks(c, s.data, s.end - s.data, s.end, "latency data", NULL) : 0;
 
 	ret = ctr_num(c, p, 4, end, "buffer option", &page_size);
 	if (!ret)
@@ -809,6 +802,8 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 	if (ret)
 		return ret;
 	for (i = 0; i < nr; i++, p += 20) {
+		struct sp_container_cpu e;
+
 		ret = ctr_num(c, p, 4, end, "buffer option", &cpu);
 		if (!ret)
 			ret = ctr_num(c, p + 4, 8, end, "buffer option", &doff);
@@ -823,8 +818,9 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 		seen[cpu / 8] |= 1u << (cpu % 8);
 		if (!name[0] && cpu >= c->top_cpus)
 			c->top_cpus = cpu + 1;
+		e = (struct sp_container_cpu){ .cpu = cpu, .offset = doff, .size = dsize };
 		if (!dsize) {
-			if (!name[0] && (ret = layout_add_cpu(c, cpu, doff, 0, 0, 0, 0)))
+			if (!name[0] && (ret = layout_add_cpu(c, &e)))
 				return ret;
 			continue;
 		}
@@ -833,23 +829,21 @@ static int v7_buffer(struct ctr *c, unsigned int id, uint64_t p, uint64_t end)
 			return sp_error_set(c->err, -EBADMSG, p + 4,
 					    "%s offset 0x%llx points back before its buffer section at 0x%llx (the file is damaged)",
 					    what, (unsigned long long)doff, (unsigned long long)s.off);
-		nr_chunks = last_chunk = largest = 0;
 		if (s.flags & SP_DAT_SEC_FL_COMPRESS) {
-			ret = check_chunks(c, doff, dsize, s.end, what, &nr_chunks, &last_chunk,
-					   &largest);
+			ret = check_chunks(c, doff, dsize, s.end, what, &e);
 			/* every CPU holds its current chunk while the CPUs are merged */
 			if (!name[0])
-				memory += largest;
+				memory += e.largest_chunk;
 			if (!ret && memory > SP_CONTAINER_MAX_DATA_MEMORY)
 				ret = sp_error_set(c->err, -EBADMSG, doff,
 						   "compressed CPU data needs more than %u MiB to read: chunks up to %llu KiB per CPU (the file is damaged)",
 						   SP_CONTAINER_MAX_DATA_MEMORY >> 20,
-						   (unsigned long long)largest >> 10);
+						   (unsigned long long)e.largest_chunk >> 10);
 		} else {
 			ret = ctr_span(c, doff, dsize, s.end, what);
 		}
 		if (!ret && !name[0])
-			ret = layout_add_cpu(c, cpu, doff, dsize, nr_chunks, last_chunk, largest);
+			ret = layout_add_cpu(c, &e);
 		if (ret)
 			return ret;
 		ctr_visit(c, "cpu data", doff, dsize);

@@ -620,22 +620,14 @@ static void *scan_half_main(void *data)
 }
 
 /*
- * @h's stream at the chunk after the first @nr_first ones of @s, found by
- * their headers, with a decompression state of its own.  Return: 0 or -1.
+ * @h's stream over the second half of @s's chunks (from the layout's
+ * middle chunk), with a decompression state of its own.  Return: 0 or -1.
  */
-static int second_half(const struct sp_cpustream *s, uint64_t nr_first, struct scan_half *h)
+static int second_half(const struct sp_cpustream *s, struct scan_half *h)
 {
 	struct sp_cpustream_params p = s->p;
 	struct sp_error ignored;
-	unsigned char hdr[SP_DAT_CHUNK_HDR_SIZE];
-	uint64_t off = s->cpu.offset + SP_DAT_CHUNK_COUNT_SIZE, i;
-	size_t got;
 
-	for (i = 0; i < nr_first; i++) {
-		if (read_at(s, hdr, sizeof(hdr), off, &got, &ignored) || got < sizeof(hdr))
-			return -1;
-		off += SP_DAT_CHUNK_HDR_SIZE + get_u32(s, hdr);
-	}
 	h->sc = sp_cpustream_scratch_new(p.codec, false);
 	if (!h->sc)
 		return -1;
@@ -645,7 +637,7 @@ static int second_half(const struct sp_cpustream *s, uint64_t nr_first, struct s
 	h->s = sp_cpustream_alloc(&p, &s->cpu, &ignored);
 	if (!h->s)
 		return -1;
-	seek(h->s, off, s->cpu.nr_chunks - nr_first);
+	seek(h->s, s->cpu.mid_chunk, s->cpu.nr_chunks - s->cpu.nr_chunks / 2);
 	return 0;
 }
 
@@ -670,7 +662,7 @@ int sp_cpustream_scan_missed(struct sp_cpustream *s, struct sp_error *err)
 	 * else its error, else the second half's answer).
 	 */
 	if (s->p.codec != SP_CODEC_NONE && nr_first >= SP_SCAN_SPLIT_CHUNKS &&
-	    s->pos.left > s->cpu.nr_chunks - nr_first && !second_half(s, nr_first, &h)) {
+	    s->pos.left > s->cpu.nr_chunks - nr_first && !second_half(s, &h)) {
 		threaded = !sp_thread_start(&thread, scan_half_main, &h);
 		if (threaded) {
 			/* a block asked for ahead would carry on past the first half */

@@ -89,6 +89,7 @@ struct sp_container_cpu {
 	uint64_t offset;	/* file offset of the data (compressed: of the chunk count) */
 	uint64_t size;		/* bytes in the file, 0 when the CPU recorded nothing */
 	uint64_t nr_chunks;	/* compressed data: number of chunks */
+	uint64_t mid_chunk;	/* compressed data: file offset of chunk nr_chunks / 2's header */
 	uint64_t last_chunk;	/* compressed data: file offset of the last chunk's header */
 	uint64_t largest_chunk;	/* compressed data: the most bytes a chunk holds uncompressed */
 };

@@ -58,10 +58,10 @@ struct sp_cpustream_scratch {
 
 #define SP_CPUSTREAM_SLACK	64	/* zeroed bytes behind every block */
 
-/* A block of pages in memory: a window of the file or a decompressed chunk. */
 /* Compressed data: chunks decompressed into one block, at most */
 #define SP_BLOCK_CHUNKS		32
 
+/* A block of pages in memory: a window of the file or decompressed chunks. */
 struct block {
 	char *buf;			/* pages, then the slack of zeroes */
 	size_t alloc;
