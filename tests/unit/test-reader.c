@@ -296,6 +296,38 @@ static int check_order(const struct sp_event *ev, void *data)
 	return 0;
 }
 
+/* One CPU of a file read with sp_cpustream, and what it takes to read it. */
+struct opened {
+	struct sp_container_layout layout;
+	struct tracecmd_input *h;
+	int fd;
+	struct sp_cpustream *s;
+};
+
+/* Open CPU entry @i of @path as a stream of @window_bytes windows. */
+static void open_cpu(const char *path, unsigned int i, size_t window_bytes, struct opened *o)
+{
+	struct sp_cpustream_params p;
+	struct sp_error err = { 0 };
+
+	assert_int_equal(sp_container_layout(path, &o->layout, &err), 0);
+	o->h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	assert_non_null(o->h);
+	o->fd = open(path, O_RDONLY);
+	assert_true(o->fd >= 0);
+	p = stream_params(&o->layout, o->fd, o->h, window_bytes);
+	o->s = sp_cpustream_alloc(&p, &o->layout.cpus[i], &err);
+	assert_non_null(o->s);
+}
+
+static void close_cpu(struct opened *o)
+{
+	sp_cpustream_free(o->s);
+	tracecmd_close(o->h);
+	close(o->fd);
+	sp_container_layout_release(&o->layout);
+}
+
 /*
  * Records of CPU 0 of @path read with @window_bytes until the end or an
  * error: their count, the error's code and offset.
@@ -303,32 +335,57 @@ static int check_order(const struct sp_event *ev, void *data)
 static uint64_t read_until_error(const char *path, size_t window_bytes, int *code,
 				 long long *offset)
 {
-	struct sp_container_layout layout;
-	struct tracecmd_input *h;
-	struct sp_cpustream_params p;
-	struct sp_cpustream *s;
+	struct opened o;
 	struct sp_raw_record rec;
 	struct sp_error err = { 0 };
 	uint64_t nr = 0;
-	int fd, ret;
+	int ret;
 
-	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	assert_non_null(h);
-	fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
-	p = stream_params(&layout, fd, h, window_bytes);
-	s = sp_cpustream_alloc(&p, &layout.cpus[0], &err);
-	assert_non_null(s);
-	while ((ret = sp_cpustream_next(s, &rec, &err)) > 0)
+	open_cpu(path, 0, window_bytes, &o);
+	while ((ret = sp_cpustream_next(o.s, &rec, &err)) > 0)
 		nr++;
 	*code = ret;
 	*offset = ret < 0 ? err.offset : -1;
-	sp_cpustream_free(s);
-	tracecmd_close(h);
+	close_cpu(&o);
+	return nr;
+}
+
+/* The file offset of chunk @k's header in the compressed CPU data at @data_off; its size. */
+static uint64_t chunk_header(int fd, uint64_t data_off, uint64_t k, uint32_t *zsize)
+{
+	unsigned char hdr[8];
+	uint64_t off = data_off + 4, i;
+
+	for (i = 0;; i++) {
+		assert_int_equal(pread(fd, hdr, 8, off), 8);
+		memcpy(zsize, hdr, 4);
+		if (i == k)
+			return off;
+		off += 8 + *zsize;
+	}
+}
+
+/* Zero the compressed bytes of chunk @k of CPU entry 0 of @path; its header's offset. */
+static uint64_t damage_chunk(const char *path, uint64_t k)
+{
+	struct sp_container_layout layout;
+	struct sp_error err;
+	unsigned char *zeros;
+	uint32_t zsize;
+	uint64_t off;
+	int fd;
+
+	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	off = chunk_header(fd, layout.cpus[0].offset, k, &zsize);
+	zeros = calloc(1, zsize);
+	assert_non_null(zeros);
+	assert_int_equal(pwrite(fd, zeros, zsize, off + 8), (ssize_t)zsize);
+	free(zeros);
 	close(fd);
 	sp_container_layout_release(&layout);
-	return nr;
+	return off;
 }
 
 /*
@@ -351,32 +408,14 @@ static void test_damaged_chunk(void **state)
 	whole = read_until_error(path, 1u << 20, &code, &at);
 	assert_int_equal(code, 0);
 	for (k = 1; k < 5; k++) {
-		unsigned char hdr[8], *zeros;
-		uint32_t zsize;
 		uint64_t nr_small, nr_large;
 		long long at_small, at_large;
-		int code_small, code_large, in, out, i;
+		int code_small, code_large;
 		char cmd[256];
 
 		snprintf(cmd, sizeof(cmd), "cp %s %s", path, copy);
 		assert_int_equal(system(cmd), 0);
-		in = open(copy, O_RDWR);
-		assert_true(in >= 0);
-		/* chunk k's header: past the count and the chunks before it */
-		off = layout.cpus[0].offset + 4;
-		for (i = 0;; i++) {
-			assert_int_equal(pread(in, hdr, 8, off), 8);
-			memcpy(&zsize, hdr, 4);
-			if (i == k)
-				break;
-			off += 8 + zsize;
-		}
-		zeros = calloc(1, zsize);
-		assert_non_null(zeros);
-		out = pwrite(in, zeros, zsize, off + 8);
-		assert_int_equal(out, (int)zsize);
-		free(zeros);
-		close(in);
+		off = damage_chunk(copy, k);
 		nr_small = read_until_error(copy, 1, &code_small, &at_small);
 		nr_large = read_until_error(copy, 1u << 20, &code_large, &at_large);
 		assert_int_equal(code_small, -EBADMSG);
@@ -394,26 +433,13 @@ static void test_damaged_chunk(void **state)
 /* Whether any page of CPU @i of @path has the missed-events flag, read with sp_cpustream. */
 static int scan_cpu(const char *path, unsigned int i, size_t window_bytes)
 {
-	struct sp_container_layout layout;
-	struct tracecmd_input *h;
-	struct sp_cpustream_params p;
-	struct sp_cpustream *s;
+	struct opened o;
 	struct sp_error err = { 0 };
-	int fd, ret;
+	int ret;
 
-	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	assert_non_null(h);
-	fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
-	p = stream_params(&layout, fd, h, window_bytes);
-	s = sp_cpustream_alloc(&p, &layout.cpus[i], &err);
-	assert_non_null(s);
-	ret = sp_cpustream_scan_missed(s, &err);
-	sp_cpustream_free(s);
-	tracecmd_close(h);
-	close(fd);
-	sp_container_layout_release(&layout);
+	open_cpu(path, i, window_bytes, &o);
+	ret = sp_cpustream_scan_missed(o.s, &err);
+	close_cpu(&o);
 	return ret;
 }
 
@@ -522,10 +548,8 @@ static void test_scan_missed_halves(void **state)
 	const size_t n = 400000, at[] = { SIZE_MAX, 2000, n / 2 + n / 8, n - 100 };
 	struct sp_container_layout layout;
 	struct sp_error err;
-	unsigned char hdr[8], *zeros;
 	uint32_t zsize;
-	uint64_t off;
-	size_t k, i;
+	size_t k;
 	int fd;
 
 	(void)state;
@@ -537,24 +561,18 @@ static void test_scan_missed_halves(void **state)
 		assert_int_equal(scan_cpu(path, 0, 1), at[k] != SIZE_MAX);
 		sp_container_layout_release(&layout);
 	}
-	/* no flag, and a chunk three quarters in that does not decompress */
+	/*
+	 * the layout's middle chunk is the one the header walk finds; no
+	 * flag, and a chunk three quarters in that does not decompress
+	 */
 	write_zstd(path, n, SIZE_MAX);
 	assert_int_equal(sp_container_layout(path, &layout, &err), 0);
-	fd = open(path, O_RDWR);
+	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
-	off = layout.cpus[0].offset + 4;
-	for (i = 0;; i++) {
-		assert_int_equal(pread(fd, hdr, 8, off), 8);
-		memcpy(&zsize, hdr, 4);
-		if (i == layout.cpus[0].nr_chunks * 3 / 4)
-			break;
-		off += 8 + zsize;
-	}
-	zeros = calloc(1, zsize);
-	assert_non_null(zeros);
-	assert_int_equal(pwrite(fd, zeros, zsize, off + 8), (ssize_t)zsize);
-	free(zeros);
+	assert_int_equal(layout.cpus[0].mid_chunk,
+			 chunk_header(fd, layout.cpus[0].offset, layout.cpus[0].nr_chunks / 2, &zsize));
 	close(fd);
+	damage_chunk(path, layout.cpus[0].nr_chunks * 3 / 4);
 	assert_int_equal(scan_cpu(path, 0, 1u << 20), -EBADMSG);
 	sp_container_layout_release(&layout);
 	unlink(path);
