@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -462,6 +463,22 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 		ev->prev_runnable = e->runnable;
 		ev->prev_state = e->name[0] ? e->name : NULL;
 	}
+}
+
+int sp_decoder_state_index(const struct sp_decoder *d, const char *prev_state)
+{
+	uintptr_t p = (uintptr_t)prev_state, first = (uintptr_t)d->state_cache[0].name;
+	size_t i = (p - first) / sizeof(d->state_cache[0]);
+
+	/* only the table's entries have names (the spare one never does) */
+	if (!prev_state || p < first || i >= (size_t)d->nr_state_cache)
+		return -1;
+	return (int)i;
+}
+
+const char *sp_decoder_state_name(const struct sp_decoder *d, int index)
+{
+	return index >= 0 && index < SP_STATE_CACHE ? d->state_cache[index].name : NULL;
 }
 
 struct sp_decoder *sp_decoder_alloc(struct tep_handle *tep, bool swap)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
 
@@ -20,6 +21,7 @@
 #include "schedplot/trace/cpustream.h"
 #include "schedplot/trace/decode.h"
 #include "schedplot/trace/merge.h"
+#include "schedplot/trace/merge-pipe.h"
 #include "schedplot/trace/radix.h"
 #include "schedplot/trace/reader-internal.h"
 
@@ -155,7 +157,8 @@ static inline int deliver_from_stream(struct sp_reader *r, int cpu, sp_event_fn 
 	struct sp_event ev;
 	int ret;
 
-	note_lost(r, cpu, s->cur.missed, s->cur.ts_ns);
+	if (!r->lost_noted_later)
+		note_lost(r, cpu, s->cur.missed, s->cur.ts_ns);
 	sp_decoder_decode(r->dec, &s->cur, cpu, &ev);
 	ret = fn(&ev, data);
 	if (ret)
@@ -793,6 +796,21 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
 	return ret;
 }
 
+/*
+ * Whether the tree's merge goes in a second thread (merge-pipe.c): it pays
+ * where the caller's thread would read and decode alone, and only with a
+ * CPU to spare.  libtracecmd's records live only until the CPU's next one
+ * is read.
+ */
+static bool pipe_wanted(const struct sp_reader *r)
+{
+	if (r->use_libtracecmd || r->no_read_ahead || r->pipe == SP_PIPE_NEVER ||
+	    !sp_merge_pipe_fits(r))
+		return false;
+	return r->pipe == SP_PIPE_ALWAYS ||
+	       (!r->layout.compressed && sysconf(_SC_NPROCESSORS_ONLN) >= 2);
+}
+
 int sp_merge_pass(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
 {
 	int cpu, ret = 0;
@@ -838,7 +856,13 @@ int sp_merge_pass(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_err
 	if (!r->use_libtracecmd && r->batch_min_leaves && r->nr_leaves >= r->batch_min_leaves &&
 	    !sp_decoder_nr_extras(r->dec))
 		ret = merge_batches(r, fn, data, err);
-	else {
+	else if (pipe_wanted(r)) {
+		/* uncompressed, the merging thread reads its blocks as it goes */
+		if (r->scratch)
+			sp_cpustream_scratch_read_ahead(r->scratch, r->layout.compressed ?
+							SP_AHEAD_WHOLE : SP_AHEAD_NONE);
+		ret = sp_merge_pipe(r, merge_tree, note_lost, fn, data, err);
+	} else {
 		if (r->scratch && !r->no_read_ahead)
 			sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_WHOLE);
 		ret = merge_tree(r, fn, data, err);

@@ -522,3 +522,8 @@ void sp_reader_set_batch_min(struct sp_reader *r, int nr_cpus)
 {
 	r->batch_min_leaves = nr_cpus;
 }
+
+void sp_reader_set_pipe(struct sp_reader *r, enum sp_pipe_mode mode)
+{
+	r->pipe = mode;
+}

@@ -611,6 +611,9 @@ struct delivered {
 	struct sp_event ev;
 	char comm[64];
 	char other_comm[64];
+	char raw[2][16];	/* with comm16: the names' first 16 bytes, as they are */
+	char prev_state[16];
+	uint64_t long_names;	/* the hash of names past 63 bytes, whole */
 };
 
 struct pass {
@@ -618,10 +621,18 @@ struct pass {
 	size_t n, alloc;
 	size_t stop_after;		/* the callback returns 7 after this many; 0: never */
 	unsigned int skipped;		/* sp_reader_set_skipped() */
+	enum sp_pipe_mode pipe;		/* sp_reader_set_pipe() */
 	int ret;
 	struct sp_error err;
 	uint64_t lost[1024];
 };
+
+static uint64_t hash_str(uint64_t h, const char *str)
+{
+	for (; *str; str++)
+		h = (h ^ (unsigned char)*str) * 0x100000001b3ull;
+	return h;
+}
 
 static int collect(const struct sp_event *ev, void *data)
 {
@@ -638,8 +649,32 @@ static int collect(const struct sp_event *ev, void *data)
 	snprintf(d->comm, sizeof(d->comm), "%s", ev->comm ? ev->comm : "(none)");
 	snprintf(d->other_comm, sizeof(d->other_comm), "%s",
 		 ev->other_comm ? ev->other_comm : "(none)");
+	memset(d->raw, 0, sizeof(d->raw));
+	if (ev->comm16 && ev->comm)
+		memcpy(d->raw[0], ev->comm, 16);
+	if (ev->comm16 && ev->other_comm)
+		memcpy(d->raw[1], ev->other_comm, 16);
+	snprintf(d->prev_state, sizeof(d->prev_state), "%s",
+		 ev->prev_state ? ev->prev_state : "(none)");
+	d->long_names = 0;
+	if (ev->comm && strlen(ev->comm) >= sizeof(d->comm))
+		d->long_names = hash_str(1, ev->comm);
+	if (ev->other_comm && strlen(ev->other_comm) >= sizeof(d->other_comm))
+		d->long_names = hash_str(d->long_names + 2, ev->other_comm);
 	d->ev.comm = d->ev.other_comm = NULL;
+	d->ev.prev_state = NULL;
 	return p->stop_after && p->n == p->stop_after ? 7 : 0;
+}
+
+/* collect(), with a print's text (ftrace:print's buf) hashed too. */
+static int collect_tail(const struct sp_event *ev, void *data)
+{
+	struct pass *p = data;
+	int ret = collect(ev, data);
+
+	if (ev->type == SP_EV_EXTRA)
+		p->v[p->n - 1].long_names = hash_str(3, ev->values[0].str ? ev->values[0].str : "");
+	return ret;
 }
 
 static bool same_record(const struct delivered *a, const struct delivered *b)
@@ -649,7 +684,8 @@ static bool same_record(const struct delivered *a, const struct delivered *b)
 	       a->ev.other_pid == b->ev.other_pid && a->ev.target_cpu == b->ev.target_cpu &&
 	       a->ev.orig_cpu == b->ev.orig_cpu && a->ev.type == b->ev.type &&
 	       a->ev.prev_runnable == b->ev.prev_runnable && !strcmp(a->comm, b->comm) &&
-	       !strcmp(a->other_comm, b->other_comm);
+	       !strcmp(a->other_comm, b->other_comm) && a->ev.comm16 == b->ev.comm16 &&
+	       !strcmp(a->prev_state, b->prev_state) && a->long_names == b->long_names;
 }
 
 static void read_pass(const char *path, int batch_min, struct pass *p)
@@ -663,6 +699,7 @@ static void read_pass(const char *path, int batch_min, struct pass *p)
 	if (!r)
 		fail_msg("%s: %s", path, p->err.msg);
 	sp_reader_set_batch_min(r, batch_min);
+	sp_reader_set_pipe(r, p->pipe);
 	sp_reader_set_skipped(r, p->skipped);
 	p->ret = sp_reader_read(r, collect, p, &p->err);
 	memset(p->lost, 0, sizeof(p->lost));
@@ -671,31 +708,55 @@ static void read_pass(const char *path, int batch_min, struct pass *p)
 	sp_reader_close(r);
 }
 
-/* Both merges of @path agree; return the number of records delivered. */
+/*
+ * @b delivered what @a did; @what names @b's merge.  With @raw the names'
+ * first 16 bytes too, NUL and what follows it, as comm16 lets the model
+ * compare them (the batches copy the names up to the NUL only).
+ */
+static void same_pass(const char *path, const struct pass *a, const struct pass *b,
+		      const char *what, bool raw)
+{
+	size_t i;
+
+	if (a->ret != b->ret || a->n != b->n)
+		fail_msg("%s: the tree gives %zu records and %d, %s %zu and %d (%s)", path, a->n,
+			 a->ret, what, b->n, b->ret, b->err.msg);
+	for (i = 0; i < a->n; i++) {
+		const struct delivered *x = &a->v[i], *y = &b->v[i];
+
+		if (!same_record(x, y) || (raw && memcmp(x->raw, y->raw, sizeof(x->raw))))
+			fail_msg("%s: record %zu: tree %llu CPU %d %s/%s, %s %llu CPU %d %s/%s", path,
+				 i, (unsigned long long)x->ev.ts_ns, x->ev.cpu, x->comm,
+				 x->other_comm, what, (unsigned long long)y->ev.ts_ns, y->ev.cpu,
+				 y->comm, y->other_comm);
+	}
+	if (a->ret < 0)
+		assert_string_equal(a->err.msg, b->err.msg);
+	assert_memory_equal(a->lost, b->lost, sizeof(a->lost));
+}
+
+/*
+ * The merges of @path agree: the tree in the caller's thread, in batches,
+ * and the tree in a second thread (merge-pipe.c).  Return: the number of
+ * records delivered.
+ */
 static size_t compare_merges(const char *path, size_t stop_after)
 {
-	struct pass tree = { .stop_after = stop_after }, batch = { .stop_after = stop_after };
-	size_t i;
+	struct pass tree = { .stop_after = stop_after, .pipe = SP_PIPE_NEVER };
+	struct pass batch = { .stop_after = stop_after };
+	struct pass piped = { .stop_after = stop_after, .pipe = SP_PIPE_ALWAYS };
+	size_t n;
 
 	read_pass(path, 0, &tree);
 	read_pass(path, 1, &batch);
-	if (tree.ret != batch.ret || tree.n != batch.n)
-		fail_msg("%s: the tree gives %zu records and %d, batches %zu and %d (%s)", path,
-			 tree.n, tree.ret, batch.n, batch.ret, batch.err.msg);
-	for (i = 0; i < tree.n; i++) {
-		const struct delivered *a = &tree.v[i], *b = &batch.v[i];
-
-		if (!same_record(a, b))
-			fail_msg("%s: record %zu: tree %llu CPU %d, batches %llu CPU %d", path, i,
-				 (unsigned long long)a->ev.ts_ns, a->ev.cpu,
-				 (unsigned long long)b->ev.ts_ns, b->ev.cpu);
-	}
-	if (tree.ret < 0)
-		assert_string_equal(tree.err.msg, batch.err.msg);
-	assert_memory_equal(tree.lost, batch.lost, sizeof(tree.lost));
+	read_pass(path, 0, &piped);
+	same_pass(path, &tree, &batch, "batches", false);
+	same_pass(path, &tree, &piped, "the pipe", true);
+	n = tree.n;
 	free(tree.v);
 	free(batch.v);
-	return i;
+	free(piped.v);
+	return n;
 }
 
 /*
@@ -910,6 +971,167 @@ static void test_batches_edges(void **state)
 	compare_merges(path, 0);
 	write_bursts(path, 600);
 	compare_merges(path, 0);
+	unlink(path);
+}
+
+/* ---- the merge in a second thread: what follows a record ---- */
+
+/* sched_switch with names of any length, and ftrace's print */
+static const char dynamic_switch_format[] =
+	"name: sched_switch\n"
+	"ID: 316\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] prev_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:__data_loc char[] next_comm;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_state=%s ==> next_comm=%s next_pid=%d\", "
+	"__get_str(prev_comm), REC->prev_pid, REC->prev_state ? \"S\" : \"R\", "
+	"__get_str(next_comm), REC->next_pid\n";
+
+static const char tail_print_format[] =
+	"name: print\n"
+	"ID: 5\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+/* A name of @len bytes for @pid, different for each pid and length. */
+static void tail_name(char *out, size_t len, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		out[i] = (char)('a' + (pid * 7 + i * 3) % 26);
+	out[len] = '\0';
+}
+
+/*
+ * Two CPUs on 64 KiB pages: switches whose names run from 1 to 30000
+ * bytes (the decoder keeps 63), 3000 pids (more than the pipe's tables of
+ * names), and prints of up to 40000 bytes (more than a chunk of the pipe
+ * holds).
+ */
+static void write_tails(const char *path)
+{
+	static const size_t lens[] = { 1, 15, 16, 17, 63, 64, 100, 3000, 20000, 30000 };
+	struct sp_writer_options o = { .file_version = 6, .nr_cpus = 2, .page_size = 65536 };
+	struct sp_error err = { 0 };
+	struct sp_writer *w = sp_writer_open(path, &o, &err);
+	static char rec[65536 - 64];
+	uint64_t ts = 1000000000ull;
+	int i;
+
+	assert_non_null(w);
+	assert_int_equal(sp_writer_add_format(w, "sched", dynamic_switch_format,
+					      sizeof(dynamic_switch_format) - 1, &err), 0);
+	assert_int_equal(sp_writer_add_format(w, "ftrace", tail_print_format,
+					      sizeof(tail_print_format) - 1, &err), 0);
+	for (i = 0; i < 20000; i++, ts += 1000) {
+		int cpu = i % 2, prev = 1 + (i * 7) % 3000, next = 1 + (i * 13) % 3000;
+		size_t len0 = lens[(i / 5) % 10], len1 = lens[(i / 3) % 10];
+		uint16_t type = 316;
+		uint32_t loc;
+		int64_t state = i % 3 == 0;
+		size_t size = 32;
+
+		if (len0 + len1 + 2 + size > sizeof(rec))
+			len1 = 5;
+		memset(rec, 0, 32);
+		memcpy(rec, &type, 2);
+		memcpy(rec + 4, &prev, 4);
+		tail_name(rec + size, len0, prev);
+		loc = (uint32_t)((len0 + 1) << 16 | size);
+		memcpy(rec + 8, &loc, 4);
+		size += len0 + 1;
+		memcpy(rec + 12, &prev, 4);
+		memcpy(rec + 16, &state, 8);
+		tail_name(rec + size, len1, next);
+		loc = (uint32_t)((len1 + 1) << 16 | size);
+		memcpy(rec + 24, &loc, 4);
+		size += len1 + 1;
+		memcpy(rec + 28, &next, 4);
+		if (sp_writer_write_raw(w, cpu, ts, rec, size, &err))
+			fail_msg("switch %d: %s", i, err.msg);
+		if (i % 50 == 0) {
+			size_t len = i % 100 ? 40000 : (size_t)i % 700;
+
+			type = 5;
+			memset(rec, 0, 16);
+			memcpy(rec, &type, 2);
+			memcpy(rec + 4, &next, 4);
+			tail_name(rec + 16, len, i);
+			assert_int_equal(sp_writer_write_raw(w, cpu, ts + 500, rec, 16 + len + 1,
+							     &err), 0);
+		}
+	}
+	assert_int_equal(sp_writer_close(w, &err), 0);
+}
+
+/* A pass of @path with ftrace:print's text asked for; the texts' hash in @hash. */
+static void read_tails(const char *path, enum sp_pipe_mode mode, struct pass *p, uint64_t *hash)
+{
+	static const char *const buf[] = { "buf" };
+	struct sp_reader *r;
+	size_t i;
+
+	p->n = 0;
+	p->pipe = mode;
+	r = sp_reader_open(path, &p->err);
+	if (!r)
+		fail_msg("%s: %s", path, p->err.msg);
+	sp_reader_set_pipe(r, mode);
+	assert_int_equal(sp_reader_request_event(r, "ftrace:print", buf, 1, &p->err), 0);
+	p->ret = sp_reader_read(r, collect_tail, p, &p->err);
+	sp_reader_close(r);
+	*hash = 0;
+	for (i = 0; i < p->n; i++)
+		*hash = *hash * 31 + p->v[i].long_names;
+}
+
+static void test_pipe_tails(void **state)
+{
+	char path[] = "/tmp/schedplot-tails.XXXXXX";
+	struct pass tree = { 0 }, piped = { 0 };
+	uint64_t h_tree, h_piped;
+	size_t i, nr_long = 0, nr_prints = 0, nr_cut = 0;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_tails(path);
+	read_tails(path, SP_PIPE_NEVER, &tree, &h_tree);
+	read_tails(path, SP_PIPE_ALWAYS, &piped, &h_piped);
+	assert_int_equal(tree.ret, 0);
+	same_pass(path, &tree, &piped, "the pipe", true);
+	assert_int_equal(h_tree, h_piped);
+	for (i = 0; i < tree.n; i++) {
+		nr_long += tree.v[i].long_names != 0;
+		nr_cut += strlen(tree.v[i].comm) == 63;
+		nr_prints += tree.v[i].ev.type == SP_EV_EXTRA;
+	}
+	/* every switch, every print; the long names and texts were seen whole */
+	assert_int_equal(tree.n, 20000 + 400);
+	assert_int_equal(nr_prints, 400);
+	/* the decoder cuts names at 63 bytes, the same in both */
+	assert_int_equal(nr_long, 400);
+	assert_true(nr_cut > 5000);
+	free(tree.v);
+	free(piped.v);
 	unlink(path);
 }
 
@@ -1256,6 +1478,7 @@ int main(void)
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_skipped_fields),
 		cmocka_unit_test(test_batches_traces),
+		cmocka_unit_test(test_pipe_tails),
 		cmocka_unit_test(test_damaged_chunk),
 		cmocka_unit_test(test_scan_missed),
 		cmocka_unit_test(test_scan_missed_halves),

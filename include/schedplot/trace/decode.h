@@ -148,6 +148,27 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 		       struct sp_event *ev);
 
 /**
+ * sp_decoder_state_index - where a switch's prev_state is kept
+ * @d: the decoder
+ * @prev_state: ev->prev_state of an event @d decoded, or NULL
+ *
+ * The decoder keeps the names of the states it has seen in a table whose
+ * entries never move or change; this is for handing events between threads.
+ *
+ * Return: the entry's index, or -1 for NULL.
+ */
+int sp_decoder_state_index(const struct sp_decoder *d, const char *prev_state);
+
+/**
+ * sp_decoder_state_name - the name at an index of sp_decoder_state_index()
+ * @d: the decoder
+ * @index: the index (-1: none)
+ *
+ * Return: the same pointer ev->prev_state had, or NULL.
+ */
+const char *sp_decoder_state_name(const struct sp_decoder *d, int index);
+
+/**
  * sp_decoder_add_extra - decode the records of one more event
  * @d: the decoder
  * @event: the event's format, from the decoder's tep

@@ -60,6 +60,8 @@ struct sp_reader {
 	struct sp_container_layout layout;
 	struct sp_cpustream_scratch *scratch;	/* shared by the CPUs' streams */
 	bool no_read_ahead;		/* sp_reader_no_read_ahead(): each block when reached */
+	enum sp_pipe_mode pipe;		/* sp_reader_set_pipe() */
+	bool lost_noted_later;		/* merge-pipe.c notes the lost records, in order */
 	int nr_cpus;
 	bool swap;			/* file and host byte order differ */
 	struct sp_decoder *dec;

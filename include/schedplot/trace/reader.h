@@ -262,6 +262,28 @@ int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_er
  */
 void sp_reader_set_batch_min(struct sp_reader *r, int nr_cpus);
 
+/* Where a pass over few CPUs reads and decodes (sp_reader_set_pipe()). */
+enum sp_pipe_mode {
+	SP_PIPE_AUTO,		/* in a second thread for uncompressed data */
+	SP_PIPE_ALWAYS,		/* in a second thread, compressed data too */
+	SP_PIPE_NEVER,		/* in the caller's thread */
+};
+
+/**
+ * sp_reader_set_pipe - whether a pass over few CPUs runs on two threads
+ * @r: the reader
+ * @mode: an enum sp_pipe_mode
+ *
+ * With fewer CPUs than the merge in batches needs, a second thread can
+ * read, decode and merge the records while the caller's thread handles
+ * them (merge-pipe.c).  The records are the same, in the same order.  By
+ * default this is done for uncompressed data on a machine of two CPUs or
+ * more, and never after sp_reader_no_read_ahead() (the CPUs are busy);
+ * compressed data already has its helper thread decompressing.  Tests
+ * compare the modes.
+ */
+void sp_reader_set_pipe(struct sp_reader *r, enum sp_pipe_mode mode);
+
 /**
  * sp_reader_scan_markers - find trace_marker text written when tracing started
  * @r: the reader

@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * merge-pipe: the merge of few CPUs in a second thread.  That thread
+ * walks the pages, decodes the records and merges them; the caller's
+ * thread hands them to the pass's callback (the model and its observers),
+ * so a pass runs on two CPUs.
+ *
+ * Records cross between the CPUs slowly on a virtual machine, so they
+ * cross slim: 32 bytes each, gathered in the sending thread's own chunk
+ * and copied into the ring a chunk at a time.  A record's names, which
+ * seldom change for a task, are sent when they differ from the last ones
+ * sent for that pid; both threads keep a table of them, changed in the
+ * same order, and the receiving thread points the event at its copy.  A
+ * switch's prev_state goes as its place in the decoder's table of states,
+ * which never moves.  What a record carries beyond its slot (the names
+ * sent, the values of an event asked for by name) follows it, its "tail";
+ * a tail longer than a chunk goes on the heap.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/base/thread.h"
+#include "schedplot/trace/decode.h"
+#include "schedplot/trace/event.h"
+#include "schedplot/trace/merge-pipe.h"
+#include "schedplot/trace/reader-internal.h"
+
+#define PIPE_SLOTS	512	/* a chunk: 16 KiB, so the chunks in flight stay in cache */
+#define PIPE_CHUNKS	16
+#define PIPE_SPINS	4000	/* waits spin this long before they sleep */
+#define NAME_ENTRIES	1024	/* the tables of names sent: a power of two */
+#define PREFETCH_SLOTS	16	/* the receiver asks for lines this far ahead */
+
+/* A record on its way: struct sp_event without its pointers. */
+struct slot {
+	uint64_t ts_ns;
+	int32_t common_pid;
+	int32_t pid;		/* EXTRA (which has none): the request */
+	int32_t other_pid;
+	int32_t target_cpu;	/* SWITCH (which has none): the place of prev_state */
+	int32_t orig_cpu;
+	uint16_t cpu;
+	uint8_t type;
+	uint8_t flags;		/* F_* */
+};
+
+_Static_assert(sizeof(struct slot) == 32, "a record's slot is half a cache line");
+
+enum {
+	F_RUNNABLE = 1 << 0,	/* ev->prev_runnable */
+	F_COMM16 = 1 << 1,	/* ev->comm16 */
+	F_COMM = 1 << 2,	/* ev->comm is set ... */
+	F_COMM_SENT = 1 << 3,	/* ... and its text is in the tail */
+	F_OTHER = 1 << 4,	/* the same for ev->other_comm, after comm's text */
+	F_OTHER_SENT = 1 << 5,
+	F_TAIL_APART = 1 << 6,	/* the next slot points to the tail, on the heap */
+	F_MISSED = 1 << 7,	/* records lost before it: their count leads the tail */
+};
+
+struct chunk {
+	struct slot slot[PIPE_SLOTS];
+	size_t n;		/* slots filled */
+	bool last;		/* the merge ended after it: with ret, err */
+	bool full __attribute__((aligned(64)));	/* the receiving thread's (atomic) */
+};
+
+/* The last name sent for a pid (for pid 0, whose name differs by CPU, a pid and CPU). */
+struct name {
+	int32_t pid;		/* INT32_MIN: none */
+	int32_t cpu;
+	bool ends16;		/* its NUL is in its first 16 bytes */
+	char text[SP_COMM_LEN];
+};
+
+/* What the values of an event asked for by name are (the decoder's requests). */
+struct request {
+	int nr_fields;
+	enum sp_value_kind *kind;
+	union sp_value *values;	/* the receiving thread's */
+};
+
+/*
+ * Each thread's own fields on their own cache lines: a line written by one
+ * thread and read by the other for every record costs more than the pipe
+ * saves (it once shared a line with the receiver's count of records).
+ */
+struct pipe {
+	/* set before the thread starts, then only read */
+	struct sp_reader *r;
+	sp_merge_fn merge;
+	sp_lost_fn note_lost;
+	struct chunk *chunk;
+	struct request *req;
+	int nr_req;
+	struct name *sent;	/* the sending thread's table */
+	struct name *got;	/* the receiving thread's */
+
+	/* the sending thread's */
+	struct chunk *fill __attribute__((aligned(64)));	/* the records being put */
+	int put;		/* the ring's chunk they go to */
+	int ret;		/* what the merge returned */
+	struct sp_error err;
+
+	/* both threads' */
+	pthread_mutex_t lock __attribute__((aligned(64)));
+	pthread_cond_t cond;	/* a chunk filled or emptied, or stop */
+	int sleeping;		/* threads waiting on cond */
+	bool stop;		/* the receiving thread stopped early (atomic) */
+};
+
+/* ---- handing chunks over ---- */
+
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+static void chunk_hand(struct pipe *p, struct chunk *c, bool full)
+{
+	__atomic_store_n(&c->full, full, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&p->sleeping, __ATOMIC_SEQ_CST)) {
+		pthread_mutex_lock(&p->lock);
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+static inline bool chunk_is(const struct chunk *c, bool full)
+{
+	return __atomic_load_n(&c->full, __ATOMIC_ACQUIRE) == full;
+}
+
+/* Wait until @c is @full; false when the receiving thread stopped first. */
+static bool chunk_wait(struct pipe *p, const struct chunk *c, bool full)
+{
+	bool go;
+	int i;
+
+	for (i = 0; i < PIPE_SPINS && !chunk_is(c, full); i++)
+		spin_pause();
+	if (chunk_is(c, full))
+		return !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE);
+	pthread_mutex_lock(&p->lock);
+	__atomic_add_fetch(&p->sleeping, 1, __ATOMIC_SEQ_CST);
+	while (!chunk_is(c, full) && !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
+		pthread_cond_wait(&p->cond, &p->lock);
+	__atomic_sub_fetch(&p->sleeping, 1, __ATOMIC_SEQ_CST);
+	go = !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE);
+	pthread_mutex_unlock(&p->lock);
+	return go;
+}
+
+/* ---- a record's tail: the values asked for, the names sent ---- */
+
+/* Bytes a string of @n bytes takes in a tail: its NUL, to a multiple of 8. */
+static inline size_t text_bytes(size_t n)
+{
+	return (n + 1 + 7) & ~(size_t)7;
+}
+
+static inline size_t slots_of(size_t bytes)
+{
+	return (bytes + sizeof(struct slot) - 1) / sizeof(struct slot);
+}
+
+/* Put @n bytes of @text and its NUL at @out.  Return: past them. */
+static char *text_put(char *out, const char *text, size_t n)
+{
+	memset(out + n, 0, text_bytes(n) - n);
+	memcpy(out, text, n);
+	return out + text_bytes(n);
+}
+
+/* The bytes of values @v in a tail: a number 8, a string 8 for its length and its text. */
+static size_t values_bytes(const struct request *q, const union sp_value *v)
+{
+	size_t bytes = 0;
+	int i;
+
+	for (i = 0; i < q->nr_fields; i++) {
+		bytes += 8;
+		if (q->kind[i] == SP_VALUE_STR && v[i].str)
+			bytes += text_bytes(strlen(v[i].str));
+	}
+	return bytes;
+}
+
+static char *values_put(const struct request *q, const union sp_value *v, char *out)
+{
+	int i;
+
+	for (i = 0; i < q->nr_fields; i++) {
+		uint64_t n;
+
+		if (q->kind[i] != SP_VALUE_STR) {
+			memcpy(out, &v[i].u64, 8);
+			out += 8;
+			continue;
+		}
+		n = v[i].str ? strlen(v[i].str) : UINT64_MAX;
+		memcpy(out, &n, 8);
+		out += 8;
+		if (v[i].str)
+			out = text_put(out, v[i].str, n);
+	}
+	return out;
+}
+
+static const char *values_get(struct request *q, const char *in)
+{
+	int i;
+
+	for (i = 0; i < q->nr_fields; i++) {
+		uint64_t n;
+
+		if (q->kind[i] != SP_VALUE_STR) {
+			memcpy(&q->values[i].u64, in, 8);
+			in += 8;
+			continue;
+		}
+		memcpy(&n, in, 8);
+		in += 8;
+		q->values[i].str = n == UINT64_MAX ? NULL : in;
+		if (n != UINT64_MAX)
+			in += text_bytes(n);
+	}
+	return in;
+}
+
+/* ---- names ---- */
+
+static struct name *name_entry(struct name *table, int32_t pid, int cpu)
+{
+	uint32_t key = (uint32_t)pid * 0x9e3779b1u;
+
+	if (pid <= 0)
+		key ^= (uint32_t)(cpu + 1) * 0x85ebca6bu;
+	return &table[key >> 22 & (NAME_ENTRIES - 1)];
+}
+
+/*
+ * Whether @name reads as @e's text to the model: with @block its first 16
+ * bytes as they are (the model compares them at once), then to the NUL.
+ */
+static inline bool name_same(const struct name *e, int32_t pid, int cpu, const char *name,
+			     bool block)
+{
+	if (e->pid != pid || (pid <= 0 && e->cpu != cpu))
+		return false;
+	if (block) {
+		if (memcmp(e->text, name, 16))
+			return false;
+		return e->ends16 || strcmp(e->text + 16, name + 16) == 0;
+	}
+	return strcmp(e->text, name) == 0;
+}
+
+/* The bytes of @name to send: with @block at least its first 16, as they are. */
+static inline size_t name_bytes(const char *name, bool block)
+{
+	size_t n = strlen(name);
+
+	return block && n < 16 ? 16 : n;
+}
+
+/* Remember @text (@n bytes) as @pid's; a name too long for the table is forgotten. */
+static void name_keep(struct name *e, int32_t pid, int cpu, const char *text, size_t n)
+{
+	if (n >= SP_COMM_LEN) {
+		e->pid = INT32_MIN;
+		return;
+	}
+	e->pid = pid;
+	e->cpu = cpu;
+	memcpy(e->text, text, n);
+	memset(e->text + n, 0, SP_COMM_LEN - n);
+	e->ends16 = memchr(e->text, '\0', 16) != NULL;
+}
+
+/* ---- the sending thread ---- */
+
+/*
+ * Copy the records put so far into the ring's next chunk, in one go: a
+ * record written there in place cost 12 ns, the line first taken back from
+ * the other CPU.  Return: false when the receiving thread stopped.
+ */
+static bool put_chunk(struct pipe *p, bool last)
+{
+	struct chunk *c = &p->chunk[p->put];
+
+	if (!chunk_wait(p, c, false))
+		return false;
+	memcpy(c->slot, p->fill->slot, p->fill->n * sizeof(struct slot));
+	c->n = p->fill->n;
+	c->last = last;
+	chunk_hand(p, c, true);
+	p->put = (p->put + 1) % PIPE_CHUNKS;
+	p->fill->n = 0;
+	return true;
+}
+
+/*
+ * The merge's callback in the sending thread: one record into the chunk.
+ * Return: 0, -ENOMEM, or 1 when the receiving thread stopped.
+ */
+static int put_event(const struct sp_event *ev, void *data)
+{
+	struct pipe *p = data;
+	struct chunk *c = p->fill;
+	const struct request *q = ev->type == SP_EV_EXTRA ? &p->req[ev->extra] : NULL;
+	struct name *e[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 }, tail = 0, need;
+	char *out, *text[2] = { NULL, NULL }, *apart = NULL;
+	uint8_t flags = (ev->prev_runnable ? F_RUNNABLE : 0) | (ev->comm16 ? F_COMM16 : 0);
+	int64_t missed = p->r->streams[ev->cpu].cur.missed;	/* the record's, still */
+	struct slot *s;
+
+	/* both names are looked up before either is kept, as the receiver does */
+	if (ev->comm) {
+		flags |= F_COMM;
+		e[0] = name_entry(p->sent, ev->pid, ev->cpu);
+		if (!name_same(e[0], ev->pid, ev->cpu, ev->comm, ev->comm16)) {
+			flags |= F_COMM_SENT;
+			n[0] = name_bytes(ev->comm, ev->comm16);
+			tail += text_bytes(n[0]);
+		}
+	}
+	if (ev->other_comm) {
+		flags |= F_OTHER;
+		e[1] = name_entry(p->sent, ev->other_pid, ev->cpu);
+		if (!name_same(e[1], ev->other_pid, ev->cpu, ev->other_comm, ev->comm16)) {
+			flags |= F_OTHER_SENT;
+			n[1] = name_bytes(ev->other_comm, ev->comm16);
+			tail += text_bytes(n[1]);
+		}
+	}
+	if (q)
+		tail += values_bytes(q, ev->values);
+	if (missed) {
+		flags |= F_MISSED;
+		tail += sizeof(missed);
+	}
+	need = 1 + slots_of(tail);
+	if (need > PIPE_SLOTS) {
+		apart = malloc(tail);
+		if (!apart)
+			return -ENOMEM;
+		flags |= F_TAIL_APART;
+		need = 2;
+	}
+	if (c->n + need > PIPE_SLOTS && !put_chunk(p, false)) {
+		free(apart);
+		return 1;	/* the receiving thread's return counts */
+	}
+	s = &c->slot[c->n];
+	s->ts_ns = ev->ts_ns;
+	s->common_pid = ev->common_pid;
+	s->pid = q ? ev->extra : ev->pid;
+	s->other_pid = ev->other_pid;
+	s->target_cpu = ev->type == SP_EV_SWITCH ?
+			sp_decoder_state_index(p->r->dec, ev->prev_state) : ev->target_cpu;
+	s->orig_cpu = ev->orig_cpu;
+	s->cpu = (uint16_t)ev->cpu;
+	s->type = ev->type;
+	s->flags = flags;
+	if (apart)
+		memcpy(&c->slot[c->n + 1], &apart, sizeof(apart));
+	out = apart ? apart : (char *)&c->slot[c->n + 1];
+	c->n += need;
+	if (missed) {
+		memcpy(out, &missed, sizeof(missed));
+		out += sizeof(missed);
+	}
+	if (q)
+		out = values_put(q, ev->values, out);
+	if (flags & F_COMM_SENT) {
+		text[0] = out;
+		out = text_put(out, ev->comm, n[0]);
+	}
+	if (flags & F_OTHER_SENT) {
+		text[1] = out;
+		text_put(out, ev->other_comm, n[1]);
+	}
+	if (text[0])
+		name_keep(e[0], ev->pid, ev->cpu, text[0], n[0]);
+	if (text[1])
+		name_keep(e[1], ev->other_pid, ev->cpu, text[1], n[1]);
+	return 0;
+}
+
+static void *send_main(void *data)
+{
+	struct pipe *p = data;
+
+	p->ret = p->merge(p->r, put_event, p, &p->err);
+	put_chunk(p, true);
+	return NULL;
+}
+
+/* ---- the receiving thread ---- */
+
+/* The text of a name in a tail at *@in (moved past it); *@n: its bytes sent. */
+static const char *name_get(const char **in, bool block, size_t *n)
+{
+	const char *text = *in;
+
+	*n = name_bytes(text, block);
+	*in += text_bytes(*n);
+	return text;
+}
+
+/* Hand the records of @c to @fn.  Return: 0 or what @fn returned. */
+static int get_chunk(struct pipe *p, const struct chunk *c, sp_event_fn fn, void *data,
+		     uint64_t *nr, sp_progress_fn progress, void *progress_data)
+{
+	struct sp_reader *r = p->r;
+	size_t k = 0;
+	int ret;
+
+	while (k < c->n) {
+		const struct slot *s = &c->slot[k];
+		struct name *keep[2] = { NULL, NULL };
+		const char *sent[2] = { NULL, NULL };
+		size_t n[2] = { 0, 0 };
+		char *apart = NULL;
+		const char *in;
+		struct sp_event ev;
+
+		__builtin_prefetch(s + PREFETCH_SLOTS);
+		ev.ts_ns = s->ts_ns;
+		ev.cpu = s->cpu;
+		ev.common_pid = s->common_pid;
+		ev.pid = s->pid;
+		ev.other_pid = s->other_pid;
+		ev.target_cpu = s->target_cpu;
+		ev.orig_cpu = s->orig_cpu;
+		ev.type = s->type;
+		ev.prev_runnable = s->flags & F_RUNNABLE;
+		ev.comm16 = s->flags & F_COMM16;
+		ev.extra = 0;
+		ev.values = NULL;
+		ev.prev_state = NULL;
+		ev.comm = ev.other_comm = NULL;
+		if (s->flags & F_TAIL_APART) {
+			memcpy(&apart, &c->slot[k + 1], sizeof(apart));
+			in = apart;
+			k += 2;
+		} else {
+			in = (const char *)&c->slot[k + 1];
+			k++;
+		}
+		if (s->flags & F_MISSED) {
+			int64_t missed;
+
+			memcpy(&missed, in, sizeof(missed));
+			in += sizeof(missed);
+			p->note_lost(r, ev.cpu, (int)missed, ev.ts_ns);
+		}
+		if (s->type == SP_EV_SWITCH) {
+			ev.prev_state = sp_decoder_state_name(r->dec, s->target_cpu);
+			ev.target_cpu = -1;
+		} else if (s->type == SP_EV_EXTRA) {
+			struct request *q = &p->req[s->pid];
+
+			in = values_get(q, in);
+			ev.extra = (uint16_t)s->pid;
+			ev.values = q->values;
+			ev.pid = -1;
+		}
+		if (s->flags & F_COMM) {
+			keep[0] = name_entry(p->got, ev.pid, ev.cpu);
+			ev.comm = s->flags & F_COMM_SENT ? (sent[0] = name_get(&in, ev.comm16, &n[0])) :
+							   keep[0]->text;
+		}
+		if (s->flags & F_OTHER) {
+			keep[1] = name_entry(p->got, ev.other_pid, ev.cpu);
+			ev.other_comm = s->flags & F_OTHER_SENT ?
+					(sent[1] = name_get(&in, ev.comm16, &n[1])) : keep[1]->text;
+		}
+		if (!apart)
+			k += slots_of(in - (const char *)&c->slot[k]);
+		ret = fn(&ev, data);
+		/* kept after the callback: a name sent may replace the other's entry */
+		if (sent[0])
+			name_keep(keep[0], ev.pid, ev.cpu, sent[0], n[0]);
+		if (sent[1])
+			name_keep(keep[1], ev.other_pid, ev.cpu, sent[1], n[1]);
+		free(apart);
+		if (ret)
+			return ret;
+		if (progress && !(++*nr & 0xffff) && r->last_ns > r->first_ns)
+			progress((double)(ev.ts_ns - r->first_ns) / (r->last_ns - r->first_ns), *nr,
+				 progress_data);
+	}
+	return 0;
+}
+
+bool sp_merge_pipe_fits(const struct sp_reader *r)
+{
+	return r->nr_cpus <= UINT16_MAX;
+}
+
+static void requests_free(struct pipe *p)
+{
+	int k;
+
+	for (k = 0; k < p->nr_req; k++) {
+		free(p->req[k].kind);
+		free(p->req[k].values);
+	}
+	free(p->req);
+}
+
+/* The kinds of the values of the decoder's requests.  Return: 0 or -ENOMEM. */
+static int requests_alloc(struct pipe *p, const struct sp_decoder *d)
+{
+	int k, i;
+
+	p->nr_req = sp_decoder_nr_extras(d);
+	p->req = calloc(p->nr_req ? p->nr_req : 1, sizeof(*p->req));
+	if (!p->req)
+		return -ENOMEM;
+	for (k = 0; k < p->nr_req; k++) {
+		struct request *q = &p->req[k];
+
+		while (sp_decoder_extra_kind(d, k, q->nr_fields) >= 0)
+			q->nr_fields++;
+		q->kind = calloc(q->nr_fields + 1, sizeof(*q->kind));
+		q->values = aligned_alloc(64, (q->nr_fields + 8) / 8 * 64);
+		if (!q->kind || !q->values)
+			return -ENOMEM;
+		for (i = 0; i < q->nr_fields; i++)
+			q->kind[i] = sp_decoder_extra_kind(d, k, i);
+	}
+	return 0;
+}
+
+static void pipe_free(struct pipe *p)
+{
+	if (!p)
+		return;
+	requests_free(p);
+	free(p->chunk);
+	free(p->fill);
+	free(p->sent);
+	free(p);
+}
+
+static struct pipe *pipe_alloc(struct sp_reader *r, sp_merge_fn merge, sp_lost_fn note_lost)
+{
+	struct pipe *p = aligned_alloc(64, sizeof(*p));
+	int k;
+
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->r = r;
+	p->merge = merge;
+	p->note_lost = note_lost;
+	p->chunk = aligned_alloc(64, PIPE_CHUNKS * sizeof(*p->chunk));
+	p->fill = aligned_alloc(64, sizeof(*p->fill));
+	p->sent = calloc(2 * NAME_ENTRIES, sizeof(*p->sent));
+	if (!p->chunk || !p->fill || !p->sent || requests_alloc(p, r->dec)) {
+		pipe_free(p);
+		return NULL;
+	}
+	p->got = p->sent + NAME_ENTRIES;
+	p->fill->n = 0;
+	for (k = 0; k < 2 * NAME_ENTRIES; k++)
+		p->sent[k].pid = INT32_MIN;
+	for (k = 0; k < PIPE_CHUNKS; k++) {
+		p->chunk[k].n = 0;
+		p->chunk[k].last = false;
+		p->chunk[k].full = false;
+	}
+	return p;
+}
+
+int sp_merge_pipe(struct sp_reader *r, sp_merge_fn merge, sp_lost_fn note_lost, sp_event_fn fn,
+		  void *data, struct sp_error *err)
+{
+	sp_progress_fn progress = r->progress;
+	struct pipe *p = pipe_alloc(r, merge, note_lost);
+	pthread_t thread;
+	uint64_t nr = 0;
+	int k, ret;
+
+	if (!p)
+		return merge(r, fn, data, err);
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	/* progress and lost records are told here, in the caller's thread, as records arrive */
+	r->progress = NULL;
+	r->lost_noted_later = true;
+	if (sp_thread_start(&thread, send_main, p)) {
+		r->progress = progress;
+		r->lost_noted_later = false;
+		ret = merge(r, fn, data, err);
+		goto out;
+	}
+	for (k = 0;; k = (k + 1) % PIPE_CHUNKS) {
+		struct chunk *c = &p->chunk[k];
+
+		chunk_wait(p, c, true);
+		ret = get_chunk(p, c, fn, data, &nr, progress, r->progress_data);
+		if (ret)
+			break;
+		if (c->last) {
+			ret = p->ret;
+			if (ret && err)
+				*err = p->err;
+			break;
+		}
+		chunk_hand(p, c, false);
+	}
+	pthread_mutex_lock(&p->lock);
+	__atomic_store_n(&p->stop, true, __ATOMIC_SEQ_CST);
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(thread, NULL);
+	r->progress = progress;
+	r->lost_noted_later = false;
+out:
+	pthread_cond_destroy(&p->cond);
+	pthread_mutex_destroy(&p->lock);
+	pipe_free(p);
+	return ret;
+}
