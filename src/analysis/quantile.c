@@ -243,6 +243,120 @@ static bool select_nth(uint32_t *v, size_t n, size_t k)
 	return true;
 }
 
+/*
+ * Buckets for selecting among many values: a value's bucket keeps its
+ * magnitude and its 11 next bits (below 2048 the value itself), so that
+ * a bucket holds values within 0.05% of each other however they spread,
+ * and the buckets follow the values' order.
+ */
+#define HIST_MIN	65536		/* fewer values: Hoare's selection alone */
+#define HIST_BUCKETS	(22 << 11)
+
+static inline uint32_t bucket_of(uint32_t v)
+{
+	int e;
+
+	if (v < 2048)
+		return v;
+	e = 31 - __builtin_clz(v);
+	return (uint32_t)(e - 10) << 11 | (v >> (e - 11) & 0x7ff);
+}
+
+/*
+ * Set out[i] to the value of rank k[i] (0-based, ascending) of v[0..n):
+ * count the values per bucket, gather those of the buckets holding the
+ * ranks, and select among them.  A few passes over v that read it
+ * straight through, where each selection over all of it jumps about.
+ * Return: false, nothing set, when those buckets hold over an eighth of
+ * the values (many equal ones) or for want of memory.
+ */
+static bool select_ranks(const uint32_t *v, size_t n, const size_t *k, int nr, uint32_t *out)
+{
+	uint32_t *count = calloc(HIST_BUCKETS, sizeof(*count)), *got = NULL, b = 0;
+	uint8_t *group = NULL;		/* per bucket: 1 + the group gathered from it, or 0 */
+	size_t start[4], fill[4], nr_in[4], below[4], total = 0, seen = 0, i;
+	uint32_t want[4];
+	int of[4], j, m = 0;
+	bool ok = false;
+
+	if (!count || nr > 4)
+		goto out;
+	for (i = 0; i < n; i++)
+		count[bucket_of(v[i])]++;
+	/* each rank's bucket, and how many values lie below it */
+	for (j = 0; j < nr; j++) {
+		while (seen + count[b] <= k[j])
+			seen += count[b++];
+		if (!m || want[m - 1] != b) {
+			want[m] = b;
+			below[m] = seen;
+			nr_in[m] = count[b];
+			start[m] = fill[m] = total;
+			total += count[b];
+			m++;
+		}
+		of[j] = m - 1;
+	}
+	group = calloc(HIST_BUCKETS, 1);
+	if (!group || total > n / 8)
+		goto out;
+	got = malloc(total * sizeof(*got));
+	if (!got)
+		goto out;
+	for (j = 0; j < m; j++)
+		group[want[j]] = (uint8_t)(j + 1);
+	for (i = 0; i < n; i++) {
+		uint8_t g = group[bucket_of(v[i])];
+
+		if (g)
+			got[fill[g - 1]++] = v[i];
+	}
+	for (j = 0; j < nr; j++) {
+		uint32_t *in = got + start[of[j]];
+		size_t r = k[j] - below[of[j]];
+
+		if (!select_nth(in, nr_in[of[j]], r))
+			goto out;
+		out[j] = in[r];
+	}
+	ok = true;
+out:
+	free(count);
+	free(group);
+	free(got);
+	return ok;
+}
+
+/*
+ * The summary's quantiles @p into *@q by select_ranks(), the ranks among
+ * the wide values read off (they are sorted).  Return: false when it
+ * could not.
+ */
+static bool summary_by_buckets(const struct sp_samples *s, uint64_t *const *q,
+			       const uint64_t (*p)[2])
+{
+	size_t k[4], n = 0;
+	uint32_t at[4];
+	int i, which[4];
+
+	/* ascending ranks for select_ranks(): p50 first */
+	for (i = 3; i >= 0; i--) {
+		size_t rank = quantile_rank(s->nr, p[i][0], p[i][1]) - 1;
+
+		if (rank >= s->nr_v) {
+			*q[i] = s->wide[rank - s->nr_v];
+			continue;
+		}
+		which[n] = i;
+		k[n++] = rank;
+	}
+	if (!select_ranks(s->v, s->nr_v, k, (int)n, at))
+		return false;
+	while (n--)
+		*q[which[n]] = at[n];
+	return true;
+}
+
 int sp_samples_summary(struct sp_samples *s, struct sp_summary *sum)
 {
 	static const uint64_t p[][2] = { { 999, 1000 }, { 99, 100 }, { 9, 10 }, { 1, 2 } };
@@ -266,6 +380,8 @@ int sp_samples_summary(struct sp_samples *s, struct sp_summary *sum)
 		lo = s->nr_v ? lo : s->wide[0];
 		hi = s->wide[s->nr_wide - 1];
 	}
+	if (s->nr_v >= HIST_MIN && summary_by_buckets(s, q, p))
+		goto done;
 	/* highest rank first: each lower one lies in the part before it */
 	end = s->nr_v;
 	for (i = 0; i < 4; i++) {
@@ -280,6 +396,7 @@ int sp_samples_summary(struct sp_samples *s, struct sp_summary *sum)
 		end = k + 1;
 		first = false;
 	}
+done:
 	sum->n = s->nr;
 	sum->min = lo;
 	sum->max = hi;

@@ -30,8 +30,8 @@
 #include "schedplot/trace/merge-pipe.h"
 #include "schedplot/trace/reader-internal.h"
 
-#define PIPE_SLOTS	512	/* a chunk: 16 KiB, so the chunks in flight stay in cache */
-#define PIPE_CHUNKS	16
+#define PIPE_SLOTS	512	/* a chunk: 16 KiB */
+#define PIPE_CHUNKS	64	/* 1 MiB: the merging thread stalls now and then on a block */
 #define PIPE_SPINS	4000	/* waits spin this long before they sleep */
 #define NAME_ENTRIES	1024	/* the tables of names sent: a power of two */
 #define PREFETCH_SLOTS	16	/* the receiver asks for lines this far ahead */

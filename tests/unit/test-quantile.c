@@ -189,6 +189,43 @@ static void test_summary_matches_sort(void **state)
 	}
 }
 
+/*
+ * Many samples (the summary then counts them by magnitude and selects in
+ * the buckets of the ranks) give the sort's numbers too: spread over nine
+ * decades, bunched near one value with a long tail, constant (too many in
+ * one bucket: it selects over them all), two values, and a few wide ones
+ * among them; up to 300000 values.
+ */
+static void test_summary_many_matches_sort(void **state)
+{
+	static const size_t sizes[] = { 65535, 65536, 70001, 300000 };
+	uint64_t x = 88172645463325252ull;
+
+	for (int kind = 0; kind < 5; kind++) {
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			struct sp_samples a = { 0 }, b = { 0 };
+			struct sp_summary want, got;
+
+			for (size_t i = 0; i < sizes[z]; i++) {
+				uint64_t r = rnd(&x), v;
+
+				v = kind == 0 ? (r >> 40) >> (r % 33) :
+				    kind == 1 ? 5000 + (r % 100 ? r % 64 : (r >> 20) % 100000000) :
+				    kind == 2 ? 777 :
+				    kind == 3 ? (r & 1 ? 3000000 : 12) :
+				    (r % 1000 ? (r >> 44) : (1ull << 32) + (r >> 50));
+				assert_int_equal(sp_samples_add(&a, v), 0);
+				assert_int_equal(sp_samples_add(&b, v), 0);
+			}
+			assert_int_equal(sp_samples_summarize(&a, &want), 0);
+			assert_int_equal(sp_samples_summary(&b, &got), 0);
+			assert_memory_equal(&got, &want, sizeof(want));
+			sp_samples_release(&a);
+			sp_samples_release(&b);
+		}
+	}
+}
+
 /* The reference: @n values sorted with qsort(), and the nearest rank read off. */
 static void reference(uint64_t *v, size_t n, struct sp_summary *sum)
 {
@@ -392,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_shift_property),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_summary_matches_sort),
+		cmocka_unit_test(test_summary_many_matches_sort),
 		cmocka_unit_test(test_wide_matches_reference),
 		cmocka_unit_test(test_border),
 		cmocka_unit_test(test_sets_and_merge),
