@@ -622,6 +622,7 @@ struct pass {
 	size_t stop_after;		/* the callback returns 7 after this many; 0: never */
 	unsigned int skipped;		/* sp_reader_set_skipped() */
 	enum sp_pipe_mode pipe;		/* sp_reader_set_pipe() */
+	uint64_t progress[2];		/* calls of the progress callback, the last count */
 	int ret;
 	struct sp_error err;
 	uint64_t lost[1024];
@@ -688,6 +689,16 @@ static bool same_record(const struct delivered *a, const struct delivered *b)
 	       !strcmp(a->prev_state, b->prev_state) && a->long_names == b->long_names;
 }
 
+static void count_progress(double fraction, uint64_t nr, void *data)
+{
+	struct pass *p = data;
+
+	assert_true(fraction >= 0 && fraction <= 1);
+	assert_true(nr > p->progress[1]);
+	p->progress[0]++;
+	p->progress[1] = nr;
+}
+
 static void read_pass(const char *path, int batch_min, struct pass *p)
 {
 	struct sp_reader *r;
@@ -701,6 +712,8 @@ static void read_pass(const char *path, int batch_min, struct pass *p)
 	sp_reader_set_batch_min(r, batch_min);
 	sp_reader_set_pipe(r, p->pipe);
 	sp_reader_set_skipped(r, p->skipped);
+	memset(p->progress, 0, sizeof(p->progress));
+	sp_reader_set_progress(r, count_progress, p);
 	p->ret = sp_reader_read(r, collect, p, &p->err);
 	memset(p->lost, 0, sizeof(p->lost));
 	for (cpu = 0; cpu < sp_reader_nr_cpus(r) && cpu < 1024; cpu++)
@@ -733,6 +746,8 @@ static void same_pass(const char *path, const struct pass *a, const struct pass 
 	if (a->ret < 0)
 		assert_string_equal(a->err.msg, b->err.msg);
 	assert_memory_equal(a->lost, b->lost, sizeof(a->lost));
+	/* progress told every 65536 records, as far as they were handed over */
+	assert_memory_equal(a->progress, b->progress, sizeof(a->progress));
 }
 
 /*
@@ -752,6 +767,8 @@ static size_t compare_merges(const char *path, size_t stop_after)
 	read_pass(path, 0, &piped);
 	same_pass(path, &tree, &batch, "batches", false);
 	same_pass(path, &tree, &piped, "the pipe", true);
+	if (!stop_after && !tree.ret)
+		assert_int_equal(tree.progress[0], tree.n >> 16);
 	n = tree.n;
 	free(tree.v);
 	free(batch.v);
