@@ -183,10 +183,20 @@ void sp_legend_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_l
 						  cy, theme->swatch);
 			cairo_restore(cr);
 		} else {
-			sp_render_set_color(cr, &legend->entries[i].color);
+			cairo_pattern_t *hatch = NULL;
+
+			if (legend->entries[i].no_data) {
+				hatch = sp_render_no_data(theme, cairo_surface_get_type(
+					cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE);
+				cairo_set_source(cr, hatch);
+			} else {
+				sp_render_set_color(cr, &legend->entries[i].color);
+			}
 			cairo_rectangle(cr, x, cy - theme->swatch / 2, theme->swatch,
 					theme->swatch);
 			cairo_fill_preserve(cr);
+			if (hatch)
+				cairo_pattern_destroy(hatch);
 			/* An outline, so white (idle) and pale swatches show. */
 			sp_render_set_color(cr, &theme->axis);
 			cairo_set_line_width(cr, 0.5);

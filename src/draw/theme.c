@@ -38,6 +38,7 @@ void sp_theme_init(struct sp_theme *theme, double font_size)
 	theme->text = (struct sp_rgb){ 0.1, 0.1, 0.1 };
 	theme->idle = (struct sp_rgb){ 1, 1, 1 };
 	theme->no_data = (struct sp_rgb){ 0.8, 0.8, 0.8 };
+	theme->no_data_line = (struct sp_rgb){ 0.62, 0.62, 0.62 };
 	theme->other = (struct sp_rgb){ 0, 0, 0 };
 }
 
@@ -74,4 +75,10 @@ cairo_pattern_t *sp_render_hatch(const struct sp_rgb *ground, const struct sp_rg
 	cairo_matrix_init_scale(&mat, 4, 4);
 	cairo_pattern_set_matrix(pat, &mat);
 	return pat;
+}
+
+cairo_pattern_t *sp_render_no_data(const struct sp_theme *theme, bool image)
+{
+	/* lines a pixel wide, every 6 pixels: seen in a legend's swatch too */
+	return sp_render_hatch(&theme->no_data, &theme->no_data_line, 4, 6, image);
 }

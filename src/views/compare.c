@@ -829,7 +829,8 @@ static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
 	if (i < fig->nr_graphs)
 		entries[n++] = (struct sp_legend_entry){
 			.color = fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].color,
-			.label = fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].label };
+			.label = fig->graphs[i]->keys[SP_DG_KEY_NO_DATA].label,
+			.no_data = true };
 	for (i = 0; i < (size_t)nr_keys && i < GRAPH_LEGEND; i++)
 		entries[n++] = keys[i].e;
 	legend.entries = entries;

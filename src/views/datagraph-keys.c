@@ -499,7 +499,8 @@ void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend
 			continue;
 		if (n < max_entries)
 			e[n++] = (struct sp_legend_entry){ .color = dg->keys[i].color,
-							   .label = dg->keys[i].label };
+							   .label = dg->keys[i].label,
+							   .no_data = i == SP_DG_KEY_NO_DATA };
 	}
 	for (i = SP_DG_NR_SPECIAL_KEYS; i < dg->nr_keys; i++) {
 		tasks++;

@@ -22,10 +22,6 @@
 #include "schedplot/views/datagraph-power.h"
 #include "schedplot/views/runtitles.h"
 
-/* Hatch of "no data": lines of this grey on theme->no_data, this period (px or pt). */
-#define HATCH_GREY 0.62
-#define HATCH_PERIOD 6
-
 static bool is_image(cairo_t *cr)
 {
 	return cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
@@ -96,9 +92,7 @@ static int cmp_segment(const void *a, const void *b)
 
 cairo_pattern_t *sp_datagraph_hatch(const struct sp_theme *theme, bool image)
 {
-	static const struct sp_rgb grey = { HATCH_GREY, HATCH_GREY, HATCH_GREY };
-
-	return sp_render_hatch(&theme->no_data, &grey, 4, HATCH_PERIOD, image);
+	return sp_render_no_data(theme, image);
 }
 
 /* The color of a key, with the theme deciding the special ones. */

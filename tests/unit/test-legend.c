@@ -104,11 +104,51 @@ static void test_legend_sample(void **state)
 	cairo_surface_destroy(s);
 }
 
+/*
+ * The "no data" key is the hatch the datagraph's rows show: its square
+ * holds the theme's ground and line greys, as a square painted with
+ * sp_render_no_data() does, whatever the entry's color.
+ */
+static void test_legend_no_data(void **state)
+{
+	struct sp_legend_entry e = { .color = { 1, 0, 0 }, .label = "no data", .no_data = true };
+	struct sp_legend legend = { .entries = &e, .nr_entries = 1 };
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 200, 40);
+	cairo_t *cr = cairo_create(s);
+	struct sp_theme th;
+	size_t ground = 0, line = 0, red = 0;
+	uint32_t want_ground, want_line;
+	int x, y;
+
+	(void)state;
+	sp_theme_init(&th, 10);
+	want_ground = (uint32_t)(th.no_data.r * 255 + 0.5) * 0x010101u;
+	want_line = (uint32_t)(th.no_data_line.r * 255 + 0.5) * 0x010101u;
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	sp_legend_draw(cr, &th, &legend, &(struct sp_rect){ 0, 0, 200, 40 });
+	cairo_surface_flush(s);
+	for (y = 0; y < 40; y++)
+		for (x = 0; x < 40; x++) {
+			uint32_t p = pixel(s, x, y) & 0xffffff;
+
+			ground += p == want_ground;
+			line += p == want_line;
+			red += p == 0xff0000;
+		}
+	assert_int_equal(red, 0);
+	assert_true(ground >= (size_t)th.swatch);
+	assert_true(line >= (size_t)th.swatch / 2);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_legend_grid),
 		cmocka_unit_test(test_legend_sample),
+		cmocka_unit_test(test_legend_no_data),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,7 @@ struct sp_legend_entry {
 	void (*sample)(struct _cairo *cr, const struct sp_legend_entry *e, double x, double y,
 		       double size);
 	int style;			/* for @sample: which shape or line */
+	bool no_data;			/* a square of the theme's no-data hatch, not @color */
 };
 
 struct sp_legend {

@@ -30,7 +30,8 @@ struct sp_theme {
 	struct sp_rgb grid;
 	struct sp_rgb text;
 	struct sp_rgb idle;		/* white: the core ran nothing */
-	struct sp_rgb no_data;		/* grey: nothing is known */
+	struct sp_rgb no_data;		/* grey: nothing is known, hatched (sp_render_no_data()) */
+	struct sp_rgb no_data_line;	/* the hatch's lines on it */
 	struct sp_rgb other;		/* black: tasks not singled out */
 };
 
@@ -68,5 +69,15 @@ void sp_render_set_color(struct _cairo *cr, const struct sp_rgb *c);
  */
 struct _cairo_pattern *sp_render_hatch(const struct sp_rgb *ground, const struct sp_rgb *line,
 				       double line_width, int period, bool image);
+
+/**
+ * sp_render_no_data - the pattern of time nothing is known of ("no data")
+ * @theme: the theme (its no_data ground and no_data_line lines)
+ * @image: for a raster surface (nearest-pixel filter), else for vector output
+ *
+ * The rows of a datagraph and the legend's key show the same.
+ * Return: as sp_render_hatch().
+ */
+struct _cairo_pattern *sp_render_no_data(const struct sp_theme *theme, bool image);
 
 #endif /* SP_THEME_H */
