@@ -4,8 +4,8 @@
  *
  *	CPU frequency (MHz)			<- title row
  *	  [==========gradient==========]   [////] unknown
- *	   |        |        |        |	<- ticks on round values
- *	  500      600      700      800
+ *	      |        |        |		<- ticks on round values
+ *	 437 500      600      700     761	<- and the ends' values
  *	^ inset: half a label, so the end labels stay inside the area
  */
 #include <errno.h>
@@ -152,11 +152,43 @@ static void fit_ticks(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	}
 }
 
+void sp_colorbar_scale(cairo_t *cr, const struct sp_theme *theme, const struct sp_colorbar *bar,
+		       double bar_w, struct sp_colorbar_scale *sc)
+{
+	const struct sp_colorbar_ticks *t = &sc->ticks;
+	double per_value = bar_w / (bar->hi - bar->lo);
+	int decimals;
+
+	memset(sc, 0, sizeof(*sc));
+	fit_ticks(cr, theme, bar, bar_w, &sc->ticks);
+	decimals = t->step > 0 && t->step < 1 ? (int)ceil(-log10(t->step) - 1e-9) : 0;
+	for (int end = 0; end < 2; end++) {
+		double v = end ? bar->hi : bar->lo, room = INFINITY;
+		char label[24];
+		bool crowded = false;
+
+		snprintf(label, sizeof(label), "%.*f", decimals, v == 0 ? 0.0 : v);
+		for (unsigned int i = 0; i < t->nr_ticks; i++) {
+			double gap = fabs(t->value[i] - v) * per_value -
+				     (sp_text_width(cr, label) + sp_text_width(cr, t->label[i])) / 2;
+
+			crowded |= !strcmp(label, t->label[i]);
+			room = fmin(room, gap);
+		}
+		if (crowded || room < 1.5 * theme->font_size)
+			continue;
+		sc->end_value[sc->nr_ends] = v;
+		memcpy(sc->end_label[sc->nr_ends], label, sizeof(label));
+		sc->nr_ends++;
+	}
+}
+
 static void draw_gradient(cairo_t *cr, const struct sp_theme *theme,
 			  const struct sp_colorbar *bar, const struct geom *g, bool image)
 {
 	cairo_pattern_t *grad = cairo_pattern_create_linear(g->x, 0, g->x + g->w, 0);
-	struct sp_colorbar_ticks t;
+	const struct sp_colorbar_ticks *t;
+	struct sp_colorbar_scale sc;
 	struct sp_rgb c;
 	double lw = theme->axis_line_width;
 
@@ -171,11 +203,12 @@ static void draw_gradient(cairo_t *cr, const struct sp_theme *theme,
 	cairo_fill(cr);
 	cairo_pattern_destroy(grad);
 
-	fit_ticks(cr, theme, bar, g->w, &t);
+	sp_colorbar_scale(cr, theme, bar, g->w, &sc);
+	t = &sc.ticks;
 	sp_render_set_color(cr, &theme->axis);
 	cairo_set_line_width(cr, lw);
-	for (unsigned int i = 0; i < t.nr_ticks; i++) {
-		double x = g->x + (t.value[i] - bar->lo) / (bar->hi - bar->lo) * g->w;
+	for (unsigned int i = 0; i < t->nr_ticks; i++) {
+		double x = g->x + (t->value[i] - bar->lo) / (bar->hi - bar->lo) * g->w;
 
 		/* a 1-pixel line is sharp on a pixel's centre */
 		if (image)
@@ -185,12 +218,17 @@ static void draw_gradient(cairo_t *cr, const struct sp_theme *theme,
 		cairo_stroke(cr);
 	}
 	sp_render_set_color(cr, &theme->text);
-	for (unsigned int i = 0; i < t.nr_ticks; i++) {
-		double x = g->x + (t.value[i] - bar->lo) / (bar->hi - bar->lo) * g->w;
+	for (unsigned int i = 0; i < t->nr_ticks; i++) {
+		double x = g->x + (t->value[i] - bar->lo) / (bar->hi - bar->lo) * g->w;
 
 		sp_text_draw(cr, x, g->y + g->h + theme->tick_len + theme->pad / 2,
-			     SP_ALIGN_CENTER | SP_ALIGN_TOP, t.label[i]);
+			     SP_ALIGN_CENTER | SP_ALIGN_TOP, t->label[i]);
 	}
+	/* the ends, under the bar's edges, after the ticks' labels */
+	for (unsigned int i = 0; i < sc.nr_ends; i++)
+		sp_text_draw(cr, sc.end_value[i] == bar->lo ? g->x : g->x + g->w,
+			     g->y + g->h + theme->tick_len + theme->pad / 2,
+			     SP_ALIGN_CENTER | SP_ALIGN_TOP, sc.end_label[i]);
 }
 
 /* An outline, so the light end and a pale swatch show on white. */

@@ -25,9 +25,11 @@ With --colorbar, IMG.png and IMG.svg are one `datagraph --freq` (or
 --freq merged) with its legend, numeric CPU order, of the whole trace:
 the color bar's tick labels (from the SVG's text) are round MHz, evenly
 stepped, around the frequencies of the trace and as many as the ticks
-drawn under the bar in the PNG; the bar gets lighter all along (grey
-with --grey); and every frequency's color in the rows is the bar's color
-at that frequency's place on the scale, the ticks being the ruler.
+drawn under the bar in the PNG, followed by the labels of the bar's ends
+where they fit (the trace's least and most frequency, under its edges);
+the bar gets lighter all along (grey with --grey); and every frequency's
+color in the rows is the bar's color at that frequency's place on the
+scale, the ticks being the ruler.
 
 Prints "ok - ..." or "not ok - ..." lines; exits 1 on any failure.
 """
@@ -150,12 +152,25 @@ def check_colorbar(args):
     if not titles:
         print("not ok - --colorbar: no title \"CPU frequency (MHz)\" in the SVG's text")
         return 1
-    labels = []
-    for _, t in texts[titles[0] + 1:]:
+    labels, ends = [], []
+    for x, t in texts[titles[0] + 1:]:
         if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", t):
             break
-        labels.append(float(t))
+        (labels if len(labels) < len(ticks) else ends).append((x, t))
+    labels = [float(t) for _, t in labels]
     khz = sorted(color_of)
+    # after the ticks' labels, the ends' values under the bar's edges:
+    # the least and the most frequency the trace has
+    known = sorted({v for _, _, v in fsteps if v > 0})
+    for x, t in ends:
+        at_left = abs(x - (left - 2)) <= 3
+        want = known[0] if at_left else known[-1]
+        if len(ends) > 2 or not (at_left or abs(x - (right + 2)) <= 3):
+            bad.append("end label %s at x %.1f is not under an end of the bar (%d..%d)"
+                       % (t, x, left - 2, right + 2))
+        elif t != "%.0f" % (want / 1000):
+            bad.append("end label %s: the trace's %s frequency is %g MHz"
+                       % (t, "least" if at_left else "most", want / 1000))
     steps = {round(b - a, 6) for a, b in zip(labels, labels[1:])}
     if len(labels) < 2 or len(labels) != len(ticks):
         bad.append("%d tick labels %s for %d ticks" % (len(labels), labels, len(ticks)))
@@ -184,9 +199,10 @@ def check_colorbar(args):
     if bad:
         print("not ok - %s: color bar: %s" % (os.path.basename(png_path), "; ".join(bad[:6])))
         return 1
-    print("ok - %s: color bar ticks %s MHz, lighter all along%s; the rows' %s MHz are the "
-          "bar's colors at their places" % (os.path.basename(png_path),
+    print("ok - %s: color bar ticks %s MHz (ends labelled: %s), lighter all along%s; the "
+          "rows' %s MHz are the bar's colors at their places" % (os.path.basename(png_path),
                                             ", ".join("%g" % v for v in labels),
+                                            ", ".join(t for _, t in ends) or "none",
                                             ", grey" if grey else "",
                                             ", ".join("%g" % (k / 1000) for k in khz)))
     return 0

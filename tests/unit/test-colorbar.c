@@ -18,6 +18,7 @@
 #include <cairo.h>
 
 #include "schedplot/draw/colorbar.h"
+#include "schedplot/draw/text.h"
 #include "schedplot/draw/legend.h"
 #include "schedplot/draw/palette.h"
 #include "schedplot/draw/theme.h"
@@ -85,6 +86,55 @@ static bool near(uint32_t a, uint32_t b, int tol)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * The scale says where the colors end: the ends' values come after the
+ * round ticks, unless a tick is there already or its label would crowd
+ * the nearest tick's.
+ */
+static void test_scale_ends(void **state)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 10, 10);
+	cairo_t *cr = cairo_create(s);
+	struct sp_colorbar bar = { .lo = 400, .hi = 1000 };
+	struct sp_colorbar_scale sc;
+	struct sp_theme th;
+
+	(void)state;
+	sp_theme_init(&th, 0);
+	sp_render_font(cr, &th, th.font_size, false);
+	/* round ends are ticks */
+	sp_colorbar_scale(cr, &th, &bar, 400, &sc);
+	assert_true(sc.ticks.nr_ticks >= 2);
+	assert_string_equal(sc.ticks.label[0], "400");
+	assert_int_equal(sc.nr_ends, 0);
+	/* others are labelled, lo first */
+	bar.lo = 437;
+	bar.hi = 973;
+	sp_colorbar_scale(cr, &th, &bar, 400, &sc);
+	assert_int_equal(sc.nr_ends, 2);
+	assert_string_equal(sc.end_label[0], "437");
+	assert_string_equal(sc.end_label[1], "973");
+	assert_true(sc.end_value[0] == 437 && sc.end_value[1] == 973);
+	assert_true(sc.ticks.value[0] > 437 && sc.ticks.value[sc.ticks.nr_ticks - 1] < 973);
+	/* 490 sits against the tick 500: left out, 1080 is not */
+	bar.lo = 490;
+	bar.hi = 1080;
+	sp_colorbar_scale(cr, &th, &bar, 400, &sc);
+	assert_string_equal(sc.ticks.label[0], "500");
+	assert_int_equal(sc.nr_ends, 1);
+	assert_string_equal(sc.end_label[0], "1080");
+	/* a scale in tenths prints its ends in tenths */
+	bar.lo = 1.13;
+	bar.hi = 1.87;
+	sp_colorbar_scale(cr, &th, &bar, 400, &sc);
+	assert_true(sc.ticks.step < 1);
+	assert_int_equal(sc.nr_ends, 2);
+	assert_string_equal(sc.end_label[0], "1.1");
+	assert_string_equal(sc.end_label[1], "1.9");
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
 }
 
 /*
@@ -181,6 +231,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ticks),
+		cmocka_unit_test(test_scale_ends),
 		cmocka_unit_test(test_gradient),
 		cmocka_unit_test(test_legend_room),
 	};

@@ -5,8 +5,8 @@
 /*
  * Color bars: the continuous scale of a quantity, drawn as a horizontal
  * gradient from its least to its most value under a title, with round
- * ticks labelled in the title's unit below it and, beside it, a swatch
- * for "unknown".  The gradient is vector (a cairo linear gradient) in
+ * ticks labelled in the title's unit below it, its two end values where
+ * they do not crowd a tick's label and, beside it, a swatch for "unknown".  The gradient is vector (a cairo linear gradient) in
  * PDF and SVG.  Its colors come from the picture's own color function,
  * sampled at SP_COLORBAR_STOPS + 1 evenly spaced stops, so a value's
  * color on the bar is its color in the picture.  A legend (legend.h)
@@ -62,6 +62,30 @@ struct sp_colorbar_ticks {
  */
 int sp_colorbar_ticks_compute(struct sp_colorbar_ticks *t, double lo, double hi,
 			      unsigned int max_ticks);
+
+/* What the scale under a bar says: its round ticks, then its ends' values. */
+struct sp_colorbar_scale {
+	struct sp_colorbar_ticks ticks;
+	unsigned int nr_ends;		/* ends labelled: 0, 1 or 2 */
+	double end_value[2];		/* lo first */
+	char end_label[2][24];		/* printed as the ticks are */
+};
+
+/**
+ * sp_colorbar_scale - the labels under a bar of a width
+ * @cr: cairo context (for measuring, in the bar's font)
+ * @theme: the theme
+ * @bar: the bar, lo < hi
+ * @bar_w: the gradient's width
+ * @sc: result
+ *
+ * The most round ticks (sp_colorbar_ticks_compute()) whose labels stand a
+ * space and a half apart; then each end's value, unless it is a tick's or
+ * its label would come within a space and a half of the nearest tick's,
+ * so that the reader sees the range the colors span.
+ */
+void sp_colorbar_scale(struct _cairo *cr, const struct sp_theme *theme,
+		       const struct sp_colorbar *bar, double bar_w, struct sp_colorbar_scale *sc);
 
 /**
  * sp_colorbar_height - the height a bar takes, title and labels included
