@@ -32,7 +32,6 @@
 
 #define PIPE_SLOTS	512	/* a chunk: 16 KiB */
 #define PIPE_CHUNKS	64	/* 1 MiB: the merging thread stalls now and then on a block */
-#define PIPE_SPINS	4000	/* waits spin this long before they sleep */
 #define NAME_ENTRIES	1024	/* the tables of names sent: a power of two */
 #define PREFETCH_SLOTS	16	/* the receiver asks for lines this far ahead */
 
@@ -61,6 +60,10 @@ enum {
 	F_TAIL_APART = 1 << 6,	/* the next slot points to the tail, on the heap */
 	F_MISSED = 1 << 7,	/* records lost before it: their count leads the tail */
 };
+
+/* Name @i's flags (0: comm, 1: other_comm) */
+#define F_NAME(i)	(F_COMM << 2 * (i))
+#define F_NAME_SENT(i)	(F_COMM_SENT << 2 * (i))
 
 struct chunk {
 	struct slot slot[PIPE_SLOTS];
@@ -106,57 +109,16 @@ struct pipe {
 	int ret;		/* what the merge returned */
 	struct sp_error err;
 
-	/* both threads' */
-	pthread_mutex_t lock __attribute__((aligned(64)));
-	pthread_cond_t cond;	/* a chunk filled or emptied, or stop */
-	int sleeping;		/* threads waiting on cond */
-	bool stop;		/* the receiving thread stopped early (atomic) */
+	/* both threads': chunks filled and emptied, or the receiving thread stopped */
+	struct sp_handoff handoff __attribute__((aligned(64)));
 };
 
 /* ---- handing chunks over ---- */
 
-static inline void spin_pause(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-static void chunk_hand(struct pipe *p, struct chunk *c, bool full)
-{
-	__atomic_store_n(&c->full, full, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&p->sleeping, __ATOMIC_SEQ_CST)) {
-		pthread_mutex_lock(&p->lock);
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
-	}
-}
-
-static inline bool chunk_is(const struct chunk *c, bool full)
-{
-	return __atomic_load_n(&c->full, __ATOMIC_ACQUIRE) == full;
-}
-
 /* Wait until @c is @full; false when the receiving thread stopped first. */
-static bool chunk_wait(struct pipe *p, const struct chunk *c, bool full)
+static bool chunk_wait(struct pipe *p, struct chunk *c, bool full)
 {
-	bool go;
-	int i;
-
-	for (i = 0; i < PIPE_SPINS && !chunk_is(c, full); i++)
-		spin_pause();
-	if (chunk_is(c, full))
-		return !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE);
-	pthread_mutex_lock(&p->lock);
-	__atomic_add_fetch(&p->sleeping, 1, __ATOMIC_SEQ_CST);
-	while (!chunk_is(c, full) && !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
-		pthread_cond_wait(&p->cond, &p->lock);
-	__atomic_sub_fetch(&p->sleeping, 1, __ATOMIC_SEQ_CST);
-	go = !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE);
-	pthread_mutex_unlock(&p->lock);
-	return go;
+	return sp_handoff_wait(&p->handoff, &c->full, full, NULL, NULL);
 }
 
 /* ---- a record's tail: the values asked for, the names sent ---- */
@@ -302,7 +264,7 @@ static bool put_chunk(struct pipe *p, bool last)
 	memcpy(c->slot, p->fill->slot, p->fill->n * sizeof(struct slot));
 	c->n = p->fill->n;
 	c->last = last;
-	chunk_hand(p, c, true);
+	sp_handoff_set(&p->handoff, &c->full, true);
 	p->put = (p->put + 1) % PIPE_CHUNKS;
 	p->fill->n = 0;
 	return true;
@@ -322,25 +284,21 @@ static int put_event(const struct sp_event *ev, void *data)
 	char *out, *text[2] = { NULL, NULL }, *apart = NULL;
 	uint8_t flags = (ev->prev_runnable ? F_RUNNABLE : 0) | (ev->comm16 ? F_COMM16 : 0);
 	int64_t missed = p->r->streams[ev->cpu].cur.missed;	/* the record's, still */
+	const char *name[2] = { ev->comm, ev->other_comm };
+	int32_t pid[2] = { ev->pid, ev->other_pid };
 	struct slot *s;
+	int i;
 
 	/* both names are looked up before either is kept, as the receiver does */
-	if (ev->comm) {
-		flags |= F_COMM;
-		e[0] = name_entry(p->sent, ev->pid, ev->cpu);
-		if (!name_same(e[0], ev->pid, ev->cpu, ev->comm, ev->comm16)) {
-			flags |= F_COMM_SENT;
-			n[0] = name_bytes(ev->comm, ev->comm16);
-			tail += text_bytes(n[0]);
-		}
-	}
-	if (ev->other_comm) {
-		flags |= F_OTHER;
-		e[1] = name_entry(p->sent, ev->other_pid, ev->cpu);
-		if (!name_same(e[1], ev->other_pid, ev->cpu, ev->other_comm, ev->comm16)) {
-			flags |= F_OTHER_SENT;
-			n[1] = name_bytes(ev->other_comm, ev->comm16);
-			tail += text_bytes(n[1]);
+	for (i = 0; i < 2; i++) {
+		if (!name[i])
+			continue;
+		flags |= F_NAME(i);
+		e[i] = name_entry(p->sent, pid[i], ev->cpu);
+		if (!name_same(e[i], pid[i], ev->cpu, name[i], ev->comm16)) {
+			flags |= F_NAME_SENT(i);
+			n[i] = name_bytes(name[i], ev->comm16);
+			tail += text_bytes(n[i]);
 		}
 	}
 	if (q)
@@ -382,18 +340,14 @@ static int put_event(const struct sp_event *ev, void *data)
 	}
 	if (q)
 		out = values_put(q, ev->values, out);
-	if (flags & F_COMM_SENT) {
-		text[0] = out;
-		out = text_put(out, ev->comm, n[0]);
-	}
-	if (flags & F_OTHER_SENT) {
-		text[1] = out;
-		text_put(out, ev->other_comm, n[1]);
-	}
-	if (text[0])
-		name_keep(e[0], ev->pid, ev->cpu, text[0], n[0]);
-	if (text[1])
-		name_keep(e[1], ev->other_pid, ev->cpu, text[1], n[1]);
+	for (i = 0; i < 2; i++)
+		if (flags & F_NAME_SENT(i)) {
+			text[i] = out;
+			out = text_put(out, name[i], n[i]);
+		}
+	for (i = 0; i < 2; i++)
+		if (text[i])
+			name_keep(e[i], pid[i], ev->cpu, text[i], n[i]);
 	return 0;
 }
 
@@ -424,12 +378,12 @@ static int get_chunk(struct pipe *p, const struct chunk *c, sp_event_fn fn, void
 {
 	struct sp_reader *r = p->r;
 	size_t k = 0;
-	int ret;
+	int i, ret;
 
 	while (k < c->n) {
 		const struct slot *s = &c->slot[k];
 		struct name *keep[2] = { NULL, NULL };
-		const char *sent[2] = { NULL, NULL };
+		const char *sent[2] = { NULL, NULL }, *names[2] = { NULL, NULL };
 		size_t n[2] = { 0, 0 };
 		char *apart = NULL;
 		const char *in;
@@ -449,7 +403,6 @@ static int get_chunk(struct pipe *p, const struct chunk *c, sp_event_fn fn, void
 		ev.extra = 0;
 		ev.values = NULL;
 		ev.prev_state = NULL;
-		ev.comm = ev.other_comm = NULL;
 		if (s->flags & F_TAIL_APART) {
 			memcpy(&apart, &c->slot[k + 1], sizeof(apart));
 			in = apart;
@@ -476,24 +429,22 @@ static int get_chunk(struct pipe *p, const struct chunk *c, sp_event_fn fn, void
 			ev.values = q->values;
 			ev.pid = -1;
 		}
-		if (s->flags & F_COMM) {
-			keep[0] = name_entry(p->got, ev.pid, ev.cpu);
-			ev.comm = s->flags & F_COMM_SENT ? (sent[0] = name_get(&in, ev.comm16, &n[0])) :
-							   keep[0]->text;
+		for (i = 0; i < 2; i++) {
+			if (!(s->flags & F_NAME(i)))
+				continue;
+			keep[i] = name_entry(p->got, i ? ev.other_pid : ev.pid, ev.cpu);
+			names[i] = s->flags & F_NAME_SENT(i) ? (sent[i] = name_get(&in, ev.comm16, &n[i])) :
+							       keep[i]->text;
 		}
-		if (s->flags & F_OTHER) {
-			keep[1] = name_entry(p->got, ev.other_pid, ev.cpu);
-			ev.other_comm = s->flags & F_OTHER_SENT ?
-					(sent[1] = name_get(&in, ev.comm16, &n[1])) : keep[1]->text;
-		}
+		ev.comm = names[0];
+		ev.other_comm = names[1];
 		if (!apart)
 			k += slots_of(in - (const char *)&c->slot[k]);
 		ret = fn(&ev, data);
 		/* kept after the callback: a name sent may replace the other's entry */
-		if (sent[0])
-			name_keep(keep[0], ev.pid, ev.cpu, sent[0], n[0]);
-		if (sent[1])
-			name_keep(keep[1], ev.other_pid, ev.cpu, sent[1], n[1]);
+		for (i = 0; i < 2; i++)
+			if (sent[i])
+				name_keep(keep[i], i ? ev.other_pid : ev.pid, ev.cpu, sent[i], n[i]);
 		free(apart);
 		if (ret)
 			return ret;
@@ -596,8 +547,7 @@ int sp_merge_pipe(struct sp_reader *r, sp_merge_fn merge, sp_lost_fn note_lost, 
 
 	if (!p)
 		return merge(r, fn, data, err);
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->cond, NULL);
+	sp_handoff_init(&p->handoff);
 	/* progress and lost records are told here, in the caller's thread, as records arrive */
 	r->progress = NULL;
 	r->lost_noted_later = true;
@@ -620,18 +570,14 @@ int sp_merge_pipe(struct sp_reader *r, sp_merge_fn merge, sp_lost_fn note_lost, 
 				*err = p->err;
 			break;
 		}
-		chunk_hand(p, c, false);
+		sp_handoff_set(&p->handoff, &c->full, false);
 	}
-	pthread_mutex_lock(&p->lock);
-	__atomic_store_n(&p->stop, true, __ATOMIC_SEQ_CST);
-	pthread_cond_broadcast(&p->cond);
-	pthread_mutex_unlock(&p->lock);
+	sp_handoff_stop(&p->handoff);
 	pthread_join(thread, NULL);
 	r->progress = progress;
 	r->lost_noted_later = false;
 out:
-	pthread_cond_destroy(&p->cond);
-	pthread_mutex_destroy(&p->lock);
+	sp_handoff_destroy(&p->handoff);
 	pipe_free(p);
 	return ret;
 }

@@ -274,11 +274,7 @@ struct sp_reader_batch {
 	struct round round[SP_ROUNDS];
 	uint64_t from, window;		/* the next round reads [from, from + window) */
 
-	/* the thread that does the rounds */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;		/* a round ready, delivered, or stop */
-	int sleeping;			/* threads waiting on cond */
-	bool stop;
+	struct sp_handoff handoff;	/* rounds to the thread that does them and back */
 };
 
 #define WINDOW_FIRST	1000000ull	/* 1 ms */
@@ -303,8 +299,7 @@ void sp_merge_batch_free(struct sp_reader_batch *b)
 	free(b->keys);
 	free(b->tmp);
 	free(b->fail);
-	pthread_mutex_destroy(&b->lock);
-	pthread_cond_destroy(&b->cond);
+	sp_handoff_destroy(&b->handoff);
 	free(b);
 }
 
@@ -315,8 +310,7 @@ static struct sp_reader_batch *batch_alloc(struct sp_reader *r, int nr_leaves)
 
 	if (!b)
 		return NULL;
-	pthread_mutex_init(&b->lock, NULL);
-	pthread_cond_init(&b->cond, NULL);
+	sp_handoff_init(&b->handoff);
 	b->r = r;
 	b->nr_leaves = nr_leaves;
 	b->cap = SP_BATCH_RECORDS;
@@ -643,66 +637,20 @@ static int deliver(struct sp_reader *r, struct round *o, sp_event_fn fn, void *d
 	return 0;
 }
 
-/*
- * Handing rounds over: each thread waits for the other hundreds of times
- * a second, for a few microseconds at a time, and sleeping on a futex and
- * waking the other cost more than that on a virtual machine.  So a thread
- * spins a while first, and the other takes the lock and wakes it only when
- * it went to sleep (both sides' flag, then the other's, in one order).
- */
-#define SP_SPIN_ROUNDS	4000
-
-/* A hint to the CPU that this thread spins. */
-static inline void spin_pause(void)
+/* For a wait for a round: read a block the rounds' thread asked for. */
+static bool help_read(void *scratch)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-/* Mark @o ready for the delivering thread, or given back by it. */
-static void round_hand(struct sp_reader_batch *b, struct round *o, bool ready)
-{
-	__atomic_store_n(&o->ready, ready, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&b->sleeping, __ATOMIC_SEQ_CST)) {
-		pthread_mutex_lock(&b->lock);
-		pthread_cond_broadcast(&b->cond);
-		pthread_mutex_unlock(&b->lock);
-	}
-}
-
-static inline bool round_is(const struct round *o, bool ready)
-{
-	return __atomic_load_n(&o->ready, __ATOMIC_ACQUIRE) == ready;
+	return sp_cpustream_scratch_help(scratch);
 }
 
 /*
  * Wait until @o is @ready, or the pass stops; meanwhile, with @help, read
  * blocks the rounds' thread asked for.  Return: false when it stops.
  */
-static bool round_wait(struct sp_reader_batch *b, const struct round *o, bool ready, bool help)
+static bool round_wait(struct sp_reader_batch *b, struct round *o, bool ready, bool help)
 {
-	bool go;
-	int i;
-
-	for (i = 0; i < SP_SPIN_ROUNDS && !round_is(o, ready); i++) {
-		if (help && sp_cpustream_scratch_help(b->r->scratch))
-			i = 0;
-		else
-			spin_pause();
-	}
-	if (round_is(o, ready))
-		return !__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE);
-	pthread_mutex_lock(&b->lock);
-	__atomic_add_fetch(&b->sleeping, 1, __ATOMIC_SEQ_CST);
-	while (!round_is(o, ready) && !b->stop)
-		pthread_cond_wait(&b->cond, &b->lock);
-	__atomic_sub_fetch(&b->sleeping, 1, __ATOMIC_SEQ_CST);
-	go = !b->stop;
-	pthread_mutex_unlock(&b->lock);
-	return go;
+	return sp_handoff_wait(&b->handoff, &o->ready, ready, help ? help_read : NULL,
+			       b->r->scratch);
 }
 
 /* The thread that does the rounds, into the rounds' buffers in turn. */
@@ -721,7 +669,7 @@ static void *rounds_main(void *data)
 		/* the other thread owns @o once handed over */
 		end = o->fail || o->last;
 		by_tree = o->by_tree;
-		round_hand(b, o, true);
+		sp_handoff_set(&b->handoff, &o->ready, true);
 		if (end)
 			break;
 		/* the tree reads the streams in the other thread: wait for it */
@@ -751,7 +699,7 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
 	memset(b->leaf, 0, b->nr_leaves * sizeof(*b->leaf));
 	for (k = 0; k < SP_ROUNDS; k++)
 		b->round[k].ready = false;
-	b->stop = false;
+	b->handoff.stop = false;	/* from an earlier pass; no thread runs now */
 	b->window = WINDOW_FIRST;
 	b->from = streams_from(r, b);
 	/*
@@ -784,13 +732,10 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
 		if (ret || o->last)
 			break;
 		if (threaded)
-			round_hand(b, o, false);
+			sp_handoff_set(&b->handoff, &o->ready, false);
 	}
 	if (threaded) {
-		pthread_mutex_lock(&b->lock);
-		__atomic_store_n(&b->stop, true, __ATOMIC_SEQ_CST);
-		pthread_cond_broadcast(&b->cond);
-		pthread_mutex_unlock(&b->lock);
+		sp_handoff_stop(&b->handoff);
 		pthread_join(thread, NULL);
 	}
 	return ret;

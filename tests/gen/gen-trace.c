@@ -53,6 +53,8 @@
 #include "schedplot/trace/event.h"
 #include "schedplot/trace/writer.h"
 
+#include "formats.h"
+
 #define T0_NS		1000000000ull	/* the trace starts at 1 s */
 #define MAX_CPUS	512
 
@@ -295,11 +297,7 @@ static void emit_task(struct sim *s, int type, int c, int task, int target, int 
 #define IDLE_EXIT		4294967295u
 
 #define POWER_FORMAT(name, id) \
-	"name: " name "\nID: " #id "\nformat:\n" \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
+	"name: " name "\nID: " #id "\nformat:\n" SP_TEST_COMMON_FIELDS \
 	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n" \
 	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n\n" \
 	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, " \
@@ -940,21 +938,9 @@ static int write_topology(const struct sim *s, const char *path)
 }
 
 /* The kernel's ftrace:print format, for the topology markers. */
-static const char print_format[] =
-	"name: print\n"
-	"ID: 5\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+static const char print_format[] = SP_TEST_PRINT_FORMAT;
 
-#define PRINT_ID		5
+#define PRINT_ID		SP_TEST_PRINT_ID
 #define MARKER_CPUS		64	/* CPUs per marker, as schedplot record */
 
 /*

@@ -154,6 +154,53 @@ static void test_empty(void **state)
 	sp_samples_release(&s);
 }
 
+/* The summary of @n values by @value(i) equals the one read off their sort. */
+static void summary_as_sorted(size_t n, uint64_t (*value)(size_t i, size_t n, uint64_t *x),
+			      uint64_t *x)
+{
+	struct sp_samples a = { 0 }, b = { 0 };
+	struct sp_summary want, got;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = value(i, n, x);
+
+		assert_int_equal(sp_samples_add(&a, v), 0);
+		assert_int_equal(sp_samples_add(&b, v), 0);
+	}
+	assert_int_equal(sp_samples_summarize(&a, &want), 0);
+	assert_int_equal(sp_samples_summary(&b, &got), 0);
+	assert_memory_equal(&got, &want, sizeof(want));
+	sp_samples_release(&a);
+	sp_samples_release(&b);
+}
+
+static int kind;	/* the shape the value functions below give */
+
+/* random, sorted, reversed, constant, few-valued, many equal around others */
+static uint64_t few_value(size_t i, size_t n, uint64_t *x)
+{
+	return kind == 0 ? rnd(x) >> 20 :
+	       kind == 1 ? i * 3 :
+	       kind == 2 ? (n - i) * 7 :
+	       kind == 3 ? 42 :
+	       kind == 4 ? rnd(x) % 3 :
+	       (i % 5 ? 1000 : rnd(x) % 2000);
+}
+
+/* nine decades, bunched with a long tail, constant, two values, some wide */
+static uint64_t many_value(size_t i, size_t n, uint64_t *x)
+{
+	uint64_t r = rnd(x);
+
+	(void)i;
+	(void)n;
+	return kind == 0 ? (r >> 40) >> (r % 33) :
+	       kind == 1 ? 5000 + (r % 100 ? r % 64 : (r >> 20) % 100000000) :
+	       kind == 2 ? 777 :
+	       kind == 3 ? (r & 1 ? 3000000 : 12) :
+	       (r % 1000 ? (r >> 44) : (1ull << 32) + (r >> 50));
+}
+
 /*
  * The summary without a sort selects the same numbers as the sort gives:
  * every count up to 1100 (the ranks of p99.9 and max part at 1000), and
@@ -164,29 +211,9 @@ static void test_summary_matches_sort(void **state)
 {
 	uint64_t x = 2463534242ull;
 
-	for (int kind = 0; kind < 6; kind++) {
-		for (size_t n = 0; n <= 1100; n += n < 40 ? 1 : 37) {
-			struct sp_samples a = { 0 }, b = { 0 };
-			struct sp_summary want, got;
-
-			for (size_t i = 0; i < n; i++) {
-				uint64_t v = kind == 0 ? rnd(&x) >> 20 :
-					     kind == 1 ? i * 3 :
-					     kind == 2 ? (n - i) * 7 :
-					     kind == 3 ? 42 :
-					     kind == 4 ? rnd(&x) % 3 :
-					     (i % 5 ? 1000 : rnd(&x) % 2000);
-
-				assert_int_equal(sp_samples_add(&a, v), 0);
-				assert_int_equal(sp_samples_add(&b, v), 0);
-			}
-			assert_int_equal(sp_samples_summarize(&a, &want), 0);
-			assert_int_equal(sp_samples_summary(&b, &got), 0);
-			assert_memory_equal(&got, &want, sizeof(want));
-			sp_samples_release(&a);
-			sp_samples_release(&b);
-		}
-	}
+	for (kind = 0; kind < 6; kind++)
+		for (size_t n = 0; n <= 1100; n += n < 40 ? 1 : 37)
+			summary_as_sorted(n, few_value, &x);
 }
 
 /*
@@ -201,29 +228,9 @@ static void test_summary_many_matches_sort(void **state)
 	static const size_t sizes[] = { 65535, 65536, 70001, 300000 };
 	uint64_t x = 88172645463325252ull;
 
-	for (int kind = 0; kind < 5; kind++) {
-		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
-			struct sp_samples a = { 0 }, b = { 0 };
-			struct sp_summary want, got;
-
-			for (size_t i = 0; i < sizes[z]; i++) {
-				uint64_t r = rnd(&x), v;
-
-				v = kind == 0 ? (r >> 40) >> (r % 33) :
-				    kind == 1 ? 5000 + (r % 100 ? r % 64 : (r >> 20) % 100000000) :
-				    kind == 2 ? 777 :
-				    kind == 3 ? (r & 1 ? 3000000 : 12) :
-				    (r % 1000 ? (r >> 44) : (1ull << 32) + (r >> 50));
-				assert_int_equal(sp_samples_add(&a, v), 0);
-				assert_int_equal(sp_samples_add(&b, v), 0);
-			}
-			assert_int_equal(sp_samples_summarize(&a, &want), 0);
-			assert_int_equal(sp_samples_summary(&b, &got), 0);
-			assert_memory_equal(&got, &want, sizeof(want));
-			sp_samples_release(&a);
-			sp_samples_release(&b);
-		}
-	}
+	for (kind = 0; kind < 5; kind++)
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
+			summary_as_sorted(sizes[z], many_value, &x);
 }
 
 /* The reference: @n values sorted with qsort(), and the nearest rank read off. */

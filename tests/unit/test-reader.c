@@ -29,6 +29,8 @@
 #include "schedplot/trace/reader.h"
 #include "schedplot/trace/writer.h"
 
+#include "../gen/formats.h"
+
 /* Exported by libtracecmd 1.3, not in its public header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_long_size(struct tracecmd_input *handle);
@@ -998,11 +1000,7 @@ static const char dynamic_switch_format[] =
 	"name: sched_switch\n"
 	"ID: 316\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	SP_TEST_COMMON_FIELDS
 	"\tfield:__data_loc char[] prev_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:long prev_state;\toffset:16;\tsize:8;\tsigned:1;\n"
@@ -1013,19 +1011,7 @@ static const char dynamic_switch_format[] =
 	"__get_str(prev_comm), REC->prev_pid, REC->prev_state ? \"S\" : \"R\", "
 	"__get_str(next_comm), REC->next_pid\n";
 
-static const char tail_print_format[] =
-	"name: print\n"
-	"ID: 5\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+static const char tail_print_format[] = SP_TEST_PRINT_FORMAT;
 
 /* A name of @len bytes for @pid, different for each pid and length. */
 static void tail_name(char *out, size_t len, int pid)

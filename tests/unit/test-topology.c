@@ -23,6 +23,8 @@
 #include "schedplot/trace/event.h"
 #include "schedplot/trace/writer.h"
 
+#include "../gen/formats.h"
+
 static int parse(struct sp_topology *topo, const char *text, struct sp_error *err)
 {
 	return sp_topology_parse_marker(topo, text, strlen(text), err);
@@ -129,19 +131,7 @@ static void test_nul_bounded(void **state)
 }
 
 /* The kernel's ftrace:print format. */
-static const char print_format[] =
-	"name: print\n"
-	"ID: 5\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+static const char print_format[] = SP_TEST_PRINT_FORMAT;
 
 static void write_print(struct sp_writer *w, int cpu, uint64_t ts, const char *text)
 {
