@@ -372,80 +372,99 @@ static const char *name_get(const char **in, bool block, size_t *n)
 	return text;
 }
 
-/* Hand the records of @c to @fn.  Return: 0 or what @fn returned. */
-static int get_chunk(struct pipe *p, const struct chunk *c, sp_event_fn fn, void *data,
+/* What is left to do for a record once its callback returned. */
+struct taken {
+	struct name *keep[2];	/* the entries of names sent, kept after the callback: */
+	const char *sent[2];	/* a name sent may replace the other's */
+	size_t n[2];
+	char *apart;		/* its tail on the heap, the sender's, freed then */
+};
+
+/*
+ * Unpack the record of @c at slot *@k into @ev (*@k moved past it), its
+ * lost records noted with @note.
+ */
+static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_event *ev,
+		 struct taken *t, bool note)
+{
+	const struct slot *s = &c->slot[*k];
+	const char *in, *names[2] = { NULL, NULL };
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	__builtin_prefetch(s + PREFETCH_SLOTS);
+	ev->ts_ns = s->ts_ns;
+	ev->cpu = s->cpu;
+	ev->common_pid = s->common_pid;
+	ev->pid = s->pid;
+	ev->other_pid = s->other_pid;
+	ev->target_cpu = s->target_cpu;
+	ev->orig_cpu = s->orig_cpu;
+	ev->type = s->type;
+	ev->prev_runnable = s->flags & F_RUNNABLE;
+	ev->comm16 = s->flags & F_COMM16;
+	ev->extra = 0;
+	ev->values = NULL;
+	ev->prev_state = NULL;
+	if (s->flags & F_TAIL_APART) {
+		memcpy(&t->apart, &c->slot[*k + 1], sizeof(t->apart));
+		in = t->apart;
+		*k += 2;
+	} else {
+		in = (const char *)&c->slot[++*k];
+	}
+	if (s->flags & F_MISSED) {
+		int64_t missed;
+
+		memcpy(&missed, in, sizeof(missed));
+		in += sizeof(missed);
+		if (note)
+			p->note_lost(p->r, ev->cpu, (int)missed, ev->ts_ns);
+	}
+	if (s->type == SP_EV_SWITCH) {
+		ev->prev_state = sp_decoder_state_name(p->r->dec, s->target_cpu);
+		ev->target_cpu = -1;
+	} else if (s->type == SP_EV_EXTRA) {
+		struct request *q = &p->req[s->pid];
+
+		in = values_get(q, in);
+		ev->extra = (uint16_t)s->pid;
+		ev->values = q->values;
+		ev->pid = -1;
+	}
+	for (i = 0; i < 2; i++) {
+		if (!(s->flags & F_NAME(i)))
+			continue;
+		t->keep[i] = name_entry(p->got, i ? ev->other_pid : ev->pid, ev->cpu);
+		names[i] = s->flags & F_NAME_SENT(i) ? (t->sent[i] = name_get(&in, ev->comm16, &t->n[i])) :
+						       t->keep[i]->text;
+	}
+	ev->comm = names[0];
+	ev->other_comm = names[1];
+	if (!t->apart)
+		*k += slots_of(in - (const char *)&c->slot[*k]);
+}
+
+/*
+ * Hand the records of @c from slot *@k on to @fn (*@k: past the last one
+ * handed).  Return: 0 or what @fn returned.
+ */
+static int get_chunk(struct pipe *p, const struct chunk *c, size_t *k, sp_event_fn fn, void *data,
 		     uint64_t *nr, sp_progress_fn progress, void *progress_data)
 {
-	struct sp_reader *r = p->r;
-	size_t k = 0;
+	const struct sp_reader *r = p->r;
+	struct sp_event ev;
+	struct taken t;
 	int i, ret;
 
-	while (k < c->n) {
-		const struct slot *s = &c->slot[k];
-		struct name *keep[2] = { NULL, NULL };
-		const char *sent[2] = { NULL, NULL }, *names[2] = { NULL, NULL };
-		size_t n[2] = { 0, 0 };
-		char *apart = NULL;
-		const char *in;
-		struct sp_event ev;
-
-		__builtin_prefetch(s + PREFETCH_SLOTS);
-		ev.ts_ns = s->ts_ns;
-		ev.cpu = s->cpu;
-		ev.common_pid = s->common_pid;
-		ev.pid = s->pid;
-		ev.other_pid = s->other_pid;
-		ev.target_cpu = s->target_cpu;
-		ev.orig_cpu = s->orig_cpu;
-		ev.type = s->type;
-		ev.prev_runnable = s->flags & F_RUNNABLE;
-		ev.comm16 = s->flags & F_COMM16;
-		ev.extra = 0;
-		ev.values = NULL;
-		ev.prev_state = NULL;
-		if (s->flags & F_TAIL_APART) {
-			memcpy(&apart, &c->slot[k + 1], sizeof(apart));
-			in = apart;
-			k += 2;
-		} else {
-			in = (const char *)&c->slot[k + 1];
-			k++;
-		}
-		if (s->flags & F_MISSED) {
-			int64_t missed;
-
-			memcpy(&missed, in, sizeof(missed));
-			in += sizeof(missed);
-			p->note_lost(r, ev.cpu, (int)missed, ev.ts_ns);
-		}
-		if (s->type == SP_EV_SWITCH) {
-			ev.prev_state = sp_decoder_state_name(r->dec, s->target_cpu);
-			ev.target_cpu = -1;
-		} else if (s->type == SP_EV_EXTRA) {
-			struct request *q = &p->req[s->pid];
-
-			in = values_get(q, in);
-			ev.extra = (uint16_t)s->pid;
-			ev.values = q->values;
-			ev.pid = -1;
-		}
-		for (i = 0; i < 2; i++) {
-			if (!(s->flags & F_NAME(i)))
-				continue;
-			keep[i] = name_entry(p->got, i ? ev.other_pid : ev.pid, ev.cpu);
-			names[i] = s->flags & F_NAME_SENT(i) ? (sent[i] = name_get(&in, ev.comm16, &n[i])) :
-							       keep[i]->text;
-		}
-		ev.comm = names[0];
-		ev.other_comm = names[1];
-		if (!apart)
-			k += slots_of(in - (const char *)&c->slot[k]);
+	while (*k < c->n) {
+		take(p, c, k, &ev, &t, true);
 		ret = fn(&ev, data);
-		/* kept after the callback: a name sent may replace the other's entry */
 		for (i = 0; i < 2; i++)
-			if (sent[i])
-				name_keep(keep[i], i ? ev.other_pid : ev.pid, ev.cpu, sent[i], n[i]);
-		free(apart);
+			if (t.sent[i])
+				name_keep(t.keep[i], i ? ev.other_pid : ev.pid, ev.cpu, t.sent[i],
+					  t.n[i]);
+		free(t.apart);
 		if (ret)
 			return ret;
 		if (progress && !(++*nr & 0xffff) && r->last_ns > r->first_ns)
@@ -453,6 +472,32 @@ static int get_chunk(struct pipe *p, const struct chunk *c, sp_event_fn fn, void
 				 progress_data);
 	}
 	return 0;
+}
+
+/* Free the tails on the heap of the records of @c from slot @k on, never handed over. */
+static void drop_chunk(struct pipe *p, const struct chunk *c, size_t k)
+{
+	struct sp_event ev;
+	struct taken t;
+
+	while (k < c->n) {
+		take(p, c, &k, &ev, &t, false);
+		free(t.apart);
+	}
+}
+
+/*
+ * After the receiving thread stopped early in chunk @k at slot @at, and
+ * the sending thread ended: drop the records put and not handed over.
+ */
+static void drop_rest(struct pipe *p, int k, size_t at)
+{
+	int j;
+
+	drop_chunk(p, &p->chunk[k], at);
+	for (j = (k + 1) % PIPE_CHUNKS; j != k && p->chunk[j].full; j = (j + 1) % PIPE_CHUNKS)
+		drop_chunk(p, &p->chunk[j], 0);
+	drop_chunk(p, p->fill, 0);
 }
 
 bool sp_merge_pipe_fits(const struct sp_reader *r)
@@ -543,6 +588,7 @@ int sp_merge_pipe(struct sp_reader *r, sp_merge_fn merge, sp_lost_fn note_lost, 
 	struct pipe *p = pipe_alloc(r, merge, note_lost);
 	pthread_t thread;
 	uint64_t nr = 0;
+	size_t at;
 	int k, ret;
 
 	if (!p)
@@ -560,8 +606,9 @@ int sp_merge_pipe(struct sp_reader *r, sp_merge_fn merge, sp_lost_fn note_lost, 
 	for (k = 0;; k = (k + 1) % PIPE_CHUNKS) {
 		struct chunk *c = &p->chunk[k];
 
+		at = 0;
 		chunk_wait(p, c, true);
-		ret = get_chunk(p, c, fn, data, &nr, progress, r->progress_data);
+		ret = get_chunk(p, c, &at, fn, data, &nr, progress, r->progress_data);
 		if (ret)
 			break;
 		if (c->last) {
@@ -574,6 +621,8 @@ int sp_merge_pipe(struct sp_reader *r, sp_merge_fn merge, sp_lost_fn note_lost, 
 	}
 	sp_handoff_stop(&p->handoff);
 	pthread_join(thread, NULL);
+	if (ret)
+		drop_rest(p, k, at);
 	r->progress = progress;
 	r->lost_noted_later = false;
 out:

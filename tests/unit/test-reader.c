@@ -1135,6 +1135,15 @@ static void test_pipe_tails(void **state)
 	assert_true(nr_cut > 5000);
 	free(tree.v);
 	free(piped.v);
+	/* stopped early, the pipe's records put and not handed over are let go */
+	tree = (struct pass){ .stop_after = 5000 };
+	piped = (struct pass){ .stop_after = 5000 };
+	read_tails(path, SP_PIPE_NEVER, &tree, &h_tree);
+	read_tails(path, SP_PIPE_ALWAYS, &piped, &h_piped);
+	assert_int_equal(tree.ret, 7);
+	same_pass(path, &tree, &piped, "the pipe", true);
+	free(tree.v);
+	free(piped.v);
 	unlink(path);
 }
 
