@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "schedplot/base/thread.h"
 
@@ -15,6 +18,17 @@ int sp_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 	ret = pthread_create(thread, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return ret;
+}
+
+int sp_cpus_usable(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 1 ? (int)n : 1;
 }
 
 /* Spins of a wait before it sleeps: about a millisecond */

@@ -43,7 +43,7 @@ int sp_cli_jobs(int nr)
 	long n = sp_cli.jobs;
 
 	if (n <= 0)
-		n = sysconf(_SC_NPROCESSORS_ONLN);
+		n = sp_cpus_usable();
 	if (n > nr)
 		n = nr;
 	return n < 1 ? 1 : (int)n;
@@ -149,7 +149,7 @@ int sp_cli_parallel_files(int nr, int (*fn)(void *data, int i), void *data,
 		return ret;
 	}
 	/* with a trace on every CPU, a helper thread per trace only hands blocks over */
-	p.cpus_busy = nr_workers >= sysconf(_SC_NPROCESSORS_ONLN);
+	p.cpus_busy = nr_workers >= sp_cpus_usable();
 	p.jobs = calloc(nr, sizeof(*p.jobs));
 	p.order = start_order(nr, files);
 	threads = calloc(nr_workers, sizeof(*threads));

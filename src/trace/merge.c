@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
 
@@ -712,7 +711,8 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
 	 */
 	if (r->scratch)
 		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_HELPED);
-	threaded = !sp_thread_start(&thread, rounds_main, b);
+	/* on one CPU the two threads would only take turns */
+	threaded = sp_cpus_usable() >= 2 && !sp_thread_start(&thread, rounds_main, b);
 	if (!threaded && r->scratch)
 		sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_WHOLE);
 
@@ -753,7 +753,7 @@ static bool pipe_wanted(const struct sp_reader *r)
 	    !sp_merge_pipe_fits(r))
 		return false;
 	return r->pipe == SP_PIPE_ALWAYS ||
-	       (!r->layout.compressed && sysconf(_SC_NPROCESSORS_ONLN) >= 2);
+	       (!r->layout.compressed && sp_cpus_usable() >= 2);
 }
 
 int sp_merge_pass(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
@@ -809,7 +809,8 @@ int sp_merge_pass(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_err
 		ret = sp_merge_pipe(r, merge_tree, note_lost, fn, data, err);
 	} else {
 		if (r->scratch && !r->no_read_ahead)
-			sp_cpustream_scratch_read_ahead(r->scratch, SP_AHEAD_WHOLE);
+			sp_cpustream_scratch_read_ahead(r->scratch, sp_cpus_usable() >= 2 ?
+							SP_AHEAD_WHOLE : SP_AHEAD_NONE);
 		ret = merge_tree(r, fn, data, err);
 	}
 out:

@@ -7,6 +7,7 @@
  * counts.  The reader's per-CPU spans must match libtracecmd's first and
  * last records.  Run from the repository root.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sched.h>
 
 #include <cmocka.h>
 #include <trace-cmd/trace-cmd.h>
@@ -1147,6 +1149,37 @@ static void test_pipe_tails(void **state)
 	unlink(path);
 }
 
+/*
+ * Pinned to one CPU, a pass takes no second thread: the merge in batches
+ * does its rounds in turn with delivering, the pipe is not used, blocks
+ * are read as reached.  The records are the same.
+ */
+static void test_one_cpu(void **state)
+{
+	char path[] = "/tmp/schedplot-one-cpu.XXXXXX";
+	cpu_set_t all, one;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	write_many_cpus(path, 64, 100000);
+	compare_merges(path, 0);
+	compare_merges(path, 54321);
+	compare_merges("traces/overload-v6.dat", 0);
+	compare_merges("traces/messaging.dat", 0);
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	unlink(path);
+}
+
 /* ---- events asked for by name ---- */
 
 #define AARCH64_TRACE SHARED_DIR "/aarch64-6cpu-v6.dat"
@@ -1491,6 +1524,7 @@ int main(void)
 		cmocka_unit_test(test_skipped_fields),
 		cmocka_unit_test(test_batches_traces),
 		cmocka_unit_test(test_pipe_tails),
+		cmocka_unit_test(test_one_cpu),
 		cmocka_unit_test(test_damaged_chunk),
 		cmocka_unit_test(test_scan_missed),
 		cmocka_unit_test(test_scan_missed_halves),

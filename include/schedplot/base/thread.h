@@ -18,6 +18,16 @@
  */
 int sp_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
+/**
+ * sp_cpus_usable - how many CPUs this process may run on
+ *
+ * Its CPU affinity (taskset, cpusets), else the CPUs online: what a
+ * second thread can count on.
+ *
+ * Return: 1 or more.
+ */
+int sp_cpus_usable(void);
+
 /*
  * Two threads handing buffers to each other, a flag per buffer.  Each
  * waits for the other hundreds of times a second, for a few microseconds
