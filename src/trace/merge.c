@@ -3,7 +3,9 @@
  * merge: the per-CPU streams into one pass in trace order.  The streams
  * are merged with a tournament tree, one comparison per level, log2(CPUs)
  * per record; from SP_BATCH_MIN_LEAVES CPUs on, in batches sorted by
- * radix, in a second thread (merge_batches()).
+ * radix, in a second thread (merge_batches()); for fewer CPUs of
+ * uncompressed data the tree runs in a second thread (merge-pipe.c,
+ * pipe_wanted()).
  */
 #include <errno.h>
 #include <pthread.h>

@@ -7,7 +7,8 @@
  * timestamp order (ties: lower CPU first, each CPU's own order kept).  A
  * tournament tree, one comparison per level, log2(CPUs) per record; from
  * SP_BATCH_MIN_LEAVES CPUs on, in batches sorted by radix in a second
- * thread (merge.c says how).
+ * thread (merge.c says how); for fewer CPUs of uncompressed data, the tree
+ * in a second thread, the records handed to the caller's (merge-pipe.c).
  */
 
 #include "schedplot/trace/reader.h"

@@ -277,8 +277,9 @@ enum sp_pipe_mode {
  * With fewer CPUs than the merge in batches needs, a second thread can
  * read, decode and merge the records while the caller's thread handles
  * them (merge-pipe.c).  The records are the same, in the same order.  By
- * default this is done for uncompressed data on a machine of two CPUs or
- * more, and never after sp_reader_no_read_ahead() (the CPUs are busy);
+ * default this is done for uncompressed data when the process may run on
+ * two CPUs or more (sp_cpus_usable()), and never after
+ * sp_reader_no_read_ahead() (the CPUs are busy);
  * compressed data already has its helper thread decompressing.  Tests
  * compare the modes.
  */
