@@ -12,9 +12,11 @@
  * sent for that pid; both threads keep a table of them, changed in the
  * same order, and the receiving thread points the event at its copy.  A
  * switch's prev_state goes as its place in the decoder's table of states,
- * which never moves.  What a record carries beyond its slot (the names
- * sent, the values of an event asked for by name) follows it, its "tail";
- * a tail longer than a chunk goes on the heap.
+ * which never moves.  What a record carries beyond its slot (the count of
+ * records lost before it, the values of an event asked for by name, the
+ * names sent) follows it, its "tail"; a tail longer than a chunk goes on
+ * the heap.  Lost counts and progress are told in the caller's thread, in
+ * order, so that a pass stopped early counts what it handed over.
  */
 #include <errno.h>
 #include <pthread.h>
