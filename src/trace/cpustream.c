@@ -658,10 +658,12 @@ int sp_cpustream_scan_missed(struct sp_cpustream *s, struct sp_error *err)
 	rewind_quietly(s);
 	/*
 	 * Compressed: the second half decompressed in another thread at the
-	 * same time; the answer is as if read in order (the first half's flag,
-	 * else its error, else the second half's answer).
+	 * same time, where there is a CPU for it; the answer is as if read in
+	 * order (the first half's flag, else its error, else the second
+	 * half's answer).
 	 */
 	if (s->p.codec != SP_CODEC_NONE && nr_first >= SP_SCAN_SPLIT_CHUNKS &&
+	    sp_cpus_usable() >= 2 &&
 	    s->pos.left > s->cpu.nr_chunks - nr_first && !second_half(s, &h)) {
 		threaded = !sp_thread_start(&thread, scan_half_main, &h);
 		if (threaded) {
