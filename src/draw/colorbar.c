@@ -244,7 +244,7 @@ static void outline(cairo_t *cr, const struct sp_theme *theme, double x, double 
 void sp_colorbar_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_colorbar *bar,
 		      const struct sp_rect *area)
 {
-	bool image = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
+	bool image = sp_render_is_image(cr);
 	char buf[512];
 	struct geom g;
 

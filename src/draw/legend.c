@@ -186,8 +186,7 @@ void sp_legend_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_l
 			cairo_pattern_t *hatch = NULL;
 
 			if (legend->entries[i].no_data) {
-				hatch = sp_render_no_data(theme, cairo_surface_get_type(
-					cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE);
+				hatch = sp_render_no_data(theme, sp_render_is_image(cr));
 				cairo_set_source(cr, hatch);
 			} else {
 				sp_render_set_color(cr, &legend->entries[i].color);

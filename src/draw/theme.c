@@ -42,6 +42,11 @@ void sp_theme_init(struct sp_theme *theme, double font_size)
 	theme->other = (struct sp_rgb){ 0, 0, 0 };
 }
 
+bool sp_render_is_image(cairo_t *cr)
+{
+	return cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
+}
+
 void sp_render_set_color(cairo_t *cr, const struct sp_rgb *c)
 {
 	cairo_set_source_rgb(cr, c->r, c->g, c->b);

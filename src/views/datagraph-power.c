@@ -58,8 +58,7 @@ static void bar_color(const void *data, double mhz, struct sp_rgb *c)
 /* The unknown swatch: the hatch of unknown time in the rows. */
 static void bar_unknown(cairo_t *cr, const struct sp_theme *theme)
 {
-	bool image = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
-	cairo_pattern_t *hatch = sp_datagraph_hatch(theme, image);
+	cairo_pattern_t *hatch = sp_render_no_data(theme, sp_render_is_image(cr));
 
 	cairo_set_source(cr, hatch);
 	cairo_pattern_destroy(hatch);

@@ -22,11 +22,6 @@
 #include "schedplot/views/datagraph-power.h"
 #include "schedplot/views/runtitles.h"
 
-static bool is_image(cairo_t *cr)
-{
-	return cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
-}
-
 static unsigned int columns_for(bool image, double plot_w)
 {
 	double n = image ? floor(plot_w) : ceil(plot_w * 2);
@@ -36,7 +31,7 @@ static unsigned int columns_for(bool image, double plot_w)
 
 unsigned int sp_datagraph_columns(cairo_t *cr, double plot_w)
 {
-	return columns_for(is_image(cr), plot_w);
+	return columns_for(sp_render_is_image(cr), plot_w);
 }
 
 unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w)
@@ -90,11 +85,6 @@ static int cmp_segment(const void *a, const void *b)
 	return (x->c0 > y->c0) - (x->c0 < y->c0);
 }
 
-cairo_pattern_t *sp_datagraph_hatch(const struct sp_theme *theme, bool image)
-{
-	return sp_render_no_data(theme, image);
-}
-
 /* The color of a key, with the theme deciding the special ones. */
 static void key_source(cairo_t *cr, const struct sp_theme *theme, const struct sp_datagraph *dg,
 		       uint32_t key, cairo_pattern_t *hatch)
@@ -116,7 +106,7 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 {
 	const struct sp_timeline *tl = dg->tl;
 	unsigned int r, c, nr_rows = tl->nr_rows, nr_cols = tl->nr_cols;
-	bool image = is_image(cr);
+	bool image = sp_render_is_image(cr);
 	struct segment *seg;
 	size_t nr_seg = 0, alloc_seg = 0, i;
 	cairo_pattern_t *hatch;
@@ -152,7 +142,7 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 	}
 	if (nr_seg)	/* qsort() wants a valid pointer even for no elements */
 		qsort(seg, nr_seg, sizeof(*seg), cmp_segment);
-	hatch = sp_datagraph_hatch(theme, image);
+	hatch = sp_render_no_data(theme, image);
 	for (i = 0; i < nr_seg; i++) {
 		double x0 = col_x(plot, nr_cols, seg[i].c0, image);
 		double x1 = col_x(plot, nr_cols, seg[i].c1, image);

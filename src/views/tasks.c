@@ -31,11 +31,6 @@ static const struct sp_rgb wait_ground = { 1.00, 0.80, 0.78 };
 #define TASKS_LEGEND_LINES 6
 #define TASKS_LEGEND_MAX 65
 
-static bool is_image(cairo_t *cr)
-{
-	return cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
-}
-
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
 	return (a < b) - (a > b);
@@ -278,7 +273,7 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 {
 	const struct sp_taskline *tl = ch->tl;
 	unsigned int nr_cols = tl->nr_cols;
-	bool image = is_image(cr);
+	bool image = sp_render_is_image(cr);
 	cairo_pattern_t *hatch;
 
 	cairo_save(cr);

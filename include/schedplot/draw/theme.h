@@ -57,6 +57,14 @@ void sp_theme_init(struct sp_theme *theme, double font_size);
 void sp_render_set_color(struct _cairo *cr, const struct sp_rgb *c);
 
 /**
+ * sp_render_is_image - whether @cr draws into pixels (PNG), not vectors
+ * @cr: cairo context
+ *
+ * Raster output snaps edges to whole pixels and samples patterns nearest.
+ */
+bool sp_render_is_image(struct _cairo *cr);
+
+/**
  * sp_render_hatch - a repeating pattern of diagonal lines on a ground
  * @ground: the color between the lines
  * @line: the lines' color

@@ -170,16 +170,6 @@ void sp_datagraph_draw(struct _cairo *cr, const struct sp_theme *theme,
 		       const struct sp_rect *plot, const struct sp_datagraph *dg);
 
 /**
- * sp_datagraph_hatch - the pattern of unknown time ("no data")
- * @theme: the theme (its no-data grey is the ground)
- * @image: for an image surface (nearest-pixel filter) or a vector one
- *
- * Return: a new pattern for the caller to destroy (cairo's error pattern,
- * not NULL, when out of memory).
- */
-struct _cairo_pattern *sp_datagraph_hatch(const struct sp_theme *theme, bool image);
-
-/**
  * sp_datagraph_row_span - the vertical extent of a row in a plot
  * @plot: the rectangle
  * @nr_rows: rows (row 0 at the bottom)
