@@ -46,6 +46,7 @@ int sp_colorbar_ticks_compute(struct sp_colorbar_ticks *t, double lo, double hi,
 			if (k1 - k0 + 1 > max_ticks)
 				continue;
 			t->step = step;
+			t->decimals = decimals;
 			for (double k = k0; k <= k1; k++) {
 				double v = k * step;
 
@@ -157,17 +158,15 @@ void sp_colorbar_scale(cairo_t *cr, const struct sp_theme *theme, const struct s
 {
 	const struct sp_colorbar_ticks *t = &sc->ticks;
 	double per_value = bar_w / (bar->hi - bar->lo);
-	int decimals;
 
 	memset(sc, 0, sizeof(*sc));
 	fit_ticks(cr, theme, bar, bar_w, &sc->ticks);
-	decimals = t->step > 0 && t->step < 1 ? (int)ceil(-log10(t->step) - 1e-9) : 0;
 	for (int end = 0; end < 2; end++) {
 		double v = end ? bar->hi : bar->lo, room = INFINITY;
 		char label[24];
 		bool crowded = false;
 
-		snprintf(label, sizeof(label), "%.*f", decimals, v == 0 ? 0.0 : v);
+		snprintf(label, sizeof(label), "%.*f", t->decimals, v == 0 ? 0.0 : v);
 		for (unsigned int i = 0; i < t->nr_ticks; i++) {
 			double gap = fabs(t->value[i] - v) * per_value -
 				     (sp_text_width(cr, label) + sp_text_width(cr, t->label[i])) / 2;

@@ -44,6 +44,7 @@ struct sp_colorbar_ticks {
 	double value[SP_MAX_TICKS];
 	char label[SP_MAX_TICKS][24];
 	double step;			/* 1, 2 or 5 x 10^k */
+	int decimals;			/* the labels' (as many as the step needs) */
 };
 
 /**
