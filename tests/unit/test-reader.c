@@ -1025,6 +1025,16 @@ static void tail_name(char *out, size_t len, int pid)
 	out[len] = '\0';
 }
 
+/* Append @pid's name of @len bytes to @rec at *@size, its __data_loc at @loc_at. */
+static void put_dynamic_name(char *rec, size_t *size, size_t loc_at, size_t len, int pid)
+{
+	uint32_t loc = (uint32_t)((len + 1) << 16 | *size);
+
+	tail_name(rec + *size, len, pid);
+	memcpy(rec + loc_at, &loc, 4);
+	*size += len + 1;
+}
+
 /*
  * Two CPUs on 64 KiB pages: switches whose names run from 1 to 30000
  * bytes (the decoder keeps 63), 3000 pids (more than the pipe's tables of
@@ -1050,7 +1060,6 @@ static void write_tails(const char *path)
 		int cpu = i % 2, prev = 1 + (i * 7) % 3000, next = 1 + (i * 13) % 3000;
 		size_t len0 = lens[(i / 5) % 10], len1 = lens[(i / 3) % 10];
 		uint16_t type = 316;
-		uint32_t loc;
 		int64_t state = i % 3 == 0;
 		size_t size = 32;
 
@@ -1059,16 +1068,10 @@ static void write_tails(const char *path)
 		memset(rec, 0, 32);
 		memcpy(rec, &type, 2);
 		memcpy(rec + 4, &prev, 4);
-		tail_name(rec + size, len0, prev);
-		loc = (uint32_t)((len0 + 1) << 16 | size);
-		memcpy(rec + 8, &loc, 4);
-		size += len0 + 1;
+		put_dynamic_name(rec, &size, 8, len0, prev);
 		memcpy(rec + 12, &prev, 4);
 		memcpy(rec + 16, &state, 8);
-		tail_name(rec + size, len1, next);
-		loc = (uint32_t)((len1 + 1) << 16 | size);
-		memcpy(rec + 24, &loc, 4);
-		size += len1 + 1;
+		put_dynamic_name(rec, &size, 24, len1, next);
 		memcpy(rec + 28, &next, 4);
 		if (sp_writer_write_raw(w, cpu, ts, rec, size, &err))
 			fail_msg("switch %d: %s", i, err.msg);
