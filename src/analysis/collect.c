@@ -58,28 +58,10 @@ static void collect_steps(void *data, const struct sp_step *steps, size_t n)
 			c->waiting = s->waiting;
 		}
 	}
-	if (c->next.steps)
-		c->next.steps(c->next.data, steps, n);
-}
-
-static void collect_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
-{
-	struct sp_rw_collect *c = data;
-
-	if (c->next.run)
-		c->next.run(c->next.data, cpu, pid, t0, t1);
-}
-
-static void collect_wait(void *data, const struct sp_wait *w)
-{
-	struct sp_rw_collect *c = data;
-
-	c->next.wait(c->next.data, w);
 }
 
 int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
-		       size_t nr_cols, int nr_cpus, uint64_t complete_ns, FILE *csv,
-		       const struct sp_model_observer *next, void (*next_reset)(void *data))
+		       size_t nr_cols, int nr_cpus, uint64_t complete_ns, FILE *csv)
 {
 	int ret;
 
@@ -97,9 +79,6 @@ int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
 		c->stats_t0_ns = t1_ns;
 	sp_stats_init(c->stats, c->stats_t0_ns, t1_ns, nr_cpus);
 	c->csv = csv;
-	if (next)
-		c->next = *next;
-	c->next_reset = next_reset;
 	return 0;
 }
 
@@ -107,8 +86,7 @@ void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *o
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->steps = collect_steps;
-	obs->run = c->next.run ? collect_run : NULL;
-	obs->wait = c->next.wait ? collect_wait : NULL;
+	obs->reset = sp_rw_collect_reset;
 	obs->data = c;
 }
 
@@ -132,8 +110,6 @@ void sp_rw_collect_reset(void *data)
 			c->csv_header = false;
 		}
 	}
-	if (c->next_reset)
-		c->next_reset(c->next.data);
 }
 
 int sp_rw_collect_finish(struct sp_rw_collect *c)

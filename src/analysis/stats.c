@@ -105,23 +105,84 @@ static inline void integrate(struct sp_stats *s, uint64_t upto)
 		s->last_ns = upto;
 }
 
+/*
+ * integrate() for each step of a batch, with the step function and the
+ * integrals in locals: the stores into @s could alias @steps, which would
+ * make the compiler reload everything per step.  The stretches of idle
+ * while waiting are kept in @s as integrate() keeps them.
+ */
 void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n)
 {
-	size_t i;
+	uint64_t t0 = s->t0_ns, end = s->end_ns, last, run_area, wait_area, iww, lost;
+	int nr_cpus = s->nr_cpus, running, waiting, running_max, waiting_max;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		uint64_t ts = steps[i].ts;
-
-		if (s->started)
-			integrate(s, ts);
-		else if (ts > s->last_ns)
-			s->last_ns = ts;
+	if (!n)
+		return;
+	if (!s->started) {
+		/* nothing held before the first step */
+		if (steps[0].ts > s->last_ns)
+			s->last_ns = steps[0].ts;
 		s->started = true;
-		if (ts > s->last_ns)
-			s->last_ns = ts;
-		s->running = steps[i].running;
-		s->waiting = steps[i].waiting;
+		s->running = steps[0].running;
+		s->waiting = steps[0].waiting;
+		i = 1;
 	}
+	last = s->last_ns;
+	running = s->running;
+	waiting = s->waiting;
+	run_area = s->running_area;
+	wait_area = s->waiting_area;
+	iww = s->idle_while_waiting_ns;
+	lost = s->lost_cpu_ns;
+	running_max = s->running_max;
+	waiting_max = s->waiting_max;
+	for (; i < n; i++) {
+		uint64_t ts = steps[i].ts;
+		uint64_t from = last > t0 ? last : t0;
+		uint64_t to = ts < end ? ts : end;
+
+		if (to > from) {
+			uint64_t dur = to - from;
+
+			run_area += dur * (uint64_t)running;
+			wait_area += dur * (uint64_t)waiting;
+			if (waiting > 0 && running < nr_cpus) {
+				iww += dur;
+				if (!s->in_iww) {
+					s->in_iww = true;
+					s->iww_open = (struct sp_stats_iww){ .start_ns = from };
+				}
+				if (waiting > s->iww_open.waiting_max)
+					s->iww_open.waiting_max = waiting;
+				if (nr_cpus - running > s->iww_open.idle_max)
+					s->iww_open.idle_max = nr_cpus - running;
+			} else if (s->in_iww) {
+				iww_close(s, from);
+			}
+			lost += dur * (uint64_t)sp_step_lost(nr_cpus, running, waiting);
+		}
+		/* a value counts for the maxima if it holds at any t in [t0, end] */
+		if (ts > t0 && last <= end) {
+			if (running > running_max)
+				running_max = running;
+			if (waiting > waiting_max)
+				waiting_max = waiting;
+		}
+		if (ts > last)
+			last = ts;
+		running = steps[i].running;
+		waiting = steps[i].waiting;
+	}
+	s->last_ns = last;
+	s->running = running;
+	s->waiting = waiting;
+	s->running_area = run_area;
+	s->waiting_area = wait_area;
+	s->idle_while_waiting_ns = iww;
+	s->lost_cpu_ns = lost;
+	s->running_max = running_max;
+	s->waiting_max = waiting_max;
 }
 
 void sp_stats_step(struct sp_stats *s, uint64_t ts, int running, int waiting)
@@ -206,11 +267,17 @@ static void obs_extra(void *data, const struct sp_event *ev)
 		sp_power_add(s->power, ev);
 }
 
+static void obs_reset(void *data)
+{
+	sp_stats_reset(data);
+}
+
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->steps = obs_steps;
 	obs->wait = obs_wait;
-	obs->extra = obs_extra;
+	obs->extra = s->power ? obs_extra : NULL;
+	obs->reset = obs_reset;
 	obs->data = s;
 }

@@ -181,43 +181,28 @@ static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
 	return sp_view_marks_plan(run, &v->marks, &v->tl, &v->socket);
 }
 
-static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
-{
-	struct datagraph_run *v = data;
-
-	sp_timeline_add(&v->tl, cpu, pid, t0, t1);
-}
-
 static void on_run_info(void *data, const struct sp_run *r)
 {
-	struct datagraph_run *v = data;
-
-	sp_runlist_add(&v->runs, r);
+	sp_runlist_add(data, r);
 }
 
-static void on_reset(void *data)
+static void on_runs_reset(void *data)
 {
-	struct datagraph_run *v = data;
-
-	sp_timeline_reset(&v->tl);
-	sp_runlist_reset(&v->runs);
+	sp_runlist_reset(data);
 }
 
 static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct datagraph_run *v = run->data;
+	struct sp_model_observer obs;
 
-	if (!v->runs.max_runs) {
-		sp_timeline_observer(&v->tl, &pass->obs);
-		pass->reset = sp_timeline_reset_cb;
-	} else {
-		pass->obs.run = on_run;
-		pass->obs.run_info = on_run_info;
-		pass->obs.data = v;
-		pass->reset = on_reset;
-	}
+	sp_timeline_observer(&v->tl, &obs);
+	sp_pass_add(&pass->pass, &obs);
+	if (v->runs.max_runs)	/* the runs titled in an SVG */
+		sp_pass_add(&pass->pass, &(struct sp_model_observer){
+			.run_info = on_run_info, .reset = on_runs_reset, .data = &v->runs });
 	sp_view_marks_observe(&v->marks, pass);
-	sp_view_power_wrap(&v->power, pass);
+	sp_view_power_observe(&v->power, pass);
 }
 
 static int datagraph_finish(struct sp_view_run *run)

@@ -294,9 +294,8 @@ static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	}
 	if (sp_latency_init(l))
 		l->error = -ENOMEM;
-	pass->obs.wait = on_wait;
-	pass->obs.data = l;
-	pass->reset = on_reset;
+	sp_pass_add(&pass->pass, &(struct sp_model_observer){ .wait = on_wait,
+							      .reset = on_reset, .data = l });
 }
 
 static void name_wait(const struct sp_model *m, const struct sp_wait *w, struct named_wait *nw)

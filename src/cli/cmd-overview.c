@@ -129,7 +129,6 @@ static const struct option overview_options[] = {
 struct overview_run {
 	struct sp_overview_figure fig;
 	struct sp_timeline tl;
-	struct sp_model_observer tl_obs;
 	struct sp_rw_collect rw;
 	struct sp_model_filter filter;
 	struct sp_datagraph dg;
@@ -183,11 +182,9 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 				 (unsigned int)run->nr_rows);
 	if (ret)
 		return ret;
-	sp_timeline_observer(&v->tl, &v->tl_obs);
 	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
 				 sp_rwgraph_nr_cols(&fig->plot, &fig->style, o->t0_ns, o->t1_ns),
-				 nr, run->trace.window_start_ns, run->csv.fp, &v->tl_obs,
-				 sp_timeline_reset_cb);
+				 nr, run->trace.window_start_ns, run->csv.fp);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
 	v->rw.csv_origin_ns = run->trace.first_ns;
@@ -197,12 +194,15 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct overview_run *v = run->data;
+	struct sp_model_observer obs;
 
-	sp_rw_collect_observer(&v->rw, &pass->obs);
-	pass->reset = sp_rw_collect_reset;
+	sp_rw_collect_observer(&v->rw, &obs);
+	sp_pass_add(&pass->pass, &obs);
+	sp_timeline_observer(&v->tl, &obs);
+	sp_pass_add(&pass->pass, &obs);
 	pass->filter = &v->filter;
 	sp_view_marks_observe(&v->marks, pass);
-	sp_view_power_wrap(&v->power, pass);
+	sp_view_power_observe(&v->power, pass);
 }
 
 static int overview_finish(struct sp_view_run *run)

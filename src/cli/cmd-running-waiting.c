@@ -312,7 +312,7 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 				    run->width, run->height);
 	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
 				 sp_rwgraph_nr_cols(&v->lay.plot, &fig->style, o->t0_ns, o->t1_ns),
-				 nr, run->trace.window_start_ns, run->csv.fp, NULL, NULL);
+				 nr, run->trace.window_start_ns, run->csv.fp);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
 	v->rw.csv_origin_ns = run->trace.first_ns;
@@ -322,9 +322,10 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 static void rw_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct rw_run *v = run->data;
+	struct sp_model_observer obs;
 
-	sp_rw_collect_observer(&v->rw, &pass->obs);
-	pass->reset = sp_rw_collect_reset;
+	sp_rw_collect_observer(&v->rw, &obs);
+	sp_pass_add(&pass->pass, &obs);
 	pass->filter = &v->filter;
 }
 

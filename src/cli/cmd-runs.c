@@ -276,7 +276,8 @@ static int parse_window(struct sp_view_opts *o, char **shared, int nr_shared, ch
 
 static int write_runs(struct runs_out *r, const char *output)
 {
-	struct sp_model_observer obs = { .run_info = on_run, .data = r };
+	struct sp_model_observer obs = { .run_info = on_run, .reset = on_reset, .data = r };
+	struct sp_pass pass;
 	struct sp_error err;
 	int ret;
 
@@ -305,7 +306,8 @@ static int write_runs(struct runs_out *r, const char *output)
 		ret = sp_cli_fail(NULL, "cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	ret = sp_cli_run(r->t, &obs, on_reset, NULL);
+	sp_pass_init_one(&pass, &obs);
+	ret = sp_cli_run(r->t, &pass, NULL);
 	if (r->spool)
 		spool_end(r);
 	if (!ret)

@@ -79,7 +79,6 @@ struct stats_scope {
 	bool scoped;			/* the window, CPUs or tasks were narrowed */
 	int nr_cpus;			/* N: the CPUs counted */
 	/* with a window: each CPU's busy time inside it */
-	struct sp_model_observer stats_obs;
 	uint64_t t0_ns, t1_ns;
 	uint64_t *busy_ns;		/* t.nr_cpus entries */
 	struct sp_power power;		/* frequencies, when the trace has them */
@@ -99,40 +98,11 @@ static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		sc->busy_ns[cpu] += t1 - t0;
 }
 
-static void scope_steps(void *data, const struct sp_step *steps, size_t n)
-{
-	struct stats_scope *sc = data;
-
-	sc->stats_obs.steps(sc->stats_obs.data, steps, n);
-}
-
-static void scope_wait(void *data, const struct sp_wait *w)
-{
-	struct stats_scope *sc = data;
-
-	sc->stats_obs.wait(sc->stats_obs.data, w);
-}
-
-static void scope_extra(void *data, const struct sp_event *ev)
-{
-	struct stats_scope *sc = data;
-
-	sc->stats_obs.extra(sc->stats_obs.data, ev);
-}
-
-/* sp_trace_run() hands the reset the observer's data: the marks, first in the chain */
-static struct stats_scope *scope_of_marks(void *data)
-{
-	return (struct stats_scope *)((char *)data - offsetof(struct stats_scope, marks));
-}
-
 static void scope_reset(void *data)
 {
-	struct stats_scope *sc = scope_of_marks(data);
+	struct stats_scope *sc = data;
 
-	sp_stats_reset(sc->stats_obs.data);
 	memset(sc->busy_ns, 0, sc->opts.nr_cpus * sizeof(*sc->busy_ns));
-	sp_cli_marks_reset(&sc->marks);
 }
 
 /*
@@ -732,19 +702,12 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	}
 }
 
-static void stats_reset(void *data)
-{
-	struct stats_scope *sc = scope_of_marks(data);
-
-	sp_stats_reset(sc->stats);
-	sp_cli_marks_reset(&sc->marks);
-}
-
 int sp_cmd_stats(int argc, char **argv)
 {
 	struct sp_cli_inputs in = { 0 };
 	struct sp_model_filter filter;
 	struct sp_model_observer obs;
+	struct sp_pass pass;
 	struct command_row *cmds = NULL;
 	struct stats_scope *sc;
 	bool by_command = false;
@@ -858,7 +821,6 @@ int sp_cmd_stats(int argc, char **argv)
 		s->lat_to_ns = sc->opts.t1_ns;
 	}
 	sc->stats = s;
-	sp_stats_observer(s, &obs);
 	ret = want_power(&t, &sc->power, t0, sc->opts.t1_ns);
 	if (ret < 0) {
 		ret = sp_cli_fail_code(path, ret, "cannot read the frequency events");
@@ -866,6 +828,9 @@ int sp_cmd_stats(int argc, char **argv)
 	}
 	if (ret)
 		s->power = &sc->power;
+	sp_pass_init(&pass);
+	sp_stats_observer(s, &obs);
+	sp_pass_add(&pass, &obs);
 	/* all of the trace, or what happened in the window asked for */
 	ret = sp_cli_marks_init(&sc->marks, &t, t.has_topology ? &t.topology : NULL,
 				sc->window ? t0 : 0, sc->window ? sc->opts.t1_ns : UINT64_MAX);
@@ -880,20 +845,17 @@ int sp_cmd_stats(int argc, char **argv)
 			ret = sp_cli_fail(path, "out of memory");
 			goto out;
 		}
-		sc->stats_obs = obs;
 		sc->t0_ns = sc->opts.t0_ns;
 		sc->t1_ns = sc->opts.t1_ns;
-		memset(&obs, 0, sizeof(obs));
-		obs.run = scope_run;
-		obs.steps = scope_steps;
-		obs.wait = scope_wait;
-		obs.extra = scope_extra;
-		obs.data = sc;
+		sp_pass_add(&pass, &(struct sp_model_observer){ .run = scope_run,
+								.reset = scope_reset,
+								.data = sc });
 	}
-	sp_cli_marks_observer(&sc->marks, &obs, &obs);
+	sp_cli_marks_observer(&sc->marks, &obs);
+	sp_pass_add(&pass, &obs);
 	if (sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts))
 		sc->marks.scope = &filter;
-	ret = sp_cli_run(&t, &obs, sc->window ? scope_reset : stats_reset, sc->marks.scope);
+	ret = sp_cli_run(&t, &pass, sc->marks.scope);
 	if (!ret)
 		ret = sp_view_opts_check_targets(&sc->opts, &t.model, path);
 	if (ret)

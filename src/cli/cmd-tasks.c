@@ -181,9 +181,10 @@ static int tasks_plan(struct sp_view_run *run, struct _cairo *cr)
 static void tasks_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct tasks_run *v = run->data;
+	struct sp_model_observer obs;
 
-	sp_taskline_observer(&v->tl, &pass->obs);
-	pass->reset = sp_taskline_reset_cb;
+	sp_taskline_observer(&v->tl, &obs);
+	sp_pass_add(&pass->pass, &obs);
 }
 
 static bool is_target(void *data, int pid, const char *comm)

@@ -497,8 +497,8 @@ static void report_oddities(struct sp_trace *t)
 			    sp_cli.verbose ? "" : "; -v lists them");
 }
 
-int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
-	       void (*reset)(void *data), const struct sp_model_filter *filter)
+int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
+	       const struct sp_model_filter *filter)
 {
 	struct progress p = { .path = t->path };
 	struct sp_error err;
@@ -509,7 +509,7 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
 	if (!sp_cli.quiet && !capture && isatty(STDERR_FILENO))
 		sp_reader_set_progress(t->reader, progress_show, &p);
 	t->keep_notes = sp_cli.verbose >= 2 ? SIZE_MAX : 0;
-	ret = sp_trace_run(t, obs, reset, filter, &err);
+	ret = sp_trace_run(t, pass, filter, &err);
 	sp_reader_set_progress(t->reader, NULL, NULL);
 	progress_done(&p);
 	if (ret) {
@@ -522,14 +522,14 @@ int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
 	return SP_EXIT_OK;
 }
 
-int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_model_observer *obs,
-		void (*reset)(void *data), const struct sp_model_filter *filter)
+int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_pass *pass,
+		const struct sp_model_filter *filter)
 {
 	int ret = sp_cli_open(t, path);
 
 	if (ret)
 		return ret;
-	ret = sp_cli_run(t, obs, reset, filter);
+	ret = sp_cli_run(t, pass, filter);
 	if (ret)
 		sp_trace_close(t);
 	return ret;

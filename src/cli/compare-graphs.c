@@ -24,7 +24,8 @@
 static int graph_load_rw(struct sp_cmp_graph *g, const char *file, uint64_t dur_ns,
 			 size_t nr_cols)
 {
-	struct sp_model_observer obs = { 0 };
+	struct sp_model_observer obs;
+	struct sp_pass pass;
 	uint64_t t0_ns = g->trace.window_start_ns, own_ns = g->trace.end_ns - t0_ns;
 	int ret;
 
@@ -35,12 +36,13 @@ static int graph_load_rw(struct sp_cmp_graph *g, const char *file, uint64_t dur_
 	if (nr_cols > own_ns)
 		nr_cols = own_ns;
 	ret = sp_rw_collect_init(&g->rw, t0_ns, t0_ns + own_ns, nr_cols, g->trace.nr_cpus, t0_ns,
-				 NULL, NULL, NULL);
+				 NULL);
 	if (ret)
 		return sp_cli_fail_code(file, ret, "cannot set up the graph's columns");
 	g->has_rw = true;
 	sp_rw_collect_observer(&g->rw, &obs);
-	ret = sp_cli_run(&g->trace, &obs, sp_rw_collect_reset, NULL);
+	sp_pass_init_one(&pass, &obs);
+	ret = sp_cli_run(&g->trace, &pass, NULL);
 	if (ret)
 		return ret;
 	if (sp_rw_collect_finish(&g->rw))
@@ -52,7 +54,8 @@ static int graph_load(struct sp_cmp_graph *g, const char *file, uint64_t dur_ns,
 		      bool rw, size_t nr_cols)
 {
 	struct sp_datagraph_opts dopts = { .color_by = SP_COLOR_BY_COMMAND };
-	struct sp_model_observer obs = { 0 };
+	struct sp_model_observer obs;
+	struct sp_pass pass;
 	int ret, cpu;
 
 	ret = sp_cli_open(&g->trace, file);
@@ -72,7 +75,8 @@ static int graph_load(struct sp_cmp_graph *g, const char *file, uint64_t dur_ns,
 	if (ret)
 		return sp_cli_fail_code(file, ret, "cannot set up the timeline");
 	sp_timeline_observer(&g->tl, &obs);
-	ret = sp_cli_run(&g->trace, &obs, sp_timeline_reset_cb, NULL);
+	sp_pass_init_one(&pass, &obs);
+	ret = sp_cli_run(&g->trace, &pass, NULL);
 	if (ret)
 		return ret;
 	ret = sp_timeline_finish(&g->tl);

@@ -144,6 +144,7 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 {
 	struct sp_model_observer obs = { 0 };
 	struct trace_pass p = { .o = o };
+	struct sp_pass pass;
 	struct sp_trace t;
 	uint64_t dur_ns;
 	size_t i;
@@ -159,8 +160,10 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	obs.migration = pass_migration;
 	if (has_targets(o))
 		obs.run = pass_run;
+	obs.reset = pass_reset;
 	obs.data = &p;
-	ret = sp_cli_run(&t, &obs, pass_reset, NULL);
+	sp_pass_init_one(&pass, &obs);
+	ret = sp_cli_run(&t, &pass, NULL);
 	if (ret)
 		goto out;
 	/* the waits are kept sorted: sorted first, the summary reads them */

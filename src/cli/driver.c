@@ -72,15 +72,16 @@ static int open_trace(struct sp_view_run *run, int i)
 	return sp_view_opts_resolve(&run->opts, &run->trace);
 }
 
-/* The pass over the open trace, with the view's observer. */
+/* The pass over the open trace, told to the view's consumers. */
 static int pass_trace(struct sp_view_run *run)
 {
 	struct sp_view_pass pass;
 	int ret;
 
 	memset(&pass, 0, sizeof(pass));
+	sp_pass_init(&pass.pass);
 	run->desc->observe(run, &pass);
-	ret = sp_cli_run(&run->trace, &pass.obs, pass.reset, pass.filter);
+	ret = sp_cli_run(&run->trace, &pass.pass, pass.filter);
 	if (!ret)
 		ret = sp_view_opts_check_targets(&run->opts, &run->trace.model,
 						 run->trace.path);

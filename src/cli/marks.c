@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * marks: the migration classes and the placement diagnosis, counted in the
- * one pass of stats and of the views, beside the command's own observer.
+ * one pass of stats and of the views, a consumer beside the command's own.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,27 +47,6 @@ void sp_cli_request_numa(struct sp_trace *t, struct sp_migrations *mg)
 	sp_error_clear(&err);
 }
 
-static void marks_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
-{
-	struct sp_cli_marks *mk = data;
-
-	mk->inner.run(mk->inner.data, cpu, pid, t0, t1);
-}
-
-static void marks_run_info(void *data, const struct sp_run *r)
-{
-	struct sp_cli_marks *mk = data;
-
-	mk->inner.run_info(mk->inner.data, r);
-}
-
-static void marks_steps(void *data, const struct sp_step *steps, size_t n)
-{
-	struct sp_cli_marks *mk = data;
-
-	mk->inner.steps(mk->inner.data, steps, n);
-}
-
 static bool cpu_in_scope(const struct sp_cli_marks *mk, int cpu)
 {
 	const struct sp_model_filter *f = mk->scope;
@@ -90,25 +69,14 @@ static void marks_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_cli_marks *mk = data;
 
-	if (mk->inner.wait)
-		mk->inner.wait(mk->inner.data, w);
 	if (cpu_in_scope(mk, w->cpu) && task_in_scope(mk, w->pid))
 		sp_placement_add(&mk->place, w);
-}
-
-static void marks_wakeup(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu)
-{
-	struct sp_cli_marks *mk = data;
-
-	mk->inner.wakeup(mk->inner.data, ts_ns, waker, wakee, target_cpu);
 }
 
 static void marks_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
 {
 	struct sp_cli_marks *mk = data;
 
-	if (mk->inner.migration)
-		mk->inner.migration(mk->inner.data, ts_ns, pid, from_cpu, to_cpu);
 	if ((cpu_in_scope(mk, from_cpu) || cpu_in_scope(mk, to_cpu)) && task_in_scope(mk, pid))
 		sp_migrations_add(&mk->mig, ts_ns, pid, from_cpu, to_cpu, NULL);
 	else
@@ -119,33 +87,25 @@ static void marks_extra(void *data, const struct sp_event *ev)
 {
 	struct sp_cli_marks *mk = data;
 
-	if (mk->inner.extra)
-		mk->inner.extra(mk->inner.data, ev);
 	sp_migrations_extra(&mk->mig, ev);
 }
 
-void sp_cli_marks_observer(struct sp_cli_marks *mk, const struct sp_model_observer *inner,
-			   struct sp_model_observer *obs)
+static void marks_reset(void *data)
 {
-	memset(&mk->inner, 0, sizeof(mk->inner));
-	if (inner)
-		mk->inner = *inner;
+	struct sp_cli_marks *mk = data;
+
+	sp_migrations_reset(&mk->mig);
+	sp_placement_init(&mk->place, mk->place.t0_ns, mk->place.t1_ns);
+}
+
+void sp_cli_marks_observer(struct sp_cli_marks *mk, struct sp_model_observer *obs)
+{
 	memset(obs, 0, sizeof(*obs));
-	/* a member the command leaves NULL stays NULL: it costs nothing */
-	obs->run = mk->inner.run ? marks_run : NULL;
-	obs->run_info = mk->inner.run_info ? marks_run_info : NULL;
-	obs->steps = mk->inner.steps ? marks_steps : NULL;
-	obs->wakeup = mk->inner.wakeup ? marks_wakeup : NULL;
 	obs->wait = marks_wait;
 	obs->migration = marks_migration;
 	obs->extra = marks_extra;
+	obs->reset = marks_reset;
 	obs->data = mk;
-}
-
-void sp_cli_marks_reset(struct sp_cli_marks *mk)
-{
-	sp_migrations_reset(&mk->mig);
-	sp_placement_init(&mk->place, mk->place.t0_ns, mk->place.t1_ns);
 }
 
 void sp_cli_marks_release(struct sp_cli_marks *mk)

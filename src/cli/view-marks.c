@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * view-marks: the datagraph marks (--migrations, --wakeups, --placement,
- * --events) of datagraph and overview, from the options to the observer.
+ * --events) of datagraph and overview, from the options to the consumer of the pass.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -91,11 +91,10 @@ void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks 
 
 void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass)
 {
-	struct sp_model_observer inner = pass->obs;
+	struct sp_model_observer obs;
 
 	if (!sp_dg_marks_any(mk))
 		return;
-	mk->inner_reset = pass->reset;
-	sp_dg_marks_observer(mk, &inner, &pass->obs);
-	pass->reset = sp_dg_marks_reset;
+	sp_dg_marks_observer(mk, &obs);
+	sp_pass_add(&pass->pass, &obs);
 }

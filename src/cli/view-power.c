@@ -60,59 +60,15 @@ int sp_view_power_plan(struct sp_view_power *vp, const struct sp_view_opts *o,
 	return SP_EXIT_OK;
 }
 
-/* The view's callbacks, and the power events to the tracker. */
-static void fwd_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
-{
-	struct sp_view_power *vp = data;
-
-	vp->inner.run(vp->inner.data, cpu, pid, t0, t1);
-}
-
-static void fwd_run_info(void *data, const struct sp_run *r)
-{
-	struct sp_view_power *vp = data;
-
-	vp->inner.run_info(vp->inner.data, r);
-}
-
-static void fwd_steps(void *data, const struct sp_step *steps, size_t n)
-{
-	struct sp_view_power *vp = data;
-
-	vp->inner.steps(vp->inner.data, steps, n);
-}
-
-static void fwd_wait(void *data, const struct sp_wait *w)
-{
-	struct sp_view_power *vp = data;
-
-	vp->inner.wait(vp->inner.data, w);
-}
-
-static void fwd_wakeup(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu)
-{
-	struct sp_view_power *vp = data;
-
-	vp->inner.wakeup(vp->inner.data, ts_ns, waker, wakee, target_cpu);
-}
-
-static void fwd_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
-{
-	struct sp_view_power *vp = data;
-
-	vp->inner.migration(vp->inner.data, ts_ns, pid, from_cpu, to_cpu);
-}
-
-static void fwd_extra(void *data, const struct sp_event *ev)
+/* The power events to the tracker. */
+static void power_extra(void *data, const struct sp_event *ev)
 {
 	struct sp_view_power *vp = data;
 
 	sp_power_add(&vp->power, ev);
-	if (vp->inner.extra)
-		vp->inner.extra(vp->inner.data, ev);
 }
 
-static void fwd_reset(void *data)
+static void power_reset(void *data)
 {
 	struct sp_view_power *vp = data;
 
@@ -120,27 +76,13 @@ static void fwd_reset(void *data)
 	for (int k = 0; k < SP_POWER_NR_KINDS; k++)
 		if (vp->tl_init[k])
 			sp_timeline_reset(&vp->tl[k]);
-	if (vp->inner_reset)
-		vp->inner_reset(vp->inner.data);
 }
 
-void sp_view_power_wrap(struct sp_view_power *vp, struct sp_view_pass *pass)
+void sp_view_power_observe(struct sp_view_power *vp, struct sp_view_pass *pass)
 {
-	struct sp_model_observer *obs = &pass->obs;
-
-	if (!vp->active)
-		return;
-	vp->inner = *obs;
-	vp->inner_reset = pass->reset;
-	obs->run = vp->inner.run ? fwd_run : NULL;
-	obs->run_info = vp->inner.run_info ? fwd_run_info : NULL;
-	obs->steps = vp->inner.steps ? fwd_steps : NULL;
-	obs->wait = vp->inner.wait ? fwd_wait : NULL;
-	obs->wakeup = vp->inner.wakeup ? fwd_wakeup : NULL;
-	obs->migration = vp->inner.migration ? fwd_migration : NULL;
-	obs->extra = fwd_extra;
-	obs->data = vp;
-	pass->reset = fwd_reset;
+	if (vp->active)
+		sp_pass_add(&pass->pass, &(struct sp_model_observer){
+			.extra = power_extra, .reset = power_reset, .data = vp });
 }
 
 int sp_view_power_finish(struct sp_view_power *vp, const struct sp_view_opts *o,

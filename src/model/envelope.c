@@ -196,6 +196,11 @@ void sp_envelope_finish(struct sp_envelope *e)
 	}
 }
 
+static void envelope_on_reset(void *data)
+{
+	sp_envelope_reset(data);
+}
+
 static void envelope_on_steps(void *data, const struct sp_step *steps, size_t n)
 {
 	sp_envelope_steps(data, steps, n);
@@ -205,6 +210,7 @@ void sp_envelope_observer(struct sp_envelope *e, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->steps = envelope_on_steps;
+	obs->reset = envelope_on_reset;
 	obs->data = e;
 }
 

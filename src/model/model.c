@@ -13,7 +13,7 @@
  *
  * Other CPUs may already have produced running/waiting changes between t_r
  * and t, so changes go through a small heap and are only handed to the
- * observers once no CPU can reach back before them any more: a CPU can
+ * consumers once no CPU can reach back before them any more: a CPU can
  * reach back to its last sched record (or, before its first one, to its
  * first record).  Wait and run records, and each task becoming current,
  * are held the same way (sp_held), in the order made.
@@ -31,7 +31,7 @@
  *   - P switched in elsewhere after t_r became current on c first: the
  *     wait that switch ended ends at t_r (repair_late_current());
  *   - a sched_migrate_task of T in (t_r, t) is held the same way and
- *     handed to the observer once T's state at its time is known.
+ *     handed to the consumers once T's state at its time is known.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,6 +49,15 @@
  * When changes are handed out does not change what is handed out.
  */
 #define SP_FLUSH_INTERVAL	1024
+
+/* Tell every consumer of the pass that filed callback @cb, in the order filed. */
+#define TELL(m, cb, ...)							\
+	do {									\
+		for (const __typeof__((m)->pass.cb[0]) *e_ = (m)->pass.cb; e_->fn; e_++) \
+			e_->fn(e_->data, __VA_ARGS__);				\
+	} while (0)
+/* Whether any consumer filed callback @cb. */
+#define TOLD(m, cb) ((m)->pass.cb[0].fn != NULL)
 
 struct sp_change {
 	uint64_t ts;
@@ -327,11 +336,11 @@ const char *sp_model_comm(const struct sp_model *m, int pid)
 
 /* ---- running/waiting changes, reordered by time ---- */
 
-/* Hand the steps collected to the observer. */
+/* Hand the steps collected to the consumers. */
 static void steps_out(struct sp_model *m)
 {
-	if (m->nr_steps && m->obs.steps)
-		m->obs.steps(m->obs.data, m->steps, m->nr_steps);
+	if (m->nr_steps)
+		TELL(m, steps, m->steps, m->nr_steps);
 	m->nr_steps = 0;
 }
 
@@ -432,7 +441,7 @@ static inline int change_add(struct sp_model *m, uint64_t ts, int d_running, int
 
 /*
  * Hand the held records out, in the order made, while older than @upto.
- * An observer that looks the task's name up gets the one it had when the
+ * A consumer that looks the task's name up gets the one it had when the
  * record was made, as if it had not been held.
  */
 static void held_release(struct sp_model *m, uint64_t upto)
@@ -444,7 +453,7 @@ static void held_release(struct sp_model *m, uint64_t upto)
 		struct sp_task *t = NULL;
 		uint32_t comm = 0;
 
-		if (h->is_run ? !m->obs.run_info : !h->has_wait || !m->obs.wait)
+		if (h->is_run ? !TOLD(m, run_info) : !h->has_wait || !TOLD(m, wait))
 			continue;
 		if (h->task && m->tasks[h->task - 1].comm != h->comm) {
 			t = &m->tasks[h->task - 1];
@@ -452,9 +461,9 @@ static void held_release(struct sp_model *m, uint64_t upto)
 			t->comm = h->comm;
 		}
 		if (h->is_run)
-			m->obs.run_info(m->obs.data, &h->r);
+			TELL(m, run_info, &h->r);
 		else
-			m->obs.wait(m->obs.data, &h->w);
+			TELL(m, wait, &h->w);
 		if (t)
 			t->comm = comm;
 	}
@@ -603,17 +612,21 @@ static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp
 	return wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place, next_pid == 0);
 }
 
-/* Hand the migration held on @cpu to the observer, in the model's state now. */
-static void deferred_mig_apply(struct sp_model *m, struct sp_cpu *cpu)
+/* Hand the migration held on @cpu to the consumers, in the model's state now. */
+static __attribute__((noinline)) void deferred_mig_tell(struct sp_model *m, struct sp_cpu *cpu)
 {
 	uint64_t ts = cpu->deferred_mig_ns;
 
-	if (ts == SP_NO_TS)
-		return;
 	cpu->deferred_mig_ns = SP_NO_TS;
-	if (m->obs.migration)
-		m->obs.migration(m->obs.data, ts, cpu->deferred_mig_pid, cpu->deferred_mig_from,
-				 cpu->deferred_mig_to);
+	TELL(m, migration, ts, cpu->deferred_mig_pid, cpu->deferred_mig_from,
+	     cpu->deferred_mig_to);
+}
+
+/* Called for every sched record: the test inline, the rare telling not. */
+static inline void deferred_mig_apply(struct sp_model *m, struct sp_cpu *cpu)
+{
+	if (cpu->deferred_mig_ns != SP_NO_TS)
+		deferred_mig_tell(m, cpu);
 }
 
 /*
@@ -723,9 +736,9 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 	if (ts < cpu->run_start_ns)
 		ts = cpu->run_start_ns;
 	dur = ts - cpu->run_start_ns;
-	if (dur && m->obs.run)
-		m->obs.run(m->obs.data, c, pid, cpu->run_start_ns, ts);
-	if (m->obs.run_info) {
+	if (dur)
+		TELL(m, run, c, pid, cpu->run_start_ns, ts);
+	if (TOLD(m, run_info)) {
 		const struct sp_task *rt = pid > 0 ? task_find(m, pid) : NULL;
 		struct sp_held *h;
 		uint64_t ref;
@@ -971,7 +984,7 @@ static int repair_late_current(struct sp_model *m, int c, struct sp_task *t)
 	if (b->cpu == c)
 		return 0;
 	on = &m->cpus[b->cpu];
-	if (on->run_became != ref && m->obs.run_info && !(r = held_get(m, b->run)))
+	if (on->run_became != ref && TOLD(m, run_info) && !(r = held_get(m, b->run)))
 		return 0;
 	if (b->has_wait) {
 		uint64_t since = b->w.start_ns, end = since + b->w.dur_ns;
@@ -1074,8 +1087,8 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	if (ev->ts_ns > m->end_ns)
 		m->end_ns = ev->ts_ns;
 	if (!sp_event_is_sched(ev) || ev->type >= SP_EV_NR_TYPES) {
-		if (ev->type == SP_EV_EXTRA && m->obs.extra)
-			m->obs.extra(m->obs.data, ev);
+		if (ev->type == SP_EV_EXTRA)
+			TELL(m, extra, ev);
 		goto out;
 	}
 
@@ -1101,17 +1114,15 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		if (!is_wakeup(m, ev->type))
 			break;
 		ret = handle_wakeup(m, ev);
-		if (!ret && m->obs.wakeup)
-			m->obs.wakeup(m->obs.data, ev->ts_ns, ev->common_pid, ev->pid,
-				      ev->target_cpu);
+		if (!ret)
+			TELL(m, wakeup, ev->ts_ns, ev->common_pid, ev->pid, ev->target_cpu);
 		break;
 	case SP_EV_MIGRATE:
 		ret = handle_migrate(m, ev);
 		if (!ret && migrate_held(m, ev))
 			break;
-		if (!ret && m->obs.migration)
-			m->obs.migration(m->obs.data, ev->ts_ns, ev->pid, ev->orig_cpu,
-					 ev->target_cpu);
+		if (!ret)
+			TELL(m, migration, ev->ts_ns, ev->pid, ev->orig_cpu, ev->target_cpu);
 		break;
 	case SP_EV_FORK:
 		ret = handle_fork(m, ev);
@@ -1171,7 +1182,7 @@ uint64_t sp_model_nr_repairs(const struct sp_model *m)
 }
 
 int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uint64_t end_ns,
-		  bool wakeup_from_waking, const struct sp_model_observer *obs,
+		  bool wakeup_from_waking, const struct sp_pass *pass,
 		  const struct sp_model_filter *filter)
 {
 	int c;
@@ -1188,8 +1199,8 @@ int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uin
 	m->first_ns = SP_NO_TS;
 	m->window_start_ns = 0;
 	m->wakeup_from_waking = wakeup_from_waking;
-	if (obs)
-		m->obs = *obs;
+	if (pass)
+		m->pass = *pass;
 	if (filter)
 		m->filter = *filter;
 	for (c = 0; c < nr_cpus; c++) {

@@ -209,6 +209,8 @@ static void observer_run_info(void *data, const struct sp_run *r)
 
 void sp_taskline_observer(struct sp_taskline *tl, struct sp_model_observer *obs)
 {
+	memset(obs, 0, sizeof(*obs));
 	obs->run_info = observer_run_info;
+	obs->reset = sp_taskline_reset_cb;
 	obs->data = tl;
 }

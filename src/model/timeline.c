@@ -320,5 +320,6 @@ void sp_timeline_observer(struct sp_timeline *tl, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->run = observer_run;
+	obs->reset = sp_timeline_reset_cb;
 	obs->data = tl;
 }

@@ -114,7 +114,7 @@ static int feed_model(const struct sp_event *ev, void *data)
 	return sp_model_add(data, ev);
 }
 
-static int one_pass(struct sp_trace *t, bool from_waking, const struct sp_model_observer *obs,
+static int one_pass(struct sp_trace *t, bool from_waking, const struct sp_pass *pass,
 		    const struct sp_model_filter *filter, struct sp_error *err)
 {
 	int ret, pid;
@@ -122,7 +122,7 @@ static int one_pass(struct sp_trace *t, bool from_waking, const struct sp_model_
 	if (t->has_model)
 		sp_model_release(&t->model);
 	t->has_model = false;
-	ret = sp_model_init(&t->model, t->nr_cpus, t->start_ns, t->end_ns, from_waking, obs,
+	ret = sp_model_init(&t->model, t->nr_cpus, t->start_ns, t->end_ns, from_waking, pass,
 			    filter);
 	if (ret)
 		return sp_error_set(err, ret, -1, "out of memory");
@@ -152,18 +152,20 @@ static int one_pass(struct sp_trace *t, bool from_waking, const struct sp_model_
 	return 0;
 }
 
-int sp_trace_run(struct sp_trace *t, const struct sp_model_observer *obs,
-		 void (*reset)(void *data), const struct sp_model_filter *filter,
-		 struct sp_error *err)
+int sp_trace_run(struct sp_trace *t, const struct sp_pass *pass,
+		 const struct sp_model_filter *filter, struct sp_error *err)
 {
-	int ret = one_pass(t, false, obs, filter, err);
+	int ret;
+
+	if (pass && pass->error)
+		return sp_error_set(err, pass->error, -1, "more consumers of one pass than it takes");
+	ret = one_pass(t, false, pass, filter, err);
 
 	if (ret)
 		return ret;
 	if (!t->model.nr_by_type[SP_EV_WAKEUP] && t->model.nr_by_type[SP_EV_WAKING]) {
-		if (reset)
-			reset(obs ? obs->data : NULL);
-		ret = one_pass(t, true, obs, filter, err);
+		sp_pass_reset(pass);
+		ret = one_pass(t, true, pass, filter, err);
 		if (ret)
 			return ret;
 	}

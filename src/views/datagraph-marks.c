@@ -209,37 +209,12 @@ static void add_mark(struct sp_dg_marks *mk, struct sp_dg_mark *m)
 		*recent = (uint32_t)mk->nr_marks;
 }
 
-static void marks_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
-{
-	struct sp_dg_marks *mk = data;
-
-	mk->inner.run(mk->inner.data, cpu, pid, t0, t1);
-}
-
-static void marks_run_info(void *data, const struct sp_run *r)
-{
-	struct sp_dg_marks *mk = data;
-
-	mk->inner.run_info(mk->inner.data, r);
-}
-
-static void marks_steps(void *data, const struct sp_step *steps, size_t n)
-{
-	struct sp_dg_marks *mk = data;
-
-	mk->inner.steps(mk->inner.data, steps, n);
-}
-
 static void marks_migration(void *data, uint64_t ts, int pid, int from, int to)
 {
 	struct sp_dg_marks *mk = data;
 	enum sp_mig_class c;
 	bool cross;
 
-	if (mk->inner.migration)
-		mk->inner.migration(mk->inner.data, ts, pid, from, to);
-	if (!mk->migrations)
-		return;
 	c = sp_migrations_add(&mk->mig, ts, pid, from, to, &cross);
 	if (!in_window(mk, ts) || (row_of(mk, from) < 0 && row_of(mk, to) < 0))
 		return;
@@ -259,9 +234,7 @@ static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int targ
 	struct sp_dg_marks *mk = data;
 	const struct sp_task *t;
 
-	if (mk->inner.wakeup)
-		mk->inner.wakeup(mk->inner.data, ts, waker, wakee, target_cpu);
-	if (!mk->wakeups || !in_window(mk, ts))
+	if (!in_window(mk, ts))
 		return;
 	/* only the wakeups that made a task wait lead to a run */
 	t = sp_model_task(mk->model, wakee);
@@ -281,8 +254,6 @@ static void marks_wait(void *data, const struct sp_wait *w)
 	enum sp_placement p;
 	struct sp_dg_mark *m;
 
-	if (mk->inner.wait)
-		mk->inner.wait(mk->inner.data, w);
 	p = sp_placement_add(&mk->place, w);
 	if (!in_window(mk, w->start_ns) || w->wait_class != SP_WAIT_WAKEUP)
 		return;
@@ -331,8 +302,6 @@ static void marks_extra(void *data, const struct sp_event *ev)
 	struct sp_dg_mark m = { .kind = SP_DG_MARK_EVENT, .cpu2 = -1, .pid = -1 };
 	int i;
 
-	if (mk->inner.extra)
-		mk->inner.extra(mk->inner.data, ev);
 	if (mk->migrations)
 		sp_migrations_extra(&mk->mig, ev);
 	for (i = 0; i < mk->nr_events; i++)
@@ -349,28 +318,11 @@ static void marks_extra(void *data, const struct sp_event *ev)
 	add_mark(mk, &m);
 }
 
-void sp_dg_marks_observer(struct sp_dg_marks *mk, const struct sp_model_observer *inner,
-			  struct sp_model_observer *obs)
-{
-	mk->inner = *inner;
-	memset(obs, 0, sizeof(*obs));
-	obs->run = mk->inner.run ? marks_run : NULL;
-	obs->run_info = mk->inner.run_info ? marks_run_info : NULL;
-	obs->steps = mk->inner.steps ? marks_steps : NULL;
-	obs->migration = marks_migration;
-	obs->wakeup = marks_wakeup;
-	obs->wait = marks_wait;
-	obs->extra = marks_extra;
-	obs->data = mk;
-}
-
-void sp_dg_marks_reset(void *data)
+static void marks_reset(void *data)
 {
 	struct sp_dg_marks *mk = data;
 	int i;
 
-	if (mk->inner_reset)
-		mk->inner_reset(mk->inner.data);
 	sp_migrations_reset(&mk->mig);
 	sp_placement_init(&mk->place, mk->place.t0_ns, mk->place.t1_ns);
 	for (i = 0; i < mk->nr_events; i++)
@@ -384,6 +336,18 @@ void sp_dg_marks_reset(void *data)
 	mk->nr_places = 0;
 	mk->nr_wakeup_arrows = 0;
 	mk->error = 0;
+}
+
+void sp_dg_marks_observer(struct sp_dg_marks *mk, struct sp_model_observer *obs)
+{
+	memset(obs, 0, sizeof(*obs));
+	/* only what the marks asked for is told */
+	obs->migration = mk->migrations ? marks_migration : NULL;
+	obs->wakeup = mk->wakeups ? marks_wakeup : NULL;
+	obs->wait = marks_wait;
+	obs->extra = mk->migrations || mk->nr_events ? marks_extra : NULL;
+	obs->reset = marks_reset;
+	obs->data = mk;
 }
 
 static int cmp_pid_ts(const void *a, const void *b)

@@ -81,46 +81,6 @@ static int count_records(struct sp_reader *r, uint64_t *nr)
 }
 
 /* Both observers at once: the stats and the timeline. */
-struct both {
-	struct sp_model_observer stats, timeline;
-};
-
-static void both_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
-{
-	struct both *b = data;
-
-	b->timeline.run(b->timeline.data, cpu, pid, t0, t1);
-}
-
-static void both_steps(void *data, const struct sp_step *steps, size_t n)
-{
-	struct both *b = data;
-
-	b->stats.steps(b->stats.data, steps, n);
-}
-
-static void both_wait(void *data, const struct sp_wait *w)
-{
-	struct both *b = data;
-
-	b->stats.wait(b->stats.data, w);
-}
-
-struct reset_data {
-	struct sp_stats *stats;
-	struct sp_timeline *tl;
-	uint64_t t0, end;
-	int nr_cpus;
-};
-
-static struct reset_data reset_data;
-
-static void both_reset(void *data)
-{
-	sp_stats_reset(reset_data.stats);
-	sp_timeline_reset(reset_data.tl);
-}
-
 /* Draw a small datagraph of the finished timeline into memory. */
 static void draw(const struct sp_trace *t, struct sp_timeline *tl,
 		 struct sp_datagraph_figure *fig)
@@ -152,7 +112,7 @@ static void run_file(const char *path)
 	struct sp_theme theme;
 	struct sp_datagraph_figure fig = { 0 };
 	struct sp_model_observer obs = { 0 };
-	struct both both;
+	struct sp_pass pass;
 	int rows[FUZZ_MAX_ROWS];
 	unsigned int nr_rows, i;
 	uint64_t nr = 0;
@@ -182,14 +142,13 @@ static void run_file(const char *path)
 		goto out;
 
 	sp_stats_init(&stats, t.window_start_ns, t.end_ns, t.nr_cpus);
-	sp_stats_observer(&stats, &both.stats);
-	sp_timeline_observer(&tl, &both.timeline);
-	obs.run = both_run;
-	obs.steps = both_steps;
-	obs.wait = both_wait;
-	obs.data = &both;
-	reset_data = (struct reset_data){ &stats, &tl, t.window_start_ns, t.end_ns, t.nr_cpus };
-	if (sp_trace_run(&t, &obs, both_reset, NULL, &err))
+	/* two consumers of one pass, as the commands have */
+	sp_pass_init(&pass);
+	sp_stats_observer(&stats, &obs);
+	sp_pass_add(&pass, &obs);
+	sp_timeline_observer(&tl, &obs);
+	sp_pass_add(&pass, &obs);
+	if (sp_trace_run(&t, &pass, NULL, &err))
 		goto out;
 	sp_stats_finish(&stats);
 	(void)sp_stats_running_avg(&stats);

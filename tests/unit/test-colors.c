@@ -83,6 +83,7 @@ static void check_window(const char *path, double from_s, double to_s)
 	struct sp_trace t = { 0 };
 	struct sp_timeline tl;
 	struct sp_model_observer obs;
+	struct sp_pass pass;
 	struct sp_error err;
 	int rows[256], r;
 	uint64_t t0, t1;
@@ -97,7 +98,8 @@ static void check_window(const char *path, double from_s, double to_s)
 					  (unsigned int)t.nr_cpus), 0);
 	memset(&obs, 0, sizeof(obs));
 	sp_timeline_observer(&tl, &obs);
-	assert_int_equal(sp_trace_run(&t, &obs, sp_timeline_reset_cb, NULL, &err), 0);
+	sp_pass_init_one(&pass, &obs);
+	assert_int_equal(sp_trace_run(&t, &pass, NULL, &err), 0);
 	assert_int_equal(sp_timeline_finish(&tl), 0);
 	for (size_t p = 0; p < sizeof(palettes) / sizeof(palettes[0]); p++) {
 		for (size_t k = 0; k < sizeof(modes) / sizeof(modes[0]) * 2; k++) {

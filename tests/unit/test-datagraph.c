@@ -70,9 +70,11 @@ static void build(uint64_t t0, uint64_t t1, const int *rows, const int *row_sock
 	struct sp_model_observer obs = { .run = on_run, .data = &tl };
 	struct sp_datagraph_opts o = { .color_by = color_by };
 	static const int numeric[2] = { 0, 1 };
+	struct sp_pass pass;
 
 	assert_int_equal(sp_timeline_init(&tl, t0, t1, PW, 2, rows ? rows : numeric, 2), 0);
-	assert_int_equal(sp_model_init(&m, 2, start, 1000, false, &obs, NULL), 0);
+	sp_pass_init_one(&pass, &obs);
+	assert_int_equal(sp_model_init(&m, 2, start, 1000, false, &pass, NULL), 0);
 	ev(0, 0, SP_EV_OTHER, 0, 0, NULL, 0, NULL);
 	ev(200, 0, SP_EV_SWITCH, 0, 0, "swapper/0", 10, "worker");
 	ev(500, 1, SP_EV_OTHER, 0, 0, NULL, 0, NULL);
@@ -332,6 +334,7 @@ static void test_256_rows(void **state)
 	uint64_t *start = calloc(N, sizeof(*start));
 	struct sp_model_observer obs = { .run = on_run, .data = &tl };
 	struct sp_datagraph_opts o = { .color_by = SP_COLOR_BY_PID };
+	struct sp_pass pass;
 	struct sp_datagraph_figure fig = { .theme = &theme, .format = SP_FORMAT_PNG,
 					   .width = 1600, .title = "256 CPUs", .legend = true };
 	int rows[N], c;
@@ -345,7 +348,8 @@ static void test_256_rows(void **state)
 	assert_int_equal(sp_datagraph_figure_plan(&fig, rows, N), 0);
 	assert_true(fig.nr_cols > 1000 && fig.nr_cols < 1600);
 	assert_int_equal(sp_timeline_init(&tl, 0, 100000, fig.nr_cols, N, rows, N), 0);
-	assert_int_equal(sp_model_init(&m, N, start, 100000, false, &obs, NULL), 0);
+	sp_pass_init_one(&pass, &obs);
+	assert_int_equal(sp_model_init(&m, N, start, 100000, false, &pass, NULL), 0);
 	for (c = 0; c < N; c++) {
 		snprintf(comm, sizeof(comm), "task%d", c);
 		ev(0, c, SP_EV_OTHER, 0, 0, NULL, 0, NULL);

@@ -379,7 +379,7 @@ static void test_collect_csv(void **state)
 	FILE *f = tmpfile();
 
 	assert_non_null(f);
-	assert_int_equal(sp_rw_collect_init(&c, 100, 1000, 9, 2, 0, f, NULL, NULL), 0);
+	assert_int_equal(sp_rw_collect_init(&c, 100, 1000, 9, 2, 0, f), 0);
 	c.csv_origin_ns = 40;		/* the trace's start: times count from it */
 	sp_rw_collect_observer(&c, &obs);
 	obs.steps(obs.data, &(struct sp_step){ 50, 1, 7 }, 1);

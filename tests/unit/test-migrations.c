@@ -49,8 +49,10 @@ static void setup(bool waking)
 		.migration = on_migration, .wait = on_wait, .extra = on_extra,
 	};
 	uint64_t start[4] = { 0, 0, 0, 0 };
+	struct sp_pass p;
 
-	assert_int_equal(sp_model_init(&m, 4, start, 1000, waking, &obs, NULL), 0);
+	sp_pass_init_one(&p, &obs);
+	assert_int_equal(sp_model_init(&m, 4, start, 1000, waking, &p, NULL), 0);
 	sp_migrations_init(&mg, &m, sockets, 4, 0, 1000);
 	mg.move_numa_req = 0;
 	mg.swap_numa_req = 1;

@@ -96,6 +96,7 @@ static void setup_model(int nr_cpus, const uint64_t *start, uint64_t end, bool w
 		.data = &lg,
 	};
 	uint64_t t0 = 0;
+	struct sp_pass p;
 	int c;
 
 	sp_stats_release(&lg.stats);
@@ -104,7 +105,8 @@ static void setup_model(int nr_cpus, const uint64_t *start, uint64_t end, bool w
 		if (start[c] != SP_NO_TS && start[c] > t0)
 			t0 = start[c];
 	sp_stats_init(&lg.stats, t0, end, nr_cpus);
-	assert_int_equal(sp_model_init(&m, nr_cpus, start, end, waking, &obs, filter), 0);
+	sp_pass_init_one(&p, &obs);
+	assert_int_equal(sp_model_init(&m, nr_cpus, start, end, waking, &p, filter), 0);
 }
 
 static void ev_switch(uint64_t ts, int cpu, int prev, bool runnable, int next)
@@ -807,11 +809,13 @@ static void setup_model_calls(int nr_cpus, const uint64_t *start, uint64_t end, 
 	struct sp_model_observer obs = {
 		.wakeup = on_wakeup, .migration = on_migration, .extra = on_extra, .data = &lg,
 	};
+	struct sp_pass p;
 
 	memset(&lg, 0, sizeof(lg));
 	memset(calls, 0, sizeof(calls));
 	nr_calls = 0;
-	assert_int_equal(sp_model_init(&m, nr_cpus, start, end, waking, &obs, NULL), 0);
+	sp_pass_init_one(&p, &obs);
+	assert_int_equal(sp_model_init(&m, nr_cpus, start, end, waking, &p, NULL), 0);
 }
 
 /*

@@ -37,7 +37,6 @@ static const int rows[2] = { 0, 1 };
 static struct sp_theme theme;
 static struct sp_model m;
 static struct sp_timeline tl;
-static struct sp_model_observer tl_obs;
 static struct sp_rw_collect rw;
 static struct sp_datagraph dg;
 
@@ -68,20 +67,24 @@ static void figure_init(struct sp_overview_figure *fig, double width, double hei
 	fig->height = height;
 }
 
-/* One pass as schedplot overview makes it: the collector feeds the timeline. */
+/* One pass as schedplot overview makes it: the collector and the timeline its consumers. */
 static void pass(const struct sp_overview_figure *fig)
 {
 	uint64_t start[2] = { 0, 0 };
 	struct sp_datagraph_opts o = { .color_by = SP_COLOR_BY_PID };
 	struct sp_model_observer obs;
+	struct sp_pass p;
 
 	assert_int_equal(sp_timeline_init(&tl, 0, T1, fig->nr_cols, 2, rows, 2), 0);
-	sp_timeline_observer(&tl, &tl_obs);
 	assert_int_equal(sp_rw_collect_init(&rw, 0, T1,
 					    sp_rwgraph_nr_cols(&fig->plot, &fig->style, 0, T1),
-					    2, 0, NULL, &tl_obs, sp_timeline_reset_cb), 0);
+					    2, 0, NULL), 0);
+	sp_pass_init(&p);
 	sp_rw_collect_observer(&rw, &obs);
-	assert_int_equal(sp_model_init(&m, 2, start, T1, false, &obs, NULL), 0);
+	assert_int_equal(sp_pass_add(&p, &obs), 0);
+	sp_timeline_observer(&tl, &obs);
+	assert_int_equal(sp_pass_add(&p, &obs), 0);
+	assert_int_equal(sp_model_init(&m, 2, start, T1, false, &p, NULL), 0);
 	ev(0, 0, SP_EV_OTHER, 0, 0, NULL, 0, NULL);
 	ev(0, 1, SP_EV_OTHER, 0, 0, NULL, 0, NULL);
 	ev(100000, 0, SP_EV_WAKEUP, 0, 10, "worker", -1, NULL);

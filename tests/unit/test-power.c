@@ -170,6 +170,7 @@ static void build(enum sp_dg_freq_mode mode, bool idle_states, bool grey)
 	static const int rows[2] = { 0, 1 };
 	uint64_t start[2] = { 0, 0 };
 	struct sp_model_observer obs = { .run = on_run, .extra = on_extra, .data = &tl };
+	struct sp_pass p;
 	struct sp_datagraph_opts o = { .color_by = SP_COLOR_BY_PID };
 
 	assert_int_equal(sp_timeline_init(&tl, 0, 1000, PW, 2, rows, 2), 0);
@@ -178,7 +179,8 @@ static void build(enum sp_dg_freq_mode mode, bool idle_states, bool grey)
 	init_power(&pw, 0, 1000);
 	pw.tl[SP_POWER_FREQ] = &ftl;
 	pw.tl[SP_POWER_IDLE] = &itl;
-	assert_int_equal(sp_model_init(&m, 2, start, 1000, false, &obs, NULL), 0);
+	sp_pass_init_one(&p, &obs);
+	assert_int_equal(sp_model_init(&m, 2, start, 1000, false, &p, NULL), 0);
 	sched(0, 0, SP_EV_OTHER, 0, 0, NULL, 0, NULL);
 	sched(0, 1, SP_EV_WAKEUP, 0, 30, "sleeper", 0, NULL);	/* cpu1 runs its idle task */
 	sp_power_add(&pw, &(struct sp_event){ .type = SP_EV_OTHER });

@@ -214,7 +214,7 @@ static void check_roundtrip(bool date)
 	assert_int_equal(sp_topology_socket(&t.topology, 2), 1);
 	assert_int_equal(sp_topology_socket(&t.topology, 3), 0);
 	/* the look for markers leaves the pass whole */
-	assert_int_equal(sp_trace_run(&t, NULL, NULL, NULL, &err), 0);
+	assert_int_equal(sp_trace_run(&t, NULL, NULL, &err), 0);
 	assert_int_equal(t.model.nr_records, 4 + 3 + 1000 + 1);
 	sp_trace_close(&t);
 	unlink(path);

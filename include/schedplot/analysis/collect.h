@@ -19,9 +19,10 @@ struct sp_stats;
  *	- an sp_stats over the part of the window in which every CPU was
  *	  recording (the "idle while waiting" total, with the same code and
  *	  semantics as schedplot stats),
- *	- optionally a CSV stream of the change points,
- *	- optionally another observer (the overview's datagraph timeline),
- *	  which also receives the model's run and latency callbacks.
+ *	- optionally a CSV stream of the change points.
+ *
+ * Other consumers of the same pass (the overview's datagraph timeline)
+ * register beside it (sp_pass_add()).
  *
  * The CSV starts with a line "# start_ns=N", N the timestamp its times
  * count from (@csv_origin_ns, the trace's start, as in schedplot runs),
@@ -39,8 +40,6 @@ struct sp_rw_collect {
 	FILE *csv;			/* NULL: none; owned by the caller */
 	uint64_t csv_origin_ns;		/* CSV times count from here; set before the pass */
 	int csv_errno;			/* first failed CSV write */
-	struct sp_model_observer next;	/* also told; members may be NULL */
-	void (*next_reset)(void *data);
 
 	/* private */
 	uint64_t stats_t0_ns;
@@ -58,27 +57,24 @@ struct sp_rw_collect {
  * @nr_cpus: N, the CPUs counted
  * @complete_ns: start of the trace's complete window (every CPU recording)
  * @csv: an open stream for the CSV rows, or NULL (kept, not closed)
- * @next: another observer to feed in the same pass, or NULL
- * @next_reset: its reset for a pass made again (may be NULL)
  *
  * Return: 0, -EINVAL or -ENOMEM.
  */
 int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
-		       size_t nr_cols, int nr_cpus, uint64_t complete_ns, FILE *csv,
-		       const struct sp_model_observer *next, void (*next_reset)(void *data));
+		       size_t nr_cols, int nr_cpus, uint64_t complete_ns, FILE *csv);
 
 /**
- * sp_rw_collect_observer - the fan-out observer to hand to sp_trace_run()
+ * sp_rw_collect_observer - the consumer of a pass that feeds @c
  * @c: the collection
- * @obs: filled in
+ * @obs: filled in (steps and reset)
  */
 void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *obs);
 
 /**
- * sp_rw_collect_reset - start over (sp_trace_run()'s @reset; @data is the collection)
+ * sp_rw_collect_reset - start over (the consumer's reset; @data is the collection)
  * @data: the collection
  *
- * Also truncates the CSV stream (when it is a file) and resets @next.
+ * Also truncates the CSV stream (when it is a file).
  */
 void sp_rw_collect_reset(void *data);
 

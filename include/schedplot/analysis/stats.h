@@ -18,7 +18,7 @@ struct sp_step;
  * The numbers behind the running/waiting view, integrated from the model's
  * step changes over the complete window [t0, end], and the wakeup latency
  * distribution, exact: every latency is kept (4 bytes each below 4.29 s) and the
- * quantiles are nearest-rank.  Pure data: fed by the model's observer
+ * quantiles are nearest-rank.  Pure data: fed by the model's pass
  * callbacks.
  *
  * Lost capacity: lost(t) = min(waiting(t), N - running(t)), the CPUs that
@@ -99,9 +99,9 @@ void sp_stats_reset(struct sp_stats *s);
 void sp_stats_release(struct sp_stats *s);
 
 /**
- * sp_stats_observer - observer callbacks that feed @s
- * @s: the stats
- * @obs: filled in (steps, wait and extra members; run is left NULL)
+ * sp_stats_observer - the consumer of a pass that feeds @s
+ * @s: the stats, its power set (or not) already
+ * @obs: filled in (steps, wait, reset, and extra with a power; run is left NULL)
  */
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs);
 

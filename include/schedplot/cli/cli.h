@@ -13,7 +13,7 @@ struct option;
 
 struct sp_error;
 struct sp_trace;
-struct sp_model_observer;
+struct sp_pass;
 struct sp_model_filter;
 
 /* Exit codes of every subcommand. */
@@ -110,15 +110,14 @@ void sp_cli_note(const char *file, const char *fmt, ...) __attribute__((format(p
  * sp_cli_load - open @path and build its model, with progress on a terminal
  * @t: the trace
  * @path: the file
- * @obs: observers (may be NULL)
- * @reset: see sp_trace_run() (may be NULL)
+ * @pass: its consumers, see sp_trace_run() (may be NULL)
  * @filter: see sp_trace_run() (may be NULL)
  *
  * Prints the error on failure and closes @t.
  * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
  */
-int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_model_observer *obs,
-		void (*reset)(void *data), const struct sp_model_filter *filter);
+int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_pass *pass,
+		const struct sp_model_filter *filter);
 
 /**
  * sp_cli_open - open @path and read its span only (sp_trace_open())
@@ -141,15 +140,14 @@ int sp_cli_check(const char *path);
 /**
  * sp_cli_run - build the model of an open trace (sp_trace_run()), with progress
  * @t: the trace
- * @obs: observers (may be NULL)
- * @reset: may be NULL
+ * @pass: its consumers (may be NULL)
  * @filter: may be NULL
  *
  * Prints the error and the warnings about repairs and lost events.
  * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
  */
-int sp_cli_run(struct sp_trace *t, const struct sp_model_observer *obs,
-	       void (*reset)(void *data), const struct sp_model_filter *filter);
+int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
+	       const struct sp_model_filter *filter);
 
 /**
  * sp_cli_format_duration - "1.23 s", "45.6 ms", "789 µs", "12 ns"

@@ -17,7 +17,7 @@
  *			directory fails before the pass; then desc->extra's
  *			outputs (--csv)
  *	plan		desc->plan(): columns, data structures
- *	pass		one sp_trace_run() with desc->observe()'s observer;
+ *	pass		one sp_trace_run() told to desc->observe()'s consumers;
  *			a view of several traces (max_traces > 1) opens,
  *			resolves and passes over each in turn, told of each
  *			by desc->trace_done() before the next is opened; with
@@ -76,8 +76,7 @@ struct sp_view_run {
 
 /* What the one pass over the trace feeds. */
 struct sp_view_pass {
-	struct sp_model_observer obs;
-	void (*reset)(void *data);		/* for sp_trace_run(); may be NULL */
+	struct sp_pass pass;			/* its consumers: sp_pass_add() each */
 	const struct sp_model_filter *filter;	/* what running/waiting count; NULL: all */
 };
 
@@ -106,7 +105,7 @@ struct sp_view_desc {
 	void (*size)(struct sp_view_run *run);
 	/* before the pass; @cr is the output's context when it is open, else NULL */
 	int (*plan)(struct sp_view_run *run, struct _cairo *cr);
-	/* the observer to hang on the model for the pass */
+	/* register the consumers of the pass (sp_pass_add()) */
 	void (*observe)(struct sp_view_run *run, struct sp_view_pass *pass);
 	/* after the pass over each trace, while it is open; may be NULL */
 	int (*trace_done)(struct sp_view_run *run);
@@ -144,9 +143,9 @@ int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
 void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks *mk);
 
 /**
- * sp_view_marks_observe - hang the marks' observer in front of the view's
+ * sp_view_marks_observe - register the marks' consumer in the pass
  * @mk: planned with sp_view_marks_plan() (nothing asked for: no change)
- * @pass: the view's observer and reset, filled in already
+ * @pass: the view's pass
  */
 void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass);
 

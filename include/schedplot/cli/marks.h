@@ -11,11 +11,10 @@ struct sp_trace;
 
 /*
  * The migration classes and the placement diagnosis counted in the pass
- * of a command, beside its own observer: sp_cli_marks_observer() hangs
- * both on the model, the command's first.
+ * of a command: a consumer of its own (sp_cli_marks_observer()),
+ * registered beside the command's.
  */
 struct sp_cli_marks {
-	struct sp_model_observer inner;	/* the command's own, told first */
 	struct sp_migrations mig;
 	struct sp_placement_stats place;
 	int *socket;			/* per CPU of the trace, from its topology */
@@ -48,19 +47,11 @@ int sp_cli_marks_init(struct sp_cli_marks *mk, struct sp_trace *t, const struct 
 void sp_cli_request_numa(struct sp_trace *t, struct sp_migrations *mg);
 
 /**
- * sp_cli_marks_observer - the observer that feeds @mk and then @inner
+ * sp_cli_marks_observer - the consumer of a pass that feeds @mk
  * @mk: the counts
- * @inner: the command's own observer (copied), or NULL
- * @obs: filled in
+ * @obs: filled in (wait, migration, extra and reset)
  */
-void sp_cli_marks_observer(struct sp_cli_marks *mk, const struct sp_model_observer *inner,
-			   struct sp_model_observer *obs);
-
-/**
- * sp_cli_marks_reset - a pass starts again (for sp_trace_run()'s reset)
- * @mk: the counts
- */
-void sp_cli_marks_reset(struct sp_cli_marks *mk);
+void sp_cli_marks_observer(struct sp_cli_marks *mk, struct sp_model_observer *obs);
 
 /**
  * sp_cli_marks_release - free what @mk holds

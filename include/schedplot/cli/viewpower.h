@@ -15,11 +15,11 @@ struct sp_view_opts;
 struct sp_view_pass;
 
 /*
- * The power layers of a core-by-time view (--freq, --idle-states), wired
- * into the view's one pass: the power events are asked of the reader, the
- * view's observer is wrapped so that they reach an sp_power, and the power
- * state is aggregated per pixel in timelines of the view's columns.
- * Without either option nothing is asked, wrapped or allocated.
+ * The power layers of a core-by-time view (--freq, --idle-states), fed in
+ * the view's one pass: the power events are asked of the reader, a
+ * consumer of the pass hands them to an sp_power, and the power state is
+ * aggregated per pixel in timelines of the view's columns.  Without
+ * either option nothing is asked, registered or allocated.
  */
 struct sp_view_power {
 	bool active;
@@ -27,8 +27,6 @@ struct sp_view_power {
 	struct sp_timeline tl[SP_POWER_NR_KINDS];
 	bool tl_init[SP_POWER_NR_KINDS];
 	struct sp_dg_power layers;
-	struct sp_model_observer inner;		/* the view's own observer */
-	void (*inner_reset)(void *data);
 };
 
 /**
@@ -48,11 +46,11 @@ int sp_view_power_plan(struct sp_view_power *vp, const struct sp_view_opts *o,
 		       unsigned int nr_rows);
 
 /**
- * sp_view_power_wrap - route the pass through the power layers
- * @vp: planned
- * @pass: the view's pass; its observer and reset are wrapped when active
+ * sp_view_power_observe - register the power layers' consumer in the pass
+ * @vp: planned (not active: nothing is registered)
+ * @pass: the view's pass
  */
-void sp_view_power_wrap(struct sp_view_power *vp, struct sp_view_pass *pass);
+void sp_view_power_observe(struct sp_view_power *vp, struct sp_view_pass *pass);
 
 /**
  * sp_view_power_finish - close the layers after the pass

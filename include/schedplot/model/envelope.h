@@ -37,7 +37,7 @@ struct sp_step;
  * from the smallest running(t) to the largest running(t) + lost(t) there,
  * so a lost spike of one nanosecond reaches its height too.
  *
- * Pure data: fed by the model's step observer, in time order, through
+ * Pure data: fed by the model's steps callback, in time order, through
  * sp_envelope_step(); memory is O(columns).
  */
 struct sp_envelope_col {
@@ -126,9 +126,9 @@ void sp_envelope_steps(struct sp_envelope *e, const struct sp_step *steps, size_
 void sp_envelope_finish(struct sp_envelope *e);
 
 /**
- * sp_envelope_observer - observer callbacks that feed @e
+ * sp_envelope_observer - the consumer of a pass that feeds @e
  * @e: the envelope
- * @obs: filled in (the steps member; the others are left NULL)
+ * @obs: filled in (steps and reset; the others are left NULL)
  */
 void sp_envelope_observer(struct sp_envelope *e, struct sp_model_observer *obs);
 

@@ -11,7 +11,7 @@
 /*
  * The scheduler model of DESIGN.md ("Exact semantics"), built in one
  * streaming pass: events go in one at a time, in trace order, and the model
- * tells its observers about finished runs (a task on a CPU from t0 to t1),
+ * tells the consumers of the pass (struct sp_pass) about finished runs (a task on a CPU from t0 to t1),
  * changes of the running/waiting step functions (in time order, one step per
  * timestamp, handed over many at a time) and wakeup latencies.  Memory grows
  * with tasks and CPUs, not with events.
@@ -86,7 +86,7 @@ struct sp_cpu {
 	int32_t deferred_waker;
 	/*
 	 * Likewise the first sched_migrate_task of cur_pid seen elsewhere:
-	 * handed to the observer once c's next sched record tells whether
+	 * handed to the consumers once c's next sched record tells whether
 	 * cur_pid had left (its class depends on it), SP_NO_TS when none.
 	 */
 	uint64_t deferred_mig_ns;
@@ -175,9 +175,11 @@ static inline int sp_step_lost(int nr_cpus, int running, int waiting)
 }
 
 /*
- * Told about what the model finds; any member may be NULL, and a NULL one
- * costs nothing.  The timestamps are those the model uses: a record's own,
- * or the CPU's previous one when its clock went backwards.
+ * One consumer of a pass: the callbacks it uses.  Any member may be NULL,
+ * and a NULL one costs nothing: sp_pass_add() files each callback given in
+ * an array of its own, and the model calls only what is filed.  The
+ * timestamps are those the model uses: a record's own, or the CPU's
+ * previous one when its clock went backwards.
  */
 struct sp_model_observer {
 	/* @pid ran on @cpu during [@t0, @t1); per CPU in time order */
@@ -191,7 +193,7 @@ struct sp_model_observer {
 	void (*run_info)(void *data, const struct sp_run *r);
 	/*
 	 * @n steps in time order, after those of the previous call; in
-	 * batches, as a call per step costs more than most observers do
+	 * batches, as a call per step costs more than most consumers do
 	 */
 	void (*steps)(void *data, const struct sp_step *steps, size_t n);
 	/*
@@ -205,7 +207,8 @@ struct sp_model_observer {
 	 * sched_wakeup_new, or sched_waking where it stands in for
 	 * sched_wakeup), whether or not it made @wakee wait: @waker is the
 	 * record's common_pid, @target_cpu the CPU it names (-1 when it
-	 * names none).  Called as the record is added, in trace order.
+	 * names none).  Called as the record is added, in trace order, the
+	 * model's state of @wakee already updated.
 	 */
 	void (*wakeup)(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu);
 	/*
@@ -221,8 +224,95 @@ struct sp_model_observer {
 	 * the call only
 	 */
 	void (*extra)(void *data, const struct sp_event *ev);
+	/*
+	 * The pass starts again from the trace's first record (sp_trace_run()
+	 * makes a second one when sched_waking stands in for sched_wakeup):
+	 * forget what the first one told
+	 */
+	void (*reset)(void *data);
 	void *data;
 };
+
+/* Consumers a pass tells at most, per callback. */
+#define SP_PASS_MAX_CONSUMERS 16
+
+/*
+ * The consumers of one pass over a trace, any number of them, each
+ * registered with sp_pass_add(): per callback an array of (function,
+ * data), in the order registered, which is the order they are told in,
+ * ended by a NULL function.  A callback no consumer uses costs the model
+ * one test.  Plain data: copied into the model by sp_model_init().
+ */
+struct sp_pass {
+	struct {
+		void (*fn)(void *data, int cpu, int pid, uint64_t t0, uint64_t t1);
+		void *data;
+	} run[SP_PASS_MAX_CONSUMERS + 1];
+	struct {
+		void (*fn)(void *data, const struct sp_run *r);
+		void *data;
+	} run_info[SP_PASS_MAX_CONSUMERS + 1];
+	struct {
+		void (*fn)(void *data, const struct sp_step *steps, size_t n);
+		void *data;
+	} steps[SP_PASS_MAX_CONSUMERS + 1];
+	struct {
+		void (*fn)(void *data, const struct sp_wait *w);
+		void *data;
+	} wait[SP_PASS_MAX_CONSUMERS + 1];
+	struct {
+		void (*fn)(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu);
+		void *data;
+	} wakeup[SP_PASS_MAX_CONSUMERS + 1];
+	struct {
+		void (*fn)(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu);
+		void *data;
+	} migration[SP_PASS_MAX_CONSUMERS + 1];
+	struct {
+		void (*fn)(void *data, const struct sp_event *ev);
+		void *data;
+	} extra[SP_PASS_MAX_CONSUMERS + 1];
+	struct {
+		void (*fn)(void *data);
+		void *data;
+	} reset[SP_PASS_MAX_CONSUMERS + 1];
+	uint8_t nr_run, nr_run_info, nr_steps, nr_wait, nr_wakeup, nr_migration, nr_extra,
+		nr_reset;
+	int error;		/* sticky: an sp_pass_add() that failed (sp_trace_run() fails) */
+};
+
+/**
+ * sp_pass_init - a pass with no consumer yet
+ * @p: the pass
+ */
+void sp_pass_init(struct sp_pass *p);
+
+/**
+ * sp_pass_init_one - a pass with one consumer
+ * @p: the pass
+ * @obs: the consumer (copied; NULL: none)
+ */
+void sp_pass_init_one(struct sp_pass *p, const struct sp_model_observer *obs);
+
+/**
+ * sp_pass_add - register a consumer: each callback it sets is filed
+ * @p: the pass
+ * @obs: the consumer's callbacks and data (copied); NULL adds nothing
+ *
+ * Consumers are told in the order they were added, callback by callback;
+ * none needs to know of another.
+ *
+ * Return: 0, or -ENOSPC when a callback has SP_PASS_MAX_CONSUMERS
+ * consumers already (then nothing of @obs is filed, and @p->error says
+ * so, for whoever makes the pass).
+ */
+int sp_pass_add(struct sp_pass *p, const struct sp_model_observer *obs);
+
+/**
+ * sp_pass_reset - tell every consumer that the pass starts again
+ * @p: the pass (NULL: none)
+ */
+void sp_pass_reset(const struct sp_pass *p);
 
 /* What running(t) and waiting(t) count; all tasks and CPUs when NULL. */
 struct sp_model_filter {
@@ -260,14 +350,14 @@ struct sp_model {
 	struct sp_repair_note *repair_notes;
 	size_t nr_repair_notes, alloc_repair_notes, keep_repair_notes;
 	bool wakeup_from_waking;	/* sched_waking stands in for sched_wakeup */
-	int32_t ev_cpu;			/* the CPU of the record being added, for observers */
+	int32_t ev_cpu;			/* the CPU of the record being added, for consumers */
 
 	struct sp_task *tasks;
 	size_t nr_tasks;
 	size_t alloc_tasks;
 
 	/* private */
-	struct sp_model_observer obs;
+	struct sp_pass pass;		/* the consumers told */
 	struct sp_model_filter filter;
 	int32_t *task_index;		/* open-addressing pid -> tasks[] + 1 */
 	int32_t task_cache[SP_TASK_CACHE];	/* pid % SP_TASK_CACHE -> tasks[] + 1 */
@@ -282,14 +372,14 @@ struct sp_model {
 	size_t head_changes;		/* first pending one */
 	size_t nr_changes;
 	size_t alloc_changes;
-	uint64_t flushed_ns;		/* last step handed to the observer */
+	uint64_t flushed_ns;		/* last step handed to the consumers */
 	struct sp_step steps[SP_STEP_BATCH];	/* not handed over yet */
 	size_t nr_steps;
 	bool any_flushed;
 	/*
 	 * Run records and tasks becoming current (with the waits that ended
 	 * then) that a repair may still change, in the order made: not
-	 * handed to the observers yet (held[head_held..nr_held); held_off
+	 * handed to the consumers yet (held[head_held..nr_held); held_off
 	 * counts those dropped from the front)
 	 */
 	struct sp_held *held;
@@ -309,13 +399,13 @@ struct sp_model {
  * @start_ns: per CPU, the first record's timestamp (SP_NO_TS: no records)
  * @end_ns: the last record's timestamp over all CPUs
  * @wakeup_from_waking: use sched_waking as the wakeup (no sched_wakeup records)
- * @obs: observers (copied; may be NULL)
+ * @pass: the consumers told (copied; NULL: none)
  * @filter: what running/waiting count (copied; may be NULL)
  *
  * Return: 0, or -ENOMEM / -EINVAL.
  */
 int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uint64_t end_ns,
-		  bool wakeup_from_waking, const struct sp_model_observer *obs,
+		  bool wakeup_from_waking, const struct sp_pass *pass,
 		  const struct sp_model_filter *filter);
 
 /**

@@ -17,7 +17,7 @@ struct sp_run;
  * column: ran on a CPU (which one), waited for a CPU, or neither (slept).
  * Columns are cut as the timeline cuts them (base/muldiv.h sp_col_of()).
  *
- * Fed by the model's run_info observer: a run [start, end) on a CPU, and
+ * Fed by the model's run_info callback: a run [start, end) on a CPU, and
  * the wait that ended as it began, [start - wait_ns, start).  Each column
  * keeps its owner and the owner's share of the column; a piece of another
  * state with a larger share takes the column, one of the same state adds
@@ -93,9 +93,9 @@ void sp_taskline_reset(struct sp_taskline *tl);
 void sp_taskline_add(struct sp_taskline *tl, const struct sp_run *r);
 
 /**
- * sp_taskline_observer - observer callbacks that feed @tl
+ * sp_taskline_observer - the consumer of a pass that feeds @tl
  * @tl: the task line
- * @obs: filled in (run_info and data)
+ * @obs: filled in (run_info, reset and data; the others NULL)
  */
 void sp_taskline_observer(struct sp_taskline *tl, struct sp_model_observer *obs);
 

@@ -130,9 +130,9 @@ void sp_timeline_add(struct sp_timeline *tl, int cpu, int pid, uint64_t t0_ns, u
 int sp_timeline_finish(struct sp_timeline *tl);
 
 /**
- * sp_timeline_observer - a model observer whose run() feeds @tl
+ * sp_timeline_observer - the consumer of a pass whose run() feeds @tl
  * @tl: the timeline
- * @obs: filled in (only run and data are set)
+ * @obs: filled in (only run, reset and data are set)
  */
 void sp_timeline_observer(struct sp_timeline *tl, struct sp_model_observer *obs);
 

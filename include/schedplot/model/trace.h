@@ -79,20 +79,18 @@ int sp_trace_check(const char *path, struct sp_error *err);
 /**
  * sp_trace_run - make the pass over all records and build t->model
  * @t: an open trace
- * @obs: observers told about runs, steps and latencies (may be NULL)
- * @reset: called before the pass is made again (may be NULL), see below
+ * @pass: the consumers told about runs, steps and waits (may be NULL)
  * @filter: what running/waiting count (may be NULL)
  * @err: filled in on failure
  *
- * When the file has sched_waking but no sched_wakeup records, DESIGN.md
- * makes sched_waking the wakeup; that is only known after a pass, so the
- * pass is made again, after calling @reset(@obs->data) so observers can
- * start over.  Return: 0, or a negative code with @err set (-ENOMSG: no
- * sched records).
+ * When the file has sched_waking but no sched_wakeup records,
+ * doc/design.md makes sched_waking the wakeup; that is only known after a
+ * pass, so the pass is made again, after sp_pass_reset() tells every
+ * consumer to start over.  Return: 0, or a negative code with @err set
+ * (-ENOMSG: no sched records).
  */
-int sp_trace_run(struct sp_trace *t, const struct sp_model_observer *obs,
-		 void (*reset)(void *data), const struct sp_model_filter *filter,
-		 struct sp_error *err);
+int sp_trace_run(struct sp_trace *t, const struct sp_pass *pass,
+		 const struct sp_model_filter *filter, struct sp_error *err);
 
 /**
  * sp_trace_close - release the model and close the file

@@ -91,8 +91,6 @@ struct sp_dg_marks {
 	/* private */
 	const struct sp_timeline *tl;
 	const struct sp_model *model;
-	struct sp_model_observer inner;
-	void (*inner_reset)(void *data);	/* of inner.data, or NULL */
 	struct sp_dg_mark *marks;
 	size_t nr_marks, alloc_marks;
 	uint32_t *places;	/* marks kept by place (sp_dg_mark's index + 1), hashed */
@@ -130,20 +128,11 @@ void sp_dg_marks_init(struct sp_dg_marks *mk, const struct sp_timeline *tl,
 		      const struct sp_model *model, const int *socket, int nr_cpus);
 
 /**
- * sp_dg_marks_observer - the observer that feeds @mk and then @inner
- * @mk: the marks
- * @inner: the view's own observer (copied)
- * @obs: filled in
+ * sp_dg_marks_observer - the consumer of a pass that gathers @mk
+ * @mk: the marks, initialised
+ * @obs: filled in: the callbacks the marks asked for need, and reset
  */
-void sp_dg_marks_observer(struct sp_dg_marks *mk, const struct sp_model_observer *inner,
-			  struct sp_model_observer *obs);
-
-/**
- * sp_dg_marks_reset - a pass starts again (sp_trace_run()'s reset)
- * @data: the marks (the observer's data); the inner observer's reset is
- *        called too
- */
-void sp_dg_marks_reset(void *data);
+void sp_dg_marks_observer(struct sp_dg_marks *mk, struct sp_model_observer *obs);
 
 /**
  * sp_dg_marks_finish - match the wakeups with the runs that followed, label the legend

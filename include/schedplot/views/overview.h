@@ -26,7 +26,8 @@
  *	sp_overview_figure_plan(&fig, cpu_of_row, nr_rows);    x and columns
  *	sp_timeline_init(&tl, t0, t1, fig.nr_cols, ...);
  *	sp_rw_collect_init(&rw, t0, t1, sp_rwgraph_nr_cols(&fig.plot, &fig.style, t0, t1),
- *			   ..., &timeline_observer, ...);          then the model pass
+ *			   ...);                                   both consumers of
+ *	                                                       the model's pass
  *	sp_datagraph_init(&dg, &tl, model, &opts);
  *	sp_overview_figure_finish(&fig, &dg, nr_rows);         fig.height is now known
  *	sp_output_open(&out, path, fmt, fig.width, fig.height, &err);
