@@ -3,7 +3,7 @@
 #
 # Re-record the test traces in this directory: overload.dat, messaging.dat,
 # overflow.dat and overload-v6.dat (see README for what each one shows),
-# and the ten runs of compare/ for "schedplot compare".
+# the ten runs of compare/ for "schedplot compare", and ink/duty.dat.
 #
 # "trace-cmd record" needs to write /proc/sys/kernel/ftrace_enabled, which
 # some virtual machines refuse, so this script drives tracefs directly:
@@ -11,16 +11,21 @@
 # the ring buffers with "trace-cmd extract" (see stop_and_extract for how
 # the files are kept small).
 #
-# Usage: sudo traces/record.sh [--compare] [OUTDIR]
-#   OUTDIR defaults to this directory; --compare records only compare/.
+# Usage: sudo traces/record.sh [--compare | --duty] [OUTDIR]
+#   OUTDIR defaults to this directory; --compare records only compare/,
+#   --duty only ink/duty.dat.
 # Needs: root, tracefs, trace-cmd >= 3.0, perf (for "perf bench"), cc,
 # unshare and mount from util-linux.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 only_compare=
+only_duty=
 if [ "${1:-}" = --compare ]; then
 	only_compare=1
+	shift
+elif [ "${1:-}" = --duty ]; then
+	only_duty=1
 	shift
 fi
 outdir=${1:-$here}
@@ -37,7 +42,7 @@ die()
 
 [ "$(id -u)" -eq 0 ] ||
 	die "must run as root (tracefs and the ring buffers are root-only); try: sudo $0"
-for tool in trace-cmd perf cc unshare mount; do
+for tool in trace-cmd perf cc unshare mount taskset; do
 	command -v "$tool" >/dev/null ||
 		die "'$tool' not found (Debian packages: trace-cmd linux-perf gcc util-linux mount)"
 done
@@ -72,6 +77,7 @@ cleanup()
 trap cleanup EXIT
 
 cc -O2 -Wall -pthread -o "$tmp/barrier" "$workloads/barrier.c"
+cc -O2 -Wall -o "$tmp/duty" "$workloads/duty.c"
 : > "$tmp/empty"
 
 # start_tracing BUFFER_KB: empty the buffers and start recording the events.
@@ -138,8 +144,25 @@ record_compare()
 	done
 }
 
+# Two pinned tasks on a 10 ms period, busy 10% of it on CPU 0 and 50% on
+# CPU 1, for 30 s: a pattern far finer than a pixel column of the whole
+# trace, with known busy shares.
+record_duty()
+{
+	start_tracing 8192
+	taskset -c 0 "$tmp/duty" --percent 10 --period-ms 10 --seconds 30 &
+	taskset -c 1 "$tmp/duty" --percent 50 --period-ms 10 --seconds 30
+	wait
+	mkdir -p "$outdir/ink"
+	stop_and_extract ink/duty.dat
+}
+
 if [ -n "$only_compare" ]; then
 	record_compare
+	exit 0
+fi
+if [ -n "$only_duty" ]; then
+	record_duty
 	exit 0
 fi
 
@@ -177,3 +200,6 @@ stop_and_extract unusable/no-sched.dat
 
 # 6. Two groups of five runs for schedplot compare.
 record_compare
+
+# 7. Known busy shares finer than a pixel column.
+record_duty

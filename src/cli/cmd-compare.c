@@ -28,6 +28,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/compare.h"
 #include "schedplot/cli/parallel.h"
+#include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/trace.h"
@@ -80,6 +81,11 @@ static const char compare_usage[] =
 	"      --width PX        image width (default 900)\n"
 	"      --height PX       image height (default 900)\n"
 	"      --title TEXT      image title\n"
+	"      --aggregate RULE  the datagraph panels' cells: share (default) or\n"
+	"                        longest, as in schedplot-datagraph(1)\n"
+	"      --colors FILE     the datagraph panels take the colors of the\n"
+	"                        commands FILE names (datagraph --color-by command\n"
+	"                        --colors-out FILE)\n"
 	"  -v, --verbose         explain repairs and oddities\n"
 	"  -q, --quiet           no progress, no warnings\n"
 	"  -h, --help            show this help\n"
@@ -105,6 +111,8 @@ enum {
 	OPT_WIDTH,
 	OPT_HEIGHT,
 	OPT_TITLE,
+	OPT_AGGREGATE,
+	OPT_COLORS,
 	OPT_JOBS,
 };
 
@@ -128,6 +136,8 @@ static const struct option compare_options[] = {
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "height", required_argument, NULL, OPT_HEIGHT },
 	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "aggregate", required_argument, NULL, OPT_AGGREGATE },
+	{ "colors", required_argument, NULL, OPT_COLORS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -478,6 +488,13 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		case OPT_TITLE:
 			o->title = optarg;
 			break;
+		case OPT_AGGREGATE:
+			if (sp_view_parse_aggregate("compare", optarg, &o->aggregate))
+				return SP_EXIT_USAGE;
+			break;
+		case OPT_COLORS:
+			o->colors_in = optarg;
+			break;
 		case 'h':
 			fputs(compare_usage, stdout);
 			return SP_EXIT_OK;
@@ -526,6 +543,14 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 	} else if (o->format || o->metric || o->view || o->width || o->height || o->title) {
 		return sp_cli_usage("compare", "--format, --metric, --view, --width, --height and "
 				    "--title are for the image: give -o FILE");
+	}
+	if (o->colors_in) {
+		struct sp_error err = { 0 };
+
+		if (sp_color_map_load(&o->colors, o->colors_in, &err)) {
+			sp_cli_error(o->colors_in, &err);
+			return SP_EXIT_FAILURE;
+		}
 	}
 	if (o->values && o->view != SP_COMPARE_VIEW_PAGE && o->view != SP_COMPARE_VIEW_RUNS &&
 	    o->view != SP_COMPARE_VIEW_SHIFT)
@@ -612,6 +637,7 @@ static void compare_release(struct sp_cmp *c)
 	}
 	free(c->o.targets);
 	free(c->o.target_procs);
+	sp_color_map_release(&c->o.colors);
 	free(c->metrics);
 }
 

@@ -56,6 +56,13 @@ static const char overview_usage[] =
 	"                          the same for all threads of these processes\n"
 	"      --color-by WHAT     pid (default), command or process\n"
 	"      --palette NAME      default, colorblind or grey\n"
+	"      --aggregate RULE    how a pixel column of a row is colored: share\n"
+	"                          (default: the task with most of its busy time,\n"
+	"                          paler the less of the column was busy) or longest\n"
+	"                          (whatever held it longest, idle included)\n"
+	"      --colors FILE       take the colors of the tasks FILE names (written\n"
+	"                          by --colors-out), so figures of one study agree\n"
+	"      --colors-out FILE   write the colors used (JSON) for --colors\n"
 	"      --freq[=MODE]       color rows by CPU frequency (power:cpu_frequency;\n"
 	"                          hatched before a CPU's first one), with a color\n"
 	"                          bar in MHz; MODE rows (default) or merged: task\n"
@@ -120,6 +127,9 @@ static const struct option overview_options[] = {
 	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
 	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
 	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
+	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
+	{ "colors", required_argument, NULL, SP_VOPT_COLORS },
+	{ "colors-out", required_argument, NULL, SP_VOPT_COLORS_OUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -178,6 +188,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 			       run->rows, (unsigned int)run->nr_rows);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
+	sp_timeline_set_rule(&v->tl, o->aggregate);
 	ret = sp_view_power_plan(&v->power, o, &run->trace, fig->nr_cols, run->rows,
 				 (unsigned int)run->nr_rows);
 	if (ret)
@@ -224,6 +235,9 @@ static int overview_finish(struct sp_view_run *run)
 	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
+	ret = sp_view_colors_out(&run->opts, &v->dg);
+	if (ret)
+		return ret;
 	if (sp_dg_marks_any(&v->marks)) {
 		ret = sp_dg_marks_finish(&v->marks);
 		if (ret)

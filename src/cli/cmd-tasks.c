@@ -52,6 +52,11 @@ static const char tasks_usage[] =
 	"                          default), wait (most wait time), pid, or start\n"
 	"                          (first seen running or waiting)\n"
 	"      --palette NAME      default, colorblind or grey\n"
+	"      --aggregate RULE    how a pixel column of a row is colored: share\n"
+	"                          (default: the CPU it ran on longest, paler the\n"
+	"                          less of the column it ran; waiting hatched as\n"
+	"                          strong as its share) or longest\n"
+	"                          (whatever held it longest, sleep included)\n"
 	"      --cpu-order ORDER   numeric or socket: the order of the CPU key\n"
 	"      --topology FILE     output of 'lscpu -p' run on the traced machine,\n"
 	"                          used instead of the trace's own topology\n"
@@ -87,6 +92,7 @@ static const struct option tasks_options[] = {
 	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
 	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
 	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
+	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
 	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
 	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -175,6 +181,7 @@ static int tasks_plan(struct sp_view_run *run, struct _cairo *cr)
 			       o->format == SP_FORMAT_SVG ? TASKS_MAX_TITLED_RUNS : 0);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the task lines");
+	sp_taskline_set_rule(&v->tl, o->aggregate);
 	return SP_EXIT_OK;
 }
 

@@ -50,10 +50,12 @@ static int graph_load_rw(struct sp_cmp_graph *g, const char *file, uint64_t dur_
 	return SP_EXIT_OK;
 }
 
-static int graph_load(struct sp_cmp_graph *g, const char *file, uint64_t dur_ns,
-		      bool rw, size_t nr_cols)
+static int graph_load(struct sp_cmp_graph *g, const struct sp_cmp_opts *o, const char *file,
+		      uint64_t dur_ns, bool rw, size_t nr_cols)
 {
-	struct sp_datagraph_opts dopts = { .color_by = SP_COLOR_BY_COMMAND };
+	struct sp_datagraph_opts dopts = { .color_by = SP_COLOR_BY_COMMAND,
+					   .colors = o->colors_in ?
+						     (struct sp_color_map *)&o->colors : NULL };
 	struct sp_model_observer obs;
 	struct sp_pass pass;
 	int ret, cpu;
@@ -74,6 +76,7 @@ static int graph_load(struct sp_cmp_graph *g, const char *file, uint64_t dur_ns,
 			       (unsigned int)g->trace.nr_cpus);
 	if (ret)
 		return sp_cli_fail_code(file, ret, "cannot set up the timeline");
+	sp_timeline_set_rule(&g->tl, o->aggregate);
 	sp_timeline_observer(&g->tl, &obs);
 	sp_pass_init_one(&pass, &obs);
 	ret = sp_cli_run(&g->trace, &pass, NULL);
@@ -112,7 +115,7 @@ int sp_cmp_graphs_load(const struct sp_cmp *c, bool rw, size_t nr_cols, struct s
 			const char *file = c->g[i].runs[r].file;
 			const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 
-			ret = graph_load(&gs->g[n], file, dur_ns, rw, nr_cols);
+			ret = graph_load(&gs->g[n], &c->o, file, dur_ns, rw, nr_cols);
 			if (ret)
 				return ret;
 			gs->dg[n] = &gs->g[n].dg;

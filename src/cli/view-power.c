@@ -54,6 +54,8 @@ int sp_view_power_plan(struct sp_view_power *vp, const struct sp_view_opts *o,
 				       nr_rows);
 		if (ret)
 			return sp_cli_fail_code(NULL, ret, "cannot set up the power layers");
+		/* a frequency or idle state holds a column by time, like the old rows */
+		sp_timeline_set_rule(&vp->tl[k], SP_TIMELINE_LONGEST);
 		vp->tl_init[k] = true;
 		vp->power.tl[k] = &vp->tl[k];
 	}

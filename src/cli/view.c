@@ -59,6 +59,9 @@ static const struct option view_options[] = {
 	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
 	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "jobs", required_argument, NULL, SP_VOPT_JOBS },
+	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
+	{ "colors", required_argument, NULL, SP_VOPT_COLORS },
+	{ "colors-out", required_argument, NULL, SP_VOPT_COLORS_OUT },
 	{ "by", required_argument, NULL, SP_VOPT_BY },
 	{ "class", required_argument, NULL, SP_VOPT_CLASS },
 	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
@@ -370,6 +373,15 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		case SP_VOPT_JOBS:
 			ret = sp_cli_parse_jobs(cmd, optarg);
 			break;
+		case SP_VOPT_AGGREGATE:
+			ret = sp_view_parse_aggregate(cmd, optarg, &o->aggregate);
+			break;
+		case SP_VOPT_COLORS:
+			o->colors_in = optarg;
+			break;
+		case SP_VOPT_COLORS_OUT:
+			o->colors_out = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			sp_view_opts_release(o);
@@ -409,7 +421,55 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 				    "--min and --time's start");
 	if (o->format == SP_FORMAT_NONE)
 		o->format = SP_FORMAT_PNG;
+	if (o->colors_in) {
+		struct sp_error err = { 0 };
+
+		if (sp_color_map_load(&o->colors, o->colors_in, &err)) {
+			sp_cli_error(o->colors_in, &err);
+			sp_view_opts_release(o);
+			return SP_EXIT_FAILURE;
+		}
+	}
 	return -1;
+}
+
+int sp_view_parse_aggregate(const char *cmd, const char *arg, enum sp_timeline_rule *rule)
+{
+	if (!strcmp(arg, "share"))
+		*rule = SP_TIMELINE_BUSIEST;
+	else if (!strcmp(arg, "longest"))
+		*rule = SP_TIMELINE_LONGEST;
+	else
+		return sp_cli_usage(cmd, "--aggregate must be share or longest, not '%s'", arg);
+	return 0;
+}
+
+int sp_view_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg)
+{
+	static const char *const by[] = { [SP_COLOR_BY_PID] = "pid",
+					  [SP_COLOR_BY_COMMAND] = "command",
+					  [SP_COLOR_BY_PROCESS] = "process" };
+	struct sp_color_map map = { 0 };
+	struct sp_error err = { 0 };
+	int ret;
+
+	if (!o->colors_out)
+		return SP_EXIT_OK;
+	/* this figure's colors, then those of the file read that it did not show */
+	ret = sp_datagraph_colors(dg, &map);
+	for (size_t i = 0; !ret && i < o->colors.nr; i++)
+		ret = sp_color_map_add(&map, o->colors.v[i].name, &o->colors.v[i].color);
+	if (ret) {
+		sp_color_map_release(&map);
+		return sp_cli_fail_code(o->colors_out, ret, "cannot write the colors");
+	}
+	ret = sp_color_map_save(&map, by[dg->color_by], o->colors_out, &err);
+	sp_color_map_release(&map);
+	if (ret) {
+		sp_cli_error(NULL, &err);
+		return SP_EXIT_FAILURE;
+	}
+	return SP_EXIT_OK;
 }
 
 static uint64_t seconds_to_ns(double s)
@@ -672,6 +732,7 @@ void sp_view_opts_release(struct sp_view_opts *o)
 	free(o->cpus);
 	free(o->events);
 	o->events = NULL;
+	sp_color_map_release(&o->colors);
 	sp_cli_inputs_release(&o->inputs);
 	o->traces = NULL;
 	o->nr_traces = 0;
@@ -759,4 +820,5 @@ void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
 		d->target_data = (void *)o;
 	}
 	d->row_socket = row_socket;
+	d->colors = o->colors_in ? (struct sp_color_map *)&o->colors : NULL;
 }

@@ -12,8 +12,6 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/taskline.h"
 
-#define SHARE_MAX 65535u
-
 int sp_taskline_init(struct sp_taskline *tl, uint64_t t0_ns, uint64_t t1_ns,
 		     unsigned int nr_cols, const bool *cpus, int nr_cpus, size_t max_runs)
 {
@@ -48,6 +46,11 @@ void sp_taskline_release(struct sp_taskline *tl)
 	free(tl->index);
 	sp_runlist_release(&tl->runs);
 	memset(tl, 0, sizeof(*tl));
+}
+
+void sp_taskline_set_rule(struct sp_taskline *tl, enum sp_timeline_rule rule)
+{
+	tl->rule = rule;
 }
 
 void sp_taskline_reset_cb(void *data)
@@ -123,24 +126,51 @@ uint64_t sp_taskline_col_start(const struct sp_taskline *tl, unsigned int col)
 	return sp_col_start(tl->t0_ns, tl->t1_ns - tl->t0_ns, tl->nr_cols, col);
 }
 
-/* @ns of @state in column @col: take it, or add to its owner. */
-static void cell_add(const struct sp_taskline *tl, uint32_t *cell, unsigned int col,
+/* @have plus @add, at most the whole column, and never 0 once anything was added. */
+static uint16_t share_add(uint16_t have, uint64_t add)
+{
+	uint64_t s = have + add;
+
+	if (!s)
+		s = 1;
+	return (uint16_t)(s > SP_TASKLINE_SHARE_MAX ? SP_TASKLINE_SHARE_MAX : s);
+}
+
+/* @ns of @state in column @col: added to its share; a run also bids for the column's CPU. */
+static void cell_add(const struct sp_taskline *tl, struct sp_taskline_cell *cell, unsigned int col,
 		     unsigned int state, uint64_t ns)
 {
 	uint64_t w = sp_taskline_col_start(tl, col + 1) - sp_taskline_col_start(tl, col);
-	uint64_t share = w ? sp_muldiv(ns, SHARE_MAX, 0, w) : SHARE_MAX;
-	unsigned int owner = sp_taskline_state(*cell), have = *cell & SHARE_MAX;
+	/* rounded to nearest per piece: many short pieces add up to their time */
+	uint64_t share = w ? sp_muldiv(ns, SP_TASKLINE_SHARE_MAX, w / 2, w) : SP_TASKLINE_SHARE_MAX;
+	unsigned int cpu = state - SP_TASKLINE_CPU;
 
-	if (!share && ns)
-		share = 1;
-	if (owner == state && have) {
-		share += have;
-	} else if (have && (share < have || (share == have && owner > state))) {
+	if (!ns)
+		return;
+	if (state == SP_TASKLINE_WAIT) {
+		cell->wait = share_add(cell->wait, share);
 		return;
 	}
-	if (share > SHARE_MAX)
-		share = SHARE_MAX;
-	*cell = (uint32_t)state << 16 | (uint32_t)share;
+	if (cell->run && cell->cpu == cpu) {
+		cell->cpu_run = share_add(cell->cpu_run, share);
+	} else if (!cell->run || share > cell->cpu_run ||
+		   (share == cell->cpu_run && cpu < cell->cpu)) {
+		cell->cpu = (uint16_t)cpu;
+		cell->cpu_run = share_add(0, share);
+	}
+	cell->run = share_add(cell->run, share);
+}
+
+/* A column spent whole in @state. */
+static void cell_whole(struct sp_taskline_cell *cell, unsigned int state)
+{
+	if (state == SP_TASKLINE_WAIT) {
+		*cell = (struct sp_taskline_cell){ .wait = SP_TASKLINE_SHARE_MAX };
+		return;
+	}
+	*cell = (struct sp_taskline_cell){ .run = SP_TASKLINE_SHARE_MAX,
+					   .cpu = (uint16_t)(state - SP_TASKLINE_CPU),
+					   .cpu_run = SP_TASKLINE_SHARE_MAX };
 }
 
 /* [t0, t1) in @state, clipped to the window. */
@@ -166,7 +196,7 @@ static void add_span(struct sp_taskline *tl, struct sp_taskline_task *task, unsi
 	}
 	cell_add(tl, &task->cells[c0], c0, state, sp_taskline_col_start(tl, c0 + 1) - t0);
 	for (unsigned int c = c0 + 1; c < c1; c++)
-		task->cells[c] = (uint32_t)state << 16 | SHARE_MAX;
+		cell_whole(&task->cells[c], state);
 	cell_add(tl, &task->cells[c1], c1, state, t1 - sp_taskline_col_start(tl, c1));
 }
 

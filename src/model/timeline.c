@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * timeline: which task held each pixel of each CPU row.  See
- * include/schedplot/timeline.h for the rules.
+ * timeline: which task held each pixel of each CPU row, and how much of it
+ * was busy.  See include/schedplot/model/timeline.h for the rules.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,18 +140,59 @@ static void acc_put(struct sp_timeline_acc *a, int32_t pid, uint64_t ns)
 	a->slots[min].ns += ns;
 }
 
+/* @ns of the column in progress to @pid, with the busy and no-data time tallied exactly. */
+static void acc_take(struct sp_timeline_acc *a, int32_t pid, uint64_t ns)
+{
+	acc_put(a, pid, ns);
+	if (pid > 0)
+		a->busy_ns += ns;
+	else if (pid == SP_TIMELINE_NO_DATA)
+		a->no_data_ns += ns;
+}
+
+/* The slot a cell keeps: under BUSIEST the best task when one ran, else the best of all. */
+static unsigned int acc_best(const struct sp_timeline *tl, const struct sp_timeline_acc *a)
+{
+	unsigned int i, best = UINT_MAX;
+
+	if (tl->rule == SP_TIMELINE_BUSIEST && a->busy_ns) {
+		for (i = 0; i < a->nr_slots; i++)
+			if (a->slots[i].pid > 0 &&
+			    (best == UINT_MAX || better(a->slots[i].pid, a->slots[i].ns,
+							a->slots[best].pid, a->slots[best].ns)))
+				best = i;
+		if (best != UINT_MAX)
+			return best;
+	}
+	for (i = 1, best = 0; i < a->nr_slots; i++)
+		if (better(a->slots[i].pid, a->slots[i].ns, a->slots[best].pid, a->slots[best].ns))
+			best = i;
+	return best;
+}
+
 static void acc_flush(struct sp_timeline *tl, unsigned int row, struct sp_timeline_acc *a)
 {
-	unsigned int i, best = 0;
+	size_t i = (size_t)row * tl->nr_cols + (size_t)a->col;
+	uint64_t w;
 
 	if (a->col < 0 || !a->nr_slots)
 		return;
-	for (i = 1; i < a->nr_slots; i++)
-		if (better(a->slots[i].pid, a->slots[i].ns, a->slots[best].pid, a->slots[best].ns))
-			best = i;
-	tl->cells[(size_t)row * tl->nr_cols + (size_t)a->col] = a->slots[best].pid;
+	w = sp_timeline_col_start(tl, (unsigned int)a->col + 1) -
+	    sp_timeline_col_start(tl, (unsigned int)a->col);
+	tl->cells[i] = a->slots[acc_best(tl, a)].pid;
+	tl->busy[i] = (uint16_t)sp_share(a->busy_ns, w, SP_TIMELINE_SHARE_MAX);
+	tl->no_data[i] = (uint16_t)sp_share(a->no_data_ns, w, SP_TIMELINE_SHARE_MAX);
 	a->nr_slots = 0;
+	a->busy_ns = a->no_data_ns = 0;
 	a->col = -1;
+}
+
+/* A column held whole by @pid. */
+static void cell_whole(struct sp_timeline *tl, size_t i, int32_t pid)
+{
+	tl->cells[i] = pid;
+	tl->busy[i] = pid > 0 ? SP_TIMELINE_SHARE_MAX : 0;
+	tl->no_data[i] = pid == SP_TIMELINE_NO_DATA ? SP_TIMELINE_SHARE_MAX : 0;
 }
 
 /* The column of @ts; a row's runs mostly start and end in its last column. */
@@ -169,7 +211,7 @@ static void account(struct sp_timeline *tl, unsigned int row, int32_t pid, uint6
 		    uint64_t t1)
 {
 	struct sp_timeline_acc *a = &tl->acc[row];
-	int32_t *cells = tl->cells + (size_t)row * tl->nr_cols;
+	size_t first = (size_t)row * tl->nr_cols;
 	uint64_t c0 = row_col_of(tl, a, t0), c1 = row_col_of(tl, a, t1 - 1), c, edge;
 
 	total_add(tl, pid, t1 - t0);
@@ -179,17 +221,17 @@ static void account(struct sp_timeline *tl, unsigned int row, int32_t pid, uint6
 		a->col = (int64_t)c0;
 	}
 	if (c0 == c1) {
-		acc_put(a, pid, t1 - t0);
+		acc_take(a, pid, t1 - t0);
 		return;
 	}
 	edge = sp_timeline_col_start(tl, (unsigned int)c0 + 1);
-	acc_put(a, pid, edge - t0);
+	acc_take(a, pid, edge - t0);
 	acc_flush(tl, row, a);
 	/* whole columns (and empty ones of a window narrower than its columns) */
 	for (c = c0 + 1; c < c1; c++)
-		cells[c] = pid;
+		cell_whole(tl, first + c, pid);
 	a->col = (int64_t)c1;
-	acc_put(a, pid, t1 - sp_timeline_col_start(tl, (unsigned int)c1));
+	acc_take(a, pid, t1 - sp_timeline_col_start(tl, (unsigned int)c1));
 }
 
 void sp_timeline_add(struct sp_timeline *tl, int cpu, int pid, uint64_t t0_ns, uint64_t t1_ns)
@@ -238,10 +280,11 @@ void sp_timeline_reset(struct sp_timeline *tl)
 	size_t i, n = (size_t)tl->nr_rows * tl->nr_cols;
 
 	for (i = 0; i < n; i++)
-		tl->cells[i] = SP_TIMELINE_NO_DATA;
+		cell_whole(tl, i, SP_TIMELINE_NO_DATA);
 	for (i = 0; i < tl->nr_rows; i++) {
 		tl->acc[i].col = -1;
 		tl->acc[i].covered_ns = tl->t0_ns;
+		tl->acc[i].busy_ns = tl->acc[i].no_data_ns = 0;
 		tl->acc[i].nr_slots = 0;
 		tl->acc[i].seen_start = tl->acc[i].seen_end = 0;
 	}
@@ -251,6 +294,11 @@ void sp_timeline_reset(struct sp_timeline *tl)
 	tl->no_data_ns = 0;
 	tl->error = 0;
 	tl->finished = false;
+}
+
+void sp_timeline_set_rule(struct sp_timeline *tl, enum sp_timeline_rule rule)
+{
+	tl->rule = rule;
 }
 
 void sp_timeline_reset_cb(void *data)
@@ -277,7 +325,10 @@ int sp_timeline_init(struct sp_timeline *tl, uint64_t t0_ns, uint64_t t1_ns,
 	tl->cpu_of_row = sp_alloc_array(nr_rows, sizeof(*tl->cpu_of_row));
 	tl->acc = sp_alloc_array(nr_rows, sizeof(*tl->acc));
 	tl->cells = sp_alloc_array((size_t)nr_rows * nr_cols, sizeof(*tl->cells));
-	if (!tl->row_of_cpu || !tl->cpu_of_row || !tl->acc || !tl->cells ||
+	tl->busy = sp_alloc_array((size_t)nr_rows * nr_cols, sizeof(*tl->busy));
+	tl->no_data = sp_alloc_array((size_t)nr_rows * nr_cols, sizeof(*tl->no_data));
+	if (!tl->row_of_cpu || !tl->cpu_of_row || !tl->acc || !tl->cells || !tl->busy ||
+	    !tl->no_data ||
 	    (size_t)nr_rows * nr_cols / nr_cols != nr_rows) {
 		sp_timeline_release(tl);
 		return -ENOMEM;
@@ -307,6 +358,8 @@ void sp_timeline_release(struct sp_timeline *tl)
 	free(tl->cpu_of_row);
 	free(tl->acc);
 	free(tl->cells);
+	free(tl->busy);
+	free(tl->no_data);
 	free(tl->totals);
 	memset(tl, 0, sizeof(*tl));
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schedplot/base/alloc.h"
+#include "schedplot/draw/colormap.h"
 #include "schedplot/draw/legend.h"
 #include "schedplot/draw/palette.h"
 #include "schedplot/model/model.h"
@@ -224,25 +225,37 @@ static void set_color(struct sp_datagraph_key *k, const struct sp_palette *pal, 
  */
 static int pick_distinct(struct sp_datagraph *dg, const struct sp_palette *pal)
 {
-	struct sp_rgb fixed[SP_DG_NR_SPECIAL_KEYS];
-	size_t nr_fixed = 0, n = dg->nr_keys - SP_DG_NR_SPECIAL_KEYS, i;
-	size_t *index;
-	int ret;
+	size_t nr_fixed = 0, n = 0, i;
+	struct sp_rgb *fixed;
+	size_t *index, *key;
+	int ret = -ENOMEM;
 
+	/* the special colors on screen and the colors a file gave stay; the rest keep clear */
+	fixed = sp_alloc_array(dg->nr_keys + 1, sizeof(*fixed));
+	index = sp_alloc_array(dg->nr_keys + 1, sizeof(*index));
+	key = sp_alloc_array(dg->nr_keys + 1, sizeof(*key));
+	if (!fixed || !index || !key)
+		goto out;
 	fixed[nr_fixed++] = dg->keys[SP_DG_KEY_IDLE].color;
 	if (dg->keys[SP_DG_KEY_NO_DATA].ns)
 		fixed[nr_fixed++] = dg->keys[SP_DG_KEY_NO_DATA].color;
 	if (dg->targets)
 		fixed[nr_fixed++] = dg->keys[SP_DG_KEY_OTHER].color;
-	index = sp_alloc_array(n + 1, sizeof(*index));
-	if (!index)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		index[i] = dg->keys[SP_DG_NR_SPECIAL_KEYS + i].palette_index;
+	for (i = SP_DG_NR_SPECIAL_KEYS; i < dg->nr_keys; i++) {
+		if (dg->keys[i].fixed) {
+			fixed[nr_fixed++] = dg->keys[i].color;
+		} else {
+			key[n] = i;
+			index[n++] = dg->keys[i].palette_index;
+		}
+	}
 	ret = sp_palette_pick_distinct(pal, fixed, nr_fixed, index, n);
 	for (i = 0; !ret && i < n; i++)
-		set_color(&dg->keys[SP_DG_NR_SPECIAL_KEYS + i], pal, index[i]);
+		set_color(&dg->keys[key[i]], pal, index[i]);
+out:
+	free(fixed);
 	free(index);
+	free(key);
 	return ret;
 }
 
@@ -306,6 +319,15 @@ static void add_pid(void *data, int pid, uint64_t ns)
 		} else {
 			set_color(k, b->o->palette, rank_of(b, root));
 			snprintf(k->label, sizeof(k->label), "%s-%d", comm[0] ? comm : "?", root);
+		}
+		snprintf(k->name, sizeof(k->name), "%s", k->label);
+		if (b->o->colors) {
+			const struct sp_rgb *c = sp_color_map_find(b->o->colors, k->name);
+
+			if (c) {
+				k->color = *c;
+				k->fixed = true;
+			}
 		}
 		idx = (uint32_t)(b->dg->nr_keys - 1);
 	}
@@ -457,6 +479,17 @@ out:
 	if (ret)
 		sp_datagraph_release(dg);
 	return ret;
+}
+
+int sp_datagraph_colors(const struct sp_datagraph *dg, struct sp_color_map *map)
+{
+	for (size_t i = SP_DG_NR_SPECIAL_KEYS; i < dg->nr_keys; i++) {
+		int ret = sp_color_map_add(map, dg->keys[i].name, &dg->keys[i].color);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 void sp_datagraph_release(struct sp_datagraph *dg)

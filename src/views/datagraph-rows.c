@@ -12,6 +12,7 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
+#include "schedplot/draw/ink.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
@@ -70,6 +71,7 @@ double sp_datagraph_col_x(const struct sp_rect *plot, unsigned int nr_cols, unsi
 
 struct segment {
 	uint32_t key;
+	uint32_t level;			/* ink, draw/ink.h */
 	uint32_t row;
 	uint32_t c0, c1;		/* columns [c0, c1) */
 };
@@ -80,25 +82,55 @@ static int cmp_segment(const void *a, const void *b)
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
 	if (x->row != y->row)
 		return x->row < y->row ? -1 : 1;
 	return (x->c0 > y->c0) - (x->c0 < y->c0);
 }
 
-/* The color of a key, with the theme deciding the special ones. */
-static void key_source(cairo_t *cr, const struct sp_theme *theme, const struct sp_datagraph *dg,
-		       uint32_t key, cairo_pattern_t *hatch)
+/*
+ * The ink of a cell: a task's (or "other"'s) by the busy share, no data's
+ * by its share where no task ran; under the longest-holder rule every cell
+ * is drawn whole.
+ */
+static unsigned int cell_level(const struct sp_timeline *tl, uint32_t key, unsigned int r,
+			       unsigned int c)
 {
+	if (tl->rule == SP_TIMELINE_LONGEST)
+		return SP_INK_LEVELS;
+	if (key == SP_DG_KEY_NO_DATA)
+		return sp_ink_level(sp_timeline_no_data_share(tl, r, c), SP_TIMELINE_SHARE_MAX);
+	return sp_ink_level(sp_timeline_busy_share(tl, r, c), SP_TIMELINE_SHARE_MAX);
+}
+
+/* Fill the path with a key at an ink level, the theme deciding the special keys' colors. */
+static void key_fill(cairo_t *cr, const struct sp_theme *theme, const struct sp_datagraph *dg,
+		     uint32_t key, unsigned int level, cairo_pattern_t *hatch)
+{
+	const struct sp_rgb *color = &dg->keys[key].color;
+	struct sp_rgb mix;
+
+	if (key == SP_DG_KEY_NO_DATA) {
+		/* the hatch over the paper, as strong as the share it stands for */
+		cairo_save(cr);
+		cairo_clip(cr);
+		if (hatch)
+			cairo_set_source(cr, hatch);
+		else
+			sp_render_set_color(cr, &theme->no_data);
+		cairo_paint_with_alpha(cr, level >= SP_INK_LEVELS ? 1.0 :
+				       (double)level / SP_INK_LEVELS);
+		cairo_restore(cr);
+		return;
+	}
 	if (key == SP_DG_KEY_IDLE)
-		sp_render_set_color(cr, &theme->idle);
-	else if (key == SP_DG_KEY_NO_DATA && hatch)
-		cairo_set_source(cr, hatch);
-	else if (key == SP_DG_KEY_NO_DATA)
-		sp_render_set_color(cr, &theme->no_data);
+		color = &theme->idle;
 	else if (key == SP_DG_KEY_OTHER)
-		sp_render_set_color(cr, &theme->other);
-	else
-		sp_render_set_color(cr, &dg->keys[key].color);
+		color = &theme->other;
+	sp_ink_mix(color, &theme->idle, level, &mix);
+	sp_render_set_color(cr, &mix);
+	cairo_fill(cr);
 }
 
 void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
@@ -119,23 +151,26 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 	if (image)
 		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
 
-	/* merge equal keys along each row, then fill all rectangles of a key at once */
+	/*
+	 * merge equal keys at equal ink along each row, then fill all
+	 * rectangles of a key and level at once
+	 */
 	seg = NULL;
 	for (r = 0; r < nr_rows; r++) {
 		const uint32_t *k = dg->cell_key + (size_t)r * nr_cols;
 
 		for (c = 0; c < nr_cols;) {
-			unsigned int e = c + 1;
+			unsigned int e = c + 1, level = cell_level(tl, k[c], r, c);
 
-			while (e < nr_cols && k[e] == k[c])
+			while (e < nr_cols && k[e] == k[c] && cell_level(tl, k[e], r, e) == level)
 				e++;
-			if (k[c] != SP_DG_KEY_IDLE) {
+			if (k[c] != SP_DG_KEY_IDLE && level) {
 				if (sp_grow_array(&seg, &alloc_seg, nr_seg + 1, sizeof(*seg))) {
 					free(seg);
 					cairo_restore(cr);
 					return;
 				}
-				seg[nr_seg++] = (struct segment){ k[c], r, c, e };
+				seg[nr_seg++] = (struct segment){ k[c], level, r, c, e };
 			}
 			c = e;
 		}
@@ -151,10 +186,9 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 				       : plot->y + plot->h;
 
 		cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-		if (i + 1 == nr_seg || seg[i + 1].key != seg[i].key) {
-			key_source(cr, theme, dg, seg[i].key, hatch);
-			cairo_fill(cr);
-		}
+		if (i + 1 == nr_seg || seg[i + 1].key != seg[i].key ||
+		    seg[i + 1].level != seg[i].level)
+			key_fill(cr, theme, dg, seg[i].key, seg[i].level, hatch);
 	}
 	free(seg);
 	if (dg->power)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
 #include "schedplot/draw/figure.h"
+#include "schedplot/draw/ink.h"
 #include "schedplot/draw/text.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/model.h"
@@ -118,14 +120,11 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 	if (!used)
 		return -ENOMEM;
 	for (size_t r = 0; r < ch->nr_rows; r++) {
-		const uint32_t *cells = ch->rows[r].task->cells;
+		const struct sp_taskline_cell *cells = ch->rows[r].task->cells;
 
-		for (unsigned int c = 0; c < ch->tl->nr_cols; c++) {
-			unsigned int state = sp_taskline_state(cells[c]);
-
-			if (state >= SP_TASKLINE_CPU && state - SP_TASKLINE_CPU < (unsigned int)ch->nr_cpus)
-				used[state - SP_TASKLINE_CPU] = true;
-		}
+		for (unsigned int c = 0; c < ch->tl->nr_cols; c++)
+			if (cells[c].run && cells[c].cpu < ch->nr_cpus)
+				used[cells[c].cpu] = true;
 	}
 	ch->entries[n].color = wait_line;
 	ch->entries[n++].label = "waiting for a CPU";
@@ -240,17 +239,6 @@ static double edge(double x0, double w, unsigned int n, unsigned int i, bool sna
 	return snap ? round(x) : x;
 }
 
-static void set_state_source(cairo_t *cr, const struct sp_tasks_chart *ch, unsigned int state,
-			     cairo_pattern_t *hatch)
-{
-	if (state == SP_TASKLINE_WAIT)
-		cairo_set_source(cr, hatch);
-	else if (state - SP_TASKLINE_CPU < (unsigned int)ch->nr_cpus)
-		sp_render_set_color(cr, &ch->cpu_color[state - SP_TASKLINE_CPU]);
-	else
-		cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
-}
-
 static int task_row(const void *data, const struct sp_runlist_run *r)
 {
 	const struct sp_tasks_chart *ch = data;
@@ -268,11 +256,95 @@ static void task_label(const void *data, const struct sp_runlist_run *r, char *b
 	snprintf(buf, len, "%s", row >= 0 ? ch->rows[row].label : "?");
 }
 
+/*
+ * A cell's look: the CPU color at the ink of its run share, and over it the
+ * waiting hatch at the strength of its wait share; under the longest-holder
+ * rule, the state that held the column longest, sleep included, drawn whole.
+ */
+struct cell_look {
+	unsigned int cpu;		/* UINT_MAX: no run drawn */
+	unsigned int run_level, wait_level;
+};
+
+static struct cell_look cell_look(const struct sp_taskline *tl, const struct sp_taskline_cell *cell)
+{
+	struct cell_look k = { UINT_MAX, 0, 0 };
+	unsigned int state = sp_taskline_state(cell);
+
+	if (tl->rule == SP_TIMELINE_LONGEST) {
+		unsigned int busy = (unsigned int)cell->run + cell->wait;
+
+		if (state == SP_TASKLINE_SLEEP || SP_TASKLINE_SHARE_MAX - busy >
+		    (state == SP_TASKLINE_WAIT ? cell->wait : cell->run))
+			return k;
+		if (state == SP_TASKLINE_WAIT)
+			k.wait_level = SP_INK_LEVELS;
+		else
+			k = (struct cell_look){ cell->cpu, SP_INK_LEVELS, 0 };
+		return k;
+	}
+	if (cell->run) {
+		k.cpu = cell->cpu;
+		k.run_level = sp_ink_level(cell->run, SP_TASKLINE_SHARE_MAX);
+	}
+	k.wait_level = sp_ink_level(cell->wait, SP_TASKLINE_SHARE_MAX);
+	return k;
+}
+
+static bool same_run(struct cell_look a, struct cell_look b)
+{
+	return a.cpu == b.cpu && a.run_level == b.run_level;
+}
+
+static bool same_wait(struct cell_look a, struct cell_look b)
+{
+	return a.wait_level == b.wait_level;
+}
+
+/* Fill the runs of equal looks along a row: the CPUs' ink, or the waiting hatch. */
+static void draw_row(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		     const struct sp_tasks_chart *ch, const struct sp_taskline_cell *cells,
+		     double y0, double y1, bool wait, cairo_pattern_t *hatch, bool snap)
+{
+	const struct sp_taskline *tl = ch->tl;
+	unsigned int nr_cols = tl->nr_cols;
+
+	for (unsigned int c = 0; c < nr_cols;) {
+		struct cell_look k = cell_look(tl, &cells[c]);
+		unsigned int e = c + 1, level = wait ? k.wait_level : k.run_level;
+		double x0, x1;
+		struct sp_rgb mix;
+
+		while (e < nr_cols && (wait ? same_wait(k, cell_look(tl, &cells[e]))
+					    : same_run(k, cell_look(tl, &cells[e]))))
+			e++;
+		x0 = edge(plot->x, plot->w, nr_cols, c, snap);
+		x1 = edge(plot->x, plot->w, nr_cols, e, snap);
+		c = e;
+		if (!level)
+			continue;
+		cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+		if (wait) {
+			cairo_save(cr);
+			cairo_clip(cr);
+			cairo_set_source(cr, hatch);
+			cairo_paint_with_alpha(cr, (double)level / SP_INK_LEVELS);
+			cairo_restore(cr);
+			continue;
+		}
+		if (k.cpu < (unsigned int)ch->nr_cpus)
+			sp_ink_mix(&ch->cpu_color[k.cpu], &theme->idle, level, &mix);
+		else
+			sp_ink_mix(&(struct sp_rgb){ 0.5, 0.5, 0.5 }, &theme->idle, level, &mix);
+		sp_render_set_color(cr, &mix);
+		cairo_fill(cr);
+	}
+}
+
 void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 		   const struct sp_tasks_chart *ch)
 {
 	const struct sp_taskline *tl = ch->tl;
-	unsigned int nr_cols = tl->nr_cols;
 	bool image = sp_render_is_image(cr);
 	cairo_pattern_t *hatch;
 
@@ -285,26 +357,13 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
 	hatch = wait_pattern(image);
 	for (size_t r = 0; r < ch->nr_rows; r++) {
-		const uint32_t *cells = ch->rows[r].task->cells;
+		const struct sp_taskline_cell *cells = ch->rows[r].task->cells;
 		double y0 = edge(plot->y, plot->h, (unsigned int)ch->nr_rows, (unsigned int)r, image);
 		double y1 = edge(plot->y, plot->h, (unsigned int)ch->nr_rows, (unsigned int)r + 1,
 				 image);
 
-		for (unsigned int c = 0; c < nr_cols;) {
-			unsigned int state = sp_taskline_state(cells[c]), e = c + 1;
-			double x0, x1;
-
-			while (e < nr_cols && sp_taskline_state(cells[e]) == state)
-				e++;
-			if (state != SP_TASKLINE_SLEEP) {
-				x0 = edge(plot->x, plot->w, nr_cols, c, image);
-				x1 = edge(plot->x, plot->w, nr_cols, e, image);
-				cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-				set_state_source(cr, ch, state, hatch);
-				cairo_fill(cr);
-			}
-			c = e;
-		}
+		draw_row(cr, theme, plot, ch, cells, y0, y1, false, hatch, image);
+		draw_row(cr, theme, plot, ch, cells, y0, y1, true, hatch, image);
 	}
 	cairo_pattern_destroy(hatch);
 	cairo_restore(cr);

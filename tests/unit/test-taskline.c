@@ -28,7 +28,7 @@ static void add(struct sp_taskline *tl, int pid, int cpu, uint64_t start, uint64
 
 static unsigned int state(const struct sp_taskline_task *t, unsigned int col)
 {
-	return sp_taskline_state(t->cells[col]);
+	return sp_taskline_state(&t->cells[col]);
 }
 
 /* 10 columns of 100 ns from 1000. */

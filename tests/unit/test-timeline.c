@@ -102,6 +102,7 @@ static void test_no_data(void **state)
 static void test_window_clipping(void **state)
 {
 	setup(1000, 2000, 10, 1);
+	sp_timeline_set_rule(&tl, SP_TIMELINE_LONGEST);
 	sp_timeline_add(&tl, 0, 9, 500, 1500);
 	sp_timeline_add(&tl, 0, 8, 1500, 1549);
 	sp_timeline_add(&tl, 0, 0, 1549, 3000);
@@ -109,9 +110,69 @@ static void test_window_clipping(void **state)
 	for (unsigned int c = 0; c < 5; c++)
 		assert_int_equal(sp_timeline_cell(&tl, 0, c), 9);
 	assert_int_equal(sp_timeline_cell(&tl, 0, 5), 0);	/* 51 idle against 49 */
+	assert_int_equal(sp_timeline_busy_share(&tl, 0, 5), 32112);	/* 49% of 65535 */
 	assert_int_equal(sp_timeline_total(&tl, 9), 500);
 	assert_int_equal(sp_timeline_total(&tl, 0), 451);
 	assert_int_equal(tl.no_data_ns, 0);
+	sp_timeline_release(&tl);
+}
+
+/*
+ * A task busy 10% of every 10 ns period, seen through 100 ns columns: under
+ * the default rule every column names the task at a tenth of its ink; the
+ * longest holder is idle everywhere (the white chart a zoomed-out trace
+ * used to give).  A single nanosecond still counts; no data has its share.
+ */
+static void test_busy_share(void **state)
+{
+	uint64_t t;
+
+	setup(0, 1000, 10, 2);
+	for (t = 0; t < 1000; t += 10) {
+		sp_timeline_add(&tl, 0, 42, t, t + 1);
+		sp_timeline_add(&tl, 0, 0, t + 1, t + 10);
+	}
+	sp_timeline_add(&tl, 1, 0, 300, 550);	/* cpu1: no data until 300 */
+	sp_timeline_add(&tl, 1, 7, 550, 551);
+	sp_timeline_add(&tl, 1, 0, 551, 600);
+	sp_timeline_add(&tl, 1, 7, 600, 1000);
+	assert_int_equal(sp_timeline_finish(&tl), 0);
+	for (unsigned int c = 0; c < 10; c++) {
+		assert_int_equal(sp_timeline_cell(&tl, 0, c), 42);
+		assert_int_equal(sp_timeline_busy_share(&tl, 0, c), 6554);	/* 10% */
+		assert_int_equal(sp_timeline_no_data_share(&tl, 0, c), 0);
+	}
+	assert_int_equal(sp_timeline_cell(&tl, 1, 0), SP_TIMELINE_NO_DATA);
+	assert_int_equal(sp_timeline_busy_share(&tl, 1, 0), 0);
+	assert_int_equal(sp_timeline_no_data_share(&tl, 1, 0), SP_TIMELINE_SHARE_MAX);
+	assert_int_equal(sp_timeline_cell(&tl, 1, 4), 0);	/* idle, nothing ran */
+	assert_int_equal(sp_timeline_busy_share(&tl, 1, 4), 0);
+	assert_int_equal(sp_timeline_cell(&tl, 1, 5), 7);	/* 1 ns of 100 */
+	assert_int_equal(sp_timeline_busy_share(&tl, 1, 5), 655);
+	assert_int_equal(sp_timeline_busy_share(&tl, 1, 6), SP_TIMELINE_SHARE_MAX);
+	sp_timeline_release(&tl);
+
+	setup(0, 1000, 10, 1);
+	sp_timeline_set_rule(&tl, SP_TIMELINE_LONGEST);
+	for (t = 0; t < 1000; t += 10) {
+		sp_timeline_add(&tl, 0, 42, t, t + 1);
+		sp_timeline_add(&tl, 0, 0, t + 1, t + 10);
+	}
+	assert_int_equal(sp_timeline_finish(&tl), 0);
+	for (unsigned int c = 0; c < 10; c++) {
+		assert_int_equal(sp_timeline_cell(&tl, 0, c), 0);
+		assert_int_equal(sp_timeline_busy_share(&tl, 0, c), 6554);
+	}
+	sp_timeline_release(&tl);
+
+	/* 1 ns of a second-long column is still not nothing */
+	setup(0, 1000000000, 1, 1);
+	sp_timeline_add(&tl, 0, 0, 0, 500);
+	sp_timeline_add(&tl, 0, 3, 500, 501);
+	sp_timeline_add(&tl, 0, 0, 501, 1000000000);
+	assert_int_equal(sp_timeline_finish(&tl), 0);
+	assert_int_equal(sp_timeline_cell(&tl, 0, 0), 3);
+	assert_int_equal(sp_timeline_busy_share(&tl, 0, 0), 1);
 	sp_timeline_release(&tl);
 }
 
@@ -219,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_tiny_columns),
 		cmocka_unit_test(test_no_data),
 		cmocka_unit_test(test_window_clipping),
+		cmocka_unit_test(test_busy_share),
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_many_tasks_in_a_column),
 		cmocka_unit_test(test_rows_and_reset),

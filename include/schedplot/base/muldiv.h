@@ -62,4 +62,27 @@ static inline uint64_t sp_col_start(uint64_t t0, uint64_t span, uint64_t n, uint
 	return t0 + sp_muldiv(span, i, n - 1, n);
 }
 
+/**
+ * sp_share - @ns of a column @width_ns wide, as a share of @max
+ * @ns: the time, at most @width_ns
+ * @width_ns: the column's width (0: an empty column, taken whole)
+ * @max: the share of the whole column
+ *
+ * Rounded to nearest, but never to 0 for time that is there: a column in
+ * which anything happened must not read as one in which nothing did.
+ *
+ * Return: 0 to @max.
+ */
+static inline uint64_t sp_share(uint64_t ns, uint64_t width_ns, uint64_t max)
+{
+	uint64_t s;
+
+	if (!ns)
+		return 0;
+	if (ns >= width_ns)
+		return max;
+	s = sp_muldiv(ns, max, width_ns / 2, width_ns);
+	return s ? s : 1;
+}
+
 #endif /* SP_MULDIV_H */

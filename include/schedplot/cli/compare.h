@@ -7,6 +7,8 @@
  * statistics (cmd-compare.c), reading the runs (compare-runs.c) and
  * printing the table or JSON (compare-print.c).  Private to those files.
  */
+#include "schedplot/draw/colormap.h"
+#include "schedplot/model/timeline.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,6 +79,9 @@ struct sp_cmp_opts {
 	int view;		/* enum sp_compare_view */
 	double width, height;
 	const char *title;
+	enum sp_timeline_rule aggregate;	/* --aggregate: the datagraph panels' cells */
+	const char *colors_in;		/* --colors FILE */
+	struct sp_color_map colors;	/* read from it */
 };
 
 /* One run: a trace, or with --values a whole file. */

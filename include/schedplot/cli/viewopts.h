@@ -6,7 +6,9 @@
 #include <stdint.h>
 
 #include "schedplot/cli/cli.h"
+#include "schedplot/draw/colormap.h"
 #include "schedplot/draw/output.h"
+#include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-power.h"
 
@@ -51,6 +53,9 @@ enum sp_view_opt {
 	SP_VOPT_EVENTS,
 	SP_VOPT_MIN_AT,
 	SP_VOPT_JOBS,			/* --jobs N: traces read at once */
+	SP_VOPT_AGGREGATE,		/* --aggregate share|longest: how a cell is inked */
+	SP_VOPT_COLORS,			/* --colors FILE: colors kept from another figure */
+	SP_VOPT_COLORS_OUT,		/* --colors-out FILE: the colors this figure used */
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,
@@ -110,6 +115,10 @@ struct sp_view_opts {
 	bool migrations, wakeups, placement;	/* datagraph marks */
 	char *events;			/* --events lists, joined by commas; NULL: none */
 	const char *min_at;		/* --min-at EVENT: the window starts at its first record */
+	enum sp_timeline_rule aggregate;	/* --aggregate */
+	const char *colors_in;		/* --colors FILE */
+	const char *colors_out;		/* --colors-out FILE */
+	struct sp_color_map colors;	/* read from colors_in */
 
 	/* resolved against the trace by sp_view_opts_resolve() */
 	uint64_t t0_ns, t1_ns;		/* the window drawn */
@@ -119,6 +128,25 @@ struct sp_view_opts {
 	const struct sp_model *model;	/* the trace's, for --target-process */
 	char counting[96];		/* for sp_view_opts_counting() */
 };
+
+/**
+ * sp_view_parse_aggregate - parse --aggregate's argument
+ * @cmd: the subcommand, for the message
+ * @arg: "share" or "longest"
+ * @rule: set
+ *
+ * Return: 0, or SP_EXIT_USAGE having said why.
+ */
+int sp_view_parse_aggregate(const char *cmd, const char *arg, enum sp_timeline_rule *rule);
+
+/**
+ * sp_view_colors_out - write --colors-out: the colors a chart used, and those it was given
+ * @o: the options (nothing happens without --colors-out)
+ * @dg: the chart
+ *
+ * Return: SP_EXIT_OK, or SP_EXIT_FAILURE having said why.
+ */
+int sp_view_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg);
 
 /**
  * sp_view_opts_parse - parse a view subcommand's command line

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "schedplot/model/runlist.h"
+#include "schedplot/model/timeline.h"
 
 struct sp_model_observer;
 struct sp_run;
@@ -19,12 +20,16 @@ struct sp_run;
  *
  * Fed by the model's run_info callback: a run [start, end) on a CPU, and
  * the wait that ended as it began, [start - wait_ns, start).  Each column
- * keeps its owner and the owner's share of the column; a piece of another
- * state with a larger share takes the column, one of the same state adds
- * to it (so pieces of one state may lose to a single longer piece of
- * another, never to a shorter one).  Running wins ties over waiting.
+ * keeps the task's share of it running and its share waiting (each exact
+ * to a 65535th per piece, and never 0 when the task ran or waited there at
+ * all), and the CPU it ran on: a piece on another CPU with a larger share
+ * than the CPU's so far takes the column, one on the same CPU adds to it.
+ * The rest of the column the task slept (or was not yet born).  Views ink
+ * a cell in proportion to its shares (draw/ink.h) under
+ * SP_TIMELINE_BUSIEST, or draw its dominant state whole under
+ * SP_TIMELINE_LONGEST.
  *
- * Memory: 4 bytes per column for every task with a run or a wait inside
+ * Memory: 8 bytes per column for every task with a run or a wait inside
  * the window, O(tasks x columns), never O(events); plus, when asked for, up
  * to max_runs runs kept whole (struct sp_runlist, for SVG titles).
  */
@@ -36,17 +41,28 @@ enum {
 	SP_TASKLINE_CPU,
 };
 
+#define SP_TASKLINE_SHARE_MAX 65535u
+
+/* One task's column: shares of SP_TASKLINE_SHARE_MAX. */
+struct sp_taskline_cell {
+	uint16_t run;		/* ran, on any CPU counted */
+	uint16_t wait;		/* waited for a CPU */
+	uint16_t cpu;		/* the CPU it ran on longest (when run > 0) */
+	uint16_t cpu_run;	/* its share on that CPU */
+};
+
 struct sp_taskline_task {
 	int32_t pid;
 	uint64_t run_ns;	/* ran inside the window, on the CPUs counted */
 	uint64_t wait_ns;	/* waited inside the window */
 	uint64_t first_ns;	/* start of its first run or wait inside the window */
-	uint32_t *cells;	/* per column: state << 16 | share (0..65535) */
+	struct sp_taskline_cell *cells;	/* per column */
 };
 
 struct sp_taskline {
 	uint64_t t0_ns, t1_ns;		/* the window */
 	unsigned int nr_cols;
+	enum sp_timeline_rule rule;	/* how views draw a cell, see above */
 	const bool *cpus;		/* nr_cpus entries, true: counted; NULL: all */
 	int nr_cpus;
 	struct sp_taskline_task *tasks;
@@ -123,10 +139,26 @@ const struct sp_taskline_task *sp_taskline_find(const struct sp_taskline *tl, in
  */
 uint64_t sp_taskline_col_start(const struct sp_taskline *tl, unsigned int col);
 
-/* The state of a cell. */
-static inline unsigned int sp_taskline_state(uint32_t cell)
+/**
+ * sp_taskline_set_rule - how views draw the cells
+ * @tl: the task line
+ * @rule: SP_TIMELINE_BUSIEST (sp_taskline_init()'s), or SP_TIMELINE_LONGEST
+ */
+void sp_taskline_set_rule(struct sp_taskline *tl, enum sp_timeline_rule rule);
+
+/**
+ * sp_taskline_state - what a task did for most of a column while it did anything
+ * @cell: the cell
+ *
+ * Return: SP_TASKLINE_CPU + its CPU when it ran at least as long as it
+ * waited and ran at all, SP_TASKLINE_WAIT when it waited longer,
+ * SP_TASKLINE_SLEEP when it did neither.
+ */
+static inline unsigned int sp_taskline_state(const struct sp_taskline_cell *cell)
 {
-	return cell >> 16;
+	if (cell->run && cell->run >= cell->wait)
+		return SP_TASKLINE_CPU + cell->cpu;
+	return cell->wait ? SP_TASKLINE_WAIT : SP_TASKLINE_SLEEP;
 }
 
 #endif /* SP_TASKLINE_H */

@@ -11,10 +11,20 @@ struct sp_model_observer;
 /*
  * Per-pixel aggregation of the model's runs, for the core-by-time views.
  * The window [t0, t1) is cut into nr_cols columns and every drawn CPU gets
- * a row; for each row and column the timeline keeps the pid that held most
- * of that column's time.  Idle (pid 0) competes like any task, and so does
- * the time no run covers ("no data": before a CPU's first record, or while
- * its current task is unknown), as SP_TIMELINE_NO_DATA.
+ * a row; for each row and column the timeline keeps a pid and two shares
+ * of the column: the time some task ran (busy) and the time no run covers
+ * ("no data": before a CPU's first record, or while its current task is
+ * unknown, SP_TIMELINE_NO_DATA); the rest is idle (pid 0).
+ *
+ * Which pid a cell keeps depends on the rule.  SP_TIMELINE_BUSIEST (the
+ * default) keeps the task with most of the busy time, so that a column in
+ * which anything ran names a task however short its runs were; idle or no
+ * data only where no task ran.  A view inks such a cell in proportion to
+ * its busy share (draw/ink.h), and a pattern finer than a column becomes
+ * an even tint rather than false blocks.  SP_TIMELINE_LONGEST keeps
+ * whatever held the column longest, idle and no data competing like any
+ * task: the rule for values that are not tasks (frequencies, idle states)
+ * and the old look of the charts (`--aggregate longest`).
  *
  * Column c covers the times t with floor((t - t0) * nr_cols / (t1 - t0)) == c:
  *
@@ -37,6 +47,13 @@ struct sp_model_observer;
 
 #define SP_TIMELINE_NO_DATA (-1)
 #define SP_TIMELINE_SLOTS 16
+#define SP_TIMELINE_SHARE_MAX 65535u	/* a share of the whole column */
+
+/* Which pid a cell keeps; see above. */
+enum sp_timeline_rule {
+	SP_TIMELINE_BUSIEST,
+	SP_TIMELINE_LONGEST,
+};
 
 struct sp_timeline_slot {
 	int32_t pid;
@@ -47,6 +64,7 @@ struct sp_timeline_slot {
 struct sp_timeline_acc {
 	int64_t col;			/* -1: none */
 	uint64_t covered_ns;		/* time accounted for, from t0 */
+	uint64_t busy_ns, no_data_ns;	/* of the column in progress, exact */
 	uint64_t seen_col;		/* the column last looked up, spanning */
 	uint64_t seen_start, seen_end;	/* [seen_start, seen_end); empty at first */
 	unsigned int nr_slots;
@@ -65,7 +83,10 @@ struct sp_timeline {
 	int nr_cpus;
 	int *row_of_cpu;		/* nr_cpus entries: row, or -1 when not drawn */
 	int *cpu_of_row;		/* nr_rows entries */
+	enum sp_timeline_rule rule;
 	int32_t *cells;			/* [row * nr_cols + col]: pid or SP_TIMELINE_NO_DATA */
+	uint16_t *busy;			/* [row * nr_cols + col]: busy share, > 0 if any */
+	uint16_t *no_data;		/* [row * nr_cols + col]: no-data share, > 0 if any */
 	uint64_t no_data_ns;		/* time of no data inside the window, all rows */
 
 	/* private */
@@ -92,6 +113,13 @@ struct sp_timeline {
 int sp_timeline_init(struct sp_timeline *tl, uint64_t t0_ns, uint64_t t1_ns,
 		     unsigned int nr_cols, int nr_cpus, const int *cpu_of_row,
 		     unsigned int nr_rows);
+
+/**
+ * sp_timeline_set_rule - choose which pid a cell keeps
+ * @tl: an initialised timeline, before its first run
+ * @rule: SP_TIMELINE_BUSIEST (what sp_timeline_init() sets) or SP_TIMELINE_LONGEST
+ */
+void sp_timeline_set_rule(struct sp_timeline *tl, enum sp_timeline_rule rule);
 
 /**
  * sp_timeline_release - free what the timeline holds (the struct stays)
@@ -143,7 +171,7 @@ void sp_timeline_observer(struct sp_timeline *tl, struct sp_model_observer *obs)
 void sp_timeline_reset_cb(void *data);
 
 /**
- * sp_timeline_cell - the pid that held a row's column longest
+ * sp_timeline_cell - the pid a row's column keeps (see the rules above)
  * @tl: a finished timeline
  * @row: the row
  * @col: the column
@@ -154,6 +182,35 @@ static inline int32_t sp_timeline_cell(const struct sp_timeline *tl, unsigned in
 				       unsigned int col)
 {
 	return tl->cells[(size_t)row * tl->nr_cols + col];
+}
+
+/**
+ * sp_timeline_busy_share - the share of a row's column during which a task ran
+ * @tl: a finished timeline
+ * @row: the row
+ * @col: the column
+ *
+ * Return: 0 (no task ran) to SP_TIMELINE_SHARE_MAX (busy throughout),
+ * rounded to nearest but never to 0 when a task ran at all.
+ */
+static inline unsigned int sp_timeline_busy_share(const struct sp_timeline *tl, unsigned int row,
+						  unsigned int col)
+{
+	return tl->busy[(size_t)row * tl->nr_cols + col];
+}
+
+/**
+ * sp_timeline_no_data_share - the share of a row's column that no run covers
+ * @tl: a finished timeline
+ * @row: the row
+ * @col: the column
+ *
+ * Return: 0 to SP_TIMELINE_SHARE_MAX, rounded as sp_timeline_busy_share().
+ */
+static inline unsigned int sp_timeline_no_data_share(const struct sp_timeline *tl,
+						     unsigned int row, unsigned int col)
+{
+	return tl->no_data[(size_t)row * tl->nr_cols + col];
 }
 
 /**

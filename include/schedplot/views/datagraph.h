@@ -52,6 +52,7 @@ struct _cairo_pattern;
 struct sp_legend;
 struct sp_dg_marks;
 struct sp_legend_entry;
+struct sp_color_map;
 struct sp_dg_power;
 struct sp_model;
 struct sp_runlist;
@@ -68,6 +69,8 @@ struct sp_datagraph_opts {
 	const int *row_socket;		/* per row: socket, or NULL (no separators) */
 	/* power layers drawn over the rows (views/datagraph-power.h), or NULL */
 	const struct sp_dg_power *power;
+	/* colors kept from another figure (draw/colormap.h), by key name, or NULL */
+	struct sp_color_map *colors;
 };
 
 /* Special legend keys; tasks or groups of tasks follow. */
@@ -82,6 +85,8 @@ enum {
 struct sp_datagraph_key {
 	struct sp_rgb color;
 	char label[64];
+	char name[64];			/* label without the thread count: colormap.h's name */
+	bool fixed;			/* its color came from sp_datagraph_opts.colors */
 	uint64_t ns;			/* time inside the window, on the rows drawn */
 	int64_t id;			/* pid, root pid or string id, by color_by */
 	size_t palette_index;		/* of color (task keys) */
@@ -121,12 +126,23 @@ struct sp_datagraph {
  * busiest first, get their wish unless it is closer than
  * SP_COLOR_DISTINCT to a busier key's color or to a special color drawn
  * (sp_palette_pick_distinct()): colors on screen together are told apart,
- * and stay the same across zooms where that costs nothing.
+ * and stay the same across zooms where that costs nothing.  A key that
+ * @o->colors names takes that color whatever the window, and the others
+ * keep clear of it: the way to give a task one color in every figure.
  *
  * Return: 0, or -ENOMEM.
  */
 int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 		      const struct sp_model *m, const struct sp_datagraph_opts *o);
+
+/**
+ * sp_datagraph_colors - the colors of a chart's task keys, for another figure
+ * @dg: an initialised chart
+ * @map: the keys' names and colors are added (names it has keep theirs)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sp_datagraph_colors(const struct sp_datagraph *dg, struct sp_color_map *map);
 
 /**
  * sp_datagraph_release - free what the chart holds
