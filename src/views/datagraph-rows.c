@@ -100,7 +100,8 @@ static unsigned int cell_level(const struct sp_timeline *tl, uint32_t key, unsig
 	if (tl->rule == SP_TIMELINE_LONGEST)
 		return SP_INK_LEVELS;
 	if (key == SP_DG_KEY_NO_DATA)
-		return sp_ink_level(sp_timeline_no_data_share(tl, r, c), SP_TIMELINE_SHARE_MAX);
+		return sp_ink_level_rounded(sp_timeline_no_data_share(tl, r, c),
+					    SP_TIMELINE_SHARE_MAX);
 	return sp_ink_level(sp_timeline_busy_share(tl, r, c), SP_TIMELINE_SHARE_MAX);
 }
 

@@ -287,7 +287,7 @@ static struct cell_look cell_look(const struct sp_taskline *tl, const struct sp_
 		k.cpu = cell->cpu;
 		k.run_level = sp_ink_level(cell->run, SP_TASKLINE_SHARE_MAX);
 	}
-	k.wait_level = sp_ink_level(cell->wait, SP_TASKLINE_SHARE_MAX);
+	k.wait_level = sp_ink_level_rounded(cell->wait, SP_TASKLINE_SHARE_MAX);
 	return k;
 }
 

@@ -42,12 +42,15 @@ print(min(sum((p - q) ** 2 for p, q in zip(a, b)) ** 0.5
 }
 
 # ---- colors told apart ----
+# The keys' own colors: --aggregate longest draws every cell in its key's
+# full color (the default mixes partly busy cells with white, 0030 checks
+# those tints).
 
 for args in "--min 0.1 --max 0.12" "--min 0.1075 --max 0.1077" \
 	    "--color-by command --min 0.0995 --max 0.1005" "--color-by command --min 0.1 --max 0.12" \
 	    "--palette colorblind --min 0.1 --max 0.12"; do
 	# shellcheck disable=SC2086
-	run "$SCHEDPLOT" datagraph -q $args -o "$TMP/c.svg" "$f"
+	run "$SCHEDPLOT" datagraph -q --aggregate longest $args -o "$TMP/c.svg" "$f"
 	expect_status 0 "datagraph $args"
 	n=$(fills "$TMP/c.svg" | wc -l)
 	d=$(fills "$TMP/c.svg" | min_distance white)
@@ -72,12 +75,14 @@ done
 
 # ---- processes ----
 
-run "$SCHEDPLOT" datagraph -q --no-legend --cpus 0 --min 0.1 --max 0.12 --color-by pid \
+run "$SCHEDPLOT" datagraph -q --aggregate longest --no-legend --cpus 0 --min 0.1 --max 0.12 \
+	--color-by pid \
 	-o "$TMP/pid.svg" "$f"
 expect_status 0 "--color-by pid"
 n=$(fills "$TMP/pid.svg" | wc -l)
 check "--color-by pid: the barrier threads on CPU 0 in several colors ($n)" test "$n" -ge 3
-run "$SCHEDPLOT" datagraph -q --no-legend --cpus 0 --min 0.1 --max 0.12 --color-by process \
+run "$SCHEDPLOT" datagraph -q --aggregate longest --no-legend --cpus 0 --min 0.1 --max 0.12 \
+	--color-by process \
 	-o "$TMP/proc.svg" "$f"
 expect_status 0 "--color-by process"
 n=$(fills "$TMP/proc.svg" | wc -l)
@@ -87,7 +92,8 @@ run "$SCHEDPLOT" datagraph -q --color-by parent -o "$TMP/parent-all.svg" "$f"
 expect_status 0 "--color-by parent"
 check "--color-by parent is --color-by process" cmp -s "$TMP/proc-all.svg" "$TMP/parent-all.svg"
 # the shell that started the benchmark (record.sh, 6856) is a process of its own
-run "$SCHEDPLOT" datagraph -q --no-legend --color-by process --target-process 6856 \
+run "$SCHEDPLOT" datagraph -q --aggregate longest --no-legend --color-by process \
+	--target-process 6856 \
 	-o "$TMP/shell.svg" "$f"
 expect_status 0 "--target-process 6856 (the shell)"
 n=$(fills "$TMP/shell.svg" | grep -vc '^0.000000 0.000000 0.000000$' || true)

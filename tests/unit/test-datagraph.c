@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "schedplot/base/error.h"
+#include "schedplot/draw/ink.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/legend.h"
 #include "schedplot/draw/palette.h"
@@ -194,6 +195,42 @@ static void test_task_columns_idle_no_data(void **state)
 	sp_datagraph_legend(&dg, &legend, 3);
 	assert_int_equal(legend.nr_entries, 3);
 	assert_int_equal(legend.nr_more, 1);
+	teardown_all();
+}
+
+/*
+ * Ink in proportion to time: over [0, 40000) a column is 400 ns, and
+ * worker's 400 ns (200..600) fill columns 0 and 1 half each; over
+ * [0, 4000000) column 0 is 40000 ns and worker's run 1% of it: not white,
+ * the palest level of its color (the trace ends at 1000: no data after).  A column busy throughout is full color.
+ */
+static void test_ink_in_proportion(void **state)
+{
+	uint32_t half = 0, faint = 0;
+	struct sp_rgb mix;
+	const struct sp_rgb paper = { 1, 1, 1 };
+	struct sp_rgb full;
+
+	sp_palette_color(NULL, 0, &full.r, &full.g, &full.b);
+	build(0, 40000, NULL, NULL, NULL);
+	sp_ink_mix(&full, &paper, SP_INK_LEVELS / 2, &mix);
+	half = rgb(mix.r, mix.g, mix.b);
+	assert_color(pixel(0, 0), half);
+	assert_color(pixel(0, 1), half);
+	assert_int_equal(pixel(0, 2), WHITE);
+	teardown_all();
+
+	build(0, 4000000, NULL, NULL, NULL);
+	sp_ink_mix(&full, &paper, SP_INK_MIN_LEVEL, &mix);
+	faint = rgb(mix.r, mix.g, mix.b);
+	assert_true(pixel(0, 0) != WHITE);
+	assert_color(pixel(0, 0), faint);
+	assert_true(is_grey(pixel(0, 1)));	/* the trace ended at 1000 */
+	teardown_all();
+
+	build(250, 550, NULL, NULL, NULL);
+	for (int c = 0; c < 100; c++)
+		assert_color(pixel(0, c), palette(0));
 	teardown_all();
 }
 
@@ -403,6 +440,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_task_columns_idle_no_data),
+		cmocka_unit_test(test_ink_in_proportion),
 		cmocka_unit_test(test_target_makes_others_black),
 		cmocka_unit_test(test_cropped_window),
 		cmocka_unit_test(test_socket_order_moves_rows),

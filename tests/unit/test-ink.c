@@ -36,6 +36,12 @@ static void test_levels(void **state)
 	assert_int_equal(sp_ink_level(MAX / 2, MAX), SP_INK_LEVELS / 2);
 	assert_int_equal(sp_ink_level(6554, MAX), 3);			/* 10% of 32 = 3.2 */
 	assert_int_equal(sp_ink_level(MAX / 4, MAX), SP_INK_LEVELS / 4);
+	/* marks over a color: no visible minimum */
+	assert_int_equal(sp_ink_level_rounded(0, MAX), 0);
+	assert_int_equal(sp_ink_level_rounded(MAX / 100, MAX), 0);
+	assert_int_equal(sp_ink_level_rounded(MAX / 32, MAX), 1);
+	assert_int_equal(sp_ink_level_rounded(MAX - 1, MAX), SP_INK_LEVELS - 1);
+	assert_int_equal(sp_ink_level_rounded(MAX, MAX), SP_INK_LEVELS);
 	/* never fewer levels for more time */
 	for (unsigned int s = 1, last = 0; s <= MAX; s += 97) {
 		unsigned int l = sp_ink_level(s, MAX);

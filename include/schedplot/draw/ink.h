@@ -34,6 +34,19 @@
 unsigned int sp_ink_level(unsigned int share, unsigned int share_max);
 
 /**
+ * sp_ink_level_rounded - the ink level of a share, without the visible minimum
+ * @share: 0..@share_max
+ * @share_max: the share of the whole cell (> 0)
+ *
+ * For marks drawn over a cell's color (waiting, no data), whose least
+ * shares need not show: rounded to nearest, SP_INK_LEVELS only for the
+ * whole cell.
+ *
+ * Return: 0..SP_INK_LEVELS.
+ */
+unsigned int sp_ink_level_rounded(unsigned int share, unsigned int share_max);
+
+/**
  * sp_ink_mix - a color at an ink level, over the paper
  * @color: the full color
  * @paper: the color of an empty cell
