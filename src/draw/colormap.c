@@ -34,7 +34,9 @@ int sp_color_map_add(struct sp_color_map *map, const char *name, const struct sp
 		free(copy);
 		return -ENOMEM;
 	}
-	map->v[map->nr++] = (struct sp_color_map_entry){ copy, *color };
+	map->v[map->nr].name = copy;
+	map->v[map->nr].color = *color;
+	map->nr++;
 	map->sorted = false;
 	return 0;
 }
