@@ -590,9 +590,8 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 }
 
 /*
- * The output can be written and is not one of the inputs
- * (sp_output_protect() remembers only a few files, a group can hold many).
- * Checked before any reading.
+ * The output can be written and is not one of the inputs,
+ * checked before any reading, with the names of the inputs in the message.
  */
 static int check_output(const struct sp_cmp_opts *o)
 {
@@ -750,6 +749,7 @@ static int draw_figure(struct sp_cmp *c)
 	double scale;
 	size_t j;
 
+	sp_output_init(&out);
 	if (o->metric)
 		for (k = 0; k < c->nr_metrics - 1; k++)
 			if (!strcmp(c->metrics[k].desc->name, o->metric))
@@ -801,10 +801,12 @@ static int draw_figure(struct sp_cmp *c)
 	fig.pixels = o->format == SP_FORMAT_PNG;
 
 	sp_theme_init(&theme, 0);
-	sp_output_init(&out);
-	for (i = 0; i < 2; i++)
-		for (r = 0; r < o->nr_files[i]; r++)
-			sp_output_protect(&out, o->files[i][r]);	/* the first few */
+	for (i = 0; !ret && i < 2; i++)
+		for (r = 0; !ret && r < o->nr_files[i]; r++)
+			if (sp_output_protect(&out, o->files[i][r]))
+				ret = sp_cli_fail(NULL, "out of memory");
+	if (ret)
+		goto out;
 	if (sp_output_open(&out, o->output, o->format, o->width ? o->width : COMPARE_WIDTH,
 			   o->height ? o->height : COMPARE_HEIGHT, &err)) {
 		ret = sp_cli_output_error(o->output, &err);
@@ -844,6 +846,7 @@ out:
 		free(rg[i].labels);
 	}
 	sp_cmp_graphs_release(&graphs);
+	sp_output_release(&out);
 	return ret;
 }
 

@@ -66,7 +66,8 @@ static const char latency_usage[] =
 	"                        --by socket when the trace has no topology\n"
 	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
 	"      --height N        image height\n"
-	"      --title TEXT      title (default: the trace's name; '' for none)\n"
+	"      --title TEXT      title (default: the trace's name, or the first and last\n"
+	"                        of several and their number; '' for none)\n"
 	"      --no-legend       leave out the table under the plot\n"
 	"      --font-size N     base font size (px for PNG, pt for PDF/SVG)\n"
 	"      --palette NAME    default, colorblind or grey\n"
@@ -508,8 +509,9 @@ static int latency_draw(struct sp_view_run *run, struct _cairo *cr)
 {
 	struct latency_run *v = run->data;
 	const struct sp_view_opts *o = &run->opts;
+	char title[256];
 	struct sp_latency_figure fig = {
-		.title = o->title ? o->title : sp_cli_base_name(o->traces[0]),
+		.title = title,
 		.plot = v->plot,
 		.series = v->series,
 		.nr_series = v->nr_series,
@@ -524,6 +526,15 @@ static int latency_draw(struct sp_view_run *run, struct _cairo *cr)
 	};
 	int ret;
 
+	/* one trace names the figure; several are all of it, not their first */
+	if (o->title)
+		snprintf(title, sizeof(title), "%s", o->title);
+	else if (o->nr_traces > 1)
+		snprintf(title, sizeof(title), "%s \u2026 %s (%d traces)",
+			 sp_cli_base_name(o->traces[0]),
+			 sp_cli_base_name(o->traces[o->nr_traces - 1]), o->nr_traces);
+	else
+		snprintf(title, sizeof(title), "%s", sp_cli_base_name(o->traces[0]));
 	if (!v->nr_series)
 		return sp_cli_fail(o->traces[0], "no wait to draw (is a filter too narrow?)");
 	ret = sp_latency_figure_draw(cr, &run->theme, &fig, run->width, run->height);

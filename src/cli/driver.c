@@ -263,7 +263,7 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 
 	if (desc->extra)
 		desc->extra->close(run, false);
-	sp_output_close(&run->out, false, NULL);
+	sp_output_release(&run->out);
 	if (desc->release)
 		desc->release(run);
 	free(run->rows);

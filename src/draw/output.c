@@ -83,14 +83,24 @@ void sp_output_init(struct sp_output *out)
 	memset(out, 0, sizeof(*out));
 }
 
+void sp_output_release(struct sp_output *out)
+{
+	sp_output_close(out, false, NULL);
+	free(out->protect);
+	out->protect = NULL;
+	out->nr_protect = 0;
+	out->alloc_protect = 0;
+}
+
 int sp_output_protect(struct sp_output *out, const char *path)
 {
 	struct stat st;
 
 	if (!path || stat(path, &st) < 0)
 		return 0;
-	if (out->nr_protect >= SP_OUTPUT_MAX_PROTECT)
-		return -ENOSPC;
+	if (sp_grow_array(&out->protect, &out->alloc_protect, out->nr_protect + 1,
+			  sizeof(*out->protect)))
+		return -ENOMEM;
 	out->protect[out->nr_protect].dev = st.st_dev;
 	out->protect[out->nr_protect].ino = st.st_ino;
 	out->nr_protect++;

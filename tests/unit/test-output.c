@@ -533,6 +533,36 @@ static void test_protected_input(void **state)
 		dup2(saved, STDOUT_FILENO);
 		close(saved);
 	}
+	sp_output_release(&out);
+}
+
+/* Any number of inputs: the last of many is as protected as the first. */
+static void test_protect_many(void **state)
+{
+	struct sp_output out;
+	struct sp_error err;
+	char p[512], name[32];
+	FILE *fp;
+	int i;
+
+	clear_dir();
+	sp_output_init(&out);
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "in%d.png", i);
+		path_in(p, sizeof(p), name);
+		fp = fopen(p, "w");
+		assert_non_null(fp);
+		fclose(fp);
+		assert_int_equal(sp_output_protect(&out, p), 0);
+	}
+	assert_int_equal(sp_output_open(&out, p, SP_FORMAT_NONE, 10, 10, &err), -EEXIST);
+	path_in(p, sizeof(p), "in0.png");
+	assert_int_equal(sp_output_open(&out, p, SP_FORMAT_NONE, 10, 10, &err), -EEXIST);
+	path_in(p, sizeof(p), "out.png");
+	assert_int_equal(sp_output_open(&out, p, SP_FORMAT_NONE, 10, 10, &err), 0);
+	assert_int_equal(sp_output_close(&out, true, &err), 0);
+	sp_output_release(&out);
+	assert_int_equal(count_entries(dir), 41);
 }
 
 static void test_stdout(void **state)
@@ -615,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_bad_directory),
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_protected_input),
+		cmocka_unit_test(test_protect_many),
 		cmocka_unit_test(test_stdout),
 		cmocka_unit_test(test_overwrite),
 	};

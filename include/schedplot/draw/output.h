@@ -23,8 +23,6 @@ enum sp_format {
 
 /* Largest side of a PNG, in pixels (cairo's image surface limit). */
 #define SP_OUTPUT_MAX_PX 32767
-/* How many input files one output can be protected against. */
-#define SP_OUTPUT_MAX_PROTECT 4
 
 /*
  * One image being drawn.  Between sp_output_open() and sp_output_close() the
@@ -39,7 +37,9 @@ enum sp_format {
  *	if (sp_output_open(&out, "cores.png", SP_FORMAT_NONE, 1600, 900, &err))
  *		return err.code;
  *	draw(out.cr);
- *	return sp_output_close(&out, true, &err);
+ *	ret = sp_output_close(&out, true, &err);
+ *	sp_output_release(&out);
+ *	return ret;
  */
 struct sp_output {
 	struct _cairo *cr;		/* draw here; NULL when not open */
@@ -58,11 +58,12 @@ struct sp_output {
 	size_t alloc_buf;
 	int write_errno;		/* first failed write of the stream callback */
 	struct sp_svg_overlay *overlay;	/* SVG: titles and text laid over the image */
-	size_t nr_protect;
-	struct {
+	size_t nr_protect;		/* inputs not to write over, any number */
+	size_t alloc_protect;
+	struct sp_output_protected {
 		dev_t dev;
 		ino_t ino;
-	} protect[SP_OUTPUT_MAX_PROTECT];
+	} *protect;
 };
 
 /**
@@ -106,7 +107,10 @@ void sp_output_init(struct sp_output *out);
  * A path that cannot be stat()ed is not recorded: it cannot be overwritten
  * by accident either.
  *
- * Return: 0, or -ENOSPC when SP_OUTPUT_MAX_PROTECT files are already protected.
+ * Any number of files can be protected; the protection lasts until
+ * sp_output_release(), over any number of opens and closes.
+ *
+ * Return: 0, or -ENOMEM.
  */
 int sp_output_protect(struct sp_output *out, const char *path);
 
@@ -149,6 +153,15 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
  * Return: 0, or a negative code with @err set (-EIO for drawing errors).
  */
 int sp_output_close(struct sp_output *out, bool commit, struct sp_error *err);
+
+/**
+ * sp_output_release - throw away an output and forget its protected files
+ * @out: initialised with sp_output_init(), open or not
+ *
+ * Closes without commit what is still open; @out must be initialised
+ * again before its next use.
+ */
+void sp_output_release(struct sp_output *out);
 
 /*
  * SVG for the browser.  cairo draws text as glyph outlines and has no
