@@ -198,7 +198,19 @@ echo 0 > "$tracefs/events/timer/hrtimer_start/enable"
 mkdir -p "$outdir/unusable"
 stop_and_extract unusable/no-sched.dat
 
-# 6. Two groups of five runs for schedplot compare.
+# 6. Only sched_switch, no wakeup events: waiting is undercounted, and
+#    schedplot must say so.
+echo 0 > "$tracefs/tracing_on"
+echo 1024 > "$tracefs/buffer_size_kb"
+echo 1 > "$tracefs/events/sched/sched_switch/enable"
+echo > "$tracefs/trace"
+echo 1 > "$tracefs/tracing_on"
+"$tmp/barrier" --threads 4 --rounds 200 --work 200000
+echo 0 > "$tracefs/events/sched/sched_switch/enable"
+mkdir -p "$outdir/partial"
+stop_and_extract partial/switch-only.dat
+
+# 7. Two groups of five runs for schedplot compare.
 record_compare
 
 # 7. Known busy shares finer than a pixel column.

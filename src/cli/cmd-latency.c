@@ -345,6 +345,10 @@ static void print_row(const char *name, const struct sp_summary *s)
 {
 	char b[7][32];
 
+	if (!s->n) {
+		printf("%-24.24s %8d %11s\n", name, 0, "no samples");
+		return;
+	}
 	printf("%-24.24s %8" PRIu64 " %11s %11s %11s %11s %11s %11s %11s\n", name, s->n,
 	       sp_cli_format_duration(b[0], 32, s->min), sp_cli_format_duration(b[1], 32, s->p50),
 	       sp_cli_format_duration(b[2], 32, s->p90), sp_cli_format_duration(b[3], 32, s->p99),
@@ -408,12 +412,24 @@ static void print_text(const struct latency_run *v)
 	}
 }
 
-static void json_summary(const struct sp_summary *s)
+/* The numbers of a group or class and the closing brace; null for no samples, not 0. */
+static void json_summary_fields(const struct sp_summary *s)
 {
-	printf("{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
+	if (!s->n) {
+		printf("\"count\": 0, \"min\": null, \"p50\": null, \"p90\": null, "
+		       "\"p99\": null, \"p999\": null, \"max\": null, \"mean\": null}");
+		return;
+	}
+	printf("\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
 	       ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
 	       ", \"max\": %" PRIu64 ", \"mean\": %" PRIu64 "}", s->n, s->min, s->p50, s->p90,
 	       s->p99, s->p999, s->max, s->mean);
+}
+
+static void json_summary(const struct sp_summary *s)
+{
+	putchar('{');
+	json_summary_fields(s);
 }
 
 static void print_json(const struct latency_run *v)
@@ -436,10 +452,8 @@ static void print_json(const struct latency_run *v)
 
 			printf("%s\n    {\"key\": ", i ? "," : "");
 			sp_cli_json_string(stdout, r->group_names[i]);
-			printf(", \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
-			       ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
-			       ", \"max\": %" PRIu64 ", \"mean\": %" PRIu64 "}", s->n, s->min,
-			       s->p50, s->p90, s->p99, s->p999, s->max, s->mean);
+			printf(", ");
+			json_summary_fields(s);
 		}
 		printf("\n  ],\n  \"open_at_end\": %" PRIu64 "\n}%s\n", r->open_at_end,
 		       t + 1 < v->nr_traces ? "," : "");

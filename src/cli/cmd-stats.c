@@ -529,11 +529,16 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	       (unsigned long long)s->idle_while_waiting_ns);
 	printf("  \"lost_cpu_ns\": %llu,\n  \"lost_fraction\": %.9g,\n",
 	       (unsigned long long)s->lost_cpu_ns, sp_stats_lost_fraction(s));
-	printf("  \"wakeup_latency_ns\": {\"count\": %llu, \"mean\": %llu, \"p50\": %llu, "
-	       "\"p90\": %llu, \"p99\": %llu, \"max\": %llu},\n",
-	       (unsigned long long)s->latency.n, (unsigned long long)s->latency.mean,
-	       (unsigned long long)s->latency.p50, (unsigned long long)s->latency.p90,
-	       (unsigned long long)s->latency.p99, (unsigned long long)s->latency.max);
+	/* no samples have no statistics: null, not a 0 that reads as measured */
+	if (s->latency.n)
+		printf("  \"wakeup_latency_ns\": {\"count\": %llu, \"mean\": %llu, "
+		       "\"p50\": %llu, \"p90\": %llu, \"p99\": %llu, \"max\": %llu},\n",
+		       (unsigned long long)s->latency.n, (unsigned long long)s->latency.mean,
+		       (unsigned long long)s->latency.p50, (unsigned long long)s->latency.p90,
+		       (unsigned long long)s->latency.p99, (unsigned long long)s->latency.max);
+	else
+		printf("  \"wakeup_latency_ns\": {\"count\": 0, \"mean\": null, \"p50\": null, "
+		       "\"p90\": null, \"p99\": null, \"max\": null},\n");
 	print_json_marks(&sc->marks);
 	printf("  \"repairs\": {");
 	for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
@@ -664,7 +669,9 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	printf("lost capacity       %s of CPU time, %.2f%% of %d CPUs x the window (CPUs that "
 	       "idled while a task waited)\n", sp_cli_format_duration(b1, 32, s->lost_cpu_ns),
 	       100 * sp_stats_lost_fraction(s), sc->nr_cpus);
-	if (s->latency.n)
+	if (!s->latency.n)
+		printf("wakeup latency      no samples (no wait after a wakeup)\n");
+	else
 		printf("wakeup latency      %llu waits after a wakeup: median %s, p90 %s, p99 %s, "
 		       "max %s\n",
 		       (unsigned long long)s->latency.n,

@@ -489,6 +489,12 @@ static void report_oddities(struct sp_trace *t)
 		sp_cli_warn("%s: events lost on %d CPU%s (ring buffer overrun, %llu or more); "
 			    "record with a larger buffer (trace-cmd record -b)", t->path,
 			    cpus_lost, cpus_lost == 1 ? "" : "s", (unsigned long long)lost);
+	/* waiting starts at a wakeup or a preemption: without wakeups, half is unseen */
+	if (m->nr_by_type[SP_EV_SWITCH] && !m->nr_by_type[SP_EV_WAKEUP] &&
+	    !m->nr_by_type[SP_EV_WAKING] && !m->nr_by_type[SP_EV_WAKEUP_NEW])
+		sp_cli_warn("%s: no wakeup events (sched_wakeup, sched_waking): tasks woken from "
+			    "sleep are not seen waiting, so waiting is undercounted and wakeup "
+			    "latency has no samples (record -e sched:sched_wakeup too)", t->path);
 	/* a few missed switches are normal on some kernels; say so when they matter */
 	if (repairs && (repairs * 100 > m->nr_by_type[SP_EV_SWITCH] || sp_cli.verbose))
 		sp_cli_warn("%s: repaired %llu inconsistencies (%llu missed switches) from "

@@ -24,3 +24,43 @@ expect_status 2 "latency over the sixth input"
 expect_stderr_line "refusing to write the image over the input file" \
 	"latency over the sixth input: refused as an input"
 check "latency over the sixth input: the trace is intact" cmp -s "$f" "$TMP/after-3.dat"
+
+# A trace of sched_switch alone (trace-cmd report: 851 sched_switch, no
+# other record): waiting misses every woken task; say so, and give the
+# wakeup latency no numbers rather than zeros
+p=$TRACES/partial/switch-only.dat
+run "$SCHEDPLOT" stats "$p"
+expect_status 0 "stats of a trace without wakeups"
+expect_grep "$ERR" 'switch-only\.dat: no wakeup events .*waiting is undercounted' \
+	"stats of a trace without wakeups: warns that waiting is undercounted"
+expect_grep "$OUT" '^records +851, 851 of them sched events: 851 switches, 0 wakeup events' \
+	"stats of a trace without wakeups: 851 switches, as trace-cmd report counts"
+expect_grep "$OUT" '^wakeup latency +no samples' "stats of a trace without wakeups: no samples, not 0 ns"
+run "$SCHEDPLOT" stats -q --json "$p"
+check "stats --json of a trace without wakeups: null statistics of no samples" python3 -c '
+import json, sys
+l = json.load(open(sys.argv[1]))["wakeup_latency_ns"]
+sys.exit(not (l["count"] == 0 and all(l[k] is None for k in ("mean", "p50", "p90", "p99", "max"))))
+' "$OUT"
+run "$SCHEDPLOT" latency -o "$TMP/sw.png" "$p"
+expect_grep "$ERR" 'no wakeup events' "latency of a trace without wakeups: warns"
+expect_grep "$OUT" '^wakeup +0 +no samples$' "latency of a trace without wakeups: a row of no samples"
+if grep -q '^wakeup .* 0 ns' "$OUT"; then
+	not_ok "latency of a trace without wakeups: 0 ns for no samples"
+else
+	ok "latency of a trace without wakeups: no 0 ns for no samples"
+fi
+run "$SCHEDPLOT" latency -q --json -o "$TMP/sw.png" "$p"
+check "latency --json of a trace without wakeups: null statistics of no samples" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+w, p = r["classes"]["wakeup"], r["classes"]["preempt"]
+sys.exit(not (w["count"] == 0 and all(w[k] is None for k in ("min", "p50", "p90", "p99", "p999", "max", "mean"))
+	      and p["count"] > 0 and isinstance(p["p50"], int)))
+' "$OUT"
+run "$SCHEDPLOT" stats "$f"
+if grep -q 'no wakeup events' "$ERR"; then
+	not_ok "stats of a trace with wakeups: warns of none"
+else
+	ok "stats of a trace with wakeups: no warning of missing wakeups"
+fi
