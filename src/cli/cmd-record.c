@@ -168,8 +168,9 @@ int sp_cmd_record(int argc, char **argv)
 		sp_cli_warn("%s: %llu events were lost (ring buffer full); try a larger --buffer-size",
 			    o.output, (unsigned long long)res.lost);
 	if (!sp_cli.quiet)
-		fprintf(stderr, "schedplot: %s: %d events on %d CPUs, %llu pages\n", o.output,
-			res.nr_events, res.nr_cpus, (unsigned long long)res.pages);
+		fprintf(stderr, "schedplot: %s: %llu records of %d event types on %d CPUs, "
+			"%llu pages\n", o.output, (unsigned long long)res.records, res.nr_events,
+			res.nr_cpus, (unsigned long long)res.pages);
 	if (!res.command_ran)
 		return SP_EXIT_OK;
 	status = res.command_status;

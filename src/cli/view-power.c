@@ -95,6 +95,14 @@ int sp_view_power_finish(struct sp_view_power *vp, const struct sp_view_opts *o,
 	if (!vp->active)
 		return SP_EXIT_OK;
 	sp_power_finish(&vp->power, t->model.end_ns);
+	/* described in the file (trace-cmd keeps every format) but never recorded */
+	if (vp->power.request[SP_POWER_FREQ] >= 0 && !vp->power.nr_events[SP_POWER_FREQ])
+		sp_cli_warn("%s: the trace holds no power:cpu_frequency record: the frequency is "
+			    "unknown everywhere (record them with -e power:cpu_frequency; a "
+			    "kernel or virtual machine without cpufreq has none)", t->path);
+	if (vp->power.request[SP_POWER_IDLE] >= 0 && !vp->power.nr_events[SP_POWER_IDLE])
+		sp_cli_warn("%s: the trace holds no power:cpu_idle record: idle time stays white "
+			    "(record them with -e power:cpu_idle)", t->path);
 	for (k = 0; k < SP_POWER_NR_KINDS; k++) {
 		if (!vp->tl_init[k])
 			continue;

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <traceevent/kbuffer.h>
 #include <tracefs.h>
 
 #include "schedplot/base/alloc.h"
@@ -62,6 +63,7 @@ struct rec {
 	struct sp_writer *w;
 	void *page;
 	int page_size;
+	struct kbuffer *kbuf;	/* walks the pages saved, to count their records */
 	char (*enabled)[2][64];	/* system, event */
 	int nr_enabled;
 	size_t alloc_enabled;
@@ -310,6 +312,15 @@ static int start_command(struct rec *r)
 	return 0;
 }
 
+/* Count the records of a page as saved (the kernel's own layout: this host's). */
+static void count_records(struct rec *r)
+{
+	if (!r->kbuf || kbuffer_load_subbuffer(r->kbuf, r->page) < 0)
+		return;
+	for (void *d = kbuffer_read_event(r->kbuf, NULL); d; d = kbuffer_next_event(r->kbuf, NULL))
+		r->res->records++;
+}
+
 /* Copy every full page now readable; *@got counts them. */
 static int drain(struct rec *r, int *got)
 {
@@ -321,6 +332,7 @@ static int drain(struct rec *r, int *got)
 			ret = sp_writer_write_page(r->w, cpu, r->page, n, r->err);
 			if (ret)
 				return ret;
+			count_records(r);
 			r->res->pages++;
 			(*got)++;
 		}
@@ -337,6 +349,7 @@ static int flush_all(struct rec *r)
 			ret = sp_writer_write_page(r->w, cpu, r->page, n, r->err);
 			if (ret)
 				return ret;
+			count_records(r);
 			r->res->pages++;
 		}
 	}
@@ -474,7 +487,8 @@ static int setup(struct rec *r)
 			r->page_size = tracefs_cpu_read_size(r->tcpu[cpu]);
 	}
 	r->page = malloc(r->page_size > 0 ? r->page_size : 4096);
-	if (!r->page)
+	r->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (!r->page || !r->kbuf)
 		return sp_error_set(r->err, -ENOMEM, -1, "out of memory");
 
 	hp = read_events_file("events/header_page");
@@ -517,6 +531,7 @@ static void cleanup(struct rec *r)
 	sp_writer_abort(r->w);
 	free(r->tcpu);
 	free(r->page);
+	kbuffer_free(r->kbuf);
 	free(r->enabled);
 }
 

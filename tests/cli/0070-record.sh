@@ -20,8 +20,9 @@ fi
 
 tracefs_alone
 f=$TMP/r.dat
-run "$SCHEDPLOT" record -q -o "$f" -- sh -c 'sleep 0.2; for i in 1 2 3; do :; done; exit 3'
+run "$SCHEDPLOT" record -o "$f" -- sh -c 'sleep 0.2; for i in 1 2 3; do :; done; exit 3'
 expect_status 3 "record -- COMMAND: the command's exit status is ours"
+cp "$ERR" "$TMP/record.err"
 check "record wrote $f" test -s "$f"
 check "no instance is left behind" test -z "$(ls "$tracefs/instances" | grep '^schedplot-')"
 
@@ -52,6 +53,14 @@ if command -v trace-cmd >/dev/null 2>&1; then
 	else
 		not_ok "stats counts $ours records, trace-cmd report $theirs"
 	fi
+	# the summary counts records, and event types as such
+	said=$(sed -n 's/^schedplot: .*: \([0-9]*\) records of [0-9]* event types on [0-9]* CPUs, [0-9]* pages$/\1/p' \
+		"$TMP/record.err")
+	if [ "$said" = "$theirs" ]; then
+		ok "record's summary says the $theirs records trace-cmd report counts"
+	else
+		not_ok "record's summary says '${said:-$(head -c 200 "$TMP/record.err")}', trace-cmd report counts $theirs records"
+	fi
 else
 	skip "trace-cmd not installed: recording not checked with trace-cmd report"
 fi
@@ -76,6 +85,16 @@ for e in cpu_frequency cpu_idle; do
 			"this kernel lacks power:$e: record -v says it was left out"
 	fi
 done
+# a kernel with the event but no cpufreq driver records none: --freq says so
+if [ -e "$tracefs/events/power/cpu_frequency" ] && command -v trace-cmd >/dev/null 2>&1 &&
+	! trace-cmd report "$TMP/p.dat" 2>/dev/null | grep -q ': cpu_frequency: '; then
+	run "$SCHEDPLOT" datagraph -o "$TMP/p.png" --freq "$TMP/p.dat"
+	expect_status 0 "--freq on a recording without cpu_frequency records"
+	expect_grep "$ERR" "holds no power:cpu_frequency record: the frequency is unknown everywhere" \
+		"--freq on a recording without cpu_frequency records: warns"
+else
+	skip "this kernel records power:cpu_frequency: its absence not tried here"
+fi
 
 # version 6, system-wide for a while
 run "$SCHEDPLOT" record -q --file-version 6 --duration 0.2 -o "$TMP/r6.dat"

@@ -42,8 +42,9 @@ struct sp_record_result {
 	int command_status;		/* as waitpid() gives it */
 	int nr_cpus;
 	uint64_t pages;			/* ring-buffer pages saved */
+	uint64_t records;		/* the records on them */
 	uint64_t lost;			/* records overwritten or dropped, all CPUs */
-	int nr_events;			/* events enabled */
+	int nr_events;			/* event types enabled */
 	char missing[256];		/* optional events this kernel lacks */
 };
 
