@@ -57,7 +57,7 @@ static const char compare_usage[] =
 	"Options:\n"
 	"      --vs              the files after it form the second group\n"
 	"      --names A,B       the groups' names (default: from the file names)\n"
-	"  -j, --json            print one JSON object instead of the table\n"
+	"      --json            print one JSON object instead of the table\n"
 	"      --alpha X         significance level of the test (default 0.05)\n"
 	"      --target COMM|PID a run's duration spans the tasks named COMM (glob)\n"
 	"                        or of thread id PID (repeat for several), not the\n"
@@ -70,7 +70,7 @@ static const char compare_usage[] =
 	"      --no-shift        no shift function (its bootstrap takes seconds per\n"
 	"                        100000 waits)\n"
 	"      --seed N          seed of the bootstrap (default 1)\n"
-	"      --jobs N          traces read at once (default: one per CPU)\n"
+	"  -j, --jobs N          traces read at once (default: one per CPU)\n"
 	"  -o, --output FILE     draw the runs, the wait distributions (where they\n"
 	"                        cross dashed) and the shift function (PNG, PDF, SVG)\n"
 	"      --format FMT      png, pdf or svg (needed with -o -)\n"
@@ -113,13 +113,13 @@ enum {
 	OPT_TITLE,
 	OPT_AGGREGATE,
 	OPT_COLORS,
-	OPT_JOBS,
+	OPT_JSON,
 };
 
 static const struct option compare_options[] = {
 	{ "vs", no_argument, NULL, OPT_VS },
 	{ "names", required_argument, NULL, OPT_NAMES },
-	{ "json", no_argument, NULL, 'j' },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
@@ -128,7 +128,7 @@ static const struct option compare_options[] = {
 	{ "shift", no_argument, NULL, OPT_SHIFT },
 	{ "no-shift", no_argument, NULL, OPT_NO_SHIFT },
 	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "metric", required_argument, NULL, OPT_METRIC },
@@ -406,7 +406,7 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 
 	optind = 1;
 	/* "-": the files come back in order (as option 1), so --vs splits them */
-	while ((opt = getopt_long(argc, argv, "-jo:vqh", compare_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "-j:o:vqh", compare_options, NULL)) != -1) {
 		if (sp_cli_parse_common(opt))
 			continue;
 		ret = -1;
@@ -422,7 +422,7 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		case OPT_NAMES:
 			o->names_arg = optarg;
 			break;
-		case 'j':
+		case OPT_JSON:
 			o->json = true;
 			break;
 		case OPT_ALPHA:
@@ -455,7 +455,8 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 				return sp_cli_usage("compare", "--seed needs a number, not '%s'",
 						    optarg);
 			break;
-		case OPT_JOBS:
+		case 'j':
+			/* -j is make's and perf's: jobs; JSON is spelled out */
 			ret = sp_cli_parse_jobs("compare", optarg);
 			if (!ret)
 				ret = -1;
@@ -535,11 +536,9 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 					    o->metric);
 	}
 	if (o->output) {
-		if (!o->format)
-			o->format = sp_format_from_path(o->output);
-		if (!o->format)
-			return sp_cli_usage("compare", "cannot tell the format of '%s' (use .png, "
-					    ".pdf or .svg, or --format)", o->output);
+		ret = sp_cli_output_format("compare", o->output, &o->format);
+		if (ret)
+			return ret;
 	} else if (o->format || o->metric || o->view || o->width || o->height || o->title) {
 		return sp_cli_usage("compare", "--format, --metric, --view, --width, --height and "
 				    "--title are for the image: give -o FILE");

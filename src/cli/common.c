@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -553,6 +554,25 @@ int sp_cli_output_error(const char *path, const struct sp_error *err)
 	sp_cli_error(strcmp(path, "-") ? path : NULL, err);
 	/* asking to write over the input is a usage error */
 	return err->code == -EEXIST ? SP_EXIT_USAGE : SP_EXIT_FAILURE;
+}
+
+int sp_cli_output_format(const char *cmd, const char *path, enum sp_format *fmt)
+{
+	size_t len = strlen(path);
+	struct stat st;
+
+	if ((len && path[len - 1] == '/') || (!stat(path, &st) && S_ISDIR(st.st_mode)))
+		return sp_cli_usage(cmd, "'%s' is a directory: give -o a file name in it, "
+				    "ending in .png, .pdf or .svg", path);
+	if (!strcmp(path, "-") && *fmt == SP_FORMAT_NONE)
+		return sp_cli_usage(cmd, "-o - writes to standard output: say --format png, pdf "
+				    "or svg");
+	if (*fmt == SP_FORMAT_NONE)
+		*fmt = sp_format_from_path(path);
+	if (*fmt == SP_FORMAT_NONE)
+		return sp_cli_usage(cmd, "cannot tell the format of '%s': name it .png, .pdf "
+				    "or .svg, or give --format", path);
+	return SP_EXIT_OK;
 }
 
 int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format fmt,

@@ -410,11 +410,10 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 	if (o->output && !strcmp(o->output, "-") && o->format == SP_FORMAT_NONE)
 		return sp_cli_usage(cmd, "-o - writes to standard output: say --format png, pdf "
 				    "or svg");
-	if (o->output && strcmp(o->output, "-") && o->format == SP_FORMAT_NONE) {
-		o->format = sp_format_from_path(o->output);
-		if (o->format == SP_FORMAT_NONE)
-			return sp_cli_usage(cmd, "cannot tell the format of '%s': name it .png, "
-					    ".pdf or .svg, or give --format", o->output);
+	if (o->output && strcmp(o->output, "-")) {
+		ret = sp_cli_output_format(cmd, o->output, &o->format);
+		if (ret)
+			return ret;
 	}
 	if (o->min_at && (o->has_min || o->has_time_start))
 		return sp_cli_usage(cmd, "--min-at starts the window at an event: leave out "

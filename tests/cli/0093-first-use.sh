@@ -64,3 +64,27 @@ if grep -q 'no wakeup events' "$ERR"; then
 else
 	ok "stats of a trace with wakeups: no warning of missing wakeups"
 fi
+
+# compare -j is jobs, as for make and perf; --json is spelled out
+c=$TRACES/compare
+run "$SCHEDPLOT" compare -q -j 2 "$c"/t2-*.dat --vs "$c"/t3-*.dat
+expect_status 0 "compare -j 2: jobs"
+expect_grep "$OUT" '^duration ' "compare -j 2: the table, not JSON"
+run "$SCHEDPLOT" compare -q --json -j 1 "$c"/t2-*.dat --vs "$c"/t3-*.dat
+check "compare --json -j 1: JSON" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$OUT"
+run "$SCHEDPLOT" compare -j "$c"/t2-1.dat --vs "$c"/t3-1.dat
+expect_status 2 "compare -j FILE: -j wants a count"
+check "compare --help: -j is --jobs" grep -q -- '-j, --jobs N' <("$SCHEDPLOT" compare --help)
+
+# -o DIR/ says it is a directory, not that the format is unknown
+mkdir "$TMP/out"
+for o in "$TMP/out/" "$TMP/out" "$TMP/none/"; do
+	run "$SCHEDPLOT" datagraph -o "$o" "$f"
+	expect_status 2 "datagraph -o ${o#$TMP/}"
+	expect_grep "$ERR" "'${o//./\\.}' is a directory: give -o a file name in it" \
+		"datagraph -o ${o#$TMP/}: says it is a directory"
+done
+run "$SCHEDPLOT" compare -o "$TMP/out/" "$c"/t2-1.dat --vs "$c"/t3-1.dat
+expect_status 2 "compare -o DIR/"
+expect_grep "$ERR" "is a directory: give -o a file name in it" "compare -o DIR/: says it is a directory"
+check "nothing written into the directory" test -z "$(ls -A "$TMP/out")"

@@ -240,6 +240,18 @@ bool sp_cli_parse_common(int opt);
 int sp_cli_output_error(const char *path, const struct sp_error *err);
 
 /**
+ * sp_cli_output_format - the format of an output image, from its name
+ * @cmd: the subcommand, for the usage message
+ * @path: the output given with -o (not "-")
+ * @fmt: in: the format asked for, SP_FORMAT_NONE for none; out: the format
+ *
+ * A name that is a directory, or ends in '/', is said to be one.
+ *
+ * Return: SP_EXIT_OK, or SP_EXIT_USAGE with the message printed.
+ */
+int sp_cli_output_format(const char *cmd, const char *path, enum sp_format *fmt);
+
+/**
  * sp_cli_probe_output - fail early, before the pass, when @path cannot be written
  * @out: an initialised output with its protected inputs set
  * @path: the output ("-" is not probed)
