@@ -402,7 +402,11 @@ def nearest_rank(sorted_values, num, den):
 
 
 def latency_summary(values, full=False):
+    """Count and statistics; no samples have none (null), not 0."""
     v = sorted(values)
+    if not v:
+        keys = ["mean", "p50", "p90", "p99", "max"] + (["min", "p999"] if full else [])
+        return {"count": 0, **{k: None for k in keys}}
     out = {
         "count": len(v),
         "mean": sum(v) // len(v) if v else 0,
