@@ -586,6 +586,13 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 			    "%" PRIu64 ".%09" PRIu64 " s", o->min_at, o->t0_ns / 1000000000,
 			    o->t0_ns % 1000000000);
 	}
+	/* inside the trace, but both ends on the same nanosecond */
+	if (o->t0_ns >= o->t1_ns && o->t0_ns >= start && o->t0_ns < end) {
+		sp_cli_fail(o->traces[0], "the window asked for is shorter than a nanosecond, "
+			    "the trace's resolution (it starts and ends at %" PRIu64 ".%09" PRIu64
+			    " s): make it longer", o->t0_ns / 1000000000, o->t0_ns % 1000000000);
+		return SP_EXIT_USAGE;
+	}
 	if (o->t0_ns >= end || o->t1_ns <= start || o->t0_ns >= o->t1_ns) {
 		sp_cli_fail(o->traces[0], "the window asked for lies outside the trace, which "
 			    "runs %s from %.6f to %.6f s (--min/--max count seconds from its "

@@ -88,3 +88,17 @@ run "$SCHEDPLOT" compare -o "$TMP/out/" "$c"/t2-1.dat --vs "$c"/t3-1.dat
 expect_status 2 "compare -o DIR/"
 expect_grep "$ERR" "is a directory: give -o a file name in it" "compare -o DIR/: says it is a directory"
 check "nothing written into the directory" test -z "$(ls -A "$TMP/out")"
+
+# a window inside the trace but under a nanosecond is said to be so, not
+# to lie outside the trace
+for cmd in datagraph stats; do
+	o=()
+	[ $cmd = datagraph ] && o=(-o "$TMP/w.png")
+	run "$SCHEDPLOT" $cmd "${o[@]}" --min 100.1255ms --max 100.1255001ms "$f"
+	expect_status 2 "$cmd, a window under a nanosecond"
+	expect_stderr_line "shorter than a nanosecond.*436\.225065984 s" \
+		"$cmd, a window under a nanosecond: says so, and where"
+done
+run "$SCHEDPLOT" datagraph -o "$TMP/w.png" --min 1000s --max 1001s "$f"
+expect_grep "$ERR" "lies outside the trace" "a window past the end still lies outside the trace"
+check "no image of a refused window" test ! -e "$TMP/w.png"
