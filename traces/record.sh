@@ -210,7 +210,13 @@ echo 0 > "$tracefs/events/sched/sched_switch/enable"
 mkdir -p "$outdir/partial"
 stop_and_extract partial/switch-only.dat
 
-# 7. Two groups of five runs for schedplot compare.
+# 7. A workload bound to CPU 0: its lost capacity counts CPUs it could
+#    not use, and the trace does not say why.
+start_tracing 1024
+taskset -c 0 "$tmp/barrier" --threads 3 --rounds 200 --work 200000
+stop_and_extract partial/taskset.dat
+
+# 8. Two groups of five runs for schedplot compare.
 record_compare
 
 # 7. Known busy shares finer than a pixel column.

@@ -102,3 +102,30 @@ done
 run "$SCHEDPLOT" datagraph -o "$TMP/w.png" --min 1000s --max 1001s "$f"
 expect_grep "$ERR" "lies outside the trace" "a window past the end still lies outside the trace"
 check "no image of a refused window" test ! -e "$TMP/w.png"
+
+# lost capacity of a workload bound to CPU 0 (taskset -c 0): the trace
+# cannot say that CPU 1 was out of bounds, but it shows every run on CPU 0
+p=$TRACES/partial/taskset.dat
+if command -v trace-cmd >/dev/null 2>&1; then
+	cpus=$(trace-cmd report "$p" 2>/dev/null | grep -E 'sched_switch: .*barrier:[0-9]+ ' |
+		sed -E 's/^[^[]*\[([0-9]+)\].*/\1/' | sort -u | tr '\n' ' ')
+	if [ "$cpus" = "000 " ]; then
+		ok "taskset.dat: trace-cmd report shows every switch of barrier on CPU 0"
+	else
+		not_ok "taskset.dat: trace-cmd report shows barrier's switches on CPUs $cpus"
+	fi
+else
+	skip "trace-cmd not installed: taskset.dat not checked with trace-cmd report"
+fi
+run "$SCHEDPLOT" stats -q --target barrier "$p"
+expect_status 0 "stats --target of a bound workload"
+expect_grep "$OUT" '^ +all runs of the tasks counted were on CPU 0: .*affinity is not in the trace' \
+	"stats --target of a bound workload: says every run was on CPU 0"
+run "$SCHEDPLOT" stats -q --target barrier "$f"
+if grep -q 'all runs of the tasks counted' "$OUT"; then
+	not_ok "stats --target of threads on both CPUs: says they were on one"
+else
+	ok "stats --target of threads on both CPUs: no word of one CPU"
+fi
+check "schedplot-stats(1): affinity is not in the trace" \
+	grep -q '^Affinity is not in the trace' "$SRCDIR/man/schedplot-stats.1"
