@@ -37,8 +37,9 @@
 #define COMPARE_DEFAULT_SEED	1
 #define COMPARE_DEFAULT_ALPHA	0.05
 #define COMPARE_MIN_RUNS_BOOT	5	/* runs per group to resample whole runs */
-#define COMPARE_WIDTH		900
-#define COMPARE_HEIGHT		900
+/* a square page: 900 px, or 720 pt (10 inches) as wide as the other views' PDF */
+#define COMPARE_SIDE_PX		900
+#define COMPARE_SIDE_PT		720
 
 static const char compare_usage[] =
 	"usage: schedplot compare [OPTIONS] A1.dat A2.dat ... --vs B1.dat B2.dat ...\n"
@@ -78,8 +79,8 @@ static const char compare_usage[] =
 	"      --view VIEW       runs, cdf, shift, ridgeline, datagraph or\n"
 	"                        running-waiting alone (default: a page of runs,\n"
 	"                        CDF and shift function)\n"
-	"      --width PX        image width (default 900)\n"
-	"      --height PX       image height (default 900)\n"
+	"      --width PX        image width (default 900 px; 720 pt for PDF, SVG)\n"
+	"      --height PX       image height (default as the width)\n"
 	"      --title TEXT      image title\n"
 	"      --aggregate RULE  the datagraph panels' cells: share (default) or\n"
 	"                        longest, as in schedplot-datagraph(1)\n"
@@ -588,6 +589,11 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 	return -1;
 }
 
+static double default_side(const struct sp_cmp_opts *o)
+{
+	return o->format == SP_FORMAT_PNG ? COMPARE_SIDE_PX : COMPARE_SIDE_PT;
+}
+
 /*
  * The output can be written and is not one of the inputs,
  * checked before any reading, with the names of the inputs in the message.
@@ -617,7 +623,7 @@ static int check_output(const struct sp_cmp_opts *o)
 	/* a wrong directory fails now, not after the passes */
 	sp_output_init(&probe);
 	return sp_cli_probe_output(&probe, o->output, o->format,
-				   o->width ? o->width : COMPARE_WIDTH);
+				   o->width ? o->width : default_side(o));
 }
 
 static void compare_release(struct sp_cmp *c)
@@ -806,8 +812,8 @@ static int draw_figure(struct sp_cmp *c)
 				ret = sp_cli_fail(NULL, "out of memory");
 	if (ret)
 		goto out;
-	if (sp_output_open(&out, o->output, o->format, o->width ? o->width : COMPARE_WIDTH,
-			   o->height ? o->height : COMPARE_HEIGHT, &err)) {
+	if (sp_output_open(&out, o->output, o->format, o->width ? o->width : default_side(o),
+			   o->height ? o->height : default_side(o), &err)) {
 		ret = sp_cli_output_error(o->output, &err);
 		goto out;
 	}

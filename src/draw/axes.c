@@ -44,11 +44,15 @@ static uint64_t count_ticks(uint64_t t0, uint64_t t1, uint64_t origin, uint64_t 
 	return k1 >= k0 ? k1 - k0 + 1 : 0;
 }
 
-/* "12.350000": @v ns in seconds with @decimals (0..9) digits. */
+/* "12.35": @v ns in seconds with @decimals (0..9) digits, "12" with none. */
 static void format_seconds(char *buf, size_t size, uint64_t v, int decimals)
 {
 	uint64_t frac = v % 1000000000ULL / pow10_u64(9 - decimals);
 
+	if (!decimals) {
+		snprintf(buf, size, "%llu", (unsigned long long)(v / 1000000000ULL));
+		return;
+	}
 	snprintf(buf, size, "%llu.%0*llu", (unsigned long long)(v / 1000000000ULL),
 		 decimals & 31, (unsigned long long)frac);
 }
@@ -89,11 +93,11 @@ int sp_time_ticks_compute(struct sp_time_ticks *t, uint64_t t0_ns, uint64_t t1_n
 		t->ticks[i].ts_ns = origin_ns + (first + i) * step;
 
 	/*
-	 * Seconds as trace-cmd report prints them: six decimals, more when
-	 * the step is below a microsecond, so consecutive labels differ.
+	 * Seconds with the decimals that name the ticks, no more: a step of
+	 * 50 ms reads 0.05, 0.10, ...; of 2 s, 436, 438, ...
 	 */
 	t->unit = "s";
-	label_ticks(t, origin_ns, exp10 >= 3 ? 6 : 9 - exp10);
+	label_ticks(t, origin_ns, exp10 >= 9 ? 0 : 9 - exp10);
 	snprintf(t->title, sizeof(t->title), "%s",
 		 origin_ns ? "time since the trace start (s)" : "trace timestamp (s)");
 	return 0;
@@ -139,6 +143,7 @@ void sp_axis_time_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 {
 	double bottom = plot->y + plot->h;
 	double label_y = bottom + theme->tick_len + theme->pad;
+	double right = plot->x + plot->w + 2 * theme->font_size, w;
 
 	if (t1_ns <= t0_ns)
 		return;
@@ -164,7 +169,18 @@ void sp_axis_time_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 		cairo_line_to(cr, x, bottom + theme->tick_len);
 		cairo_stroke(cr);
 		sp_render_set_color(cr, &theme->text);
-		sp_text_draw(cr, x, label_y, SP_ALIGN_CENTER | SP_ALIGN_TOP, t->ticks[i].label);
+		/*
+		 * A label centred on a tick at the right edge may be wider than
+		 * the room the layouts leave there (sp_layout_spec.right_w):
+		 * it ends at that room's end instead of leaving the image.
+		 */
+		w = sp_text_width(cr, t->ticks[i].label);
+		if (x + w / 2 > right)
+			sp_text_draw(cr, right, label_y, SP_ALIGN_RIGHT | SP_ALIGN_TOP,
+				     t->ticks[i].label);
+		else
+			sp_text_draw(cr, x, label_y, SP_ALIGN_CENTER | SP_ALIGN_TOP,
+				     t->ticks[i].label);
 	}
 	sp_render_set_color(cr, &theme->text);
 	sp_text_draw(cr, plot->x + plot->w / 2, label_y + sp_text_height(cr) + theme->pad,

@@ -94,11 +94,39 @@ void sp_text_draw_vertical(cairo_t *cr, double x, double y, unsigned int align, 
 	cairo_restore(cr);
 }
 
+/*
+ * The end of a label that tells it from its neighbours: a pid
+ * ("sched-messaging-2741"), a count ("timer:hrtimer_expire_entry: 312")
+ * or a parenthesis ("... (6 traces)"); its length, 0 for none.  Only a short end that leaves a head to cut counts.
+ */
+static size_t name_tail(const char *s, size_t n)
+{
+	size_t i = n;
+
+	if (n > 2 && s[n - 1] == ')') {
+		while (i > 1 && !(s[i - 2] == ' ' && s[i - 1] == '('))
+			i--;
+		i = i > 1 ? i - 2 : 0;
+	} else {
+		while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+			i--;
+		if (i == n || i == 0)
+			i = 0;
+		else if (s[i - 1] == '-')
+			i--;
+		else if (i > 1 && s[i - 1] == ' ' && s[i - 2] == ':')
+			i -= 2;
+		else
+			i = 0;
+	}
+	return i > 0 && n - i <= 16 ? n - i : 0;
+}
+
 bool sp_text_fit(cairo_t *cr, char *dst, size_t size, const char *text, double max_w)
 {
 	cairo_text_extents_t te;
 	char buf[TEXT_BUF];
-	size_t n, cut;
+	size_t n, cut, tail;
 
 	if (!size)
 		return false;
@@ -107,6 +135,21 @@ bool sp_text_fit(cairo_t *cr, char *dst, size_t size, const char *text, double m
 	if (te.x_advance <= max_w && n < size) {
 		memcpy(dst, buf, n + 1);
 		return true;
+	}
+	/* A pid or count that names the thing stays: the part before it is cut. */
+	tail = name_tail(buf, n);
+	for (cut = n - tail; tail && cut > 0;) {
+		do
+			cut--;
+		while (cut > 0 && ((unsigned char)buf[cut] & 0xc0) == 0x80);
+		if (cut + sizeof(ellipsis) - 1 + tail >= size)
+			continue;
+		memcpy(dst, buf, cut);
+		memcpy(dst + cut, ellipsis, sizeof(ellipsis) - 1);
+		memcpy(dst + cut + sizeof(ellipsis) - 1, buf + n - tail, tail + 1);
+		cairo_text_extents(cr, dst, &te);
+		if (te.x_advance <= max_w)
+			return false;
 	}
 	/* Drop whole characters from the end until text + ellipsis fits. */
 	cut = n;

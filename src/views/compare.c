@@ -43,6 +43,16 @@ struct lin_axis {
 	double ticks[16];
 };
 
+/*
+ * Room right of a plot with x labels: the last one is centred on the
+ * plot's right edge and must not leave the image (as sp_layout_spec's
+ * right_w).
+ */
+static double right_room(const struct sp_theme *theme)
+{
+	return 2 * theme->font_size;
+}
+
 static void lin_axis_fit(struct lin_axis *a, double lo, double hi)
 {
 	double span, raw, mag, step, t;
@@ -460,7 +470,7 @@ static int shift_layout(cairo_t *cr, const struct sp_theme *theme,
 	cairo_restore(cr);
 	sc->left_w = sp_axis_left_width(cr, theme, w, true);
 	sc->plot.x = area->x + sc->left_w;
-	sc->plot.w = area->w - sc->left_w - theme->margin;
+	sc->plot.w = area->w - sc->left_w - right_room(theme);
 	sc->plot.y = area->y + text_h + 2 * theme->pad;
 	sc->plot.h = area->h - (sc->plot.y - area->y) - 2 * text_h - 3 * theme->pad -
 		     (sc->log_x ? theme->tick_len : 0);
@@ -680,7 +690,7 @@ static int draw_ridgeline(cairo_t *cr, const struct sp_theme *theme,
 		}
 	cairo_restore(cr);
 	plot.x = area->x + label_w + 2 * theme->pad;
-	plot.w = area->w - (plot.x - area->x) - theme->margin;
+	plot.w = area->w - (plot.x - area->x) - right_room(theme);
 	plot.y = area->y + 2 * text_h + 2 * theme->pad;
 	plot.h = area->h - (plot.y - area->y) - 3 * text_h - 3 * theme->pad;
 	if (plot.w < SP_LAYOUT_MIN_PLOT || plot.h < SP_LAYOUT_MIN_PLOT)
@@ -847,7 +857,7 @@ static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
 	text_h = sp_text_height(cr);
 	cairo_restore(cr);
 	plot.x = area->x + rows_w;
-	plot.w = area->w - rows_w - theme->margin;
+	plot.w = area->w - rows_w - right_room(theme);
 	panel_h = (area->h - 2 * text_h - 4 * theme->pad - legend_h) / (double)fig->nr_graphs;
 	if (fig->pixels)	/* every panel alike, down to the pixel */
 		panel_h = floor(panel_h);
@@ -894,7 +904,7 @@ static void rw_plot_x(cairo_t *cr, const struct sp_theme *theme, const struct sp
 		      bool pixels, struct sp_rect *plot)
 {
 	plot->x = area->x + sp_rwgraph_left_width(cr, theme);
-	plot->w = area->w - (plot->x - area->x) - theme->margin;
+	plot->w = area->w - (plot->x - area->x) - right_room(theme);
 	plot->y = 0;
 	plot->h = 1;
 	if (pixels)

@@ -85,6 +85,9 @@ int sp_overview_figure_finish(struct sp_overview_figure *fig, const struct sp_da
 	note_h = fig->note ? sp_rwgraph_note_height(cr, theme) : theme->font_size;
 	if (fig->legend) {
 		sp_rwgraph_legend_size(cr, theme, &fig->style, true, &rw_lw, &rw_lh);
+		/* a row wider than the plot: as many rows as it needs */
+		if (rw_lw > px->w)
+			rw_lh = sp_rwgraph_legend_grid(cr, theme, &fig->style, px->w, NULL);
 		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		dg_lh = sp_figure_legend_height(cr, theme, &legend, px->w,
 						SP_DATAGRAPH_LEGEND_LINES);
@@ -185,8 +188,16 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 				     fig->style.counting);
 	sp_axis_time_draw(cr, theme, &lay->rw, &xt, env->t0_ns, env->t1_ns, false);
 
-	if (lay->rw_legend.h > 0)
-		sp_rwgraph_legend_draw(cr, theme, &fig->style, true, &lay->rw_legend);
+	if (lay->rw_legend.h > 0) {
+		double lw, lh;
+
+		sp_rwgraph_legend_size(cr, theme, &fig->style, true, &lw, &lh);
+		if (lw > lay->rw_legend.w)
+			sp_rwgraph_legend_grid(cr, theme, &fig->style, lay->rw_legend.w,
+					       &lay->rw_legend);
+		else
+			sp_rwgraph_legend_draw(cr, theme, &fig->style, true, &lay->rw_legend);
+	}
 	if (lay->dg_legend.h > 0) {
 		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		sp_legend_draw(cr, theme, &legend, &lay->dg_legend);

@@ -959,15 +959,10 @@ void sp_rwgraph_legend_draw(cairo_t *cr, const struct sp_theme *theme,
 	cairo_restore(cr);
 }
 
-/*
- * A legend below a narrow figure: the entries in as many columns as fit in
- * @w, row by row, with shorter line samples and labels than at the side;
- * an entry wider than half of @w gets a row of its own.  Drawn at @area
- * when it is not NULL.  Return: its height.
- */
-static double legend_grid(cairo_t *cr, const struct sp_theme *theme,
-			  const struct sp_rwgraph_style *style, double w,
-			  const struct sp_rect *area)
+/* A legend below a narrow figure, with shorter line samples than at the side. */
+double sp_rwgraph_legend_grid(cairo_t *cr, const struct sp_theme *theme,
+			      const struct sp_rwgraph_style *style, double w,
+			      const struct sp_rect *area)
 {
 	int entries[NR_ENTRIES], n = legend_entries(style, entries), i, nr_cols, col = 0, row = 0;
 	double sw = 1.4 * theme->font_size, gap = theme->font_size, rh = 1.4 * theme->font_size;
@@ -1039,7 +1034,7 @@ int sp_rwgraph_layout(struct sp_layout *lay, cairo_t *cr, const struct sp_theme 
 		} else {
 			/* narrow (a column of a paper): the plot keeps the width */
 			spec.legend = SP_LEGEND_BELOW;
-			spec.legend_h = legend_grid(cr, theme, &fig->style,
+			spec.legend_h = sp_rwgraph_legend_grid(cr, theme, &fig->style,
 						    width - 2 * spec.margin, NULL);
 		}
 	}
@@ -1144,7 +1139,7 @@ int sp_rwgraph_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		sp_rwgraph_draw_note_text(cr, theme, &top, buf);
 	}
 	if (fig->legend && lay->legend.w > 0 && lay->legend.y >= lay->plot.y + lay->plot.h) {
-		legend_grid(cr, theme, style, lay->legend.w, &lay->legend);
+		sp_rwgraph_legend_grid(cr, theme, style, lay->legend.w, &lay->legend);
 	} else if (fig->legend && lay->legend.w > 0) {
 		legend = lay->legend;
 		legend.y = lay->plot.y;

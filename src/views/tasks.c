@@ -24,9 +24,15 @@
 #include "schedplot/views/runtitles.h"
 #include "schedplot/views/tasks.h"
 
-/* Waiting: hatch lines of the running-waiting graph's red on a pale red, this period. */
+/*
+ * Waiting: hatch lines of the running-waiting graph's red on a pale red,
+ * this period; with the grey palette, dark grey on light grey (the hatch,
+ * not the shade, tells waiting from the CPUs' greys).
+ */
 static const struct sp_rgb wait_line = { 0.90, 0.30, 0.25 };
 static const struct sp_rgb wait_ground = { 1.00, 0.80, 0.78 };
+static const struct sp_rgb wait_line_grey = { 0.20, 0.20, 0.20 };
+static const struct sp_rgb wait_ground_grey = { 0.88, 0.88, 0.88 };
 #define HATCH_PERIOD 6
 
 /* Lines of the key at most, and its entries at most. */
@@ -126,7 +132,7 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 			if (cells[c].run && cells[c].cpu < ch->nr_cpus)
 				used[cells[c].cpu] = true;
 	}
-	ch->entries[n].color = wait_line;
+	ch->entries[n].color = ch->grey ? wait_line_grey : wait_line;
 	ch->entries[n++].label = "waiting for a CPU";
 	ch->nr_more = 0;
 	for (int i = 0; i < o->nr_key_cpus; i++) {
@@ -161,6 +167,8 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 
 	memset(ch, 0, sizeof(*ch));
 	ch->tl = tl;
+	ch->grey = o->palette && (o->palette == sp_palette_by_name("grey") ||
+				  o->palette == sp_palette_by_name("gray"));
 	ch->nr_cpus = o->nr_cpus;
 	ch->origin_ns = o->origin_ns;
 	cand = sp_alloc_array(tl->nr_tasks ? tl->nr_tasks : 1, sizeof(*cand));
@@ -227,9 +235,10 @@ void sp_tasks_release(struct sp_tasks_chart *ch)
 	memset(ch, 0, sizeof(*ch));
 }
 
-static cairo_pattern_t *wait_pattern(bool image)
+static cairo_pattern_t *wait_pattern(const struct sp_tasks_chart *ch, bool image)
 {
-	return sp_render_hatch(&wait_ground, &wait_line, 6, HATCH_PERIOD, image);
+	return sp_render_hatch(ch->grey ? &wait_ground_grey : &wait_ground,
+			       ch->grey ? &wait_line_grey : &wait_line, 6, HATCH_PERIOD, image);
 }
 
 static double edge(double x0, double w, unsigned int n, unsigned int i, bool snap)
@@ -355,7 +364,7 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 	cairo_paint(cr);
 	if (image)
 		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-	hatch = wait_pattern(image);
+	hatch = wait_pattern(ch, image);
 	for (size_t r = 0; r < ch->nr_rows; r++) {
 		const struct sp_taskline_cell *cells = ch->rows[r].task->cells;
 		double y0 = edge(plot->y, plot->h, (unsigned int)ch->nr_rows, (unsigned int)r, image);

@@ -82,6 +82,23 @@ static void test_text_fit(void **state)
 	assert_string_equal(buf, "a?");
 	assert_false(sp_text_fit(cr, buf, sizeof(buf), longest, 0.5));
 	assert_string_equal(buf, "");
+	/* What tells a label from its neighbours stays: the pid, the count. */
+	assert_false(sp_text_fit(cr, buf, sizeof(buf), "sched-messaging-2741", 80));
+	assert_true(sp_text_width(cr, buf) <= 80);
+	assert_non_null(strstr(buf, "\xe2\x80\xa6-2741"));
+	assert_memory_equal(buf, "sched-", 6);
+	assert_false(sp_text_fit(cr, buf, sizeof(buf), "timer:hrtimer_expire_entry: 312", 100));
+	assert_true(sp_text_width(cr, buf) <= 100);
+	assert_non_null(strstr(buf, "\xe2\x80\xa6: 312"));
+	assert_false(sp_text_fit(cr, buf, sizeof(buf), "before-1.dat \xe2\x80\xa6 after-3.dat (6 traces)",
+				 120));
+	assert_non_null(strstr(buf, "\xe2\x80\xa6 (6 traces)"));
+	/* Too narrow for the pid too: the end is cut. */
+	assert_false(sp_text_fit(cr, buf, sizeof(buf), "sched-messaging-2741", 30));
+	assert_null(strstr(buf, "2741"));
+	/* Digits without a separator are no pid. */
+	assert_false(sp_text_fit(cr, buf, sizeof(buf), "kworker/u8:12345678901", 60));
+	assert_memory_equal(buf + strlen(buf) - 3, "\xe2\x80\xa6", 3);
 	assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
 	cairo_destroy(cr);
 }

@@ -44,9 +44,9 @@ struct sp_time_ticks {
  *
  * The step is the smallest 1-2-5 x 10^k ns giving at most @max_ticks ticks
  * on multiples of the step (counted from @origin_ns) inside [t0, t1].
- * Labels are seconds since @origin_ns the way trace-cmd report prints
- * time: six decimals ("0.107500", "436.300000"), more when the step is
- * below a microsecond, so consecutive labels always differ.
+ * Labels are seconds since @origin_ns with the decimals that name the
+ * step and no more ("0.05" for a step of 50 ms, "436.3" for 100 ms, "12"
+ * from a step of 1 s up), so consecutive labels always differ.
  *
  * Return: 0, or -EINVAL for an empty window or bad arguments.
  */

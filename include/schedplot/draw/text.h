@@ -82,6 +82,10 @@ void sp_text_draw_vertical(struct _cairo *cr, double x, double y, unsigned int a
  * @text: any string (sanitized into @dst)
  * @max_w: the width available
  *
+ * A label's pid ("comm-2741"), count ("name: 312") or closing
+ * parenthesis ("name (6 traces)") is kept when the part before it can be
+ * cut to fit ("sched-mess…-2741"); else the end is cut.
+ *
  * Return: true when the text fits whole, false when it was shortened (an
  * empty @dst when not even the ellipsis fits).
  */

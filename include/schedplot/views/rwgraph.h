@@ -261,6 +261,24 @@ void sp_rwgraph_legend_draw(struct _cairo *cr, const struct sp_theme *theme,
 			    const struct sp_rect *area);
 
 /**
+ * sp_rwgraph_legend_grid - the legend in as many rows as a width needs
+ * @cr: cairo context
+ * @theme: the theme
+ * @style: the style
+ * @w: the width there is
+ * @area: where to draw it (its top left), or NULL to measure only
+ *
+ * The entries in columns that fit in @w, row by row, with short labels
+ * ("running", "waiting"); an entry wider than half of @w gets a row of its
+ * own.  For a row (sp_rwgraph_legend_size()) wider than the page.
+ *
+ * Return: the height.
+ */
+double sp_rwgraph_legend_grid(struct _cairo *cr, const struct sp_theme *theme,
+			      const struct sp_rwgraph_style *style, double w,
+			      const struct sp_rect *area);
+
+/**
  * sp_rwgraph_title_height - height of a figure title line
  * @cr: cairo context
  * @theme: the theme

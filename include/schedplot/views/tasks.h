@@ -65,6 +65,7 @@ struct sp_tasks_chart {
 	int32_t (*pid_rows)[2];		/* (pid, row), by pid */
 	size_t nr_candidates;		/* tasks that could have been rows */
 	struct sp_rgb *cpu_color;	/* per CPU of the trace */
+	bool grey;			/* the grey palette: waiting hatched in greys */
 	int nr_cpus;
 	struct sp_legend_entry *entries;	/* waiting, then the CPUs the rows ran on */
 	char (*entry_labels)[40];
