@@ -65,6 +65,9 @@ static const char compare_usage[] =
 	"                        complete window\n"
 	"      --target-process PID|COMM\n"
 	"                        the same for all threads of these processes\n"
+	"      --target-tree PID|COMM\n"
+	"                        the same for these tasks and all they forked, exec\n"
+	"                        or not, at any depth (trace-cmd record -c)\n"
 	"      --values          the inputs are text files of numbers, one per line\n"
 	"      --column NAME     with --values: the column NAME of CSV files\n"
 	"      --shift           with --values: the shift function of the values too\n"
@@ -101,6 +104,7 @@ enum {
 	OPT_ALPHA,
 	OPT_TARGET,
 	OPT_TARGET_PROCESS,
+	OPT_TARGET_TREE,
 	OPT_VALUES,
 	OPT_COLUMN,
 	OPT_SHIFT,
@@ -124,6 +128,7 @@ static const struct option compare_options[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, OPT_TARGET_TREE },
 	{ "values", no_argument, NULL, OPT_VALUES },
 	{ "column", required_argument, NULL, OPT_COLUMN },
 	{ "shift", no_argument, NULL, OPT_SHIFT },
@@ -402,7 +407,8 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 	}
 	o->targets = calloc(argc + 1, sizeof(char *));
 	o->target_procs = calloc(argc + 1, sizeof(char *));
-	if (!o->targets || !o->target_procs)
+	o->target_trees = calloc(argc + 1, sizeof(char *));
+	if (!o->targets || !o->target_procs || !o->target_trees)
 		return sp_cli_fail(NULL, "out of memory");
 
 	optind = 1;
@@ -434,6 +440,9 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 			break;
 		case OPT_TARGET_PROCESS:
 			o->target_procs[o->nr_target_procs++] = optarg;
+			break;
+		case OPT_TARGET_TREE:
+			o->target_trees[o->nr_target_trees++] = optarg;
 			break;
 		case OPT_VALUES:
 			o->values = true;
@@ -517,7 +526,7 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		return sp_cli_usage("compare", "the first group is empty (no file before --vs)");
 	if (!o->nr_files[1])
 		return sp_cli_usage("compare", "the second group is empty (no file after --vs)");
-	if (o->values && (o->nr_targets || o->nr_target_procs))
+	if (o->values && (o->nr_targets || o->nr_target_procs || o->nr_target_trees))
 		return sp_cli_usage("compare", "--target%s is for traces, not with --values",
 				    o->nr_targets ? "" : "-process");
 	if (!o->values && (o->column || o->shift))
@@ -641,6 +650,7 @@ static void compare_release(struct sp_cmp *c)
 	}
 	free(c->o.targets);
 	free(c->o.target_procs);
+	free(c->o.target_trees);
 	sp_color_map_release(&c->o.colors);
 	free(c->metrics);
 }

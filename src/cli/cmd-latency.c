@@ -62,6 +62,9 @@ static const char latency_usage[] =
 	"                        (repeatable)\n"
 	"      --target-process PID|COMM\n"
 	"                        count waits of the threads of these processes\n"
+	"      --target-tree PID|COMM\n"
+	"                        the same for these tasks and all they forked, exec\n"
+	"                        or not, at any depth (trace-cmd record -c)\n"
 	"      --topology FILE   output of 'lscpu -p' on the traced machine, for\n"
 	"                        --by socket when the trace has no topology\n"
 	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
@@ -98,6 +101,7 @@ static const struct option latency_options[] = {
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
 	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },

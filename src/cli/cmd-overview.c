@@ -54,6 +54,9 @@ static const char overview_usage[] =
 	"                          counted as running or waiting\n"
 	"      --target-process PID|COMM\n"
 	"                          the same for all threads of these processes\n"
+	"      --target-tree PID|COMM\n"
+	"                          the same for these tasks and all they forked, exec\n"
+	"                          or not, at any depth (trace-cmd record -c)\n"
 	"      --color-by WHAT     pid (default), command or process\n"
 	"      --palette NAME      default, colorblind or grey\n"
 	"      --aggregate RULE    how a pixel column of a row is colored: share\n"
@@ -108,6 +111,7 @@ static const struct option overview_options[] = {
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },

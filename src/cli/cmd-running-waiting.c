@@ -53,6 +53,9 @@ static const char rw_usage[] =
 	"                        (repeatable)\n"
 	"      --target-process PID|COMM\n"
 	"                        count only the threads of these processes\n"
+	"      --target-tree PID|COMM\n"
+	"                        the same for these tasks and all they forked, exec\n"
+	"                        or not, at any depth (trace-cmd record -c)\n"
 	"      --width N         image width: px for PNG (default 1600), pt for\n"
 	"                        PDF/SVG (default 720)\n"
 	"      --height N        image height\n"
@@ -87,6 +90,7 @@ static const struct option rw_options[] = {
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },

@@ -49,6 +49,9 @@ static const char runs_usage[] =
 	"      --target COMM|PID runs of these commands (glob) or thread ids (repeatable)\n"
 	"      --target-process PID|COMM\n"
 	"                        runs of the threads of these processes (by leader)\n"
+	"      --target-tree PID|COMM\n"
+	"                        the same for these tasks and all they forked, exec\n"
+	"                        or not, at any depth (trace-cmd record -c)\n"
 		"  -v, --verbose         list what was repaired or lost in the trace (the\n"
 	"                        first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet           no progress line and no warnings\n"
@@ -65,6 +68,7 @@ enum {
 	OPT_CPUS,
 	OPT_TARGET,
 	OPT_TARGET_PROCESS,
+	OPT_TARGET_TREE,
 };
 
 static const struct option runs_options[] = {
@@ -77,6 +81,7 @@ static const struct option runs_options[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, OPT_TARGET_TREE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -91,6 +96,7 @@ static const struct option window_options[] = {
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -373,7 +379,8 @@ int sp_cmd_runs(int argc, char **argv)
 		case OPT_TIME:
 		case OPT_CPUS:
 		case OPT_TARGET:
-		case OPT_TARGET_PROCESS: {
+		case OPT_TARGET_PROCESS:
+		case OPT_TARGET_TREE: {
 			const struct option *w = &window_options[opt - OPT_MIN];
 			size_t len = strlen(w->name) + strlen(optarg) + 4;
 

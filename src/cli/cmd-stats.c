@@ -48,6 +48,9 @@ static const char stats_usage[] =
 	"                          (comma list)\n"
 	"      --target-process PID|COMM\n"
 	"                          count only the threads of these processes (by leader)\n"
+	"      --target-tree PID|COMM\n"
+	"                          the same for these tasks and all they forked, exec\n"
+	"                          or not, at any depth (trace-cmd record -c)\n"
 		"  -v, --verbose           list what was repaired or lost in the trace (the\n"
 	"                          first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet             no progress line and no warnings\n"
@@ -64,6 +67,7 @@ static const struct option stats_options[] = {
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
 	{ "top", required_argument, NULL, 'n' },
 	{ "by", required_argument, NULL, 'b' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -324,6 +328,11 @@ static void print_json_scope(const struct sp_trace *t, const struct sp_stats *s,
 	for (i = 0; i < o->nr_target_procs; i++) {
 		printf("%s", i ? ", " : "");
 		sp_cli_json_string(stdout, o->target_procs[i]);
+	}
+	printf("], \"target_trees\": [");
+	for (i = 0; i < o->nr_target_trees; i++) {
+		printf("%s", i ? ", " : "");
+		sp_cli_json_string(stdout, o->target_trees[i]);
 	}
 	printf("]},\n");
 }
@@ -629,6 +638,8 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 			printf("%s%s", c ? "," : ", tasks ", sc->opts.targets[c]);
 		for (c = 0; c < sc->opts.nr_target_procs; c++)
 			printf("%s%s", c ? "," : ", processes ", sc->opts.target_procs[c]);
+		for (c = 0; c < sc->opts.nr_target_trees; c++)
+			printf("%s%s", c ? "," : ", trees ", sc->opts.target_trees[c]);
 		printf("\n");
 	}
 	printf("cpus        %d (%d with records)\n", t->nr_cpus, with_records);
@@ -792,6 +803,7 @@ int sp_cmd_stats(int argc, char **argv)
 		case SP_VOPT_CPUS:
 		case SP_VOPT_TARGET:
 		case SP_VOPT_TARGET_PROCESS:
+		case SP_VOPT_TARGET_TREE:
 			ret = sp_view_opts_scope(&sc->opts, opt, optarg);
 			if (ret)
 				goto out_inputs;

@@ -46,6 +46,9 @@ static const char tasks_usage[] =
 	"                          (repeat or separate with commas), all unless --top\n"
 	"      --target-process PID|COMM\n"
 	"                          only the threads of these processes (by leader)\n"
+	"      --target-tree PID|COMM\n"
+	"                          the same for these tasks and all they forked, exec\n"
+	"                          or not, at any depth (trace-cmd record -c)\n"
 	"      --top N             the N tasks with most run time in the window\n"
 	"                          (default 32; 0: all)\n"
 	"      --sort KEY          row order, first at the top: run (most run time,\n"
@@ -84,6 +87,7 @@ static const struct option tasks_options[] = {
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
 	{ "top", required_argument, NULL, SP_VOPT_TOP },
 	{ "sort", required_argument, NULL, SP_VOPT_SORT },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },

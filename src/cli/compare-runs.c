@@ -50,11 +50,13 @@ static void target_patterns(const struct sp_cmp_opts *o, struct sp_target *tg)
 	tg->nr_tasks = o->nr_targets;
 	tg->procs = o->target_procs;
 	tg->nr_procs = o->nr_target_procs;
+	tg->trees = o->target_trees;
+	tg->nr_trees = o->nr_target_trees;
 }
 
 static bool has_targets(const struct sp_cmp_opts *o)
 {
-	return o->nr_targets || o->nr_target_procs;
+	return o->nr_targets || o->nr_target_procs || o->nr_target_trees;
 }
 
 static bool is_target(const struct trace_pass *p, int pid)
@@ -70,19 +72,22 @@ static int warn_unmatched(const struct sp_cmp_opts *o, const struct sp_model *m,
 			  const char *file)
 {
 	struct sp_target tg;
+	const char *pattern, *suffix;
 	bool *unmatched;
-	int i;
+	int i, nr;
 
 	target_patterns(o, &tg);
-	unmatched = calloc((size_t)(tg.nr_tasks + tg.nr_procs), sizeof(*unmatched));
+	nr = tg.nr_tasks + tg.nr_procs + tg.nr_trees;
+	unmatched = calloc((size_t)nr, sizeof(*unmatched));
 	if (!unmatched)
 		return -ENOMEM;
 	sp_target_unmatched(&tg, m, unmatched);
-	for (i = 0; i < tg.nr_tasks + tg.nr_procs; i++)
-		if (unmatched[i])
-			sp_cli_warn("%s: no task matches --target%s '%s'", file,
-				    i < tg.nr_tasks ? "" : "-process",
-				    i < tg.nr_tasks ? tg.tasks[i] : tg.procs[i - tg.nr_tasks]);
+	for (i = 0; i < nr; i++) {
+		if (!unmatched[i])
+			continue;
+		pattern = sp_target_nth(&tg, i, &suffix);
+		sp_cli_warn("%s: no task matches --target%s '%s'", file, suffix, pattern);
+	}
 	free(unmatched);
 	return 0;
 }
@@ -179,11 +184,15 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 		goto out;
 	}
 	if (has_targets(o) && !p.target_seen) {
+		struct sp_target tg;
+		const char *suffix, *pattern;
+
+		target_patterns(o, &tg);
+		pattern = sp_target_nth(&tg, 0, &suffix);
 		ret = sp_cli_fail(r->file, "no task matching --target%s '%s'%s ran (its duration "
-				  "is unknown; check the names with 'schedplot stats')",
-				  o->nr_targets ? "" : "-process",
-				  o->nr_targets ? o->targets[0] : o->target_procs[0],
-				  o->nr_targets + o->nr_target_procs > 1 ? " or the others" : "");
+				  "is unknown; check the names with 'schedplot stats')", suffix,
+				  pattern, tg.nr_tasks + tg.nr_procs + tg.nr_trees > 1 ?
+				  " or the others" : "");
 		goto out;
 	}
 	dur_ns = has_targets(o) ? p.target_last_ns - p.target_first_ns :

@@ -39,6 +39,7 @@ static const struct option view_options[] = {
 	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
+	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
 	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
 	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
 	{ "title", required_argument, NULL, SP_VOPT_TITLE },
@@ -194,6 +195,8 @@ int sp_view_opts_scope(struct sp_view_opts *o, int opt, const char *arg)
 	case SP_VOPT_TARGET_PROCESS:
 		return add_targets(o, "target-process", &o->target_procs, &o->nr_target_procs,
 				   arg);
+	case SP_VOPT_TARGET_TREE:
+		return add_targets(o, "target-tree", &o->target_trees, &o->nr_target_trees, arg);
 	}
 	return sp_cli_usage(o->cmd, "unknown option");
 }
@@ -289,6 +292,7 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		case SP_VOPT_CPUS:
 		case SP_VOPT_TARGET:
 		case SP_VOPT_TARGET_PROCESS:
+		case SP_VOPT_TARGET_TREE:
 			ret = sp_view_opts_scope(o, opt, optarg);
 			break;
 		case SP_VOPT_WIDTH:
@@ -652,7 +656,7 @@ const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t 
 
 bool sp_view_opts_has_targets(const struct sp_view_opts *o)
 {
-	return o->nr_targets || o->nr_target_procs;
+	return o->nr_targets || o->nr_target_procs || o->nr_target_trees;
 }
 
 static void target_patterns(const struct sp_view_opts *o, struct sp_target *tg)
@@ -661,6 +665,8 @@ static void target_patterns(const struct sp_view_opts *o, struct sp_target *tg)
 	tg->nr_tasks = o->nr_targets;
 	tg->procs = o->target_procs;
 	tg->nr_procs = o->nr_target_procs;
+	tg->trees = o->target_trees;
+	tg->nr_trees = o->nr_target_trees;
 }
 
 bool sp_view_opts_is_target(const struct sp_view_opts *o, int pid, const char *comm)
@@ -679,10 +685,13 @@ const char *sp_view_opts_counting(struct sp_view_opts *o)
 	if (!sp_view_opts_has_targets(o))
 		return NULL;
 	o->counting[0] = '\0';
-	for (i = 0; i < o->nr_targets + o->nr_target_procs && len < room; i++) {
-		bool process = i >= o->nr_targets;
+	for (i = 0; i < o->nr_targets + o->nr_target_procs + o->nr_target_trees && len < room;
+	     i++) {
+		bool process = i >= o->nr_targets && i < o->nr_targets + o->nr_target_procs;
+		bool tree = i >= o->nr_targets + o->nr_target_procs;
 		int n = snprintf(o->counting + len, room - len, "%s%s%s", i ? ", " : "",
-				 process ? "process " : "",
+				 tree ? "tree " : process ? "process " : "",
+				 tree ? o->target_trees[i - o->nr_targets - o->nr_target_procs] :
 				 process ? o->target_procs[i - o->nr_targets] : o->targets[i]);
 
 		len += n > 0 ? (size_t)n : 0;
@@ -696,29 +705,33 @@ int sp_view_opts_check_targets(const struct sp_view_opts *o, const struct sp_mod
 			       const char *path)
 {
 	struct sp_target tg;
+	const char *pattern, *suffix;
 	bool *unmatched;
-	int n, i;
+	int n, i, nr;
 
 	if (!sp_view_opts_has_targets(o))
 		return SP_EXIT_OK;
 	target_patterns(o, &tg);
-	unmatched = calloc((size_t)(tg.nr_tasks + tg.nr_procs), sizeof(*unmatched));
+	nr = tg.nr_tasks + tg.nr_procs + tg.nr_trees;
+	unmatched = calloc((size_t)nr, sizeof(*unmatched));
 	if (!unmatched)
 		return sp_cli_fail(NULL, "out of memory");
 	n = sp_target_unmatched(&tg, m, unmatched);
-	if (n == tg.nr_tasks + tg.nr_procs) {
+	if (n == nr) {
 		free(unmatched);
+		pattern = sp_target_nth(&tg, 0, &suffix);
 		return sp_cli_fail(path, "no task of the trace matches --target%s '%s'%s (commands "
 				   "match as globs, numbers as pids; 'schedplot stats --by "
-				   "command' lists the commands)", tg.nr_tasks ? "" : "-process",
-				   tg.nr_tasks ? tg.tasks[0] : tg.procs[0],
+				   "command' lists the commands)", suffix, pattern,
 				   n > 1 ? " or the others" : "");
 	}
-	for (i = 0; i < tg.nr_tasks + tg.nr_procs; i++)
-		if (unmatched[i])
-			sp_cli_warn("%s: no task matches --target%s '%s'; left out", path,
-				    i < tg.nr_tasks ? "" : "-process",
-				    i < tg.nr_tasks ? tg.tasks[i] : tg.procs[i - tg.nr_tasks]);
+	for (i = 0; i < nr; i++) {
+		if (!unmatched[i])
+			continue;
+		pattern = sp_target_nth(&tg, i, &suffix);
+		sp_cli_warn("%s: no task matches --target%s '%s'; left out", path, suffix,
+			    pattern);
+	}
 	free(unmatched);
 	return SP_EXIT_OK;
 }
@@ -735,6 +748,11 @@ void sp_view_opts_release(struct sp_view_opts *o)
 	free(o->target_procs);
 	o->target_procs = NULL;
 	o->nr_target_procs = 0;
+	for (i = 0; i < o->nr_target_trees; i++)
+		free(o->target_trees[i]);
+	free(o->target_trees);
+	o->target_trees = NULL;
+	o->nr_target_trees = 0;
 	free(o->cpus);
 	free(o->events);
 	o->events = NULL;

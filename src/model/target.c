@@ -47,12 +47,35 @@ bool sp_target_pattern_match(const struct sp_model *m, const char *pattern, bool
 	return comm_match(pattern, tgid == pid ? comm : sp_model_comm(m, tgid));
 }
 
+/* Deeper than any process tree; a loop of bad fork records ends here too. */
+#define TREE_MAX_DEPTH 1024
+
+bool sp_target_tree_match(const struct sp_model *m, const char *pattern, int pid,
+			  const char *comm)
+{
+	const struct sp_task *t;
+	int depth;
+
+	if (pid <= 0)
+		return false;
+	for (depth = 0; depth < TREE_MAX_DEPTH && pid > 0; depth++) {
+		if (sp_target_pattern_match(m, pattern, false, pid,
+					    depth ? sp_model_comm(m, pid) : comm))
+			return true;
+		t = sp_model_task(m, pid);
+		if (!t || t->ppid == pid)
+			return false;
+		pid = t->ppid;
+	}
+	return false;
+}
+
 bool sp_target_match(const struct sp_target *tg, const struct sp_model *m, int pid,
 		     const char *comm)
 {
 	int i;
 
-	if (!tg->nr_tasks && !tg->nr_procs)
+	if (!tg->nr_tasks && !tg->nr_procs && !tg->nr_trees)
 		return true;
 	for (i = 0; i < tg->nr_tasks; i++)
 		if (sp_target_pattern_match(m, tg->tasks[i], false, pid, comm))
@@ -60,19 +83,37 @@ bool sp_target_match(const struct sp_target *tg, const struct sp_model *m, int p
 	for (i = 0; i < tg->nr_procs; i++)
 		if (sp_target_pattern_match(m, tg->procs[i], true, pid, comm))
 			return true;
+	for (i = 0; i < tg->nr_trees; i++)
+		if (sp_target_tree_match(m, tg->trees[i], pid, comm))
+			return true;
 	return false;
+}
+
+const char *sp_target_nth(const struct sp_target *tg, int i, const char **suffix)
+{
+	if (i < tg->nr_tasks) {
+		*suffix = "";
+		return tg->tasks[i];
+	}
+	if (i < tg->nr_tasks + tg->nr_procs) {
+		*suffix = "-process";
+		return tg->procs[i - tg->nr_tasks];
+	}
+	*suffix = "-tree";
+	return tg->trees[i - tg->nr_tasks - tg->nr_procs];
 }
 
 int sp_target_unmatched(const struct sp_target *tg, const struct sp_model *m, bool *unmatched)
 {
 	int i, n = 0;
 
-	for (i = 0; i < tg->nr_tasks + tg->nr_procs; i++) {
-		bool process = i >= tg->nr_tasks;
-		const char *p = process ? tg->procs[i - tg->nr_tasks] : tg->tasks[i];
+	for (i = 0; i < tg->nr_tasks + tg->nr_procs + tg->nr_trees; i++) {
+		const char *suffix, *p = sp_target_nth(tg, i, &suffix);
+		bool process = !strcmp(suffix, "-process");
 		size_t k;
 
 		unmatched[i] = true;
+		/* a tree's root is a task the pattern selects as --target does */
 		for (k = 0; k < m->nr_tasks && unmatched[i]; k++) {
 			const struct sp_task *t = &m->tasks[k];
 

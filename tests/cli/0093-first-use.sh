@@ -129,3 +129,51 @@ else
 fi
 check "schedplot-stats(1): affinity is not in the trace" \
 	grep -q '^Affinity is not in the trace' "$SRCDIR/man/schedplot-stats.1"
+
+# --target-tree follows children, exec or not (trace-cmd record -c): in
+# overload.dat record.sh (6856) forked 6867, which ran exec (barrier) and
+# forked the threads 6868-6873 (trace-cmd report's sched_process_fork)
+if command -v trace-cmd >/dev/null 2>&1; then
+	tree=$(trace-cmd report "$f" 2>/dev/null | python3 -c '
+import re, sys
+kids = {}
+for l in sys.stdin:
+    m = re.search(r"sched_process_fork: +comm=\S+ pid=(\d+) child_comm=\S+ child_pid=(\d+)", l)
+    if m:
+        kids.setdefault(int(m.group(1)), []).append(int(m.group(2)))
+todo, seen = [6856], []
+while todo:
+    p = todo.pop()
+    seen.append(p)
+    todo += kids.get(p, [])
+print(" ".join(map(str, sorted(seen))))')
+else
+	tree="6856 6867 6868 6869 6870 6871 6872 6873"
+fi
+run "$SCHEDPLOT" stats -q --json --target-tree record.sh "$f"
+expect_status 0 "stats --target-tree record.sh"
+got=$(python3 -c 'import json, sys; print(" ".join(str(t["pid"]) for t in sorted(json.load(open(sys.argv[1]))["tasks"], key=lambda t: t["pid"])))' "$OUT")
+if [ "$got" = "$tree" ]; then
+	ok "stats --target-tree record.sh: the tasks of its fork tree in trace-cmd report ($tree)"
+else
+	not_ok "stats --target-tree record.sh: tasks $got, trace-cmd report's tree $tree"
+fi
+run "$SCHEDPLOT" stats -q --json --target-process record.sh "$f"
+got=$(python3 -c 'import json, sys; print(" ".join(str(t["pid"]) for t in json.load(open(sys.argv[1]))["tasks"]))' "$OUT")
+check "stats --target-process record.sh: record.sh alone (barrier ran exec)" test "$got" = 6856
+run "$SCHEDPLOT" runs --target-tree 6867 "$f"
+got=$(awk -F, 'NR > 2 { print $4 }' "$OUT" | sort -u | tr '\n' ' ')
+check "runs --target-tree 6867: the runs of 6867 and its threads" \
+	test "$got" = "6867 6868 6869 6870 6871 6872 6873 "
+run "$SCHEDPLOT" datagraph -q --target-tree record.sh -o "$TMP/tree.png" "$f"
+expect_status 0 "datagraph --target-tree record.sh"
+run "$SCHEDPLOT" compare -q --target-tree barrier "$c"/t2-1.dat --vs "$c"/t3-1.dat
+expect_status 0 "compare --target-tree barrier"
+run "$SCHEDPLOT" stats -q --target-tree nosuch "$f"
+expect_status 1 "stats --target-tree of no task"
+expect_stderr_line "no task of the trace matches --target-tree 'nosuch'" \
+	"stats --target-tree of no task: says which option"
+for cmd in datagraph overview running-waiting tasks latency stats runs compare; do
+	check "$cmd --help lists --target-tree" grep -q -- '--target-tree PID|COMM' \
+		<("$SCHEDPLOT" $cmd --help)
+done

@@ -112,11 +112,45 @@ static void test_patterns(void **state)
 	sp_model_release(&m);
 }
 
+/* --target-tree: a task and all it forked, exec or not (trace-cmd record -c) */
+static void test_trees(void **state)
+{
+	char *sh[] = { "sh" };
+	char *thread[] = { "103" };
+	char *none[] = { "nosuch" };
+	struct sp_target tg = { .trees = sh, .nr_trees = 1 };
+	bool unmatched[2];
+
+	build();
+	/* the shell, the benchmark it started (exec), its threads, their child */
+	for (int pid = 100; pid <= 104; pid++)
+		assert_true(sp_target_match(&tg, &m, pid, sp_model_comm(&m, pid)));
+	assert_true(sp_target_match(&tg, &m, 300, "sh"));
+	assert_false(sp_target_match(&tg, &m, 200, "kworker/0:1"));
+	assert_false(sp_target_match(&tg, &m, 0, "swapper/0"));
+	/* --target-process sh leaves out the benchmark that ran exec */
+	tg = (struct sp_target){ .procs = sh, .nr_procs = 1 };
+	assert_false(sp_target_match(&tg, &m, 102, "bench"));
+	/* by pid: a thread and what it forked, not its siblings or parent */
+	tg = (struct sp_target){ .trees = thread, .nr_trees = 1 };
+	assert_true(sp_target_match(&tg, &m, 103, "bench"));
+	assert_true(sp_target_match(&tg, &m, 104, "helper"));
+	assert_false(sp_target_match(&tg, &m, 102, "bench"));
+	assert_false(sp_target_match(&tg, &m, 101, "bench"));
+	/* a tree of no root is told apart, after the other patterns */
+	tg = (struct sp_target){ .tasks = sh, .nr_tasks = 1, .trees = none, .nr_trees = 1 };
+	assert_int_equal(sp_target_unmatched(&tg, &m, unmatched), 1);
+	assert_false(unmatched[0]);
+	assert_true(unmatched[1]);
+	sp_model_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tgid),
 		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_trees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,6 +68,8 @@ struct sp_cmp_opts {
 	int nr_targets;
 	char **target_procs;		/* --target-process: leader pids or commands */
 	int nr_target_procs;
+	char **target_trees;		/* --target-tree: root pids or commands */
+	int nr_target_trees;
 	bool values;
 	const char *column;
 	bool shift;

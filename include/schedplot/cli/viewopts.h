@@ -47,6 +47,7 @@ enum sp_view_opt {
 	SP_VOPT_FREQ,			/* power layers of the datagraph */
 	SP_VOPT_IDLE_STATES,
 	SP_VOPT_TARGET_PROCESS,		/* --target-process PID|COMM */
+	SP_VOPT_TARGET_TREE,		/* --target-tree PID|COMM */
 	SP_VOPT_MIGRATIONS,		/* datagraph marks */
 	SP_VOPT_WAKEUPS,
 	SP_VOPT_PLACEMENT,
@@ -99,6 +100,8 @@ struct sp_view_opts {
 	int nr_targets;
 	char **target_procs;		/* --target-process leader pids or commands */
 	int nr_target_procs;
+	char **target_trees;		/* --target-tree root pids or commands */
+	int nr_target_trees;
 	double width, height;		/* 0: the view's default */
 	const char *title;
 	bool no_legend;
