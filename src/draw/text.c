@@ -97,7 +97,8 @@ void sp_text_draw_vertical(cairo_t *cr, double x, double y, unsigned int align, 
 /*
  * The end of a label that tells it from its neighbours: a pid
  * ("sched-messaging-2741"), a count ("timer:hrtimer_expire_entry: 312")
- * or a parenthesis ("... (6 traces)"); its length, 0 for none.  Only a short end that leaves a head to cut counts.
+ * or a parenthesis ("... (6 traces)"); its length, 0 for none.  Only a
+ * short end that leaves a head to cut counts.
  */
 static size_t name_tail(const char *s, size_t n)
 {

@@ -90,8 +90,8 @@ static void test_text_fit(void **state)
 	assert_false(sp_text_fit(cr, buf, sizeof(buf), "timer:hrtimer_expire_entry: 312", 100));
 	assert_true(sp_text_width(cr, buf) <= 100);
 	assert_non_null(strstr(buf, "\xe2\x80\xa6: 312"));
-	assert_false(sp_text_fit(cr, buf, sizeof(buf), "before-1.dat \xe2\x80\xa6 after-3.dat (6 traces)",
-				 120));
+	assert_false(sp_text_fit(cr, buf, sizeof(buf),
+				 "before-1.dat \xe2\x80\xa6 after-3.dat (6 traces)", 120));
 	assert_non_null(strstr(buf, "\xe2\x80\xa6 (6 traces)"));
 	/* Too narrow for the pid too: the end is cut. */
 	assert_false(sp_text_fit(cr, buf, sizeof(buf), "sched-messaging-2741", 30));
