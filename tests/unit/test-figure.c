@@ -80,7 +80,7 @@ static void test_time_ticks(void **state)
 
 	sp_theme_init(&th, 0);
 	assert_int_equal(sp_figure_time_ticks(&wide, cr, &th, 1500, 0, 1000000000, 0), 0);
-	assert_int_equal(sp_figure_time_ticks(&narrow, cr, &th, 120, 0, 1000000000, 0), 0);
+	assert_int_equal(sp_figure_time_ticks(&narrow, cr, &th, 60, 0, 1000000000, 0), 0);
 	assert_true(wide.nr_ticks >= 5);
 	assert_true(narrow.nr_ticks >= 1 && narrow.nr_ticks < wide.nr_ticks);
 	assert_int_equal(sp_figure_time_ticks(&wide, cr, &th, 1500, 10, 10, 0), -EINVAL);
