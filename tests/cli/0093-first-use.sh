@@ -177,3 +177,21 @@ for cmd in datagraph overview running-waiting tasks latency stats runs compare; 
 	check "$cmd --help lists --target-tree" grep -q -- '--target-tree PID|COMM' \
 		<("$SCHEDPLOT" $cmd --help)
 done
+
+# --freq on a trace that describes power:cpu_frequency but holds no record
+# of it (a kernel without cpufreq; trace-cmd keeps every event's format)
+z=$SHARED/x86_64-1cpu-v7-zlib.dat
+if [ -f "$z" ]; then
+	run "$SCHEDPLOT" datagraph --freq merged -o "$TMP/freq.png" "$z"
+	expect_status 0 "datagraph --freq on a trace without frequency records"
+	expect_grep "$ERR" "holds no power:cpu_frequency record: the frequency is unknown everywhere" \
+		"datagraph --freq on a trace without frequency records: warns"
+	run "$SCHEDPLOT" datagraph -o "$TMP/nofreq.png" "$z"
+	if grep -q 'power:cpu_frequency' "$ERR"; then
+		not_ok "datagraph without --freq: a word of frequency records"
+	else
+		ok "datagraph without --freq: no word of frequency records"
+	fi
+else
+	skip "the shared traces are not here: --freq without records not tried"
+fi
