@@ -237,11 +237,7 @@ void sp_latency_add(struct sp_latency *l, const struct sp_wait *w)
 
 	if (w->wait_class > SP_WAIT_PREEMPT || !(l->class_mask & (1u << w->wait_class)))
 		return;
-	if (w->start_ns < l->t0_ns || w->start_ns > l->t1_ns)
-		return;
-	if (l->cpus && (w->cpu < 0 || w->cpu >= l->nr_cpus || !l->cpus[w->cpu]))
-		return;
-	if (l->task && !l->task(l->task_data, w->pid, comm_of(l, w->pid)))
+	if (!sp_scope_wait(&l->scope, w))
 		return;
 	g = group_get(l, key_of(l, w));
 	if (!g || sp_samples_add(&g->samples[w->wait_class], w->dur_ns)) {
@@ -252,9 +248,10 @@ void sp_latency_add(struct sp_latency *l, const struct sp_wait *w)
 		g->max = *w;
 	if (l->slowest)
 		slowest_keep(l, w);
-	if (l->time_hist && l->t1_ns > l->t0_ns) {
-		size_t col = (size_t)((double)(w->start_ns - l->t0_ns) /
-				      (double)(l->t1_ns - l->t0_ns) * (double)l->nr_time_cols);
+	if (l->time_hist && l->scope.t1_ns > l->scope.t0_ns) {
+		size_t col = (size_t)((double)(w->start_ns - l->scope.t0_ns) /
+				      (double)(l->scope.t1_ns - l->scope.t0_ns) *
+				      (double)l->nr_time_cols);
 
 		if (col >= l->nr_time_cols)
 			col = l->nr_time_cols - 1;

@@ -18,20 +18,19 @@ void sp_stats_init(struct sp_stats *s, uint64_t t0_ns, uint64_t end_ns, int nr_c
 	s->end_ns = end_ns;
 	s->nr_cpus = nr_cpus;
 	s->last_ns = t0_ns;
-	s->lat_to_ns = UINT64_MAX;
+	sp_scope_init(&s->scope, 0, UINT64_MAX);
 }
 
 void sp_stats_reset(struct sp_stats *s)
 {
 	struct sp_samples lat = s->lat;
-	uint64_t from = s->lat_from_ns, to = s->lat_to_ns;
+	struct sp_scope scope = s->scope;
 	struct sp_power *power = s->power;
 
 	sp_samples_clear(&lat);
 	sp_stats_init(s, s->t0_ns, s->end_ns, s->nr_cpus);
 	s->lat = lat;
-	s->lat_from_ns = from;
-	s->lat_to_ns = to;
+	s->scope = scope;
 	s->power = power;
 	if (power)
 		sp_power_reset(power);
@@ -244,19 +243,16 @@ static void obs_steps(void *data, const struct sp_step *steps, size_t n)
 
 void sp_stats_wait(struct sp_stats *s, const struct sp_wait *w)
 {
-	if (w->start_ns < s->lat_from_ns || w->start_ns > s->lat_to_ns)
+	if (!sp_scope_wait(&s->scope, w))
 		return;
+	if (w->wait_class == SP_WAIT_WAKEUP)
+		sp_stats_latency(s, w->dur_ns);
 	TOP_KEEP(s->waits_top, s->nr_waits_top, *w);
 }
 
 static void obs_wait(void *data, const struct sp_wait *w)
 {
-	struct sp_stats *s = data;
-
-	if (w->wait_class == SP_WAIT_WAKEUP && w->start_ns >= s->lat_from_ns &&
-	    w->start_ns <= s->lat_to_ns)
-		sp_stats_latency(s, w->dur_ns);
-	sp_stats_wait(s, w);
+	sp_stats_wait(data, w);
 }
 
 static void obs_extra(void *data, const struct sp_event *ev)

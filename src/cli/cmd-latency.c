@@ -259,11 +259,6 @@ static void on_reset(void *data)
 	sp_latency_reset(data);
 }
 
-static bool is_target(void *data, int pid, const char *comm)
-{
-	return sp_view_opts_is_target(data, pid, comm);
-}
-
 static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct latency_run *v = run->data;
@@ -276,14 +271,8 @@ static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	r->file = o->traces[run->trace_index];
 	l->by = v->by;
 	l->class_mask = v->class_mask;
-	l->t0_ns = o->t0_ns;
-	l->t1_ns = o->t1_ns;
-	l->cpus = o->cpus;
+	l->scope = o->scope;
 	l->nr_cpus = o->nr_cpus;
-	if (sp_view_opts_has_targets(o)) {
-		l->task = is_target;
-		l->task_data = o;
-	}
 	l->model = &run->trace.model;
 	l->nr_slowest = v->slowest;
 	if (v->plot == SP_LATPLOT_TIME && !run->no_image)

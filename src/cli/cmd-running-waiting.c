@@ -220,21 +220,11 @@ const struct sp_view_extra sp_view_csv = {
 
 /* ---- the view ---- */
 
-static bool rw_is_target(void *data, int pid, const char *comm)
-{
-	return sp_view_opts_is_target(data, pid, comm);
-}
-
 int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o)
 {
 	int c, n = 0;
 
-	memset(filter, 0, sizeof(*filter));
-	filter->cpus = o->cpus;
-	if (sp_view_opts_has_targets(o)) {
-		filter->task = rw_is_target;
-		filter->task_data = o;
-	}
+	sp_scope_filter(&o->scope, filter);
 	for (c = 0; c < o->nr_cpus; c++)
 		n += o->cpus[c];
 	return n;

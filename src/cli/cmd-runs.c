@@ -176,15 +176,6 @@ static void spool_end(struct runs_out *r)
 	r->spool = NULL;
 }
 
-static const char *run_comm(const struct runs_out *r, int pid)
-{
-	const char *comm = sp_model_comm(&r->t->model, pid);
-
-	if (!*comm)
-		comm = sp_reader_comm(r->t->reader, pid);
-	return comm ? comm : "";
-}
-
 static void on_run(void *data, const struct sp_run *run)
 {
 	struct runs_out *r = data;
@@ -194,15 +185,9 @@ static void on_run(void *data, const struct sp_run *run)
 
 	if (run->pid == 0 && !r->idle)
 		return;
-	/* overlapping the window; one of no length inside it */
-	if (run->start_ns > o->t1_ns || run->end_ns < o->t0_ns ||
-	    (run->end_ns > run->start_ns && (run->start_ns == o->t1_ns || run->end_ns == o->t0_ns)))
+	if (!sp_scope_run(&o->scope, run))
 		return;
-	if (run->cpu < o->nr_cpus && o->cpus && !o->cpus[run->cpu])
-		return;
-	comm = run_comm(r, run->pid);
-	if (sp_view_opts_has_targets(o) && !sp_view_opts_is_target(o, run->pid, comm))
-		return;
+	comm = sp_scope_comm(&o->scope, run->pid);
 	if (r->spool && r->t->model.nr_by_type[SP_EV_WAKEUP])
 		spool_end(r);
 	switch (run->end) {

@@ -753,6 +753,7 @@ int sp_cmd_stats(int argc, char **argv)
 	struct sp_model_filter filter;
 	struct sp_model_observer obs;
 	struct sp_pass pass;
+	struct sp_scope scope;
 	struct command_row *cmds = NULL;
 	struct stats_scope *sc;
 	bool by_command = false;
@@ -861,11 +862,15 @@ int sp_cmd_stats(int argc, char **argv)
 	if (t0 > sc->opts.t1_ns)
 		t0 = sc->opts.t1_ns;
 	sp_stats_init(s, t0, sc->opts.t1_ns, sc->nr_cpus);
-	if (sc->window) {
-		/* the latencies of the wakeups inside it */
-		s->lat_from_ns = t0;
-		s->lat_to_ns = sc->opts.t1_ns;
-	}
+	/*
+	 * The waits and migrations counted: the scope of the views, its
+	 * window cut as the step functions' is when one was asked for
+	 * (without one, every wait of the trace counts).
+	 */
+	scope = sc->opts.scope;
+	if (sc->window)
+		scope.t0_ns = t0;
+	s->scope = scope;
 	sc->stats = s;
 	ret = want_power(&t, &sc->power, t0, sc->opts.t1_ns);
 	if (ret < 0) {
@@ -878,8 +883,7 @@ int sp_cmd_stats(int argc, char **argv)
 	sp_stats_observer(s, &obs);
 	sp_pass_add(&pass, &obs);
 	/* all of the trace, or what happened in the window asked for */
-	ret = sp_cli_marks_init(&sc->marks, &t, t.has_topology ? &t.topology : NULL,
-				sc->window ? t0 : 0, sc->window ? sc->opts.t1_ns : UINT64_MAX);
+	ret = sp_cli_marks_init(&sc->marks, &t, t.has_topology ? &t.topology : NULL, &scope);
 	if (ret) {
 		ret = sp_cli_fail(path, "out of memory");
 		goto out;
@@ -899,9 +903,7 @@ int sp_cmd_stats(int argc, char **argv)
 	}
 	sp_cli_marks_observer(&sc->marks, &obs);
 	sp_pass_add(&pass, &obs);
-	if (sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts))
-		sc->marks.scope = &filter;
-	ret = sp_cli_run(&t, &pass, sc->marks.scope);
+	ret = sp_cli_run(&t, &pass, &filter);
 	if (!ret)
 		ret = sp_view_opts_check_targets(&sc->opts, &t.model, path);
 	if (ret)

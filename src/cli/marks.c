@@ -14,11 +14,13 @@
 #include "schedplot/trace/reader.h"
 
 int sp_cli_marks_init(struct sp_cli_marks *mk, struct sp_trace *t, const struct sp_topology *topo,
-		      uint64_t t0_ns, uint64_t t1_ns)
+		      const struct sp_scope *scope)
 {
+	uint64_t t0_ns = scope->t0_ns, t1_ns = scope->t1_ns;
 	int c;
 
 	memset(mk, 0, sizeof(*mk));
+	mk->scope = *scope;
 	if (topo) {
 		mk->socket = calloc((size_t)t->nr_cpus, sizeof(*mk->socket));
 		if (!mk->socket)
@@ -47,29 +49,11 @@ void sp_cli_request_numa(struct sp_trace *t, struct sp_migrations *mg)
 	sp_error_clear(&err);
 }
 
-static bool cpu_in_scope(const struct sp_cli_marks *mk, int cpu)
-{
-	const struct sp_model_filter *f = mk->scope;
-
-	return !f || !f->cpus || (cpu >= 0 && cpu < mk->mig.model->nr_cpus && f->cpus[cpu]);
-}
-
-static bool task_in_scope(const struct sp_cli_marks *mk, int pid)
-{
-	const struct sp_model_filter *f = mk->scope;
-	const char *comm;
-
-	if (!f || !f->task)
-		return true;
-	comm = sp_model_comm(mk->mig.model, pid);
-	return f->task(f->task_data, pid, comm ? comm : "");
-}
-
 static void marks_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_cli_marks *mk = data;
 
-	if (cpu_in_scope(mk, w->cpu) && task_in_scope(mk, w->pid))
+	if (sp_scope_wait(&mk->scope, w))
 		sp_placement_add(&mk->place, w);
 }
 
@@ -77,7 +61,8 @@ static void marks_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, i
 {
 	struct sp_cli_marks *mk = data;
 
-	if ((cpu_in_scope(mk, from_cpu) || cpu_in_scope(mk, to_cpu)) && task_in_scope(mk, pid))
+	/* the others are classified too: a NUMA balancing record is taken by its move */
+	if (sp_scope_migration(&mk->scope, ts_ns, pid, from_cpu, to_cpu))
 		sp_migrations_add(&mk->mig, ts_ns, pid, from_cpu, to_cpu, NULL);
 	else
 		sp_migrations_classify(&mk->mig, pid, from_cpu, to_cpu, NULL);

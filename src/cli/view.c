@@ -560,6 +560,16 @@ static int first_event(const char *path, const char *event, uint64_t *ts_ns)
 	return SP_EXIT_OK;
 }
 
+static void target_patterns(const struct sp_view_opts *o, struct sp_target *tg)
+{
+	tg->tasks = o->targets;
+	tg->nr_tasks = o->nr_targets;
+	tg->procs = o->target_procs;
+	tg->nr_procs = o->nr_target_procs;
+	tg->trees = o->target_trees;
+	tg->nr_trees = o->nr_target_trees;
+}
+
 int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 {
 	uint64_t start = t->first_ns, end = t->end_ns;
@@ -620,6 +630,12 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 	}
 
 	o->nr_cpus = t->nr_cpus;
+	target_patterns(o, &o->target);
+	sp_scope_init(&o->scope, o->t0_ns, o->t1_ns);
+	o->scope.target = sp_view_opts_has_targets(o) ? &o->target : NULL;
+	o->scope.model = o->model;
+	o->scope.reader = t->reader;
+	o->scope.nr_cpus = t->nr_cpus;
 	free(o->cpus);			/* resolved again for each trace of a view */
 	o->cpus = calloc(t->nr_cpus, sizeof(*o->cpus));
 	if (!o->cpus)
@@ -629,6 +645,7 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 			o->cpus[c] = true;
 		return SP_EXIT_OK;
 	}
+	o->scope.cpus = o->cpus;
 	ret = sp_parse_cpu_list(o->cpus_list, o->cpus, t->nr_cpus, &bad);
 	if (ret == -ERANGE && bad >= 0)
 		return sp_cli_usage(o->cmd, "--cpus %s: the trace has no CPU %ld (it has %d: "
@@ -657,16 +674,6 @@ const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t 
 bool sp_view_opts_has_targets(const struct sp_view_opts *o)
 {
 	return o->nr_targets || o->nr_target_procs || o->nr_target_trees;
-}
-
-static void target_patterns(const struct sp_view_opts *o, struct sp_target *tg)
-{
-	tg->tasks = o->targets;
-	tg->nr_tasks = o->nr_targets;
-	tg->procs = o->target_procs;
-	tg->nr_procs = o->nr_target_procs;
-	tg->trees = o->target_trees;
-	tg->nr_trees = o->nr_target_trees;
 }
 
 bool sp_view_opts_is_target(const struct sp_view_opts *o, int pid, const char *comm)

@@ -662,6 +662,7 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t s
 	cpu->run_waker = -1;
 	cpu->run_prev_cpu = -1;
 	cpu->run_became = 0;
+	cpu->run_comm = 0;	/* pid 0's; a task's is its held record's */
 	if (pid != 0) {
 		struct sp_held *b;
 		uint64_t ref;
@@ -679,6 +680,7 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t s
 		b = held_add(m, ts, false, t, &ref);
 		if (!b)
 			return -ENOMEM;
+		cpu->run_comm = b->comm;
 		b->w.pid = pid;
 		b->w.cpu = c;
 		b->w.prev_cpu = t->last_cpu;
@@ -745,7 +747,7 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 		struct sp_run r = {
 			.start_ns = cpu->run_start_ns, .end_ns = ts, .cpu = c, .pid = pid,
 			.wait_ns = cpu->run_wait_ns, .waker = cpu->run_waker,
-			.prev_cpu = cpu->run_prev_cpu,
+			.prev_cpu = cpu->run_prev_cpu, .start_comm = cpu->run_comm,
 			.end = ev ? SP_RUN_END_SWITCH : how == END_OF_TRACE ? SP_RUN_END_TRACE
 									 : SP_RUN_END_REPAIR,
 			.end_state = ev ? ev->prev_state : NULL,
@@ -1018,6 +1020,7 @@ static int repair_late_current(struct sp_model *m, int c, struct sp_task *t)
 	cpu->run_wait_ns = wait_ns;
 	cpu->run_waker = waker;
 	cpu->run_prev_cpu = b->w.prev_cpu;
+	cpu->run_comm = b->comm;
 	cpu->run_counted = cpu->selected && task_selected(m, t);
 	if (!ret && cpu->run_counted)
 		ret = change_add(m, t_r, 1, 0);

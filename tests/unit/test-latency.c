@@ -33,7 +33,7 @@ static void setup(struct sp_latency *l, enum sp_latency_by by)
 	memset(l, 0, sizeof(*l));
 	l->by = by;
 	l->class_mask = 3;
-	l->t1_ns = UINT64_MAX;
+	l->scope.t1_ns = UINT64_MAX;
 	l->nr_slowest = 3;
 	assert_int_equal(sp_latency_init(l), 0);
 }
@@ -108,9 +108,10 @@ static void test_filters(void **state)
 	struct sp_wait w;
 
 	setup(&l, SP_LAT_BY_NONE);
-	l.t0_ns = 100;
-	l.t1_ns = 200;
-	l.cpus = cpus;
+	l.scope.t0_ns = 100;
+	l.scope.t1_ns = 200;
+	l.scope.cpus = cpus;
+	l.scope.nr_cpus = 2;
 	l.nr_cpus = 2;
 	l.class_mask = 1u << SP_WAIT_WAKEUP;
 	w = wakeup(99, 1, 5, 0, 0, false);

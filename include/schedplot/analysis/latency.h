@@ -9,6 +9,7 @@
 
 #include "schedplot/analysis/quantile.h"
 #include "schedplot/model/model.h"
+#include "schedplot/model/scope.h"
 
 /*
  * The distribution of waits for a CPU (struct sp_wait, one per wait), split
@@ -53,12 +54,13 @@ struct sp_latency {
 	/* settings, before the pass */
 	enum sp_latency_by by;
 	unsigned int class_mask;	/* 1 << enum sp_wait_class kept */
-	uint64_t t0_ns, t1_ns;		/* waits that start in [t0, t1] */
-	const bool *cpus;		/* nr_cpus: the CPUs ran on that count; NULL all */
-	int nr_cpus;
+	/*
+	 * the waits that count (sp_scope_wait()); its window is also that of
+	 * the time histogram
+	 */
+	struct sp_scope scope;
+	int nr_cpus;			/* of the trace, for socket */
 	const int *socket;		/* nr_cpus entries or NULL: the topology */
-	bool (*task)(void *data, int pid, const char *comm);	/* NULL: all */
-	void *task_data;
 	const struct sp_model *model;	/* for commands */
 	size_t nr_slowest;		/* the longest waits to keep */
 	size_t nr_time_cols;		/* columns of the time-by-length histogram, 0: none */

@@ -9,6 +9,7 @@
 #include "schedplot/analysis/quantile.h"
 
 #include "schedplot/model/model.h"
+#include "schedplot/model/scope.h"
 
 struct sp_model_observer;
 struct sp_power;
@@ -52,9 +53,11 @@ struct sp_stats {
 	int waiting_max;
 	uint64_t idle_while_waiting_ns;
 	uint64_t lost_cpu_ns;		/* integral of lost(t) dt, CPU*ns (below) */
-	/* wakeup latency: of the waits that began in [lat_from_ns, lat_to_ns] */
-	uint64_t lat_from_ns;		/* 0 from sp_stats_init(): all */
-	uint64_t lat_to_ns;		/* UINT64_MAX from sp_stats_init() */
+	/*
+	 * wakeup latency: of the waits the scope counts (sp_scope_wait());
+	 * every wait from sp_stats_init(), kept by sp_stats_reset()
+	 */
+	struct sp_scope scope;
 	struct sp_samples lat;
 	int lat_error;			/* -ENOMEM when a latency could not be kept */
 	struct sp_summary latency;	/* of lat, by sp_stats_finish() */
@@ -66,8 +69,8 @@ struct sp_stats {
 	struct sp_power *power;
 	/*
 	 * Where to look: the longest stretches of idle while waiting inside
-	 * [t0, end], and the longest waits (any class) that began in
-	 * [lat_from_ns, lat_to_ns]; longest first, earlier first on ties.
+	 * [t0, end], and the longest waits (any class) the scope counts;
+	 * longest first, earlier first on ties.
 	 */
 	struct sp_stats_iww iww_top[SP_STATS_TOP];
 	size_t nr_iww_top;
@@ -132,11 +135,12 @@ void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n);
 void sp_stats_latency(struct sp_stats *s, uint64_t dur_ns);
 
 /**
- * sp_stats_wait - consider one finished wait for the longest kept
+ * sp_stats_wait - count one finished wait: its latency (a wakeup's), and
+ * whether it is among the longest
  * @s: the stats
  * @w: the wait (any class)
  *
- * Waits that began outside [lat_from_ns, lat_to_ns] are ignored.
+ * Waits s->scope does not count (sp_scope_wait()) are ignored.
  */
 void sp_stats_wait(struct sp_stats *s, const struct sp_wait *w);
 

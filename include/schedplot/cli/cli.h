@@ -348,8 +348,8 @@ int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_
 int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit);
 
 /**
- * sp_cli_rw_filter - what running(t)/waiting(t) count, from --cpus and --target
- * @filter: filled in; points into @o
+ * sp_cli_rw_filter - what running(t)/waiting(t) count: the scope's CPUs and tasks
+ * @filter: filled in (sp_scope_filter()); points into @o
  * @o: resolved view options
  *
  * Return: N, the number of CPUs counted.

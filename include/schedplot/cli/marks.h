@@ -5,6 +5,7 @@
 #include "schedplot/analysis/migrations.h"
 #include "schedplot/analysis/placement.h"
 #include "schedplot/model/model.h"
+#include "schedplot/model/scope.h"
 
 struct sp_topology;
 struct sp_trace;
@@ -18,26 +19,21 @@ struct sp_cli_marks {
 	struct sp_migrations mig;
 	struct sp_placement_stats place;
 	int *socket;			/* per CPU of the trace, from its topology */
-	/*
-	 * NULL: every migration and wait counts.  Else only a migration of a
-	 * task it selects to or from a CPU it selects, and a wait of such a
-	 * task that ended on such a CPU (--cpus, --target, as the model's).
-	 */
-	const struct sp_model_filter *scope;
+	/* the migrations and waits counted (sp_scope_migration(), sp_scope_wait()) */
+	struct sp_scope scope;
 };
 
 /**
- * sp_cli_marks_init - count over [@t0_ns, @t1_ns] of an open trace
+ * sp_cli_marks_init - count what a scope counts of an open trace
  * @mk: the counts
  * @t: the trace, open; the NUMA balancing events are asked for
  * @topo: the topology to tell sockets by, or NULL
- * @t0_ns: window start
- * @t1_ns: window end
+ * @scope: the window, CPUs and tasks counted (copied)
  *
  * Return: 0 or -ENOMEM.
  */
 int sp_cli_marks_init(struct sp_cli_marks *mk, struct sp_trace *t, const struct sp_topology *topo,
-		      uint64_t t0_ns, uint64_t t1_ns);
+		      const struct sp_scope *scope);
 
 /**
  * sp_cli_request_numa - ask the reader for the NUMA balancing records @mg needs

@@ -8,6 +8,8 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/draw/colormap.h"
 #include "schedplot/draw/output.h"
+#include "schedplot/model/scope.h"
+#include "schedplot/model/target.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-power.h"
@@ -129,6 +131,12 @@ struct sp_view_opts {
 	bool *cpus;			/* nr_cpus entries: true when drawn/counted */
 	int nr_cpus;
 	const struct sp_model *model;	/* the trace's, for --target-process */
+	struct sp_target target;	/* --target and --target-process */
+	/*
+	 * What is counted, as every consumer of the pass reads it: the
+	 * window, the CPUs (NULL without --cpus) and the targets
+	 */
+	struct sp_scope scope;
 	char counting[96];		/* for sp_view_opts_counting() */
 };
 

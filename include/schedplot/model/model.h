@@ -98,6 +98,7 @@ struct sp_cpu {
 	int32_t run_waker;
 	int32_t run_prev_cpu;
 	uint64_t run_became;	/* the current run's becoming current (sp_task.became) */
+	uint32_t run_comm;	/* the task's name as the current run began (a string id) */
 };
 
 enum sp_wait_class {
@@ -142,6 +143,11 @@ struct sp_run {
 	uint64_t wait_ns;	/* the wait (struct sp_wait) that ended as it began, 0 if none */
 	int32_t waker;		/* that wait's waker, -1 if none (or no wait) */
 	int32_t prev_cpu;	/* where it ran last before, -1 if nowhere yet (and for pid 0) */
+	/*
+	 * the task's name as the run began (sp_model_str()), which the wait
+	 * that ended then is told with; 0 when unknown (or pid 0)
+	 */
+	uint32_t start_comm;
 	uint8_t end;		/* enum sp_run_end */
 	/*
 	 * SP_RUN_END_SWITCH: the switch's prev_state as trace-cmd prints it
