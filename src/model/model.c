@@ -24,8 +24,13 @@
  *
  *   - a wakeup of T in (t_r, t) found T current on c; it is held on c
  *     (deferred_wake_ns) and, once the repair shows T had left at t_r,
- *     makes T wait from its own time.  T becoming current elsewhere in
- *     the meantime shows the same, and settles it there;
+ *     makes T wait from its own time, until T's first becoming current
+ *     after it: none yet, or one on another CPU in the meantime, which
+ *     the repair reaches back to (wake_elsewhere()).  Without a repair T
+ *     was still current, and the wakeup started nothing;
+ *   - repairs chain: a wait one repair makes began with its wakeup's
+ *     record, and a repair on another CPU placed at or after that record
+ *     ends it rather than cancels it;
  *   - a wait of P that began after c's record at t_r (a wakeup, or P
  *     switched out runnable elsewhere) never was: P was current on c;
  *   - P switched in elsewhere after t_r became current on c first: the
@@ -607,9 +612,13 @@ static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp
 			       int next_pid)
 {
 	uint64_t ts = cpu->deferred_wake_ns;
+	int ret;
 
 	cpu->deferred_wake_ns = SP_NO_TS;
-	return wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place, next_pid == 0);
+	ret = wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place, next_pid == 0);
+	/* it began with its record, not now: a repair elsewhere judges it by that */
+	t->wait_seq = cpu->deferred_wake_seq;
+	return ret;
 }
 
 /* Hand the migration held on @cpu to the consumers, in the model's state now. */
@@ -670,12 +679,16 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t s
 		t = task_get(m, pid);
 		if (!t)
 			return -ENOMEM;
-		/* current here, so gone from where a wakeup was held for it */
+		/*
+		 * Current here while still held current on another CPU: a
+		 * migration held there is told now, as of a task that left;
+		 * a wakeup held there waits for that CPU's next sched record,
+		 * which tells whether it found the task gone (wake_elsewhere()).
+		 */
 		if (t->state == SP_TASK_RUNNING && t->cpu != c && m->cpus[t->cpu].cur_pid == pid &&
-		    (m->cpus[t->cpu].deferred_wake_ns != SP_NO_TS ||
-		     m->cpus[t->cpu].deferred_mig_ns != SP_NO_TS)) {
+		    m->cpus[t->cpu].deferred_mig_ns != SP_NO_TS) {
 			t->state = SP_TASK_OTHER;
-			ret = deferred_apply(m, &m->cpus[t->cpu], t, -1);
+			deferred_mig_apply(m, &m->cpus[t->cpu]);
 		}
 		b = held_add(m, ts, false, t, &ref);
 		if (!b)
@@ -816,6 +829,7 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 		/* decided at t->cpu's next sched record */
 		if (on->cur_pid == ev->pid && on->deferred_wake_ns == SP_NO_TS) {
 			on->deferred_wake_ns = ev->ts_ns;
+			on->deferred_wake_seq = m->nr_records;
 			on->deferred_place = place;
 			on->deferred_waker = ev->common_pid;
 		}
@@ -1027,6 +1041,72 @@ static int repair_late_current(struct sp_model *m, int c, struct sp_task *t)
 	return ret ? ret : 1;
 }
 
+/* Whether @t became current (anywhere) after the record counted by @seq, or at its repair. */
+static bool became_since(struct sp_model *m, const struct sp_task *t, uint64_t seq)
+{
+	const struct sp_held *b = held_get(m, t->became);
+
+	return b && b->seq >= seq;
+}
+
+/*
+ * A repair on @cpu at t_r shows that its task @t had left it, while a
+ * wakeup of @t at W > t_r is held there, and @t has meanwhile become
+ * current on another CPU.  In time order the wakeup found @t gone and made
+ * it wait, until it became current again: the first time after W, at X.
+ *
+ *      cpu:  sched(T) |               (repaired: T left at t_r)   sched(P)
+ *                    t_r     W (wakeup of T, held here)
+ *      d:                              |T switched in (X)
+ *
+ * That becoming is still held (nothing after t_r is final yet): it gets
+ * the wait [W, X).  Before and after go by the records' order, in which
+ * a repair acts after the record it is placed at: a becoming before the
+ * wakeup's record means the wakeup found @t current there, and nothing
+ * waited.
+ */
+static int wake_elsewhere(struct sp_model *m, struct sp_cpu *cpu, struct sp_task *t, int next_pid)
+{
+	uint64_t w_ns = cpu->deferred_wake_ns, seq = cpu->deferred_wake_seq, ref = t->became;
+	struct sp_held *b = held_get(m, ref), *p, *r = NULL;
+	struct sp_cpu *on;
+	int ret = 0;
+
+	cpu->deferred_wake_ns = SP_NO_TS;
+	/* in the records' order: a repair acts after its record, the wakeup's too */
+	if (!b || b->seq < seq)
+		return 0;
+	while ((p = held_get(m, b->prev)) && p->seq >= seq) {
+		ref = b->prev;
+		b = p;
+	}
+	if (b->has_wait || b->cpu == cpu - m->cpus)
+		return 0;
+	on = &m->cpus[b->cpu];
+	if (on->run_became != ref && TOLD(m, run_info) && !(r = held_get(m, b->run)))
+		return 0;
+	b->has_wait = true;
+	b->wait_seq = seq;
+	b->wait_counted = cpu_selected(m, cpu->deferred_place) && task_selected(m, t);
+	b->w.start_ns = w_ns;
+	b->w.dur_ns = b->ts > w_ns ? b->ts - w_ns : 0;
+	b->w.wait_class = SP_WAIT_WAKEUP;
+	b->w.waker = cpu->deferred_waker;
+	b->w.target_cpu = cpu->deferred_place;
+	b->w.prev_idle = next_pid == 0;
+	t->wait_ns += b->w.dur_ns;
+	if (b->wait_counted)
+		ret = change_add(m, w_ns, 0, 1) ?: change_add(m, b->ts, 0, -1);
+	if (on->run_became == ref) {
+		on->run_wait_ns = b->w.dur_ns;
+		on->run_waker = b->w.waker;
+	} else if (r) {
+		r->r.wait_ns = b->w.dur_ns;
+		r->r.waker = b->w.waker;
+	}
+	return ret;
+}
+
 /*
  * c's current task T was not current at the sched record that names @pid:
  * T left, and @pid came, at c's previous sched record t_r.
@@ -1043,10 +1123,12 @@ static int repair(struct sp_model *m, int c, int pid)
 		prev_idle_repair(m, c, pid == 0);
 	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
 	ret = run_end(m, c, t_r, END_OTHER, NULL);
-	if (!ret && t && t->state == SP_TASK_OTHER)
+	if (!ret && t && cpu->deferred_wake_ns != SP_NO_TS &&
+	    became_since(m, t, cpu->deferred_wake_seq))
+		ret = wake_elsewhere(m, cpu, t, pid);	/* current elsewhere meanwhile */
+	else if (!ret && t && t->state == SP_TASK_OTHER)
 		ret = deferred_apply(m, cpu, t, pid);
-	else
-		deferred_mig_apply(m, cpu);
+	deferred_mig_apply(m, cpu);
 	t = pid > 0 ? task_get(m, pid) : NULL;
 	if (!ret && t) {
 		ret = repair_late_current(m, c, t);

@@ -508,6 +508,94 @@ static void test_held_wakeup_dropped(void **state)
 	sp_model_release(&m);
 }
 
+/*
+ * X, held current on CPU 1, is woken from CPU 0 and switched in there; CPU
+ * 1's next sched record shows X still current: the wakeup found X running
+ * and started nothing, though X became current elsewhere before that record.
+ */
+static void test_held_wakeup_current_elsewhere(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_switch(10, 1, 0, false, 10);
+	ev_wakeup(15, 0, 0, SP_EV_WAKEUP, 10, 0);
+	ev_switch(18, 0, 0, false, 10);			/* X current on CPU 0 too */
+	ev_sched(40, 1, 10);				/* and still on CPU 1: no repair */
+	finish();
+
+	assert_int_equal(sp_model_nr_repairs(&m), 0);
+	assert_int_equal(sp_model_task(&m, 10)->wait_ns, 0);
+	assert_int_equal(lg.nr_latencies, 0);
+	assert_int_equal(lg.stats.waiting_max, 0);
+	sp_model_release(&m);
+}
+
+/*
+ * Chained repairs.  X runs on CPU 2 from 10; CPU 0 records a wakeup of X at
+ * 20, its last sched record before 40, whose common_pid is X; CPU 2's next
+ * sched record, at 30, shows X gone since 10.  In time order: X left CPU 2
+ * at 10, the wakeup at 20 made it wait, and the repair on CPU 0, placed
+ * after that record, made it current there at 20.  The second repair must
+ * see the wait the first one gave X as beginning with its record at 20.
+ */
+static void test_chained_repairs(void **state)
+{
+	uint64_t start[3] = { 0, 0, 0 };
+
+	setup_model(3, start, 100, false, NULL);
+	ev_other(0, 0, 0);
+	ev_other(0, 1, 0);
+	ev_switch(10, 2, 0, false, 10);
+	ev_sched(12, 0, 0);
+	ev_wakeup(20, 0, 0, SP_EV_WAKEUP, 10, 0);	/* X held current on CPU 2 */
+	ev_sched(30, 2, 0);				/* CPU 2 missed a switch at 10 */
+	ev_sched(40, 0, 10);				/* CPU 0 missed one at 20 */
+	finish();
+
+	assert_int_equal(sp_model_nr_repairs(&m), 2);
+	assert_int_equal(lg.nr_latencies, 1);
+	assert_int_equal(lg.latencies[0], 0);
+	assert_int_equal(lg.nr_waits, 1);
+	assert_int_equal(lg.waits[0].start_ns, 20);
+	assert_int_equal(lg.waits[0].cpu, 0);
+	assert_int_equal(m.nr_waits_open, 0);
+	sp_model_release(&m);
+}
+
+/*
+ * X runs on CPU 0 from 10; a wakeup of X at 20 is held there; X is switched
+ * in on CPU 2 at 26 and sleeps at 29; CPU 0's next sched record, at 40,
+ * shows X gone since 10.  The wakeup made X wait from 20 to 26, where it
+ * became current: a wait of 6, not one still open at the end.
+ */
+static void test_held_wakeup_ran_elsewhere(void **state)
+{
+	uint64_t start[3] = { 0, 0, 0 };
+
+	setup_model(3, start, 100, false, NULL);
+	ev_other(0, 1, 0);
+	ev_other(0, 2, 0);
+	ev_switch(10, 0, 0, false, 10);
+	ev_wakeup(20, 1, 0, SP_EV_WAKEUP, 10, 1);	/* X held current on CPU 0 */
+	ev_switch(26, 2, 0, false, 10);
+	ev_switch(29, 2, 10, false, 0);
+	ev_sched(40, 0, 5);				/* CPU 0 missed a switch at 10 */
+	finish();
+
+	struct sp_task *x = sp_model_task(&m, 10);
+
+	assert_int_equal(sp_model_nr_repairs(&m), 1);
+	assert_int_equal(lg.nr_latencies, 1);
+	assert_int_equal(lg.latencies[0], 6);
+	assert_int_equal(x->wait_ns, 6);
+	assert_int_equal(lg.waits[0].cpu, 2);
+	assert_int_equal(m.nr_waits_open, 0);
+	assert_int_equal(lg.stats.waiting_max, 1);
+	sp_model_release(&m);
+}
+
 /* A wakeup while the previous CPU idles; a wait open at the end is no sample. */
 static void test_wait_prev_idle_and_open(void **state)
 {
@@ -1018,6 +1106,9 @@ int main(void)
 		cmocka_unit_test(test_held_until_end),
 		cmocka_unit_test(test_migration_held_until_repair),
 		cmocka_unit_test(test_held_wakeup_dropped),
+		cmocka_unit_test(test_held_wakeup_current_elsewhere),
+		cmocka_unit_test(test_chained_repairs),
+		cmocka_unit_test(test_held_wakeup_ran_elsewhere),
 		cmocka_unit_test(test_wait_prev_idle_and_open),
 		cmocka_unit_test(test_prev_idle_repaired),
 		cmocka_unit_test(test_waking_as_wakeup),

@@ -82,6 +82,7 @@ struct sp_cpu {
 	 * first such wakeup, SP_NO_TS when none.
 	 */
 	uint64_t deferred_wake_ns;
+	uint64_t deferred_wake_seq;	/* records handled up to that wakeup's */
 	int32_t deferred_place;
 	int32_t deferred_waker;
 	/*
