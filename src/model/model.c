@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * model: sched records -> per-CPU runs, task table, running/waiting steps.
- * The rules are those of DESIGN.md ("Exact semantics").
+ * The rules are those of doc/design.md ("Exact semantics").
  *
  * Repairs reach into the past: when CPU c's tracked task T is not the
  * common_pid P of a sched record at time t, the switch was missed and is

@@ -86,7 +86,7 @@ int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 	if (ret)
 		return ret;
 	/*
-	 * DESIGN.md: a CPU that lost nothing recorded everything from the
+	 * doc/design.md: a CPU that lost nothing recorded everything from the
 	 * trace's start, t0, so it is complete from there (its first sched
 	 * record's common_pid was current since t0); any other CPU only from
 	 * its first record.  Whether it lost nothing reads all its pages, so

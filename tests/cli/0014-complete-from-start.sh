@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# DESIGN.md: a CPU that lost nothing (the file's cpustats show no overrun
+# doc/design.md: a CPU that lost nothing (the file's cpustats show no overrun
 # and no dropped events, its pages no lost-events marker) is complete from
 # the trace's start t0; any other CPU only from its first record.
 #   overload.dat: cpustats all zero, CPU 1 idle for its first 4.3 ms: the

@@ -13,7 +13,7 @@
  * (by class: at wakeup, load balancing; across sockets), the placement of
  * each wakeup (stayed, left an idle or a busy previous CPU, with its wait)
  * and the time integrals of running and waiting tasks, with the exact
- * semantics of the design notes.  The same seed gives the same bytes.
+ * semantics of doc/design.md.  The same seed gives the same bytes.
  *
  * Workloads:
  *   hpc        one thread per CPU that computes and meets at short waits,

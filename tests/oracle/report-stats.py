@@ -4,14 +4,14 @@
 
 This is an independent oracle for the tests: it never reads the .dat file
 itself, only what `trace-cmd report -N -t` prints, and it follows the
-"Exact semantics" section of the design notes (DESIGN.md) step by step:
+"Exact semantics" section of doc/design.md step by step:
 
   * -t prints timestamps with all nine digits of nanoseconds;
   * -N loads no plugins, so every event is printed with the kernel's own
     print format (prev_state decoded by the kernel's __print_flags rather
     than by the sched_switch plugin's fixed bit table).
 
-Which CPUs lost nothing (DESIGN.md: complete from the trace's start)
+Which CPUs lost nothing (doc/design.md: complete from the trace's start)
 comes from the ring-buffer statistics `trace-cmd report --stat` prints
 and from the lost-events lines of the report.
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The model from synthetic events: every rule of DESIGN.md "Exact
+ * The model from synthetic events: every rule of doc/design.md "Exact
  * semantics" with hand-computed expectations.
  */
 #include <setjmp.h>
@@ -271,7 +271,7 @@ static void test_wakeup_wait_latency(void **state)
 }
 
 /*
- * DESIGN.md's example of a repair acting at its time for every CPU: X (10)
+ * doc/design.md's example of a repair acting at its time for every CPU: X (10)
  * runs on CPU 1 from 10; CPU 0 records a wakeup of X at 15; CPU 1's next
  * sched record, at 20, has common_pid Y (20) and its previous one was at
  * 12.  X left CPU 1 at 12, so the wakeup at 15 makes X wait; Y was current
@@ -988,7 +988,7 @@ static void test_wakeup_migration_extra_callbacks(void **state)
 
 /*
  * A migration of X, held current on CPU 1, is handed out once CPU 1's
- * next sched record tells whether X was still there (DESIGN.md: a repair
+ * next sched record tells whether X was still there (doc/design.md: a repair
  * acts at its time for every CPU): X moved to CPU 0, woken and run there
  * after CPU 1's record at 12 (a placement at wakeup: X had left CPU 1 at
  * 12); Y moved while CPU 1's next record shows Y still current (balance).

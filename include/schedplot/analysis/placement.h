@@ -11,7 +11,7 @@ struct sp_wait;
 /*
  * The placement diagnosis of every wakeup: was the task's previous CPU
  * idle when it was woken, and did it run next there or elsewhere?  Counted
- * over the wakeup waits (a wakeup of a task that was asleep, DESIGN.md)
+ * over the wakeup waits (a wakeup of a task that was asleep, doc/design.md)
  * that ended, of tasks that had run before, by where they ran next
  * (sp_placement_of()), with the time they waited.
  */

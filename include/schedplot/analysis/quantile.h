@@ -9,7 +9,7 @@
 /*
  * Exact quantiles of a set of durations, from every sample: the
  * p-quantile of n sorted samples is the one at rank ceil(p * n), 1-based
- * (nearest rank, DESIGN.md "Exact semantics").  p is given as a fraction
+ * (nearest rank, doc/design.md "Exact semantics").  p is given as a fraction
  * num/den so that the rank is computed in integers: 0.99 * 100 is not
  * 99 in floating point, and ceil() would make it 100.
  */

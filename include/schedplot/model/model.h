@@ -9,7 +9,7 @@
 #include "schedplot/trace/event.h"
 
 /*
- * The scheduler model of DESIGN.md ("Exact semantics"), built in one
+ * The scheduler model of doc/design.md ("Exact semantics"), built in one
  * streaming pass: events go in one at a time, in trace order, and the model
  * tells the consumers of the pass (struct sp_pass) about finished runs (a task on a CPU from t0 to t1),
  * changes of the running/waiting step functions (in time order, one step per
@@ -109,7 +109,7 @@ enum sp_wait_class {
 
 /*
  * One wait for a CPU: from the moment a task became waiting to the moment
- * it next became current (DESIGN.md "Exact semantics").  pid 0 never
+ * it next became current (doc/design.md "Exact semantics").  pid 0 never
  * waits; a wait still open at the end of the trace is no wait here.
  */
 struct sp_wait {

@@ -22,7 +22,7 @@ struct sp_trace {
 	struct sp_reader *reader;
 	int nr_cpus;
 	/*
-	 * per CPU: where it is complete from, DESIGN.md's start[c]: first_ns
+	 * per CPU: where it is complete from, doc/design.md's start[c]: first_ns
 	 * for a lossless CPU with records, else its first record; SP_NO_TS
 	 * if it has none
 	 */

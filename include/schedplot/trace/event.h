@@ -79,7 +79,7 @@ struct sp_event {
  * sp_event_is_sched - whether the model decodes this record
  * @ev: the event
  *
- * Return: true for the sched records of DESIGN.md.
+ * Return: true for the sched records of doc/design.md.
  */
 static inline bool sp_event_is_sched(const struct sp_event *ev)
 {

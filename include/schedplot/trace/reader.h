@@ -148,7 +148,7 @@ int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats 
 int sp_reader_cpu_marker(struct sp_reader *r, int cpu);
 
 /**
- * sp_reader_cpu_lossless - whether a CPU lost no records, as DESIGN.md says
+ * sp_reader_cpu_lossless - whether a CPU lost no records, as doc/design.md says
  * @r: the reader
  * @cpu: the CPU
  *
