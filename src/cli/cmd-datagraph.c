@@ -239,7 +239,7 @@ static int datagraph_finish(struct sp_view_run *run)
 	ret = sp_view_colors_out(&run->opts, &v->dg);
 	if (ret)
 		return ret;
-	if (sp_dg_marks_any(&v->marks)) {
+	if (sp_overlay_any(&v->marks.ov)) {
 		ret = sp_dg_marks_finish(&v->marks);
 		if (ret)
 			return sp_cli_fail_code(NULL, ret, "cannot gather the marks");

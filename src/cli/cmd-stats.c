@@ -12,7 +12,7 @@
 
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
-#include "schedplot/cli/marks.h"
+#include "schedplot/analysis/marks.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/power.h"
@@ -87,7 +87,7 @@ struct stats_scope {
 	uint64_t *busy_ns;		/* t.nr_cpus entries */
 	struct sp_power power;		/* frequencies, when the trace has them */
 	struct sp_stats *stats;
-	struct sp_cli_marks marks;	/* migration classes, placement diagnosis */
+	struct sp_marks marks;	/* migration classes, placement diagnosis */
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -458,7 +458,7 @@ static void print_json_pointers(const struct sp_trace *t, const struct sp_stats 
 	printf("%s]},\n", s->nr_waits_top ? "\n  " : "");
 }
 
-static void print_json_marks(const struct sp_cli_marks *mk)
+static void print_json_marks(const struct sp_marks *mk)
 {
 	int k;
 
@@ -474,7 +474,7 @@ static void print_json_marks(const struct sp_cli_marks *mk)
 	printf("},\n");
 }
 
-static void print_text_marks(const struct sp_cli_marks *mk)
+static void print_text_marks(const struct sp_marks *mk)
 {
 	const struct sp_placement_count *p = mk->place.by;
 	uint64_t nr_mig = 0, nr_wake = 0;
@@ -883,7 +883,7 @@ int sp_cmd_stats(int argc, char **argv)
 	sp_stats_observer(s, &obs);
 	sp_pass_add(&pass, &obs);
 	/* all of the trace, or what happened in the window asked for */
-	ret = sp_cli_marks_init(&sc->marks, &t, t.has_topology ? &t.topology : NULL, &scope);
+	ret = sp_marks_init(&sc->marks, &t, t.has_topology ? &t.topology : NULL, &scope);
 	if (ret) {
 		ret = sp_cli_fail(path, "out of memory");
 		goto out;
@@ -901,7 +901,7 @@ int sp_cmd_stats(int argc, char **argv)
 								.reset = scope_reset,
 								.data = sc });
 	}
-	sp_cli_marks_observer(&sc->marks, &obs);
+	sp_marks_observer(&sc->marks, &obs);
 	sp_pass_add(&pass, &obs);
 	ret = sp_cli_run(&t, &pass, &filter);
 	if (!ret)
@@ -933,7 +933,7 @@ int sp_cmd_stats(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout))
 		ret = sp_cli_fail(NULL, "cannot write the output");
 out:
-	sp_cli_marks_release(&sc->marks);
+	sp_marks_release(&sc->marks);
 	sp_stats_release(s);
 	free(s);
 	sp_power_release(&sc->power);

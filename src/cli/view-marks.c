@@ -10,7 +10,7 @@
 
 #include "schedplot/base/error.h"
 #include "schedplot/cli/driver.h"
-#include "schedplot/cli/marks.h"
+#include "schedplot/analysis/marks.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/trace/reader.h"
 #include "schedplot/views/datagraph-marks.h"
@@ -22,14 +22,14 @@ static int request_events(struct sp_view_run *run, struct sp_dg_marks *mk)
 	struct sp_error err = { 0 };
 
 	while (p && *p) {
-		struct sp_dg_event *e = &mk->events[mk->nr_events];
+		struct sp_overlay_event *e = &mk->ov.events[mk->ov.nr_events];
 		size_t k = strcspn(p, ",");
 		int i, dup = 0;
 
 		snprintf(e->name, sizeof(e->name), "%.*s", (int)k, p);
 		p += k + (p[k] == ',');
-		for (i = 0; i < mk->nr_events; i++)
-			dup |= !strcmp(mk->events[i].name, e->name);
+		for (i = 0; i < mk->ov.nr_events; i++)
+			dup |= !strcmp(mk->ov.events[i].name, e->name);
 		if (dup)
 			continue;
 		e->text = !strcmp(e->name, "ftrace:print");
@@ -42,7 +42,7 @@ static int request_events(struct sp_view_run *run, struct sp_dg_marks *mk)
 			sp_cli_error(run->trace.path, &err);
 			return SP_EXIT_FAILURE;
 		}
-		mk->nr_events++;
+		mk->ov.nr_events++;
 	}
 	return SP_EXIT_OK;
 }
@@ -54,12 +54,12 @@ int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
 	int r, c, ret;
 
 	*socket = NULL;
-	mk->migrations = o->migrations;
-	mk->wakeups = o->wakeups;
-	mk->placement = o->placement;
-	mk->mig.move_numa_req = mk->mig.swap_numa_req = -1;
+	mk->ov.migrations = o->migrations;
+	mk->ov.wakeups = o->wakeups;
+	mk->ov.placement = o->placement;
+	mk->ov.mig.move_numa_req = mk->ov.mig.swap_numa_req = -1;
 	ret = request_events(run, mk);
-	if (ret || !sp_dg_marks_any(mk))
+	if (ret || !sp_overlay_any(&mk->ov))
 		return ret;
 	if (run->row_socket) {
 		*socket = malloc((size_t)run->trace.nr_cpus * sizeof(**socket));
@@ -70,9 +70,9 @@ int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
 		for (r = 0; r < run->nr_rows; r++)
 			(*socket)[run->rows[r]] = run->row_socket[r];
 	}
-	if (mk->migrations)
-		sp_cli_request_numa(&run->trace, &mk->mig);
-	sp_dg_marks_init(mk, tl, &run->trace.model, *socket, run->trace.nr_cpus);
+	if (mk->ov.migrations)
+		sp_marks_request_numa(&run->trace, &mk->ov.mig);
+	sp_overlay_init(&mk->ov, tl, &run->trace.model, *socket, run->trace.nr_cpus);
 	return SP_EXIT_OK;
 }
 
@@ -84,7 +84,7 @@ void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks 
 	e = sp_dg_marks_legend(mk, &n);
 	for (i = 0; i < n; i++)
 		sp_cli_note(run->trace.path, "marks: %s", e[i].label);
-	if (mk->wakeups)
+	if (mk->ov.wakeups)
 		sp_cli_note(run->trace.path, "marks: wakeup arrows %s", sp_dg_marks_arrows(mk,
 			    run->width) ? "drawn" : "not drawn: too many for the width");
 }
@@ -93,8 +93,8 @@ void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass)
 {
 	struct sp_model_observer obs;
 
-	if (!sp_dg_marks_any(mk))
+	if (!sp_overlay_any(&mk->ov))
 		return;
-	sp_dg_marks_observer(mk, &obs);
+	sp_overlay_observer(&mk->ov, &obs);
 	sp_pass_add(&pass->pass, &obs);
 }

@@ -3,7 +3,8 @@
 #define SP_DATAGRAPH_MARKS_H
 
 /*
- * Marks drawn over the datagraph's rows, gathered in the same pass:
+ * Marks drawn over the datagraph's rows, gathered in the same pass by a
+ * consumer of their own (analysis/overlay.h); drawn here:
  *
  *   --migrations  each sched_migrate_task: a tick on the row it left and on
  *                 the row it went to, joined by a line; solid at wakeup,
@@ -18,10 +19,7 @@
  *                 its CPU, one shape and color per event; the text of
  *                 ftrace:print as a label when few enough to read.
  *
- * Memory grows with the marks inside the window, so only what is asked
- * for is kept, wakeups only while few enough to draw their arrows, and a
- * mark that would fall on one kept already (same kind, class and CPUs,
- * same column of the timeline) is only counted.  Drawing costs a few
+ * Drawing costs a few
  * cairo operations per pixel's worth of marks, not a few per mark: rings
  * and shapes are stamped (draw/stamp.h), overlapping migration lines and
  * ticks of a class merged.
@@ -31,10 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schedplot/analysis/migrations.h"
-#include "schedplot/analysis/placement.h"
+#include "schedplot/analysis/overlay.h"
 #include "schedplot/draw/legend.h"
-#include "schedplot/model/model.h"
 #include "schedplot/views/datagraph-power.h"
 
 struct _cairo;
@@ -44,98 +40,22 @@ struct sp_dg_seg;
 struct sp_theme;
 struct sp_timeline;
 
-#define SP_DG_MAX_EVENTS	8
 /* legend entries: the classes, across sockets, placement, wakeups, the events */
-#define SP_DG_MARKS_MAX_ENTRIES	(SP_MIG_NR_CLASSES + 3 + SP_DG_MAX_EVENTS)
-
-enum sp_dg_mark_kind {
-	SP_DG_MARK_MIGRATION,	/* cpu -> cpu2; cls: enum sp_mig_class, cross */
-	SP_DG_MARK_WAKEUP,	/* waker's cpu -> cpu2 where it ran; pid */
-	SP_DG_MARK_PLACEMENT,	/* left idle cpu, ran on cpu2 at ts2_ns */
-	SP_DG_MARK_EVENT,	/* on cpu; cls: the event's index; label */
-	SP_DG_MARK_NR
-};
-
-struct sp_dg_mark {
-	uint64_t ts_ns;
-	uint64_t ts2_ns;	/* placement: when it ran */
-	int32_t cpu, cpu2;
-	int32_t pid;		/* wakeups: the woken task, to find where it ran */
-	uint32_t label;		/* events: offset + 1 into the text, 0: none */
-	uint32_t col;		/* the timeline's column of ts_ns */
-	uint8_t kind;		/* enum sp_dg_mark_kind */
-	uint8_t cls;
-	bool cross;
-};
-
-/* One event asked for with --events. */
-struct sp_dg_event {
-	char name[64];		/* "system:event" */
-	int request;		/* sp_reader_request_event()'s index, -1: none in the trace */
-	bool text;		/* its first value is the text of a label (ftrace:print) */
-	uint64_t nr;		/* records inside the window, on the rows drawn */
-};
+#define SP_DG_MARKS_MAX_ENTRIES	(SP_MIG_NR_CLASSES + 3 + SP_OVERLAY_MAX_EVENTS)
 
 struct sp_dg_marks {
-	/* what to gather, set before sp_dg_marks_init() */
-	bool migrations, wakeups, placement;
-	struct sp_dg_event events[SP_DG_MAX_EVENTS];
-	int nr_events;
-
-	/* counted inside the window, on the rows drawn */
-	struct sp_migrations mig;
-	struct sp_placement_stats place;
-	/* wakeups that made a task wait, recorded on a CPU drawn: one arrow each */
-	uint64_t nr_wakeup_arrows;
+	struct sp_overlay ov;		/* what is drawn: set its settings, then sp_overlay_init() */
 
 	/* private */
-	const struct sp_timeline *tl;
-	const struct sp_model *model;
-	struct sp_dg_mark *marks;
-	size_t nr_marks, alloc_marks;
-	uint32_t *places;	/* marks kept by place (sp_dg_mark's index + 1), hashed */
-	size_t nr_places, alloc_places;
-	uint32_t *recent;	/* by kind and CPU, the mark kept last (index + 1) */
 	struct sp_dg_seg *segs;		/* drawing: room for two per migration */
 	size_t *open_ticks;		/* drawing: per row, its last tick in segs */
-	struct sp_dg_mark *runs;	/* wakeups: where each woken task then ran */
-	size_t nr_runs, alloc_runs;
-	char *text;
-	size_t nr_text, alloc_text;
-	int error;			/* sticky -ENOMEM */
 	struct sp_legend_entry entries[SP_DG_MARKS_MAX_ENTRIES];
 	char labels[SP_DG_MARKS_MAX_ENTRIES][96];
 	size_t nr_entries;
 };
 
 /**
- * sp_dg_marks_any - whether any mark was asked for
- * @mk: the settings
- *
- * Return: true when there is something to gather and draw.
- */
-bool sp_dg_marks_any(const struct sp_dg_marks *mk);
-
-/**
- * sp_dg_marks_init - gather marks for a timeline's window and rows
- * @mk: settings filled in; the event requests made
- * @tl: the timeline (its window and rows; kept by reference)
- * @model: the model the pass builds (kept by reference)
- * @socket: per CPU its socket (-1 unknown), or NULL; kept by reference
- * @nr_cpus: CPUs of the trace
- */
-void sp_dg_marks_init(struct sp_dg_marks *mk, const struct sp_timeline *tl,
-		      const struct sp_model *model, const int *socket, int nr_cpus);
-
-/**
- * sp_dg_marks_observer - the consumer of a pass that gathers @mk
- * @mk: the marks, initialised
- * @obs: filled in: the callbacks the marks asked for need, and reset
- */
-void sp_dg_marks_observer(struct sp_dg_marks *mk, struct sp_model_observer *obs);
-
-/**
- * sp_dg_marks_finish - match the wakeups with the runs that followed, label the legend
+ * sp_dg_marks_finish - finish the overlay (sp_overlay_finish()), label the legend
  * @mk: the marks, after the pass
  *
  * Return: 0, or -ENOMEM (also when the pass ran out of memory).

@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "schedplot/base/error.h"
-#include "schedplot/cli/marks.h"
+#include "schedplot/analysis/marks.h"
 #include "schedplot/model/topology.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/trace/reader.h"
 
-int sp_cli_marks_init(struct sp_cli_marks *mk, struct sp_trace *t, const struct sp_topology *topo,
-		      const struct sp_scope *scope)
+int sp_marks_init(struct sp_marks *mk, struct sp_trace *t, const struct sp_topology *topo,
+		  const struct sp_scope *scope)
 {
 	uint64_t t0_ns = scope->t0_ns, t1_ns = scope->t1_ns;
 	int c;
@@ -30,11 +30,11 @@ int sp_cli_marks_init(struct sp_cli_marks *mk, struct sp_trace *t, const struct 
 	}
 	sp_migrations_init(&mk->mig, &t->model, mk->socket, t->nr_cpus, t0_ns, t1_ns);
 	sp_placement_init(&mk->place, t0_ns, t1_ns);
-	sp_cli_request_numa(t, &mk->mig);
+	sp_marks_request_numa(t, &mk->mig);
 	return 0;
 }
 
-void sp_cli_request_numa(struct sp_trace *t, struct sp_migrations *mg)
+void sp_marks_request_numa(struct sp_trace *t, struct sp_migrations *mg)
 {
 	static const char *const move_fields[] = { "pid" };
 	static const char *const swap_fields[] = { "src_pid", "dst_pid" };
@@ -51,7 +51,7 @@ void sp_cli_request_numa(struct sp_trace *t, struct sp_migrations *mg)
 
 static void marks_wait(void *data, const struct sp_wait *w)
 {
-	struct sp_cli_marks *mk = data;
+	struct sp_marks *mk = data;
 
 	if (sp_scope_wait(&mk->scope, w))
 		sp_placement_add(&mk->place, w);
@@ -59,7 +59,7 @@ static void marks_wait(void *data, const struct sp_wait *w)
 
 static void marks_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
 {
-	struct sp_cli_marks *mk = data;
+	struct sp_marks *mk = data;
 
 	/* the others are classified too: a NUMA balancing record is taken by its move */
 	if (sp_scope_migration(&mk->scope, ts_ns, pid, from_cpu, to_cpu))
@@ -70,20 +70,20 @@ static void marks_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, i
 
 static void marks_extra(void *data, const struct sp_event *ev)
 {
-	struct sp_cli_marks *mk = data;
+	struct sp_marks *mk = data;
 
 	sp_migrations_extra(&mk->mig, ev);
 }
 
 static void marks_reset(void *data)
 {
-	struct sp_cli_marks *mk = data;
+	struct sp_marks *mk = data;
 
 	sp_migrations_reset(&mk->mig);
 	sp_placement_init(&mk->place, mk->place.t0_ns, mk->place.t1_ns);
 }
 
-void sp_cli_marks_observer(struct sp_cli_marks *mk, struct sp_model_observer *obs)
+void sp_marks_observer(struct sp_marks *mk, struct sp_model_observer *obs)
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->wait = marks_wait;
@@ -93,7 +93,7 @@ void sp_cli_marks_observer(struct sp_cli_marks *mk, struct sp_model_observer *ob
 	obs->data = mk;
 }
 
-void sp_cli_marks_release(struct sp_cli_marks *mk)
+void sp_marks_release(struct sp_marks *mk)
 {
 	free(mk->socket);
 	mk->socket = NULL;
