@@ -9,6 +9,7 @@
  * under include/.
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>

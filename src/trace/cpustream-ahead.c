@@ -21,7 +21,7 @@
 #include "schedplot/base/thread.h"
 #include "schedplot/trace/blockpool.h"
 #include "schedplot/trace/cpustream.h"
-#include "schedplot/trace/cpustream-internal.h"
+#include "cpustream-internal.h"
 
 /* SP_AHEAD_HELPED: blocks asked for at once, at most */
 #define HELPED_MAX	256

@@ -43,8 +43,8 @@
 #include "schedplot/trace/blockpool.h"
 #include "schedplot/trace/container.h"
 #include "schedplot/trace/cpustream.h"
-#include "schedplot/trace/cpustream-internal.h"
 #include "schedplot/trace/datfile.h"
+#include "cpustream-internal.h"
 
 static inline uint32_t get_u32(const struct sp_cpustream *s, const void *b)
 {

@@ -30,7 +30,7 @@
 #include "schedplot/trace/decode.h"
 #include "schedplot/trace/event.h"
 #include "schedplot/trace/merge-pipe.h"
-#include "schedplot/trace/reader-internal.h"
+#include "reader-internal.h"
 
 #define PIPE_SLOTS	512	/* a chunk: 16 KiB */
 #define PIPE_CHUNKS	64	/* 1 MiB: the merging thread stalls now and then on a block */

@@ -24,7 +24,7 @@
 #include "schedplot/trace/merge.h"
 #include "schedplot/trace/merge-pipe.h"
 #include "schedplot/trace/radix.h"
-#include "schedplot/trace/reader-internal.h"
+#include "reader-internal.h"
 
 /* The merge in batches (merge_batches()): how many records a round holds */
 #define SP_BATCH_RECORDS	8192

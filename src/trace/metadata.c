@@ -21,7 +21,7 @@
 #include "schedplot/trace/decode.h"
 #include "schedplot/trace/evformat.h"
 #include "schedplot/trace/metadata.h"
-#include "schedplot/trace/reader-internal.h"
+#include "reader-internal.h"
 
 /*
  * Only what the reader uses is loaded: the ring-buffer header formats, the

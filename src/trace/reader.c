@@ -41,10 +41,10 @@
 #include "schedplot/trace/decode.h"
 #include "schedplot/trace/merge.h"
 #include "schedplot/trace/metadata.h"
-#include "schedplot/trace/reader-internal.h"
 #include "schedplot/trace/reader.h"
 #include "schedplot/trace/tracecmd-compat.h"
 #include "schedplot/trace/trial.h"
+#include "reader-internal.h"
 
 /* Bytes of uncompressed data all streams of a file read at a time, together. */
 #define SP_WINDOW_TOTAL		(32u << 20)

@@ -18,8 +18,8 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/trace/datfile.h"
-#include "schedplot/trace/writer-internal.h"
 #include "schedplot/trace/writer.h"
+#include "writer-internal.h"
 
 /* ------------------------------------------------------------------ */
 /* The file                                                            */

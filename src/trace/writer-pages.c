@@ -20,8 +20,8 @@
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
 #include "schedplot/trace/datfile.h"
-#include "schedplot/trace/writer-internal.h"
 #include "schedplot/trace/writer.h"
+#include "writer-internal.h"
 
 /* ------------------------------------------------------------------ */
 /* Pages, chunks and the spool                                         */

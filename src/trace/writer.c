@@ -46,8 +46,8 @@
 #include "schedplot/base/tempfile.h"
 #include "schedplot/trace/datfile.h"
 #include "schedplot/trace/event.h"
-#include "schedplot/trace/writer-internal.h"
 #include "schedplot/trace/writer.h"
+#include "writer-internal.h"
 
 /* ------------------------------------------------------------------ */
 /* The built-in sched formats                                          */
