@@ -27,7 +27,8 @@
  *     makes T wait from its own time, until T's first becoming current
  *     after it: none yet, or one on another CPU in the meantime, which
  *     the repair reaches back to (wake_elsewhere()).  Without a repair T
- *     was still current, and the wakeup started nothing;
+ *     was still current, and the wakeup started nothing.  A switch-out
+ *     of T while runnable on another CPU is held on c the same way;
  *   - repairs chain: a wait one repair makes began with its wakeup's
  *     record, and a repair on another CPU placed at or after that record
  *     ends it rather than cancels it;
@@ -395,7 +396,13 @@ static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp
 	int ret;
 
 	cpu->deferred_wake_ns = SP_NO_TS;
-	ret = wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place, next_pid == 0);
+	if (cpu->deferred_preempt) {
+		t->wake_ns = SP_NO_TS;
+		ret = wait_begin(m, t, ts, cpu->deferred_place);
+	} else {
+		ret = wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place,
+				  next_pid == 0);
+	}
 	/* it began with its record, not now: a repair elsewhere judges it by that */
 	t->wait_seq = cpu->deferred_wake_seq;
 	return ret;
@@ -575,7 +582,23 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 	if (t->state == SP_TASK_WAITING && how == END_OTHER &&
 	    (ev || t->wait_seq <= cpu->last_sched_seq))
 		return ret ? ret : wait_end(m, t, ts);
-	/* a task that runs elsewhere by now is left alone */
+	/*
+	 * A task that runs elsewhere by now is left alone.  A switch-out
+	 * while runnable of a task held current on another CPU is held
+	 * there, as a wakeup is: that CPU's next sched record tells whether
+	 * the task had left it, and so waited from here.
+	 */
+	if (how == END_WAITING && t->state == SP_TASK_RUNNING && t->cpu != c &&
+	    m->cpus[t->cpu].cur_pid == pid && m->cpus[t->cpu].deferred_wake_ns == SP_NO_TS) {
+		struct sp_cpu *on = &m->cpus[t->cpu];
+
+		on->deferred_wake_ns = ts;
+		on->deferred_wake_seq = m->nr_records;
+		on->deferred_preempt = true;
+		on->deferred_place = c;
+		on->deferred_waker = -1;
+		return ret;
+	}
 	if (how == END_OF_TRACE || t->state != SP_TASK_RUNNING || t->cpu != c)
 		return ret;
 	if (how == END_WAITING)
@@ -610,6 +633,7 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 		if (on->cur_pid == ev->pid && on->deferred_wake_ns == SP_NO_TS) {
 			on->deferred_wake_ns = ev->ts_ns;
 			on->deferred_wake_seq = m->nr_records;
+			on->deferred_preempt = false;
 			on->deferred_place = place;
 			on->deferred_waker = ev->common_pid;
 		}
@@ -855,10 +879,10 @@ static int wake_elsewhere(struct sp_model *m, struct sp_cpu *cpu, struct sp_task
 	b->wait_counted = cpu_selected(m, cpu->deferred_place) && task_selected(m, t);
 	b->w.start_ns = w_ns;
 	b->w.dur_ns = b->ts > w_ns ? b->ts - w_ns : 0;
-	b->w.wait_class = SP_WAIT_WAKEUP;
-	b->w.waker = cpu->deferred_waker;
-	b->w.target_cpu = cpu->deferred_place;
-	b->w.prev_idle = next_pid == 0;
+	b->w.wait_class = cpu->deferred_preempt ? SP_WAIT_PREEMPT : SP_WAIT_WAKEUP;
+	b->w.waker = cpu->deferred_preempt ? -1 : cpu->deferred_waker;
+	b->w.target_cpu = cpu->deferred_preempt ? b->w.prev_cpu : cpu->deferred_place;
+	b->w.prev_idle = !cpu->deferred_preempt && next_pid == 0;
 	t->wait_ns += b->w.dur_ns;
 	if (b->wait_counted)
 		ret = change_add(m, w_ns, 0, 1) ?: change_add(m, b->ts, 0, -1);

@@ -596,6 +596,37 @@ static void test_held_wakeup_ran_elsewhere(void **state)
 	sp_model_release(&m);
 }
 
+/*
+ * A switch-out while runnable of a task held current elsewhere is held
+ * there as a wakeup is.  X runs on CPU 2 from 5 and on CPU 0 from 13; CPU
+ * 2 switches it out runnable at 21 and in again at 26; CPU 0's next sched
+ * record, at 29, shows X gone since 13.  So X waited, preempted, from 21
+ * to 26.
+ */
+static void test_held_preemption(void **state)
+{
+	uint64_t start[3] = { 0, 0, 0 };
+
+	setup_model(3, start, 100, false, NULL);
+	ev_other(0, 1, 0);
+	ev_switch(5, 2, 0, false, 10);
+	ev_switch(13, 0, 0, false, 10);			/* X held current on both */
+	ev_switch(21, 2, 10, true, 0);			/* held on CPU 0 */
+	ev_switch(26, 2, 0, false, 10);
+	ev_sched(29, 0, 0);				/* CPU 0 missed a switch at 13 */
+	finish();
+
+	assert_int_equal(sp_model_nr_repairs(&m), 1);
+	assert_int_equal(lg.nr_waits, 1);
+	assert_int_equal(lg.waits[0].wait_class, SP_WAIT_PREEMPT);
+	assert_int_equal(lg.waits[0].start_ns, 21);
+	assert_int_equal(lg.waits[0].dur_ns, 5);
+	assert_int_equal(lg.waits[0].cpu, 2);
+	assert_int_equal(lg.nr_latencies, 0);
+	assert_int_equal(sp_model_task(&m, 10)->wait_ns, 5);
+	sp_model_release(&m);
+}
+
 /* A wakeup while the previous CPU idles; a wait open at the end is no sample. */
 static void test_wait_prev_idle_and_open(void **state)
 {
@@ -1109,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_held_wakeup_current_elsewhere),
 		cmocka_unit_test(test_chained_repairs),
 		cmocka_unit_test(test_held_wakeup_ran_elsewhere),
+		cmocka_unit_test(test_held_preemption),
 		cmocka_unit_test(test_wait_prev_idle_and_open),
 		cmocka_unit_test(test_prev_idle_repaired),
 		cmocka_unit_test(test_waking_as_wakeup),

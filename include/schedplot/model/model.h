@@ -83,6 +83,7 @@ struct sp_cpu {
 	 */
 	uint64_t deferred_wake_ns;
 	uint64_t deferred_wake_seq;	/* records handled up to that wakeup's */
+	bool deferred_preempt;		/* it is a switch-out while runnable, not a wakeup */
 	int32_t deferred_place;
 	int32_t deferred_waker;
 	/*
