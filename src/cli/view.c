@@ -313,6 +313,7 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 					   SP_THEME_MAX_FONT_SIZE, &o->font_size);
 			break;
 		case SP_VOPT_COLOR_BY:
+			o->color_by_given = true;
 			if (!strcmp(optarg, "pid"))
 				o->color_by = SP_COLOR_BY_PID;
 			else if (!strcmp(optarg, "command"))
@@ -845,6 +846,7 @@ void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
 {
 	memset(d, 0, sizeof(*d));
 	d->color_by = o->color_by;
+	d->color_by_auto = !o->color_by_given;
 	d->palette = sp_palette_by_name(o->palette);
 	if (sp_view_opts_has_targets(o)) {
 		d->is_target = is_target;

@@ -296,10 +296,10 @@ static void add_pid(void *data, int pid, uint64_t ns)
 		comm = sp_model_comm(m, pid);
 		if (b->o->is_target && !b->o->is_target(b->o->target_data, pid, comm))
 			group = GROUP_OF_SPECIAL(SP_DG_KEY_OTHER);
-		else if (b->o->color_by == SP_COLOR_BY_COMMAND && sp_model_task(m, pid) &&
+		else if (b->dg->color_by == SP_COLOR_BY_COMMAND && sp_model_task(m, pid) &&
 			 sp_model_task(m, pid)->comm)
 			group = sp_model_task(m, pid)->comm;
-		else if (b->o->color_by == SP_COLOR_BY_PROCESS)
+		else if (b->dg->color_by == SP_COLOR_BY_PROCESS)
 			group = ((int64_t)1 << 40) + (root = sp_model_tgid(m, pid));
 		else
 			group = ((int64_t)1 << 40) + pid;
@@ -310,7 +310,7 @@ static void add_pid(void *data, int pid, uint64_t ns)
 		if (!k)
 			return;
 		comm = sp_model_comm(m, root);
-		if (b->o->color_by == SP_COLOR_BY_COMMAND && group < ((int64_t)1 << 40)) {
+		if (b->dg->color_by == SP_COLOR_BY_COMMAND && group < ((int64_t)1 << 40)) {
 			uint32_t index = id_get(&b->command_color, group);
 
 			set_color(k, b->o->palette,
@@ -334,6 +334,63 @@ static void add_pid(void *data, int pid, uint64_t ns)
 	b->dg->keys[idx].ns += ns;
 	b->dg->keys[idx].nr_tasks++;
 	id_put(&b->pid_key, pid, idx);
+}
+
+struct group_count {
+	const struct sp_model *m;
+	struct id_map processes, commands;
+	size_t nr_tasks, nr_processes, nr_commands;
+};
+
+static void count_groups(void *data, int pid, uint64_t ns)
+{
+	struct group_count *g = data;
+	const struct sp_task *t;
+	int64_t tgid;
+
+	if (pid <= 0)
+		return;
+	g->nr_tasks++;
+	tgid = sp_model_tgid(g->m, pid);
+	if (id_get(&g->processes, tgid) == UINT32_MAX) {
+		id_put(&g->processes, tgid, 0);
+		g->nr_processes++;
+	}
+	t = sp_model_task(g->m, pid);
+	if (t && t->comm && id_get(&g->commands, t->comm) == UINT32_MAX) {
+		id_put(&g->commands, t->comm, 0);
+		g->nr_commands++;
+	}
+}
+
+/*
+ * More threads in the window than colors can tell apart: color by process
+ * when few enough processes hold them, else by command when that gives
+ * fewer colors, and say so in the legend.  Out of memory keeps the
+ * colors by thread.
+ */
+static void auto_color_by(struct sp_datagraph *dg, const struct sp_timeline *tl,
+			  const struct sp_model *m, size_t nr_pids)
+{
+	struct group_count g = { .m = m };
+
+	if (nr_pids <= SP_DG_AUTO_PROCESS_TASKS || id_map_init(&g.processes, nr_pids + 1) ||
+	    id_map_init(&g.commands, nr_pids + 1))
+		goto out;
+	sp_timeline_for_each_total(tl, count_groups, &g);
+	if (g.nr_tasks <= SP_DG_AUTO_PROCESS_TASKS)
+		goto out;
+	if (g.nr_processes < g.nr_tasks &&
+	    (g.nr_processes <= SP_DG_AUTO_PROCESS_TASKS || g.nr_processes <= g.nr_commands))
+		dg->color_by = SP_COLOR_BY_PROCESS;
+	else if (g.nr_commands < g.nr_tasks)
+		dg->color_by = SP_COLOR_BY_COMMAND;
+	else
+		goto out;
+	dg->auto_threads = g.nr_tasks;
+out:
+	id_map_release(&g.processes);
+	id_map_release(&g.commands);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -366,13 +423,15 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	dg->color_by = o->color_by;
 	dg->targets = o->is_target != NULL;
 	sp_timeline_for_each_total(tl, count_totals, &nr_pids);
+	if (o->color_by_auto && o->color_by == SP_COLOR_BY_PID && !o->colors)
+		auto_color_by(dg, tl, m, nr_pids);
 	/* the helpers' own codes go up; the allocations below fail with -ENOMEM */
 	ret = id_map_init(&b.group, nr_pids + SP_DG_NR_SPECIAL_KEYS);
 	if (!ret)
 		ret = id_map_init(&b.pid_key, nr_pids + 1);
 	if (!ret)
 		ret = build_ranks(&b);
-	if (!ret && o->color_by == SP_COLOR_BY_COMMAND)
+	if (!ret && dg->color_by == SP_COLOR_BY_COMMAND)
 		ret = build_command_colors(&b);
 	if (ret)
 		goto out;
@@ -422,7 +481,7 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 		free(tmp);
 	}
 	/* a process names how many of its threads the window shows */
-	for (i = SP_DG_NR_SPECIAL_KEYS; o->color_by == SP_COLOR_BY_PROCESS && i < dg->nr_keys; i++) {
+	for (i = SP_DG_NR_SPECIAL_KEYS; dg->color_by == SP_COLOR_BY_PROCESS && i < dg->nr_keys; i++) {
 		struct sp_datagraph_key *k = &dg->keys[i];
 		size_t len = strlen(k->label);
 
@@ -453,12 +512,24 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 		for (r = 0; r < tl->nr_rows; r++)
 			dg->row_socket[r] = o->row_socket[r];
 	}
-	switch (o->color_by) {
+	switch (dg->color_by) {
 	case SP_COLOR_BY_COMMAND:
 		dg->legend_title = "command (most CPU time first)";
+		if (dg->auto_threads) {
+			snprintf(dg->auto_buf, sizeof(dg->auto_buf),
+				 "command: %zu threads are too many to tell apart "
+				 "(--color-by pid to try)", dg->auto_threads);
+			dg->legend_title = dg->auto_buf;
+		}
 		break;
 	case SP_COLOR_BY_PROCESS:
 		dg->legend_title = "process, named by its leader (most CPU time first)";
+		if (dg->auto_threads) {
+			snprintf(dg->auto_buf, sizeof(dg->auto_buf),
+				 "process, named by its leader: %zu threads are too many to tell "
+				 "apart (--color-by pid to try)", dg->auto_threads);
+			dg->legend_title = dg->auto_buf;
+		}
 		break;
 	default:
 		dg->legend_title = "task-pid (most CPU time first)";

@@ -181,3 +181,21 @@ if command -v pdftotext >/dev/null; then
 else
 	skip "pdftotext is not installed: the note is not read"
 fi
+
+# ---- too many threads to color one by one ----
+# messaging.dat: 400 hackbench threads in one process; by default the
+# chart is colored by process and says why, zoomed in to fewer threads it
+# is by thread again, and --color-by pid keeps threads
+m=$TRACES/messaging.dat
+run "$SCHEDPLOT" datagraph -q -o "$TMP/many.svg" "$m"
+expect_status 0 "datagraph of 400 threads"
+expect_grep "$TMP/many.svg" "process, named by its leader: 4[0-9][0-9] threads are too many to tell apart" \
+	"400 threads: colored by process, and the legend says why"
+n=$(grep -c '>sched-messaging-[0-9]*<' "$TMP/many.svg" || true)
+check "400 threads: one legend entry for the benchmark, not one per thread ($n)" test "$n" -le 1
+run "$SCHEDPLOT" datagraph -q --color-by pid -o "$TMP/many-pid.svg" "$m"
+check "--color-by pid: threads one by one whatever their number" \
+	grep -q 'task-pid (most CPU time first)' "$TMP/many-pid.svg"
+run "$SCHEDPLOT" datagraph -q --min 0.9 --max 0.9005 -o "$TMP/few.svg" "$m"
+check "zoomed in to fewer threads: colored by thread again" \
+	grep -q 'task-pid (most CPU time first)' "$TMP/few.svg"

@@ -109,6 +109,7 @@ struct sp_view_opts {
 	bool no_legend;
 	double font_size;		/* 0: the theme's default */
 	enum sp_color_by color_by;
+	bool color_by_given;		/* --color-by was given */
 	const char *palette;		/* palette name */
 	enum sp_cpu_order cpu_order;
 	const char *topology;		/* --topology FILE (lscpu -p output); NULL: the

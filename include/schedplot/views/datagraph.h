@@ -71,7 +71,17 @@ struct sp_datagraph_opts {
 	const struct sp_dg_power *power;
 	/* colors kept from another figure (draw/colormap.h), by key name, or NULL */
 	struct sp_color_map *colors;
+	/*
+	 * color_by was not chosen: with more than SP_DG_AUTO_PROCESS_TASKS
+	 * threads in the window, SP_COLOR_BY_PID becomes SP_COLOR_BY_PROCESS
+	 * when few processes (or no more than commands) hold them, else
+	 * SP_COLOR_BY_COMMAND when that gives fewer colors (not with @colors)
+	 */
+	bool color_by_auto;
 };
+
+/* Threads told apart by color at most (sp_palette_pick_distinct()'s items). */
+#define SP_DG_AUTO_PROCESS_TASKS 64
 
 /* Special legend keys; tasks or groups of tasks follow. */
 enum {
@@ -106,6 +116,8 @@ struct sp_datagraph {
 	const char *legend_title;
 	const struct sp_dg_power *power;	/* or NULL */
 	char title_buf[160];		/* legend_title with the power layers' */
+	size_t auto_threads;		/* threads that made color_by_auto choose color_by */
+	char auto_buf[128];
 };
 
 /**
