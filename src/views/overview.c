@@ -153,7 +153,7 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 	const struct sp_overview_layout *lay = &fig->layout;
 	const struct sp_envelope *env = &rw->env;
 	struct sp_time_ticks xt;
-	struct sp_int_ticks yt;
+	struct sp_rect top, bottom;
 	struct sp_legend legend;
 	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF] = { 0 };
 	int ret;
@@ -171,9 +171,6 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 	cairo_restore(cr);
 	if (ret)
 		return ret;
-	ret = sp_rwgraph_y_ticks(&yt, env, &fig->style, lay->rw.h, theme);
-	if (ret)
-		return ret;
 
 	sp_datagraph_draw(cr, theme, &lay->dg, dg);
 	if (fig->marks)
@@ -181,12 +178,14 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 	sp_axis_frame_draw(cr, theme, &lay->dg);
 	sp_datagraph_rows_draw(cr, theme, &lay->dg, dg);
 
-	sp_rwgraph_draw_data(cr, theme, &lay->rw, env, &yt, &xt, &fig->style);
-	sp_rwgraph_draw_y_axis(cr, theme, &lay->rw, &yt);
+	/* waiting that dwarfs the CPUs gets a panel of its own, as in running-waiting */
+	ret = sp_rwgraph_draw_panels(cr, theme, &lay->rw, env, &xt, &fig->style, &top, &bottom);
+	if (ret)
+		return ret;
 	if (fig->note)
-		sp_rwgraph_draw_note(cr, theme, &lay->rw, sp_rw_collect_shade_fraction(rw),
+		sp_rwgraph_draw_note(cr, theme, &top, sp_rw_collect_shade_fraction(rw),
 				     fig->style.counting);
-	sp_axis_time_draw(cr, theme, &lay->rw, &xt, env->t0_ns, env->t1_ns, false);
+	sp_axis_time_draw(cr, theme, &bottom, &xt, env->t0_ns, env->t1_ns, false);
 
 	if (lay->rw_legend.h > 0) {
 		double lw, lh;

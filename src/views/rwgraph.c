@@ -1077,51 +1077,60 @@ static bool split_plot(const struct sp_rect *plot, const struct sp_theme *theme,
 	return true;
 }
 
+int sp_rwgraph_draw_panels(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			   const struct sp_envelope *env, const struct sp_time_ticks *xt,
+			   const struct sp_rwgraph_style *style, struct sp_rect *top,
+			   struct sp_rect *bottom)
+{
+	struct sp_int_ticks yt, wt;
+	struct sp_rect r;
+	int ret;
+
+	*top = *bottom = *plot;
+	if (!sp_rwgraph_split(env, style) || !split_plot(plot, theme, style->pixels, top, bottom)) {
+		*top = *bottom = *plot;
+		ret = sp_rwgraph_y_ticks(&yt, env, style, plot->h, theme);
+		if (ret)
+			return ret;
+		sp_rwgraph_draw_data(cr, theme, plot, env, &yt, xt, style);
+		sp_rwgraph_draw_y_axis(cr, theme, plot, &yt);
+		return 0;
+	}
+	ret = y_ticks(&yt, panel_max(env, style, PANEL_RUNNING), top->h, theme);
+	if (!ret)
+		ret = y_ticks(&wt, panel_max(env, style, PANEL_WAITING), bottom->h, theme);
+	if (ret)
+		return ret;
+	r = value_rect(top, theme);
+	draw_panel(cr, theme, top, env, &yt, xt, style, PANEL_RUNNING);
+	sp_axis_int_draw(cr, theme, &r, &yt, "running", false);
+	draw_panel(cr, theme, bottom, env, &wt, xt, style, PANEL_WAITING);
+	r = value_rect(bottom, theme);
+	sp_axis_int_draw(cr, theme, &r, &wt, "waiting", false);
+	return 0;
+}
+
 int sp_rwgraph_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 			   const struct sp_rwgraph_figure *fig, const struct sp_layout *lay,
 			   const struct sp_envelope *env)
 {
 	const struct sp_rwgraph_style *style = &fig->style;
-	struct sp_rect top = lay->plot, bottom;
-	struct sp_int_ticks yt, wt;
+	struct sp_rect top, bottom;
 	struct sp_time_ticks xt;
 	struct sp_rect legend;
-	bool split;
 	int ret;
 
-	split = sp_rwgraph_split(env, style) &&
-		split_plot(&lay->plot, theme, style->pixels, &top, &bottom);
 	ret = sp_figure_time_ticks(&xt, cr, theme, lay->plot.w, fig->t0_ns, fig->t1_ns,
 				   fig->origin_ns);
 	if (ret)
 		return ret;
-	if (split) {
-		ret = y_ticks(&yt, panel_max(env, style, PANEL_RUNNING), top.h, theme);
-		if (!ret)
-			ret = y_ticks(&wt, panel_max(env, style, PANEL_WAITING), bottom.h, theme);
-	} else {
-		ret = sp_rwgraph_y_ticks(&yt, env, style, top.h, theme);
-	}
-	if (ret)
-		return ret;
-
 	sp_figure_background(cr, theme);
 	if (sp_figure_has_title(fig->title))
 		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
-	if (split) {
-		struct sp_rect r = value_rect(&top, theme);
-
-		draw_panel(cr, theme, &top, env, &yt, &xt, style, PANEL_RUNNING);
-		sp_axis_int_draw(cr, theme, &r, &yt, "running", false);
-		draw_panel(cr, theme, &bottom, env, &wt, &xt, style, PANEL_WAITING);
-		r = value_rect(&bottom, theme);
-		sp_axis_int_draw(cr, theme, &r, &wt, "waiting", false);
-		sp_axis_time_draw(cr, theme, &bottom, &xt, fig->t0_ns, fig->t1_ns, false);
-	} else {
-		sp_rwgraph_draw_data(cr, theme, &top, env, &yt, &xt, style);
-		sp_rwgraph_draw_y_axis(cr, theme, &top, &yt);
-		sp_axis_time_draw(cr, theme, &top, &xt, fig->t0_ns, fig->t1_ns, false);
-	}
+	ret = sp_rwgraph_draw_panels(cr, theme, &lay->plot, env, &xt, style, &top, &bottom);
+	if (ret)
+		return ret;
+	sp_axis_time_draw(cr, theme, &bottom, &xt, fig->t0_ns, fig->t1_ns, false);
 	if (fig->shade_fraction >= 0) {
 		char buf[192];
 

@@ -117,3 +117,13 @@ check "errors left no file behind" test -z "$(ls -A "$TMP/empty")"
 run "$SCHEDPLOT" overview --help
 expect_status 0 "--help"
 expect_grep "$OUT" "^usage: schedplot overview" "--help prints usage on stdout"
+
+# 400 tasks waiting for 2 CPUs: waiting gets a panel of its own, so the
+# running line is not flattened under its scale; a calmer trace keeps one
+run "$SCHEDPLOT" overview -q -o "$TMP/split.svg" "$TRACES/messaging.dat"
+expect_status 0 "overview of messaging.dat"
+check "messaging.dat: running and waiting in panels of their own" \
+	test "$(grep -o '>running<\|>waiting<' "$TMP/split.svg" | sort | tr '\n' ' ')" = ">running< >waiting< "
+run "$SCHEDPLOT" overview -q -o "$TMP/one.svg" "$TRACES/overload.dat"
+check "overload.dat: one panel of tasks" \
+	test "$(grep -c '>running<\|>waiting<' "$TMP/one.svg")" = 0

@@ -333,6 +333,28 @@ int sp_rwgraph_layout(struct sp_layout *lay, struct _cairo *cr, const struct sp_
 		      const struct sp_rwgraph_figure *fig, double width, double height);
 
 /**
+ * sp_rwgraph_draw_panels - running and waiting inside @plot, in one panel or two
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle (the time axis is the caller's)
+ * @env: a finished envelope whose columns span @plot
+ * @xt: the time ticks (grid lines)
+ * @style: the style
+ * @top: set to the panel of running (the whole @plot with one panel), for notes
+ * @bottom: set to the panel the time axis goes under
+ *
+ * With sp_rwgraph_split() and room for both, running and the lost band
+ * take the upper part of @plot and waiting the lower, each with its own
+ * value axis; else one panel.
+ *
+ * Return: 0, or -EINVAL when the value ticks cannot be computed.
+ */
+int sp_rwgraph_draw_panels(struct _cairo *cr, const struct sp_theme *theme,
+			   const struct sp_rect *plot, const struct sp_envelope *env,
+			   const struct sp_time_ticks *xt, const struct sp_rwgraph_style *style,
+			   struct sp_rect *top, struct sp_rect *bottom);
+
+/**
  * sp_rwgraph_figure_draw - draw a whole figure, in one panel or two
  * @cr: cairo context
  * @theme: the theme
