@@ -433,6 +433,12 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			sp_view_opts_release(o);
 			return SP_EXIT_FAILURE;
 		}
+		/* the study's figures name their colors one way: the file's, unless told */
+		if (!o->color_by_given && !strcmp(o->colors.color_by, "command"))
+			o->color_by = SP_COLOR_BY_COMMAND;
+		else if (!o->color_by_given && !strcmp(o->colors.color_by, "process"))
+			o->color_by = SP_COLOR_BY_PROCESS;
+		o->color_by_given = true;
 	}
 	return -1;
 }

@@ -323,7 +323,10 @@ static int read_value(struct reader *r, int depth, const char *member)
 		char *s;
 		int ret = read_string(r, &s);
 
-		free(s);
+		if (!ret && member && !strcmp(member, "color_by"))
+			snprintf(r->map->color_by, sizeof(r->map->color_by), "%s", s);
+		if (!ret)
+			free(s);
 		return ret;
 	}
 	if (*r->s == '-' || (*r->s >= '0' && *r->s <= '9')) {

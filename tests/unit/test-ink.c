@@ -109,6 +109,7 @@ static void test_colormap_round_trip(void **state)
 			    "  \"colors\": {\n    \"a \\\"quoted\\\"\\\\name\\u000a\": \"#0000ff\",\n"
 			    "    \"sched-messaging-27563\": \"#e69f00\"\n  }\n}\n");
 	assert_int_equal(sp_color_map_load(&back, path, &err), 0);
+	assert_string_equal(back.color_by, "pid");
 	got = sp_color_map_find(&back, "sched-messaging-27563");
 	assert_non_null(got);
 	assert_true(got->r == a.r && got->g == a.g && got->b == a.b);

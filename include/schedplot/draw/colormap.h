@@ -39,6 +39,7 @@ struct sp_color_map {
 	struct sp_color_map_entry *v;	/* sorted by name once looked up */
 	size_t nr, alloc;
 	bool sorted;
+	char color_by[16];		/* what the names are, as loaded ("" when not said) */
 };
 
 /**
