@@ -213,6 +213,21 @@ static int parse_color(const char *s, struct sp_rgb *c)
 	return 0;
 }
 
+/* After an item of an object or array: 0 after a ',', 1 when @close ends it, or the error. */
+static int next_item(struct reader *r, char close)
+{
+	skip_space(r);
+	if (r->s < r->end && *r->s == ',') {
+		r->s++;
+		return 0;
+	}
+	if (r->s < r->end && *r->s == close) {
+		r->s++;
+		return 1;
+	}
+	return fail(r, close == '}' ? "',' or '}' expected" : "',' or ']' expected");
+}
+
 static int read_value(struct reader *r, int depth, const char *member);
 
 /* An object's members; at the top level "colors" and "schedplot_colors" are kept. */
@@ -261,18 +276,10 @@ static int read_object(struct reader *r, int depth, bool top, bool colors)
 			ret = read_value(r, depth + 1, top ? name : NULL);
 		}
 		free(name);
+		if (!ret)
+			ret = next_item(r, '}');
 		if (ret)
-			return ret;
-		skip_space(r);
-		if (r->s < r->end && *r->s == ',') {
-			r->s++;
-			continue;
-		}
-		if (r->s < r->end && *r->s == '}') {
-			r->s++;
-			return 0;
-		}
-		return fail(r, "',' or '}' expected");
+			return ret < 0 ? ret : 0;
 	}
 }
 
@@ -287,18 +294,10 @@ static int read_array(struct reader *r, int depth)
 	for (;;) {
 		int ret = read_value(r, depth + 1, NULL);
 
+		if (!ret)
+			ret = next_item(r, ']');
 		if (ret)
-			return ret;
-		skip_space(r);
-		if (r->s < r->end && *r->s == ',') {
-			r->s++;
-			continue;
-		}
-		if (r->s < r->end && *r->s == ']') {
-			r->s++;
-			return 0;
-		}
-		return fail(r, "',' or ']' expected");
+			return ret < 0 ? ret : 0;
 	}
 }
 
