@@ -82,6 +82,22 @@ run "$SCHEDPLOT" tasks -q --no-legend --aggregate longest --target "$(pid_on 0)"
 run $ink tasks "$TMP/runs.csv" "$TMP/tl.png" "$TMP/tz0.png" "$(pid_on 0)" --expect-fail
 verdict "tasks --aggregate longest: the 10% task is not in proportion"
 
+# ---- compare's datagraph panels take a study's colors ----
+# (by command: the file of a datagraph --color-by command, duty's color
+# changed to one no palette gives, so that only --colors can draw it)
+run "$SCHEDPLOT" datagraph -q --color-by command --colors-out "$TMP/cmd.json" -o "$TMP/cmd.png" "$f"
+expect_status 0 "datagraph --color-by command --colors-out"
+sed 's/"duty": "#[0-9a-f]*"/"duty": "#123456"/' "$TMP/cmd.json" >"$TMP/study.json"
+check "the study's file names duty" grep -q '"duty": "#123456"' "$TMP/study.json"
+run "$SCHEDPLOT" compare -q --view datagraph --colors "$TMP/study.json" -o "$TMP/cmp.svg" "$f" --vs "$f"
+expect_status 0 "compare --view datagraph --colors"
+# #123456 is rgb(7.058824%, 20.392157%, 33.72549%); drawn in both panels
+n=$(grep -c 'fill:rgb(7.058824%,20.392157%,33.72549%)' "$TMP/cmp.svg" || true)
+check "compare --colors: duty drawn in the study's color in the panels ($n)" test "$n" -ge 1
+run "$SCHEDPLOT" compare -q --view datagraph -o "$TMP/cmp0.svg" "$f" --vs "$f"
+n=$(grep -c 'fill:rgb(7.058824%,20.392157%,33.72549%)' "$TMP/cmp0.svg" || true)
+check "compare without --colors: not that color ($n)" test "$n" -eq 0
+
 # ---- a bad color file ----
 printf '{"colors": {}}\n' >"$TMP/bad.json"
 run "$SCHEDPLOT" datagraph --colors "$TMP/bad.json" -o "$TMP/bad.png" "$f"
