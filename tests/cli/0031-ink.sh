@@ -98,6 +98,21 @@ run "$SCHEDPLOT" compare -q --view datagraph -o "$TMP/cmp0.svg" "$f" --vs "$f"
 n=$(grep -c 'fill:rgb(7.058824%,20.392157%,33.72549%)' "$TMP/cmp0.svg" || true)
 check "compare without --colors: not that color ($n)" test "$n" -eq 0
 
+# ---- the overview and compare take the same options ----
+run "$SCHEDPLOT" overview -q --colors-out "$TMP/ov.json" -o "$TMP/ov.png" "$f"
+expect_status 0 "overview --colors-out"
+check "overview --colors-out: the datagraph's colors, the same bytes" cmp -s "$TMP/ov.json" "$TMP/all.json"
+run "$SCHEDPLOT" overview -q --aggregate longest -o "$TMP/ovl.png" "$f"
+expect_status 0 "overview --aggregate longest"
+check "overview --aggregate longest draws other cells than the default" \
+	test "$(cmp -s "$TMP/ov.png" "$TMP/ovl.png"; echo $?)" = 1
+run "$SCHEDPLOT" compare -q --view datagraph --aggregate longest -o "$TMP/cmpl.svg" "$f" --vs "$f"
+expect_status 0 "compare --aggregate longest"
+check "compare --aggregate longest draws other cells than the default" \
+	test "$(cmp -s "$TMP/cmp0.svg" "$TMP/cmpl.svg"; echo $?)" = 1
+run "$SCHEDPLOT" compare -q --aggregate most -o "$TMP/cmpx.svg" "$f" --vs "$f"
+expect_status 2 "compare --aggregate most"
+
 # ---- a bad color file ----
 printf '{"colors": {}}\n' >"$TMP/bad.json"
 run "$SCHEDPLOT" datagraph --colors "$TMP/bad.json" -o "$TMP/bad.png" "$f"
