@@ -68,6 +68,7 @@ struct sp_decoder {
 	bool swap;			/* file and host byte order differ */
 	struct sp_field common_type;
 	struct sp_field common_pid;
+	struct sp_field common_flags;	/* the context bits (enum trace_flag_type) */
 	bool common_fast;		/* the usual common fields: u16 type at 0, s32 pid at 4 */
 	uint8_t *type_of_id;		/* event id -> enum sp_event_type */
 	/*
@@ -193,6 +194,7 @@ static int resolve_fields(struct sp_decoder *d)
 	if (any) {
 		sp_field_find(any, "common_type", &d->common_type);
 		sp_field_find(any, "common_pid", &d->common_pid);
+		sp_field_find(any, "common_flags", &d->common_flags);
 	}
 	for (t = 1; t < SP_EV_NR_TYPES; t++)
 		plan_fast(d, &d->fields[t]);
@@ -405,6 +407,25 @@ decode_extra(struct sp_decoder *d, const struct sp_raw_record *rec, struct sp_ev
 	ev->values = x->values;
 }
 
+/*
+ * The context a record fired in, from its common_flags: the bits are the
+ * kernel's latency-format flags (libtraceevent's enum trace_flag_type), the
+ * 'h' and 's' of trace-cmd report -l.  A hard interrupt that came during a
+ * softirq ('H') is the hard interrupt.
+ */
+static enum sp_ctx decode_ctx(const struct sp_decoder *d, const struct sp_raw_record *rec)
+{
+	long long flags;
+
+	if (!d->common_flags.size || !sp_field_read_int(d->swap, rec, &d->common_flags, &flags))
+		return SP_CTX_TASK;
+	if (flags & TRACE_FLAG_HARDIRQ)
+		return SP_CTX_IRQ;
+	if (flags & TRACE_FLAG_SOFTIRQ)
+		return SP_CTX_SOFTIRQ;
+	return SP_CTX_TASK;
+}
+
 void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
 		       struct sp_event *ev)
 {
@@ -429,6 +450,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 			t = d->type_of_id[id];
 	}
 	ev->type = t;
+	ev->ctx = SP_CTX_TASK;
 	if (d->undecoded & (1u << t)) {
 		ev->pid = ev->other_pid = -1;
 		ev->prev_runnable = false;
@@ -457,6 +479,8 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 				  sizeof(d->other_comm_buf));
 	ev->prev_runnable = false;
 	ev->prev_state = NULL;
+	if (t == SP_EV_WAKEUP || t == SP_EV_WAKEUP_NEW || t == SP_EV_WAKING)
+		ev->ctx = decode_ctx(d, rec);
 	if (t == SP_EV_SWITCH && sp_field_read_int(d->swap, rec, &f->prev_state, &state)) {
 		const struct state_cache_entry *e = prev_state_lookup(d, rec, state);
 

@@ -46,11 +46,16 @@ struct slot {
 	int32_t target_cpu;	/* SWITCH (which has none): the place of prev_state */
 	int32_t orig_cpu;
 	uint16_t cpu;
-	uint8_t type;
+	uint8_t type;		/* ev->type, and ev->ctx shifted by TYPE_BITS */
 	uint8_t flags;		/* F_* */
 };
 
 _Static_assert(sizeof(struct slot) == 32, "a record's slot is half a cache line");
+
+/* The bits of slot.type that hold ev->type; ev->ctx above them */
+#define TYPE_BITS	4
+_Static_assert(SP_EV_EXTRA < 1 << TYPE_BITS && SP_CTX_IRQ < 1 << (8 - TYPE_BITS),
+	       "a record's type and context share a byte");
 
 enum {
 	F_RUNNABLE = 1 << 0,	/* ev->prev_runnable */
@@ -330,7 +335,7 @@ static int put_event(const struct sp_event *ev, void *data)
 			sp_decoder_state_index(p->r->dec, ev->prev_state) : ev->target_cpu;
 	s->orig_cpu = ev->orig_cpu;
 	s->cpu = (uint16_t)ev->cpu;
-	s->type = ev->type;
+	s->type = (uint8_t)(ev->type | ev->ctx << TYPE_BITS);
 	s->flags = flags;
 	if (apart)
 		memcpy(&c->slot[c->n + 1], &apart, sizeof(apart));
@@ -402,7 +407,8 @@ static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_eve
 	ev->other_pid = s->other_pid;
 	ev->target_cpu = s->target_cpu;
 	ev->orig_cpu = s->orig_cpu;
-	ev->type = s->type;
+	ev->type = s->type & ((1u << TYPE_BITS) - 1);
+	ev->ctx = s->type >> TYPE_BITS;
 	ev->prev_runnable = s->flags & F_RUNNABLE;
 	ev->comm16 = s->flags & F_COMM16;
 	ev->extra = 0;
@@ -423,10 +429,10 @@ static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_eve
 		if (note)
 			p->note_lost(p->r, ev->cpu, (int)missed, ev->ts_ns);
 	}
-	if (s->type == SP_EV_SWITCH) {
+	if (ev->type == SP_EV_SWITCH) {
 		ev->prev_state = sp_decoder_state_name(p->r->dec, s->target_cpu);
 		ev->target_cpu = -1;
-	} else if (s->type == SP_EV_EXTRA) {
+	} else if (ev->type == SP_EV_EXTRA) {
 		struct request *q = &p->req[s->pid];
 
 		in = values_get(q, in);

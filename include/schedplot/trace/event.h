@@ -24,6 +24,13 @@ enum sp_event_type {
 	SP_EV_EXTRA = SP_EV_NR_TYPES,	/* an event asked for by name; not a sched record */
 };
 
+/* The context a record fired in (its common_flags): a task's, or an interrupt's. */
+enum sp_ctx {
+	SP_CTX_TASK = 0,	/* common_pid's own, or not known */
+	SP_CTX_SOFTIRQ,		/* serving a softirq, in common_pid's time */
+	SP_CTX_IRQ,		/* a hard interrupt, in common_pid's time */
+};
+
 /* How the value of a field of an SP_EV_EXTRA record is to be read. */
 enum sp_value_kind {
 	SP_VALUE_U64,		/* an unsigned number */
@@ -43,7 +50,7 @@ union sp_value {
  * by type:
  *   SWITCH:     pid = prev_pid, other_pid = next_pid, prev_runnable,
  *               prev_state, comm = prev_comm, other_comm = next_comm
- *   WAKEUP*:    pid, target_cpu, comm
+ *   WAKEUP*:    pid, target_cpu, comm, ctx (WAKING too)
  *   MIGRATE:    pid, orig_cpu, target_cpu = dest_cpu, comm
  *   FORK:       pid = parent_pid, other_pid = child_pid, comm = parent_comm,
  *               other_comm = child_comm
@@ -66,6 +73,7 @@ struct sp_event {
 	int32_t target_cpu;
 	int32_t orig_cpu;
 	uint8_t type;		/* enum sp_event_type */
+	uint8_t ctx;		/* enum sp_ctx; SP_CTX_TASK but in WAKEUP, WAKEUP_NEW, WAKING */
 	bool prev_runnable;	/* SWITCH: prev_state is TASK_RUNNING (+ preempt flag) */
 	uint16_t extra;		/* EXTRA: the index of the request */
 	bool comm16;		/* comm and other_comm, where set, have 16 bytes to read */
