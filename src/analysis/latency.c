@@ -49,7 +49,7 @@ static void csv_header(struct sp_latency *l)
 		" s, the trace's own time\n", l->csv_origin_ns / 1000000000,
 		l->csv_origin_ns % 1000000000);
 	fputs("start_s,latency_ns,pid,comm,class,cpu,prev_cpu,waker,target_cpu,prev_idle,"
-	      "placement\n", l->csv);
+	      "placement,waker_cpu\n", l->csv);
 }
 
 int sp_latency_init(struct sp_latency *l)
@@ -214,7 +214,7 @@ static void slowest_keep(struct sp_latency *l, const struct sp_wait *w)
 static void csv_row(struct sp_latency *l, const struct sp_wait *w)
 {
 	uint64_t rel = w->start_ns > l->csv_origin_ns ? w->start_ns - l->csv_origin_ns : 0;
-	char comm[80];
+	char comm[80], waker[16];
 	size_t i, j = 0;
 
 	/* a comm is the kernel's: 15 bytes, but may hold a comma or a quote */
@@ -224,10 +224,12 @@ static void csv_row(struct sp_latency *l, const struct sp_wait *w)
 		comm[j++] = ch == ',' || ch == '"' || ch == '\n' ? '_' : ch;
 	}
 	comm[j] = '\0';
-	if (fprintf(l->csv, "%" PRIu64 ".%09" PRIu64 ",%" PRIu64 ",%d,%s,%s,%d,%d,%d,%d,%d,%s\n",
+	if (fprintf(l->csv, "%" PRIu64 ".%09" PRIu64 ",%" PRIu64 ",%d,%s,%s,%d,%d,%s,%d,%d,%s,%d\n",
 		    rel / 1000000000, rel % 1000000000, w->dur_ns, w->pid, comm,
-		    class_names[w->wait_class & 1], w->cpu, w->prev_cpu, w->waker, w->target_cpu,
-		    w->prev_idle, sp_placement_name(sp_placement_of(w))) < 0 && !l->error)
+		    class_names[w->wait_class & 1], w->cpu, w->prev_cpu,
+		    sp_waker_format(waker, sizeof(waker), w->waker), w->target_cpu,
+		    w->prev_idle, sp_placement_name(sp_placement_of(w)), w->waker_cpu) < 0 &&
+	    !l->error)
 		l->error = -(errno ? errno : EIO);
 }
 

@@ -206,13 +206,14 @@ static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int targ
 	/* only the wakeups that made a task wait lead to a run */
 	t = sp_model_task(mk->model, wakee);
 	if (!t || t->state != SP_TASK_WAITING || t->wake_ns != ts ||
-	    row_of(mk, mk->model->ev_cpu) < 0)
+	    row_of(mk, mk->model->waker_cpu) < 0)
 		return;
 	/* past what the widest plot could draw, they are only counted */
 	if (++mk->nr_wakeup_arrows > arrows_max(mk))
 		return;
 	add_mark(mk, &(struct sp_overlay_mark){ .kind = SP_OVERLAY_WAKEUP, .ts_ns = ts,
-					   .cpu = mk->model->ev_cpu, .cpu2 = -1, .pid = wakee });
+					   .cpu = mk->model->waker_cpu, .cpu2 = -1,
+					   .pid = wakee });
 }
 
 static void marks_wait(void *data, const struct sp_wait *w)

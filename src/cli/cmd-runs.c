@@ -182,6 +182,7 @@ static void on_run(void *data, const struct sp_run *run)
 	const struct sp_view_opts *o = r->o;
 	uint64_t origin = r->t->first_ns;
 	const char *comm, *state;
+	char waker[16];
 
 	if (run->pid == 0 && !r->idle)
 		return;
@@ -202,6 +203,7 @@ static void on_run(void *data, const struct sp_run *run)
 		break;
 	}
 	r->nr_runs++;
+	sp_waker_format(waker, sizeof(waker), run->waker);
 	if (r->json) {
 		fprintf(r->out, "{\"cpu\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
 			", \"pid\": %d, \"comm\": ", run->cpu, run->start_ns - origin,
@@ -209,8 +211,10 @@ static void on_run(void *data, const struct sp_run *run)
 		sp_cli_json_string(r->out, comm);
 		fputs(", \"end_state\": ", r->out);
 		sp_cli_json_string(r->out, state);
-		fprintf(r->out, ", \"wait_ns\": %" PRIu64 ", \"woken_by\": %d, \"prev_cpu\": %d}\n",
-			run->wait_ns, run->waker, run->prev_cpu);
+		/* a pid is a number; an interrupt, a string */
+		fprintf(r->out, ", \"wait_ns\": %" PRIu64 ", \"woken_by\": %s%s%s, "
+			"\"prev_cpu\": %d}\n", run->wait_ns, run->waker < SP_WAKER_NONE ? "\"" : "",
+			waker, run->waker < SP_WAKER_NONE ? "\"" : "", run->prev_cpu);
 		return;
 	}
 	fprintf(r->out, "%d,%" PRIu64 ",%" PRIu64 ",%d,", run->cpu, run->start_ns - origin,
@@ -218,7 +222,7 @@ static void on_run(void *data, const struct sp_run *run)
 	csv_field(r->out, comm);
 	putc(',', r->out);
 	csv_field(r->out, state);
-	fprintf(r->out, ",%" PRIu64 ",%d,%d\n", run->wait_ns, run->waker, run->prev_cpu);
+	fprintf(r->out, ",%" PRIu64 ",%s,%d\n", run->wait_ns, waker, run->prev_cpu);
 }
 
 /* The pass is made again: what went out of the first is thrown away. */

@@ -374,12 +374,13 @@ static int wait_end(struct sp_model *m, struct sp_task *t, uint64_t ts)
 	return t->wait_counted ? change_add(m, ts, 0, -1) : 0;
 }
 
-/* A wakeup at @ts by @waker makes @t wait, placed on @place. */
-static int wakeup_wait(struct sp_model *m, struct sp_task *t, uint64_t ts, int waker, int place,
-		       bool prev_idle)
+/* A wakeup at @ts by @waker on @waker_cpu makes @t wait, placed on @place. */
+static int wakeup_wait(struct sp_model *m, struct sp_task *t, uint64_t ts, int waker,
+		       int waker_cpu, int place, bool prev_idle)
 {
 	t->wake_ns = ts;
 	t->waker = waker;
+	t->waker_cpu = waker_cpu;
 	t->wake_target = place;
 	t->wake_prev_idle = prev_idle;
 	return wait_begin(m, t, ts, place);
@@ -400,8 +401,8 @@ static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp
 		t->wake_ns = SP_NO_TS;
 		ret = wait_begin(m, t, ts, cpu->deferred_place);
 	} else {
-		ret = wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_place,
-				  next_pid == 0);
+		ret = wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_waker_cpu,
+				  cpu->deferred_place, next_pid == 0);
 	}
 	/* it began with its record, not now: a repair elsewhere judges it by that */
 	t->wait_seq = cpu->deferred_wake_seq;
@@ -500,7 +501,8 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t s
 			b->w.start_ns = since;
 			b->w.dur_ns = ts > since ? ts - since : 0;
 			b->w.wait_class = woken ? SP_WAIT_WAKEUP : SP_WAIT_PREEMPT;
-			b->w.waker = woken ? t->waker : -1;
+			b->w.waker = woken ? t->waker : SP_WAKER_NONE;
+			b->w.waker_cpu = woken ? t->waker_cpu : -1;
 			b->w.target_cpu = woken ? t->wake_target : t->last_cpu;
 			b->w.prev_idle = woken && t->wake_prev_idle;
 			ret = wait_end(m, t, ts);
@@ -596,7 +598,8 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 		on->deferred_wake_seq = m->nr_records;
 		on->deferred_preempt = true;
 		on->deferred_place = c;
-		on->deferred_waker = -1;
+		on->deferred_waker = SP_WAKER_NONE;
+		on->deferred_waker_cpu = -1;
 		return ret;
 	}
 	if (how == END_OF_TRACE || t->state != SP_TASK_RUNNING || t->cpu != c)
@@ -614,13 +617,57 @@ static bool is_wakeup(const struct sp_model *m, enum sp_event_type type)
 	return type == (m->wakeup_from_waking ? SP_EV_WAKING : SP_EV_WAKEUP);
 }
 
-static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
+/* Who ran the code @ev was written by: its common_pid, or the interrupt it served. */
+static int record_waker(const struct sp_event *ev)
+{
+	if (ev->ctx == SP_CTX_IRQ)
+		return SP_WAKER_IRQ;
+	if (ev->ctx == SP_CTX_SOFTIRQ)
+		return SP_WAKER_SOFTIRQ;
+	return ev->common_pid;
+}
+
+/*
+ * A sched_waking that is not the wakeup: it began the next wakeup record
+ * of its task, which its waker is taken from (doc/design.md "The waker").
+ */
+static int handle_waking(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_task *t = task_get(m, ev->pid);
-	int place = ev->target_cpu;
 
 	if (!t)
 		return ev->pid < 0 ? 0 : -ENOMEM;
+	t->waking_waker = record_waker(ev);
+	t->waking_cpu = ev->cpu;
+	return 0;
+}
+
+/*
+ * The waker of wakeup record @ev of @t, and its CPU: the sched_waking
+ * that began it, else the record itself.
+ */
+static void wakeup_waker(struct sp_task *t, const struct sp_event *ev, int *waker, int *cpu)
+{
+	if (t->waking_cpu >= 0 && ev->type != SP_EV_WAKING) {
+		*waker = t->waking_waker;
+		*cpu = t->waking_cpu;
+	} else {
+		*waker = record_waker(ev);
+		*cpu = ev->cpu;
+	}
+	t->waking_cpu = -1;
+}
+
+static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
+{
+	struct sp_task *t = task_get(m, ev->pid);
+	int place = ev->target_cpu, waker, waker_cpu;
+
+	if (!t)
+		return ev->pid < 0 ? 0 : -ENOMEM;
+	wakeup_waker(t, ev, &waker, &waker_cpu);
+	m->waker = waker;
+	m->waker_cpu = waker_cpu;
 	if (ev->comm && set_comm(m, ev->pid, ev->comm, ev->comm16))
 		return -ENOMEM;
 	t->wakeups++;
@@ -635,13 +682,14 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 			on->deferred_wake_seq = m->nr_records;
 			on->deferred_preempt = false;
 			on->deferred_place = place;
-			on->deferred_waker = ev->common_pid;
+			on->deferred_waker = waker;
+			on->deferred_waker_cpu = waker_cpu;
 		}
 		return 0;
 	}
 	if (t->state != SP_TASK_OTHER)
 		return 0;
-	return wakeup_wait(m, t, ev->ts_ns, ev->common_pid, place,
+	return wakeup_wait(m, t, ev->ts_ns, waker, waker_cpu, place,
 			   t->last_cpu >= 0 && m->cpus[t->last_cpu].cur_pid == 0);
 }
 
@@ -880,7 +928,8 @@ static int wake_elsewhere(struct sp_model *m, struct sp_cpu *cpu, struct sp_task
 	b->w.start_ns = w_ns;
 	b->w.dur_ns = b->ts > w_ns ? b->ts - w_ns : 0;
 	b->w.wait_class = cpu->deferred_preempt ? SP_WAIT_PREEMPT : SP_WAIT_WAKEUP;
-	b->w.waker = cpu->deferred_preempt ? -1 : cpu->deferred_waker;
+	b->w.waker = cpu->deferred_preempt ? SP_WAKER_NONE : cpu->deferred_waker;
+	b->w.waker_cpu = cpu->deferred_preempt ? -1 : cpu->deferred_waker_cpu;
 	b->w.target_cpu = cpu->deferred_preempt ? b->w.prev_cpu : cpu->deferred_place;
 	b->w.prev_idle = !cpu->deferred_preempt && next_pid == 0;
 	t->wait_ns += b->w.dur_ns;
@@ -985,11 +1034,15 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	case SP_EV_WAKEUP:
 	case SP_EV_WAKEUP_NEW:
 	case SP_EV_WAKING:
-		if (!is_wakeup(m, ev->type))
+		if (!is_wakeup(m, ev->type)) {
+			ret = ev->type == SP_EV_WAKING ? handle_waking(m, ev) : 0;
 			break;
+		}
+		m->waker = record_waker(ev);
+		m->waker_cpu = c;
 		ret = handle_wakeup(m, ev);
 		if (!ret)
-			TELL(m, wakeup, ev->ts_ns, ev->common_pid, ev->pid, ev->target_cpu);
+			TELL(m, wakeup, ev->ts_ns, m->waker, ev->pid, ev->target_cpu);
 		break;
 	case SP_EV_MIGRATE:
 		ret = handle_migrate(m, ev);

@@ -6,6 +6,7 @@
  * separated, and named by their offset.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,9 @@ struct sp_task *sp_model_task_new(struct sp_model *m, int pid)
 	t->cpu = -1;
 	t->last_cpu = -1;
 	t->wake_ns = SP_NO_TS;
+	t->waker = SP_WAKER_NONE;
+	t->waker_cpu = -1;
+	t->waking_cpu = -1;
 	i = hash_u32(pid) & (m->alloc_index - 1);
 	while (m->task_index[i])
 		i = (i + 1) & (m->alloc_index - 1);
@@ -194,4 +198,15 @@ int sp_model_tgid(const struct sp_model *m, int pid)
 		t = p;
 	}
 	return t ? t->pid : pid;
+}
+
+const char *sp_waker_format(char *buf, size_t size, int waker)
+{
+	if (waker == SP_WAKER_IRQ)
+		snprintf(buf, size, "irq");
+	else if (waker == SP_WAKER_SOFTIRQ)
+		snprintf(buf, size, "softirq");
+	else
+		snprintf(buf, size, "%d", waker < 0 ? -1 : waker);
+	return buf;
 }

@@ -131,8 +131,11 @@ static int one_pass(struct sp_trace *t, bool from_waking, const struct sp_pass *
 		t->model.keep_repair_notes = t->keep_notes;
 		sp_reader_keep_lost_notes(t->reader, t->keep_notes);
 	}
-	/* the model reads only the wakeup it was told to use */
-	sp_reader_set_skipped(t->reader, 1u << (from_waking ? SP_EV_WAKEUP : SP_EV_WAKING));
+	/*
+	 * the model reads only the wakeup it was told to use, and the
+	 * sched_waking records that name the wakers of sched_wakeup
+	 */
+	sp_reader_set_skipped(t->reader, from_waking ? 1u << SP_EV_WAKEUP : 0);
 	ret = sp_reader_read(t->reader, feed_model, &t->model, err);
 	if (!ret)
 		ret = sp_model_finish(&t->model);

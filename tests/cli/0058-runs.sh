@@ -97,8 +97,9 @@ c = open(sys.argv[2]).read().splitlines()
 head = json.loads(j[0])
 assert "# start_ns=%d" % head["start_ns"] == c[0]
 rows = [json.loads(l) for l in j[1:]]
-want = [{k: (v if k in ("comm", "end_state") else int(v)) for k, v in r.items()}
-        for r in csv.DictReader(c[1:])]
+# woken_by: a pid as a number, an interrupt ("irq", "softirq") as a string
+want = [{k: (v if k in ("comm", "end_state") or not v.lstrip("-").isdigit() else int(v))
+         for k, v in r.items()} for r in csv.DictReader(c[1:])]
 sys.exit(rows != want)' "$OUT" "$TMP/runs.csv"
 done
 

@@ -3,27 +3,32 @@
 """Compute schedplot's statistics from `trace-cmd report` text.
 
 This is an independent oracle for the tests: it never reads the .dat file
-itself, only what `trace-cmd report -N -t` prints, and it follows the
+itself, only what `trace-cmd report -N -t -l` prints, and it follows the
 "Exact semantics" section of doc/design.md step by step:
 
   * -t prints timestamps with all nine digits of nanoseconds;
   * -N loads no plugins, so every event is printed with the kernel's own
     print format (prev_state decoded by the kernel's __print_flags rather
-    than by the sched_switch plugin's fixed bit table).
+    than by the sched_switch plugin's fixed bit table);
+  * -l prints each record's latency flags after its CPU, among them the
+    context it fired in: 'h' (also 'H', 'Z') a hard interrupt, 's' a
+    softirq, which makes the interrupt a wakeup's waker.
 
 Which CPUs lost nothing (doc/design.md: complete from the trace's start)
 comes from the ring-buffer statistics `trace-cmd report --stat` prints
 and from the lost-events lines of the report.
 
 Usage: report-stats.py [--trace-cmd PROG] [--text [--stat-text STAT]] [--runs | --power-steps] FILE
-With --text, FILE is saved output of `trace-cmd report -N -t` and STAT
+With --text, FILE is saved output of `trace-cmd report -N -t [-l]` and STAT
 that of `trace-cmd report --stat` (without it, no CPU counts as lossless).
 The JSON object goes to stdout; diagnostics go to stderr.  With --runs,
 stdout gets every run instead (also those of no length), one line each:
 "CPU PID START END HOW WAIT WAKER PREV_CPU" (absolute ns; HOW is the prev_state of
 the switch that ended it, "repair" or "end"; WAIT the wait that ended as
-it began, 0 if none, WAKER the common_pid of the wakeup that began it, -1
-if none, PREV_CPU the CPU the task last ran on, -1 if none), then "open PID" for each wait still open at the end.  With
+it began, 0 if none, WAKER the waker of the wakeup that began it (the
+sched_waking of the task since its last wakeup record, else the wakeup
+record: its common_pid, or "irq" / "softirq" for a record written in an
+interrupt), -1 if none, PREV_CPU the CPU the task last ran on, -1 if none), then "open PID" for each wait still open at the end.  With
 --power-steps, stdout gets "span T0 END" and then every power:cpu_frequency
 and power:cpu_idle record in trace order, "freq CPU TS KHZ" and "idle CPU
 TS STATE" (CPU the cpu_id it is about; STATE -1 for 4294967295, leaving
@@ -50,9 +55,14 @@ SCHED_EVENTS = {
     "sched_process_exit",
 }
 
-# "<comm>-<pid> [<cpu>] <sec>.<nsec>: <event>: <fields>".  The comm may hold
-# spaces, dashes and digits, so the line is anchored on the [CPU] column.
-RECORD_RE = re.compile(r"^(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+([^\s:]+):\s*(.*)$")
+# "<comm>-<pid> [<cpu>] <sec>.<nsec>: <event>: <fields>", or with -l
+# "<comm>-<pid> <cpu><flags> <sec>.<nsec>: ...", the flags beginning with
+# 'd', 'X' or '.'.  The comm may hold spaces, dashes and digits, so the
+# line is anchored on the CPU column.
+RECORD_RE = re.compile(r"^(.*?)-(\d+)\s+(?:\[(\d+)\]|(\d+)([^\d\s]\S*))\s+(\d+)\.(\d+):"
+                       r"\s+([^\s:]+):\s*(.*)$")
+# The third latency flag: the context a record was written in
+IRQ_FLAGS = {"h": "irq", "H": "irq", "Z": "irq", "s": "softirq"}
 DROPPED_RE = re.compile(r"^CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]$")
 CPUS_RE = re.compile(r"^cpus=(\d+)$")
 
@@ -70,15 +80,21 @@ RUNNABLE_STATES = {"R", "R+"}
 
 
 class Record:
-    __slots__ = ("cpu", "ts", "pid", "comm", "event", "body")
+    __slots__ = ("cpu", "ts", "pid", "comm", "event", "body", "flags")
 
-    def __init__(self, cpu, ts, pid, comm, event, body):
+    def __init__(self, cpu, ts, pid, comm, event, body, flags=""):
         self.cpu = cpu
         self.ts = ts
         self.pid = pid
         self.comm = comm
         self.event = event
         self.body = body
+        self.flags = flags
+
+    def waker(self):
+        """Who wrote it: the interrupt it fired in, else its common_pid."""
+        ctx = self.flags[2:3]
+        return IRQ_FLAGS.get(ctx, self.pid)
 
 
 def die(msg):
@@ -103,7 +119,7 @@ def read_report(args):
     if args.text:
         with open(args.file, encoding="utf-8", errors="replace") as f:
             return f.read().splitlines()
-    cmd = [args.trace_cmd, "report", "-N", "-t", "-i", args.file]
+    cmd = [args.trace_cmd, "report", "-N", "-t", "-l", "-i", args.file]
     # once more when it fails: a run of the suite saw one failure that
     # no repetition reproduced; a failure that lasts is still reported
     for attempt in range(2):
@@ -194,13 +210,13 @@ def parse(lines):
     for line in lines:
         m = RECORD_RE.match(line)
         if m:
-            comm, pid, cpu, sec, frac, event, body = m.groups()
-            cpu = int(cpu)
+            comm, pid, cpu, lat_cpu, flags, sec, frac, event, body = m.groups()
+            cpu = int(cpu if cpu is not None else lat_cpu)
             # Nine digits with -t; pad in case a shorter fraction is printed.
             ts = int(sec) * 1000000000 + int((frac + "000000000")[:9])
             lst = per_cpu.setdefault(cpu, [])
             report_order.append((cpu, len(lst)))
-            lst.append(Record(cpu, ts, int(pid), comm.lstrip(), event, body))
+            lst.append(Record(cpu, ts, int(pid), comm.lstrip(), event, body, flags or ""))
             continue
         m = DROPPED_RE.match(line.strip())
         if m:
@@ -247,7 +263,7 @@ class Model:
                                 #         the CPU cur[cpu] ran on before)
         self.waits = []         # (pid, begin, end or None)
         self.woken = {}         # pid -> the wakeup that made it wait
-        self.waker = {}         # pid -> common_pid of that wakeup
+        self.waker = {}         # pid -> the waker of that wakeup (a pid, "irq", "softirq")
         self.last_cpu = {}      # pid -> the CPU it last became current on
         self.latencies = []     # wakeup to next becoming current, ns
         self.class_waits = {"wakeup": [], "preempt": []}   # every wait that ended
@@ -581,6 +597,7 @@ def main():
     comm = {}               # pid -> latest name seen in an event's fields
     cmdline_comm = {}       # pid -> name in the report's first column
     mismatched_prev = 0
+    waking = {}             # pid -> the waker of its sched_waking since its last wakeup
 
     def seen(pid, name):
         if pid != 0:
@@ -640,7 +657,12 @@ def main():
             seen(pid, m.group(1))
             if ev in wakeup_events:
                 task_wakeups[pid] = task_wakeups.get(pid, 0) + 1
-                model.wakeup(pid, rec.ts, rec.pid)
+                # the sched_waking that began it, else the record itself
+                waker = waking.pop(pid, None) if ev != "sched_waking" else None
+                waking.pop(pid, None)
+                model.wakeup(pid, rec.ts, rec.waker() if waker is None else waker)
+            elif ev == "sched_waking":
+                waking[pid] = rec.waker()
             elif ev == "sched_migrate_task":
                 migrations += 1
                 task_migrations[pid] = task_migrations.get(pid, 0) + 1
@@ -679,7 +701,7 @@ def main():
         for (cpu, pid, begin, stop), (how, (wait, waker, prev_cpu)) in zip(model.runs,
                                                                           model.run_info):
             stop_t = end if stop is None else stop
-            print("%d %d %d %d %s %d %d %d" % (cpu, pid, begin, stop_t, how, wait, waker,
+            print("%d %d %d %d %s %d %s %d" % (cpu, pid, begin, stop_t, how, wait, waker,
                                                prev_cpu))
         for pid in open_pids:
             print("open %d" % pid)

@@ -144,6 +144,18 @@ static void ev_wakeup(uint64_t ts, int cpu, int common, enum sp_event_type type,
 	assert_int_equal(sp_model_add(&m, &ev), 0);
 }
 
+/* A wakeup-kind record written in context @ctx (enum sp_ctx). */
+static void ev_wakeup_ctx(uint64_t ts, int cpu, int common, enum sp_event_type type, int pid,
+			  int target, int ctx)
+{
+	struct sp_event ev = {
+		.ts_ns = ts, .cpu = cpu, .common_pid = common, .type = type, .ctx = ctx,
+		.pid = pid, .target_cpu = target, .orig_cpu = -1, .comm = "woken",
+	};
+
+	assert_int_equal(sp_model_add(&m, &ev), 0);
+}
+
 /* A sched record that changes no state (sched_process_exit of pid 99). */
 static void ev_sched(uint64_t ts, int cpu, int common)
 {
@@ -222,6 +234,52 @@ static void test_repair_from_common_pid(void **state)
 	assert_int_equal(lg.runs[0].t0, 100);
 	assert_int_equal(lg.runs[0].t1, 200);
 	assert_int_equal(m.cpus[0].busy_ns, 800);
+	sp_model_release(&m);
+}
+
+/*
+ * The waker (doc/design.md "The waker"): the sched_waking that began the
+ * wakeup, on any CPU, else the wakeup record; an interrupt's is the
+ * interrupt.  Task 20 runs on CPU 0 and wakes 10, whose sched_wakeup is
+ * written on CPU 1 by its idle task; a softirq on CPU 1 wakes 11; a
+ * hard interrupt on CPU 0 writes 12's sched_wakeup itself; 13's
+ * sched_wakeup_new follows no sched_waking of it.
+ */
+static void test_waker(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+
+	setup_model(2, start, 1000, false, NULL);
+	ev_other(0, 0, 20);
+	ev_other(0, 1, 0);
+	ev_wakeup_ctx(100, 0, 20, SP_EV_WAKING, 10, 1, SP_CTX_TASK);
+	ev_wakeup_ctx(110, 1, 0, SP_EV_WAKEUP, 10, 1, SP_CTX_TASK);
+	ev_switch(200, 1, 0, false, 10);
+	ev_wakeup_ctx(300, 1, 10, SP_EV_WAKING, 11, 0, SP_CTX_SOFTIRQ);
+	ev_wakeup_ctx(310, 0, 20, SP_EV_WAKEUP, 11, 0, SP_CTX_IRQ);
+	ev_switch(400, 0, 20, false, 11);
+	ev_wakeup_ctx(500, 0, 11, SP_EV_WAKEUP, 12, 1, SP_CTX_IRQ);
+	ev_wakeup_ctx(510, 1, 10, SP_EV_WAKEUP_NEW, 13, 1, SP_CTX_TASK);
+	ev_switch(600, 1, 10, false, 12);
+	ev_switch(700, 1, 12, false, 13);
+	finish();
+
+	assert_int_equal(lg.nr_waits, 4);
+	assert_int_equal(lg.waits[0].pid, 10);
+	assert_int_equal(lg.waits[0].waker, 20);
+	assert_int_equal(lg.waits[0].waker_cpu, 0);
+	assert_int_equal(lg.waits[1].pid, 11);
+	assert_int_equal(lg.waits[1].waker, SP_WAKER_SOFTIRQ);
+	assert_int_equal(lg.waits[1].waker_cpu, 1);
+	assert_int_equal(lg.waits[2].pid, 12);
+	assert_int_equal(lg.waits[2].waker, SP_WAKER_IRQ);
+	assert_int_equal(lg.waits[2].waker_cpu, 0);
+	assert_int_equal(lg.waits[3].pid, 13);
+	assert_int_equal(lg.waits[3].waker, 10);
+	assert_int_equal(lg.waits[3].waker_cpu, 1);
+	/* the runs tell the same wakers */
+	assert_int_equal(lg.infos[2].pid, 10);
+	assert_int_equal(lg.infos[2].waker, 20);
 	sp_model_release(&m);
 }
 
@@ -1130,6 +1188,7 @@ int main(void)
 		cmocka_unit_test(test_switch_and_busy),
 		cmocka_unit_test(test_repair_from_common_pid),
 		cmocka_unit_test(test_wakeup_wait_latency),
+		cmocka_unit_test(test_waker),
 		cmocka_unit_test(test_repair_acts_at_its_time),
 		cmocka_unit_test(test_repair_settled_elsewhere),
 		cmocka_unit_test(test_repair_before_switch_in),

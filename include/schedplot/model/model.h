@@ -18,6 +18,14 @@
  */
 
 #define SP_NO_TS UINT64_MAX
+
+/*
+ * A waker (doc/design.md "The waker"): a pid, or one of these.  An
+ * interrupt's waker is the interrupt, not the task it interrupted.
+ */
+#define SP_WAKER_NONE		(-1)	/* no wakeup: a preemption, or no wait */
+#define SP_WAKER_IRQ		(-2)	/* a hard interrupt */
+#define SP_WAKER_SOFTIRQ	(-3)	/* a softirq */
 #define SP_TASK_CACHE 4096
 #define SP_STEP_BATCH 256
 
@@ -56,10 +64,17 @@ struct sp_task {
 	/* what the current wait will be reported with (struct sp_wait) */
 	int32_t last_cpu;	/* where it last ran, -1 before its first run */
 	int32_t waker;
+	int32_t waker_cpu;
 	int32_t wake_target;
 	bool wake_prev_idle;
 	/* its last becoming current while a repair may still precede it (index + 1, 0: none) */
 	uint64_t became;
+	/*
+	 * the sched_waking of it since its last wakeup record, which began
+	 * the next one: its waker and CPU (waking_cpu -1: none)
+	 */
+	int32_t waking_waker;
+	int32_t waking_cpu;
 	char last_comm[16];	/* the name last seen, to skip interning it again */
 };
 
@@ -86,6 +101,7 @@ struct sp_cpu {
 	bool deferred_preempt;		/* it is a switch-out while runnable, not a wakeup */
 	int32_t deferred_place;
 	int32_t deferred_waker;
+	int32_t deferred_waker_cpu;
 	/*
 	 * Likewise the first sched_migrate_task of cur_pid seen elsewhere:
 	 * handed to the consumers once c's next sched record tells whether
@@ -119,7 +135,8 @@ struct sp_wait {
 	int32_t pid;
 	int32_t cpu;		/* where it then ran */
 	int32_t prev_cpu;	/* where it ran last before, -1 if nowhere yet */
-	int32_t waker;		/* wakeups: common_pid of the wakeup record; else -1 */
+	int32_t waker;		/* wakeups: the waker (a pid or SP_WAKER_*); else SP_WAKER_NONE */
+	int32_t waker_cpu;	/* wakeups: the CPU of the waker's record; else -1 */
 	int32_t target_cpu;	/* wakeups: the CPU the wakeup placed it on; else prev_cpu */
 	uint8_t wait_class;	/* enum sp_wait_class */
 	bool prev_idle;		/* wakeups: prev_cpu ran its idle task at the wakeup */
@@ -143,7 +160,7 @@ struct sp_run {
 	int32_t cpu;
 	int32_t pid;
 	uint64_t wait_ns;	/* the wait (struct sp_wait) that ended as it began, 0 if none */
-	int32_t waker;		/* that wait's waker, -1 if none (or no wait) */
+	int32_t waker;		/* that wait's waker, SP_WAKER_NONE if none (or no wait) */
 	int32_t prev_cpu;	/* where it ran last before, -1 if nowhere yet (and for pid 0) */
 	/*
 	 * the task's name as the run began (sp_model_str()), which the wait
@@ -213,9 +230,10 @@ struct sp_model_observer {
 	/*
 	 * A wakeup record the model takes as one (sched_wakeup and
 	 * sched_wakeup_new, or sched_waking where it stands in for
-	 * sched_wakeup), whether or not it made @wakee wait: @waker is the
-	 * record's common_pid, @target_cpu the CPU it names (-1 when it
-	 * names none).  Called as the record is added, in trace order, the
+	 * sched_wakeup), whether or not it made @wakee wait: @waker is its
+	 * waker (a pid or SP_WAKER_*, doc/design.md "The waker"), told on
+	 * the CPU sp_model.waker_cpu, @target_cpu the CPU it names (-1 when
+	 * it names none).  Called as the record is added, in trace order, the
 	 * model's state of @wakee already updated.
 	 */
 	void (*wakeup)(void *data, uint64_t ts_ns, int waker, int wakee, int target_cpu);
@@ -359,6 +377,8 @@ struct sp_model {
 	size_t nr_repair_notes, alloc_repair_notes, keep_repair_notes;
 	bool wakeup_from_waking;	/* sched_waking stands in for sched_wakeup */
 	int32_t ev_cpu;			/* the CPU of the record being added, for consumers */
+	int32_t waker;			/* the wakeup being told: its waker ... */
+	int32_t waker_cpu;		/* ... and the waker's CPU */
 
 	struct sp_task *tasks;
 	size_t nr_tasks;
@@ -438,6 +458,16 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev);
  * Return: 0, or -ENOMEM.
  */
 int sp_model_finish(struct sp_model *m);
+
+/**
+ * sp_waker_format - a waker as runs and latency write it
+ * @buf: room for the text
+ * @size: its size (12 is enough)
+ * @waker: a pid or SP_WAKER_*
+ *
+ * Return: @buf, holding the pid, "irq", "softirq" or "-1".
+ */
+const char *sp_waker_format(char *buf, size_t size, int waker);
 
 /**
  * sp_model_task - look up a task
