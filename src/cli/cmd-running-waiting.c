@@ -237,6 +237,7 @@ struct rw_run {
 	struct sp_model_filter filter;
 	enum sp_rwgraph_panels panels;		/* --layout */
 	enum sp_rwgraph_shade shade_kind;	/* --shade */
+	char aside[96];				/* the note's, when targets kept to one CPU */
 };
 
 static int rw_parse(struct sp_view_run *run, int opt, const char *arg)
@@ -326,12 +327,20 @@ static void rw_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 static int rw_finish(struct sp_view_run *run)
 {
 	struct rw_run *v = run->data;
+	int cpu;
 
 	if (sp_rw_collect_finish(&v->rw))
 		return sp_cli_fail(run->opts.csv, "cannot write the CSV file: %s",
 				   strerror(v->rw.csv_errno));
 	if (!run->opts.no_shade)
 		v->fig.shade_fraction = sp_rw_collect_shade_fraction(&v->rw);
+	/* lost capacity counts CPUs the targets may have been kept from */
+	cpu = v->fig.style.nr_cpus > 1 ? sp_view_opts_one_cpu(&run->opts, &run->trace.model) : -1;
+	if (cpu >= 0) {
+		snprintf(v->aside, sizeof(v->aside), "every run on CPU %d: affinity is not in the "
+			 "trace", cpu);
+		v->fig.style.aside = v->aside;
+	}
 	return SP_EXIT_OK;
 }
 

@@ -155,28 +155,6 @@ static int cmp_run(const void *a, const void *b)
 }
 
 /* The tasks other than idle, sorted; NULL when out of memory. */
-/*
- * The CPU every run of the target tasks was on, or -1: a hint that they
- * were bound to it, which the trace does not record.  A task that never
- * migrated ran only where it last ran.
- */
-static int one_cpu(const struct stats_scope *sc, struct sp_task **tasks, size_t nr)
-{
-	int cpu = -1;
-
-	if (!sp_view_opts_has_targets(&sc->opts) || sc->nr_cpus < 2)
-		return -1;
-	for (size_t i = 0; i < nr; i++) {
-		if (!tasks[i]->run_ns)
-			continue;
-		if (tasks[i]->migrations || tasks[i]->last_cpu < 0 ||
-		    (cpu >= 0 && tasks[i]->last_cpu != cpu))
-			return -1;
-		cpu = tasks[i]->last_cpu;
-	}
-	return cpu;
-}
-
 static struct sp_task **sorted_tasks(const struct sp_model *m, const struct stats_scope *sc,
 				     size_t *nr)
 {
@@ -702,7 +680,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	printf("lost capacity       %s of CPU time, %.2f%% of %d CPUs x the window (CPUs that "
 	       "idled while a task waited)\n", sp_cli_format_duration(b1, 32, s->lost_cpu_ns),
 	       100 * sp_stats_lost_fraction(s), sc->nr_cpus);
-	c = one_cpu(sc, tasks, nr_tasks);
+	c = sc->nr_cpus > 1 ? sp_view_opts_one_cpu(&sc->opts, m) : -1;
 	if (c >= 0)
 		printf("                    all runs of the tasks counted were on CPU %d: if they "
 		       "were bound to it (taskset), the other CPUs could not run them; affinity "

@@ -715,6 +715,25 @@ const char *sp_view_opts_counting(struct sp_view_opts *o)
 	return o->counting;
 }
 
+int sp_view_opts_one_cpu(const struct sp_view_opts *o, const struct sp_model *m)
+{
+	int cpu = -1;
+
+	if (!sp_view_opts_has_targets(o))
+		return -1;
+	for (size_t i = 0; i < m->nr_tasks; i++) {
+		const struct sp_task *t = &m->tasks[i];
+
+		if (t->pid <= 0 || !t->run_ns ||
+		    !sp_view_opts_is_target(o, t->pid, sp_model_str(m, t->comm)))
+			continue;
+		if (t->migrations || t->last_cpu < 0 || (cpu >= 0 && t->last_cpu != cpu))
+			return -1;
+		cpu = t->last_cpu;
+	}
+	return cpu;
+}
+
 int sp_view_opts_check_targets(const struct sp_view_opts *o, const struct sp_model *m,
 			       const char *path)
 {

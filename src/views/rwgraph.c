@@ -714,11 +714,14 @@ static void format_pct(char *buf, size_t len, double fraction)
 
 /*
  * The lost note in one of three lengths: 0 "lost: 3.1 CPU·s, 0.6% of
- * capacity", 1 "lost 3.1 CPU·s, 0.6%", 2 "lost 0.6%".
+ * capacity", 1 "lost 3.1 CPU·s, 0.6%", 2 "lost 0.6%"; @aside follows the
+ * first two in parentheses.
  */
 static void lost_note_form(char *buf, size_t len, double lost_cpu_ns, double fraction, int form,
-			   const char *counting)
+			   const char *counting, const char *aside)
 {
+	size_t n;
+
 	static const struct { double ns; const char *unit; } units[] = {
 		{ 1e9, "CPU\xc2\xb7s" },
 		{ 1e6, "CPU\xc2\xb7ms" },
@@ -748,24 +751,29 @@ static void lost_note_form(char *buf, size_t len, double lost_cpu_ns, double fra
 	else
 		snprintf(buf, len, "lost%s%s%s %s", counting ? " (" : "", counting ? counting : "",
 			 counting ? " only)" : "", pct);
+	n = strlen(buf);
+	if (aside && form < 2 && n < len)
+		snprintf(buf + n, len - n, " (%s)", aside);
 }
 
 char *sp_rwgraph_lost_note(char *buf, size_t len, double lost_cpu_ns, double fraction)
 {
-	lost_note_form(buf, len, lost_cpu_ns, fraction, 0, NULL);
+	lost_note_form(buf, len, lost_cpu_ns, fraction, 0, NULL, NULL);
 	return buf;
 }
 
 /* The longest form of the lost note that fits in @w. */
 static void lost_note_fit(cairo_t *cr, const struct sp_theme *theme, char *buf, size_t len,
-			  double lost_cpu_ns, double fraction, double w, const char *counting)
+			  double lost_cpu_ns, double fraction, double w,
+			  const struct sp_rwgraph_style *style)
 {
 	int form;
 
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	for (form = 0; form < 3; form++) {
-		lost_note_form(buf, len, lost_cpu_ns, fraction, form, counting);
+		lost_note_form(buf, len, lost_cpu_ns, fraction, form, style->counting,
+			       style->aside);
 		if (sp_text_width(cr, buf) <= w)
 			break;
 	}
@@ -1143,7 +1151,7 @@ int sp_rwgraph_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 					  (double)style->nr_cpus * (double)(fig->t1_ns - from) : 0;
 
 			lost_note_fit(cr, theme, buf, sizeof(buf), fig->shade_fraction * capacity,
-				      fig->shade_fraction, top.w, style->counting);
+				      fig->shade_fraction, top.w, style);
 		}
 		sp_rwgraph_draw_note_text(cr, theme, &top, buf);
 	}

@@ -195,3 +195,15 @@ if [ -f "$z" ]; then
 else
 	skip "the shared traces are not here: --freq without records not tried"
 fi
+
+# ... and running-waiting says it in the note above the graph
+run "$SCHEDPLOT" running-waiting -q --target barrier --width 1600 -o "$TMP/bound.svg" "$p"
+expect_status 0 "running-waiting --target of a bound workload"
+expect_grep "$TMP/bound.svg" '>lost, counting barrier only: .* of capacity \(every run on CPU 0: affinity is not in the trace\)<' \
+	"running-waiting --target of a bound workload: the note says every run was on CPU 0"
+run "$SCHEDPLOT" running-waiting -q --target barrier --width 1600 -o "$TMP/free.svg" "$f"
+if grep -q 'every run on CPU' "$TMP/free.svg"; then
+	not_ok "running-waiting --target of threads on both CPUs: the note says one CPU"
+else
+	ok "running-waiting --target of threads on both CPUs: no word of one CPU"
+fi

@@ -274,6 +274,19 @@ bool sp_view_opts_is_target(const struct sp_view_opts *o, int pid, const char *c
 const char *sp_view_opts_counting(struct sp_view_opts *o);
 
 /**
+ * sp_view_opts_one_cpu - the one CPU every run of the target tasks was on
+ * @o: the options, with --target, --target-process or --target-tree
+ * @m: the model, after its pass
+ *
+ * A hint that the targets were bound to that CPU (taskset, a cpuset),
+ * which the trace does not record: lost capacity then counts CPUs they
+ * could not use.  A task that never migrated ran only where it last ran.
+ *
+ * Return: the CPU, or -1 (no targets, or runs on more than one CPU).
+ */
+int sp_view_opts_one_cpu(const struct sp_view_opts *o, const struct sp_model *m);
+
+/**
  * sp_view_opts_check_targets - say which targets select no task of a trace
  * @o: the options
  * @m: the trace's model, after its pass

@@ -86,7 +86,8 @@ struct sp_rwgraph_style {
 	uint64_t complete_ns;	/* before this not every CPU was recording: drawn
 				   grey, not shaded (0: the whole window is complete) */
 	const char *counting;	/* the tasks counted when not all (e.g. "barrier"),
-				   said in the note; NULL: all */
+				   said in the note; NULL: all */	const char *aside;	/* after the lost note where it fits (e.g. "every run
+				   on CPU 0: affinity is not in the trace"); NULL: none */
 };
 
 /**
