@@ -257,6 +257,28 @@ static int add_events(struct sp_view_opts *o, const char *arg)
 	return 0;
 }
 
+/* --color-by's names, and a color file's color_by */
+static const char *const color_by_names[] = {
+	[SP_COLOR_BY_PID] = "pid",
+	[SP_COLOR_BY_COMMAND] = "command",
+	[SP_COLOR_BY_PROCESS] = "process",
+};
+
+/* @name's way of coloring ("parent": process's old name); -1, @by unchanged, for none */
+static int color_by_of(const char *name, enum sp_color_by *by)
+{
+	for (size_t i = 0; i < sizeof(color_by_names) / sizeof(*color_by_names); i++) {
+		if (!strcmp(name, color_by_names[i])) {
+			*by = (enum sp_color_by)i;
+			return 0;
+		}
+	}
+	if (strcmp(name, "parent"))
+		return -1;
+	*by = SP_COLOR_BY_PROCESS;
+	return 0;
+}
+
 int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		       const struct option *options, int max_traces, const char *usage, int argc,
 		       char **argv, int (*own)(void *data, int opt, const char *arg),
@@ -314,13 +336,7 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			break;
 		case SP_VOPT_COLOR_BY:
 			o->color_by_given = true;
-			if (!strcmp(optarg, "pid"))
-				o->color_by = SP_COLOR_BY_PID;
-			else if (!strcmp(optarg, "command"))
-				o->color_by = SP_COLOR_BY_COMMAND;
-			else if (!strcmp(optarg, "process") || !strcmp(optarg, "parent"))
-				o->color_by = SP_COLOR_BY_PROCESS;
-			else
+			if (color_by_of(optarg, &o->color_by))
 				return sp_cli_usage(cmd, "--color-by must be pid, command or "
 						    "process, not '%s'", optarg);
 			break;
@@ -434,10 +450,8 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			return SP_EXIT_FAILURE;
 		}
 		/* the study's figures name their colors one way: the file's, unless told */
-		if (!o->color_by_given && !strcmp(o->colors.color_by, "command"))
-			o->color_by = SP_COLOR_BY_COMMAND;
-		else if (!o->color_by_given && !strcmp(o->colors.color_by, "process"))
-			o->color_by = SP_COLOR_BY_PROCESS;
+		if (!o->color_by_given)
+			color_by_of(o->colors.color_by, &o->color_by);
 		o->color_by_given = true;
 	}
 	return -1;
@@ -456,9 +470,6 @@ int sp_view_parse_aggregate(const char *cmd, const char *arg, enum sp_timeline_r
 
 int sp_view_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg)
 {
-	static const char *const by[] = { [SP_COLOR_BY_PID] = "pid",
-					  [SP_COLOR_BY_COMMAND] = "command",
-					  [SP_COLOR_BY_PROCESS] = "process" };
 	struct sp_color_map map = { 0 };
 	struct sp_error err = { 0 };
 	int ret;
@@ -473,7 +484,7 @@ int sp_view_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg)
 		sp_color_map_release(&map);
 		return sp_cli_fail_code(o->colors_out, ret, "cannot write the colors");
 	}
-	ret = sp_color_map_save(&map, by[dg->color_by], o->colors_out, &err);
+	ret = sp_color_map_save(&map, color_by_names[dg->color_by], o->colors_out, &err);
 	sp_color_map_release(&map);
 	if (ret) {
 		sp_cli_error(NULL, &err);
