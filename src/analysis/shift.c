@@ -16,6 +16,9 @@
  * estimated in the order of their sizes, so that each size's weights are
  * computed once and only one size's are held at a time.
  *
+ * A decile the sample cannot carry (too few values, or runs) is not
+ * resampled into an interval: see sp_shift_compute().
+ *
  * The generator is drawn from in one fixed order (all of A, then all of B,
  * resample after resample), so a seed names the result; the order in which
  * resamples are estimated changes no bit of it.
@@ -298,25 +301,30 @@ int sp_hochberg_adjust(const double *p, size_t n, double alpha, double *alpha_cr
 	return 0;
 }
 
-/* Hochberg's levels for the nine p values, then the intervals at them */
+/* Hochberg's levels for the supported deciles' p values, then their intervals */
 static int shift_adjust(struct sp_shift *sh, double *boot, size_t nr_boot)
 {
 	double p[SP_NR_DECILES], alpha[SP_NR_DECILES];
 	bool sig[SP_NR_DECILES];
-	int i, ret;
+	int idx[SP_NR_DECILES], i, n = 0, ret;
 
 	for (i = 0; i < SP_NR_DECILES; i++)
-		p[i] = sh->dec[i].p;
-	ret = sp_hochberg_adjust(p, SP_NR_DECILES, SP_SHIFT_ALPHA, alpha, sig);
+		if (sh->dec[i].support == SP_SHIFT_SUPPORTED) {
+			idx[n] = i;
+			p[n++] = sh->dec[i].p;
+		}
+	if (!n)
+		return 0;
+	ret = sp_hochberg_adjust(p, n, SP_SHIFT_ALPHA, alpha, sig);
 	if (ret)
 		return ret;
-	for (i = 0; i < SP_NR_DECILES; i++) {
-		struct sp_shift_decile *d = &sh->dec[i];
-		double *row = boot + (size_t)i * nr_boot;
-		size_t lo = (size_t)llround(alpha[i] / 2 * (double)nr_boot), hi;
+	for (int j = 0; j < n; j++) {
+		struct sp_shift_decile *d = &sh->dec[idx[j]];
+		double *row = boot + (size_t)idx[j] * nr_boot;
+		size_t lo = (size_t)llround(alpha[j] / 2 * (double)nr_boot), hi;
 
-		d->alpha = alpha[i];
-		d->significant = sig[i];
+		d->alpha = alpha[j];
+		d->significant = sig[j];
 		if (lo > (nr_boot - 1) / 2)
 			lo = (nr_boot - 1) / 2;
 		hi = nr_boot - 1 - lo;
@@ -324,6 +332,31 @@ static int shift_adjust(struct sp_shift *sh, double *boot, size_t nr_boot)
 		d->ci_hi = row[hi];
 	}
 	return 0;
+}
+
+size_t sp_shift_min_values(double q, double level)
+{
+	size_t n;
+
+	if (!(q > 0 && q < 1 && level > 0 && level < 1))
+		return 0;
+	/* 1 - q^n - (1-q)^n grows with n toward 1 */
+	for (n = 1; 1 - pow(q, (double)n) - pow(1 - q, (double)n) < level; n++)
+		;
+	return n;
+}
+
+static void decile_withhold(struct sp_shift_decile *d, enum sp_shift_support why)
+{
+	d->support = why;
+	d->significant = false;
+	d->ci_lo = d->ci_hi = d->p = d->alpha = NAN;
+}
+
+void sp_shift_withhold(struct sp_shift *sh, enum sp_shift_support why)
+{
+	for (int d = 0; d < SP_NR_DECILES; d++)
+		decile_withhold(&sh->dec[d], why);
 }
 
 /*
@@ -381,8 +414,8 @@ int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
 	struct shift_group ga = { 0 }, gb = { 0 };
 	double est_a[SP_NR_DECILES], est_b[SP_NR_DECILES], *boot = NULL;
 	struct sp_rng rng;
-	size_t i;
-	int d, ret;
+	size_t i, units_a, units_b;
+	int d, ret, nr_supported = 0;
 
 	if (!nr_boot || (mode != SP_SHIFT_VALUES && mode != SP_SHIFT_RUNS))
 		return -EINVAL;
@@ -414,6 +447,24 @@ int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
 		sh->dec[d].b = est_b[d];
 		sh->dec[d].diff = est_b[d] - est_a[d];
 	}
+	/* the units resampled: values, or runs */
+	units_a = mode == SP_SHIFT_RUNS ? a->nr_runs : ga.nr;
+	units_b = mode == SP_SHIFT_RUNS ? b->nr_runs : gb.nr;
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		struct sp_shift_decile *dec = &sh->dec[d];
+
+		if (mode == SP_SHIFT_RUNS) {
+			if (units_a < SP_SHIFT_MIN_RUNS || units_b < SP_SHIFT_MIN_RUNS)
+				decile_withhold(dec, SP_SHIFT_FEW_RUNS);
+		} else {
+			dec->min_n = sp_shift_min_values(dec->q, 1 - SP_SHIFT_ALPHA);
+			if (units_a < dec->min_n || units_b < dec->min_n)
+				decile_withhold(dec, SP_SHIFT_FEW_VALUES);
+		}
+		nr_supported += dec->support == SP_SHIFT_SUPPORTED;
+	}
+	if (!nr_supported)
+		goto out;
 
 	sp_rng_init(&rng, seed);
 	ret = shift_bootstrap(&ga, &gb, &rng, mode, nr_boot, boot);
@@ -421,6 +472,9 @@ int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
 		goto out;
 	for (d = 0; d < SP_NR_DECILES; d++) {
 		double *row = boot + (size_t)d * nr_boot, below = 0, pstar;
+
+		if (sh->dec[d].support != SP_SHIFT_SUPPORTED)
+			continue;
 
 		for (i = 0; i < nr_boot; i++)
 			below += row[i] < 0 ? 1 : row[i] == 0 ? 0.5 : 0;

@@ -36,7 +36,6 @@
 
 #define COMPARE_DEFAULT_SEED	1
 #define COMPARE_DEFAULT_ALPHA	0.05
-#define COMPARE_MIN_RUNS_BOOT	5	/* runs per group to resample whole runs */
 /* a square page: 900 px, or 720 pt (10 inches) as wide as the other views' PDF */
 #define COMPARE_SIDE_PX		900
 #define COMPARE_SIDE_PT		720
@@ -310,17 +309,16 @@ static int compute_shift(struct sp_cmp *c)
 			    c->g[total[0] ? 1 : 0].name);
 		goto out;
 	}
-	if (o->values) {
-		mode = SP_SHIFT_VALUES;
-	} else if (sg[0].nr_runs >= COMPARE_MIN_RUNS_BOOT &&
-		   sg[1].nr_runs >= COMPARE_MIN_RUNS_BOOT) {
-		mode = SP_SHIFT_RUNS;
-	} else {
-		mode = SP_SHIFT_VALUES;
-		sp_cli_warn("fewer than %d runs in a group: the shift function resamples single "
-			    "waits, so its intervals ignore the variation between runs and are "
-			    "too narrow", COMPARE_MIN_RUNS_BOOT);
-	}
+	/*
+	 * Traces: whole runs are resampled, as the variation between runs is
+	 * what a change must stand out from; with fewer than
+	 * SP_SHIFT_MIN_RUNS a group, the deciles are estimated only.
+	 */
+	mode = o->values ? SP_SHIFT_VALUES : SP_SHIFT_RUNS;
+	if (!o->values && (sg[0].nr_runs < SP_SHIFT_MIN_RUNS || sg[1].nr_runs < SP_SHIFT_MIN_RUNS))
+		sp_cli_warn("fewer than %d runs in a group: the shift function has no intervals "
+			    "and marks no decile significant (single waits would hide the "
+			    "variation between runs)", SP_SHIFT_MIN_RUNS);
 	err = sp_shift_compute(&c->shift, &sg[0], &sg[1], mode, SP_SHIFT_NR_BOOT, o->seed);
 	if (err) {
 		ret = sp_cli_fail_code(NULL, err, "cannot compute the shift function");

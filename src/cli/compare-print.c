@@ -29,6 +29,20 @@ static void json_num(double v)
 	printf("%.*g", prec, v);
 }
 
+/* Why decile @d has no interval: one line, no final stop. */
+static void shift_withheld_reason(const struct sp_cmp *c, const struct sp_shift_decile *d,
+				  char *buf, size_t len)
+{
+	if (d->support == SP_SHIFT_FEW_RUNS)
+		snprintf(buf, len, "fewer than %d runs in a group (%d and %d): resampling "
+			 "cannot show a difference beyond the variation between runs",
+			 SP_SHIFT_MIN_RUNS, c->g[0].nr_runs, c->g[1].nr_runs);
+	else
+		snprintf(buf, len, "decile %.1f needs %zu values a group for a 95%% interval, "
+			 "the smaller group has %zu", d->q, d->min_n,
+			 c->shift.nr_a < c->shift.nr_b ? c->shift.nr_a : c->shift.nr_b);
+}
+
 void sp_cmp_print_json(const struct sp_cmp *c)
 {
 	int i, r, k;
@@ -116,7 +130,16 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 		json_num(d->ci_hi);
 		printf(", \"p_value\": ");
 		json_num(d->p);
-		printf(", \"significant\": %s}", d->significant ? "true" : "false");
+		printf(", \"significant\": %s, \"withheld\": ", d->significant ? "true" : "false");
+		if (d->support == SP_SHIFT_SUPPORTED) {
+			printf("null");
+		} else {
+			char why[160];
+
+			shift_withheld_reason(c, d, why, sizeof(why));
+			sp_cli_json_string(stdout, why);
+		}
+		printf("}");
 	}
 	if (c->has_shift)
 		printf("\n  ], \"shift_resample\": \"%s\"",
@@ -231,8 +254,9 @@ static void print_crossings(const struct sp_cmp *c)
 
 void sp_cmp_print_text(const struct sp_cmp *c)
 {
+	const struct sp_shift_decile *withheld = NULL;
 	char cell[64];
-	bool no_ci = false, same = false;
+	bool no_ci = false, same = false, resampled = false;
 	int i, k;
 
 	print_padded("", 20);
@@ -274,9 +298,15 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 	print_crossings(c);
 	if (!c->has_shift)
 		return;
-	printf("\nshift function (%s): deciles by Harrell-Davis, %zu bootstrap resamples of %s\n",
-	       c->o.values ? "values" : "wakeup latency",
-	       c->shift.nr_boot, c->shift.mode == SP_SHIFT_RUNS ? "whole runs" : "single values");
+	for (k = 0; k < SP_NR_DECILES; k++)
+		resampled |= c->shift.dec[k].support == SP_SHIFT_SUPPORTED;
+	printf("\nshift function (%s): deciles by Harrell-Davis", c->o.values ? "values" :
+	       "wakeup latency");
+	if (resampled)
+		printf(", %zu bootstrap resamples of %s\n", c->shift.nr_boot,
+		       c->shift.mode == SP_SHIFT_RUNS ? "whole runs" : "single values");
+	else
+		printf(", not resampled\n");
 	printf("%-8s", "decile");
 	print_padded(c->g[0].name, 14);
 	print_padded(c->g[1].name, 14);
@@ -294,10 +324,28 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 		format_value(cell, sizeof(cell), u, fabs(d->diff));
 		snprintf(lo, sizeof(lo), "%s%s", d->diff < 0 ? "-" : "+", cell);
 		print_padded(lo, 14);
+		if (d->support != SP_SHIFT_SUPPORTED) {
+			printf(" -\n");
+			withheld = d;
+			continue;
+		}
 		format_value(lo, sizeof(lo), u, d->ci_lo);
 		format_value(hi, sizeof(hi), u, d->ci_hi);
 		printf(" [%s, %s]%s\n", lo, hi, d->significant ? " *" : "");
 	}
-	printf("*: significant (Hochberg's step-up over the nine deciles, family-wise %g)\n",
-	       SP_SHIFT_ALPHA);
+	if (resampled)
+		printf("*: significant (Hochberg's step-up over the deciles with intervals, "
+		       "family-wise %g)\n", SP_SHIFT_ALPHA);
+	if (withheld && withheld->support == SP_SHIFT_FEW_RUNS) {
+		char why[160];
+
+		shift_withheld_reason(c, withheld, why, sizeof(why));
+		printf("-: no interval, no significance: %s\n", why);
+	} else if (withheld) {
+		size_t n = c->shift.nr_a < c->shift.nr_b ? c->shift.nr_a : c->shift.nr_b;
+
+		printf("-: no interval, no significance: the smaller group has %zu value%s;\n"
+		       "   a 95%% interval of decile q needs n values a group, 1 - q^n - (1-q)^n >= "
+		       "0.95:\n   6 for the median, 29 for 0.1 and 0.9\n", n, n == 1 ? "" : "s");
+	}
 }

@@ -420,7 +420,7 @@ static int shift_layout(cairo_t *cr, const struct sp_theme *theme,
 			struct shift_scale *sc)
 {
 	const struct sp_shift *sh = fig->shift;
-	double lo = 0, hi = 0, small = INFINITY, amin = INFINITY, amax = 0, text_h, w = 0;
+	double lo = 0, hi = 0, small = INFINITY, amin = INFINITY, amax = 0, text_h, w = 0, span;
 	char label[32];
 	size_t i, j;
 	int d, k;
@@ -460,6 +460,10 @@ static int shift_layout(cairo_t *cr, const struct sp_theme *theme,
 	sc->k_lin = (int)floor(log10(fmax(small, fmax(-lo, hi) * 1e-4)) + 1e-9);
 	sc->y_lo = lo < 0 ? symlog_end(sc, lo) : -log10(2);
 	sc->y_hi = hi > 0 ? symlog_end(sc, hi) : log10(2);
+	/* room for a point's circle at the end of a decade */
+	span = sc->y_hi - sc->y_lo;
+	sc->y_lo -= 0.04 * span;
+	sc->y_hi += 0.04 * span;
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
 	text_h = sp_text_height(cr);
@@ -581,7 +585,7 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 	struct shift_scale sc;
 	struct sp_rgb c;
 	char label[256];
-	int d, ret;
+	int d, ret, withheld = 0;
 
 	ret = shift_layout(cr, theme, fig, area, &sc);
 	if (ret)
@@ -604,9 +608,14 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 
 		sp_render_set_color(cr, &theme->text);
 		cairo_set_line_width(cr, theme->data_line_width);
-		cairo_move_to(cr, x, shift_y(&sc, dec->ci_lo));
-		cairo_line_to(cr, x, shift_y(&sc, dec->ci_hi));
-		cairo_stroke(cr);
+		/* a decile whose sample cannot carry an interval has none */
+		if (isfinite(dec->ci_lo) && isfinite(dec->ci_hi)) {
+			cairo_move_to(cr, x, shift_y(&sc, dec->ci_lo));
+			cairo_line_to(cr, x, shift_y(&sc, dec->ci_hi));
+			cairo_stroke(cr);
+		} else {
+			withheld++;
+		}
 		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
 		if (dec->significant)
 			sp_render_set_color(cr, &c);
@@ -637,9 +646,16 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 		     text_h + (sc.log_x ? theme->tick_len : 0), SP_ALIGN_CENTER | SP_ALIGN_TOP,
 		     sc.log_x ? "decile of the first group (Harrell-Davis, log)" :
 		     "decile (Harrell-Davis)");
-	snprintf(label, sizeof(label), "shift function: %s - %s at each decile (signed log y), "
-		 "95%% intervals of %zu resamples; filled: significant", fig->groups[1].name,
-		 fig->groups[0].name, sh->nr_boot);
+	if (withheld == SP_NR_DECILES)
+		snprintf(label, sizeof(label), "shift function: %s - %s at each decile (signed "
+			 "log y); no intervals: %s", fig->groups[1].name, fig->groups[0].name,
+			 sh->dec[0].support == SP_SHIFT_FEW_RUNS ? "too few runs a group" :
+			 "too few values a group");
+	else
+		snprintf(label, sizeof(label), "shift function: %s - %s at each decile (signed "
+			 "log y), 95%% intervals of %zu resamples%s; filled: significant",
+			 fig->groups[1].name, fig->groups[0].name, sh->nr_boot,
+			 withheld ? " where the groups are large enough" : "");
 	sp_text_draw(cr, sc.plot.x, sc.plot.y - theme->pad, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM, label);
 	cairo_restore(cr);
 	return 0;

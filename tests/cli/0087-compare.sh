@@ -48,8 +48,10 @@ else
 fi
 expect_grep "$ERR" "warning: 1 against 1 runs cannot give p below 1" \
 	"one run per group: warns that no difference can be shown"
-expect_grep "$ERR" "warning: fewer than 5 runs in a group: the shift function resamples single" \
-	"few runs: warns that the shift function resamples single waits"
+expect_grep "$ERR" "warning: fewer than 5 runs in a group: the shift function has no intervals" \
+	"few runs: warns that the shift function has no intervals"
+expect_grep "$OUT" '^-: no interval, no significance: fewer than 5 runs in a group .1 and 1.' \
+	"few runs: the table says why the shift function has no intervals"
 
 # six runs a side: an interval of the median, runs resampled whole
 run "$SCHEDPLOT" compare --json -q --names before,after "$ov" "$ov6" "$ov" "$ov6" "$ov" "$ov6" \
@@ -122,6 +124,32 @@ check "--seed 1 is the default: the same output" cmp -s "$OUT" "$TMP/seed1.json"
 run "$SCHEDPLOT" compare --values --alpha 0.001 "$TMP/lo.txt" --vs "$TMP/hi.txt"
 expect_grep "$OUT" '^value .* ~ +\(p=0\.002 n=6\+6\)$' "--alpha 0.001: p = 0.002 is no difference"
 expect_grep "$ERR" "6 against 6 values cannot give p below 0.00216" "--alpha below the least p: warned"
+
+# tiny groups: the bootstrap of 1 to 3 values has 1 to 10 distinct resamples;
+# no decile gets an interval or a star (a decile q needs n values a group
+# with 1 - q^n - (1-q)^n >= 0.95: 6 for the median, as benchstat's n >= 6)
+for n in 1 2 3; do
+	seq 1 "$n" >"$TMP/t$n-a.txt"
+	seq 5 $((n + 4)) >"$TMP/t$n-b.txt"
+	run "$SCHEDPLOT" compare --json -q --values --shift "$TMP/t$n-a.txt" --vs "$TMP/t$n-b.txt"
+	expect_status 0 "$n against $n values"
+	json_check "$n against $n values: no decile significant, no interval, no p, each says why" \
+		'all(not s["significant"] and s["p_value"] is None and s["ci_low"] is None and s["ci_high"] is None and "values a group" in s["withheld"] for s in d["shift"]) and not d["metrics"][0]["significant"]'
+	run "$SCHEDPLOT" compare -q --values --shift "$TMP/t$n-a.txt" --vs "$TMP/t$n-b.txt"
+	if grep -q '\*$' "$OUT"; then
+		not_ok "$n against $n values: a star in the table: $(grep '\*$' "$OUT" | head -2)"
+	else
+		ok "$n against $n values: no star in the table"
+	fi
+	expect_grep "$OUT" "^-: no interval, no significance: the smaller group has $n value" \
+		"$n against $n values: the table says why"
+done
+# ten apart by 100: the middle deciles are significant, 0.1, 0.2, 0.8 and 0.9 withheld
+seq 1 10 >"$TMP/ten-a.txt"
+seq 101 110 >"$TMP/ten-b.txt"
+run "$SCHEDPLOT" compare --json -q --values --shift "$TMP/ten-a.txt" --vs "$TMP/ten-b.txt"
+json_check "10 against 10 values: deciles 0.3 to 0.7 significant, the others withheld" \
+	'[s["significant"] for s in d["shift"]] == [False, False, True, True, True, True, True, False, False] and [s["withheld"] is None for s in d["shift"]] == [False, False, True, True, True, True, True, False, False]'
 
 cp "$TMP/a.txt" "$TMP/-a.txt"
 run bash -c 'cd "$1" && "$2" compare --json --values b.txt --vs -- -a.txt' sh "$TMP" "$SCHEDPLOT"

@@ -45,7 +45,22 @@ json_check "more threads per CPU: more migrations, significant at 5% (U = 2 of 2
 json_check "more threads per CPU: the short wakeup latencies are longer (shift at 0.1 and 0.2)" \
 	'all(s["diff"] > 0 and s["ci_low"] > 0 and s["significant"] for s in d["shift"][:2])'
 json_check "no significant difference claimed where the p value is above alpha" \
-	'all(m["significant"] == (m["p_value"] < d["alpha"]) for m in d["metrics"])'
+	'all(m["significant"] == (m["p_value"] <= d["alpha"]) for m in d["metrics"])'
+
+# three runs against three: Mann-Whitney cannot go below p = 0.1, so every
+# metric reads ~; the shift function must not star what the table cannot
+run "$SCHEDPLOT" compare --json -q "${a[@]:0:3}" --vs "${b[@]:0:3}"
+expect_status 0 "3 runs against 3"
+json_check "3 runs against 3: no metric significant (p >= 0.1)" \
+	'all(not m["significant"] and m["p_value"] >= 0.1 for m in d["metrics"])'
+json_check "3 runs against 3: no decile significant, none with an interval, each says why" \
+	'len(d["shift"]) == 9 and all(not s["significant"] and s["ci_low"] is None and s["p_value"] is None and "fewer than 5 runs" in s["withheld"] for s in d["shift"])'
+run "$SCHEDPLOT" compare -q "${a[@]:0:3}" --vs "${b[@]:0:3}"
+if grep -q '\*$' "$OUT"; then
+	not_ok "3 runs against 3: a star in the table: $(grep '\*$' "$OUT" | head -2)"
+else
+	ok "3 runs against 3: no star in the table"
+fi
 run "$SCHEDPLOT" compare --json --names 2-per-cpu,3-per-cpu "${a[@]}" --vs "${b[@]}"
 check "the same inputs give the same bytes" cmp -s "$OUT" "$TMP/cmp.json"
 

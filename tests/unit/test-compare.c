@@ -372,6 +372,89 @@ static void test_hochberg(void **state)
 	assert_int_equal(sp_hochberg_adjust(p4, 3, 0, a, sig), -EINVAL);
 }
 
+
+/*
+ * The smallest sample a decile's interval rests on: 1 - q^n - (1-q)^n >=
+ * 0.95, the coverage of the range [x(1), x(n)] (David and Nagaraja, Order
+ * Statistics, 3rd ed., 7.1).  For the median that is benchstat's n >= 6
+ * (five values cover it with 1 - 2/32 = 0.9375); for 0.1, 0.9^28 = 0.0523
+ * is too much, 0.9^29 = 0.0471 is not.
+ */
+static void test_shift_min_values(void **state)
+{
+	const size_t want[SP_NR_DECILES] = { 29, 14, 9, 7, 6, 7, 9, 14, 29 };
+
+	(void)state;
+	for (int d = 0; d < SP_NR_DECILES; d++)
+		assert_int_equal(sp_shift_min_values((d + 1) / 10.0, 0.95), want[d]);
+	assert_int_equal(sp_shift_min_values(0.5, 0.9), 5);	/* 1 - 2/16 = 0.875 < 0.9 */
+	assert_int_equal(sp_shift_min_values(0, 0.95), 0);
+	assert_int_equal(sp_shift_min_values(0.5, 1), 0);
+}
+
+/*
+ * 1 vs 1, 3 vs 3 and 10 vs 10 values, clearly apart: no decile the sample
+ * cannot carry has an interval, a p value or significance; the estimates
+ * stay.  Four runs a side resampled whole: none has.  Five: all have.
+ */
+static void test_shift_tiny(void **state)
+{
+	double lo[10], hi[10];
+	struct sp_shift_run ra, rb, runs_a[5], runs_b[5];
+	struct sp_shift_group ga = { &ra, 1 }, gb = { &rb, 1 };
+	struct sp_shift sh;
+	size_t n;
+	int d;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		lo[i] = i + 1;
+		hi[i] = i + 101;
+	}
+	for (n = 1; n <= 10; n += n == 1 ? 2 : 7) {
+		ra = (struct sp_shift_run){ lo, n };
+		rb = (struct sp_shift_run){ hi, n };
+		assert_int_equal(sp_shift_compute(&sh, &ga, &gb, SP_SHIFT_VALUES, 2000, 1), 0);
+		for (d = 0; d < SP_NR_DECILES; d++) {
+			const struct sp_shift_decile *dec = &sh.dec[d];
+			bool small = n < sp_shift_min_values(dec->q, 0.95);
+
+			close_to(dec->diff, 100, 1e-9, "the estimate stays");
+			assert_int_equal(dec->support, small ? SP_SHIFT_FEW_VALUES : SP_SHIFT_SUPPORTED);
+			if (small) {
+				assert_false(dec->significant);
+				assert_true(isnan(dec->ci_lo) && isnan(dec->ci_hi) && isnan(dec->p));
+			} else {
+				/* 10 vs 10, 100 apart: the middle deciles are */
+				assert_true(dec->significant && dec->ci_lo > 0);
+			}
+		}
+	}
+	/* 10 values: deciles 0.3 .. 0.7 only */
+	for (d = 0; d < SP_NR_DECILES; d++)
+		assert_int_equal(sh.dec[d].support == SP_SHIFT_SUPPORTED, d >= 2 && d <= 6);
+
+	for (int r = 0; r < 5; r++) {
+		runs_a[r] = (struct sp_shift_run){ lo + 2 * r, 2 };
+		runs_b[r] = (struct sp_shift_run){ hi + 2 * r, 2 };
+	}
+	ga = (struct sp_shift_group){ runs_a, 4 };
+	gb = (struct sp_shift_group){ runs_b, 4 };
+	assert_int_equal(sp_shift_compute(&sh, &ga, &gb, SP_SHIFT_RUNS, 2000, 1), 0);
+	for (d = 0; d < SP_NR_DECILES; d++) {
+		assert_int_equal(sh.dec[d].support, SP_SHIFT_FEW_RUNS);
+		assert_false(sh.dec[d].significant);
+		assert_true(isnan(sh.dec[d].ci_lo));
+	}
+	ga.nr_runs = gb.nr_runs = 5;
+	assert_int_equal(sp_shift_compute(&sh, &ga, &gb, SP_SHIFT_RUNS, 2000, 1), 0);
+	for (d = 0; d < SP_NR_DECILES; d++)
+		assert_int_equal(sh.dec[d].support, SP_SHIFT_SUPPORTED);
+	sp_shift_withhold(&sh, SP_SHIFT_FEW_RUNS);
+	for (d = 0; d < SP_NR_DECILES; d++)
+		assert_true(!sh.dec[d].significant && isnan(sh.dec[d].p) && !isnan(sh.dec[d].diff));
+}
+
 static void test_shift_errors(void **state)
 {
 	double nan_v[2] = { 1, NAN }, one = 1;
@@ -518,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_shift_runs),
 		cmocka_unit_test(test_shift_runs_by_size),
 		cmocka_unit_test(test_hochberg),
+		cmocka_unit_test(test_shift_min_values),
+		cmocka_unit_test(test_shift_tiny),
 		cmocka_unit_test(test_shift_errors),
 		cmocka_unit_test(test_crossings_none),
 		cmocka_unit_test(test_crossings_one),
