@@ -333,7 +333,10 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 		format_value(hi, sizeof(hi), u, d->ci_hi);
 		printf(" [%s, %s]%s\n", lo, hi, d->significant ? " *" : "");
 	}
-	if (resampled)
+	if (resampled && !withheld)
+		printf("*: significant (Hochberg's step-up over the nine deciles, family-wise %g)\n",
+		       SP_SHIFT_ALPHA);
+	else if (resampled)
 		printf("*: significant (Hochberg's step-up over the deciles with intervals, "
 		       "family-wise %g)\n", SP_SHIFT_ALPHA);
 	if (withheld && withheld->support == SP_SHIFT_FEW_RUNS) {
