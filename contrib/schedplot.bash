@@ -140,6 +140,9 @@ _schedplot()
 		COMPREPLY=($(compgen -W 'wakeup preempt' -- "$cur")); return ;;
 	--sort)
 		COMPREPLY=($(compgen -W 'run wait pid start' -- "$cur")); return ;;
+	--what)
+		COMPREPLY=($(compgen -W 'placement wait migration idle-while-waiting' -- "$cur"))
+		return ;;
 	--events|--min-at)
 		# events often worth a mark; any SYSTEM:EVENT of the trace will do
 		COMPREPLY=($(compgen -W 'ftrace:print power:cpu_idle power:cpu_frequency

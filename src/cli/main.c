@@ -33,6 +33,8 @@ static const struct sp_command commands[] = {
 	  "the whole distribution of how long tasks waited for a CPU" },
 	{ "tasks", &sp_view_tasks, NULL,
 	  "draw every busy task over time, colored by the CPU it ran on" },
+	{ "explain", &sp_view_explain, NULL,
+	  "the worst scheduler decisions, each drawn and said in words" },
 	{ "stats", NULL, sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
 	{ "compare", NULL, sp_cmd_compare,
 	  "did a change make a difference? two groups of runs, tested" },

@@ -123,6 +123,89 @@ int sp_time_ticks_fit(struct sp_time_ticks *t, cairo_t *cr, double plot_w, uint6
 	return ret;
 }
 
+/* A signed time in @unit_ns units with @decimals digits: "\u22120.4", "0", "12". */
+static void format_relative(char *buf, size_t size, int64_t v, uint64_t unit_ns, int decimals)
+{
+	uint64_t a = v < 0 ? (uint64_t)-v : (uint64_t)v;
+
+	/* tick values have few digits: a double holds them exactly enough */
+	snprintf(buf, size, "%s%.*f", v < 0 ? "\u2212" : "", decimals > 9 ? 9 : decimals,
+		 (double)a / (double)unit_ns);
+}
+
+int sp_time_ticks_relative(struct sp_time_ticks *t, uint64_t t0_ns, uint64_t t1_ns,
+			   uint64_t origin_ns, unsigned int max_ticks, const char *what)
+{
+	static const unsigned int mant[3] = { 1, 2, 5 };
+	static const char *const units[] = { "ns", "\u00b5s", "ms", "s" };
+	uint64_t step = 1, dec = 1, unit_ns = 1;
+	int64_t k0 = 0, k1 = -1, lo, hi;
+	int exp10, u = 0, decimals;
+
+	memset(t, 0, sizeof(*t));
+	if (t1_ns <= t0_ns || max_ticks < 2 || max_ticks > SP_MAX_TICKS ||
+	    t0_ns > INT64_MAX || t1_ns > INT64_MAX || origin_ns > INT64_MAX)
+		return -EINVAL;
+	lo = (int64_t)t0_ns - (int64_t)origin_ns;
+	hi = (int64_t)t1_ns - (int64_t)origin_ns;
+	for (exp10 = 0; exp10 <= 18; exp10++, dec *= 10) {
+		unsigned int m;
+
+		for (m = 0; m < 3; m++) {
+			int64_t s;
+
+			step = mant[m] * dec;
+			s = (int64_t)step;
+			/* the multiples of the step inside [lo, hi] */
+			k0 = lo >= 0 ? (lo + s - 1) / s : -((-lo) / s);
+			k1 = hi >= 0 ? hi / s : -((-hi + s - 1) / s);
+			if (k1 - k0 + 1 <= (int64_t)max_ticks)
+				break;
+		}
+		if (m < 3)
+			break;
+	}
+	/* the unit of the step: 200 us reads in us, 0.5 ms in ms */
+	while (u < 3 && step >= unit_ns * 1000) {
+		unit_ns *= 1000;
+		u++;
+	}
+	decimals = 0;
+	for (uint64_t q = unit_ns; q > 1 && step % q; q /= 10)
+		decimals++;
+	t->step_ns = step;
+	t->nr_ticks = k1 >= k0 ? (unsigned int)(k1 - k0 + 1) : 0;
+	for (unsigned int i = 0; i < t->nr_ticks; i++) {
+		int64_t v = (k0 + (int64_t)i) * (int64_t)step;
+
+		t->ticks[i].ts_ns = (uint64_t)((int64_t)origin_ns + v);
+		format_relative(t->ticks[i].label, sizeof(t->ticks[i].label), v, unit_ns,
+				decimals);
+	}
+	t->unit = units[u];
+	snprintf(t->title, sizeof(t->title), "time since %s (%s)", what, units[u]);
+	return 0;
+}
+
+int sp_time_ticks_relative_fit(struct sp_time_ticks *t, cairo_t *cr, double plot_w,
+			       uint64_t t0_ns, uint64_t t1_ns, uint64_t origin_ns, const char *what)
+{
+	int ret = -EINVAL;
+
+	for (unsigned int max = 10; max >= 2; max--) {
+		double widest = 0;
+
+		ret = sp_time_ticks_relative(t, t0_ns, t1_ns, origin_ns, max, what);
+		if (ret)
+			return ret;
+		for (unsigned int i = 0; i < t->nr_ticks; i++)
+			widest = fmax(widest, sp_text_width(cr, t->ticks[i].label));
+		if (t->nr_ticks <= 1 || plot_w / (t1_ns - t0_ns) * t->step_ns >= 1.2 * widest)
+			return 0;
+	}
+	return ret;
+}
+
 void sp_axis_frame_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot)
 {
 	double lw = theme->axis_line_width;

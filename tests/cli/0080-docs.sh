@@ -233,6 +233,7 @@ if [ -f "$comp" ]; then
 	expect_completion "stats --by ''" task command
 	expect_completion "stats -b ''" task command
 	expect_completion "tasks --sort ''" run wait pid start
+	expect_completion "explain --what ''" placement wait migration idle-while-waiting
 	expect_completion "datagraph -i traces/m" traces/messaging.dat
 	expect_completion "datagraph --freq=mer" merged
 	expect_completion "datagraph --freq traces/m" traces/messaging.dat

@@ -155,6 +155,7 @@ extern const struct sp_view_desc sp_view_running_waiting;
 extern const struct sp_view_desc sp_view_overview;
 extern const struct sp_view_desc sp_view_latency;
 extern const struct sp_view_desc sp_view_tasks;
+extern const struct sp_view_desc sp_view_explain;
 
 /* The --csv output of running-waiting and overview (cmd-running-waiting.c). */
 extern const struct sp_view_extra sp_view_csv;

@@ -72,6 +72,9 @@ enum sp_view_opt {
 	SP_VOPT_OVER_TIME,
 	SP_VOPT_TOP,
 	SP_VOPT_SORT,
+	SP_VOPT_WHAT,			/* explain */
+	SP_VOPT_AT,
+	SP_VOPT_TASK,
 };
 
 /* --events: at most this many, names shorter than this */

@@ -68,6 +68,41 @@ int sp_time_ticks_fit(struct sp_time_ticks *t, struct _cairo *cr, double plot_w,
 		      uint64_t t0_ns, uint64_t t1_ns, uint64_t origin_ns);
 
 /**
+ * sp_time_ticks_relative - round time ticks around a moment, labelled from it
+ * @t: result
+ * @t0_ns: window start (absolute timestamp)
+ * @t1_ns: window end, > @t0_ns
+ * @origin_ns: the moment labelled 0; may lie anywhere (before, inside or
+ *	       after the window): earlier times read negative
+ * @max_ticks: at most this many ticks (2..SP_MAX_TICKS)
+ * @what: names the moment in the title, "the wakeup" for "time since the
+ *	  wakeup (ms)"
+ *
+ * Ticks on multiples of a 1-2-5 x 10^k ns step counted from @origin_ns,
+ * labelled in the unit of the step (ns, µs, ms or s: "−0.4", "0",
+ * "1.2"), with a true minus sign, and the decimals the step needs.
+ *
+ * Return: 0, or -EINVAL for an empty window or bad arguments.
+ */
+int sp_time_ticks_relative(struct sp_time_ticks *t, uint64_t t0_ns, uint64_t t1_ns,
+			   uint64_t origin_ns, unsigned int max_ticks, const char *what);
+
+/**
+ * sp_time_ticks_relative_fit - sp_time_ticks_relative() whose labels fit a plot width
+ * @t: result
+ * @cr: cairo context (font as the labels will be drawn)
+ * @plot_w: plot width
+ * @t0_ns: as for sp_time_ticks_relative()
+ * @t1_ns: ditto
+ * @origin_ns: ditto
+ * @what: ditto
+ *
+ * Return: as sp_time_ticks_relative().
+ */
+int sp_time_ticks_relative_fit(struct sp_time_ticks *t, struct _cairo *cr, double plot_w,
+			       uint64_t t0_ns, uint64_t t1_ns, uint64_t origin_ns, const char *what);
+
+/**
  * sp_axis_time_draw - draw time ticks, labels and title under a plot
  * @cr: cairo context
  * @theme: the theme
