@@ -800,6 +800,14 @@ static void prev_idle_repair(struct sp_model *m, int c, bool idle)
 		    t->last_cpu == c && t->wait_seq > since)
 			t->wake_prev_idle = idle;
 	}
+	/* and those whose wait has ended since: still held, nothing after t_r is final */
+	for (i = m->head_held; i < m->nr_held; i++) {
+		struct sp_held *h = &m->held[i];
+
+		if (!h->is_run && h->has_wait && h->w.wait_class == SP_WAIT_WAKEUP &&
+		    h->w.prev_cpu == c && h->wait_seq > since)
+			h->w.prev_idle = idle;
+	}
 }
 
 /*
