@@ -29,7 +29,7 @@ _schedplot_takes_arg()
 	-i|--input|-o|--output|--format|--min|--max|--time|--cpus|--target|--target-process|\
 	--width|--height|\
 	--title|--font-size|--color-by|--palette|--cpu-order|--topology|--csv|-n|--top|-b|--by|\
-	--class|--slowest|--events|--min-at)
+	--class|--slowest|--events|--min-at|--mark|--span)
 		return 0 ;;
 	--*)
 		"$1" "$2" --help 2>/dev/null |

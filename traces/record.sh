@@ -13,7 +13,8 @@
 #
 # Usage: sudo traces/record.sh [--compare | --duty] [OUTDIR]
 #   OUTDIR defaults to this directory; --compare records only compare/,
-#   --duty only ink/duty.dat.
+#   --duty only ink/duty.dat, --views only views/ (with schedplot record,
+#   built in ../build/schedplot).
 # Needs: root, tracefs, trace-cmd >= 3.0, perf (for "perf bench"), cc,
 # unshare and mount from util-linux.
 set -eu
@@ -21,11 +22,15 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 only_compare=
 only_duty=
+only_views=
 if [ "${1:-}" = --compare ]; then
 	only_compare=1
 	shift
 elif [ "${1:-}" = --duty ]; then
 	only_duty=1
+	shift
+elif [ "${1:-}" = --views ]; then
+	only_views=1
 	shift
 fi
 outdir=${1:-$here}
@@ -78,6 +83,7 @@ trap cleanup EXIT
 
 cc -O2 -Wall -pthread -o "$tmp/barrier" "$workloads/barrier.c"
 cc -O2 -Wall -o "$tmp/duty" "$workloads/duty.c"
+cc -O2 -Wall -pthread -o "$tmp/phases" "$workloads/phases.c"
 : > "$tmp/empty"
 
 # start_tracing BUFFER_KB: empty the buffers and start recording the events.
@@ -157,6 +163,29 @@ record_duty()
 	stop_and_extract ink/duty.dat
 }
 
+# The events the views of contrib/views draw, with schedplot record (its
+# own instance, so the sched events above are left alone): interrupts,
+# futex calls, block requests and the phases the workload writes to
+# trace_marker; once with buffers large enough, once with 8 KiB buffers
+# that overflow (lost events).
+record_views()
+{
+	local sp=$here/../build/schedplot dir=$outdir/views
+	local ev="-e irq:irq_handler_* -e syscalls:sys_*_futex -e block:block_rq_issue
+		  -e block:block_rq_complete"
+
+	[ -x "$sp" ] || die "build schedplot first (make build/schedplot)"
+	mkdir -p "$dir"
+	# the block requests need a file on a disk, not on tmpfs
+	$sp record -q -o "$dir/phases.dat" $ev -- "$tmp/phases" /var/tmp/schedplot-phases.tmp
+	$sp record -q -b 8 -o "$dir/phases-lost.dat" $ev -- \
+		"$tmp/phases" --threads 8 --rounds 400 /var/tmp/schedplot-phases.tmp
+}
+
+if [ -n "$only_views" ]; then
+	record_views
+	exit 0
+fi
 if [ -n "$only_compare" ]; then
 	record_compare
 	exit 0
@@ -221,3 +250,6 @@ record_compare
 
 # 7. Known busy shares finer than a pixel column.
 record_duty
+
+# 9. Interrupts, futex waits, block I/O and phases, for contrib/views.
+record_views

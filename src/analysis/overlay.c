@@ -6,6 +6,7 @@
  * views/datagraph-marks.c draws them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,24 +267,44 @@ static uint32_t keep_text(struct sp_overlay *mk, const char *s)
 
 static void marks_extra(void *data, const struct sp_event *ev)
 {
+	sp_migrations_extra(&((struct sp_overlay *)data)->mig, ev);
+}
+
+/* A label's text: a string as it is, a number in decimal. */
+static uint32_t keep_label(struct sp_overlay *mk, const struct sp_overlay_event *e,
+			   const union sp_value *v)
+{
+	char num[24];
+
+	if (e->label_kind == SP_VALUE_STR)
+		return keep_text(mk, v->str);
+	if (e->label_kind == SP_VALUE_S64)
+		snprintf(num, sizeof(num), "%lld", (long long)v->s64);
+	else
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)v->u64);
+	return keep_text(mk, num);
+}
+
+static void marks_watch(void *data, const struct sp_event *ev)
+{
 	struct sp_overlay *mk = data;
-	struct sp_overlay_mark m = { .kind = SP_OVERLAY_EVENT, .cpu2 = -1, .pid = -1 };
 	int i;
 
-	if (mk->migrations)
-		sp_migrations_extra(&mk->mig, ev);
-	for (i = 0; i < mk->nr_events; i++)
-		if (mk->events[i].request == ev->extra)
-			break;
-	if (i == mk->nr_events || !in_window(mk, ev->ts_ns) || row_of(mk, ev->cpu) < 0)
+	if (!in_window(mk, ev->ts_ns) || row_of(mk, ev->cpu) < 0)
 		return;
-	mk->events[i].nr++;
-	m.ts_ns = ev->ts_ns;
-	m.cpu = ev->cpu;
-	m.cls = (uint8_t)i;
-	if (mk->events[i].text)
-		m.label = keep_text(mk, ev->values[0].str);
-	add_mark(mk, &m);
+	for (i = 0; i < mk->nr_events; i++) {
+		struct sp_overlay_event *e = &mk->events[i];
+		struct sp_overlay_mark m = { .kind = SP_OVERLAY_EVENT, .ts_ns = ev->ts_ns,
+					     .cpu = ev->cpu, .cpu2 = -1, .pid = ev->common_pid,
+					     .cls = (uint8_t)i };
+
+		if (!(ev->watched >> e->watch & 1))
+			continue;
+		e->nr++;
+		if (e->text)
+			m.label = keep_label(mk, e, &ev->watch_values[e->watch][0]);
+		add_mark(mk, &m);
+	}
 }
 
 static void marks_reset(void *data)
@@ -313,7 +334,8 @@ void sp_overlay_observer(struct sp_overlay *mk, struct sp_model_observer *obs)
 	obs->migration = mk->migrations ? marks_migration : NULL;
 	obs->wakeup = mk->wakeups ? marks_wakeup : NULL;
 	obs->wait = marks_wait;
-	obs->extra = mk->migrations || mk->nr_events ? marks_extra : NULL;
+	obs->extra = mk->migrations ? marks_extra : NULL;
+	obs->watch = mk->nr_events ? marks_watch : NULL;
 	obs->reset = marks_reset;
 	obs->data = mk;
 }

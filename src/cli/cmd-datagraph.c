@@ -94,6 +94,11 @@ static const char datagraph_usage[] =
 	"      --placement         ring the wakeups that left an idle previous CPU\n"
 	"      --events LIST       a shape where each SYSTEM:EVENT record fired, e.g.\n"
 	"                          ftrace:print (its text as a label when zoomed in)\n"
+	"      --mark 'EVENT/FILTER/ [label=FIELD]'\n"
+	"                          a shape where each record of EVENT (sched ones\n"
+	"                          too) that passes FILTER fired; FILTER as in\n"
+	"                          trace-cmd report -F, e.g. 'sched:sched_waking/prio\n"
+	"                          < 100/'; may be repeated\n"
 	"      --min-at EVENT      start the window at EVENT's first record\n"
 	"      --font-size N       base font size, pixels or points (default 11)\n"
 	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
@@ -131,6 +136,7 @@ static const struct option datagraph_options[] = {
 	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
 	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
 	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
+	{ "mark", required_argument, NULL, SP_VOPT_MARK },
 	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
 	{ "colors", required_argument, NULL, SP_VOPT_COLORS },

@@ -94,6 +94,9 @@ static const char overview_usage[] =
 	"      --wakeups           wakeup arrows, when zoomed in enough to read them\n"
 	"      --placement         ring the wakeups that left an idle previous CPU\n"
 	"      --events LIST       a shape where each SYSTEM:EVENT record fired\n"
+	"      --mark 'EVENT/FILTER/ [label=FIELD]'\n"
+	"                          a shape where each record of EVENT that passes\n"
+	"                          FILTER (trace-cmd report -F) fired\n"
 	"      --min-at EVENT      start the window at EVENT's first record\n"
 	"  -q, --quiet             no progress line and no warnings\n"
 	"  -h, --help              show this help\n"
@@ -130,6 +133,7 @@ static const struct option overview_options[] = {
 	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
 	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
 	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
+	{ "mark", required_argument, NULL, SP_VOPT_MARK },
 	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
 	{ "colors", required_argument, NULL, SP_VOPT_COLORS },

@@ -12,7 +12,9 @@
 
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/evspec.h"
 #include "schedplot/analysis/marks.h"
+#include "schedplot/analysis/spans.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/power.h"
@@ -51,6 +53,14 @@ static const char stats_usage[] =
 	"      --target-tree PID|COMM\n"
 	"                          the same for these tasks and all they forked, exec\n"
 	"                          or not, at any depth (trace-cmd record -c)\n"
+	"      --mark 'EVENT/FILTER/'\n"
+	"                          count the records of EVENT that pass FILTER (as in\n"
+	"                          trace-cmd report -F); may be repeated\n"
+	"      --span 'START..END key=FIELD'\n"
+	"                          count and time the intervals from each START record\n"
+	"                          to the next END record with the same FIELD values,\n"
+	"                          e.g. 'irq:irq_handler_entry..irq:irq_handler_exit\n"
+	"                          key=irq'; may be repeated\n"
 		"  -v, --verbose           list what was repaired or lost in the trace (the\n"
 	"                          first 10 of each with CPU and time; -vv: all)\n"
 	"  -q, --quiet             no progress line and no warnings\n"
@@ -68,6 +78,8 @@ static const struct option stats_options[] = {
 	{ "target", required_argument, NULL, SP_VOPT_TARGET },
 	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
 	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
+	{ "mark", required_argument, NULL, SP_VOPT_MARK },
+	{ "span", required_argument, NULL, SP_VOPT_SPAN },
 	{ "top", required_argument, NULL, 'n' },
 	{ "by", required_argument, NULL, 'b' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -88,6 +100,7 @@ struct stats_scope {
 	struct sp_power power;		/* frequencies, when the trace has them */
 	struct sp_stats *stats;
 	struct sp_marks marks;	/* migration classes, placement diagnosis */
+	struct sp_spans spans;	/* --span and --mark */
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -482,6 +495,68 @@ static void print_text_marks(const struct sp_marks *mk)
 	       sp_cli_format_duration(b3, 32, p[SP_PLACE_MOVED_PREV_BUSY].wait_ns));
 }
 
+static void print_json_spans(struct sp_spans *sp)
+{
+	struct sp_summary sum;
+	int i;
+
+	if (sp->nr_marks) {
+		printf("  \"marks\": [");
+		for (i = 0; i < sp->nr_marks; i++) {
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			sp_cli_json_string(stdout, sp->marks[i].name);
+			printf(", \"count\": %llu}", (unsigned long long)sp->marks[i].nr);
+		}
+		printf("\n  ],\n");
+	}
+	if (!sp->nr_kinds)
+		return;
+	printf("  \"spans\": [");
+	for (i = 0; i < sp->nr_kinds; i++) {
+		struct sp_span_kind *k = &sp->kinds[i];
+
+		sp_samples_summarize(&k->durs, &sum);
+		printf("%s\n    {\"name\": ", i ? "," : "");
+		sp_cli_json_string(stdout, k->name);
+		printf(", \"count\": %llu, \"total_ns\": %llu, ", (unsigned long long)sum.n,
+		       (unsigned long long)k->total_ns);
+		if (sum.n)
+			printf("\"p50_ns\": %llu, \"p99_ns\": %llu, \"max_ns\": %llu, ",
+			       (unsigned long long)sum.p50, (unsigned long long)sum.p99,
+			       (unsigned long long)sum.max);
+		else
+			printf("\"p50_ns\": null, \"p99_ns\": null, \"max_ns\": null, ");
+		printf("\"unmatched_start\": %llu, \"unmatched_end\": %llu, "
+		       "\"across_lost\": %llu}", (unsigned long long)k->unmatched_start,
+		       (unsigned long long)k->unmatched_end, (unsigned long long)k->broken);
+	}
+	printf("\n  ],\n");
+}
+
+static void print_text_spans(struct sp_spans *sp)
+{
+	char b1[32], b2[32], b3[32], b4[32];
+	struct sp_summary sum;
+	int i;
+
+	for (i = 0; i < sp->nr_marks; i++)
+		printf("mark        %s: %llu\n", sp->marks[i].name,
+		       (unsigned long long)sp->marks[i].nr);
+	for (i = 0; i < sp->nr_kinds; i++) {
+		struct sp_span_kind *k = &sp->kinds[i];
+
+		sp_samples_summarize(&k->durs, &sum);
+		printf("span        %s: %llu, total %s, p50 %s, p99 %s, max %s; unmatched: %llu "
+		       "starts, %llu ends; %llu across lost records\n", k->name,
+		       (unsigned long long)sum.n, sp_cli_format_duration(b1, 32, k->total_ns),
+		       sp_cli_format_duration(b2, 32, sum.p50),
+		       sp_cli_format_duration(b3, 32, sum.p99),
+		       sp_cli_format_duration(b4, 32, sum.max),
+		       (unsigned long long)k->unmatched_start, (unsigned long long)k->unmatched_end,
+		       (unsigned long long)k->broken);
+	}
+}
+
 static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		       const struct stats_scope *sc, struct sp_task **tasks, size_t nr_tasks,
 		       const struct command_row *cmds, size_t nr_cmds)
@@ -549,6 +624,7 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		printf("  \"wakeup_latency_ns\": {\"count\": 0, \"mean\": null, \"p50\": null, "
 		       "\"p90\": null, \"p99\": null, \"max\": null},\n");
 	print_json_marks(&sc->marks);
+	print_json_spans((struct sp_spans *)&sc->spans);
 	printf("  \"repairs\": {");
 	for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
 		printf("%s\"%s\": %llu", k ? ", " : "", sp_repair_name(k),
@@ -696,6 +772,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		       sp_cli_format_duration(b3, 32, s->latency.p99),
 		       sp_cli_format_duration(b4, 32, s->latency.max));
 	print_text_marks(&sc->marks);
+	print_text_spans((struct sp_spans *)&sc->spans);
 	if (sp_model_nr_repairs(m))
 		printf("repairs     %llu (missed switches reconstructed from common_pid)\n",
 		       (unsigned long long)sp_model_nr_repairs(m));
@@ -784,6 +861,12 @@ int sp_cmd_stats(int argc, char **argv)
 		case SP_VOPT_TARGET_PROCESS:
 		case SP_VOPT_TARGET_TREE:
 			ret = sp_view_opts_scope(&sc->opts, opt, optarg);
+			if (ret)
+				goto out_inputs;
+			break;
+		case SP_VOPT_MARK:
+		case SP_VOPT_SPAN:
+			ret = sp_evspec_keep(&sc->opts, opt, optarg);
 			if (ret)
 				goto out_inputs;
 			break;
@@ -881,7 +964,20 @@ int sp_cmd_stats(int argc, char **argv)
 	}
 	sp_marks_observer(&sc->marks, &obs);
 	sp_pass_add(&pass, &obs);
+	if (sc->opts.nr_spans || sc->opts.nr_marks) {
+		ret = sp_evspec_plan(t.reader, path, &sc->opts, &sc->spans, true);
+		if (ret)
+			goto out;
+		if (sp_spans_init(&sc->spans, &scope, t.reader, t.nr_cpus)) {
+			ret = sp_cli_fail(path, "out of memory");
+			goto out;
+		}
+		sp_spans_observer(&sc->spans, &obs);
+		sp_pass_add(&pass, &obs);
+	}
 	ret = sp_cli_run(&t, &pass, &filter);
+	if (!ret && sp_spans_finish(&sc->spans))
+		ret = sp_cli_fail(path, "out of memory keeping the spans");
 	if (!ret)
 		ret = sp_view_opts_check_targets(&sc->opts, &t.model, path);
 	if (ret)
@@ -912,6 +1008,7 @@ int sp_cmd_stats(int argc, char **argv)
 		ret = sp_cli_fail(NULL, "cannot write the output");
 out:
 	sp_marks_release(&sc->marks);
+	sp_spans_release(&sc->spans);
 	sp_stats_release(s);
 	free(s);
 	sp_power_release(&sc->power);

@@ -10,39 +10,67 @@
 
 #include "schedplot/base/error.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/evspec.h"
 #include "schedplot/analysis/marks.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/trace/reader.h"
 #include "schedplot/views/datagraph-marks.h"
 
+/* One mark's watch: the records of its event that pass its filter. */
+static int watch_mark(struct sp_view_run *run, struct sp_dg_marks *mk, const char *opt,
+		      const char *text)
+{
+	struct sp_overlay_event *e = &mk->ov.events[mk->ov.nr_events];
+	const char *label[1];
+	struct sp_markspec spec;
+	int i, ret;
+
+	ret = sp_markspec_parse(run->opts.cmd, text, &spec);
+	if (ret)
+		return ret;
+	for (i = 0; i < mk->ov.nr_events; i++)
+		if (!strcmp(mk->ov.events[i].name, spec.title))
+			goto out;	/* the same twice: once */
+	if (mk->ov.nr_events == SP_OVERLAY_MAX_EVENTS) {
+		ret = sp_cli_usage(run->opts.cmd, "--events and --mark take at most %d events "
+				   "together", SP_OVERLAY_MAX_EVENTS);
+		goto out;
+	}
+	label[0] = spec.label;
+	ret = sp_evspec_watch(run->trace.reader, run->trace.path, opt, text, &spec.ev, label,
+			      spec.label[0] ? 1 : 0, &e->watch);
+	if (ret)
+		goto out;
+	snprintf(e->name, sizeof(e->name), "%s", spec.title);
+	e->text = spec.label[0];
+	if (e->text)
+		e->label_kind = (uint8_t)sp_reader_watch_kind(run->trace.reader, e->watch, 0);
+	mk->ov.nr_events++;
+out:
+	sp_markspec_release(&spec);
+	return ret;
+}
+
+/* --events (every record of each) and --mark (those that pass a filter) */
 static int request_events(struct sp_view_run *run, struct sp_dg_marks *mk)
 {
-	static const char *const print_fields[] = { "buf" };
 	const char *p = run->opts.events;
-	struct sp_error err = { 0 };
+	char name[SP_VIEW_EVENT_NAME];
+	int i, ret;
 
 	while (p && *p) {
-		struct sp_overlay_event *e = &mk->ov.events[mk->ov.nr_events];
 		size_t k = strcspn(p, ",");
-		int i, dup = 0;
 
-		snprintf(e->name, sizeof(e->name), "%.*s", (int)k, p);
+		snprintf(name, sizeof(name), "%.*s", (int)k, p);
 		p += k + (p[k] == ',');
-		for (i = 0; i < mk->ov.nr_events; i++)
-			dup |= !strcmp(mk->ov.events[i].name, e->name);
-		if (dup)
-			continue;
-		e->text = !strcmp(e->name, "ftrace:print");
-		e->request = sp_reader_request_event(run->trace.reader, e->name,
-						     e->text ? print_fields : NULL, e->text, &err);
-		if (e->request == -ENOENT)
-			return sp_cli_fail(run->trace.path, "--events %s: the trace has no such "
-					   "event", e->name);
-		if (e->request < 0) {
-			sp_cli_error(run->trace.path, &err);
-			return SP_EXIT_FAILURE;
-		}
-		mk->ov.nr_events++;
+		ret = watch_mark(run, mk, "--events", name);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < run->opts.nr_marks; i++) {
+		ret = watch_mark(run, mk, "--mark", run->opts.marks[i]);
+		if (ret)
+			return ret;
 	}
 	return SP_EXIT_OK;
 }

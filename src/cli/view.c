@@ -15,6 +15,7 @@
 
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/evspec.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/palette.h"
 #include "schedplot/draw/theme.h"
@@ -63,6 +64,8 @@ static const struct option view_options[] = {
 	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
 	{ "colors", required_argument, NULL, SP_VOPT_COLORS },
 	{ "colors-out", required_argument, NULL, SP_VOPT_COLORS_OUT },
+	{ "mark", required_argument, NULL, SP_VOPT_MARK },
+	{ "span", required_argument, NULL, SP_VOPT_SPAN },
 	{ "by", required_argument, NULL, SP_VOPT_BY },
 	{ "class", required_argument, NULL, SP_VOPT_CLASS },
 	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
@@ -387,6 +390,10 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			break;
 		case SP_VOPT_EVENTS:
 			ret = add_events(o, optarg);
+			break;
+		case SP_VOPT_MARK:
+		case SP_VOPT_SPAN:
+			ret = sp_evspec_keep(o, opt, optarg);
 			break;
 		case SP_VOPT_MIN_AT:
 			if (!event_name_ok(optarg, strlen(optarg)))
@@ -803,6 +810,10 @@ void sp_view_opts_release(struct sp_view_opts *o)
 	free(o->cpus);
 	free(o->events);
 	o->events = NULL;
+	free(o->marks);
+	free(o->spans);
+	o->marks = o->spans = NULL;
+	o->nr_marks = o->nr_spans = 0;
 	sp_color_map_release(&o->colors);
 	sp_cli_inputs_release(&o->inputs);
 	o->traces = NULL;

@@ -1017,6 +1017,8 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	cpu->last_ts_ns = ev->ts_ns;
 	if (ev->ts_ns > m->end_ns)
 		m->end_ns = ev->ts_ns;
+	if (ev->watched)
+		TELL(m, watch, ev);
 	if (!sp_event_is_sched(ev) || ev->type >= SP_EV_NR_TYPES) {
 		if (ev->type == SP_EV_EXTRA)
 			TELL(m, extra, ev);

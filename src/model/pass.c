@@ -32,7 +32,7 @@ int sp_pass_add(struct sp_pass *p, const struct sp_model_observer *obs)
 		return 0;
 	if (!ROOM(p, run, obs) || !ROOM(p, run_info, obs) || !ROOM(p, steps, obs) ||
 	    !ROOM(p, wait, obs) || !ROOM(p, wakeup, obs) || !ROOM(p, migration, obs) ||
-	    !ROOM(p, extra, obs) || !ROOM(p, reset, obs))
+	    !ROOM(p, extra, obs) || !ROOM(p, watch, obs) || !ROOM(p, reset, obs))
 		return p->error = -ENOSPC;
 	FILE_CB(p, run, obs);
 	FILE_CB(p, run_info, obs);
@@ -41,6 +41,7 @@ int sp_pass_add(struct sp_pass *p, const struct sp_model_observer *obs)
 	FILE_CB(p, wakeup, obs);
 	FILE_CB(p, migration, obs);
 	FILE_CB(p, extra, obs);
+	FILE_CB(p, watch, obs);
 	FILE_CB(p, reset, obs);
 	return 0;
 }

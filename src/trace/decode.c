@@ -17,6 +17,7 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/trace/decode.h"
+#include "schedplot/trace/evfilter.h"
 
 #define SP_STATE_CACHE		64
 
@@ -63,6 +64,15 @@ struct extra {
 	union sp_value *values;	/* the last record's */
 };
 
+/* An event's records that pass a filter: sp_decoder_add_watch(). */
+struct watch {
+	struct tep_event *event;
+	struct sp_evfilter *filter;	/* NULL: every record */
+	int nr_fields;
+	struct extra_field *fields;
+	union sp_value *values;	/* the last record's that passed */
+};
+
 struct sp_decoder {
 	struct tep_handle *tep;
 	bool swap;			/* file and host byte order differ */
@@ -82,6 +92,9 @@ struct sp_decoder {
 	struct extra *extras;
 	size_t nr_extras;
 	size_t alloc_extras;
+	struct watch watches[SP_EVENT_MAX_WATCHES];
+	int nr_watches;
+	const union sp_value *watch_values[SP_EVENT_MAX_WATCHES];
 	struct sched_fields fields[SP_EV_NR_TYPES];
 	struct state_cache_entry state_cache[SP_STATE_CACHE];
 	int nr_state_cache;
@@ -380,29 +393,58 @@ static const char *read_extra_str(const struct sp_decoder *d, const struct sp_ra
 	return xf->buf;
 }
 
+/* The values of @nr fields of a record into @values (0 or NULL where it has none). */
+static void read_values(struct sp_decoder *d, const struct sp_raw_record *rec,
+			struct extra_field *fields, int nr, union sp_value *values)
+{
+	long long val;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct extra_field *xf = &fields[i];
+
+		if (xf->kind == SP_VALUE_STR)
+			values[i].str = read_extra_str(d, rec, xf);
+		else if (sp_field_read_int(d->swap, rec, &xf->f, &val))
+			values[i].u64 = (uint64_t)val;
+		else
+			values[i].u64 = 0;
+	}
+}
+
+/* The watches a record passes, and their values (out of the records' hot path). */
+static __attribute__((noinline)) void
+decode_watches(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
+	       struct sp_event *ev)
+{
+	long long id;
+	int i;
+
+	if (!sp_field_read_int(d->swap, rec, &d->common_type, &id))
+		return;
+	for (i = 0; i < d->nr_watches; i++) {
+		struct watch *w = &d->watches[i];
+
+		if (w->event->id != id || (w->filter && !sp_evfilter_match(w->filter, rec, cpu)))
+			continue;
+		read_values(d, rec, w->fields, w->nr_fields, w->values);
+		ev->watched |= 1u << i;
+	}
+}
+
 /* The fields asked for of an SP_EV_EXTRA record (out of the records' hot path). */
 static __attribute__((noinline)) void
 decode_extra(struct sp_decoder *d, const struct sp_raw_record *rec, struct sp_event *ev)
 {
 	struct extra *x;
-	long long id, val;
-	int i;
+	long long id;
 
 	if (!sp_field_read_int(d->swap, rec, &d->common_type, &id) || id < 0 || id >= d->nr_ids) {
 		ev->type = SP_EV_OTHER;
 		return;
 	}
 	x = &d->extras[d->extra_of_id[id]];
-	for (i = 0; i < x->nr_fields; i++) {
-		struct extra_field *xf = &x->fields[i];
-
-		if (xf->kind == SP_VALUE_STR)
-			x->values[i].str = read_extra_str(d, rec, xf);
-		else if (sp_field_read_int(d->swap, rec, &xf->f, &val))
-			x->values[i].u64 = (uint64_t)val;
-		else
-			x->values[i].u64 = 0;
-	}
+	read_values(d, rec, x->fields, x->nr_fields, x->values);
 	ev->extra = d->extra_of_id[id];
 	ev->values = x->values;
 }
@@ -451,6 +493,10 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 	}
 	ev->type = t;
 	ev->ctx = SP_CTX_TASK;
+	ev->watched = 0;
+	ev->watch_values = d->watch_values;
+	if (__builtin_expect(d->nr_watches != 0, 0))
+		decode_watches(d, rec, cpu, ev);
 	if (d->undecoded & (1u << t)) {
 		ev->pid = ev->other_pid = -1;
 		ev->prev_runnable = false;
@@ -539,6 +585,13 @@ void sp_decoder_free(struct sp_decoder *d)
 		free(d->extras[i].values);
 	}
 	free(d->extras);
+	for (k = 0; k < d->nr_watches; k++) {
+		for (i = 0; i < (size_t)d->watches[k].nr_fields; i++)
+			free(d->watches[k].fields[i].buf);
+		free(d->watches[k].fields);
+		free(d->watches[k].values);
+		sp_evfilter_free(d->watches[k].filter);
+	}
 	free(d);
 }
 
@@ -730,4 +783,61 @@ int sp_decoder_extra_kind(const struct sp_decoder *d, int extra, int field)
 	    field >= d->extras[extra].nr_fields)
 		return -EINVAL;
 	return d->extras[extra].fields[field].kind;
+}
+
+int sp_decoder_add_watch(struct sp_decoder *d, struct tep_event *event, const char *filter,
+			 const char *const *fields, int nr_fields, struct sp_error *err)
+{
+	struct watch w = { .event = event, .nr_fields = nr_fields };
+	int i, ret;
+
+	if (!event || nr_fields < 0 || (nr_fields && !fields))
+		return sp_error_set(err, -EINVAL, -1, "no event or fields to decode");
+	if (d->nr_watches >= SP_EVENT_MAX_WATCHES)
+		return sp_error_set(err, -E2BIG, -1, "more than %d filtered events",
+				    SP_EVENT_MAX_WATCHES);
+	w.fields = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*w.fields));
+	w.values = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*w.values));
+	if (!w.fields || !w.values) {
+		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < nr_fields; i++) {
+		ret = extra_field_find(event, fields[i], &w.fields[i], err);
+		if (ret)
+			goto fail;
+	}
+	if (filter && *filter) {
+		w.filter = sp_evfilter_alloc(d->tep, event, filter, err);
+		if (!w.filter) {
+			ret = err && err->code ? err->code : -EINVAL;
+			goto fail;
+		}
+	}
+	/* a trace without sched events: the common fields are this event's */
+	if (!d->common_type.size) {
+		sp_field_find(event, "common_type", &d->common_type);
+		sp_field_find(event, "common_pid", &d->common_pid);
+		plan_common(d);
+	}
+	d->watch_values[d->nr_watches] = w.values;
+	d->watches[d->nr_watches] = w;
+	return d->nr_watches++;
+fail:
+	free(w.fields);
+	free(w.values);
+	return ret;
+}
+
+int sp_decoder_nr_watches(const struct sp_decoder *d)
+{
+	return d->nr_watches;
+}
+
+int sp_decoder_watch_kind(const struct sp_decoder *d, int watch, int field)
+{
+	if (watch < 0 || watch >= d->nr_watches || field < 0 ||
+	    field >= d->watches[watch].nr_fields)
+		return -EINVAL;
+	return d->watches[watch].fields[field].kind;
 }

@@ -413,6 +413,8 @@ static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_eve
 	ev->comm16 = s->flags & F_COMM16;
 	ev->extra = 0;
 	ev->values = NULL;
+	ev->watched = 0;	/* a pass with watches is never piped */
+	ev->watch_values = NULL;
 	ev->prev_state = NULL;
 	if (s->flags & F_TAIL_APART) {
 		memcpy(&t->apart, &c->slot[*k + 1], sizeof(t->apart));

@@ -751,8 +751,9 @@ static int merge_batches(struct sp_reader *r, sp_event_fn fn, void *data, struct
  */
 static bool pipe_wanted(const struct sp_reader *r)
 {
+	/* a watch's values and the lost counts are read during the callback */
 	if (r->use_libtracecmd || r->no_read_ahead || r->pipe == SP_PIPE_NEVER ||
-	    !sp_merge_pipe_fits(r))
+	    sp_decoder_nr_watches(r->dec) || !sp_merge_pipe_fits(r))
 		return false;
 	return r->pipe == SP_PIPE_ALWAYS ||
 	       (!r->layout.compressed && sp_cpus_usable() >= 2);
@@ -801,7 +802,7 @@ int sp_merge_pass(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_err
 	 * are not copied into batches
 	 */
 	if (!r->use_libtracecmd && r->batch_min_leaves && r->nr_leaves >= r->batch_min_leaves &&
-	    !sp_decoder_nr_extras(r->dec))
+	    !sp_decoder_nr_extras(r->dec) && !sp_decoder_nr_watches(r->dec))
 		ret = merge_batches(r, fn, data, err);
 	else if (pipe_wanted(r)) {
 		/* uncompressed, the merging thread reads its blocks as it goes */

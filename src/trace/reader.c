@@ -399,6 +399,11 @@ uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu)
 	return cpu >= 0 && cpu < r->nr_cpus ? r->lost[cpu] : 0;
 }
 
+uint64_t sp_reader_gaps_seen(const struct sp_reader *r)
+{
+	return r->nr_gaps;
+}
+
 bool sp_reader_lost_exact(const struct sp_reader *r, int cpu)
 {
 	return cpu < 0 || cpu >= r->nr_cpus || !r->lost_unknown[cpu];
@@ -481,8 +486,9 @@ int sp_reader_cpu_span(struct sp_reader *r, int cpu, uint64_t *first_ns, uint64_
 	return 0;
 }
 
-int sp_reader_request_event(struct sp_reader *r, const char *name, const char *const *fields,
-			    int nr_fields, struct sp_error *err)
+/* The format of "system:event", loaded when needed.  Return: 0 or a negative code (@err). */
+static int find_event(struct sp_reader *r, const char *name, struct tep_event **evp,
+		      struct sp_error *err)
 {
 	const char *colon = name ? strchr(name, ':') : NULL;
 	struct tep_event *ev;
@@ -505,7 +511,31 @@ int sp_reader_request_event(struct sp_reader *r, const char *name, const char *c
 	if (!ev)
 		return sp_error_set(err, -ENOENT, -1,
 				    "the trace has no %s events (record them with -e %s)", name, name);
-	return sp_decoder_add_extra(r->dec, ev, fields, nr_fields, err);
+	*evp = ev;
+	return 0;
+}
+
+int sp_reader_request_event(struct sp_reader *r, const char *name, const char *const *fields,
+			    int nr_fields, struct sp_error *err)
+{
+	struct tep_event *ev;
+	int ret = find_event(r, name, &ev, err);
+
+	return ret ? ret : sp_decoder_add_extra(r->dec, ev, fields, nr_fields, err);
+}
+
+int sp_reader_watch(struct sp_reader *r, const char *name, const char *filter,
+		    const char *const *fields, int nr_fields, struct sp_error *err)
+{
+	struct tep_event *ev;
+	int ret = find_event(r, name, &ev, err);
+
+	return ret ? ret : sp_decoder_add_watch(r->dec, ev, filter, fields, nr_fields, err);
+}
+
+int sp_reader_watch_kind(const struct sp_reader *r, int watch, int field)
+{
+	return sp_decoder_watch_kind(r->dec, watch, field);
 }
 
 int sp_reader_value_kind(const struct sp_reader *r, int request, int field)

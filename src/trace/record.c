@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,6 +69,7 @@ struct rec {
 	int nr_enabled;
 	size_t alloc_enabled;
 	pid_t child;
+	char *marker_path;	/* the instance's trace_marker, for the command */
 };
 
 static uint64_t now_ns(void)
@@ -172,6 +174,8 @@ static int enable(struct rec *r, const char *sys, const char *ev, bool required)
 	return 0;
 }
 
+static int enable_spec(struct rec *r, const char *spec);
+
 static int enable_events(struct rec *r)
 {
 	size_t i;
@@ -184,27 +188,81 @@ static int enable_events(struct rec *r)
 			return ret;
 	}
 	for (k = 0; k < r->o->nr_events; k++) {
-		char sys[64], ev[64];
-		const char *colon = strchr(r->o->events[k], ':');
-
-		if (!colon || colon == r->o->events[k] || !colon[1] ||
-		    (size_t)(colon - r->o->events[k]) >= sizeof(sys) ||
-		    strlen(colon + 1) >= sizeof(ev))
-			return sp_error_set(r->err, -EINVAL, -1,
-					    "'%s' is not SYSTEM:EVENT (for example sched:sched_switch)",
-					    r->o->events[k]);
-		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - r->o->events[k]), r->o->events[k]);
-		snprintf(ev, sizeof(ev), "%s", colon + 1);
-		for (i = 0; i < (size_t)r->nr_enabled; i++)
-			if (!strcmp(r->enabled[i][0], sys) && !strcmp(r->enabled[i][1], ev))
-				break;
-		if (i < (size_t)r->nr_enabled)
-			continue;
-		ret = enable(r, sys, ev, true);
+		ret = enable_spec(r, r->o->events[k]);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* Enable @sys:@ev unless it is already.  Return: 0 or a negative code. */
+static int enable_once(struct rec *r, const char *sys, const char *ev)
+{
+	int i;
+
+	for (i = 0; i < r->nr_enabled; i++)
+		if (!strcmp(r->enabled[i][0], sys) && !strcmp(r->enabled[i][1], ev))
+			return 0;
+	return enable(r, sys, ev, true);
+}
+
+/*
+ * One -e, as trace-cmd record takes it: SYSTEM:EVENT, SYSTEM (all its
+ * events), EVENT (in whichever system has it), each part a glob
+ * ("sched:*", "irq:irq_handler_*").  ftrace:print is always saved: its
+ * records are what is written to the instance's trace_marker.
+ * Return: 0 or a negative code (@r->err says which).
+ */
+static int enable_spec(struct rec *r, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char sys[64], ev[64], **systems;
+	int i, j, nr = 0, ret = 0;
+
+	if (colon ? (colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(sys) ||
+		     strlen(colon + 1) >= sizeof(ev) || strchr(colon + 1, ':')) :
+		    (!*spec || strlen(spec) >= sizeof(ev)))
+		return sp_error_set(r->err, -EINVAL, -1,
+				    "'%s' is not SYSTEM:EVENT, SYSTEM or EVENT (for example "
+				    "sched:sched_switch, sched or 'irq:*')", spec);
+	if (colon) {
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
+		snprintf(ev, sizeof(ev), "%s", colon + 1);
+	} else {
+		snprintf(sys, sizeof(sys), "%s", spec);
+		strcpy(ev, "*");
+	}
+	if (!strcmp(sys, "ftrace") && !fnmatch(ev, "print", 0))
+		return 0;
+	systems = tracefs_event_systems(NULL);
+	for (i = 0; systems && systems[i] && !ret; i++) {
+		char **events;
+
+		if (fnmatch(sys, systems[i], 0) || !strcmp(systems[i], "ftrace"))
+			continue;
+		events = tracefs_system_events(NULL, systems[i]);
+		for (j = 0; events && events[j] && !ret; j++)
+			if (!fnmatch(ev, events[j], 0)) {
+				ret = enable_once(r, systems[i], events[j]);
+				nr++;
+			}
+		tracefs_list_free(events);
+	}
+	/* no system of that name: an event of any system, as trace-cmd takes it */
+	for (i = 0; !colon && !nr && systems && systems[i] && !ret; i++) {
+		char **events = tracefs_system_events(NULL, systems[i]);
+
+		for (j = 0; events && events[j] && !ret; j++)
+			if (strcmp(systems[i], "ftrace") && !fnmatch(spec, events[j], 0)) {
+				ret = enable_once(r, systems[i], events[j]);
+				nr++;
+			}
+		tracefs_list_free(events);
+	}
+	tracefs_list_free(systems);
+	if (!ret && !nr)
+		return colon ? unknown_event(r, sys, ev) : unknown_event(r, "*", spec);
+	return ret;
 }
 
 static long read_sysfs_num(int cpu, const char *what)
@@ -290,6 +348,9 @@ static int start_command(struct rec *r)
 		close(pipefd[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* where the command writes what it wants recorded as ftrace:print */
+		if (r->marker_path)
+			setenv("SCHEDPLOT_TRACE_MARKER", r->marker_path, 1);
 		execvp(r->o->argv[0], r->o->argv);
 		e = errno;
 		if (write(pipefd[1], &e, sizeof(e)) < 0)
@@ -474,6 +535,7 @@ static int setup(struct rec *r)
 	ret = enable_events(r);
 	if (ret)
 		return ret;
+	r->marker_path = tracefs_instance_get_file(r->inst, "trace_marker");
 	r->tcpu = sp_alloc_array(r->nr_cpus, sizeof(*r->tcpu));
 	if (!r->tcpu)
 		return sp_error_set(r->err, -ENOMEM, -1, "out of memory");
@@ -533,6 +595,7 @@ static void cleanup(struct rec *r)
 	free(r->page);
 	kbuffer_free(r->kbuf);
 	free(r->enabled);
+	tracefs_put_tracing_file(r->marker_path);
 }
 
 int sp_record_run(const struct sp_record_options *opts, struct sp_record_result *res,

@@ -119,3 +119,27 @@ run "$SCHEDPLOT" record --duration x
 expect_status 2 "a bad --duration"
 run "$SCHEDPLOT" record --file-version 6 --compression zstd
 expect_status 2 "--file-version 6 --compression zstd"
+
+# -e as trace-cmd record takes it: a system, an event of any system, globs;
+# the command writes ftrace:print through $SCHEDPLOT_TRACE_MARKER
+if command -v trace-cmd >/dev/null 2>&1 && [ -e "$tracefs/events/irq/irq_handler_exit" ] &&
+   [ -e "$tracefs/events/syscalls/sys_enter_futex" ]; then
+	run "$SCHEDPLOT" record -q -o "$TMP/e.dat" -e sched -e 'irq:irq_handler_*' \
+		-e sys_enter_futex -e ftrace:print -- \
+		sh -c 'echo "phase one" > "$SCHEDPLOT_TRACE_MARKER"'
+	expect_status 0 "record -e sched -e 'irq:irq_handler_*' -e sys_enter_futex"
+	trace-cmd report -E "$TMP/e.dat" 2>/dev/null >"$TMP/e.events"
+	for e in sched:sched_stat_runtime sched:sched_process_wait irq:irq_handler_entry \
+		 irq:irq_handler_exit syscalls:sys_enter_futex; do
+		expect_grep "$TMP/e.events" "^$e\$" "record -e: $e is in the file"
+	done
+	check "record -e sys_enter_futex: not its exit" \
+		test -z "$(grep 'sys_exit_futex$' "$TMP/e.events")"
+	run trace-cmd report "$TMP/e.dat"
+	expect_grep "$OUT" "print: .*phase one" \
+		"record: what the command wrote to \$SCHEDPLOT_TRACE_MARKER is in the trace"
+	run "$SCHEDPLOT" record -q -o "$TMP/bad.dat" -e 'nosuchsystem:*' -- true
+	expect_status 1 "record -e with a glob that matches nothing"
+else
+	skip "trace-cmd, irq or syscalls events missing: record -e forms not tried"
+fi

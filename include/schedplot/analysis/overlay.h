@@ -8,7 +8,7 @@
  * each sched_migrate_task (from and to a CPU, with its class), each wakeup
  * that made a task wait (from the waker's CPU to where the task then ran),
  * each wakeup that left an idle previous CPU, and each record of the
- * events asked for.  Only marks inside the timeline's window and on its
+ * events asked for that passed their filter (a watch, sp_reader_watch()).  Only marks inside the timeline's window and on its
  * rows are kept, wakeups only while few enough to draw their arrows, and
  * a mark that would fall on one kept already (same kind, class and CPUs,
  * same column of the timeline) is only counted.  Drawing them is the
@@ -49,11 +49,12 @@ struct sp_overlay_mark {
 	bool cross;
 };
 
-/* One event asked for with --events. */
+/* One event marked (--events, --mark): the records that pass a watch's filter. */
 struct sp_overlay_event {
-	char name[64];		/* "system:event" */
-	int request;		/* sp_reader_request_event()'s index, -1: none in the trace */
-	bool text;		/* its first value is the text of a label (ftrace:print) */
+	char name[96];		/* as the legend names it: "system:event", "...: filter" */
+	int watch;		/* sp_reader_watch()'s index */
+	bool text;		/* the watch's first value is a label */
+	uint8_t label_kind;	/* then: its enum sp_value_kind */
 	uint64_t nr;		/* records inside the window, on the rows drawn */
 };
 

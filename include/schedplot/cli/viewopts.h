@@ -59,6 +59,8 @@ enum sp_view_opt {
 	SP_VOPT_AGGREGATE,		/* --aggregate share|longest: how a cell is inked */
 	SP_VOPT_COLORS,			/* --colors FILE: colors kept from another figure */
 	SP_VOPT_COLORS_OUT,		/* --colors-out FILE: the colors this figure used */
+	SP_VOPT_MARK,			/* --mark EVENT[/FILTER/] */
+	SP_VOPT_SPAN,			/* --span START..END key=FIELD */
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,
@@ -123,6 +125,10 @@ struct sp_view_opts {
 	bool idle_states;		/* --idle-states */
 	bool migrations, wakeups, placement;	/* datagraph marks */
 	char *events;			/* --events lists, joined by commas; NULL: none */
+	const char **marks;		/* --mark definitions (evspec.h), as given */
+	int nr_marks;
+	const char **spans;		/* --span definitions, as given */
+	int nr_spans;
 	const char *min_at;		/* --min-at EVENT: the window starts at its first record */
 	enum sp_timeline_rule aggregate;	/* --aggregate */
 	const char *colors_in;		/* --colors FILE */

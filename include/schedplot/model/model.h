@@ -251,6 +251,12 @@ struct sp_model_observer {
 	 */
 	void (*extra)(void *data, const struct sp_event *ev);
 	/*
+	 * A record that passed a watch's filter (ev->watched, sp_reader_watch()),
+	 * of any event, sched ones too; told as it is added, before the model
+	 * applies it; @ev and its values are valid during the call only
+	 */
+	void (*watch)(void *data, const struct sp_event *ev);
+	/*
 	 * The pass starts again from the trace's first record (sp_trace_run()
 	 * makes a second one when sched_waking stands in for sched_wakeup):
 	 * forget what the first one told
@@ -299,11 +305,15 @@ struct sp_pass {
 		void *data;
 	} extra[SP_PASS_MAX_CONSUMERS + 1];
 	struct {
+		void (*fn)(void *data, const struct sp_event *ev);
+		void *data;
+	} watch[SP_PASS_MAX_CONSUMERS + 1];
+	struct {
 		void (*fn)(void *data);
 		void *data;
 	} reset[SP_PASS_MAX_CONSUMERS + 1];
 	uint8_t nr_run, nr_run_info, nr_steps, nr_wait, nr_wakeup, nr_migration, nr_extra,
-		nr_reset;
+		nr_watch, nr_reset;
 	int error;		/* sticky: an sp_pass_add() that failed (sp_trace_run() fails) */
 };
 

@@ -213,4 +213,41 @@ int sp_decoder_nr_extras(const struct sp_decoder *d);
  */
 int sp_decoder_extra_kind(const struct sp_decoder *d, int extra, int field);
 
+/**
+ * sp_decoder_add_watch - mark the records of an event that pass a filter
+ * @d: the decoder
+ * @event: the event, a sched one or any other
+ * @filter: trace-cmd -F syntax (sp_evfilter_alloc()); NULL or "": every record
+ * @fields: the fields whose values a passing record carries
+ * @nr_fields: how many
+ * @err: filled in on failure
+ *
+ * A record that passes has bit i (the index returned) set in ev->watched
+ * and its values in ev->watch_values[i]; its type and the rest of its
+ * decoding are unchanged.
+ *
+ * Return: the watch's index, or a negative code with @err set (-ENOENT: no
+ * such field; -EINVAL: a bad filter; -E2BIG: too many watches).
+ */
+int sp_decoder_add_watch(struct sp_decoder *d, struct tep_event *event, const char *filter,
+			 const char *const *fields, int nr_fields, struct sp_error *err);
+
+/**
+ * sp_decoder_nr_watches - how many watches sp_decoder_add_watch() added
+ * @d: the decoder
+ *
+ * Return: the count.
+ */
+int sp_decoder_nr_watches(const struct sp_decoder *d);
+
+/**
+ * sp_decoder_watch_kind - how a field of a watch is read
+ * @d: the decoder
+ * @watch: the index sp_decoder_add_watch() returned
+ * @field: the field's place in its @fields
+ *
+ * Return: an enum sp_value_kind, or -EINVAL.
+ */
+int sp_decoder_watch_kind(const struct sp_decoder *d, int watch, int field);
+
 #endif /* SP_DECODE_H */

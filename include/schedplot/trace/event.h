@@ -31,6 +31,9 @@ enum sp_ctx {
 	SP_CTX_IRQ,		/* a hard interrupt, in common_pid's time */
 };
 
+/* Filters watched at most in one pass (sp_reader_watch()): a bit each in sp_event.watched. */
+#define SP_EVENT_MAX_WATCHES	32
+
 /* How the value of a field of an SP_EV_EXTRA record is to be read. */
 enum sp_value_kind {
 	SP_VALUE_U64,		/* an unsigned number */
@@ -62,7 +65,9 @@ union sp_value {
  * Strings are only valid during the callback that receives the event; they
  * may be NULL when the field is missing.  @prev_state is the decoder's own
  * and stays valid while the reader is open.  @extra and @values are set for
- * EXTRA records only.
+ * EXTRA records only.  @watched has bit i set when the record is of the
+ * event of watch i and passes its filter (sp_reader_watch(), sched records
+ * too); @watch_values[i] then holds the fields that watch asked for.
  */
 struct sp_event {
 	uint64_t ts_ns;
@@ -81,6 +86,8 @@ struct sp_event {
 	const char *other_comm;
 	const char *prev_state;	/* SWITCH: as trace-cmd prints it ("S", "R+"); may be NULL */
 	const union sp_value *values;	/* EXTRA: valid during the callback */
+	uint32_t watched;		/* the watches it passes, a bit each */
+	const union sp_value *const *watch_values;	/* by watch, valid during the callback */
 };
 
 /**

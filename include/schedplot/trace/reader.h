@@ -81,6 +81,18 @@ const char *sp_reader_comm(const struct sp_reader *r, int pid);
 uint64_t sp_reader_lost_events(const struct sp_reader *r, int cpu);
 
 /**
+ * sp_reader_gaps_seen - gaps in the records so far in this pass, over all CPUs
+ * @r: the reader
+ *
+ * A gap is a place where a CPU's ring buffer dropped records.  During a
+ * callback of a pass with watches (sp_reader_watch()), it counts the gaps
+ * before the record handed over; it grows as the pass goes on.
+ *
+ * Return: the count.
+ */
+uint64_t sp_reader_gaps_seen(const struct sp_reader *r);
+
+/**
  * sp_reader_lost_exact - whether a CPU's lost-event count is exact
  * @r: the reader
  * @cpu: the CPU
@@ -236,6 +248,43 @@ int sp_reader_request_event(struct sp_reader *r, const char *name, const char *c
  * or -EINVAL for an index out of range.
  */
 int sp_reader_value_kind(const struct sp_reader *r, int request, int field);
+
+/**
+ * sp_reader_watch - mark the records of an event that pass a filter
+ * @r: the reader
+ * @name: "system:event", a sched event too ("sched:sched_waking")
+ * @filter: a filter as trace-cmd report -F takes it after "EVENT:"
+ *          ("prio < 100", "buf ~ \"*phase*\""), evaluated by libtraceevent;
+ *          NULL or "": every record
+ * @fields: the fields whose values a passing record carries (common fields too)
+ * @nr_fields: how many
+ * @err: filled in on failure
+ *
+ * Call it before sp_reader_read().  A record of the event that passes has
+ * bit i (the index returned) set in ev->watched and the values of @fields
+ * in ev->watch_values[i], read as sp_reader_watch_kind() says; it keeps
+ * its type, so a sched record still reaches the model as one.  Several
+ * watches may name one event.  A pass with watches merges the CPUs with
+ * the tree, in the caller's thread, so that sp_reader_lost_events() during
+ * a callback counts the records lost before the one handed over.
+ *
+ * Return: the index of the watch (0, 1, ... below SP_EVENT_MAX_WATCHES);
+ * -ENOENT when the trace has no such event or the event no such field
+ * (in @fields or in @filter), -EINVAL for a bad name or filter, -E2BIG
+ * for too many watches, -ENOMEM.  @err names the event and what is wrong.
+ */
+int sp_reader_watch(struct sp_reader *r, const char *name, const char *filter,
+		    const char *const *fields, int nr_fields, struct sp_error *err);
+
+/**
+ * sp_reader_watch_kind - how a field of a watch is to be read
+ * @r: the reader
+ * @watch: the index sp_reader_watch() returned
+ * @field: the field's place in the @fields of that call
+ *
+ * Return: an enum sp_value_kind, or -EINVAL for an index out of range.
+ */
+int sp_reader_watch_kind(const struct sp_reader *r, int watch, int field);
 
 /**
  * sp_reader_read - deliver every record of the file, in order
