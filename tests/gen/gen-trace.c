@@ -37,6 +37,11 @@
  * each of its CPUs; socket k's first one after k + 1 tenths, so the
  * frequency starts unknown), and the truth of each CPU's time-weighted
  * mean frequency over the trace from its first frequency record.
+ * --misplace N scripts N times the story of a misplaced wakeup (hpc): a
+ * kworker runs briefly on a sleeping thread's idle CPU, then a thread on
+ * another CPU wakes it onto its own CPU, where it waits behind the waker;
+ * the truth then lists every wakeup that left an idle previous CPU, with
+ * its waker, CPUs and wait, the scripted ones with their kworker's run.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
@@ -60,7 +65,7 @@
 
 enum task_state { T_UNBORN, T_SLEEP, T_WAIT, T_RUN, T_DEAD };
 enum task_kind { K_HPC, K_KWORKER, K_MSG, K_CHILD };
-enum timer_kind { E_CPU, E_WAKE, E_BALANCE, E_FREQ };
+enum timer_kind { E_CPU, E_WAKE, E_BALANCE, E_FREQ, E_MISPLACE };
 
 struct task {
 	int pid;
@@ -79,6 +84,30 @@ struct task {
 	bool wake_prev_idle;	/* its previous CPU ran nothing at the wakeup */
 	int wake_prev;		/* that CPU */
 	uint64_t wake_ts;
+	int wake_waker;		/* the waker: the pid current on the record's CPU */
+	int wake_rec_cpu;	/* the CPU of the wakeup record */
+	int wake_dest;		/* the CPU the wakeup put it on */
+	int scripted;		/* --misplace: the scripted misplacement it waits from, -1: none */
+	/* its last run: CPU and time (end 0: none yet) */
+	int last_cpu;
+	uint64_t last_start, last_end;
+};
+
+/* A wakeup that left an idle previous CPU, as the truth lists it (--misplace). */
+struct misplacement {
+	uint64_t wake_ns, wait_ns;
+	int task, prev, waker, waker_cpu, dest, cpu;
+	int scripted;		/* its index, -1: the simulation's own */
+	int kworker;		/* scripted: the kworker that ran on prev before, -1: none */
+	uint64_t kw_start, kw_end;
+};
+
+/* One scripted misplacement: a sleeping task, its idle CPU, a busy CPU. */
+struct script {
+	int task, prev, tries;
+	bool done;
+	int kworker;		/* the kworker's run on prev before the wakeup, -1: none */
+	uint64_t kw_start, kw_end;
 };
 
 struct cpu {
@@ -138,6 +167,11 @@ struct sim {
 	uint64_t nr_markers;	/* print records, not sched records */
 	uint64_t nr_power;	/* power records, not sched records either */
 	uint64_t end_ns;
+	/* --misplace: the scripted ones, and every wakeup that left an idle CPU */
+	int nr_scripts;
+	struct script *scripts;
+	struct misplacement *mis;
+	size_t nr_mis, alloc_mis;
 	/* output */
 	struct sp_writer *w;
 	struct sp_error err;
@@ -436,6 +470,30 @@ static void arm_cpu(struct sim *s, int c)
 	timer_add(s, cpu->done_at, E_CPU, c, ++cpu->gen);
 }
 
+/* Keep, for the truth, the wakeup of @task that left its idle CPU; it runs on @c now. */
+static void misplacement_add(struct sim *s, int task, int c)
+{
+	const struct task *t = &s->tasks[task];
+	struct misplacement *m;
+
+	if (sp_grow_array(&s->mis, &s->alloc_mis, s->nr_mis + 1, sizeof(*s->mis))) {
+		s->failed = -ENOMEM;
+		return;
+	}
+	m = &s->mis[s->nr_mis++];
+	*m = (struct misplacement){ .wake_ns = t->wake_ts, .wait_ns = s->now - t->wake_ts,
+				    .task = task, .prev = t->wake_prev, .waker = t->wake_waker,
+				    .waker_cpu = t->wake_rec_cpu, .dest = t->wake_dest, .cpu = c,
+				    .scripted = t->scripted, .kworker = -1 };
+	if (t->scripted >= 0) {
+		const struct script *sc = &s->scripts[t->scripted];
+
+		m->kworker = sc->kworker;
+		m->kw_start = sc->kw_start;
+		m->kw_end = sc->kw_end;
+	}
+}
+
 /* c's current task becomes @next (-1: idle) at now; @runnable: prev stays runnable. */
 static void switch_to(struct sim *s, int c, int next, bool runnable)
 {
@@ -447,8 +505,12 @@ static void switch_to(struct sim *s, int c, int next, bool runnable)
 		emit_power(s, c, CPU_IDLE_ID, IDLE_EXIT, c);
 	emit_switch(s, c, prev, runnable, next);
 	account(s);
-	if (prev >= 0)
+	if (prev >= 0) {
 		cpu->busy_ns += s->now - cpu->seg_start;
+		s->tasks[prev].last_cpu = c;
+		s->tasks[prev].last_start = cpu->seg_start;
+		s->tasks[prev].last_end = s->now;
+	}
 	s->running += (next >= 0) - (prev >= 0);
 	cpu->cur = next;
 	cpu->seg_start = s->now;
@@ -461,6 +523,8 @@ static void switch_to(struct sim *s, int c, int next, bool runnable)
 
 			s->place_nr[k]++;
 			s->place_wait_ns[k] += s->now - t->wake_ts;
+			if (k == 1 && s->nr_scripts)
+				misplacement_add(s, next, c);
 		}
 		t->wake_wait = false;
 		t->ran = true;
@@ -516,16 +580,21 @@ static int place(struct sim *s, int task, int waker_cpu)
  * Wake @task at now; the record goes on @rec_cpu (the waker's CPU, or the
  * target for timer wakeups).  An idle target runs it after a short delay.
  */
-static void wake(struct sim *s, int task, int rec_cpu, bool is_new)
+static void wake_to(struct sim *s, int task, int rec_cpu, bool is_new, int force)
 {
 	struct task *t = &s->tasks[task];
-	int dest = place(s, task, rec_cpu);
+	int dest = force >= 0 ? force : place(s, task, rec_cpu);
 	struct cpu *d = &s->cpus[dest];
 
 	t->wake_wait = true;
 	t->wake_ts = s->now;
 	t->wake_prev = t->cpu;
 	t->wake_prev_idle = s->cpus[t->cpu].cur < 0;
+	t->wake_waker = pid_of(s, s->cpus[rec_cpu].cur);
+	t->wake_rec_cpu = rec_cpu;
+	t->wake_dest = dest;
+	if (force < 0)
+		t->scripted = -1;
 	if (dest != t->cpu) {
 		emit_task(s, SP_EV_MIGRATE, rec_cpu, task, dest, t->cpu);
 		s->migrations++;
@@ -558,6 +627,11 @@ static void wake(struct sim *s, int task, int rec_cpu, bool is_new)
 	} else if (d->done_at > s->tasks[d->cur].run_since + SLICE_NS * s->scale) {
 		arm_cpu(s, dest);	/* now there is a queue: round robin */
 	}
+}
+
+static void wake(struct sim *s, int task, int rec_cpu, bool is_new)
+{
+	wake_to(s, task, rec_cpu, is_new, -1);
 }
 
 static void task_sleep(struct sim *s, int task)
@@ -704,6 +778,110 @@ static void balance(struct sim *s)
 	timer_add(s, s->now + (uint64_t)(4000000 * s->scale), E_BALANCE, 0, 0);
 }
 
+/*
+ * --misplace: the talk's story, scripted.  Phase 0: pick a sleeping hpc
+ * thread whose CPU is idle and wake that CPU's kworker, which runs there
+ * briefly (what makes an idle CPU look busy to the kernel's load
+ * tracking).  Phase 1, 300 us later: a task that just got another CPU
+ * wakes the thread and the wakeup puts it on the waker's CPU, behind the
+ * waker, while its own CPU is still idle; it waits until the waker's slice
+ * ends (or the balancer pulls it away).
+ */
+#define SCRIPT_GAP_NS	300000.0	/* kworker, then the wakeup */
+#define SCRIPT_RETRY_NS	100000.0	/* no suitable task or CPU yet: try again */
+#define SCRIPT_TRIES	200
+
+static void script_retry(struct sim *s, int k, uint32_t phase)
+{
+	if (++s->scripts[k].tries < SCRIPT_TRIES)
+		timer_add(s, s->now + (uint64_t)(SCRIPT_RETRY_NS * s->scale), E_MISPLACE, k, phase);
+}
+
+/*
+ * CPU @c's kworker sleeps (or has not run yet: the hpc workload leaves
+ * its kworkers unborn, and a script wakes them for the first time).
+ */
+static bool kworker_asleep(const struct sim *s, int c)
+{
+	uint8_t st = s->tasks[s->nr_cpus + c].state;
+
+	return st == T_SLEEP || st == T_UNBORN;
+}
+
+static void script_begin(struct sim *s, int k)
+{
+	struct script *sc = &s->scripts[k];
+	int i, start = rnd_int(s, s->nr_cpus), task = -1;
+
+	for (i = 0; i < s->nr_cpus && task < 0; i++) {
+		struct task *t = &s->tasks[(start + i) % s->nr_cpus];
+		const struct cpu *p = &s->cpus[t->cpu];
+
+		if (t->kind == K_HPC && t->state == T_SLEEP && t->ran && t->scripted < 0 &&
+		    p->cur < 0 && !p->rq_len && kworker_asleep(s, t->cpu))
+			task = (start + i) % s->nr_cpus;
+	}
+	if (task < 0) {
+		script_retry(s, k, 0);
+		return;
+	}
+	sc->task = task;
+	sc->prev = s->tasks[task].cpu;
+	s->tasks[task].gen++;		/* its own timer no longer wakes it */
+	s->tasks[task].scripted = k;
+	wake(s, s->nr_cpus + sc->prev, sc->prev, false);	/* the kworker */
+	sc->tries = 0;
+	timer_add(s, s->now + (uint64_t)(SCRIPT_GAP_NS * s->scale), E_MISPLACE, k, 1);
+}
+
+static void script_wake(struct sim *s, int k)
+{
+	struct script *sc = &s->scripts[k];
+	const struct cpu *p = &s->cpus[sc->prev];
+	int c, x = -1;
+
+	/* the CPU whose hpc thread got it last: its slice has the most left */
+	for (c = 0; c < s->nr_cpus; c++) {
+		const struct cpu *cpu = &s->cpus[c];
+
+		if (c != sc->prev && cpu->cur >= 0 && s->tasks[cpu->cur].kind == K_HPC &&
+		    !cpu->rq_len && (x < 0 || cpu->seg_start > s->cpus[x].seg_start))
+			x = c;
+	}
+	if (p->cur >= 0 || p->rq_len || x < 0) {
+		if (sc->tries + 1 < SCRIPT_TRIES) {
+			script_retry(s, k, 1);
+			return;
+		}
+		s->tasks[sc->task].scripted = -1;
+		task_sleep(s, sc->task);	/* the story did not come together */
+		return;
+	}
+	{
+		struct task *w = &s->tasks[s->cpus[x].cur];
+		uint64_t ran = s->now - w->run_since, slice = (uint64_t)(SLICE_NS * s->scale);
+
+		/* the waker runs on: the thread waits for its slice to end */
+		if (w->burst_left < ran + slice)
+			w->burst_left = ran + slice;
+	}
+	{
+		/* the kworker's run on the idle CPU, as it was at the wakeup */
+		int kw = s->nr_cpus + sc->prev;
+		const struct task *kt = &s->tasks[kw];
+
+		sc->kworker = -1;
+		if (kt->last_cpu == sc->prev && kt->last_end && kt->last_end <= s->now) {
+			sc->kworker = kw;
+			sc->kw_start = kt->last_start;
+			sc->kw_end = kt->last_end;
+		}
+	}
+	wake_to(s, sc->task, x, false, x);
+	arm_cpu(s, x);
+	sc->done = true;
+}
+
 /* ---- setup and the main loop ---- */
 
 static int sim_init(struct sim *s)
@@ -729,6 +907,8 @@ static int sim_init(struct sim *s)
 
 		t->pid = 1000 + i;
 		t->cpu = i % s->nr_cpus;
+		t->scripted = -1;
+		t->last_cpu = -1;
 		if (i < nr_main) {
 			t->kind = s->messaging ? K_MSG : K_HPC;
 			snprintf(t->comm, sizeof(t->comm), s->messaging ? "msg-%d" : "hpc-%d", i);
@@ -768,6 +948,16 @@ static int sim_init(struct sim *s)
 	timer_add(s, s->now + (uint64_t)(4000000 * s->scale), E_BALANCE, 0, 0);
 	for (c = 0; s->power && c < s->nr_sockets; c++)
 		timer_add(s, s->now + (c + 1) * (s->seconds_ns / 10), E_FREQ, c, 0);
+	if (s->nr_scripts) {
+		s->scripts = sp_alloc_array(s->nr_scripts, sizeof(*s->scripts));
+		if (!s->scripts)
+			return -ENOMEM;
+		memset(s->scripts, 0, s->nr_scripts * sizeof(*s->scripts));
+	}
+	/* the scripted misplacements, evenly over the run after its first tenth */
+	for (i = 0; i < s->nr_scripts; i++)
+		timer_add(s, s->now + s->seconds_ns / 10 +
+			     (uint64_t)i * (s->seconds_ns * 9 / 10) / s->nr_scripts, E_MISPLACE, i, 0);
 	return s->failed;
 }
 
@@ -800,6 +990,12 @@ static void sim_run(struct sim *s)
 		case E_FREQ:
 			freq_change(s, tm.id);
 			break;
+		case E_MISPLACE:
+			if (tm.gen)
+				script_wake(s, tm.id);
+			else
+				script_begin(s, tm.id);
+			break;
 		}
 	}
 	s->now = s->end_ns;
@@ -817,6 +1013,8 @@ static void sim_release(struct sim *s)
 	free(s->tasks);
 	free(s->idle);
 	free(s->heap);
+	free(s->scripts);
+	free(s->mis);
 }
 
 /* ---- output ---- */
@@ -851,6 +1049,41 @@ static void write_freq_truth(const struct sim *s, FILE *f)
 		sep = ", ";
 	}
 	fprintf(f, "},\n");
+}
+
+/*
+ * --misplace: every wakeup that left an idle previous CPU, in the order
+ * they ended, the scripted ones with the kworker that ran before.
+ */
+static int scripts_done(const struct sim *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nr_scripts; i++)
+		n += s->scripts[i].done;
+	return n;
+}
+
+static void write_misplacements(const struct sim *s, FILE *f)
+{
+	fprintf(f, "  \"misplacements\": [");
+	for (size_t i = 0; i < s->nr_mis; i++) {
+		const struct misplacement *m = &s->mis[i];
+
+		fprintf(f, "%s\n    {\"wake_ns\": %llu, \"pid\": %d, \"comm\": \"%s\", "
+			"\"prev_cpu\": %d, \"waker\": %d, \"waker_cpu\": %d, \"target_cpu\": %d, "
+			"\"cpu\": %d, \"wait_ns\": %llu, \"scripted\": %s, \"kworker\": ",
+			i ? "," : "", (unsigned long long)m->wake_ns, s->tasks[m->task].pid,
+			s->tasks[m->task].comm, m->prev, m->waker, m->waker_cpu, m->dest, m->cpu,
+			(unsigned long long)m->wait_ns, m->scripted >= 0 ? "true" : "false");
+		if (m->kworker >= 0)
+			fprintf(f, "{\"pid\": %d, \"start_ns\": %llu, \"end_ns\": %llu}}",
+				s->tasks[m->kworker].pid, (unsigned long long)m->kw_start,
+				(unsigned long long)m->kw_end);
+		else
+			fprintf(f, "null}");
+	}
+	fprintf(f, "\n  ],\n  \"scripted_misplacements\": %d,\n", scripts_done(s));
 }
 
 static int write_truth(const struct sim *s, const char *path, const char *trace)
@@ -898,6 +1131,8 @@ static int write_truth(const struct sim *s, const char *path, const char *trace)
 		window > 0 ? (double)s->waiting_area / window : 0);
 	fprintf(f, "  \"idle_while_waiting_ns\": %llu,\n", (unsigned long long)s->iww_ns);
 	fprintf(f, "  \"lost_cpu_ns\": %llu,\n", (unsigned long long)s->lost_cpu_ns);
+	if (s->nr_scripts)
+		write_misplacements(s, f);
 	fprintf(f, "  \"by_type\": {\"sched_switch\": %llu, \"sched_wakeup\": %llu, "
 		"\"sched_wakeup_new\": %llu, \"sched_migrate_task\": %llu, "
 		"\"sched_process_fork\": %llu, \"sched_process_exit\": %llu}\n}\n",
@@ -992,6 +1227,9 @@ static const char usage[] =
 	"      --overload          hpc threads fork children in the middle third\n"
 	"      --waking            sched_waking records instead of sched_wakeup\n"
 	"      --power             power:cpu_idle and power:cpu_frequency records too\n"
+	"      --misplace N        hpc: N scripted wakeups that leave an idle CPU (a\n"
+	"                          kworker ran there just before) for the waker's busy\n"
+	"                          one; the truth lists every such wakeup\n"
 	"  -r, --seed N            random seed (default 1)\n"
 	"  -F, --file-version N    6 or 7 (default 7)\n"
 	"  -C, --compression NAME  zstd or none (version 7; default zstd)\n"
@@ -1024,6 +1262,7 @@ int main(int argc, char **argv)
 		{ "overload", no_argument, NULL, 'O' },
 		{ "waking", no_argument, NULL, 'K' },
 		{ "power", no_argument, NULL, 'W' },
+		{ "misplace", required_argument, NULL, 'X' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "file-version", required_argument, NULL, 'F' },
 		{ "compression", required_argument, NULL, 'C' },
@@ -1088,6 +1327,11 @@ int main(int argc, char **argv)
 		case 'O':
 			s.overload = true;
 			break;
+		case 'X':
+			if (!parse_num(optarg, 0, 64, &v))
+				goto bad;
+			s.nr_scripts = v;
+			break;
 		case 'r':
 			if (!parse_num(optarg, 0, 1e18, &v))
 				goto bad;
@@ -1123,6 +1367,10 @@ int main(int argc, char **argv)
 			fputs(usage, stderr);
 			return 2;
 		}
+	}
+	if (s.nr_scripts && s.messaging) {
+		fprintf(stderr, "gen-trace: --misplace scripts the hpc workload\n");
+		return 2;
 	}
 	if (!out || optind < argc || s.nr_sockets > s.nr_cpus || s.nr_cpus % s.nr_sockets) {
 		fprintf(stderr, "gen-trace: give -o FILE, and sockets that divide the CPUs\n");
