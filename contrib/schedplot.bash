@@ -157,6 +157,8 @@ _schedplot()
 		return ;;
 	--view)
 		COMPREPLY=($(compgen -W 'runs cdf shift ridgeline datagraph running-waiting' -- "$cur")); return ;;
+	--fail-on)
+		COMPREPLY=($(compgen -W 'regression change' -- "$cur")); return ;;
 	-o|--output)
 		case $cmd in
 		runs) _schedplot_files '' ;;	# CSV or JSON lines: any name

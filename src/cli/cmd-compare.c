@@ -36,6 +36,8 @@
 
 #define COMPARE_DEFAULT_SEED	1
 #define COMPARE_DEFAULT_ALPHA	0.05
+#define COMPARE_DEFAULT_THRESHOLD 0.01	/* criterion's noise threshold */
+#define SP_CMP_EXIT_CHANGED	3	/* --fail-on: a metric changed */
 /* a square page: 900 px, or 720 pt (10 inches) as wide as the other views' PDF */
 #define COMPARE_SIDE_PX		900
 #define COMPARE_SIDE_PT		720
@@ -58,7 +60,11 @@ static const char compare_usage[] =
 	"      --vs              the files after it form the second group\n"
 	"      --names A,B       the groups' names (default: from the file names)\n"
 	"      --json            print one JSON object instead of the table\n"
-	"      --alpha X         significance level of the test (default 0.05)\n"
+	"      --alpha X         significance level of the test: p <= X (default 0.05)\n"
+	"      --threshold P     a significant change of the median smaller than P\n"
+	"                        (1% or 0.01) is noise (default 1%, criterion's)\n"
+	"      --fail-on WHAT    exit 3 when a metric changed beyond the threshold:\n"
+	"                        regression (on its bad side) or change (either)\n"
 	"      --target COMM|PID a run's duration spans the tasks named COMM (glob)\n"
 	"                        or of thread id PID (repeat for several), not the\n"
 	"                        complete window\n"
@@ -118,6 +124,8 @@ enum {
 	OPT_AGGREGATE,
 	OPT_COLORS,
 	OPT_JSON,
+	OPT_THRESHOLD,
+	OPT_FAIL_ON,
 };
 
 static const struct option compare_options[] = {
@@ -125,6 +133,8 @@ static const struct option compare_options[] = {
 	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
 	{ "target-tree", required_argument, NULL, OPT_TARGET_TREE },
@@ -150,6 +160,39 @@ static const struct option compare_options[] = {
 };
 
 /* ---- the statistics ------------------------------------------------------ */
+
+/*
+ * criterion's rule: a significant change smaller than the noise threshold
+ * is noise; here the change of the median.  A median of A of 0 makes any
+ * other median of B a change beyond every threshold.
+ */
+static enum sp_cmp_verdict verdict(const struct sp_cmp_metric *cm, double threshold)
+{
+	double d = cm->sum[1].median - cm->sum[0].median;
+	int side;
+
+	if (!cm->significant)
+		return SP_CMP_SAME;
+	if (d == 0 || (!isnan(cm->change) && fabs(cm->change) < threshold))
+		return SP_CMP_NOISE;
+	side = (d > 0 ? 1 : -1) * cm->desc->worse;
+	return side > 0 ? SP_CMP_WORSE : side < 0 ? SP_CMP_BETTER : SP_CMP_CHANGED;
+}
+
+/* The exit code of --fail-on: 3 when a metric changed as it names. */
+static int fail_on_code(const struct sp_cmp *c)
+{
+	for (int k = 0; k < c->nr_metrics; k++) {
+		enum sp_cmp_verdict v = c->metrics[k].verdict;
+
+		if (v == SP_CMP_WORSE && c->o.fail_on != SP_CMP_FAIL_NEVER)
+			return SP_CMP_EXIT_CHANGED;
+		if ((v == SP_CMP_BETTER || v == SP_CMP_CHANGED) &&
+		    c->o.fail_on == SP_CMP_FAIL_CHANGE)
+			return SP_CMP_EXIT_CHANGED;
+	}
+	return SP_EXIT_OK;
+}
 
 static int compute(struct sp_cmp *c)
 {
@@ -223,6 +266,14 @@ static int compute(struct sp_cmp *c)
 		if (cm->sum[0].median == cm->sum[1].median)
 			cm->change = 0;
 		cm->significant = cm->mw.p <= o->alpha;
+		err = sp_superiority_compute(&cm->sup, x[0], n[0], x[1], n[1],
+					     SP_SUMMARY_CI_LEVEL);
+		if (err) {
+			ret = sp_cli_fail_code(NULL, err, "cannot estimate P(B > A)");
+			goto out;
+		}
+		cm->has_sup = true;
+		cm->verdict = verdict(cm, o->threshold);
 	}
 out:
 	free(x[0]);
@@ -373,6 +424,26 @@ static int parse_double(const char *name, const char *arg, double lo, double hi,
 	return -1;
 }
 
+/* "1%" or a fraction below 1 ("0.01"); "1" alone is refused as ambiguous */
+static int parse_threshold(const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end != arg && !errno && !strcmp(end, "%") && v >= 0 && v < 100) {
+		*out = v / 100;
+		return -1;
+	}
+	if (end != arg && !errno && !*end && v >= 0 && v < 1) {
+		*out = v;
+		return -1;
+	}
+	return sp_cli_usage("compare", "--threshold needs a share such as 1%% or 0.01, "
+			    "not '%s'", arg);
+}
+
 static const char *const compare_views[] = {
 	[SP_COMPARE_VIEW_RUNS] = "runs",
 	[SP_COMPARE_VIEW_CDF] = "cdf",
@@ -397,6 +468,7 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 	char *end;
 
 	o->alpha = COMPARE_DEFAULT_ALPHA;
+	o->threshold = COMPARE_DEFAULT_THRESHOLD;
 	o->seed = COMPARE_DEFAULT_SEED;
 	for (i = 0; i < 2; i++) {
 		o->files[i] = calloc(argc + 1, sizeof(char *));
@@ -432,6 +504,18 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 			break;
 		case OPT_ALPHA:
 			ret = parse_double("alpha", optarg, 1e-9, 0.5, &o->alpha);
+			break;
+		case OPT_THRESHOLD:
+			ret = parse_threshold(optarg, &o->threshold);
+			break;
+		case OPT_FAIL_ON:
+			if (!strcmp(optarg, "regression"))
+				o->fail_on = SP_CMP_FAIL_REGRESSION;
+			else if (!strcmp(optarg, "change"))
+				o->fail_on = SP_CMP_FAIL_CHANGE;
+			else
+				return sp_cli_usage("compare", "--fail-on: regression or change, "
+						    "not '%s'", optarg);
 			break;
 		case OPT_TARGET:
 			o->targets[o->nr_targets++] = optarg;
@@ -901,6 +985,8 @@ int sp_cmd_compare(int argc, char **argv)
 		sp_cmp_print_text(&c);
 	if (fflush(stdout) || ferror(stdout))
 		ret = sp_cli_fail(NULL, "cannot write the output");
+	else
+		ret = fail_on_code(&c);
 out:
 	compare_release(&c);
 	return ret;

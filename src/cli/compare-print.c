@@ -29,6 +29,14 @@ static void json_num(double v)
 	printf("%.*g", prec, v);
 }
 
+static const char *const verdict_names[] = {
+	[SP_CMP_SAME] = "same",
+	[SP_CMP_NOISE] = "noise",
+	[SP_CMP_WORSE] = "worse",
+	[SP_CMP_BETTER] = "better",
+	[SP_CMP_CHANGED] = "changed",
+};
+
 /* Why decile @d has no interval: one line, no final stop. */
 static void shift_withheld_reason(const struct sp_cmp *c, const struct sp_shift_decile *d,
 				  char *buf, size_t len)
@@ -47,8 +55,8 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 {
 	int i, r, k;
 
-	printf("{\n  \"alpha\": %.10g,\n  \"seed\": %llu,\n  \"groups\": [", c->o.alpha,
-	       (unsigned long long)c->o.seed);
+	printf("{\n  \"alpha\": %.10g,\n  \"threshold\": %.10g,\n  \"seed\": %llu,\n"
+	       "  \"groups\": [", c->o.alpha, c->o.threshold, (unsigned long long)c->o.seed);
 	for (i = 0; i < 2; i++) {
 		const struct sp_cmp_group *g = &c->g[i];
 
@@ -112,7 +120,25 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 		json_num(cm->mw.u_a);
 		printf(", \"p_value\": ");
 		json_num(cm->mw.p);
-		printf(", \"significant\": %s}", cm->significant ? "true" : "false");
+		printf(", \"significant\": %s, \"superiority\": ", cm->significant ? "true" : "false");
+		if (cm->has_sup) {
+			printf("{\"p\": ");
+			json_num(cm->sup.p);
+			printf(", \"se\": ");
+			json_num(cm->sup.se);
+			printf(", \"ci_low\": ");
+			json_num(cm->sup.ci_lo);
+			printf(", \"ci_high\": ");
+			json_num(cm->sup.ci_hi);
+			printf("}");
+		} else {
+			printf("null");
+		}
+		printf(", \"verdict\": ");
+		if (cm->verdict == SP_CMP_UNTESTED)
+			printf("null}");
+		else
+			printf("\"%s\"}", verdict_names[cm->verdict]);
 	}
 	printf("\n  ],\n  \"shift\": [");
 	for (k = 0; c->has_shift && k < SP_NR_DECILES; k++) {
@@ -256,7 +282,7 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 {
 	const struct sp_shift_decile *withheld = NULL;
 	char cell[64];
-	bool no_ci = false, same = false, resampled = false;
+	bool no_ci = false, same = false, noise = false, resampled = false;
 	int i, k;
 
 	print_padded("", 20);
@@ -265,7 +291,7 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 	print_padded("", 20);
 	print_padded("median ± 95% CI", 22);
 	print_padded("median ± 95% CI", 22);
-	printf("%-10s %s\n", "change", "p (n)");
+	printf("%-10s %-18s %s\n", "change", "P(B>A)", "p (n)");
 	for (k = 0; k < c->nr_metrics; k++) {
 		const struct sp_cmp_metric *cm = &c->metrics[k];
 
@@ -279,12 +305,23 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 			snprintf(cell, sizeof(cell), "-");
 		else if (!cm->significant)
 			snprintf(cell, sizeof(cell), "~");
+		else if (cm->verdict == SP_CMP_NOISE)
+			snprintf(cell, sizeof(cell), "≈");
 		else if (isnan(cm->change))
 			snprintf(cell, sizeof(cell), "?");
 		else
 			snprintf(cell, sizeof(cell), "%+.2f%%", 100 * cm->change);
 		same |= !strcmp(cell, "~");
-		printf("%-10s ", cell);
+		noise |= cm->verdict == SP_CMP_NOISE;
+		print_padded(cell, 11);
+		if (!cm->has_sup)
+			snprintf(cell, sizeof(cell), "-");
+		else if (!cm->sup.has_ci)
+			snprintf(cell, sizeof(cell), "%.2f", cm->sup.p);
+		else
+			snprintf(cell, sizeof(cell), "%.2f [%.2f, %.2f]", cm->sup.p, cm->sup.ci_lo,
+				 cm->sup.ci_hi);
+		print_padded(cell, 19);
 		if (isnan(cm->mw.p))
 			printf("(n=%zu+%zu)\n", cm->sum[0].nr, cm->sum[1].nr);
 		else
@@ -294,7 +331,12 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 		printf("± ∞: no 95%% interval of the median below 6 runs\n");
 	if (same)
 		printf("~: no difference shown (p > %g)\n", c->o.alpha);
-	printf("change: of the median; p: two-sided Mann-Whitney U\n");
+	if (noise)
+		printf("≈: p <= %g, but the change is within the noise threshold (±%g%%)\n",
+		       c->o.alpha, 100 * c->o.threshold);
+	printf("change: of the median; P(B>A): of a run of %s above one of %s, 95%% CI;\n"
+	       "p: two-sided Mann-Whitney U, a difference where p <= %g\n", c->g[1].name,
+	       c->g[0].name, c->o.alpha);
 	print_crossings(c);
 	if (!c->has_shift)
 		return;

@@ -21,17 +21,19 @@
 #include "schedplot/model/trace.h"
 
 const struct sp_cmp_metric_desc sp_cmp_trace_metrics[SP_CMP_NR_TRACE_METRICS] = {
-	[SP_CMP_DURATION] = { "duration", "duration_s", SP_CMP_U_SECONDS },
-	[SP_CMP_RUNNING_AVG] = { "running_avg", "running_avg", SP_CMP_U_TASKS },
-	[SP_CMP_WAITING_AVG] = { "waiting_avg", "waiting_avg", SP_CMP_U_TASKS },
-	[SP_CMP_IDLE_WAITING] = { "idle_while_waiting", "idle_while_waiting", SP_CMP_U_FRACTION },
-	[SP_CMP_LOST] = { "lost_fraction", "lost_fraction", SP_CMP_U_FRACTION },
-	[SP_CMP_WAKEUP_P50] = { "wakeup_p50", "wakeup_p50_ns", SP_CMP_U_NS },
-	[SP_CMP_WAKEUP_P99] = { "wakeup_p99", "wakeup_p99_ns", SP_CMP_U_NS },
-	[SP_CMP_MIGRATIONS] = { "migrations_per_s", "migrations_per_s", SP_CMP_U_PER_SECOND },
+	[SP_CMP_DURATION] = { "duration", "duration_s", SP_CMP_U_SECONDS, 1 },
+	/* more running is more work done, or more spinning: no bad side */
+	[SP_CMP_RUNNING_AVG] = { "running_avg", "running_avg", SP_CMP_U_TASKS, 0 },
+	[SP_CMP_WAITING_AVG] = { "waiting_avg", "waiting_avg", SP_CMP_U_TASKS, 1 },
+	[SP_CMP_IDLE_WAITING] = { "idle_while_waiting", "idle_while_waiting", SP_CMP_U_FRACTION, 1 },
+	[SP_CMP_LOST] = { "lost_fraction", "lost_fraction", SP_CMP_U_FRACTION, 1 },
+	[SP_CMP_WAKEUP_P50] = { "wakeup_p50", "wakeup_p50_ns", SP_CMP_U_NS, 1 },
+	[SP_CMP_WAKEUP_P99] = { "wakeup_p99", "wakeup_p99_ns", SP_CMP_U_NS, 1 },
+	[SP_CMP_MIGRATIONS] = { "migrations_per_s", "migrations_per_s", SP_CMP_U_PER_SECOND, 1 },
 };
 
-const struct sp_cmp_metric_desc sp_cmp_value_metric = { "value", "value", SP_CMP_U_PLAIN };
+/* numbers are taken for times: higher is worse */
+const struct sp_cmp_metric_desc sp_cmp_value_metric = { "value", "value", SP_CMP_U_PLAIN, 1 };
 
 /* What the pass over one trace gathers. */
 struct trace_pass {

@@ -41,7 +41,7 @@ json_check "identical runs: the shift function is flat" \
 
 run "$SCHEDPLOT" compare "$ov" --vs "$ov6"
 expect_status 0 "text table"
-if [ "$(grep -cE '^[a-z_0-9]+ .* ~ +\(p=1\.000 n=1\+1\)$' "$OUT")" = 8 ]; then
+if [ "$(grep -cE '^[a-z_0-9]+ .* ~ +0\.50 +\(p=1\.000 n=1\+1\)$' "$OUT")" = 8 ]; then
 	ok "text table: eight metrics, each ~ with p=1.000 n=1+1"
 else
 	not_ok "text table: expected eight lines with ~ (p=1.000 n=1+1): $(head -c 600 "$OUT")"
@@ -99,7 +99,7 @@ json_check "--values: summaries" \
 	'd["metrics"][0]["a"]["median"] == 22 and d["metrics"][0]["b"]["median"] == 14.5 and d["metrics"][0]["b"]["n"] == 4 and d["metrics"][0]["a"]["min"] == 16 and d["metrics"][0]["a"]["max"] == 29'
 
 run "$SCHEDPLOT" compare --values "$TMP/a.txt" --vs "$TMP/b.txt"
-expect_grep "$OUT" '^value +22 ± ∞ +14\.5 ± ∞ +~ +\(p=0\.111 n=5\+4\)$' "--values: text line"
+expect_grep "$OUT" '^value +22 ± ∞ +14\.5 ± ∞ +~ +0\.15 \[0\.00, 0\.42\] +\(p=0\.111 n=5\+4\)$' "--values: text line"
 
 printf 'run,ops,note\n1,19,a\n2,22,b\n3,16,\n4,29,c\n5,24,d\n' >"$TMP/a.csv"
 printf 'run,ops\n1,20\n2,11\n3,17\n4,12\n' >"$TMP/b.csv"
@@ -122,7 +122,7 @@ cp "$OUT" "$TMP/seed1.json"
 run "$SCHEDPLOT" compare --json --values --shift --seed 1 "$TMP/lo.txt" --vs "$TMP/hi.txt"
 check "--seed 1 is the default: the same output" cmp -s "$OUT" "$TMP/seed1.json"
 run "$SCHEDPLOT" compare --values --alpha 0.001 "$TMP/lo.txt" --vs "$TMP/hi.txt"
-expect_grep "$OUT" '^value .* ~ +\(p=0\.002 n=6\+6\)$' "--alpha 0.001: p = 0.002 is no difference"
+expect_grep "$OUT" '^value .* ~ +1\.00 +\(p=0\.002 n=6\+6\)$' "--alpha 0.001: p = 0.002 is no difference"
 expect_grep "$ERR" "6 against 6 values cannot give p below 0.00216" "--alpha below the least p: warned"
 
 # tiny groups: the bootstrap of 1 to 3 values has 1 to 10 distinct resamples;
@@ -150,6 +150,51 @@ seq 101 110 >"$TMP/ten-b.txt"
 run "$SCHEDPLOT" compare --json -q --values --shift "$TMP/ten-a.txt" --vs "$TMP/ten-b.txt"
 json_check "10 against 10 values: deciles 0.3 to 0.7 significant, the others withheld" \
 	'[s["significant"] for s in d["shift"]] == [False, False, True, True, True, True, True, False, False] and [s["withheld"] is None for s in d["shift"]] == [False, False, True, True, True, True, True, False, False]'
+
+# ---- effect size, noise threshold, --fail-on ----
+
+# statpsych's ci.mann example: P(B > A) = 0.795 (Sen's interval: see
+# tests/unit/test-compare.c for its standard error)
+printf '%s\n' 32 39 26 35 43 27 40 37 34 29 >"$TMP/y1.txt"
+printf '%s\n' 36 44 47 42 49 39 46 31 33 48 >"$TMP/y2.txt"
+run "$SCHEDPLOT" compare --json -q --values "$TMP/y1.txt" --vs "$TMP/y2.txt"
+json_check "P(B > A) = 0.795 (statpsych ci.mann), interval around it" \
+	'(lambda s: abs(s["p"] - 0.795) < 1e-12 and s["ci_low"] < 0.795 < s["ci_high"] <= 1)(d["metrics"][0]["superiority"])'
+json_check "threshold 1% by default" 'd["threshold"] == 0.01'
+
+# B above A by +1% less a hair: significant (p = 2/924), but noise at 1%
+printf '%s\n' 1000 1001 1002 1003 1004 1005 >"$TMP/n-a.txt"
+printf '%s\n' 1010 1011 1012 1013 1014 1015 >"$TMP/n-b.txt"
+run "$SCHEDPLOT" compare --json -q --values --fail-on regression "$TMP/n-a.txt" --vs "$TMP/n-b.txt"
+expect_status 0 "a significant +0.998% is noise under the 1% threshold: --fail-on does not fail"
+json_check "+0.998%: significant, verdict noise" \
+	'd["metrics"][0]["significant"] and d["metrics"][0]["verdict"] == "noise"'
+run "$SCHEDPLOT" compare -q --values "$TMP/n-a.txt" --vs "$TMP/n-b.txt"
+expect_grep "$OUT" '^value .* ≈ ' "noise: ≈ in the table"
+expect_grep "$OUT" '^≈: p <= 0.05, but the change is within the noise threshold' "noise: explained"
+run "$SCHEDPLOT" compare --json -q --values --threshold 0.5% --fail-on regression \
+	"$TMP/n-a.txt" --vs "$TMP/n-b.txt"
+expect_status 3 "--threshold 0.5%: +0.998% is a regression, --fail-on regression exits 3"
+cp "$OUT" "$TMP/fail.json"
+json_check "--threshold 0.5%: verdict worse" 'd["metrics"][0]["verdict"] == "worse" and d["threshold"] == 0.005'
+run "$SCHEDPLOT" compare --json -q --values --threshold 0.005 "$TMP/n-a.txt" --vs "$TMP/n-b.txt"
+expect_status 0 "without --fail-on: exit 0"
+check "--fail-on leaves the JSON as it was" cmp -s "$OUT" "$TMP/fail.json"
+run "$SCHEDPLOT" compare -q --values --threshold 0.5% --fail-on regression \
+	"$TMP/n-b.txt" --vs "$TMP/n-a.txt"
+expect_status 0 "lower values (times): an improvement is no regression"
+run "$SCHEDPLOT" compare -q --values --threshold 0.5% --fail-on change \
+	"$TMP/n-b.txt" --vs "$TMP/n-a.txt"
+expect_status 3 "--fail-on change: an improvement fails too"
+run "$SCHEDPLOT" compare -q --values --fail-on change "$TMP/y1.txt" --vs "$TMP/y1.txt"
+expect_status 0 "--fail-on change: identical groups pass"
+for bad in 1 abc 200% -1%; do
+	run "$SCHEDPLOT" compare -q --values --threshold "$bad" "$TMP/y1.txt" --vs "$TMP/y2.txt"
+	expect_status 2 "--threshold $bad: a usage error"
+done
+run "$SCHEDPLOT" compare -q --values --fail-on worse "$TMP/y1.txt" --vs "$TMP/y2.txt"
+expect_status 2 "--fail-on worse: a usage error"
+expect_grep "$ERR" "fail-on: regression or change, not 'worse'" "--fail-on worse: said"
 
 cp "$TMP/a.txt" "$TMP/-a.txt"
 run bash -c 'cd "$1" && "$2" compare --json --values b.txt --vs -- -a.txt' sh "$TMP" "$SCHEDPLOT"

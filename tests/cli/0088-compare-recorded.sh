@@ -47,6 +47,16 @@ json_check "more threads per CPU: the short wakeup latencies are longer (shift a
 json_check "no significant difference claimed where the p value is above alpha" \
 	'all(m["significant"] == (m["p_value"] <= d["alpha"]) for m in d["metrics"])'
 
+# for CI: more migrations with 3 threads per CPU is a regression (+65%)
+run "$SCHEDPLOT" compare -q --fail-on regression "${a[@]}" --vs "${b[@]}"
+expect_status 3 "--fail-on regression: migrations_per_s +65% (p = 0.032) exits 3"
+run "$SCHEDPLOT" compare -q --fail-on regression "${b[@]}" --vs "${a[@]}"
+expect_status 0 "--fail-on regression: the other way round it is an improvement"
+run "$SCHEDPLOT" compare -q --fail-on change "${b[@]}" --vs "${a[@]}"
+expect_status 3 "--fail-on change: an improvement is a change"
+run "$SCHEDPLOT" compare -q --fail-on change --threshold 70% "${b[@]}" --vs "${a[@]}"
+expect_status 0 "--fail-on change --threshold 70%: -39% is noise then"
+
 # three runs against three: Mann-Whitney cannot go below p = 0.1, so every
 # metric reads ~; the shift function must not star what the table cannot
 run "$SCHEDPLOT" compare --json -q "${a[@]:0:3}" --vs "${b[@]:0:3}"
@@ -115,9 +125,9 @@ sys.exit(not (out and len(out) == len(got) and all(abs(x[0] - y[0]) <= 0.01 * x[
 # the table reads the same numbers
 run "$SCHEDPLOT" compare -q --names 2-per-cpu,3-per-cpu "${a[@]}" --vs "${b[@]}"
 expect_status 0 "text table"
-expect_grep "$OUT" '^migrations_per_s +41\.75/s ± ∞ +68\.96/s ± ∞ +\+65\.18% +\(p=0\.032 n=5\+5\)$' \
+expect_grep "$OUT" '^migrations_per_s +41\.75/s ± ∞ +68\.96/s ± ∞ +\+65\.18% +0\.92 \[0\.74, 1\.00\] +\(p=0\.032 n=5\+5\)$' \
 	"text table: migrations per second, change and p"
-expect_grep "$OUT" '^waiting_avg +5\.648 ± ∞ +6\.675 ± ∞ +~ +\(p=0\.222 n=5\+5\)$' \
+expect_grep "$OUT" '^waiting_avg +5\.648 ± ∞ +6\.675 ± ∞ +~ +0\.76 \[0\.44, 1\.00\] +\(p=0\.222 n=5\+5\)$' \
 	"text table: waiting tasks, no difference shown at 5 runs"
 expect_grep "$OUT" '^0\.1 .* \*$' "text table: the shift at 0.1 is significant"
 expect_grep "$OUT" '^wakeup latency CDFs \(runs pooled\) cross 2 times:$' "text: the CDFs cross twice"

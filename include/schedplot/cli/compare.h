@@ -18,6 +18,7 @@
 #include "schedplot/analysis/crossings.h"
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
+#include "schedplot/analysis/superiority.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/trace.h"
@@ -50,6 +51,24 @@ struct sp_cmp_metric_desc {
 	const char *name;	/* --metric, the table */
 	const char *key;	/* the JSON key of a run */
 	enum sp_cmp_unit unit;
+	int worse;		/* +1: higher is worse, -1: lower is, 0: neither */
+};
+
+/* What became of a metric, as --fail-on reads it. */
+enum sp_cmp_verdict {
+	SP_CMP_UNTESTED,	/* a group has no value */
+	SP_CMP_SAME,		/* p > alpha: no difference shown */
+	SP_CMP_NOISE,		/* p <= alpha, |change| below --threshold */
+	SP_CMP_WORSE,		/* beyond the threshold on the metric's bad side */
+	SP_CMP_BETTER,		/* beyond it on the other side */
+	SP_CMP_CHANGED,		/* beyond it, on a metric without a bad side */
+};
+
+/* What --fail-on fails on. */
+enum sp_cmp_fail_on {
+	SP_CMP_FAIL_NEVER,
+	SP_CMP_FAIL_REGRESSION,
+	SP_CMP_FAIL_CHANGE,
 };
 
 /* The metrics of a run of a trace, and the one of --values. */
@@ -64,6 +83,8 @@ struct sp_cmp_opts {
 	char *names[2];
 	bool json;
 	double alpha;
+	double threshold;		/* --threshold: a smaller change is noise */
+	enum sp_cmp_fail_on fail_on;	/* --fail-on */
 	char **targets;			/* --target: command globs or pids */
 	int nr_targets;
 	char **target_procs;		/* --target-process: leader pids or commands */
@@ -110,6 +131,9 @@ struct sp_cmp_metric {
 	struct sp_mannwhitney mw;
 	double change;		/* (median B - median A) / median A; NaN when A's is 0 */
 	bool significant;
+	struct sp_superiority sup;	/* P(B > A) */
+	bool has_sup;
+	enum sp_cmp_verdict verdict;
 };
 
 /* Everything the command computes before it writes anything. */
