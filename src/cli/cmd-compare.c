@@ -366,10 +366,6 @@ static int compute_shift(struct sp_cmp *c)
 	 * SP_SHIFT_MIN_RUNS a group, the deciles are estimated only.
 	 */
 	mode = o->values ? SP_SHIFT_VALUES : SP_SHIFT_RUNS;
-	if (!o->values && (sg[0].nr_runs < SP_SHIFT_MIN_RUNS || sg[1].nr_runs < SP_SHIFT_MIN_RUNS))
-		sp_cli_warn("fewer than %d runs in a group: the shift function has no intervals "
-			    "and marks no decile significant (single waits would hide the "
-			    "variation between runs)", SP_SHIFT_MIN_RUNS);
 	err = sp_shift_compute(&c->shift, &sg[0], &sg[1], mode, SP_SHIFT_NR_BOOT, o->seed);
 	if (err) {
 		ret = sp_cli_fail_code(NULL, err, "cannot compute the shift function");
@@ -798,18 +794,14 @@ static int load_groups(struct sp_cmp *c)
 	return SP_EXIT_OK;
 }
 
-static void warn_power(const struct sp_cmp *c)
+/*
+ * The checks of the samples go above the table; where no table is
+ * printed (--json, the image on standard output) they are warnings.
+ */
+static void warn_checks(const struct sp_cmp *c)
 {
-	const struct sp_cmp_metric *cm = &c->metrics[0];
-	double min_p;
-
-	if (!cm->sum[0].nr || !cm->sum[1].nr)
-		return;
-	min_p = sp_mannwhitney_min_p(cm->sum[0].nr, cm->sum[1].nr);
-	if (min_p > c->o.alpha)
-		sp_cli_warn("%zu against %zu %s cannot give p below %.3g: no difference can be "
-			    "shown at alpha %g (add runs)", cm->sum[0].nr, cm->sum[1].nr,
-			    c->o.values ? "values" : "runs", min_p, c->o.alpha);
+	for (int k = 0; k < c->nr_checks; k++)
+		sp_cli_warn("%s: %s", sp_cmp_check_key(c->checks[k].kind), c->checks[k].text);
 }
 
 /* How a metric is shown on the runs plot's axis: a scale and a title. */
@@ -966,19 +958,21 @@ int sp_cmd_compare(int argc, char **argv)
 	ret = compute(&c);
 	if (ret)
 		goto out;
-	warn_power(&c);
 	ret = compute_shift(&c);
 	if (ret)
 		goto out;
 	ret = compute_crossings(&c);
 	if (ret)
 		goto out;
+	sp_cmp_checks(&c);
 	if (c.o.output) {
 		ret = draw_figure(&c);
 		if (ret)
 			goto out;
 	}
 	to_stdout = c.o.output && !strcmp(c.o.output, "-");
+	if (c.o.json || to_stdout)
+		warn_checks(&c);
 	if (c.o.json)
 		sp_cmp_print_json(&c);
 	else if (!to_stdout)

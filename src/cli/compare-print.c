@@ -29,6 +29,14 @@ static void json_num(double v)
 	printf("%.*g", prec, v);
 }
 
+static const char *const check_titles[SP_CMP_NR_CHECK_KINDS] = {
+	[SP_CMP_CHECK_FEW_RUNS] = "too few",
+	[SP_CMP_CHECK_LOST] = "lost events",
+	[SP_CMP_CHECK_REPAIRS] = "repairs",
+	[SP_CMP_CHECK_CENSORED] = "censored waits",
+	[SP_CMP_CHECK_CV] = "unstable",
+};
+
 static const char *const verdict_names[] = {
 	[SP_CMP_SAME] = "same",
 	[SP_CMP_NOISE] = "noise",
@@ -79,7 +87,12 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 				printf("]}");
 				continue;
 			}
-			printf(", \"nr_cpus\": %d", run->nr_cpus);
+			printf(", \"nr_cpus\": %d, \"lost_events\": %llu, \"lost_events_exact\": %s, "
+			       "\"repairs\": %llu, \"censored_waits\": %llu", run->nr_cpus,
+			       (unsigned long long)run->lost_events,
+			       run->lost_exact ? "true" : "false",
+			       (unsigned long long)run->repairs,
+			       (unsigned long long)run->censored_waits);
 			for (k = 0; k < SP_CMP_NR_TRACE_METRICS; k++) {
 				printf(", \"%s\": ", sp_cmp_trace_metrics[k].key);
 				json_num(run->m[k]);
@@ -88,7 +101,14 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 		}
 		printf("\n    ]}");
 	}
-	printf("\n  ],\n  \"metrics\": [");
+	printf("\n  ],\n  \"checks\": [");
+	for (k = 0; k < c->nr_checks; k++) {
+		printf("%s\n    {\"check\": \"%s\", \"message\": ", k ? "," : "",
+		       sp_cmp_check_key(c->checks[k].kind));
+		sp_cli_json_string(stdout, c->checks[k].text);
+		printf("}");
+	}
+	printf("%s],\n  \"metrics\": [", c->nr_checks ? "\n  " : "");
 	for (k = 0; k < c->nr_metrics; k++) {
 		const struct sp_cmp_metric *cm = &c->metrics[k];
 
@@ -250,6 +270,31 @@ static void print_padded(const char *s, int w)
 		putchar(' ');
 }
 
+/*
+ * @s indented by @indent, broken at spaces before @width display columns;
+ * the lines after the first indented two more.
+ */
+static void print_wrapped(const char *s, int indent, int width)
+{
+	int col, first = 1;
+
+	while (*s) {
+		const char *p = s, *brk = NULL;
+
+		col = indent + (first ? 0 : 2);
+		for (; *p && (col < width || !brk); p++) {
+			if (*p == ' ')
+				brk = p;
+			col += ((unsigned char)*p & 0xc0) != 0x80;
+		}
+		if (!*p)
+			brk = p;
+		printf("%*s%.*s\n", indent + (first ? 0 : 2), "", (int)(brk - s), s);
+		s = *brk ? brk + 1 : brk;
+		first = 0;
+	}
+}
+
 /* "below 180µs 3-per-cpu is faster, above it slower": the pooled CDFs' crossings */
 static void print_crossings(const struct sp_cmp *c)
 {
@@ -281,10 +326,19 @@ static void print_crossings(const struct sp_cmp *c)
 void sp_cmp_print_text(const struct sp_cmp *c)
 {
 	const struct sp_shift_decile *withheld = NULL;
-	char cell[64];
+	char cell[64], line[640];
 	bool no_ci = false, same = false, noise = false, resampled = false;
 	int i, k;
 
+	if (c->nr_checks) {
+		printf("checks of the samples:\n");
+		for (k = 0; k < c->nr_checks; k++) {
+			snprintf(line, sizeof(line), "%s: %s", check_titles[c->checks[k].kind],
+				 c->checks[k].text);
+			print_wrapped(line, 2, 96);
+		}
+		printf("\n");
+	}
 	print_padded("", 20);
 	print_padded(c->g[0].name, 22);
 	printf("%s\n", c->g[1].name);

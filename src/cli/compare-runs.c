@@ -19,6 +19,7 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/target.h"
 #include "schedplot/model/trace.h"
+#include "schedplot/trace/reader.h"
 
 const struct sp_cmp_metric_desc sp_cmp_trace_metrics[SP_CMP_NR_TRACE_METRICS] = {
 	[SP_CMP_DURATION] = { "duration", "duration_s", SP_CMP_U_SECONDS, 1 },
@@ -201,6 +202,13 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 		 t.end_ns - t.window_start_ns;
 	r->nr_cpus = t.nr_cpus;
 	r->window_ns = t.end_ns - t.window_start_ns;
+	r->lost_exact = true;
+	for (int c = 0; c < t.nr_cpus; c++) {
+		r->lost_events += sp_reader_lost_events(t.reader, c);
+		r->lost_exact &= sp_reader_lost_exact(t.reader, c);
+	}
+	r->repairs = sp_model_nr_repairs(&t.model);
+	r->censored_waits = t.model.nr_waits_open;
 	r->m[SP_CMP_DURATION] = dur_ns / 1e9;
 	r->m[SP_CMP_RUNNING_AVG] = sp_stats_running_avg(&p.stats);
 	r->m[SP_CMP_WAITING_AVG] = sp_stats_waiting_avg(&p.stats);

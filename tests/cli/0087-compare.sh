@@ -46,10 +46,29 @@ if [ "$(grep -cE '^[a-z_0-9]+ .* ~ +0\.50 +\(p=1\.000 n=1\+1\)$' "$OUT")" = 8 ];
 else
 	not_ok "text table: expected eight lines with ~ (p=1.000 n=1+1): $(head -c 600 "$OUT")"
 fi
-expect_grep "$ERR" "warning: 1 against 1 runs cannot give p below 1" \
-	"one run per group: warns that no difference can be shown"
-expect_grep "$ERR" "warning: fewer than 5 runs in a group: the shift function has no intervals" \
-	"few runs: warns that the shift function has no intervals"
+expect_grep "$OUT" "^checks of the samples:" "the checks above the table"
+expect_grep "$OUT" "^  too few: 1 and 1 runs: p cannot go below 1, so no difference can be shown" \
+	"one run per group: said once, above the table, that no difference can be shown"
+expect_grep "$OUT" "no interval of the shift function below 5 runs a group" \
+	"few runs: said that the shift function has no intervals"
+check "the checks are not repeated on standard error" bash -c "! grep -q 'too few\|few_runs' '$ERR'"
+expect_grep "$OUT" "^  repairs: 248 repairs in 2 runs of 2: overload.dat 124, overload-v6.dat 124 " \
+	"repairs: 124 a run (traces/README), named once"
+run "$SCHEDPLOT" compare --json "$ov" --vs "$ov6"
+json_check "JSON: the checks, each kind once" \
+	'[k["check"] for k in d["checks"]] == ["few_runs", "repairs"]'
+json_check "JSON: a run's repairs, lost and censored waits" \
+	'all(r["repairs"] == 124 and r["lost_events"] == 0 and r["lost_events_exact"] for g in d["groups"] for r in g["runs"])'
+expect_grep "$ERR" "warning: few_runs: 1 and 1 runs: p cannot go below 1" \
+	"--json: the checks are warnings too, as no table is printed"
+
+# lost events: overflow.dat lost 7422 on CPU 1 and an unknown count on CPU 0
+# (trace-cmd report: "[7422 EVENTS DROPPED]" and "[EVENTS DROPPED]")
+run "$SCHEDPLOT" compare -q "$TRACES/overflow.dat" --vs "$ov"
+expect_grep "$OUT" "^  lost events: 7423 or more events lost in 1 run of 2: overflow.dat 7423 " \
+	"lost events: named, with the run"
+expect_grep "$OUT" "^  repairs: 131 repairs in 2 runs of 2: overflow.dat 7, overload.dat 124 " \
+	"repairs: 7 and 124 (traces/README)"
 expect_grep "$OUT" '^-: no interval, no significance: fewer than 5 runs in a group .1 and 1.' \
 	"few runs: the table says why the shift function has no intervals"
 
@@ -123,7 +142,8 @@ run "$SCHEDPLOT" compare --json --values --shift --seed 1 "$TMP/lo.txt" --vs "$T
 check "--seed 1 is the default: the same output" cmp -s "$OUT" "$TMP/seed1.json"
 run "$SCHEDPLOT" compare --values --alpha 0.001 "$TMP/lo.txt" --vs "$TMP/hi.txt"
 expect_grep "$OUT" '^value .* ~ +1\.00 +\(p=0\.002 n=6\+6\)$' "--alpha 0.001: p = 0.002 is no difference"
-expect_grep "$ERR" "6 against 6 values cannot give p below 0.00216" "--alpha below the least p: warned"
+expect_grep "$OUT" "^  too few: 6 and 6 values: p cannot go below 0.00216, so no difference can be shown at 0.001" \
+	"--alpha below the least p: said"
 
 # tiny groups: the bootstrap of 1 to 3 values has 1 to 10 distinct resamples;
 # no decile gets an interval or a star (a decile q needs n values a group
@@ -144,6 +164,14 @@ for n in 1 2 3; do
 	expect_grep "$OUT" "^-: no interval, no significance: the smaller group has $n value" \
 		"$n against $n values: the table says why"
 done
+# the CV check: 1 2 3 has CV 50%, 5 6 7 has 16.7%
+run "$SCHEDPLOT" compare --json -q --values "$TMP/t3-a.txt" --vs "$TMP/t3-b.txt"
+json_check "unstable: both groups' CV above 10%, with their values" \
+	'(lambda k: "CV 50.0%" in k["message"] and "CV 16.7%" in k["message"])(next(k for k in d["checks"] if k["check"] == "unstable"))'
+seq 1000 1005 >"$TMP/stable.txt"
+run "$SCHEDPLOT" compare --json -q --values "$TMP/stable.txt" --vs "$TMP/stable.txt"
+json_check "six stable values a side: no check at all" 'd["checks"] == []'
+
 # ten apart by 100: the middle deciles are significant, 0.1, 0.2, 0.8 and 0.9 withheld
 seq 1 10 >"$TMP/ten-a.txt"
 seq 101 110 >"$TMP/ten-b.txt"

@@ -47,6 +47,15 @@ json_check "more threads per CPU: the short wakeup latencies are longer (shift a
 json_check "no significant difference claimed where the p value is above alpha" \
 	'all(m["significant"] == (m["p_value"] <= d["alpha"]) for m in d["metrics"])'
 
+# the checks of the samples, once: the repairs per run are those
+# traces/README counts with trace-cmd report (missed switches)
+json_check "checks: each run's repairs as traces/README counts them" \
+	'[r["repairs"] for g in d["groups"] for r in g["runs"]] == [26, 5, 3, 18, 1, 8, 1, 6, 22, 15]'
+json_check "checks: no lost events (none in these recordings)" \
+	'all(r["lost_events"] == 0 for g in d["groups"] for r in g["runs"]) and "lost_events" not in [k["check"] for k in d["checks"]]'
+json_check "checks: five runs give no interval of a median; both groups vary by more than 10%" \
+	'(lambda k: "no 95% interval of a median below 6 runs" in k["few_runs"] and "p cannot" not in k["few_runs"] and "2-per-cpu" in k["unstable"] and "3-per-cpu" in k["unstable"])({c["check"]: c["message"] for c in d["checks"]})'
+
 # for CI: more migrations with 3 threads per CPU is a regression (+65%)
 run "$SCHEDPLOT" compare -q --fail-on regression "${a[@]}" --vs "${b[@]}"
 expect_status 3 "--fail-on regression: migrations_per_s +65% (p = 0.032) exits 3"

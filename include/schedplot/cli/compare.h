@@ -117,6 +117,28 @@ struct sp_cmp_run {
 	size_t nr_samples;
 	uint64_t *waits;	/* traces: the wakeup latencies, sorted (the CDF) */
 	size_t nr_waits;
+	uint64_t lost_events;	/* traces: over all CPUs, at least this many */
+	bool lost_exact;	/* the kernel gave every gap's size */
+	uint64_t repairs;	/* missed switches and other repairs of the model */
+	uint64_t censored_waits;	/* waits still open at the end: no sample */
+};
+
+/* What the checks of the samples found. */
+enum sp_cmp_check_kind {
+	SP_CMP_CHECK_FEW_RUNS,
+	SP_CMP_CHECK_LOST,
+	SP_CMP_CHECK_REPAIRS,
+	SP_CMP_CHECK_CENSORED,
+	SP_CMP_CHECK_CV,
+	SP_CMP_NR_CHECK_KINDS,
+};
+
+/* Above this coefficient of variation a group's runs are called unstable. */
+#define SP_CMP_MAX_CV	0.10
+
+struct sp_cmp_check {
+	enum sp_cmp_check_kind kind;
+	char text[512];		/* one line, no final newline */
 };
 
 struct sp_cmp_group {
@@ -144,6 +166,8 @@ struct sp_cmp {
 	int nr_metrics;
 	bool has_shift;
 	struct sp_shift shift;
+	struct sp_cmp_check checks[SP_CMP_NR_CHECK_KINDS];	/* at most one of each */
+	int nr_checks;
 	bool has_crossings;	/* traces: both groups have waits */
 	struct sp_crossing crossings[SP_CROSSINGS_MAX];	/* of the pooled CDFs */
 	size_t nr_crossings;
@@ -207,6 +231,24 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r);
  * Prints errors.  Return: SP_EXIT_OK or an exit code.
  */
 int sp_cmp_load_values(const struct sp_cmp_opts *o, struct sp_cmp_run *r);
+
+/**
+ * sp_cmp_checks - check the samples, once for all metrics
+ * @c: the computed comparison
+ *
+ * Too few runs, lost events, repairs, censored waits and groups whose
+ * duration (or value) varies by more than %SP_CMP_MAX_CV: each kind once,
+ * naming the runs, into @c->checks.
+ */
+void sp_cmp_checks(struct sp_cmp *c);
+
+/**
+ * sp_cmp_check_key - the JSON name of a kind of check
+ * @kind: the kind
+ *
+ * Return: a static string.
+ */
+const char *sp_cmp_check_key(enum sp_cmp_check_kind kind);
 
 /**
  * sp_cmp_print_text - the table, benchstat's way, and the shift function
