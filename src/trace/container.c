@@ -237,6 +237,16 @@ static int check_option(struct ctr *c, uint64_t id, uint64_t off, uint64_t len)
 			return ret;
 	}
 
+	if (c->layout && (id == SP_DAT_OPT_UNAME || id == SP_DAT_OPT_TRACECLOCK)) {
+		char *text = id == SP_DAT_OPT_UNAME ? c->layout->uname : c->layout->trace_clock;
+		size_t n = len < sizeof(c->layout->uname) - 1 ? len : sizeof(c->layout->uname) - 1;
+
+		ret = ctr_read(c, off, text, n, end, "option");
+		if (ret)
+			return ret;
+		text[n] = '\0';
+		text[strcspn(text, "\n")] = '\0';
+	}
 	if (c->layout && (id == SP_DAT_OPT_DATE || id == SP_DAT_OPT_OFFSET ||
 			  id == SP_DAT_OPT_TIME_SHIFT || id == SP_DAT_OPT_TSC2NSEC))
 		c->layout->ts_options = true;

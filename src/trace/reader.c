@@ -404,6 +404,35 @@ uint64_t sp_reader_gaps_seen(const struct sp_reader *r)
 	return r->nr_gaps;
 }
 
+const struct sp_container_info *sp_reader_file_info(const struct sp_reader *r)
+{
+	return &r->layout.info;
+}
+
+const char *sp_reader_uname(const struct sp_reader *r)
+{
+	return r->layout.uname;
+}
+
+const char *sp_reader_clock(const struct sp_reader *r, char *buf, size_t size)
+{
+	const char *open = strchr(r->layout.trace_clock, '['), *close;
+	size_t n;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	close = open ? strchr(open, ']') : NULL;
+	if (!close)
+		return buf;
+	n = (size_t)(close - open - 1);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, open + 1, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 bool sp_reader_lost_exact(const struct sp_reader *r, int cpu)
 {
 	return cpu < 0 || cpu >= r->nr_cpus || !r->lost_unknown[cpu];

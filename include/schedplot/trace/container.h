@@ -132,6 +132,13 @@ struct sp_container_layout {
 	char *cpustats;
 	size_t cpustats_len;
 	bool cpustats_too_long;
+	/*
+	 * The UNAME option ("sysname nodename release machine" as trace-cmd
+	 * writes it) and the TRACECLOCK option (the trace_clock file: the
+	 * clock in use in brackets), cut to what fits; "" when absent
+	 */
+	char uname[256];
+	char trace_clock[256];
 };
 
 /**

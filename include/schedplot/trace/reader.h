@@ -3,11 +3,13 @@
 #define SP_READER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "schedplot/trace/cpustats.h"
 #include "schedplot/trace/event.h"
 
+struct sp_container_info;
 struct sp_error;
 struct sp_reader;
 
@@ -69,6 +71,35 @@ bool sp_reader_has_event(const struct sp_reader *r, enum sp_event_type type);
  * Return: the name, or NULL when the file does not know it.
  */
 const char *sp_reader_comm(const struct sp_reader *r, int pid);
+
+/**
+ * sp_reader_file_info - the container's facts: file version, compression, sizes
+ * @r: the reader
+ *
+ * Return: what the container check found (valid while @r is open).
+ */
+const struct sp_container_info *sp_reader_file_info(const struct sp_reader *r);
+
+/**
+ * sp_reader_uname - the system the trace was recorded on, as the file says
+ * @r: the reader
+ *
+ * Return: the file's UNAME option, "sysname nodename release machine" as
+ * trace-cmd writes it, or "" when the file has none.
+ */
+const char *sp_reader_uname(const struct sp_reader *r);
+
+/**
+ * sp_reader_clock - the trace clock the timestamps are in
+ * @r: the reader
+ * @buf: room for the name
+ * @size: its size
+ *
+ * Return: @buf, holding the clock trace-cmd recorded with ("local",
+ * "mono", ...), from the file's TRACECLOCK option, or "" when the file
+ * does not say.
+ */
+const char *sp_reader_clock(const struct sp_reader *r, char *buf, size_t size);
 
 /**
  * sp_reader_lost_events - lost-event count seen so far on one CPU
