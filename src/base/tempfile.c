@@ -420,6 +420,11 @@ static void sync_dir(const char *path)
 	free(dir);
 }
 
+const char *sp_tempfile_tmp_path(const struct sp_tempfile *tf)
+{
+	return tf->tmp_path;
+}
+
 int sp_tempfile_commit(struct sp_tempfile *tf, struct sp_error *err)
 {
 	int ret;

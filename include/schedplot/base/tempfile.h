@@ -119,6 +119,17 @@ FILE *sp_tempfile_fdopen(struct sp_tempfile *tf, const char *mode);
 const char *sp_tempfile_path(const struct sp_tempfile *tf);
 
 /**
+ * sp_tempfile_tmp_path - the temporary file being written
+ * @tf: an opened tempfile
+ *
+ * For a writer that opens the file by name itself (a SQLite database):
+ * it writes there, and sp_tempfile_commit() puts it in place.
+ *
+ * Return: its path, or NULL for a direct output (written in place).
+ */
+const char *sp_tempfile_tmp_path(const struct sp_tempfile *tf);
+
+/**
  * sp_tempfile_commit - finish the output and put it in place
  * @tf: an opened tempfile; released, also on failure
  * @err: filled in on failure (may be NULL)
