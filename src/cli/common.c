@@ -429,10 +429,15 @@ static void list_oddities(struct sp_trace *t)
 {
 	const struct sp_model *m = &t->model;
 	const struct sp_lost_note *gaps;
-	size_t nr_gaps, i;
+	size_t nr_gaps, nr_repairs = m->nr_repair_notes, i;
 	uint64_t all_gaps, all_repairs = sp_model_nr_repairs(m);
 
 	gaps = sp_reader_lost_notes(t->reader, &nr_gaps, &all_gaps);
+	/* -v lists the first few, also when the caller kept more */
+	if (sp_cli.verbose < 2 && nr_gaps > SP_READER_LOST_NOTES)
+		nr_gaps = SP_READER_LOST_NOTES;
+	if (sp_cli.verbose < 2 && nr_repairs > SP_MODEL_REPAIR_NOTES)
+		nr_repairs = SP_MODEL_REPAIR_NOTES;
 	for (i = 0; i < nr_gaps; i++) {
 		bool known = gaps[i].count >= 0;
 
@@ -445,7 +450,7 @@ static void list_oddities(struct sp_trace *t)
 	if (all_gaps > nr_gaps)
 		fprintf(msgs(), "schedplot: %s: %llu more gaps (-vv lists them all)\n", t->path,
 			(unsigned long long)(all_gaps - nr_gaps));
-	for (i = 0; i < m->nr_repair_notes; i++) {
+	for (i = 0; i < nr_repairs; i++) {
 		const struct sp_repair_note *r = &m->repair_notes[i];
 		char cpu[24] = "", pid[40] = "";
 
@@ -458,9 +463,9 @@ static void list_oddities(struct sp_trace *t)
 			(unsigned long long)(r->ts_ns / 1000000000),
 			(unsigned long long)(r->ts_ns % 1000000000), sp_repair_name(r->kind), pid);
 	}
-	if (all_repairs > m->nr_repair_notes)
+	if (all_repairs > nr_repairs)
 		fprintf(msgs(), "schedplot: %s: %llu more repairs (-vv lists them all)\n", t->path,
-			(unsigned long long)(all_repairs - m->nr_repair_notes));
+			(unsigned long long)(all_repairs - nr_repairs));
 }
 
 static void report_oddities(struct sp_trace *t)
@@ -515,7 +520,9 @@ int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	if (!sp_cli.quiet && !capture && isatty(STDERR_FILENO))
 		sp_reader_set_progress(t->reader, progress_show, &p);
-	t->keep_notes = sp_cli.verbose >= 2 ? SIZE_MAX : 0;
+	/* what the caller keeps (export keeps all), or what -v lists */
+	if (sp_cli.verbose >= 2)
+		t->keep_notes = SIZE_MAX;
 	ret = sp_trace_run(t, pass, filter, &err);
 	sp_reader_set_progress(t->reader, NULL, NULL);
 	progress_done(&p);
