@@ -13,7 +13,7 @@ CC         ?= cc
 PKG_CONFIG ?= pkg-config
 INSTALL    ?= install
 
-PKGS := libtracecmd libtraceevent libtracefs cairo libpng zlib libzstd
+PKGS := libtracecmd libtraceevent libtracefs cairo libpng zlib libzstd sqlite3
 # Debian package that provides each pkg-config module, for the error message.
 deb_libtracecmd    := libtracecmd-dev
 deb_libtraceevent  := libtraceevent-dev
@@ -22,6 +22,7 @@ deb_cairo          := libcairo2-dev
 deb_libpng         := libpng-dev
 deb_zlib           := zlib1g-dev
 deb_libzstd        := libzstd-dev
+deb_sqlite3        := libsqlite3-dev
 deb_cmocka         := libcmocka-dev
 
 ifeq ($(filter clean distclean,$(MAKECMDGOALS)),)
@@ -104,7 +105,7 @@ endif
 
 # The layers, bottom-up; a file includes headers of its own layer or lower
 # ones only (make check-layers).
-LAYERS   := base trace model analysis draw views cli
+LAYERS   := base trace model analysis draw views export cli
 ALL_SRC  := $(wildcard $(LAYERS:%=src/%/*.c))
 CLI_SRC  := $(wildcard src/cli/*.c)
 LIB_SRC  := $(filter-out $(CLI_SRC),$(ALL_SRC))

@@ -162,6 +162,7 @@ _schedplot()
 	-o|--output)
 		case $cmd in
 		runs) _schedplot_files '' ;;	# CSV or JSON lines: any name
+		export) _schedplot_files '*.@(db|sqlite|sqlite3)' ;;
 		*) _schedplot_files '*.@(png|pdf|svg)' ;;
 		esac
 		return ;;

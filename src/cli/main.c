@@ -39,6 +39,7 @@ static const struct sp_command commands[] = {
 	{ "compare", NULL, sp_cmd_compare,
 	  "did a change make a difference? two groups of runs, tested" },
 	{ "runs", NULL, sp_cmd_runs, "every run of every task, one line each (CSV or JSON)" },
+	{ "export", NULL, sp_cmd_export, "the traces as a SQLite database, for your own queries" },
 	{ "record", NULL, sp_cmd_record,
 	  "record a trace of the scheduler and the CPU topology (root)" },
 };

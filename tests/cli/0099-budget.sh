@@ -49,6 +49,8 @@ if "$GEN" --cpus 512 --events 1000000 --seconds 5 -o "$big" >/dev/null 2>"$ERR";
 		"$SCHEDPLOT" running-waiting -q "$big" -o "$TMP/rw.svg"
 	budget "512 CPUs, 1M records: tasks, every task's line" 120 200000 0 \
 		"$SCHEDPLOT" tasks -q "$big" -o "$TMP/tasks.svg"
+	budget "512 CPUs, 1M records: export to a database" 120 200000 0 \
+		"$SCHEDPLOT" export -q -o "$TMP/big.db" "$big"
 else
 	not_ok "gen-trace --cpus 512 failed: $(head -c 300 "$ERR")"
 fi

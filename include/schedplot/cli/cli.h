@@ -313,6 +313,7 @@ int sp_cmd_stats(int argc, char **argv);
 int sp_cmd_record(int argc, char **argv);
 int sp_cmd_compare(int argc, char **argv);
 int sp_cmd_runs(int argc, char **argv);
+int sp_cmd_export(int argc, char **argv);
 
 /* A CSV output (--csv): an atomic output, or standard output. */
 struct sp_cli_csv {

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * schedplot export: traces into a SQLite database (export/sqlite.h), one
+ * transaction per trace.  A new database is written to a temporary file
+ * beside the target and renamed into place when every trace went in; with
+ * --append an existing one gets one transaction per trace, so a failure
+ * leaves it as it was before the trace that failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "schedplot/base/error.h"
+#include "schedplot/base/tempfile.h"
+#include "schedplot/cli/cli.h"
+#include "schedplot/export/sqlite.h"
+#include "schedplot/model/model.h"
+#include "schedplot/model/trace.h"
+
+static const char export_usage[] =
+	"usage: schedplot export -o FILE.db [OPTIONS] TRACE.dat...\n"
+	"\n"
+	"Write what the traces hold into a SQLite database: the traces, their CPUs,\n"
+	"tasks and task names, every run, wait, sleep and migration, the repairs and\n"
+	"lost events, and the power states and trace_marker texts where present.\n"
+	"Every row carries its trace's trace_id, so one file holds many traces;\n"
+	"times are the traces' own timestamps in integer ns.\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot export -o runs.db trace.dat            a new database\n"
+	"  schedplot export -o runs.db --append night-*.dat add traces to it\n"
+	"  sqlite3 runs.db 'SELECT comm, sum(dur_ns) FROM waits GROUP BY comm'\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE     the database: a new file, or with --append one that\n"
+	"                        export wrote (or an empty file)\n"
+	"  -a, --append          add the traces to the existing database FILE, one\n"
+	"                        transaction each (a new FILE is made)\n"
+	"      --idle            also the runs of the idle task (pid 0)\n"
+	"  -i, --input FILE      a trace to export (repeatable; also as operands)\n"
+	"  -v, --verbose         say which trace_id each trace got; list what was\n"
+	"                        repaired or lost (-vv: all)\n"
+	"  -q, --quiet           no progress line and no warnings\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"See schedplot-export(1) for the schema and example queries.\n";
+
+enum { OPT_IDLE = 256 };
+
+static const struct option export_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "append", no_argument, NULL, 'a' },
+	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "input", required_argument, NULL, 'i' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Whether @a and @b name the same file. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* One trace into the database, in its own transaction. */
+static int export_one(struct sp_export *x, const char *path, const char *output)
+{
+	struct sp_model_observer obs;
+	struct sp_error err;
+	struct sp_pass pass;
+	struct sp_trace t;
+	int ret;
+
+	ret = sp_cli_open(&t, path);
+	if (ret)
+		return ret;
+	sp_error_clear(&err);
+	if (sp_export_begin(x, &t, path, &err)) {
+		sp_trace_close(&t);
+		return sp_cli_fail(output, "cannot add '%s': %s", path, err.msg);
+	}
+	sp_pass_init(&pass);
+	sp_export_observer(x, &obs);
+	sp_pass_add(&pass, &obs);
+	ret = sp_cli_run(&t, &pass, NULL);
+	if (ret) {
+		sp_export_abort(x);
+		sp_trace_close(&t);
+		return ret;
+	}
+	sp_error_clear(&err);
+	if (sp_export_end(x, &err)) {
+		sp_trace_close(&t);
+		return sp_cli_fail(output, "cannot add '%s': %s", path, err.msg);
+	}
+	sp_cli_note(path, "exported as trace_id %lld", (long long)sp_export_trace_id(x));
+	sp_trace_close(&t);
+	return SP_EXIT_OK;
+}
+
+/*
+ * Open the database: an existing one (--append) in place, else a new one
+ * in the temporary file @tf.  Return: an exit code, the error printed.
+ */
+static int open_db(struct sp_export **x, const char *output, bool append, bool idle,
+		   struct sp_tempfile *tf, bool *is_new)
+{
+	struct sp_error err;
+	struct stat st;
+
+	sp_error_clear(&err);
+	*is_new = stat(output, &st) != 0;
+	if (*is_new && errno != ENOENT)
+		return sp_cli_fail(output, "cannot use as the database: %s", strerror(errno));
+	if (!*is_new) {
+		if (S_ISDIR(st.st_mode))
+			return sp_cli_fail(output, "is a directory: give -o a file name in it");
+		if (!append)
+			return sp_cli_fail(output, "exists already: --append adds the traces to "
+					   "it (or remove it, or name a new file)");
+		if (!S_ISREG(st.st_mode))
+			return sp_cli_fail(output, "not a regular file: a database must be one");
+		if (sp_export_open(x, output, false, idle, &err)) {
+			sp_cli_error(output, &err);
+			return SP_EXIT_FAILURE;
+		}
+		return SP_EXIT_OK;
+	}
+	if (sp_tempfile_open(tf, output, O_RDWR, &err)) {
+		sp_cli_error(output, &err);
+		return SP_EXIT_FAILURE;
+	}
+	if (!sp_tempfile_tmp_path(tf)) {
+		sp_tempfile_discard(tf);
+		return sp_cli_fail(output, "not a regular file: a database must be one");
+	}
+	if (sp_export_open(x, sp_tempfile_tmp_path(tf), true, idle, &err)) {
+		sp_tempfile_discard(tf);
+		sp_cli_error(output, &err);
+		return SP_EXIT_FAILURE;
+	}
+	return SP_EXIT_OK;
+}
+
+/**
+ * sp_cmd_export - the export subcommand
+ * @argc: from "export" on
+ * @argv: from "export" on
+ *
+ * Return: the exit status.
+ */
+int sp_cmd_export(int argc, char **argv)
+{
+	struct sp_cli_inputs in = { 0 };
+	struct sp_export *x = NULL;
+	struct sp_tempfile tf;
+	struct sp_error err;
+	const char *output = NULL;
+	bool append = false, idle = false, is_new = false;
+	int opt, ret, i, done = 0;
+
+	memset(&tf, 0, sizeof(tf));
+	tf.fd = -1;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:ai:vqh", export_options, NULL)) != -1) {
+		if (sp_cli_parse_common(opt))
+			continue;
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'a':
+			append = true;
+			break;
+		case OPT_IDLE:
+			idle = true;
+			break;
+		case 'i':
+			ret = sp_cli_inputs_add(&in, optarg);
+			if (ret)
+				goto out;
+			break;
+		case 'h':
+			fputs(export_usage, stdout);
+			ret = SP_EXIT_OK;
+			goto out;
+		default:
+			ret = sp_cli_bad_option("export", export_options, NULL, opt, argv);
+			goto out;
+		}
+	}
+	ret = sp_cli_inputs_finish(&in, "export", INT_MAX, argv + optind, argc - optind);
+	if (ret)
+		goto out;
+	if (!output) {
+		ret = sp_cli_usage("export", "no database given: -o FILE.db");
+		goto out;
+	}
+	if (!strcmp(output, "-")) {
+		ret = sp_cli_usage("export", "a database cannot go to standard output: -o FILE.db");
+		goto out;
+	}
+	for (i = 0; i < in.nr; i++) {
+		if (same_file(output, in.paths[i])) {
+			ret = sp_cli_usage("export", "refusing to write the database over the "
+					   "trace '%s'", in.paths[i]);
+			goto out;
+		}
+	}
+	/* every trace readable before the database is touched */
+	for (i = 0; i < in.nr; i++) {
+		ret = sp_cli_check(in.paths[i]);
+		if (ret)
+			goto out;
+	}
+	ret = open_db(&x, output, append, idle, &tf, &is_new);
+	if (ret)
+		goto out;
+	for (i = 0; i < in.nr && !ret; i++) {
+		ret = export_one(x, in.paths[i], output);
+		if (!ret)
+			done++;
+	}
+	sp_error_clear(&err);
+	if (sp_export_close(x, !ret, &err) && !ret) {
+		sp_cli_error(output, &err);
+		ret = SP_EXIT_FAILURE;
+	}
+	if (is_new) {
+		if (ret) {
+			sp_tempfile_discard(&tf);
+		} else if (sp_tempfile_commit(&tf, &err)) {
+			sp_cli_error(output, &err);
+			ret = SP_EXIT_FAILURE;
+		}
+	}
+	if (ret && !is_new && done)
+		sp_cli_fail(output, "holds the %d trace%s exported before, nothing of '%s'", done,
+			    done == 1 ? "" : "s", in.paths[done]);
+	else if (ret)
+		sp_cli_fail(output, "%s", is_new ? "not written" : "left as it was");
+out:
+	sp_cli_inputs_release(&in);
+	return ret;
+}

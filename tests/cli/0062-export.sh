@@ -1,0 +1,215 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# schedplot export: the SQLite database holds what stats --json and runs
+# say, summed and counted with SQL (tests/oracle/export-agrees.py), for
+# every bundled and shared trace, in one file with --append; the schema's
+# version; the example queries of the man page; and the failures that
+# must leave the database as it was: a bad trace, a trace that fails in
+# the middle of its pass, a file that is not a database, a full disk, a
+# killed export.
+. "$(dirname "$0")/../lib/lib.sh"
+
+command -v python3 >/dev/null || { skip "python3 is needed to read the database"; exit 0; }
+python3 -c 'import sqlite3' 2>/dev/null || { skip "python3 has no sqlite3 module"; exit 0; }
+
+# sql DB QUERY: the rows, '|' between columns (python3's sqlite3; opening a
+# database after a crash rolls its journal back, as any client does)
+sql() {
+	python3 - "$1" "$2" <<'EOF'
+import sqlite3, sys
+db = sqlite3.connect("file:%s?mode=rw" % sys.argv[1], uri=True)
+for row in db.execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))
+EOF
+}
+
+# marks_of TRACE: its ftrace:print records, as trace-cmd report counts them
+marks_of() {
+	if command -v trace-cmd >/dev/null 2>&1; then
+		trace-cmd report "$1" 2>/dev/null | grep -c ' print: ' || true
+	fi
+}
+
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+
+traces=()
+for f in "$TRACES"/*.dat "$SHARED"/*.dat; do
+	[ -f "$f" ] && traces+=("$f")
+done
+
+# ---- every trace: one database, the first two new, the rest appended ----
+db=$TMP/all.db
+run "$SCHEDPLOT" export -q -o "$db" "${traces[0]}" "${traces[1]}"
+expect_status 0 "export of two traces to a new database"
+check "nothing on stdout or stderr" test ! -s "$OUT" -a ! -s "$ERR"
+run "$SCHEDPLOT" export -q --append -o "$db" "${traces[@]:2}"
+expect_status 0 "export --append of the other ${#traces[@]} traces"
+id=0
+for f in "${traces[@]}"; do
+	id=$((id + 1))
+	"$SCHEDPLOT" stats -q --json "$f" >"$TMP/stats.json"
+	"$SCHEDPLOT" runs -q "$f" >"$TMP/runs.csv"
+	got=$(sql "$db" "SELECT file FROM traces WHERE trace_id = $id")
+	check "trace_id $id is $(basename "$f")" test "$got" = "$f"
+	python3 "$SRCDIR/tests/oracle/export-agrees.py" "$db" "$id" "$TMP/stats.json" \
+		"$TMP/runs.csv" $(marks_of "$f")
+done
+check "one row per trace" test "$(sql "$db" "SELECT count(*) FROM traces")" = "${#traces[@]}"
+
+# the idle task's runs with --idle, as runs --idle writes them
+f=$TRACES/overload.dat
+run "$SCHEDPLOT" export -q --idle -o "$TMP/idle.db" "$f"
+expect_status 0 "export --idle"
+"$SCHEDPLOT" stats -q --json "$f" >"$TMP/stats.json"
+"$SCHEDPLOT" runs -q --idle "$f" >"$TMP/runs.csv"
+python3 "$SRCDIR/tests/oracle/export-agrees.py" "$TMP/idle.db" 1 "$TMP/stats.json" "$TMP/runs.csv"
+
+# ---- the file says what it is ----
+check "PRAGMA user_version is the schema version" \
+	test "$(sql "$db" "PRAGMA user_version")" = 1
+check "PRAGMA application_id says schedplot ('SPLT')" \
+	test "$(sql "$db" "PRAGMA application_id")" = $((0x53504c54))
+check "meta table: schema_version" \
+	test "$(sql "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 1
+expect_grep <(sql "$db" "SELECT value FROM meta WHERE key = 'generator'") '^schedplot [0-9]' \
+	"meta table: the version of schedplot that wrote it"
+expect_grep <(sql "$db" "SELECT kernel, clock FROM traces WHERE file LIKE '%/overload.dat'") \
+	'^6\.18\.44-fc-v782\|local$' "traces: the kernel and clock of the file's options"
+expect_grep <(sql "$db" "EXPLAIN QUERY PLAN SELECT * FROM runs WHERE trace_id = 2 AND pid = 6868") \
+	'USING INDEX runs_task' "runs of a task are found by the index runs_task"
+
+# ---- the man page's example queries run, and agree with stats ----
+page=$SRCDIR/man/schedplot-export.1
+# example NAME: the SQL of the example after the line '.\" example: NAME'
+# in the page (what stands between the double quotes of its command)
+example() {
+	sed -n "/^\\.\\\\\" example: $1\$/,/^\\.EE/p" "$page" | sed '1,3d;$d' |
+		sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\(dq/"/g' | sed '1s/^[^"]*"//; $s/"$//'
+}
+p99=$(example p99)
+if [ -z "$p99" ]; then
+	not_ok "the man page has no 'p99' example query"
+else
+	if command -v sqlite3 >/dev/null 2>&1; then
+		sqlite3 "$db" "$p99" >"$TMP/p99.cli" 2>"$ERR"
+		check "the p99 example runs in the sqlite3 shell" test -s "$TMP/p99.cli" -a ! -s "$ERR"
+	else
+		skip "no sqlite3 shell (Debian package sqlite3)"
+	fi
+	# on one trace the p99 wakeup latency of all its tasks is stats'
+	sql "$TMP/idle.db" "$(example p99-trace)" >"$TMP/p99"
+	want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wakeup_latency_ns"]["p99"])' \
+		"$TMP/stats.json")
+	check "the p99-trace example gives stats' p99 wakeup latency ($want)" \
+		grep -qx "1|$want" "$TMP/p99"
+	sql "$db" "$p99" >"$TMP/p99"
+	check "the p99 example: a row per command" test "$(wc -l <"$TMP/p99")" -gt 10
+fi
+
+# ---- refusals that leave the file as it was ----
+before=$(sum "$db")
+run "$SCHEDPLOT" export -q -o "$db" "$f"
+expect_status 1 "export to an existing file without --append"
+expect_stderr_line "all\.db: exists already: --append adds" "an existing file is named"
+check "the database is unchanged" test "$(sum "$db")" = "$before"
+
+echo 'not a database, just notes' >"$TMP/notes.db"
+cp "$TMP/notes.db" "$TMP/notes.orig"
+run "$SCHEDPLOT" export -q --append -o "$TMP/notes.db" "$f"
+expect_status 1 "export --append to a file that is not a database"
+expect_grep "$ERR" "notes\.db: not a SQLite database" "the message says it is not a database"
+check "that file is unchanged" cmp -s "$TMP/notes.db" "$TMP/notes.orig"
+
+python3 -c 'import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); d.execute("CREATE TABLE runs (x)"); d.commit()' \
+	"$TMP/other.db"
+before=$(sum "$TMP/other.db")
+run "$SCHEDPLOT" export -q --append -o "$TMP/other.db" "$f"
+expect_status 1 "export --append to another program's database"
+expect_grep "$ERR" "other\.db: a SQLite database schedplot did not write" "the message says whose it is not"
+check "that database is unchanged" test "$(sum "$TMP/other.db")" = "$before"
+
+: >"$TMP/empty.db"
+run "$SCHEDPLOT" export -q --append -o "$TMP/empty.db" "$f"
+expect_status 0 "export --append to an empty file makes the database in it"
+
+run "$SCHEDPLOT" export -q --append -o "$f" "$f"
+expect_status 2 "the database would be the trace"
+run "$SCHEDPLOT" export -q "$f"
+expect_status 2 "no -o"
+run "$SCHEDPLOT" export -q -o - "$f"
+expect_status 2 "-o - (a database is a file)"
+
+# ---- a bad trace: nothing of it, the traces before it kept ----
+before=$(sum "$db")
+nr=$(sql "$db" "SELECT count(*) FROM traces")
+run "$SCHEDPLOT" export -q --append -o "$db" "$TRACES/unusable/no-sched.dat"
+expect_status 1 "a trace without sched events fails at the end of its pass"
+check "the database is unchanged after it" test "$(sum "$db")" = "$before"
+run "$SCHEDPLOT" export -q -o "$TMP/new.db" "$f" "$TRACES/unusable/no-sched.dat"
+expect_status 1 "a new database with a bad trace among good ones"
+check "no file is left, and no temporary one" test -z "$(ls -A "$TMP" | grep 'new\.db')"
+
+# every broken trace of tests/tools/broken.py that fails: the database as it was
+mkdir -p "$TMP/broken"
+python3 "$SRCDIR/tests/tools/broken.py" "$TRACES/overload-v6.dat" "$TRACES/overload.dat" \
+	"$TMP/broken" >"$TMP/broken.list" 2>/dev/null
+nr_failed=0 nr_changed=0
+while read -r name expect _; do
+	[ "$expect" = 1 ] || continue
+	"$SCHEDPLOT" export -q --append -o "$db" "$TMP/broken/$name.dat" >/dev/null 2>"$ERR" &&
+		continue
+	nr_failed=$((nr_failed + 1))
+	[ "$(sum "$db")" = "$before" ] || nr_changed=$((nr_changed + 1))
+	[ "$(wc -l <"$ERR")" -le 2 ] || not_ok "broken $name: more than two lines: $(head -c 300 "$ERR")"
+done <"$TMP/broken.list"
+check "$nr_failed broken traces refused, the database unchanged by each ($nr_changed changed)" \
+	test "$nr_failed" -gt 10 -a "$nr_changed" = 0
+check "the traces before are still there" test "$(sql "$db" "SELECT count(*) FROM traces")" = "$nr"
+
+# ---- a full disk: a small tmpfs ----
+mnt=$TMP/full
+mkdir -p "$mnt"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null; then
+	"$SCHEDPLOT" export -q -o "$mnt/a.db" "$TRACES/overflow.dat"
+	before=$(sum "$mnt/a.db")
+	run "$SCHEDPLOT" export -q --append -o "$mnt/a.db" "$TRACES/messaging.dat"
+	expect_status 1 "--append on a full disk"
+	expect_grep "$ERR" "a\.db: cannot add '.*messaging\.dat': database or disk is full" \
+		"the message says the disk is full"
+	check "the database is unchanged" test "$(sum "$mnt/a.db")" = "$before"
+	check "no journal is left" test ! -e "$mnt/a.db-journal"
+	run "$SCHEDPLOT" export -q -o "$mnt/b.db" "$TRACES/messaging.dat"
+	expect_status 1 "a new database on a full disk"
+	check "nothing of it is left" test "$(ls -A "$mnt")" = a.db
+	umount "$mnt"
+else
+	skip "cannot mount a small tmpfs here (needs root): the full-disk checks"
+fi
+
+# ---- killed while it adds a trace: the database as it was ----
+big=$TMP/big.dat
+gen=${GEN_TRACE:-$(dirname "$SCHEDPLOT")/tests/gen-trace}
+if [ -x "$gen" ] && "$gen" --cpus 4 --events 400000 --seconds 4 -o "$big" >/dev/null 2>&1; then
+	cp "$TMP/idle.db" "$TMP/kill.db"
+	before=$(sum "$TMP/kill.db")
+	"$SCHEDPLOT" export -q --append -o "$TMP/kill.db" "$big" &
+	pid=$!
+	# kill it once the transaction is under way (its journal exists)
+	for _ in $(seq 200); do
+		[ -e "$TMP/kill.db-journal" ] && break
+		sleep 0.01
+	done
+	kill -9 "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	check "killed in the middle of the trace (its journal was there)" test -e "$TMP/kill.db-journal"
+	check "killed: the database still holds its one trace" \
+		test "$(sql "$TMP/kill.db" "SELECT count(*) FROM traces")" = 1
+	check "killed: integrity_check ok" test "$(sql "$TMP/kill.db" "PRAGMA integrity_check")" = ok
+	check "killed: the runs of the trace that was being added are not there" \
+		test "$(sql "$TMP/kill.db" "SELECT count(DISTINCT trace_id) FROM runs")" = 1
+	run "$SCHEDPLOT" export -q --append -o "$TMP/kill.db" "$big"
+	expect_status 0 "the same trace added after the kill"
+	check "it is trace_id 2" test "$(sql "$TMP/kill.db" "SELECT max(trace_id) FROM traces")" = 2
+else
+	skip "no trace generator ($gen): the kill check"
+fi
