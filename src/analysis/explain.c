@@ -24,7 +24,8 @@
 #include "schedplot/base/alloc.h"
 
 struct sp_explain_ring {
-	struct sp_explain_run runs[SP_EXPLAIN_RING];
+	struct sp_explain_run *runs;	/* x->ring_size of them */
+	size_t size;
 	size_t head, nr;		/* oldest at head */
 	uint64_t known_ns;		/* runs complete from here (the end of one dropped) */
 	uint64_t last_end_ns;		/* the end of the last run told */
@@ -97,6 +98,8 @@ static void reset(struct sp_explain *x)
 
 int sp_explain_init(struct sp_explain *x)
 {
+	size_t size;
+
 	x->cases = NULL;
 	x->nr_cases = 0;
 	x->nr_candidates = 0;
@@ -119,6 +122,17 @@ int sp_explain_init(struct sp_explain *x)
 	}
 	memset(x->cases, 0, x->top * sizeof(*x->cases));
 	memset(x->rings, 0, (size_t)x->nr_cpus * sizeof(*x->rings));
+	size = SP_EXPLAIN_RING_RUNS / (size_t)x->nr_cpus;
+	size = size < SP_EXPLAIN_RING_MIN ? SP_EXPLAIN_RING_MIN
+					  : size > SP_EXPLAIN_RING_MAX ? SP_EXPLAIN_RING_MAX : size;
+	for (int c = 0; c < x->nr_cpus; c++) {
+		x->rings[c].size = size;
+		x->rings[c].runs = sp_alloc_array(size, sizeof(*x->rings[c].runs));
+		if (!x->rings[c].runs) {
+			sp_explain_release(x);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -126,6 +140,8 @@ void sp_explain_release(struct sp_explain *x)
 {
 	cases_free(x);
 	free(x->cases);
+	for (int c = 0; x->rings && c < x->nr_cpus; c++)
+		free(x->rings[c].runs);
 	free(x->rings);
 	free(x->migs);
 	free(x->busy_edges);
@@ -140,17 +156,17 @@ void sp_explain_release(struct sp_explain *x)
 
 static const struct sp_explain_run *ring_at(const struct sp_explain_ring *r, size_t i)
 {
-	return &r->runs[(r->head + i) % SP_EXPLAIN_RING];
+	return &r->runs[(r->head + i) % r->size];
 }
 
 static void ring_push(struct sp_explain_ring *r, const struct sp_explain_run *run)
 {
-	if (r->nr == SP_EXPLAIN_RING) {
+	if (r->nr == r->size) {
 		r->known_ns = r->runs[r->head].end_ns;
-		r->head = (r->head + 1) % SP_EXPLAIN_RING;
+		r->head = (r->head + 1) % r->size;
 		r->nr--;
 	}
-	r->runs[(r->head + r->nr) % SP_EXPLAIN_RING] = *run;
+	r->runs[(r->head + r->nr) % r->size] = *run;
 	r->nr++;
 	r->last_end_ns = run->end_ns;
 }
@@ -605,31 +621,32 @@ void sp_explain_observer(struct sp_explain *x, struct sp_model_observer *obs)
 
 /* ---- the facts ---- */
 
-static void behind_add(struct sp_explain_case *c, const struct sp_explain_row *row,
-		       uint64_t t0, uint64_t t1)
+/* Every other task's time on a row's CPU during [t0, t1), added to @all. */
+static int behind_add(const struct sp_explain_case *c, const struct sp_explain_row *row,
+		      uint64_t t0, uint64_t t1, struct sp_explain_behind **all, size_t *nr,
+		      size_t *alloc)
 {
 	for (size_t i = 0; row && i < row->nr_runs; i++) {
 		const struct sp_explain_run *run = &row->runs[i];
 		uint64_t a = run->start_ns > t0 ? run->start_ns : t0;
 		uint64_t b = run->end_ns < t1 ? run->end_ns : t1;
-		int k;
+		size_t k;
 
 		if (b <= a || run->pid == 0 || run->pid == c->w.pid)
 			continue;
-		for (k = 0; k < c->nr_behind; k++)
-			if (c->behind[k].pid == run->pid)
+		/* runs of a task come in bunches: look from the last one added */
+		for (k = *nr; k-- > 0;)
+			if ((*all)[k].pid == run->pid)
 				break;
-		if (k == c->nr_behind) {
-			if (k == SP_EXPLAIN_MAX_BEHIND) {
-				/* keep the longest: replace the shortest when this one grows past it */
-				c->behind_other_ns += b - a;
-				continue;
-			}
-			c->nr_behind++;
-			c->behind[k] = (struct sp_explain_behind){ run->pid, run->comm, 0 };
+		if (k == (size_t)-1) {
+			if (sp_grow_array(all, alloc, *nr + 1, sizeof(**all)))
+				return -ENOMEM;
+			k = (*nr)++;
+			(*all)[k] = (struct sp_explain_behind){ run->pid, run->comm, 0 };
 		}
-		c->behind[k].ns += b - a;
+		(*all)[k].ns += b - a;
 	}
+	return 0;
 }
 
 static int cmp_behind(const void *a, const void *b)
@@ -648,8 +665,11 @@ static const struct sp_explain_row *row_cpu(const struct sp_explain_case *c, int
 	return i >= 0 ? &c->rows[i] : NULL;
 }
 
-static void case_facts(struct sp_explain_case *c)
+static int case_facts(struct sp_explain_case *c)
 {
+	struct sp_explain_behind *all = NULL;
+	size_t nr = 0, alloc = 0;
+	int ret = 0;
 	const struct sp_wait *w = &c->w;
 	uint64_t wake = w->start_ns, end = wake + w->dur_ns;
 	const struct sp_explain_row *ran = row_cpu(c, w->cpu);
@@ -662,16 +682,26 @@ static void case_facts(struct sp_explain_case *c)
 	c->nr_behind = 0;
 	c->behind_other_ns = 0;
 	if (w->target_cpu >= 0 && w->target_cpu != w->cpu && c->mig_ns != SP_NO_TS) {
-		behind_add(c, row_cpu(c, w->target_cpu), wake, c->mig_ns);
-		behind_add(c, ran, c->mig_ns, end);
+		ret = behind_add(c, row_cpu(c, w->target_cpu), wake, c->mig_ns, &all, &nr, &alloc);
+		if (!ret)
+			ret = behind_add(c, ran, c->mig_ns, end, &all, &nr, &alloc);
 	} else if (w->target_cpu >= 0 && w->target_cpu != w->cpu) {
-		behind_add(c, row_cpu(c, w->target_cpu), wake, end);
+		ret = behind_add(c, row_cpu(c, w->target_cpu), wake, end, &all, &nr, &alloc);
 	} else {
-		behind_add(c, ran, wake, end);
+		ret = behind_add(c, ran, wake, end, &all, &nr, &alloc);
 	}
-	qsort(c->behind, (size_t)c->nr_behind, sizeof(c->behind[0]), cmp_behind);
+	if (nr)
+		qsort(all, nr, sizeof(*all), cmp_behind);
+	for (size_t i = 0; i < nr; i++) {
+		if (i < SP_EXPLAIN_MAX_BEHIND)
+			c->behind[c->nr_behind++] = all[i];
+		else
+			c->behind_other_ns += all[i].ns;
+	}
+	free(all);
 	if (c->idle_cpu == -2)
 		c->idle_cpu = -1;
+	return ret;
 }
 
 static int cmp_case(const void *a, const void *b)
@@ -690,7 +720,8 @@ int sp_explain_finish(struct sp_explain *x)
 		    case_idle_row(x, c))
 			x->error = -ENOMEM;
 		c->open = false;
-		case_facts(c);
+		if (case_facts(c))
+			x->error = -ENOMEM;
 	}
 	qsort(x->cases, x->nr_cases, sizeof(*x->cases), cmp_case);
 	return x->error;

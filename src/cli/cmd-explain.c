@@ -314,8 +314,14 @@ static void print_text(const struct sp_view_run *run, const struct explain_run *
 	char cmd[PATH_MAX + 128];
 
 	printf("trace      %s\n", sp_cli_base_name(file));
-	printf("decisions  %s: %" PRIu64 "%s\n", what_words(x->what), x->nr_candidates,
-	       x->nr_cases < x->nr_candidates ? "" : "");
+	if (x->what == SP_EXPLAIN_AT)
+		printf("chosen     the wait of pid %d going on at %" PRIu64 ".%09" PRIu64
+		       " s, else the one that began nearest to it\n", v->task,
+		       v->at_ns / 1000000000, v->at_ns % 1000000000);
+	else
+		printf("ranked     %" PRIu64 " %s; the worst %zu below%s\n", x->nr_candidates,
+		       what_words(x->what), x->nr_cases,
+		       x->nr_cases < x->nr_candidates ? " (--top N for more)" : "");
 	if (!x->nr_cases) {
 		printf("\nnone in the window%s\n",
 		       x->what == SP_EXPLAIN_PLACEMENT ? " (try --what wait)" : "");

@@ -163,13 +163,15 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 			 w->cpu);
 		break;
 	case SP_PLACE_STAYED:
-		snprintf(more, sizeof(more), "woken, waited on its CPU %d", w->cpu);
+		snprintf(more, sizeof(more), "woken, waited %s on its CPU %d",
+			 dur(d, sizeof(d), w->dur_ns), w->cpu);
 		break;
 	case SP_PLACE_FIRST_RUN:
 		snprintf(more, sizeof(more), "woken for its first run, on CPU %d", w->cpu);
 		break;
 	default:
-		snprintf(more, sizeof(more), "preempted on CPU %d", w->prev_cpu);
+		snprintf(more, sizeof(more), "preempted on CPU %d, waited %s", w->prev_cpu,
+			 dur(d, sizeof(d), w->dur_ns));
 		break;
 	}
 	snprintf(o->title, sizeof(o->title), "%s at %" PRIu64 ".%06" PRIu64 " s: %s", name,
@@ -235,6 +237,8 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 			snprintf(o->other_label, sizeof(o->other_label), "%s %s",
 				 k->comm ? sp_model_str(m, k->comm) : sp_model_comm(m, k->pid),
 				 dur(d, sizeof(d), k->end_ns - k->start_ns));
+			snprintf(o->other_short, sizeof(o->other_short), "%s",
+				 k->comm ? sp_model_str(m, k->comm) : sp_model_comm(m, k->pid));
 		}
 		add_line(o, "%s", story);
 	}
@@ -270,6 +274,7 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 	behind_text(behind, sizeof(behind), c, m, false);
 	snprintf(o->wait_label, sizeof(o->wait_label), "waited %s%s", dur(d, sizeof(d), w->dur_ns),
 		 behind);
+	snprintf(o->wait_short, sizeof(o->wait_short), "waited %s", dur(d, sizeof(d), w->dur_ns));
 	/* strip the pid from the label's name: the row says enough */
 	{
 		char *p = strstr(o->wait_label, " (");
@@ -319,8 +324,14 @@ static void role_text(char *buf, size_t len, unsigned int roles)
 struct geometry {
 	double f;		/* font size */
 	double title_h, top_h, row_h, axis_h, line_h, left_w, right_w;
+	double title_line_h, role_line_h;
 	int nr_lines;		/* of the words, wrapped */
+	int nr_title_lines;	/* of the title, wrapped (at most 2) */
+	bool role_split;	/* the CPUs' parts take two lines */
 };
+
+/* The CPU labels' column at most, of the figure's width. */
+#define LEFT_SHARE 0.24
 
 /*
  * Break @text into lines no wider than @max_w at spaces; @lines gets up to
@@ -391,40 +402,79 @@ static int words_wrapped(cairo_t *cr, const struct sp_theme *theme,
 	return n;
 }
 
+/* A CPU's parts in one line, or split in two after the comma nearest the middle. */
+static int role_lines(unsigned int roles, bool split, char lines[2][96])
+{
+	char *comma, *best = NULL;
+	size_t mid;
+
+	role_text(lines[0], sizeof(lines[0]), roles);
+	lines[1][0] = 0;
+	if (!split)
+		return 1;
+	mid = strlen(lines[0]) / 2;
+	for (comma = strchr(lines[0], ','); comma; comma = strchr(comma + 1, ','))
+		if (!best || labs((long)(comma - lines[0]) - (long)mid) <
+				     labs((long)(best - lines[0]) - (long)mid))
+			best = comma;
+	if (!best)
+		return 1;
+	snprintf(lines[1], sizeof(lines[1]), "%s", best + 2);
+	*best = 0;
+	return 2;
+}
+
 static void geometry(cairo_t *cr, const struct sp_explain_figure *fig,
 		     const struct sp_explain_case *c, double width, struct geometry *g)
 {
 	const struct sp_theme *theme = fig->theme;
 	struct sp_explain_words wd;
-	char buf[4096], label[96];
+	char buf[4096], label[96], roles[2][96];
 	const char *lines[MAX_WRAPPED];
-	double lw = 0;
+	double lw = 0, rw = 0, text_h;
 
+	memset(g, 0, sizeof(*g));
 	g->f = theme->font_size;
 	cairo_save(cr);
+	sp_explain_words(c, fig->model, true, &wd);
 	sp_render_font(cr, theme, theme->title_font_size, true);
-	g->title_h = sp_text_height(cr) + theme->pad;
+	g->title_line_h = sp_text_height(cr);
+	g->nr_title_lines = wrap(cr, wd.title, width - 2 * theme->margin, buf, sizeof(buf), lines,
+				 2);
+	g->title_h = g->nr_title_lines * g->title_line_h + theme->pad;
 	sp_render_font(cr, theme, g->f, false);
-	g->line_h = sp_text_height(cr) * 1.15;
+	text_h = sp_text_height(cr);
+	g->line_h = text_h * 1.15;
 	g->top_h = g->line_h + theme->pad;
-	g->row_h = 2.5 * sp_text_height(cr);
-	g->axis_h = theme->tick_len + theme->pad + 2 * sp_text_height(cr) + theme->pad;
+	g->axis_h = theme->tick_len + theme->pad + 2 * text_h + theme->pad;
 	for (int i = 0; i < c->nr_rows; i++) {
 		snprintf(label, sizeof(label), "CPU %d", c->rows[i].cpu);
 		sp_render_font(cr, theme, g->f, true);
 		lw = fmax(lw, sp_text_width(cr, label));
-		role_text(label, sizeof(label), c->rows[i].roles);
+		role_lines(c->rows[i].roles, false, roles);
 		sp_render_font(cr, theme, g->f * 0.85, false);
-		lw = fmax(lw, sp_text_width(cr, label));
+		rw = fmax(rw, sp_text_width(cr, roles[0]));
 	}
-	g->left_w = lw + 2 * theme->pad;
+	/* parts too wide for the column go on two lines */
+	if (fmax(lw, rw) + 2 * theme->pad > LEFT_SHARE * width) {
+		g->role_split = true;
+		rw = 0;
+		for (int i = 0; i < c->nr_rows; i++) {
+			int n = role_lines(c->rows[i].roles, true, roles);
+
+			for (int k = 0; k < n; k++)
+				rw = fmax(rw, sp_text_width(cr, roles[k]));
+		}
+	}
+	g->role_line_h = sp_text_height(cr);
+	g->row_h = fmax(2.5 * text_h, text_h + (g->role_split ? 2 : 1) * g->role_line_h +
+					      0.5 * text_h);
+	g->left_w = fmax(lw, rw) + 2 * theme->pad;
 	g->right_w = g->f * 1.5;
 	g->nr_lines = 0;
-	if (fig->words) {
-		sp_explain_words(c, fig->model, true, &wd);
+	if (fig->words)
 		g->nr_lines = words_wrapped(cr, theme, &wd, width - 2 * theme->margin, buf,
 					    sizeof(buf), lines);
-	}
 	cairo_restore(cr);
 }
 
@@ -550,6 +600,38 @@ static void boxed_text(cairo_t *cr, const struct sp_theme *theme, double x, doub
 	sp_text_draw(cr, left, y, SP_ALIGN_LEFT | SP_ALIGN_MIDDLE, text);
 }
 
+/*
+ * A label at the first of its places that lies whole inside [lo, hi]:
+ * each place is a text and the left edge it would start at.  Return:
+ * whether one did.
+ */
+struct place {
+	const char *text;
+	double left;		/* NAN: centred on @mid */
+};
+
+static bool place_label(cairo_t *cr, const struct sp_theme *theme, const struct place *p,
+			size_t n, double y, double lo, double hi, double mid)
+{
+	for (size_t i = 0; i < n; i++) {
+		double w, left;
+
+		if (!p[i].text || !p[i].text[0])
+			continue;
+		w = sp_text_width(cr, p[i].text);
+		left = isnan(p[i].left) ? mid - w / 2 : p[i].left;
+		if (isnan(p[i].left) && left < lo)
+			left = lo;
+		if (isnan(p[i].left) && left + w > hi)
+			left = hi - w;
+		if (left < lo || left + w > hi)
+			continue;
+		boxed_text(cr, theme, left, y, SP_ALIGN_LEFT, p[i].text, lo, hi);
+		return true;
+	}
+	return false;
+}
+
 static int draw_rows(cairo_t *cr, const struct sp_explain_figure *fig,
 		     const struct sp_explain_case *c, const struct sp_rect *plot, const int *order,
 		     int n, struct sp_rgb *task_color)
@@ -619,7 +701,7 @@ static void draw_one(cairo_t *cr, const struct sp_explain_figure *fig,
 	int order[SP_EXPLAIN_MAX_ROWS], n, i;
 	char buf[4096], fit[256];
 	const char *lines[MAX_WRAPPED];
-	double y, ya, yb, xw, xe, red_h, tw;
+	double y, ya, yb, xw, xe, red_h;
 	static const struct sp_rgb red = { 0.84, 0.15, 0.16 }, mark = { 0.1, 0.1, 0.1 };
 
 	geometry(cr, fig, c, width, &g);
@@ -634,12 +716,23 @@ static void draw_one(cairo_t *cr, const struct sp_explain_figure *fig,
 		sp_figure_snap_y(&plot);
 	}
 
-	/* title */
+	/* the title, on two lines at most, the second cut short if need be */
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->title_font_size, true);
 	sp_render_set_color(cr, &theme->text);
-	sp_text_fit(cr, fit, sizeof(fit), wd.title, width - 2 * theme->margin);
-	sp_text_draw(cr, x0 + theme->margin, y0 + theme->margin, SP_ALIGN_LEFT | SP_ALIGN_TOP, fit);
+	{
+		const char *tl[2];
+		char tbuf[sizeof(wd.title) + 2];
+		int nt = wrap(cr, wd.title, width - 2 * theme->margin, tbuf, sizeof(tbuf), tl, 2);
+
+		for (i = 0; i < nt; i++) {
+			const char *rest = i == nt - 1 ? wd.title + (tl[i] - tbuf) : tl[i];
+
+			sp_text_fit(cr, fit, sizeof(fit), rest, width - 2 * theme->margin);
+			sp_text_draw(cr, x0 + theme->margin, y0 + theme->margin + i * g.title_line_h,
+				     SP_ALIGN_LEFT | SP_ALIGN_TOP, fit);
+		}
+	}
 	cairo_restore(cr);
 
 	if (draw_rows(cr, fig, c, &plot, order, n, &task_color))
@@ -688,17 +781,17 @@ static void draw_one(cairo_t *cr, const struct sp_explain_figure *fig,
 				cairo_rectangle(cr, a + lw / 2, ya + lw / 2, b - a - lw, yb - ya - lw);
 				cairo_stroke(cr);
 			}
+			/* its name beside it, before the wakeup's line */
 			if (run->start_ns == c->prev_last_other.start_ns && wd.other_label[0]) {
-				double ow = sp_text_width(cr, wd.other_label);
+				double p = theme->pad, ow = sp_text_width(cr, wd.other_label);
+				double sw = sp_text_width(cr, wd.other_short);
+				const struct place places[] = {
+					{ wd.other_label, b + p }, { wd.other_label, a - p - ow },
+					{ wd.other_short, b + p }, { wd.other_short, a - p - sw },
+				};
 
-				if (b + theme->pad + ow <= xw - theme->pad || a - theme->pad - ow < plot.x)
-					boxed_text(cr, theme, b + theme->pad, (ya + yb) / 2,
-						   SP_ALIGN_LEFT, wd.other_label, plot.x,
-						   plot.x + plot.w);
-				else
-					boxed_text(cr, theme, a - theme->pad, (ya + yb) / 2,
-						   SP_ALIGN_RIGHT, wd.other_label, plot.x,
-						   plot.x + plot.w);
+				place_label(cr, theme, places, 4, (ya + yb) / 2, plot.x + p, xw - p,
+					    0);
 			}
 		}
 		/* "idle" in the idle run around the wakeup, right of it */
@@ -798,15 +891,30 @@ static void draw_one(cairo_t *cr, const struct sp_explain_figure *fig,
 				cairo_stroke(cr);
 				arrow_head(cr, xm, kp < kr ? r0 : r1, 0, kp < kr ? 1 : -1, g.f * 0.6);
 			}
-			/* over the wait, else left of the wakeup: never over the task's run */
-			sp_text_fit(cr, fit, sizeof(fit), wd.wait_label, plot.w);
-			tw = sp_text_width(cr, fit);
-			if (xw + theme->pad + tw <= plot.x + plot.w - theme->pad)
-				boxed_text(cr, theme, fmax(xw + theme->pad, (xw + xe - tw) / 2),
-					   label_y, SP_ALIGN_LEFT, fit, plot.x, plot.x + plot.w);
-			else
-				boxed_text(cr, theme, xw - theme->pad, label_y, SP_ALIGN_RIGHT, fit,
-					   plot.x, plot.x + plot.w);
+			/*
+			 * Over the wait, else left of the wakeup, shortened if need
+			 * be; over the task's next run only as a last resort
+			 */
+			{
+				double p = theme->pad, right = plot.x + plot.w;
+				double fw = sp_text_width(cr, wd.wait_label);
+				double sw = sp_text_width(cr, wd.wait_short);
+				const struct place inside[] = {
+					{ wd.wait_label, NAN }, { wd.wait_short, NAN },
+				};
+				const struct place before[] = {
+					{ wd.wait_label, xw - p - fw }, { wd.wait_short, xw - p - sw },
+				};
+				const struct place after[] = {
+					{ wd.wait_label, xw + p }, { wd.wait_short, xw + p },
+				};
+				double xend = kp == kr ? xe : xm;
+
+				if (!place_label(cr, theme, inside, 2, label_y, xw + p, xend - p,
+						 (xw + xend) / 2) &&
+				    !place_label(cr, theme, before, 2, label_y, plot.x + p, xw - p, 0))
+					place_label(cr, theme, after, 2, label_y, xw + p, right - p, 0);
+			}
 		}
 	}
 	cairo_restore(cr);
@@ -816,17 +924,22 @@ static void draw_one(cairo_t *cr, const struct sp_explain_figure *fig,
 	/* CPU labels and their parts */
 	cairo_save(cr);
 	for (int k = 0; k < n; k++) {
-		char label[96];
+		char label[96], roles[2][96];
+		int nl = role_lines(c->rows[order[k]].roles, g.role_split, roles);
+		double top;
 
 		row_y(&plot, n, k, image, &ya, &yb);
-		y = (ya + yb) / 2;
 		sp_render_set_color(cr, &theme->text);
 		snprintf(label, sizeof(label), "CPU %d", c->rows[order[k]].cpu);
 		sp_render_font(cr, theme, g.f, true);
-		sp_text_draw(cr, plot.x - theme->pad, y, SP_ALIGN_RIGHT | SP_ALIGN_BOTTOM, label);
-		role_text(label, sizeof(label), c->rows[order[k]].roles);
+		/* the CPU and its parts, centred on the row together */
+		top = (ya + yb) / 2 - (sp_text_height(cr) + nl * g.role_line_h) / 2;
+		sp_text_draw(cr, plot.x - theme->pad, top, SP_ALIGN_RIGHT | SP_ALIGN_TOP, label);
+		top += sp_text_height(cr);
 		sp_render_font(cr, theme, g.f * 0.85, false);
-		sp_text_draw(cr, plot.x - theme->pad, y, SP_ALIGN_RIGHT | SP_ALIGN_TOP, label);
+		for (int r = 0; r < nl; r++)
+			sp_text_draw(cr, plot.x - theme->pad, top + r * g.role_line_h,
+				     SP_ALIGN_RIGHT | SP_ALIGN_TOP, roles[r]);
 	}
 	cairo_restore(cr);
 

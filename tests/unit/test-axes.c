@@ -153,6 +153,46 @@ static void test_time_ticks_bad(void **state)
 	assert_int_equal(t.step_ns, 1);
 }
 
+/* Ticks around a moment: signed, in the step's unit, a true minus sign. */
+static void expect_relative(uint64_t t0, uint64_t t1, uint64_t origin, unsigned int max,
+			    const char *title, const char *const *labels, unsigned int n)
+{
+	struct sp_time_ticks t;
+
+	assert_int_equal(sp_time_ticks_relative(&t, t0, t1, origin, max, "the wakeup"), 0);
+	assert_string_equal(t.title, title);
+	assert_int_equal(t.nr_ticks, n);
+	for (unsigned int i = 0; i < n; i++) {
+		assert_string_equal(t.ticks[i].label, labels[i]);
+		assert_true(t.ticks[i].ts_ns >= t0 && t.ticks[i].ts_ns <= t1);
+	}
+}
+
+static void test_time_ticks_relative(void **state)
+{
+	static const char *const us[] = { "\u2212600", "\u2212400", "\u2212200", "0", "200",
+					   "400", "600" };
+	static const char *const ms[] = { "\u22121", "0", "1", "2", "3" };
+	static const char *const half[] = { "\u2212500", "0", "500", "1000", "1500", "2000" };
+	static const char *const after[] = { "5", "10", "15" };
+	uint64_t o = 1000 * NS_PER_S;
+	struct sp_time_ticks t;
+
+	/* the talk's window: 0.65 ms before the wakeup to 0.7 ms after */
+	expect_relative(o - 650 * NS_PER_US, o + 700 * NS_PER_US, o, 10,
+			"time since the wakeup (\u00b5s)", us, 7);
+	expect_relative(o - 1500 * NS_PER_US, o + 3200 * NS_PER_US, o, 6,
+			"time since the wakeup (ms)", ms, 5);
+	/* a step under a millisecond reads in microseconds, whole */
+	expect_relative(o - 700 * NS_PER_US, o + 2200 * NS_PER_US, o, 6,
+			"time since the wakeup (\u00b5s)", half, 6);
+	/* the moment need not be inside the window */
+	expect_relative(o + 3 * NS_PER_MS, o + 17 * NS_PER_MS, o, 4,
+			"time since the wakeup (ms)", after, 3);
+	assert_int_equal(sp_time_ticks_relative(&t, 10, 10, 0, 10, "x"), -EINVAL);
+	assert_int_equal(sp_time_ticks_relative(&t, 10, 20, 0, 1, "x"), -EINVAL);
+}
+
 static void test_int_ticks(void **state)
 {
 	struct sp_int_ticks t;
@@ -209,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_time_ticks_windows),
 		cmocka_unit_test(test_time_ticks_labels),
 		cmocka_unit_test(test_time_ticks_bad),
+		cmocka_unit_test(test_time_ticks_relative),
 		cmocka_unit_test(test_int_ticks),
 		cmocka_unit_test(test_category_label_step),
 	};

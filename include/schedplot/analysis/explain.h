@@ -25,11 +25,11 @@
  * waited), a window around the decision scaled to its story, and every run
  * on those CPUs inside the window, so that a figure can be drawn without
  * a second pass.  To have the runs before the decision at hand when a wait
- * ends, each CPU keeps its last SP_EXPLAIN_RING runs; a case's window
+ * ends, each CPU keeps its last runs (SP_EXPLAIN_RING_RUNS); a case's window
  * starts no earlier than what its CPUs still hold.  A case is complete
  * once every CPU of it has told a run ending after the window.
  *
- * Memory: SP_EXPLAIN_RING runs per CPU, a few numbers per task and per
+ * Memory: SP_EXPLAIN_RING_RUNS runs in all, a few numbers per task and per
  * change of "every CPU busy", and the runs of @top windows.
  */
 
@@ -58,8 +58,14 @@ enum sp_explain_role {
 	SP_ROLE_IDLE = 16,	/* idle longest while it waited */
 };
 
-/* Runs kept per CPU for the windows of the cases to come. */
-#define SP_EXPLAIN_RING 512
+/*
+ * Runs kept for the windows of the cases to come: this many over all
+ * CPUs (12 MB), at least SP_EXPLAIN_RING_MIN and at most
+ * SP_EXPLAIN_RING_MAX per CPU.
+ */
+#define SP_EXPLAIN_RING_RUNS	(1u << 19)
+#define SP_EXPLAIN_RING_MIN	1024u
+#define SP_EXPLAIN_RING_MAX	65536u
 /* CPUs of a case at most: one per role. */
 #define SP_EXPLAIN_MAX_ROWS 5
 /* Other tasks a case names as what the task waited behind, at most. */

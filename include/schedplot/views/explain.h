@@ -39,7 +39,9 @@ struct sp_explain_words {
 	char lines[SP_EXPLAIN_NR_LINES][320];	/* the facts, one sentence each */
 	int nr_lines;
 	char wait_label[320];		/* on the wait: "waited 2.10 ms behind hpc-5" */
+	char wait_short[64];		/* where that does not fit: "waited 2.10 ms" */
 	char other_label[96];		/* on the previous CPU's last other run: "kworker/3:1 12 µs" */
+	char other_short[64];		/* where that does not fit: "kworker/3:1" */
 };
 
 /**
