@@ -259,6 +259,7 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 		--time 438.9116,438.9126 -o doc/messaging-migrations.png traces/messaging.dat
 	$(PROG) datagraph -q --migrations --wakeups --placement --width 1000 \
 		--min 8ms --max 20ms -o doc/overload-marks.png $(SAMPLE)
+	$(PROG) explain -q -o doc/overload-explain.png $(SAMPLE) > /dev/null
 
 # The benchmark of the build users get (PGO=1 with GCC, as make builds it,
 # into build-bench/); inputs are made once into bench-data/ (BENCH_DATA).
