@@ -156,7 +156,11 @@ _schedplot()
 			lost_fraction wakeup_p50 wakeup_p99 migrations_per_s value' -- "$cur"))
 		return ;;
 	--view)
-		COMPREPLY=($(compgen -W 'runs cdf shift ridgeline datagraph running-waiting' -- "$cur")); return ;;
+		case $cmd in
+		compare) COMPREPLY=($(compgen -W 'runs cdf shift ridgeline datagraph running-waiting' -- "$cur")) ;;
+		*) _schedplot_files '*.view' ;;
+		esac
+		return ;;
 	--fail-on)
 		COMPREPLY=($(compgen -W 'regression change' -- "$cur")); return ;;
 	-o|--output)

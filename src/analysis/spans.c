@@ -161,7 +161,9 @@ static void span_end(struct sp_spans *sp, int kind, const struct sp_event *ev, u
 	key_of(ev->watch_values[k->end_watch], k->end_kind, k->nr_keys, key);
 	o = k->alloc_open ? slot(k, key) : NULL;
 	if (!o || !o->used) {
-		if (counts(sp, ev->ts_ns, ev->cpu, ev->common_pid))
+		/* a record that also starts a span of the kind is only a start then */
+		if (!(ev->watched >> k->start_watch & 1) &&
+		    counts(sp, ev->ts_ns, ev->cpu, ev->common_pid))
 			k->unmatched_end++;
 		return;
 	}

@@ -99,7 +99,12 @@ static const char datagraph_usage[] =
 	"                          too) that passes FILTER fired; FILTER as in\n"
 	"                          trace-cmd report -F, e.g. 'sched:sched_waking/prio\n"
 	"                          < 100/'; may be repeated\n"
-	"      --min-at EVENT      start the window at EVENT's first record\n"
+	"      --span 'START..END key=FIELD'\n"
+	"                          a bar along the CPU's row from each START record to\n"
+	"                          the next END record with the same FIELD values, e.g.\n"
+	"                          'irq:irq_handler_entry..irq:irq_handler_exit key=irq'\n"
+	"      --view FILE, @FILE  read options (--mark, --span, ...) from FILE, a view\n"
+	"                          file (schedplot(1); ready ones in contrib/views)\n"	"      --min-at EVENT      start the window at EVENT's first record\n"
 	"      --font-size N       base font size, pixels or points (default 11)\n"
 	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
 	"                          first 10 of each with CPU and time; -vv: all)\n"
@@ -137,6 +142,7 @@ static const struct option datagraph_options[] = {
 	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
 	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
 	{ "mark", required_argument, NULL, SP_VOPT_MARK },
+	{ "span", required_argument, NULL, SP_VOPT_SPAN },
 	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
 	{ "colors", required_argument, NULL, SP_VOPT_COLORS },
@@ -245,7 +251,7 @@ static int datagraph_finish(struct sp_view_run *run)
 	ret = sp_view_colors_out(&run->opts, &v->dg);
 	if (ret)
 		return ret;
-	if (sp_overlay_any(&v->marks.ov)) {
+	if (sp_dg_marks_any(&v->marks)) {
 		ret = sp_dg_marks_finish(&v->marks);
 		if (ret)
 			return sp_cli_fail_code(NULL, ret, "cannot gather the marks");

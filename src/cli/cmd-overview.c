@@ -97,7 +97,11 @@ static const char overview_usage[] =
 	"      --mark 'EVENT/FILTER/ [label=FIELD]'\n"
 	"                          a shape where each record of EVENT that passes\n"
 	"                          FILTER (trace-cmd report -F) fired\n"
-	"      --min-at EVENT      start the window at EVENT's first record\n"
+	"      --span 'START..END key=FIELD'\n"
+	"                          a bar along the CPU's row from each START record to\n"
+	"                          the next END record with the same FIELD values\n"
+	"      --view FILE, @FILE  read options (--mark, --span, ...) from FILE, a view\n"
+	"                          file (schedplot(1); ready ones in contrib/views)\n"	"      --min-at EVENT      start the window at EVENT's first record\n"
 	"  -q, --quiet             no progress line and no warnings\n"
 	"  -h, --help              show this help\n"
 	"\n"
@@ -134,6 +138,7 @@ static const struct option overview_options[] = {
 	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
 	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
 	{ "mark", required_argument, NULL, SP_VOPT_MARK },
+	{ "span", required_argument, NULL, SP_VOPT_SPAN },
 	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
 	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
 	{ "colors", required_argument, NULL, SP_VOPT_COLORS },
@@ -246,7 +251,7 @@ static int overview_finish(struct sp_view_run *run)
 	ret = sp_view_colors_out(&run->opts, &v->dg);
 	if (ret)
 		return ret;
-	if (sp_overlay_any(&v->marks.ov)) {
+	if (sp_dg_marks_any(&v->marks)) {
 		ret = sp_dg_marks_finish(&v->marks);
 		if (ret)
 			return sp_cli_fail_code(NULL, ret, "cannot gather the marks");

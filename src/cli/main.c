@@ -12,6 +12,7 @@
 
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/viewfile.h"
 #include "schedplot/draw/version.h"
 
 /* A subcommand: a view run by the view driver, or a function of its own. */
@@ -51,6 +52,20 @@ static int run_command(const struct sp_command *cmd, int argc, char **argv)
 	if (cmd->view)
 		return sp_view_main(cmd->view, argc, argv);
 	return cmd->fn(argc, argv);
+}
+
+/* The command with "@FILE" and "--view FILE" replaced by what the files hold. */
+static int run_expanded(const struct sp_command *cmd, int argc, char **argv)
+{
+	char **orig = argv;
+	int ret;
+
+	ret = sp_viewfile_expand(cmd->name, &argc, &argv);
+	if (ret)
+		return ret;
+	ret = run_command(cmd, argc, argv);
+	sp_viewfile_free(argv, orig);
+	return ret;
 }
 
 static void usage(FILE *f)
@@ -150,6 +165,6 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(name, commands[i].name))
-			return run_command(&commands[i], argc - 1, argv + 1);
+			return run_expanded(&commands[i], argc - 1, argv + 1);
 	return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
 }

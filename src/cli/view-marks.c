@@ -87,7 +87,17 @@ int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
 	mk->ov.placement = o->placement;
 	mk->ov.mig.move_numa_req = mk->ov.mig.swap_numa_req = -1;
 	ret = request_events(run, mk);
-	if (ret || !sp_overlay_any(&mk->ov))
+	if (!ret && o->nr_spans) {
+		ret = sp_evspec_plan(run->trace.reader, run->trace.path, o, &mk->spans, false);
+		if (!ret && sp_spans_init(&mk->spans, &o->scope, run->trace.reader,
+					  run->trace.nr_cpus))
+			ret = sp_cli_fail(NULL, "out of memory");
+		/* a column apart is one bar */
+		if (!ret)
+			sp_spans_keep(&mk->spans, tl->t0_ns, tl->t1_ns,
+				      (tl->t1_ns - tl->t0_ns) / (tl->nr_cols ? tl->nr_cols : 1));
+	}
+	if (ret || !sp_dg_marks_any(mk))
 		return ret;
 	if (run->row_socket) {
 		*socket = malloc((size_t)run->trace.nr_cpus * sizeof(**socket));
@@ -121,6 +131,10 @@ void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass)
 {
 	struct sp_model_observer obs;
 
+	if (mk->spans.nr_kinds) {
+		sp_spans_observer(&mk->spans, &obs);
+		sp_pass_add(&pass->pass, &obs);
+	}
 	if (!sp_overlay_any(&mk->ov))
 		return;
 	sp_overlay_observer(&mk->ov, &obs);

@@ -35,6 +35,11 @@ static const struct sp_rgb mig_color[SP_MIG_NR_CLASSES] = {
 };
 static const struct sp_rgb wakeup_color = { 0.0, 0.25, 0.85 };
 static const struct sp_rgb placement_color = { 1.0, 0.55, 0.0 };
+/* spans: dark and saturated, to read as a bar over any task's color, with a white edge */
+static const struct sp_rgb span_color[SP_SPANS_MAX_KINDS] = {
+	{ 0.10, 0.10, 0.10 }, { 0.75, 0.0, 0.35 }, { 0.0, 0.35, 0.75 }, { 0.45, 0.25, 0.0 },
+	{ 0.0, 0.45, 0.20 }, { 0.45, 0.0, 0.65 }, { 0.80, 0.40, 0.0 }, { 0.35, 0.35, 0.35 },
+};
 /* none black, blue or orange: those of the migrations, wakeups and placement */
 static const struct sp_rgb event_color[SP_OVERLAY_MAX_EVENTS] = {
 	{ 0.85, 0.1, 0.55 }, { 0.0, 0.55, 0.25 }, { 0.55, 0.35, 0.0 }, { 0.0, 0.45, 0.55 },
@@ -52,6 +57,8 @@ static void migration_sample(cairo_t *cr, const struct sp_legend_entry *e, doubl
 			     double size);
 static void event_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
 			 double size);
+static void span_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			double size);
 
 /* The samples of migration lines: a class's dashes, or thick across sockets */
 #define SAMPLE_CROSS SP_MIG_NR_CLASSES
@@ -80,6 +87,11 @@ static void sampled(struct sp_legend_entry *e, void (*sample)(cairo_t *,
 {
 	e->sample = sample;
 	e->style = style;
+}
+
+bool sp_dg_marks_any(const struct sp_dg_marks *mk)
+{
+	return sp_overlay_any(&mk->ov) || mk->spans.nr_kinds;
 }
 
 int sp_dg_marks_finish(struct sp_dg_marks *mk)
@@ -125,7 +137,11 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 	for (k = 0; k < mk->ov.nr_events; k++)
 		sampled(entry(mk, &event_color[k], "%s: %" PRIu64, mk->ov.events[k].name,
 			      mk->ov.events[k].nr), event_sample, k);
-	return 0;
+	ret = mk->spans.nr_kinds ? sp_spans_finish(&mk->spans) : 0;
+	for (k = 0; k < mk->spans.nr_kinds && !ret; k++)
+		sampled(entry(mk, &span_color[k], "%s: %zu", mk->spans.kinds[k].name,
+			      mk->spans.kinds[k].durs.nr), span_sample, k);
+	return ret;
 }
 
 const struct sp_legend_entry *sp_dg_marks_legend(const struct sp_dg_marks *mk, size_t *n)
@@ -453,6 +469,15 @@ static void event_sample(cairo_t *cr, const struct sp_legend_entry *e, double x,
 	cairo_stroke(cr);
 }
 
+/* A span's sample: its bar, as drawn along a row */
+static void span_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			double size)
+{
+	cairo_rectangle(cr, x - size * 0.5, y - size * 0.2, size, size * 0.4);
+	sp_render_set_color(cr, &e->color);
+	cairo_fill(cr);
+}
+
 static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct geom *g,
 		       const struct sp_overlay_mark *m, bool label, const struct sp_dg_marks *mk,
 		       struct sp_stamp *shape)
@@ -503,6 +528,39 @@ bool sp_dg_marks_arrows(const struct sp_dg_marks *mk, double plot_w)
 	return mk->ov.nr_wakeup_arrows <= plot_w / SP_OVERLAY_ARROW_SPACING;
 }
 
+/*
+ * The spans, a bar each along the lower part of its CPU's row, the kinds
+ * one above the other; a span shorter than a pixel is a pixel wide.
+ */
+static void draw_spans(cairo_t *cr, const struct geom *g, const struct sp_dg_marks *mk)
+{
+	const struct sp_spans *sp = &mk->spans;
+	double bar = fmax(fmin(g->row_h * 0.5 / sp->nr_kinds, 6), 1.5), edge = bar * 0.2;
+	size_t i;
+
+	for (i = 0; i < sp->nr_pieces; i++) {
+		const struct sp_span_piece *p = &sp->pieces[i];
+		int r = row_of(mk, p->cpu);
+		double x0, x1, y;
+
+		if (r < 0)
+			continue;
+		x0 = x_of(g, p->t0_ns < g->tl->t0_ns ? g->tl->t0_ns : p->t0_ns);
+		x1 = x_of(g, p->t1_ns > g->tl->t1_ns ? g->tl->t1_ns : p->t1_ns);
+		if (x1 - x0 < 1)
+			x1 = x0 + 1;
+		y = g->plot->y + g->plot->h - r * g->row_h - g->row_h * 0.1 -
+		    (p->kind + 1) * (bar + edge);
+		/* a white edge above and below, none at the ends: a short span stays its color */
+		cairo_rectangle(cr, x0, y - edge, x1 - x0, bar + 2 * edge);
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_fill(cr);
+		cairo_rectangle(cr, x0, y, x1 - x0, bar);
+		sp_render_set_color(cr, &span_color[p->kind]);
+		cairo_fill(cr);
+	}
+}
+
 void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 		      const struct sp_dg_marks *mk)
 {
@@ -536,6 +594,8 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 		sp_stamp_init(&shapes[k], cr, event_shapes[k].size * 1.2 + lw / 2, shape_draw,
 			      &event_shapes[k]);
 	}
+	if (mk->spans.nr_kinds)
+		draw_spans(cr, &g, mk);
 	/* under the others: placement, then migrations, arrows, events */
 	for (i = 0; i < mk->ov.nr_marks && mk->ov.placement; i++)
 		if (mk->ov.marks[i].kind == SP_OVERLAY_PLACEMENT)
@@ -569,6 +629,7 @@ void sp_dg_marks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 void sp_dg_marks_release(struct sp_dg_marks *mk)
 {
 	sp_overlay_release(&mk->ov);
+	sp_spans_release(&mk->spans);
 	free(mk->segs);
 	free(mk->open_ticks);
 	mk->segs = NULL;

@@ -11,10 +11,11 @@ if ! command -v jq >/dev/null 2>&1; then
 	skip "jq not installed (Debian package jq): the README's examples not run"
 	exit 0
 fi
-# a directory like the source tree's top: traces/ and ./schedplot
+# a directory like the source tree's top: traces/, contrib/ and ./schedplot
 work=$TMP/work
 mkdir "$work"
 cp -rs "$TRACES" "$work/traces"
+cp -rs "$SRCDIR/contrib" "$work/contrib"
 ln -s "$SCHEDPLOT" "$work/schedplot"
 python3 "$SRCDIR/tests/tools/doc-examples" "$SRCDIR/README" "$work"
 python3 "$SRCDIR/tests/tools/doc-examples" --man "$SRCDIR"/man/*.1 "$work"

@@ -16,7 +16,9 @@ order (timestamp, ties to the lower CPU):
     start of its key (a span: end - start) or, with none open, is an
     unmatched end; a start still open at the end is an unmatched start;
   * a span during which a gap was seen anywhere is "across_lost", not a
-    span.
+    span;
+  * a record that is both an end and a start (the markers of phases) ends
+    the open span and starts the next; with none open it is only a start.
 
 A FILTER written FIELD ~ "GLOB" (the kernel's syntax) is handed to
 trace-cmd as FIELD =~ "REGEX", the regular expression of the same strings.
@@ -139,6 +141,7 @@ def main():
         evs = [(ts, cpu, 0, "end", f) for ts, cpu, f in records(a.trace_cmd, a.file, s2, e2, f2)]
         evs += [(ts, cpu, 1, "start", f) for ts, cpu, f in records(a.trace_cmd, a.file, s1, e1, f1)]
         evs.sort(key=lambda x: (x[0], x[1], x[2]))
+        starts = {(x[0], x[1]) for x in evs if x[3] == "start"}
         opened, durs = {}, []
         um_start = um_end = across = 0
         gi = 0
@@ -148,7 +151,9 @@ def main():
             key = tuple(f.get(k) for k in keys)
             if what == "end":
                 if key not in opened:
-                    um_end += 1
+                    # a record that also starts a span is only a start then
+                    if (ts, cpu) not in starts:
+                        um_end += 1
                     continue
                 t0, g0 = opened.pop(key)
                 if g0 != gi:

@@ -15,7 +15,10 @@
  * (on any CPU: the lost ones may have been its end) is counted as broken,
  * and neither is a sample.  A span counts when it began inside the scope's
  * window, on a CPU of its set, in the context of a task of its set (the
- * start record's common_pid); an unmatched end, when the end did.
+ * start record's common_pid); an unmatched end, when the end did.  A
+ * record that is both an end and a start of a kind (phases between the
+ * markers of one event) ends the open span and starts the next; with
+ * none open it is only a start.
  * Marks (sp_span_mark) are the records of a watch, counted by the same
  * rule.
  */

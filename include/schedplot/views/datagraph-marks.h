@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "schedplot/analysis/overlay.h"
+#include "schedplot/analysis/spans.h"
 #include "schedplot/draw/legend.h"
 #include "schedplot/views/datagraph-power.h"
 
@@ -40,11 +41,12 @@ struct sp_dg_seg;
 struct sp_theme;
 struct sp_timeline;
 
-/* legend entries: the classes, across sockets, placement, wakeups, the events */
-#define SP_DG_MARKS_MAX_ENTRIES	(SP_MIG_NR_CLASSES + 3 + SP_OVERLAY_MAX_EVENTS)
+/* legend entries: the classes, across sockets, placement, wakeups, the events, the spans */
+#define SP_DG_MARKS_MAX_ENTRIES	(SP_MIG_NR_CLASSES + 3 + SP_OVERLAY_MAX_EVENTS + SP_SPANS_MAX_KINDS)
 
 struct sp_dg_marks {
 	struct sp_overlay ov;		/* what is drawn: set its settings, then sp_overlay_init() */
+	struct sp_spans spans;		/* --span: bars along the rows, under the marks */
 
 	/* private */
 	struct sp_dg_seg *segs;		/* drawing: room for two per migration */
@@ -53,6 +55,14 @@ struct sp_dg_marks {
 	char labels[SP_DG_MARKS_MAX_ENTRIES][96];
 	size_t nr_entries;
 };
+
+/**
+ * sp_dg_marks_any - whether any mark or span is to be drawn
+ * @mk: the marks, planned
+ *
+ * Return: true when the overlay asked for something or spans are defined.
+ */
+bool sp_dg_marks_any(const struct sp_dg_marks *mk);
 
 /**
  * sp_dg_marks_finish - finish the overlay (sp_overlay_finish()), label the legend
