@@ -9,10 +9,11 @@
  *	sched_waking  ->  sched_migrate_task  ->  sched_wakeup
  *	                  (task asleep, or waiting from sched_waking)
  *
- * so a migration of a task the model holds asleep is a placement at
- * wakeup; so is one of a task that sched_waking (standing in for
- * sched_wakeup) made wait, as long as it has not run since.  Load
- * balancing moves runnable or running tasks.
+ * so a migration of a task asleep is a placement at wakeup; so is one of
+ * a task that sched_waking (standing in for sched_wakeup) made wait, as
+ * long as it has not run since.  Load balancing moves runnable or running
+ * tasks.  The model says which (sp_model.mig_at_wakeup): a repair found
+ * later can show a task was current at the migration after all.
  */
 #include <string.h>
 
@@ -98,17 +99,13 @@ static int socket_of(const struct sp_migrations *mg, int cpu)
 enum sp_mig_class sp_migrations_classify(struct sp_migrations *mg, int pid, int from_cpu,
 					 int to_cpu, bool *cross)
 {
-	const struct sp_task *t = sp_model_task(mg->model, pid);
 	int s0 = socket_of(mg, from_cpu), s1 = socket_of(mg, to_cpu);
 	enum sp_mig_class c;
 	bool x = s0 >= 0 && s1 >= 0 && s0 != s1;
 
 	if (numa_take(mg, pid))
 		c = SP_MIG_NUMA;
-	else if (!t || t->state == SP_TASK_OTHER)
-		c = SP_MIG_WAKEUP;
-	else if (t->state == SP_TASK_WAITING && t->wake_ns != SP_NO_TS &&
-		 mg->model->wakeup_from_waking)
+	else if (mg->model->mig_at_wakeup)
 		c = SP_MIG_WAKEUP;
 	else
 		c = SP_MIG_BALANCE;

@@ -76,20 +76,30 @@ struct sp_change {
  * A run record, or a task becoming current with the wait that ended then;
  * final once no CPU can reach back before @ts.
  */
+enum held_kind { HELD_BECAME, HELD_RUN, HELD_MIGRATION };
+
 struct sp_held {
 	uint64_t ts;
 	uint32_t task;		/* its task: index in tasks[] + 1, 0 for pid 0 */
 	uint32_t comm;		/* the task's name when it was made */
-	bool is_run;
+	uint8_t kind;		/* enum held_kind */
 	bool has_wait;		/* becoming current: a wait ended (w) */
 	union {
 		struct sp_run r;
+		struct {		/* a migration of a task not current then */
+			uint64_t mig_seq;	/* records handled then */
+			uint64_t mig_prev;	/* the task's previous one, 0: none */
+			int32_t mig_pid, mig_from, mig_to;
+			bool mig_at_wakeup;
+		};
 		struct {
 			struct sp_wait w;	/* pid, cpu and prev_cpu also without a wait */
 			uint64_t seq;		/* records handled then (repairs: up to t_r's) */
 			uint64_t prev;		/* the task's previous one, 0: none */
 			uint64_t run;		/* its run's record when held, 0: none */
 			uint64_t wait_seq;	/* records handled when the wait began */
+			uint64_t made_seq;	/* records handled when this was made */
+			uint64_t prev_from;	/* the previous one from w.prev_cpu, 0: none */
 			int32_t cpu;		/* where it became current */
 			bool wait_counted;
 		};
@@ -119,6 +129,25 @@ const char *sp_repair_name(enum sp_repair_kind kind)
 	return kind < SP_REPAIR_NR_KINDS ? repair_names[kind] : "unknown";
 }
 
+
+/* Tell the consumers a migration, and whether it was a placement at wakeup. */
+static void migration_tell(struct sp_model *m, uint64_t ts, int pid, int from, int to,
+			   bool at_wakeup)
+{
+	m->mig_at_wakeup = at_wakeup;
+	TELL(m, migration, ts, pid, from, to);
+}
+
+/*
+ * Whether a migration of @t now is a placement at wakeup: @t asleep, or
+ * waiting from a wakeup that sched_waking stands for and not run since
+ * (analysis/migrations.c says why).
+ */
+static bool migration_at_wakeup(const struct sp_model *m, const struct sp_task *t)
+{
+	return !t || t->state == SP_TASK_OTHER ||
+	       (t->state == SP_TASK_WAITING && t->wake_ns != SP_NO_TS && m->wakeup_from_waking);
+}
 
 /* ---- running/waiting changes, reordered by time ---- */
 
@@ -239,17 +268,21 @@ static void held_release(struct sp_model *m, uint64_t upto)
 		struct sp_task *t = NULL;
 		uint32_t comm = 0;
 
-		if (h->is_run ? !TOLD(m, run_info) : !h->has_wait || !TOLD(m, wait))
+		if (h->kind == HELD_RUN ? !TOLD(m, run_info) :
+		    h->kind == HELD_BECAME ? !h->has_wait || !TOLD(m, wait) : !TOLD(m, migration))
 			continue;
 		if (h->task && m->tasks[h->task - 1].comm != h->comm) {
 			t = &m->tasks[h->task - 1];
 			comm = t->comm;
 			t->comm = h->comm;
 		}
-		if (h->is_run)
+		if (h->kind == HELD_RUN)
 			TELL(m, run_info, &h->r);
-		else
+		else if (h->kind == HELD_BECAME)
 			TELL(m, wait, &h->w);
+		else
+			migration_tell(m, h->ts, h->mig_pid, h->mig_from, h->mig_to,
+				       h->mig_at_wakeup);
 		if (t)
 			t->comm = comm;
 	}
@@ -282,7 +315,7 @@ static __attribute__((noinline)) int held_room(struct sp_model *m)
  * A new held record of @t (NULL for pid 0), final from @ts on; *@ref gets
  * its index + 1.  Return: NULL for ENOMEM.
  */
-static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, bool is_run,
+static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, enum held_kind kind,
 				       const struct sp_task *t, uint64_t *ref)
 {
 	struct sp_held *h;
@@ -295,7 +328,7 @@ static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, bool is_
 	h->ts = ts;
 	h->task = t ? t - m->tasks + 1 : 0;
 	h->comm = t ? t->comm : 0;
-	h->is_run = is_run;
+	h->kind = kind;
 	h->has_wait = false;
 	return h;
 }
@@ -413,10 +446,11 @@ static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp
 static __attribute__((noinline)) void deferred_mig_tell(struct sp_model *m, struct sp_cpu *cpu)
 {
 	uint64_t ts = cpu->deferred_mig_ns;
+	int pid = cpu->deferred_mig_pid;
 
 	cpu->deferred_mig_ns = SP_NO_TS;
-	TELL(m, migration, ts, cpu->deferred_mig_pid, cpu->deferred_mig_from,
-	     cpu->deferred_mig_to);
+	migration_tell(m, ts, pid, cpu->deferred_mig_from, cpu->deferred_mig_to,
+		       migration_at_wakeup(m, sp_model_task(m, pid)));
 }
 
 /* Called for every sched record: the test inline, the rare telling not. */
@@ -478,13 +512,19 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t s
 			t->state = SP_TASK_OTHER;
 			deferred_mig_apply(m, &m->cpus[t->cpu]);
 		}
-		b = held_add(m, ts, false, t, &ref);
+		b = held_add(m, ts, HELD_BECAME, t, &ref);
 		if (!b)
 			return -ENOMEM;
 		cpu->run_comm = b->comm;
 		b->w.pid = pid;
 		b->w.cpu = c;
 		b->w.prev_cpu = t->last_cpu;
+		b->made_seq = m->nr_records;
+		b->prev_from = 0;
+		if (t->last_cpu >= 0) {
+			b->prev_from = m->cpus[t->last_cpu].held_from;
+			m->cpus[t->last_cpu].held_from = ref;
+		}
 		b->seq = seq;
 		b->prev = t->became;
 		b->run = 0;
@@ -556,7 +596,7 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 			.end_runnable = ev && ev->prev_runnable,
 		};
 
-		h = held_add(m, cpu->run_start_ns, true, rt, &ref);
+		h = held_add(m, cpu->run_start_ns, HELD_RUN, rt, &ref);
 		if (!h)
 			return -ENOMEM;
 		h->r = r;
@@ -736,6 +776,49 @@ static bool migrate_held(struct sp_model *m, const struct sp_event *ev)
 	return true;
 }
 
+/*
+ * A migration of a task current nowhere is held: a repair found later may
+ * show the task was current on a CPU at its time after all
+ * (migration_repair()).  Others are told at once.
+ */
+static int migration_add(struct sp_model *m, const struct sp_event *ev)
+{
+	struct sp_task *t = sp_model_task(m, ev->pid);
+	bool at_wakeup = migration_at_wakeup(m, t);
+	struct sp_held *h;
+	uint64_t ref;
+
+	if (!t || t->state == SP_TASK_RUNNING || !TOLD(m, migration)) {
+		migration_tell(m, ev->ts_ns, ev->pid, ev->orig_cpu, ev->target_cpu, at_wakeup);
+		return 0;
+	}
+	h = held_add(m, ev->ts_ns, HELD_MIGRATION, t, &ref);
+	if (!h)
+		return -ENOMEM;
+	h->mig_seq = m->nr_records;
+	h->mig_prev = t->held_mig;
+	t->held_mig = ref;
+	h->mig_pid = ev->pid;
+	h->mig_from = ev->orig_cpu;
+	h->mig_to = ev->target_cpu;
+	h->mig_at_wakeup = at_wakeup;
+	return 0;
+}
+
+/*
+ * A repair made @pid current on @c from c's last sched record: its
+ * migrations held since then moved a task that was current, not one
+ * being placed at wakeup.
+ */
+static void migration_repair(struct sp_model *m, int c, const struct sp_task *t)
+{
+	uint64_t since = m->cpus[c].last_sched_seq;
+
+	for (struct sp_held *h = held_get(m, t->held_mig); h && h->mig_seq > since;
+	     h = held_get(m, h->mig_prev))
+		h->mig_at_wakeup = false;
+}
+
 static int handle_fork(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_task *child;
@@ -800,14 +883,14 @@ static void prev_idle_repair(struct sp_model *m, int c, bool idle)
 		    t->last_cpu == c && t->wait_seq > since)
 			t->wake_prev_idle = idle;
 	}
-	/* and those whose wait has ended since: still held, nothing after t_r is final */
-	for (i = m->head_held; i < m->nr_held; i++) {
-		struct sp_held *h = &m->held[i];
-
-		if (!h->is_run && h->has_wait && h->w.wait_class == SP_WAIT_WAKEUP &&
-		    h->w.prev_cpu == c && h->wait_seq > since)
+	/*
+	 * and those whose wait has ended since: still held, nothing after t_r
+	 * is final; their becoming current was made after their wakeup
+	 */
+	for (struct sp_held *h = held_get(m, m->cpus[c].held_from);
+	     h && h->made_seq > since; h = held_get(m, h->prev_from))
+		if (h->has_wait && h->w.wait_class == SP_WAIT_WAKEUP && h->wait_seq > since)
 			h->w.prev_idle = idle;
-	}
 }
 
 /*
@@ -976,6 +1059,8 @@ static int repair(struct sp_model *m, int c, int pid)
 		ret = deferred_apply(m, cpu, t, pid);
 	deferred_mig_apply(m, cpu);
 	t = pid > 0 ? task_get(m, pid) : NULL;
+	if (t)
+		migration_repair(m, c, t);
 	if (!ret && t) {
 		ret = repair_late_current(m, c, t);
 		if (ret)
@@ -1059,7 +1144,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		if (!ret && migrate_held(m, ev))
 			break;
 		if (!ret)
-			TELL(m, migration, ev->ts_ns, ev->pid, ev->orig_cpu, ev->target_cpu);
+			ret = migration_add(m, ev);
 		break;
 	case SP_EV_FORK:
 		ret = handle_fork(m, ev);

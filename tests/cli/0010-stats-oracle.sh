@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # stats --json agrees with an independent reading of `trace-cmd report`
 # (tests/oracle/report-stats.py) on every bundled and shared trace,
-# traces/compare included.
+# traces/compare, ink and partial included.
 . "$(dirname "$0")/../lib/lib.sh"
 
 if ! command -v trace-cmd >/dev/null || ! command -v python3 >/dev/null; then
 	skip "trace-cmd or python3 missing: cannot cross-check against trace-cmd report"
 	exit 0
 fi
-set -- "$TRACES"/*.dat "$TRACES"/compare/*.dat
+set -- "$TRACES"/*.dat "$TRACES"/compare/*.dat "$TRACES"/ink/*.dat "$TRACES"/partial/*.dat
 for f in aarch64-6cpu-v6.dat i686-4cpu-v6.dat x86_64-8cpu-v7-zstd.dat; do
 	if [ -f "$SHARED/$f" ]; then
 		set -- "$@" "$SHARED/$f"

@@ -19,13 +19,32 @@
 static struct sp_model m;
 static struct sp_migrations mg;
 static struct sp_placement_stats pl;
-static enum sp_mig_class last_class;
-static bool last_cross;
+/* the migrations told, by their time (not told in time order: some are held) */
+static struct told { uint64_t ts; enum sp_mig_class cls; bool cross; } told[16];
+static int nr_told;
 
 static void on_migration(void *data, uint64_t ts, int pid, int from, int to)
 {
 	(void)data;
-	last_class = sp_migrations_add(&mg, ts, pid, from, to, &last_cross);
+	assert_true(nr_told < 16);
+	told[nr_told].ts = ts;
+	told[nr_told].cls = sp_migrations_add(&mg, ts, pid, from, to, &told[nr_told].cross);
+	nr_told++;
+}
+
+/* The migration at @ts was told once, in class @cls, crossing a socket or not. */
+static void expect(uint64_t ts, enum sp_mig_class cls, bool cross)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nr_told; i++) {
+		if (told[i].ts != ts)
+			continue;
+		n++;
+		assert_int_equal(told[i].cls, cls);
+		assert_int_equal(told[i].cross, cross);
+	}
+	assert_int_equal(n, 1);
 }
 
 static void on_wait(void *data, const struct sp_wait *w)
@@ -51,6 +70,7 @@ static void setup(bool waking)
 	uint64_t start[4] = { 0, 0, 0, 0 };
 	struct sp_pass p;
 
+	nr_told = 0;
 	sp_pass_init_one(&p, &obs);
 	assert_int_equal(sp_model_init(&m, 4, start, 1000, waking, &p, NULL), 0);
 	sp_migrations_init(&mg, &m, sockets, 4, 0, 1000);
@@ -106,27 +126,25 @@ static void test_classes(void **state)
 	sw(0, 3, 0, false, 0);
 	sw(10, 0, 10, false, 30);			/* 10 sleeps */
 	migrate(20, 1, 20, 10, 0, 2);			/* placed while asleep */
-	assert_int_equal(last_class, SP_MIG_WAKEUP);
-	assert_true(last_cross);
 	wake(21, 1, 20, SP_EV_WAKEUP, 10, 2);
 	sw(30, 1, 20, true, 40);			/* 20 preempted: waiting */
 	migrate(31, 3, 0, 20, 1, 3);			/* pulled by idle CPU 3 */
-	assert_int_equal(last_class, SP_MIG_BALANCE);
-	assert_true(last_cross);
 	sw(32, 3, 0, false, 20);
 	migrate(40, 3, 20, 20, 3, 2);			/* running: active balance */
-	assert_int_equal(last_class, SP_MIG_BALANCE);
-	assert_false(last_cross);
 	numa(50, 1, 40, 0, 30, 0);			/* sched_move_numa pid=30 */
 	migrate(51, 0, 30, 30, 0, 1);			/* recorded where 30 runs */
-	assert_int_equal(last_class, SP_MIG_NUMA);
 	numa(60, 1, 40, 1, 40, 20);			/* sched_swap_numa 40 <-> 20 */
 	migrate(61, 1, 40, 40, 1, 2);
-	assert_int_equal(last_class, SP_MIG_NUMA);
 	migrate(62, 3, 20, 20, 2, 1);
-	assert_int_equal(last_class, SP_MIG_NUMA);
 	migrate(63, 3, 20, 20, 1, 3);			/* nothing pending any more */
-	assert_int_equal(last_class, SP_MIG_BALANCE);
+	assert_int_equal(sp_model_finish(&m), 0);
+	expect(20, SP_MIG_WAKEUP, true);
+	expect(31, SP_MIG_BALANCE, true);
+	expect(40, SP_MIG_BALANCE, false);
+	expect(51, SP_MIG_NUMA, false);
+	expect(61, SP_MIG_NUMA, true);
+	expect(62, SP_MIG_NUMA, true);
+	expect(63, SP_MIG_BALANCE, true);
 	assert_int_equal(mg.nr[SP_MIG_WAKEUP], 1);
 	assert_int_equal(mg.nr[SP_MIG_BALANCE], 3);
 	assert_int_equal(mg.nr[SP_MIG_NUMA], 3);
@@ -144,10 +162,35 @@ static void test_waking_trace(void **state)
 	sw(10, 0, 10, false, 0);			/* 10 sleeps */
 	wake(20, 1, 20, SP_EV_WAKING, 10, 0);
 	migrate(21, 1, 20, 10, 0, 1);
-	assert_int_equal(last_class, SP_MIG_WAKEUP);
 	sw(30, 1, 20, true, 10);			/* 10 runs, 20 waits (preempted) */
 	migrate(40, 0, 0, 20, 1, 0);
-	assert_int_equal(last_class, SP_MIG_BALANCE);
+	assert_int_equal(sp_model_finish(&m), 0);
+	expect(21, SP_MIG_WAKEUP, false);
+	expect(40, SP_MIG_BALANCE, false);
+	sp_model_release(&m);
+}
+
+/*
+ * A repair found after a migration can show the task was current at its
+ * time: CPU 0 switches to 30 at 10, but its next sched record, at 40,
+ * names 10, so 10 was current on CPU 0 from 10 (a missed switch).  The
+ * migration of 10 at 20, seen while the model held it asleep, moved a
+ * running task: load balancing, not a placement at wakeup.
+ */
+static void test_repair_after_migration(void **state)
+{
+	(void)state;
+	setup(false);
+	sw(0, 0, 0, false, 10);
+	sw(0, 1, 0, false, 20);
+	sw(5, 0, 10, false, 0);				/* 10 sleeps */
+	sw(10, 0, 0, false, 30);
+	migrate(20, 1, 20, 10, 1, 0);			/* 10 asleep, as far as known */
+	wake(25, 1, 20, SP_EV_WAKEUP, 10, 0);		/* found it current: nothing */
+	sw(40, 0, 10, false, 0);			/* common_pid 10: 30 left at 10 */
+	assert_int_equal(sp_model_finish(&m), 0);
+	expect(20, SP_MIG_BALANCE, false);
+	assert_int_equal(sp_model_task(&m, 10)->wait_ns, 0);
 	sp_model_release(&m);
 }
 
@@ -187,6 +230,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_waking_trace),
+		cmocka_unit_test(test_repair_after_migration),
 		cmocka_unit_test(test_placement),
 	};
 

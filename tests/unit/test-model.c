@@ -1000,7 +1000,9 @@ static void setup_model_calls(int nr_cpus, const uint64_t *start, uint64_t end, 
  * record's arguments: task 5 runs on cpu1 and wakes 10 (to cpu0) and a
  * new task 11 (to cpu1); 10 moves from cpu0 to cpu1; two records of an
  * event asked for by name.  sched_waking is not the wakeup here (the
- * trace has sched_wakeup), and other records are not extra records.
+ * trace has sched_wakeup), and other records are not extra records.  The
+ * migration of a task current nowhere is held like a wait, so it is told
+ * last, at the end.
  */
 static void test_wakeup_migration_extra_callbacks(void **state)
 {
@@ -1037,22 +1039,23 @@ static void test_wakeup_migration_extra_callbacks(void **state)
 	assert_int_equal(calls[2].b, 2);	/* the request */
 	assert_int_equal(calls[2].c, 0);
 	assert_int_equal(calls[2].value, 850000);
-	assert_int_equal(calls[3].kind, 'm');
-	assert_int_equal(calls[3].ts, 130);
-	assert_int_equal(calls[3].a, 10);	/* pid */
-	assert_int_equal(calls[3].b, 0);	/* from */
-	assert_int_equal(calls[3].c, 1);	/* to */
-	assert_int_equal(calls[4].kind, 'w');
-	assert_int_equal(calls[4].ts, 140);
-	assert_int_equal(calls[4].a, 0);
-	assert_int_equal(calls[4].b, 12);
-	assert_int_equal(calls[4].c, -1);
-	assert_int_equal(calls[5].kind, 'x');
-	assert_int_equal(calls[5].ts, 150);
-	assert_int_equal(calls[5].a, 1);
-	assert_int_equal(calls[5].b, 0);
-	assert_int_equal(calls[5].c, 5);
-	assert_int_equal(calls[5].value, 7);
+	/* 10 was current nowhere: its migration is told once no repair can precede it */
+	assert_int_equal(calls[5].kind, 'm');
+	assert_int_equal(calls[5].ts, 130);
+	assert_int_equal(calls[5].a, 10);	/* pid */
+	assert_int_equal(calls[5].b, 0);	/* from */
+	assert_int_equal(calls[5].c, 1);	/* to */
+	assert_int_equal(calls[3].kind, 'w');
+	assert_int_equal(calls[3].ts, 140);
+	assert_int_equal(calls[3].a, 0);
+	assert_int_equal(calls[3].b, 12);
+	assert_int_equal(calls[3].c, -1);
+	assert_int_equal(calls[4].kind, 'x');
+	assert_int_equal(calls[4].ts, 150);
+	assert_int_equal(calls[4].a, 1);
+	assert_int_equal(calls[4].b, 0);
+	assert_int_equal(calls[4].c, 5);
+	assert_int_equal(calls[4].value, 7);
 	/* the callbacks change nothing the model counts: extra records are not sched records */
 	assert_int_equal(m.nr_records, 11);
 	assert_int_equal(m.nr_sched_records, 6);

@@ -69,6 +69,8 @@ struct sp_task {
 	bool wake_prev_idle;
 	/* its last becoming current while a repair may still precede it (index + 1, 0: none) */
 	uint64_t became;
+	/* its last migration held while a repair may still precede it (likewise) */
+	uint64_t held_mig;
 	/*
 	 * the sched_waking of it since its last wakeup record, which began
 	 * the next one: its waker and CPU (waking_cpu -1: none)
@@ -117,6 +119,8 @@ struct sp_cpu {
 	int32_t run_prev_cpu;
 	uint64_t run_became;	/* the current run's becoming current (sp_task.became) */
 	uint32_t run_comm;	/* the task's name as the current run began (a string id) */
+	/* the last held becoming current of a task that ran here before (0: none) */
+	uint64_t held_from;
 };
 
 enum sp_wait_class {
@@ -240,8 +244,11 @@ struct sp_model_observer {
 	/*
 	 * A sched_migrate_task record: @pid moved from @from_cpu to @to_cpu
 	 * (-1: not said).  Called when the model's state of @pid at @ts_ns is
-	 * known: at once, or, for a task held current on another CPU, at that
-	 * CPU's next sched record (so not always in trace order).
+	 * known (sp_model.mig_at_wakeup tells it during the call): at once
+	 * for a task current on the record's CPU; for one held current on
+	 * another CPU, at that CPU's next sched record; for one current
+	 * nowhere, once no repair can reach back before it.  So not always in
+	 * trace order.
 	 */
 	void (*migration)(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu);
 	/*
@@ -386,6 +393,12 @@ struct sp_model {
 	struct sp_repair_note *repair_notes;
 	size_t nr_repair_notes, alloc_repair_notes, keep_repair_notes;
 	bool wakeup_from_waking;	/* sched_waking stands in for sched_wakeup */
+	/*
+	 * During a migration callback: whether the task was being placed at
+	 * wakeup (asleep, or waiting from a wakeup sched_waking stands for and
+	 * not run since) at the record's time, repairs found later included.
+	 */
+	bool mig_at_wakeup;
 	int32_t ev_cpu;			/* the CPU of the record being added, for consumers */
 	int32_t waker;			/* the wakeup being told: its waker ... */
 	int32_t waker_cpu;		/* ... and the waker's CPU */
