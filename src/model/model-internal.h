@@ -3,7 +3,7 @@
 #define SP_MODEL_INTERNAL_H
 
 /*
- * What the model's own files share (model.c, tasks.c), not its users:
+ * What the model's own files share (model.c, tasks.c, held.c), not its users:
  * the task table's lookups, inline where the model calls them several
  * times a record, and their slow paths.  Private: beside the sources, not
  * under include/.
@@ -44,6 +44,33 @@ struct sp_task *sp_model_task_lookup(const struct sp_model *m, int pid, int32_t 
  * Return: the task, or NULL for ENOMEM.
  */
 struct sp_task *sp_model_task_new(struct sp_model *m, int pid);
+
+/* Tell every consumer of the pass that filed callback @cb, in the order filed. */
+#define TELL(m, cb, ...)							\
+	do {									\
+		for (const __typeof__((m)->pass.cb[0]) *e_ = (m)->pass.cb; e_->fn; e_++) \
+			e_->fn(e_->data, __VA_ARGS__);				\
+	} while (0)
+/* Whether any consumer filed callback @cb. */
+#define TOLD(m, cb) ((m)->pass.cb[0].fn != NULL)
+
+/* Tell the consumers a migration, and whether it was a placement at wakeup. */
+static inline void sp_model_tell_migration(struct sp_model *m, uint64_t ts, int pid, int from,
+					   int to, bool at_wakeup)
+{
+	m->mig_at_wakeup = at_wakeup;
+	TELL(m, migration, ts, pid, from, to);
+}
+
+/**
+ * sp_model_note_repair - count a repair, and keep its note while there is room
+ * @m: the model
+ * @kind: an enum sp_repair_kind
+ * @cpu: the CPU, -1 for none
+ * @ts_ns: when
+ * @pid: the task made current, -1 for none
+ */
+void sp_model_note_repair(struct sp_model *m, int kind, int cpu, uint64_t ts_ns, int pid);
 
 /* A direct-mapped cache in front of the table: few tasks are busy at once. */
 static inline struct sp_task *task_find(const struct sp_model *m, int pid)

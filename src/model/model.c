@@ -46,68 +46,11 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/model/model.h"
+#include "held.h"
 #include "model-internal.h"
 
-/* Past this many pending changes (times) the oldest are handed out anyway. */
-#define SP_MAX_PENDING_CHANGES	(1u << 20)
-/*
- * How often (in records) the flush point is recomputed: O(CPUs) work, so
- * at least 1024 records and 16 per CPU apart, to keep it O(1) per record.
- * When changes are handed out does not change what is handed out.
- */
-#define SP_FLUSH_INTERVAL	1024
-
-/* Tell every consumer of the pass that filed callback @cb, in the order filed. */
-#define TELL(m, cb, ...)							\
-	do {									\
-		for (const __typeof__((m)->pass.cb[0]) *e_ = (m)->pass.cb; e_->fn; e_++) \
-			e_->fn(e_->data, __VA_ARGS__);				\
-	} while (0)
-/* Whether any consumer filed callback @cb. */
-#define TOLD(m, cb) ((m)->pass.cb[0].fn != NULL)
-
-struct sp_change {
-	uint64_t ts;
-	int32_t d_running;
-	int32_t d_waiting;
-};
-
-/*
- * A run record, or a task becoming current with the wait that ended then;
- * final once no CPU can reach back before @ts.
- */
-enum held_kind { HELD_BECAME, HELD_RUN, HELD_MIGRATION };
-
-struct sp_held {
-	uint64_t ts;
-	uint32_t task;		/* its task: index in tasks[] + 1, 0 for pid 0 */
-	uint32_t comm;		/* the task's name when it was made */
-	uint8_t kind;		/* enum held_kind */
-	bool has_wait;		/* becoming current: a wait ended (w) */
-	union {
-		struct sp_run r;
-		struct {		/* a migration of a task not current then */
-			uint64_t mig_seq;	/* records handled then */
-			uint64_t mig_prev;	/* the task's previous one, 0: none */
-			int32_t mig_pid, mig_from, mig_to;
-			bool mig_at_wakeup;
-		};
-		struct {
-			struct sp_wait w;	/* pid, cpu and prev_cpu also without a wait */
-			uint64_t seq;		/* records handled then (repairs: up to t_r's) */
-			uint64_t prev;		/* the task's previous one, 0: none */
-			uint64_t run;		/* its run's record when held, 0: none */
-			uint64_t wait_seq;	/* records handled when the wait began */
-			uint64_t made_seq;	/* records handled when this was made */
-			uint64_t prev_from;	/* the previous one from w.prev_cpu, 0: none */
-			int32_t cpu;		/* where it became current */
-			bool wait_counted;
-		};
-	};
-};
-
 /* Count a repair, and keep its note while fewer than keep_repair_notes are. */
-static void note_repair(struct sp_model *m, int kind, int cpu, uint64_t ts_ns, int pid)
+void sp_model_note_repair(struct sp_model *m, int kind, int cpu, uint64_t ts_ns, int pid)
 {
 	m->repairs[kind]++;
 	if (m->nr_repair_notes < m->keep_repair_notes &&
@@ -130,14 +73,6 @@ const char *sp_repair_name(enum sp_repair_kind kind)
 }
 
 
-/* Tell the consumers a migration, and whether it was a placement at wakeup. */
-static void migration_tell(struct sp_model *m, uint64_t ts, int pid, int from, int to,
-			   bool at_wakeup)
-{
-	m->mig_at_wakeup = at_wakeup;
-	TELL(m, migration, ts, pid, from, to);
-}
-
 /*
  * Whether a migration of @t now is a placement at wakeup: @t asleep, or
  * waiting from a wakeup that sched_waking stands for and not run since
@@ -147,227 +82,6 @@ static bool migration_at_wakeup(const struct sp_model *m, const struct sp_task *
 {
 	return !t || t->state == SP_TASK_OTHER ||
 	       (t->state == SP_TASK_WAITING && t->wake_ns != SP_NO_TS && m->wakeup_from_waking);
-}
-
-/* ---- running/waiting changes, reordered by time ---- */
-
-/* Hand the steps collected to the consumers. */
-static void steps_out(struct sp_model *m)
-{
-	if (m->nr_steps)
-		TELL(m, steps, m->steps, m->nr_steps);
-	m->nr_steps = 0;
-}
-
-static void held_release(struct sp_model *m, uint64_t upto);
-
-/*
- * Pending changes are kept sorted by time in changes[head..nr_changes).
- * Almost all arrive in time order and are appended; only repairs reach
- * back, and then only a little, so insertion scans from the end.
- */
-static void changes_flush(struct sp_model *m, uint64_t upto)
-{
-	while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts < upto) {
-		uint64_t ts = m->changes[m->head_changes].ts;
-		int running = m->running, waiting = m->waiting;
-
-		while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts == ts) {
-			m->running += m->changes[m->head_changes].d_running;
-			m->waiting += m->changes[m->head_changes].d_waiting;
-			m->head_changes++;
-		}
-		m->flushed_ns = ts;
-		m->any_flushed = true;
-		if (m->running != running || m->waiting != waiting) {
-			struct sp_step *s = &m->steps[m->nr_steps++];
-
-			s->ts = ts;
-			s->running = m->running;
-			s->waiting = m->waiting;
-			if (m->nr_steps == SP_STEP_BATCH)
-				steps_out(m);
-		}
-	}
-	steps_out(m);
-	if (m->head_changes == m->nr_changes)
-		m->head_changes = m->nr_changes = 0;
-	held_release(m, upto);
-}
-
-static __attribute__((noinline)) int change_insert(struct sp_model *m, uint64_t ts,
-						     int d_running, int d_waiting)
-{
-	size_t i;
-
-	if (m->any_flushed && ts <= m->flushed_ns) {
-		/* only after the pending list overflowed: keep order, count it */
-		note_repair(m, SP_REPAIR_LATE_CHANGE, -1, ts, -1);
-		ts = m->flushed_ns + 1;
-	}
-	if (m->nr_changes - m->head_changes >= SP_MAX_PENDING_CHANGES) {
-		changes_flush(m, m->changes[m->head_changes].ts + 1);
-		if (ts <= m->flushed_ns) {
-			note_repair(m, SP_REPAIR_LATE_CHANGE, -1, ts, -1);
-			ts = m->flushed_ns + 1;
-		}
-	}
-	if (m->nr_changes == m->alloc_changes && m->head_changes) {
-		memmove(m->changes, m->changes + m->head_changes,
-			(m->nr_changes - m->head_changes) * sizeof(*m->changes));
-		m->nr_changes -= m->head_changes;
-		m->head_changes = 0;
-	}
-	if (m->nr_changes == m->alloc_changes &&
-	    sp_grow_array(&m->changes, &m->alloc_changes, m->nr_changes + 1,
-			  sizeof(*m->changes)))
-		return -ENOMEM;
-	i = m->nr_changes++;
-	while (i > m->head_changes && m->changes[i - 1].ts > ts) {
-		m->changes[i] = m->changes[i - 1];
-		i--;
-	}
-	m->changes[i].ts = ts;
-	m->changes[i].d_running = d_running;
-	m->changes[i].d_waiting = d_waiting;
-	return 0;
-}
-
-/*
- * A change of running(t) or waiting(t) at @ts.  A switch makes two to
- * three at the same time (run_end, wait_begin, run_begin): one with the
- * time of the last pending change is added to it, as changes_flush()
- * would sum them anyway.  Pending changes are all later than flushed_ns,
- * so such a change is never a late one.
- */
-static inline int change_add(struct sp_model *m, uint64_t ts, int d_running, int d_waiting)
-{
-	if (m->nr_changes > m->head_changes && m->changes[m->nr_changes - 1].ts == ts) {
-		struct sp_change *last = &m->changes[m->nr_changes - 1];
-
-		last->d_running += d_running;
-		last->d_waiting += d_waiting;
-		return 0;
-	}
-	return change_insert(m, ts, d_running, d_waiting);
-}
-
-/* ---- wait and run records, held while a repair may change them ---- */
-
-/*
- * Hand the held records out, in the order made, while older than @upto.
- * A consumer that looks the task's name up gets the one it had when the
- * record was made, as if it had not been held.
- */
-static void held_release(struct sp_model *m, uint64_t upto)
-{
-	size_t i = m->head_held, n = m->nr_held;
-
-	for (; i < n && m->held[i].ts < upto; i++) {
-		const struct sp_held *h = &m->held[i];
-		struct sp_task *t = NULL;
-		uint32_t comm = 0;
-
-		if (h->kind == HELD_RUN ? !TOLD(m, run_info) :
-		    h->kind == HELD_BECAME ? !h->has_wait || !TOLD(m, wait) : !TOLD(m, migration))
-			continue;
-		if (h->task && m->tasks[h->task - 1].comm != h->comm) {
-			t = &m->tasks[h->task - 1];
-			comm = t->comm;
-			t->comm = h->comm;
-		}
-		if (h->kind == HELD_RUN)
-			TELL(m, run_info, &h->r);
-		else if (h->kind == HELD_BECAME)
-			TELL(m, wait, &h->w);
-		else
-			migration_tell(m, h->ts, h->mig_pid, h->mig_from, h->mig_to,
-				       h->mig_at_wakeup);
-		if (t)
-			t->comm = comm;
-	}
-	m->head_held = i;
-	if (m->head_held == m->nr_held) {
-		m->held_off += m->nr_held;
-		m->head_held = m->nr_held = 0;
-	}
-}
-
-/* Room for one more held record.  Return: 0 or -ENOMEM. */
-static __attribute__((noinline)) int held_room(struct sp_model *m)
-{
-	if (m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES)
-		held_release(m, m->held[m->head_held].ts + 1);
-	if (m->nr_held == m->alloc_held && m->head_held) {
-		memmove(m->held, m->held + m->head_held,
-			(m->nr_held - m->head_held) * sizeof(*m->held));
-		m->held_off += m->head_held;
-		m->nr_held -= m->head_held;
-		m->head_held = 0;
-	}
-	if (m->nr_held == m->alloc_held &&
-	    sp_grow_array(&m->held, &m->alloc_held, m->nr_held + 1, sizeof(*m->held)))
-		return -ENOMEM;
-	return 0;
-}
-
-/*
- * A new held record of @t (NULL for pid 0), final from @ts on; *@ref gets
- * its index + 1.  Return: NULL for ENOMEM.
- */
-static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, enum held_kind kind,
-				       const struct sp_task *t, uint64_t *ref)
-{
-	struct sp_held *h;
-
-	if ((m->nr_held == m->alloc_held ||
-	     m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES) && held_room(m))
-		return NULL;
-	*ref = m->held_off + m->nr_held + 1;
-	h = &m->held[m->nr_held++];
-	h->ts = ts;
-	h->task = t ? t - m->tasks + 1 : 0;
-	h->comm = t ? t->comm : 0;
-	h->kind = kind;
-	h->has_wait = false;
-	return h;
-}
-
-/* The held record @ref, NULL when none or already handed out. */
-static struct sp_held *held_get(struct sp_model *m, uint64_t ref)
-{
-	if (!ref || ref - 1 < m->held_off + m->head_held)
-		return NULL;
-	return &m->held[ref - 1 - m->held_off];
-}
-
-/* The earliest time any CPU can still reach back to, given records up to @now. */
-static uint64_t reach_back_limit(const struct sp_model *m, uint64_t now)
-{
-	uint64_t limit = now;
-	int c;
-
-	for (c = 0; c < m->nr_cpus; c++) {
-		const struct sp_cpu *cpu = &m->cpus[c];
-		uint64_t t;
-
-		if (!cpu->nr_records)
-			continue;
-		t = cpu->cur_pid < 0 ? cpu->start_ns : cpu->last_sched_ns;
-		if (t < limit)
-			limit = t;
-	}
-	return limit;
-}
-
-/* A power of two: SP_FLUSH_INTERVAL, or 16 records per CPU rounded up. */
-static inline uint64_t flush_interval(const struct sp_model *m)
-{
-	unsigned int n = (unsigned int)m->nr_cpus * 16;
-
-	if (n <= SP_FLUSH_INTERVAL)
-		return SP_FLUSH_INTERVAL;
-	return (uint64_t)1 << (32 - __builtin_clz(n - 1));
 }
 
 /* ---- filters ---- */
@@ -395,7 +109,7 @@ static int wait_begin(struct sp_model *m, struct sp_task *t, uint64_t ts, int cp
 	t->wait_seq = m->nr_records;
 	t->cpu = cpu;
 	t->wait_counted = cpu_selected(m, cpu) && task_selected(m, t);
-	return t->wait_counted ? change_add(m, ts, 0, 1) : 0;
+	return t->wait_counted ? held_change_add(m, ts, 0, 1) : 0;
 }
 
 static int wait_end(struct sp_model *m, struct sp_task *t, uint64_t ts)
@@ -404,7 +118,7 @@ static int wait_end(struct sp_model *m, struct sp_task *t, uint64_t ts)
 		ts = t->wait_since_ns;
 	t->wait_ns += ts - t->wait_since_ns;
 	t->state = SP_TASK_OTHER;
-	return t->wait_counted ? change_add(m, ts, 0, -1) : 0;
+	return t->wait_counted ? held_change_add(m, ts, 0, -1) : 0;
 }
 
 /* A wakeup at @ts by @waker on @waker_cpu makes @t wait, placed on @place. */
@@ -449,7 +163,7 @@ static __attribute__((noinline)) void deferred_mig_tell(struct sp_model *m, stru
 	int pid = cpu->deferred_mig_pid;
 
 	cpu->deferred_mig_ns = SP_NO_TS;
-	migration_tell(m, ts, pid, cpu->deferred_mig_from, cpu->deferred_mig_to,
+	sp_model_tell_migration(m, ts, pid, cpu->deferred_mig_from, cpu->deferred_mig_to,
 		       migration_at_wakeup(m, sp_model_task(m, pid)));
 }
 
@@ -557,7 +271,7 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t s
 		cpu->run_counted = cpu->selected && task_selected(m, t);
 	}
 	if (cpu->run_counted && !ret)
-		ret = change_add(m, ts, 1, 0);
+		ret = held_change_add(m, ts, 1, 0);
 	return ret;
 }
 
@@ -604,7 +318,7 @@ static int run_end(struct sp_model *m, int c, uint64_t ts, enum run_end_how how,
 			h->run = ref;
 	}
 	if (cpu->run_counted)
-		ret = change_add(m, ts, -1, 0);
+		ret = held_change_add(m, ts, -1, 0);
 	cpu->cur_pid = -1;
 	cpu->run_counted = false;
 	if (pid == 0)
@@ -752,7 +466,7 @@ static int handle_migrate(struct sp_model *m, const struct sp_event *ev)
 	if (counted == t->wait_counted)
 		return 0;
 	t->wait_counted = counted;
-	return change_add(m, ev->ts_ns, 0, counted ? 1 : -1);
+	return held_change_add(m, ev->ts_ns, 0, counted ? 1 : -1);
 }
 
 /*
@@ -789,7 +503,7 @@ static int migration_add(struct sp_model *m, const struct sp_event *ev)
 	uint64_t ref;
 
 	if (!t || t->state == SP_TASK_RUNNING || !TOLD(m, migration)) {
-		migration_tell(m, ev->ts_ns, ev->pid, ev->orig_cpu, ev->target_cpu, at_wakeup);
+		sp_model_tell_migration(m, ev->ts_ns, ev->pid, ev->orig_cpu, ev->target_cpu, at_wakeup);
 		return 0;
 	}
 	h = held_add(m, ev->ts_ns, HELD_MIGRATION, t, &ref);
@@ -856,7 +570,7 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 		return -ENOMEM;
 	cpu->nr_switches++;
 	if (ev->pid != cpu->cur_pid)
-		note_repair(m, SP_REPAIR_PREV_MISMATCH, ev->cpu, ev->ts_ns, ev->pid);
+		sp_model_note_repair(m, SP_REPAIR_PREV_MISMATCH, ev->cpu, ev->ts_ns, ev->pid);
 	ret = run_end(m, ev->cpu, ev->ts_ns, ev->prev_runnable ? END_WAITING : END_OTHER, ev);
 	if (ret)
 		return ret;
@@ -937,7 +651,7 @@ static int repair_late_current(struct sp_model *m, int c, struct sp_task *t)
 
 		t->wait_ns -= end - at;
 		if (b->wait_counted)
-			ret = change_add(m, at, 0, -1) ?: change_add(m, end, 0, 1);
+			ret = held_change_add(m, at, 0, -1) ?: held_change_add(m, end, 0, 1);
 		if (never) {
 			b->has_wait = false;
 		} else {
@@ -965,7 +679,7 @@ static int repair_late_current(struct sp_model *m, int c, struct sp_task *t)
 	cpu->run_comm = b->comm;
 	cpu->run_counted = cpu->selected && task_selected(m, t);
 	if (!ret && cpu->run_counted)
-		ret = change_add(m, t_r, 1, 0);
+		ret = held_change_add(m, t_r, 1, 0);
 	return ret ? ret : 1;
 }
 
@@ -1025,7 +739,7 @@ static int wake_elsewhere(struct sp_model *m, struct sp_cpu *cpu, struct sp_task
 	b->w.prev_idle = !cpu->deferred_preempt && next_pid == 0;
 	t->wait_ns += b->w.dur_ns;
 	if (b->wait_counted)
-		ret = change_add(m, w_ns, 0, 1) ?: change_add(m, b->ts, 0, -1);
+		ret = held_change_add(m, w_ns, 0, 1) ?: held_change_add(m, b->ts, 0, -1);
 	if (on->run_became == ref) {
 		on->run_wait_ns = b->w.dur_ns;
 		on->run_waker = b->w.waker;
@@ -1047,7 +761,7 @@ static int repair(struct sp_model *m, int c, int pid)
 	struct sp_task *t;
 	int ret;
 
-	note_repair(m, SP_REPAIR_MISSED_SWITCH, c, t_r, pid);
+	sp_model_note_repair(m, SP_REPAIR_MISSED_SWITCH, c, t_r, pid);
 	if ((cpu->cur_pid == 0) != (pid == 0))
 		prev_idle_repair(m, c, pid == 0);
 	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
@@ -1071,7 +785,7 @@ static int repair(struct sp_model *m, int c, int pid)
 		t->state = SP_TASK_OTHER;
 		t->wake_ns = SP_NO_TS;
 		if (t->wait_counted)
-			ret = change_add(m, t->wait_since_ns, 0, -1);
+			ret = held_change_add(m, t->wait_since_ns, 0, -1);
 	}
 	return ret ? ret : run_begin(m, c, pid, t_r, cpu->last_sched_seq);
 }
@@ -1094,7 +808,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	}
 	if (ev->ts_ns < cpu->last_ts_ns) {
 		/* keep each CPU's clock monotonic; the record still counts */
-		note_repair(m, SP_REPAIR_TIME_BACKWARDS, c, ev->ts_ns, -1);
+		sp_model_note_repair(m, SP_REPAIR_TIME_BACKWARDS, c, ev->ts_ns, -1);
 		fixed = *ev;
 		fixed.ts_ns = cpu->last_ts_ns;
 		ev = &fixed;
@@ -1161,8 +875,8 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	cpu->last_sched_ns = ev->ts_ns;
 	cpu->last_sched_seq = m->nr_records;
 out:
-	if (!(m->nr_records & (flush_interval(m) - 1)))
-		changes_flush(m, reach_back_limit(m, ev->ts_ns));
+	if (!(m->nr_records & (held_flush_interval(m) - 1)))
+		held_flush(m, held_reach_back_limit(m, ev->ts_ns));
 	return ret;
 }
 
@@ -1188,7 +902,7 @@ int sp_model_finish(struct sp_model *m)
 		if (m->end_ns > t->wait_since_ns)
 			t->wait_ns += m->end_ns - t->wait_since_ns;
 	}
-	changes_flush(m, UINT64_MAX);
+	held_flush(m, UINT64_MAX);
 	m->finished = true;
 	return 0;
 }

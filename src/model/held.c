@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * held: the model's changes and records, held back and handed out in time
+ * order once no repair can reach before them (held.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "schedplot/base/alloc.h"
+#include "held.h"
+#include "model-internal.h"
+
+/* ---- running/waiting changes, reordered by time ---- */
+
+/* Hand the steps collected to the consumers. */
+static void steps_out(struct sp_model *m)
+{
+	if (m->nr_steps)
+		TELL(m, steps, m->steps, m->nr_steps);
+	m->nr_steps = 0;
+}
+
+/*
+ * Pending changes are kept sorted by time in changes[head..nr_changes).
+ * Almost all arrive in time order and are appended; only repairs reach
+ * back, and then only a little, so insertion scans from the end.
+ */
+void held_flush(struct sp_model *m, uint64_t upto)
+{
+	while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts < upto) {
+		uint64_t ts = m->changes[m->head_changes].ts;
+		int running = m->running, waiting = m->waiting;
+
+		while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts == ts) {
+			m->running += m->changes[m->head_changes].d_running;
+			m->waiting += m->changes[m->head_changes].d_waiting;
+			m->head_changes++;
+		}
+		m->flushed_ns = ts;
+		m->any_flushed = true;
+		if (m->running != running || m->waiting != waiting) {
+			struct sp_step *s = &m->steps[m->nr_steps++];
+
+			s->ts = ts;
+			s->running = m->running;
+			s->waiting = m->waiting;
+			if (m->nr_steps == SP_STEP_BATCH)
+				steps_out(m);
+		}
+	}
+	steps_out(m);
+	if (m->head_changes == m->nr_changes)
+		m->head_changes = m->nr_changes = 0;
+	held_release(m, upto);
+}
+
+__attribute__((noinline)) int held_change_insert(struct sp_model *m, uint64_t ts,
+					      int d_running, int d_waiting)
+{
+	size_t i;
+
+	if (m->any_flushed && ts <= m->flushed_ns) {
+		/* only after the pending list overflowed: keep order, count it */
+		sp_model_note_repair(m, SP_REPAIR_LATE_CHANGE, -1, ts, -1);
+		ts = m->flushed_ns + 1;
+	}
+	if (m->nr_changes - m->head_changes >= SP_MAX_PENDING_CHANGES) {
+		held_flush(m, m->changes[m->head_changes].ts + 1);
+		if (ts <= m->flushed_ns) {
+			sp_model_note_repair(m, SP_REPAIR_LATE_CHANGE, -1, ts, -1);
+			ts = m->flushed_ns + 1;
+		}
+	}
+	if (m->nr_changes == m->alloc_changes && m->head_changes) {
+		memmove(m->changes, m->changes + m->head_changes,
+			(m->nr_changes - m->head_changes) * sizeof(*m->changes));
+		m->nr_changes -= m->head_changes;
+		m->head_changes = 0;
+	}
+	if (m->nr_changes == m->alloc_changes &&
+	    sp_grow_array(&m->changes, &m->alloc_changes, m->nr_changes + 1,
+			  sizeof(*m->changes)))
+		return -ENOMEM;
+	i = m->nr_changes++;
+	while (i > m->head_changes && m->changes[i - 1].ts > ts) {
+		m->changes[i] = m->changes[i - 1];
+		i--;
+	}
+	m->changes[i].ts = ts;
+	m->changes[i].d_running = d_running;
+	m->changes[i].d_waiting = d_waiting;
+	return 0;
+}
+
+
+/* ---- wait and run records, held while a repair may change them ---- */
+
+/*
+ * Hand the held records out, in the order made, while older than @upto.
+ * A consumer that looks the task's name up gets the one it had when the
+ * record was made, as if it had not been held.
+ */
+void held_release(struct sp_model *m, uint64_t upto)
+{
+	size_t i = m->head_held, n = m->nr_held;
+
+	for (; i < n && m->held[i].ts < upto; i++) {
+		const struct sp_held *h = &m->held[i];
+		struct sp_task *t = NULL;
+		uint32_t comm = 0;
+
+		if (h->kind == HELD_RUN ? !TOLD(m, run_info) :
+		    h->kind == HELD_BECAME ? !h->has_wait || !TOLD(m, wait) : !TOLD(m, migration))
+			continue;
+		if (h->task && m->tasks[h->task - 1].comm != h->comm) {
+			t = &m->tasks[h->task - 1];
+			comm = t->comm;
+			t->comm = h->comm;
+		}
+		if (h->kind == HELD_RUN)
+			TELL(m, run_info, &h->r);
+		else if (h->kind == HELD_BECAME)
+			TELL(m, wait, &h->w);
+		else
+			sp_model_tell_migration(m, h->ts, h->mig_pid, h->mig_from, h->mig_to,
+				       h->mig_at_wakeup);
+		if (t)
+			t->comm = comm;
+	}
+	m->head_held = i;
+	if (m->head_held == m->nr_held) {
+		m->held_off += m->nr_held;
+		m->head_held = m->nr_held = 0;
+	}
+}
+
+/* Room for one more held record.  Return: 0 or -ENOMEM. */
+__attribute__((noinline)) int held_room(struct sp_model *m)
+{
+	if (m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES)
+		held_release(m, m->held[m->head_held].ts + 1);
+	if (m->nr_held == m->alloc_held && m->head_held) {
+		memmove(m->held, m->held + m->head_held,
+			(m->nr_held - m->head_held) * sizeof(*m->held));
+		m->held_off += m->head_held;
+		m->nr_held -= m->head_held;
+		m->head_held = 0;
+	}
+	if (m->nr_held == m->alloc_held &&
+	    sp_grow_array(&m->held, &m->alloc_held, m->nr_held + 1, sizeof(*m->held)))
+		return -ENOMEM;
+	return 0;
+}
+
+
+
+/* The earliest time any CPU can still reach back to, given records up to @now. */
+uint64_t held_reach_back_limit(const struct sp_model *m, uint64_t now)
+{
+	uint64_t limit = now;
+	int c;
+
+	for (c = 0; c < m->nr_cpus; c++) {
+		const struct sp_cpu *cpu = &m->cpus[c];
+		uint64_t t;
+
+		if (!cpu->nr_records)
+			continue;
+		t = cpu->cur_pid < 0 ? cpu->start_ns : cpu->last_sched_ns;
+		if (t < limit)
+			limit = t;
+	}
+	return limit;
+}
