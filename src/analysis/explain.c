@@ -649,6 +649,15 @@ static int behind_add(const struct sp_explain_case *c, const struct sp_explain_r
 	return 0;
 }
 
+static int cmp_run(const void *a, const void *b)
+{
+	const struct sp_explain_run *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->end_ns < y->end_ns ? -1 : x->end_ns > y->end_ns;
+}
+
 static int cmp_behind(const void *a, const void *b)
 {
 	const struct sp_explain_behind *x = a, *y = b;
@@ -674,6 +683,11 @@ static int case_facts(struct sp_explain_case *c)
 	uint64_t wake = w->start_ns, end = wake + w->dur_ns;
 	const struct sp_explain_row *ran = row_cpu(c, w->cpu);
 
+	/* a run a repair ended in the past may have been told after later ones */
+	for (int r = 0; r < c->nr_rows; r++)
+		if (c->rows[r].nr_runs > 1)
+			qsort(c->rows[r].runs, c->rows[r].nr_runs, sizeof(c->rows[r].runs[0]),
+			      cmp_run);
 	c->next_end_ns = SP_NO_TS;
 	for (size_t i = 0; ran && i < ran->nr_runs; i++)
 		if (ran->runs[i].pid == w->pid && ran->runs[i].start_ns == end)

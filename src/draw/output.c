@@ -477,10 +477,25 @@ static void release(struct sp_output *out)
 	out->format = SP_FORMAT_NONE;
 }
 
+void sp_output_text_options(cairo_t *cr)
+{
+	cairo_font_options_t *fo = cairo_font_options_create();
+
+	/*
+	 * The same text metrics for every format and machine: no hinted
+	 * metrics, no subpixel antialiasing taken from the desktop settings.
+	 */
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_subpixel_order(fo, CAIRO_SUBPIXEL_ORDER_DEFAULT);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+}
+
 int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
 		   double width, double height, struct sp_error *err)
 {
-	cairo_font_options_t *fo;
 	bool to_stdout;
 	int ret;
 
@@ -561,17 +576,7 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
 		goto fail;
 	}
 
-	/*
-	 * The same text metrics for every format and machine: no hinted
-	 * metrics, no subpixel antialiasing taken from the desktop settings.
-	 */
-	fo = cairo_font_options_create();
-	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-	cairo_font_options_set_subpixel_order(fo, CAIRO_SUBPIXEL_ORDER_DEFAULT);
-	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
-	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	cairo_set_font_options(out->cr, fo);
-	cairo_font_options_destroy(fo);
+	sp_output_text_options(out->cr);
 
 	if (fmt == SP_FORMAT_PNG) {
 		cairo_save(out->cr);

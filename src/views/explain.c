@@ -251,7 +251,8 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 		if (c->mig_ns != SP_NO_TS)
 			snprintf(moved, sizeof(moved), " at %s",
 				 rel(r1, sizeof(r1), c->mig_ns, wake, unicode));
-		add_line(o, "placed on CPU %d%s, moved to CPU %d%s; waited %s%s", w->target_cpu,
+		add_line(o, "%s on CPU %d%s, moved to CPU %d%s; waited %s%s",
+			 w->wait_class == SP_WAIT_WAKEUP ? "placed" : "queued", w->target_cpu,
 			 w->target_cpu == w->waker_cpu && w->wait_class == SP_WAIT_WAKEUP
 				 ? " (the waker's)" : "",
 			 w->cpu, moved, dur(d, sizeof(d), w->dur_ns), behind);
@@ -511,6 +512,8 @@ double sp_explain_figure_height(const struct sp_explain_figure *fig,
 		cairo_destroy(cr);
 		return -1;
 	}
+	/* measured as the output will draw */
+	sp_output_text_options(cr);
 	for (size_t i = 0; i < nr; i++) {
 		double h;
 

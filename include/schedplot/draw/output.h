@@ -139,6 +139,16 @@ int sp_output_open(struct sp_output *out, const char *path, enum sp_format fmt,
 		   double width, double height, struct sp_error *err);
 
 /**
+ * sp_output_text_options - the font options every output draws text with
+ * @cr: a context (an output's, or one that measures text for it)
+ *
+ * No hinted metrics and no desktop settings: text measures the same on
+ * every surface and machine, so what a layout measured on a scratch
+ * context holds on the output.
+ */
+void sp_output_text_options(struct _cairo *cr);
+
+/**
  * sp_output_close - finish the image and put it in place
  * @out: an opened output (closing one that is not open does nothing)
  * @commit: false to throw the image away
