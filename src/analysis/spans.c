@@ -175,6 +175,8 @@ static void span_end(struct sp_spans *sp, int kind, const struct sp_event *ev, u
 			if (sp_samples_add(&k->durs, dur))
 				sp->error = -ENOMEM;
 			k->total_ns += dur;
+			if (sp->on_span)
+				sp->on_span(sp->hook_data, kind, o->ts_ns, ev->ts_ns, o->cpu, o->pid);
 		}
 	}
 	if (sp->keep && o->lost == gaps && o->cpu >= 0 && o->cpu < sp->nr_cpus)
@@ -214,8 +216,11 @@ static void spans_watch(void *data, const struct sp_event *ev)
 
 	for (i = 0; i < sp->nr_marks; i++)
 		if (ev->watched >> sp->marks[i].watch & 1 &&
-		    counts(sp, ev->ts_ns, ev->cpu, ev->common_pid))
+		    counts(sp, ev->ts_ns, ev->cpu, ev->common_pid)) {
 			sp->marks[i].nr++;
+			if (sp->on_mark)
+				sp->on_mark(sp->hook_data, i, ev);
+		}
 	/* ends first: a record that ends one span and starts the next does both */
 	for (i = 0; i < sp->nr_kinds; i++)
 		if (ev->watched >> sp->kinds[i].end_watch & 1)

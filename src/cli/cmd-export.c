@@ -15,9 +15,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "schedplot/analysis/spans.h"
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/evspec.h"
+#include "schedplot/cli/viewopts.h"
 #include "schedplot/export/sqlite.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/trace.h"
@@ -42,6 +45,12 @@ static const char export_usage[] =
 	"  -a, --append          add the traces to the existing database FILE, one\n"
 	"                        transaction each (a new FILE is made)\n"
 	"      --idle            also the runs of the idle task (pid 0)\n"
+	"      --mark EVENT[/FILTER/]\n"
+	"                        the records of EVENT (SYSTEM:EVENT) that pass FILTER\n"
+	"                        (as trace-cmd report -F takes it) into marks\n"
+	"      --span START[/FILTER/]..END[/FILTER/] key=FIELD[,FIELD][ name=NAME]\n"
+	"                        intervals from a START record to the next END record of\n"
+	"                        the same key into spans (repeatable, as --mark)\n"
 	"  -i, --input FILE      a trace to export (repeatable; also as operands)\n"
 	"  -v, --verbose         say which trace_id each trace got; list what was\n"
 	"                        repaired or lost (-vv: all)\n"
@@ -56,6 +65,8 @@ static const struct option export_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "append", no_argument, NULL, 'a' },
 	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "mark", required_argument, NULL, SP_VOPT_MARK },
+	{ "span", required_argument, NULL, SP_VOPT_SPAN },
 	{ "input", required_argument, NULL, 'i' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -71,40 +82,78 @@ static bool same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/*
+ * The --mark and --span records and spans of an open trace: every one
+ * of them, wherever and whoever.  Return: an exit code, said.
+ */
+static int plan_spans(struct sp_trace *t, const struct sp_view_opts *o, struct sp_spans *sp)
+{
+	struct sp_scope all;
+	int ret;
+
+	memset(sp, 0, sizeof(*sp));
+	if (!o->nr_marks && !o->nr_spans)
+		return SP_EXIT_OK;
+	ret = sp_evspec_plan(t->reader, t->path, o, sp, true);
+	if (ret)
+		return ret;
+	sp_scope_init(&all, 0, UINT64_MAX);
+	all.model = &t->model;
+	all.reader = t->reader;
+	if (sp_spans_init(sp, &all, t->reader, t->nr_cpus))
+		return sp_cli_fail(t->path, "out of memory");
+	return SP_EXIT_OK;
+}
+
 /* One trace into the database, in its own transaction. */
-static int export_one(struct sp_export *x, const char *path, const char *output)
+static int export_one(struct sp_export *x, const char *path, const char *output,
+		      const struct sp_view_opts *o)
 {
 	struct sp_model_observer obs;
 	struct sp_error err;
+	struct sp_spans sp;
 	struct sp_pass pass;
 	struct sp_trace t;
+	bool spans;
 	int ret;
 
 	ret = sp_cli_open(&t, path);
 	if (ret)
 		return ret;
+	ret = plan_spans(&t, o, &sp);
+	spans = o->nr_marks || o->nr_spans;
+	if (ret)
+		goto out;
 	sp_error_clear(&err);
-	if (sp_export_begin(x, &t, path, &err)) {
-		sp_trace_close(&t);
-		return sp_cli_fail(output, "cannot add '%s': %s", path, err.msg);
+	if (sp_export_begin(x, &t, path, spans ? &sp : NULL, &err)) {
+		ret = sp_cli_fail(output, "cannot add '%s': %s", path, err.msg);
+		goto out;
 	}
 	sp_pass_init(&pass);
 	sp_export_observer(x, &obs);
 	sp_pass_add(&pass, &obs);
+	if (spans) {
+		sp_spans_observer(&sp, &obs);
+		sp_pass_add(&pass, &obs);
+	}
 	ret = sp_cli_run(&t, &pass, NULL);
+	if (!ret && spans && sp_spans_finish(&sp))
+		ret = sp_cli_fail(path, "out of memory");
 	if (ret) {
 		sp_export_abort(x);
-		sp_trace_close(&t);
-		return ret;
+		goto out;
 	}
 	sp_error_clear(&err);
 	if (sp_export_end(x, &err)) {
-		sp_trace_close(&t);
-		return sp_cli_fail(output, "cannot add '%s': %s", path, err.msg);
+		ret = sp_cli_fail(output, "cannot add '%s': %s", path, err.msg);
+		goto out;
 	}
 	sp_cli_note(path, "exported as trace_id %lld", (long long)sp_export_trace_id(x));
+out:
+	if (spans)
+		sp_spans_release(&sp);
 	sp_trace_close(&t);
-	return SP_EXIT_OK;
+	return ret;
 }
 
 /*
@@ -161,6 +210,7 @@ static int open_db(struct sp_export **x, const char *output, bool append, bool i
 int sp_cmd_export(int argc, char **argv)
 {
 	struct sp_cli_inputs in = { 0 };
+	struct sp_view_opts o = { .cmd = "export" };
 	struct sp_export *x = NULL;
 	struct sp_tempfile tf;
 	struct sp_error err;
@@ -184,6 +234,12 @@ int sp_cmd_export(int argc, char **argv)
 			break;
 		case OPT_IDLE:
 			idle = true;
+			break;
+		case SP_VOPT_MARK:
+		case SP_VOPT_SPAN:
+			ret = sp_evspec_keep(&o, opt, optarg);
+			if (ret)
+				goto out;
 			break;
 		case 'i':
 			ret = sp_cli_inputs_add(&in, optarg);
@@ -227,7 +283,7 @@ int sp_cmd_export(int argc, char **argv)
 	if (ret)
 		goto out;
 	for (i = 0; i < in.nr && !ret; i++) {
-		ret = export_one(x, in.paths[i], output);
+		ret = export_one(x, in.paths[i], output, &o);
 		if (!ret)
 			done++;
 	}
@@ -250,6 +306,8 @@ int sp_cmd_export(int argc, char **argv)
 	else if (ret)
 		sp_cli_fail(output, "%s", is_new ? "not written" : "left as it was");
 out:
+	free(o.marks);
+	free(o.spans);
 	sp_cli_inputs_release(&in);
 	return ret;
 }

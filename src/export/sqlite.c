@@ -26,6 +26,7 @@
 #include "schedplot/analysis/latency.h"
 #include "schedplot/analysis/marks.h"
 #include "schedplot/analysis/migrations.h"
+#include "schedplot/analysis/spans.h"
 #include "schedplot/analysis/stats.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
@@ -91,7 +92,11 @@ static const char SCHEMA[] =
 	"  value INTEGER NOT NULL);\n"
 	"CREATE TABLE marks (\n"
 	"  trace_id INTEGER NOT NULL REFERENCES traces, ts_ns INTEGER NOT NULL,\n"
-	"  cpu INTEGER NOT NULL, pid INTEGER NOT NULL, text TEXT NOT NULL);\n"
+	"  cpu INTEGER NOT NULL, pid INTEGER NOT NULL, text TEXT, name TEXT NOT NULL);\n"
+	"CREATE TABLE spans (\n"
+	"  trace_id INTEGER NOT NULL REFERENCES traces, name TEXT NOT NULL,\n"
+	"  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, dur_ns INTEGER NOT NULL,\n"
+	"  cpu INTEGER, pid INTEGER);\n"
 	/*
 	 * A wait: what the run it ended with says of it.  A wait ends as a
 	 * run begins, so its columns are in the run's row (placement not
@@ -132,14 +137,15 @@ static const char INDICES[] =
 	"CREATE INDEX IF NOT EXISTS repairs_trace ON repairs (trace_id, ts_ns);\n"
 	"CREATE INDEX IF NOT EXISTS lost_events_trace ON lost_events (trace_id, cpu, ts_ns);\n"
 	"CREATE INDEX IF NOT EXISTS power_cpu ON power (trace_id, cpu, kind, start_ns);\n"
-	"CREATE INDEX IF NOT EXISTS marks_trace ON marks (trace_id, ts_ns);\n";
+	"CREATE INDEX IF NOT EXISTS marks_trace ON marks (trace_id, ts_ns);\n"
+	"CREATE INDEX IF NOT EXISTS spans_trace ON spans (trace_id, name, start_ns);\n";
 
 /* The page size of a new database: large pages make bulk inserts cheaper. */
 #define PAGE_SIZE "16384"
 
 /* The tables with rows per trace, for a pass made again. */
 static const char *const ROW_TABLES[] = {
-	"task_names", "runs", "migrations", "power", "marks",
+	"task_names", "runs", "migrations", "power", "marks", "spans",
 };
 
 /*
@@ -153,7 +159,7 @@ static const char *const ROW_TABLES[] = {
 
 enum stmt {
 	ST_TRACE, ST_TRACE_END, ST_CPU, ST_TASK, ST_NAME, ST_RUN, ST_RUNS,
-	ST_MIGRATION, ST_REPAIR, ST_LOST, ST_POWER, ST_MARK, ST_NR,
+	ST_MIGRATION, ST_REPAIR, ST_LOST, ST_POWER, ST_MARK, ST_SPAN, ST_NR,
 };
 
 static const char *const STMT_SQL[ST_NR] = {
@@ -174,7 +180,8 @@ static const char *const STMT_SQL[ST_NR] = {
 	[ST_REPAIR] = "INSERT INTO repairs VALUES (?,?,?,?,?)",
 	[ST_LOST] = "INSERT INTO lost_events VALUES (?,?,?,?)",
 	[ST_POWER] = "INSERT INTO power VALUES (?,?,?,?,?,?)",
-	[ST_MARK] = "INSERT INTO marks VALUES (?,?,?,?,?)",
+	[ST_MARK] = "INSERT INTO marks VALUES (?,?,?,?,?,?)",
+	[ST_SPAN] = "INSERT INTO spans VALUES (?,?,?,?,?,?,?)",
 };
 
 /* A run waiting in the batch, with the wait it ended (has_wait). */
@@ -219,6 +226,7 @@ struct sp_export {
 	struct power_now *power[SP_POWER_NR_KINDS];
 	int power_req[SP_POWER_NR_KINDS];
 	int print_req;		/* ftrace:print's request, -1: none */
+	struct sp_spans *spans;	/* --mark and --span: their records and spans, or NULL */
 	struct run_row batch[RUN_BATCH];
 	int nr_batch;
 };
@@ -712,6 +720,7 @@ static void on_extra(void *data, const struct sp_event *ev)
 		sqlite3_bind_int64(st, 3, ev->cpu);
 		sqlite3_bind_int64(st, 4, ev->common_pid);
 		sqlite3_bind_text(st, 5, text, (int)len, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 6, "trace_marker", -1, SQLITE_STATIC);
 		step(x, st);
 	}
 }
@@ -756,6 +765,41 @@ static void on_reset(void *data)
 				 "cannot start the trace's rows again: %s", sqlite3_errmsg(x->db));
 		}
 	}
+}
+
+/* A record of a --mark: a row of marks, named as the definition is. */
+static void on_mark(void *data, int mark, const struct sp_event *ev)
+{
+	struct sp_export *x = data;
+	sqlite3_stmt *st = x->st[ST_MARK];
+
+	if (x->error)
+		return;
+	sqlite3_bind_int64(st, 1, x->trace_id);
+	bind_ts(st, 2, ev->ts_ns);
+	sqlite3_bind_int64(st, 3, ev->cpu);
+	sqlite3_bind_int64(st, 4, ev->common_pid);
+	sqlite3_bind_null(st, 5);
+	bind_text(st, 6, x->spans->marks[mark].name);
+	step(x, st);
+}
+
+/* A span of a --span that ended. */
+static void on_span(void *data, int kind, uint64_t t0_ns, uint64_t t1_ns, int cpu, int pid)
+{
+	struct sp_export *x = data;
+	sqlite3_stmt *st = x->st[ST_SPAN];
+
+	if (x->error)
+		return;
+	sqlite3_bind_int64(st, 1, x->trace_id);
+	bind_text(st, 2, x->spans->kinds[kind].name);
+	bind_ts(st, 3, t0_ns);
+	bind_ts(st, 4, t1_ns);
+	sqlite3_bind_int64(st, 5, (int64_t)(t1_ns - t0_ns));
+	bind_known(st, 6, cpu);
+	bind_known(st, 7, pid);
+	step(x, st);
 }
 
 void sp_export_observer(struct sp_export *x, struct sp_model_observer *obs)
@@ -806,6 +850,7 @@ static void release_trace(struct sp_export *x)
 	x->tasks = NULL;
 	x->alloc_tasks = 0;
 	x->t = NULL;
+	x->spans = NULL;
 }
 
 /* Ask for the power and trace_marker events, where the trace has them. */
@@ -839,7 +884,7 @@ static int request_events(struct sp_export *x, struct sp_trace *t, struct sp_err
 }
 
 int sp_export_begin(struct sp_export *x, struct sp_trace *t, const char *name,
-		    struct sp_error *err)
+		    struct sp_spans *spans, struct sp_error *err)
 {
 	sqlite3_stmt *st = x->st[ST_TRACE];
 	const char *uname = sp_reader_uname(t->reader);
@@ -852,6 +897,12 @@ int sp_export_begin(struct sp_export *x, struct sp_trace *t, const char *name,
 	x->error = 0;
 	x->nr_batch = 0;
 	x->t = t;
+	x->spans = spans;
+	if (spans) {
+		spans->on_span = on_span;
+		spans->on_mark = on_mark;
+		spans->hook_data = x;
+	}
 	/* every repair and gap, for the repairs and lost_events tables */
 	t->keep_notes = SIZE_MAX;
 	sp_scope_init(&all, 0, UINT64_MAX);

@@ -64,6 +64,77 @@ expect_status 0 "export --idle"
 "$SCHEDPLOT" runs -q --idle "$f" >"$TMP/runs.csv"
 python3 "$SRCDIR/tests/oracle/export-agrees.py" "$TMP/idle.db" 1 "$TMP/stats.json" "$TMP/runs.csv"
 
+# ---- sleeps: the same rule on the runs trace-cmd report shows ----
+# (tests/oracle/report-stats.py --runs: every run from the report's text;
+# a sleep from a run's switch-out in a state a task is woken from to the
+# start of the wait before the task's next run, in the order runs end)
+if command -v trace-cmd >/dev/null 2>&1; then
+	for name in overload messaging; do
+		f=$TRACES/$name.dat
+		id=$(sql "$db" "SELECT trace_id FROM traces WHERE file = '$f'")
+		python3 "$SRCDIR/tests/oracle/report-stats.py" --runs "$f" 2>/dev/null >"$TMP/oracle.runs"
+		python3 - "$TMP/oracle.runs" >"$TMP/oracle.sleeps" <<'EOF'
+import sys
+runs = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f[0] == "open" or f[1] == "0":
+        continue
+    pid, start, end, how, wait = int(f[1]), int(f[2]), int(f[3]), f[4], int(f[5])
+    runs.setdefault(pid, []).append((end, start, how, wait))
+for pid, rs in runs.items():
+    rs.sort()
+    for (end, _, how, _), (_, start, _, wait) in zip(rs, rs[1:]):
+        if how[0] not in "RXZx?" and how not in ("repair", "end") and start - wait >= end:
+            print(pid, end, start - wait, how)
+EOF
+		sql "$db" "SELECT pid, start_ns, end_ns, state FROM sleeps WHERE trace_id = $id" |
+			tr '|' ' ' | sort >"$TMP/sql.sleeps"
+		sort -o "$TMP/oracle.sleeps" "$TMP/oracle.sleeps"
+		if [ -s "$TMP/oracle.sleeps" ] && cmp -s "$TMP/oracle.sleeps" "$TMP/sql.sleeps"; then
+			ok "$name.dat: the $(wc -l <"$TMP/sql.sleeps") sleeps are those of trace-cmd report's runs"
+		else
+			not_ok "$name.dat: sleeps differ from trace-cmd report's: $(diff "$TMP/oracle.sleeps" \
+				"$TMP/sql.sleeps" | head -5)"
+		fi
+	done
+else
+	skip "no trace-cmd: sleeps not compared with its report"
+fi
+
+# ---- --mark and --span: their rows give stats' counts, totals, p99 ----
+defs=(--mark 'sched:sched_process_exec' --mark 'sched:sched_waking/prio < 100/'
+      --span 'sched:sched_waking..sched:sched_wakeup key=pid name=waking')
+f=$TRACES/overload.dat
+run "$SCHEDPLOT" export -q "${defs[@]}" -o "$TMP/spans.db" "$f"
+expect_status 0 "export with --mark and --span"
+"$SCHEDPLOT" stats -q --json "${defs[@]}" "$f" >"$TMP/stats.json"
+python3 - "$TMP/spans.db" "$TMP/stats.json" <<'EOF'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+st = json.load(open(sys.argv[2]))
+def check(what, got, want):
+    print("%s - %s: %s%s" % ("ok" if got == want else "not ok", what, got,
+                             "" if got == want else ", stats says %s" % want))
+for m in st["marks"]:
+    check("marks named %s" % m["name"],
+          db.execute("SELECT count(*) FROM marks WHERE name = ?", (m["name"],)).fetchone()[0],
+          m["count"])
+for s in st["spans"]:
+    n, total, mx = db.execute("SELECT count(*), sum(dur_ns), max(dur_ns) FROM spans "
+                              "WHERE name = ?", (s["name"],)).fetchone()
+    p99 = db.execute("SELECT max(dur_ns) FROM (SELECT dur_ns, row_number() OVER "
+                     "(ORDER BY dur_ns) AS rk FROM spans WHERE name = ?) "
+                     "WHERE rk <= (99 * ? + 99) / 100", (s["name"], n)).fetchone()[0]
+    check("spans named %s: count, total, p99, max" % s["name"], [n, total, p99, mx],
+          [s["count"], s["total_ns"], s["p99_ns"], s["max_ns"]])
+check("marks of trace_marker: none in this trace",
+      db.execute("SELECT count(*) FROM marks WHERE name = 'trace_marker'").fetchone()[0], 0)
+EOF
+run "$SCHEDPLOT" export -q --mark 'nosuch:event' -o "$TMP/nosuch.db" "$f"
+expect_status 1 "--mark of an event the trace lacks"
+check "no database is left" test ! -e "$TMP/nosuch.db"
+
 # ---- the file says what it is ----
 check "PRAGMA user_version is the schema version" \
 	test "$(sql "$db" "PRAGMA user_version")" = 1

@@ -31,6 +31,7 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/scope.h"
 
+struct sp_event;
 struct sp_reader;
 
 #define SP_SPANS_MAX_KINDS	8
@@ -94,6 +95,15 @@ struct sp_spans {
 	uint64_t draw_t0_ns, draw_t1_ns;	/* the window drawn */
 	uint64_t merge_ns;		/* spans closer than this on a CPU are merged */
 	bool keep;
+	/*
+	 * Told, when set, of each span that counts as it ends (not a broken
+	 * one: @t0_ns, @cpu and @pid are its start record's) and of each
+	 * record of a mark that counts (@mark its index in marks[]): for a
+	 * consumer that keeps them all (export)
+	 */
+	void (*on_span)(void *data, int kind, uint64_t t0_ns, uint64_t t1_ns, int cpu, int pid);
+	void (*on_mark)(void *data, int mark, const struct sp_event *ev);
+	void *hook_data;
 
 	/* private */
 	const struct sp_reader *reader;	/* the lost records */

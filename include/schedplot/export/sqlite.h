@@ -8,6 +8,7 @@
 struct sp_error;
 struct sp_export;
 struct sp_model_observer;
+struct sp_spans;
 struct sp_trace;
 
 /*
@@ -67,6 +68,9 @@ int sp_export_open(struct sp_export **out, const char *path, bool create, bool i
  * @x: the export
  * @t: the trace, open (sp_trace_open()), before its pass
  * @name: the file's name as given, for the traces table
+ * @spans: the --mark and --span definitions planned for @t, whose records
+ *	   and spans become rows of marks and spans (its consumer is the
+ *	   caller's to register, and to finish); NULL: none
  * @err: filled in on failure
  *
  * Asks the reader for the extra events the tables hold where the trace
@@ -77,7 +81,7 @@ int sp_export_open(struct sp_export **out, const char *path, bool create, bool i
  * Return: 0, or a negative code with @err set (nothing is left begun).
  */
 int sp_export_begin(struct sp_export *x, struct sp_trace *t, const char *name,
-		    struct sp_error *err);
+		    struct sp_spans *spans, struct sp_error *err);
 
 /**
  * sp_export_observer - the consumer of the pass that fills the tables
