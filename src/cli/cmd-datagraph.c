@@ -8,7 +8,9 @@
 #include <stdlib.h>
 
 #include "schedplot/cli/cli.h"
+#include "schedplot/analysis/fieldkey.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/evspec.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/cli/viewpower.h"
 #include "schedplot/draw/output.h"
@@ -59,7 +61,9 @@ static const char datagraph_usage[] =
 	"                          or not, at any depth (trace-cmd record -c)\n"
 	"      --color-by WHAT     pid (default: every thread its own color),\n"
 	"                          command, or process (threads as their process;\n"
-	"                          'parent' is its old name)\n"
+	"                          'parent' is its old name), or a number field of\n"
+	"                          the switch-in record, such as next_prio (a scale\n"
+	"                          from dark to light)\n"
 	"      --palette NAME      default, colorblind or grey\n"
 	"      --aggregate RULE    how a pixel column of a row is colored: share\n"
 	"                          (default: the task with most of its busy time,\n"
@@ -161,6 +165,7 @@ struct datagraph_run {
 	struct sp_runlist runs;		/* for SVG hover titles */
 	struct sp_dg_marks marks;	/* --migrations, --wakeups, --placement, --events */
 	int *socket;			/* per CPU, for the marks; NULL without a topology */
+	struct sp_fieldkey field;	/* --color-by FIELD */
 };
 
 /* Runs kept for SVG hover titles at most: a zoomed-in window's. */
@@ -172,6 +177,27 @@ static void datagraph_size(struct sp_view_run *run)
 
 	run->width = o->width > 0 ? o->width : o->format == SP_FORMAT_PNG ? 1600 : 720;
 	run->height = 0;	/* grows with the rows and the legend: known after the pass */
+}
+
+/* --color-by FIELD: the switch records' FIELD and next_pid, a number. */
+static int plan_field(struct sp_view_run *run, struct datagraph_run *v)
+{
+	const char *fields[] = { run->opts.color_field, "next_pid" };
+	char text[96];
+	int kind, ret;
+
+	snprintf(text, sizeof(text), "%s", run->opts.color_field);
+	ret = sp_evspec_watch(run->trace.reader, run->trace.path, "--color-by", text,
+			      &(struct sp_evspec){ .event = "sched:sched_switch" }, fields, 2,
+			      &v->field.watch);
+	if (ret)
+		return ret;
+	kind = sp_reader_watch_kind(run->trace.reader, v->field.watch, 0);
+	if (kind == SP_VALUE_STR)
+		return sp_cli_usage("datagraph", "--color-by %s: a string; color by a number "
+				    "of sched_switch, such as next_prio", text);
+	v->field.is_signed = kind == SP_VALUE_S64;
+	return SP_EXIT_OK;
 }
 
 static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
@@ -205,6 +231,11 @@ static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
 		return ret;
 	sp_runlist_init(&v->runs, o->t0_ns, o->t1_ns,
 			o->format == SP_FORMAT_SVG ? DATAGRAPH_MAX_TITLED_RUNS : 0);
+	if (o->color_field) {
+		ret = plan_field(run, v);
+		if (ret)
+			return ret;
+	}
 	return sp_view_marks_plan(run, &v->marks, &v->tl, &v->socket);
 }
 
@@ -224,6 +255,12 @@ static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass
 	struct sp_model_observer obs;
 
 	sp_timeline_observer(&v->tl, &obs);
+	/* --color-by FIELD: the timeline is told the runs keyed by value */
+	if (run->opts.color_field) {
+		if (sp_fieldkey_init(&v->field, &obs, run->trace.nr_cpus))
+			pass->pass.error = -ENOMEM;
+		sp_fieldkey_observer(&v->field, &obs);
+	}
 	sp_pass_add(&pass->pass, &obs);
 	if (v->runs.max_runs)	/* the runs titled in an SVG */
 		sp_pass_add(&pass->pass, &(struct sp_model_observer){
@@ -242,12 +279,22 @@ static int datagraph_finish(struct sp_view_run *run)
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot finish the timeline");
 	sp_view_datagraph_opts(&run->opts, run->row_socket, &dopts);
+	if (run->opts.color_field) {
+		if (v->field.error)
+			return sp_cli_fail_code(NULL, v->field.error, "cannot key the runs by value");
+		dopts.field = &v->field;
+		dopts.field_name = run->opts.color_field;
+	}
 	ret = sp_view_power_finish(&v->power, &run->opts, &run->trace, &dopts);
 	if (ret)
 		return ret;
 	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
+	/* -v: the time of each value, in the window, on the rows drawn */
+	for (size_t k = SP_DG_NR_SPECIAL_KEYS; run->opts.color_field && k < v->dg.nr_keys; k++)
+		sp_cli_note(run->trace.path, "colors: %s: %llu ns", v->dg.keys[k].label,
+			    (unsigned long long)v->dg.keys[k].ns);
 	ret = sp_view_colors_out(&run->opts, &v->dg);
 	if (ret)
 		return ret;
@@ -287,6 +334,7 @@ static void datagraph_release(struct sp_view_run *run)
 	sp_timeline_release(&v->tl);
 	sp_runlist_release(&v->runs);
 	sp_dg_marks_release(&v->marks);
+	sp_fieldkey_release(&v->field);
 	free(v->socket);
 }
 

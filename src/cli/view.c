@@ -263,6 +263,17 @@ static int add_events(struct sp_view_opts *o, const char *arg)
 	return 0;
 }
 
+/* A name a field of an event may have. */
+static bool field_name_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
 /* --color-by's names, and a color file's color_by */
 static const char *const color_by_names[] = {
 	[SP_COLOR_BY_PID] = "pid",
@@ -342,10 +353,17 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 			break;
 		case SP_VOPT_COLOR_BY:
 			o->color_by_given = true;
-			if (color_by_of(optarg, &o->color_by))
-				return sp_cli_usage(cmd, "--color-by must be pid, command or "
-						    "process, not '%s'", optarg);
-			break;
+			if (!color_by_of(optarg, &o->color_by))
+				break;
+			/* a field of the switch-in record, such as next_prio */
+			if (!strcmp(cmd, "datagraph") && field_name_ok(optarg)) {
+				o->color_by = SP_COLOR_BY_FIELD;
+				o->color_field = optarg;
+				break;
+			}
+			return sp_cli_usage(cmd, "--color-by must be pid, command or process%s, "
+					    "not '%s'", strcmp(cmd, "datagraph") ? "" :
+					    ", or a field of sched_switch such as next_prio", optarg);
 		case SP_VOPT_PALETTE:
 			if (!sp_palette_by_name(optarg))
 				return sp_cli_usage(cmd, "unknown palette '%s' (known: %s)",
@@ -449,6 +467,9 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 	if (o->min_at && (o->has_min || o->has_time_start))
 		return sp_cli_usage(cmd, "--min-at starts the window at an event: leave out "
 				    "--min and --time's start");
+	if (o->color_field && (o->colors_in || o->colors_out))
+		return sp_cli_usage(cmd, "--color-by %s colors by value: --colors and --colors-out "
+				    "keep the colors of tasks", o->color_field);
 	if (o->format == SP_FORMAT_NONE)
 		o->format = SP_FORMAT_PNG;
 	if (o->colors_in) {

@@ -15,6 +15,7 @@
 #include "schedplot/draw/palette.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/timeline.h"
+#include "schedplot/analysis/fieldkey.h"
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-power.h"
 
@@ -278,6 +279,54 @@ static struct sp_datagraph_key *new_key(struct build *b, int64_t group)
 /* Group ids: specials are small negatives, so no pid or string id collides. */
 #define GROUP_OF_SPECIAL(k) (-1 - (int64_t)(k))
 
+/*
+ * The sequential scale of --color-by FIELD, from dark violet through blue
+ * and green to light yellow (the anchors of the viridis scale, whose
+ * lightness grows all along it, so its order survives grey printing and
+ * color blindness), at 0 <= @f <= 1.
+ */
+static void value_color(double f, struct sp_rgb *c)
+{
+	static const struct sp_rgb anchor[] = {
+		{ 0.267, 0.005, 0.329 }, { 0.231, 0.322, 0.545 }, { 0.129, 0.569, 0.549 },
+		{ 0.369, 0.788, 0.384 }, { 0.992, 0.906, 0.145 },
+	};
+	double x = (f < 0 ? 0 : f > 1 ? 1 : f) * 4, t;
+	int i = x >= 4 ? 3 : (int)x;
+
+	t = x - i;
+	c->r = anchor[i].r + (anchor[i + 1].r - anchor[i].r) * t;
+	c->g = anchor[i].g + (anchor[i + 1].g - anchor[i].g) * t;
+	c->b = anchor[i].b + (anchor[i + 1].b - anchor[i].b) * t;
+}
+
+/*
+ * A value of --color-by FIELD: its place on the scale is its rank among
+ * the values the trace has (the least dark, the greatest light: priorities
+ * 100, 120 and 139 are three steps apart, not crowded at one end), its
+ * color kept as it is (the scale's order is its meaning).  Runs that began
+ * without a switch-in record are grey.
+ */
+static void field_key(struct build *b, struct sp_datagraph_key *k, int key)
+{
+	const struct sp_fieldkey *fk = b->o->field;
+	size_t i, below = 0, distinct = fk->nr_values;
+	int64_t v;
+
+	k->fixed = true;
+	if (key == SP_FIELDKEY_UNKNOWN || !fk->nr_values) {
+		k->color = (struct sp_rgb){ 0.62, 0.62, 0.62 };
+		snprintf(k->label, sizeof(k->label), "no switch-in record");
+		return;
+	}
+	v = sp_fieldkey_value(fk, key);
+	/* the values are distinct: the rank is how many are less */
+	for (i = 0; i < fk->nr_values; i++)
+		below += fk->values[i] < v;
+	value_color(distinct > 1 ? (double)below / (double)(distinct - 1) : 0.5, &k->color);
+	snprintf(k->label, sizeof(k->label), "%s %lld", b->o->field_name, (long long)v);
+}
+
 static void add_pid(void *data, int pid, uint64_t ns)
 {
 	struct build *b = data;
@@ -296,6 +345,8 @@ static void add_pid(void *data, int pid, uint64_t ns)
 		comm = sp_model_comm(m, pid);
 		if (b->o->is_target && !b->o->is_target(b->o->target_data, pid, comm))
 			group = GROUP_OF_SPECIAL(SP_DG_KEY_OTHER);
+		else if (b->dg->color_by == SP_COLOR_BY_FIELD)
+			group = ((int64_t)1 << 41) + pid;
 		else if (b->dg->color_by == SP_COLOR_BY_COMMAND && sp_model_task(m, pid) &&
 			 sp_model_task(m, pid)->comm)
 			group = sp_model_task(m, pid)->comm;
@@ -310,7 +361,9 @@ static void add_pid(void *data, int pid, uint64_t ns)
 		if (!k)
 			return;
 		comm = sp_model_comm(m, root);
-		if (b->dg->color_by == SP_COLOR_BY_COMMAND && group < ((int64_t)1 << 40)) {
+		if (b->dg->color_by == SP_COLOR_BY_FIELD && group >= ((int64_t)1 << 41)) {
+			field_key(b, k, pid);
+		} else if (b->dg->color_by == SP_COLOR_BY_COMMAND && group < ((int64_t)1 << 40)) {
 			uint32_t index = id_get(&b->command_color, group);
 
 			set_color(k, b->o->palette,
@@ -530,6 +583,12 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 				 "apart (--color-by pid to try)", dg->auto_threads);
 			dg->legend_title = dg->auto_buf;
 		}
+		break;
+	case SP_COLOR_BY_FIELD:
+		snprintf(dg->auto_buf, sizeof(dg->auto_buf),
+			 "%s of the switch-in, dark to light: low to high (most CPU time first)",
+			 o->field_name);
+		dg->legend_title = dg->auto_buf;
 		break;
 	default:
 		dg->legend_title = "task-pid (most CPU time first)";

@@ -106,3 +106,25 @@ run "$SCHEDPLOT" stats --mark 'kvm:kvm_exit' "$t"
 expect_status 1 "--mark of an event the trace lacks"
 expect_stderr_line "the trace has no kvm:kvm_exit events \\(record them with -e kvm:kvm_exit\\)" \
 	"--mark of an event the trace lacks: says how to record it"
+
+# --color-by FIELD: each run colored by a field of its switch-in record
+run "$SCHEDPLOT" datagraph -v --color-by next_prio -o "$TMP/prio.png" "$t"
+expect_status 0 "datagraph --color-by next_prio"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -F 'sched_switch: next_pid != 0' "$t" 2>/dev/null |
+		sed -n 's/.*==> .*\[\([0-9]*\)\]$/\1/p' | sort -u >"$TMP/prios"
+	sed -n 's/.*colors: next_prio \([0-9-]*\): .*/\1/p' "$ERR" | sort -u >"$TMP/drawn"
+	check "--color-by next_prio: the values drawn ($(tr '\n' ' ' <"$TMP/drawn")) are values of switches to a task in trace-cmd report ($(tr '\n' ' ' <"$TMP/prios"))" \
+		test -s "$TMP/drawn" -a -z "$(comm -23 "$TMP/drawn" "$TMP/prios")"
+fi
+expect_grep "$ERR" "colors: next_prio 120: [0-9]+ ns" "--color-by next_prio: the usual priority is drawn"
+run "$SCHEDPLOT" datagraph --color-by next_prioo -o "$TMP/x.png" "$t"
+expect_status 2 "--color-by with a field sched_switch lacks"
+expect_stderr_line "sched:sched_switch has no field 'next_prioo'" \
+	"--color-by with a field sched_switch lacks: names it"
+run "$SCHEDPLOT" datagraph --color-by next_comm -o "$TMP/x.png" "$t"
+expect_status 2 "--color-by a string field"
+run "$SCHEDPLOT" datagraph --color-by next_prio --colors-out "$TMP/c.json" -o "$TMP/x.png" "$t"
+expect_status 2 "--color-by FIELD with --colors-out"
+run "$SCHEDPLOT" tasks --color-by next_prio -o "$TMP/x.png" "$t"
+expect_status 2 "tasks --color-by next_prio (the datagraph's only)"

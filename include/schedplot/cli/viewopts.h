@@ -115,6 +115,7 @@ struct sp_view_opts {
 	double font_size;		/* 0: the theme's default */
 	enum sp_color_by color_by;
 	bool color_by_given;		/* --color-by was given */
+	const char *color_field;	/* --color-by FIELD: of the switch-in (SP_COLOR_BY_FIELD) */
 	const char *palette;		/* palette name */
 	enum sp_cpu_order cpu_order;
 	const char *topology;		/* --topology FILE (lscpu -p output); NULL: the

@@ -45,6 +45,7 @@ enum sp_color_by {
 	SP_COLOR_BY_PID,
 	SP_COLOR_BY_COMMAND,
 	SP_COLOR_BY_PROCESS,		/* by sp_model_tgid(); "parent" is its old name */
+	SP_COLOR_BY_FIELD,		/* by a field of the switch-in: analysis/fieldkey.h */
 };
 
 struct _cairo;
@@ -54,6 +55,7 @@ struct sp_dg_marks;
 struct sp_legend_entry;
 struct sp_color_map;
 struct sp_dg_power;
+struct sp_fieldkey;
 struct sp_model;
 struct sp_runlist;
 struct sp_theme;
@@ -62,6 +64,9 @@ struct sp_timeline;
 /* What decides the colors. */
 struct sp_datagraph_opts {
 	enum sp_color_by color_by;
+	/* SP_COLOR_BY_FIELD: the timeline's "pids" are its keys, the field named so */
+	const struct sp_fieldkey *field;
+	const char *field_name;
 	const struct sp_palette *palette;	/* NULL: default */
 	/* NULL: every task keeps its color; else tasks it refuses are black */
 	bool (*is_target)(void *data, int pid, const char *comm);
