@@ -122,6 +122,16 @@ static void add_line(struct sp_explain_words *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Whose CPU a wakeup put the task on, when it is one of the story's. */
+static const char *place_note(const struct sp_wait *w, int cpu)
+{
+	if (w->wait_class != SP_WAIT_WAKEUP)
+		return "";
+	if (cpu == w->prev_cpu)
+		return " (where it ran before)";
+	return cpu == w->waker_cpu ? " (the waker's)" : "";
+}
+
 /* What the task waited behind: "behind hpc-5 (1005) 2.00 ms, kworker/5:1 (1013) 12 µs". */
 static void behind_text(char *buf, size_t len, const struct sp_explain_case *c,
 			const struct sp_model *m, bool durations)
@@ -155,8 +165,12 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 	task_name(name, sizeof(name), m, w->pid, c->comm);
 	switch (pl) {
 	case SP_PLACE_MOVED_PREV_IDLE:
-		snprintf(more, sizeof(more), "put on CPU %d while its CPU %d was idle",
-			 w->target_cpu >= 0 ? w->target_cpu : w->cpu, w->prev_cpu);
+		if (w->target_cpu == w->prev_cpu)
+			snprintf(more, sizeof(more), "put back on its idle CPU %d, ran on CPU %d",
+				 w->prev_cpu, w->cpu);
+		else
+			snprintf(more, sizeof(more), "put on CPU %d while its CPU %d was idle",
+				 w->target_cpu >= 0 ? w->target_cpu : w->cpu, w->prev_cpu);
 		break;
 	case SP_PLACE_MOVED_PREV_BUSY:
 		snprintf(more, sizeof(more), "moved from busy CPU %d to CPU %d", w->prev_cpu,
@@ -253,16 +267,12 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 				 rel(r1, sizeof(r1), c->mig_ns, wake, unicode));
 		add_line(o, "%s on CPU %d%s, moved to CPU %d%s; waited %s%s",
 			 w->wait_class == SP_WAIT_WAKEUP ? "placed" : "queued", w->target_cpu,
-			 w->target_cpu == w->waker_cpu && w->wait_class == SP_WAIT_WAKEUP
-				 ? " (the waker's)" : "",
-			 w->cpu, moved, dur(d, sizeof(d), w->dur_ns), behind);
+			 place_note(w, w->target_cpu), w->cpu, moved, dur(d, sizeof(d), w->dur_ns),
+			 behind);
 	} else {
 		add_line(o, "%s on CPU %d%s, waited %s%s",
 			 w->wait_class == SP_WAIT_WAKEUP ? "placed" : "queued", w->cpu,
-			 w->wait_class == SP_WAIT_WAKEUP && w->cpu == w->waker_cpu &&
-					 w->cpu != w->prev_cpu
-				 ? " (the waker's)" : "",
-			 dur(d, sizeof(d), w->dur_ns), behind);
+			 place_note(w, w->cpu), dur(d, sizeof(d), w->dur_ns), behind);
 	}
 	if (c->next_end_ns != SP_NO_TS)
 		add_line(o, "ran on CPU %d from %s for %s", w->cpu, rel(r1, sizeof(r1), end, wake,

@@ -114,6 +114,21 @@ cp "$OUT" "$TMP/text"
 expect_grep "$TMP/text" "^1\. barrier \(6870\) at 436\.142111 s" "the text names the worst first"
 expect_grep "$TMP/text" "woken by barrier \(6872\) on CPU 1" "the text names the waker and its CPU"
 expect_grep "$TMP/text" "waited 486 µs behind barrier \(6871\)" "the text names what it waited behind"
+run "$SCHEDPLOT" explain -q --json --top 2 "$f"
+cp "$OUT" "$TMP/json"
+if python3 - "$TMP/text" "$TMP/json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read().split("\n\n")[1:]
+x = json.load(open(sys.argv[2]))["decisions"]
+want = ["%d. %s\n" % (d["rank"], d["title"]) + "".join("   %s\n" % l for l in d["words"]) +
+        "   context: %s" % d["context"] for d in x]
+sys.exit(0 if [t.strip("\n") for t in text] == want else 1)
+PY
+then
+	ok "the text says, decision by decision, what the JSON's title, words and context say"
+else
+	not_ok "the text and the JSON differ"
+fi
 cmd=$(sed -n 's/^ *context: schedplot //p' "$TMP/text" | head -1)
 # shellcheck disable=SC2086
 run "$SCHEDPLOT" $cmd -q -o "$TMP/context.png"
