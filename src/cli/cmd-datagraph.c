@@ -4,7 +4,6 @@
  * to right, each row colored by the task running, white where idle.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "schedplot/cli/cli.h"
@@ -22,7 +21,24 @@
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-marks.h"
 
-static const char datagraph_usage[] =
+static const int datagraph_keys[] = {
+	'i', SP_OPTS_WINDOW, SP_VOPT_MIN_AT, SP_OPTS_SCOPE, SP_OPTS_IMAGE, SP_OPTS_COLORS,
+	SP_OPTS_ROWS, SP_OPTS_POWER, SP_OPTS_MARKS, 0,
+};
+
+static const struct sp_opt_help datagraph_help[] = {
+	{ "target", "keep the colors of these commands (glob patterns) or thread ids (repeat "
+	  "or separate with commas), others black" },
+	{ "cpus", "CPUs to draw, e.g. 0-15,32-47 (default all)" },
+	{ "color-by", "pid (default: every thread its own color), command, or process (threads "
+	  "as their process; 'parent' is its old name), or a number field of the switch-in "
+	  "record, such as next_prio (a scale from dark to light)" },
+	{ NULL, NULL },
+};
+
+static const struct sp_cmd_opts datagraph_opts = {
+	.name = "datagraph",
+	.usage =
 	"usage: schedplot datagraph [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"Draw every CPU at once: time left to right, one row per CPU, each row\n"
@@ -40,121 +56,10 @@ static const char datagraph_usage[] =
 	"  schedplot datagraph --freq merged --idle-states trace.dat\n"
 	"                                   CPU frequency below the tasks of each row,\n"
 	"                                   idle time shaded by idle state\n"
-	"\n"
-	"Options:\n"
-	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
-	"  -o, --output FILE       image to write: .png, .pdf or .svg (default\n"
-	"                          TRACE-datagraph.png here; - for standard output)\n"
-	"      --format FMT        png, pdf or svg, whatever the name says\n"
-	"      --min TIME          start the window TIME after the trace start\n"
-	"      --max TIME          end the window TIME after the trace start\n"
-	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
-	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
-	"      --cpus LIST         CPUs to draw, e.g. 0-15,32-47 (default all)\n"
-	"      --target COMM|PID   keep the colors of these commands (glob patterns)\n"
-	"                          or thread ids (repeat or separate with commas),\n"
-	"                          others black\n"
-	"      --target-process PID|COMM\n"
-	"                          the same for all threads of these processes\n"
-	"      --target-tree PID|COMM\n"
-	"                          the same for these tasks and all they forked, exec\n"
-	"                          or not, at any depth (trace-cmd record -c)\n"
-	"      --color-by WHAT     pid (default: every thread its own color),\n"
-	"                          command, or process (threads as their process;\n"
-	"                          'parent' is its old name), or a number field of\n"
-	"                          the switch-in record, such as next_prio (a scale\n"
-	"                          from dark to light)\n"
-	"      --palette NAME      default, colorblind or grey\n"
-	"      --aggregate RULE    how a pixel column of a row is colored: share\n"
-	"                          (default: the task with most of its busy time,\n"
-	"                          paler the less of the column was busy) or longest\n"
-	"                          (whatever held it longest, idle included)\n"
-	"      --colors FILE       take the colors of the tasks FILE names (written\n"
-	"                          by --colors-out), so figures of one study agree\n"
-	"      --colors-out FILE   write the colors used (JSON) for --colors\n"
-	"      --freq[=MODE]       color rows by CPU frequency (power:cpu_frequency;\n"
-	"                          hatched before a CPU's first one), with a color\n"
-	"                          bar in MHz; MODE rows (default) or merged: task\n"
-	"                          on top, frequency below\n"
-	"      --idle-states       shade idle time by idle state (power:cpu_idle),\n"
-	"                          light to dark grey as it deepens\n"
-	"      --cpu-order ORDER   numeric or socket; default socket when there is a\n"
-	"                          topology (recorded in the trace by 'schedplot\n"
-	"                          record', or --topology), else numeric\n"
-	"      --topology FILE     output of 'lscpu -p' run on the traced machine,\n"
-	"                          used instead of the trace's own topology\n"
-	"      --socket-order      same as --cpu-order socket\n"
-	"      --width N           image width: pixels for PNG (default 1600),\n"
-	"                          points for PDF and SVG (default 720)\n"
-	"      --height N          image height (default: grows with the CPUs)\n"
-	"      --title TEXT        title above the chart (default: the trace's\n"
-	"                          name; --title '' for none)\n"
-	"      --no-legend         leave out the legend\n"
-	"      --migrations        mark each migration on the two rows, joined: solid\n"
-	"                          at wakeup, dashed load balancing, dotted NUMA,\n"
-	"                          thick across sockets; counts in the legend\n"
-	"      --wakeups           arrows from the waker's row to where the woken\n"
-	"                          task ran, when zoomed in enough to read them\n"
-	"      --placement         ring the wakeups that left an idle previous CPU\n"
-	"      --events LIST       a shape where each SYSTEM:EVENT record fired, e.g.\n"
-	"                          ftrace:print (its text as a label when zoomed in)\n"
-	"      --mark 'EVENT/FILTER/ [label=FIELD]'\n"
-	"                          a shape where each record of EVENT (sched ones\n"
-	"                          too) that passes FILTER fired; FILTER as in\n"
-	"                          trace-cmd report -F, e.g. 'sched:sched_waking/prio\n"
-	"                          < 100/'; may be repeated\n"
-	"      --span 'START..END key=FIELD'\n"
-	"                          a bar along the CPU's row from each START record to\n"
-	"                          the next END record with the same FIELD values, e.g.\n"
-	"                          'irq:irq_handler_entry..irq:irq_handler_exit key=irq'\n"
-	"      --view FILE, @FILE  read options (--mark, --span, ...) from FILE, a view\n"
-	"                          file (schedplot(1); ready ones in contrib/views)\n"	"      --min-at EVENT      start the window at EVENT's first record\n"
-	"      --font-size N       base font size, pixels or points (default 11)\n"
-	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
-	"                          first 10 of each with CPU and time; -vv: all)\n"
-	"  -q, --quiet             no progress line and no warnings\n"
-	"  -h, --help              show this help\n"
-	"\n"
-	"See schedplot-datagraph(1) for how to record a suitable trace.\n";
-
-/* The options datagraph takes: the views' options but --no-shade and --csv. */
-static const struct option datagraph_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
-	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
-	{ "title", required_argument, NULL, SP_VOPT_TITLE },
-	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
-	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
-	{ "color-by", required_argument, NULL, SP_VOPT_COLOR_BY },
-	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
-	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
-	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
-	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
-	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
-	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
-	{ "migrations", no_argument, NULL, SP_VOPT_MIGRATIONS },
-	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
-	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
-	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
-	{ "mark", required_argument, NULL, SP_VOPT_MARK },
-	{ "span", required_argument, NULL, SP_VOPT_SPAN },
-	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
-	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
-	{ "colors", required_argument, NULL, SP_VOPT_COLORS },
-	{ "colors-out", required_argument, NULL, SP_VOPT_COLORS_OUT },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	"\n",
+	.footer = "See schedplot-datagraph(1) for how to record a suitable trace.\n",
+	.keys = datagraph_keys,
+	.help = datagraph_help,
 };
 
 struct datagraph_run {
@@ -340,8 +245,7 @@ static void datagraph_release(struct sp_view_run *run)
 
 const struct sp_view_desc sp_view_datagraph = {
 	.name = "datagraph",
-	.usage = datagraph_usage,
-	.options = datagraph_options,
+	.opts = &datagraph_opts,
 	.max_traces = 1,
 	.rows = true,
 	.data_size = sizeof(struct datagraph_run),

@@ -24,92 +24,6 @@
 #include "schedplot/model/trace.h"
 #include "schedplot/views/explain.h"
 
-static const char explain_usage[] =
-	"usage: schedplot explain [OPTIONS] TRACE.dat\n"
-	"\n"
-	"The worst scheduler decisions of a trace, each drawn as a small figure that\n"
-	"explains itself: only the CPUs involved (where the task ran before, its\n"
-	"waker's, where it was placed, where it ran), a window scaled to the story,\n"
-	"the task in color and everything else muted, the wakeup's arrow, the short\n"
-	"runs that made the previous CPU look busy, and the wait that followed, in\n"
-	"words on the figure.  Prints the same facts and, for each, the datagraph\n"
-	"command that shows its context.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot explain trace.dat                   the worst wakeup that left an\n"
-	"                                                idle CPU: trace-explain.png\n"
-	"  schedplot explain --top 4 -o worst.png trace.dat   four, as a grid\n"
-	"  schedplot explain --top 4 -o worst.pdf trace.dat   one page each\n"
-	"  schedplot explain --what wait --text trace.dat     the longest wait, in words\n"
-	"  schedplot explain --at 436.5012 --task 6871 trace.dat\n"
-	"  schedplot explain --json --top 10 trace.dat        for a script\n"
-	"\n"
-	"Options:\n"
-	"  -i, --input FILE      the trace to read (default: trace.dat); or name it\n"
-	"  -o, --output FILE     image to write: .png, .pdf or .svg ('-': stdout)\n"
-	"      --format FMT      png, pdf or svg (default: from the file name)\n"
-	"      --what KIND       the decisions ranked (default: placement):\n"
-	"                        placement  wakeups that left an idle previous CPU,\n"
-	"                                   longest wait first\n"
-	"                        wait       every wait for a CPU, longest first\n"
-	"                        migration  waits that ended on another CPU than the\n"
-	"                                   task's previous one, longest first\n"
-	"                        idle-while-waiting  waits by the time a CPU idled\n"
-	"                                   during them\n"
-	"      --top N           explain the N worst (default 1): a grid of figures,\n"
-	"                        or one page each in a PDF\n"
-	"      --at TIME         the wait of --task going on at TIME (the trace's own\n"
-	"                        seconds), else the one that began nearest to it\n"
-	"      --task PID        the task of --at\n"
-	"      --text            print the facts only, no image\n"
-	"      --json            print JSON only (with -o, the image too)\n"
-	"      --min SECONDS     count waits that begin SECONDS after the trace start\n"
-	"      --max SECONDS     ... up to SECONDS after the trace start\n"
-	"      --time START,END  the window in the trace's own timestamps (seconds)\n"
-	"      --cpus LIST       count waits that end on these CPUs (0-3,8)\n"
-	"      --target COMM|PID count waits of these commands (glob) or thread ids\n"
-	"                        (repeatable)\n"
-	"      --target-process PID|COMM\n"
-	"                        count waits of the threads of these processes\n"
-	"      --target-tree PID|COMM\n"
-	"                        the same for these tasks and all they forked\n"
-	"      --width N         image width (px for PNG, default 1600; pt for PDF/SVG,\n"
-	"                        default 252: one column of a paper)\n"
-	"      --font-size N     base font size (default: from the width)\n"
-	"      --palette NAME    default, colorblind or grey\n"
-	"  -v, --verbose         list what was repaired or lost in the trace (the\n"
-	"                        first 10 of each with CPU and time; -vv: all)\n"
-	"  -q, --quiet           no progress line and no warnings\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"See schedplot-explain(1).\n";
-
-static const struct option explain_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
-	{ "what", required_argument, NULL, SP_VOPT_WHAT },
-	{ "top", required_argument, NULL, SP_VOPT_TOP },
-	{ "at", required_argument, NULL, SP_VOPT_AT },
-	{ "task", required_argument, NULL, SP_VOPT_TASK },
-	{ "text", no_argument, NULL, SP_VOPT_TEXT },
-	{ "json", no_argument, NULL, SP_VOPT_JSON },
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
-	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
-	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* Decisions explained at most. */
 #define MAX_TOP 64
 
@@ -123,8 +37,9 @@ struct explain_run {
 	struct sp_model_filter filter;
 };
 
-static int explain_parse(struct sp_view_run *run, int opt, const char *arg)
+static int explain_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
+	struct sp_view_run *run = ctx->own;
 	struct explain_run *v = run->data;
 	unsigned long n;
 	double s;
@@ -525,13 +440,80 @@ static void explain_release(struct sp_view_run *run)
 	sp_explain_release(&v->x);
 }
 
+static const int explain_keys[] = {
+	'i', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, 'o', SP_VOPT_FORMAT, SP_VOPT_WIDTH,
+	SP_VOPT_FONT_SIZE, SP_VOPT_PALETTE, 0,
+};
+
+static const struct sp_opt explain_own[] = {
+	{ "what", SP_VOPT_WHAT, required_argument, "KIND", "Decisions",
+	  "the decisions ranked (default: placement):\n"
+	  "placement  wakeups that left an idle previous CPU, longest wait first\n"
+	  "wait       every wait for a CPU, longest first\n"
+	  "migration  waits that ended on another CPU than the task's previous one, "
+	  "longest first\n"
+	  "idle-while-waiting  waits by the time a CPU idled during them" },
+	{ "top", SP_VOPT_TOP, required_argument, "N", "Decisions",
+	  "explain the N worst (default 1): a grid of figures, or one page each in a PDF" },
+	{ "at", SP_VOPT_AT, required_argument, "TIME", "Decisions",
+	  "the wait of --task going on at TIME (the trace's own seconds), else the one "
+	  "that began nearest to it" },
+	{ "task", SP_VOPT_TASK, required_argument, "PID", "Decisions", "the task of --at" },
+	{ "text", SP_VOPT_TEXT, no_argument, NULL, "Decisions",
+	  "print the facts only, no image" },
+	{ "json", SP_VOPT_JSON, no_argument, NULL, "Decisions",
+	  "print JSON only (with -o, the image too)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help explain_help[] = {
+	{ "input", "the trace to read (default: trace.dat); or name it" },
+	{ "min", "start the window TIME after the trace start: count the waits that begin "
+	  "in it" },
+	{ "cpus", "count waits that end on these CPUs (0-3,8)" },
+	{ "target", "count waits of these commands (glob) or thread ids (repeat or separate "
+	  "with commas)" },
+	{ "target-process", "count waits of the threads of these processes" },
+	{ "width", "image width (px for PNG, default 1600; pt for PDF/SVG, default 252: one "
+	  "column of a paper)" },
+	{ "font-size", "base font size (default: from the width)" },
+	{ NULL, NULL },
+};
+
+static const struct sp_cmd_opts explain_opts = {
+	.name = "explain",
+	.usage =
+	"usage: schedplot explain [OPTIONS] TRACE.dat\n"
+	"\n"
+	"The worst scheduler decisions of a trace, each drawn as a small figure that\n"
+	"explains itself: only the CPUs involved (where the task ran before, its\n"
+	"waker's, where it was placed, where it ran), a window scaled to the story,\n"
+	"the task in color and everything else muted, the wakeup's arrow, the short\n"
+	"runs that made the previous CPU look busy, and the wait that followed, in\n"
+	"words on the figure.  Prints the same facts and, for each, the datagraph\n"
+	"command that shows its context.\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot explain trace.dat                   the worst wakeup that left an\n"
+	"                                                idle CPU: trace-explain.png\n"
+	"  schedplot explain --top 4 -o worst.png trace.dat   four, as a grid\n"
+	"  schedplot explain --top 4 -o worst.pdf trace.dat   one page each\n"
+	"  schedplot explain --what wait --text trace.dat     the longest wait, in words\n"
+	"  schedplot explain --at 436.5012 --task 6871 trace.dat\n"
+	"  schedplot explain --json --top 10 trace.dat        for a script\n"
+	"\n",
+	.footer = "See schedplot-explain(1).\n",
+	.keys = explain_keys,
+	.own = explain_own,
+	.help = explain_help,
+	.parse = explain_parse,
+};
+
 const struct sp_view_desc sp_view_explain = {
 	.name = "explain",
-	.usage = explain_usage,
-	.options = explain_options,
+	.opts = &explain_opts,
 	.max_traces = 1,
 	.data_size = sizeof(struct explain_run),
-	.parse = explain_parse,
 	.parsed = explain_parsed,
 	.size = explain_size,
 	.plan = explain_plan,

@@ -52,6 +52,8 @@ static const char export_usage[] =
 	"                        intervals from a START record to the next END record of\n"
 	"                        the same key into spans (repeatable, as --mark)\n"
 	"  -i, --input FILE      a trace to export (repeatable; also as operands)\n"
+	"      --view FILE, @FILE\n"
+	"                        read options from FILE, a view file (schedplot(1))\n"
 	"  -v, --verbose         say which trace_id each trace got; list what was\n"
 	"                        repaired or lost (-vv: all)\n"
 	"  -q, --quiet           no progress line and no warnings\n"

@@ -21,101 +21,6 @@
 #include "schedplot/model/trace.h"
 #include "schedplot/views/latency.h"
 
-static const char latency_usage[] =
-	"usage: schedplot latency [OPTIONS] TRACE.dat [TRACE.dat...]\n"
-	"\n"
-	"How long tasks waited for a CPU: from the moment a task became runnable\n"
-	"(a wakeup, or a switch-out while runnable) to the moment it ran again,\n"
-	"every wait of the trace, as a whole distribution.  Draws its CDF on a log\n"
-	"time axis and prints, per group, n, min, p50, p90, p99, p99.9, max and\n"
-	"mean (exact, nearest rank), with a command to zoom on the longest wait.\n"
-	"Several traces draw one line each: run-to-run variation at a glance.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot latency trace.dat                    trace-latency.png and the table\n"
-	"  schedplot latency --by placement trace.dat     did a wakeup leave an idle CPU?\n"
-	"  schedplot latency --ccdf -o tail.pdf trace.dat the tail, on a log axis\n"
-	"  schedplot latency --json trace.dat             the numbers for a script\n"
-	"  schedplot latency before.dat after.dat         one line per run\n"
-	"\n"
-	"Options:\n"
-	"  -i, --input FILE      a trace to read (default: trace.dat); or name them\n"
-	"  -o, --output FILE     image to write: .png, .pdf or .svg ('-': stdout)\n"
-	"      --format FMT      png, pdf or svg (default: from the file name)\n"
-	"      --by WHAT         split into groups: class, command, pid, cpu,\n"
-	"                        placement or socket (default: one group)\n"
-	"      --class CLASS     wakeup or preempt: only waits that began so\n"
-	"                        (default: both)\n"
-	"      --ccdf            draw the tail: the share of waits longer than x\n"
-	"      --hist            draw counts per power-of-two bucket (as runqlat)\n"
-	"      --over-time       draw a heat map: time across, wait length up,\n"
-	"                        colour the number of waits (one trace)\n"
-	"      --text            print the table only, no image\n"
-	"      --json            print JSON only (with -o, the image too)\n"
-	"      --csv FILE        also write every wait, one line each\n"
-	"      --slowest N       list the N longest waits (default 0)\n"
-	"      --min SECONDS     count waits that begin SECONDS after the trace start\n"
-	"      --max SECONDS     ... up to SECONDS after the trace start\n"
-	"      --time START,END  the window in the trace's own timestamps (seconds)\n"
-	"      --cpus LIST       count waits that end on these CPUs (0-3,8)\n"
-	"      --target COMM|PID count waits of these commands (glob) or thread ids\n"
-	"                        (repeatable)\n"
-	"      --target-process PID|COMM\n"
-	"                        count waits of the threads of these processes\n"
-	"      --target-tree PID|COMM\n"
-	"                        the same for these tasks and all they forked, exec\n"
-	"                        or not, at any depth (trace-cmd record -c)\n"
-	"      --topology FILE   output of 'lscpu -p' on the traced machine, for\n"
-	"                        --by socket when the trace has no topology\n"
-	"      --width N         image width (px for PNG, pt for PDF/SVG)\n"
-	"      --height N        image height\n"
-	"      --title TEXT      title (default: the trace's name, or the first and last\n"
-	"                        of several and their number; '' for none)\n"
-	"      --no-legend       leave out the table under the plot\n"
-	"      --font-size N     base font size (px for PNG, pt for PDF/SVG)\n"
-	"      --palette NAME    default, colorblind or grey\n"
-	"      --jobs N          traces read at once (default: one per CPU)\n"
-	"  -v, --verbose         list what was repaired or lost in the trace (the\n"
-	"                        first 10 of each with CPU and time; -vv: all)\n"
-	"  -q, --quiet           no progress line and no warnings\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"See schedplot-latency(1).\n";
-
-static const struct option latency_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
-	{ "by", required_argument, NULL, SP_VOPT_BY },
-	{ "class", required_argument, NULL, SP_VOPT_CLASS },
-	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
-	{ "hist", no_argument, NULL, SP_VOPT_HIST },
-	{ "over-time", no_argument, NULL, SP_VOPT_OVER_TIME },
-	{ "text", no_argument, NULL, SP_VOPT_TEXT },
-	{ "json", no_argument, NULL, SP_VOPT_JSON },
-	{ "csv", required_argument, NULL, SP_VOPT_CSV },
-	{ "slowest", required_argument, NULL, SP_VOPT_SLOWEST },
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
-	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
-	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
-	{ "title", required_argument, NULL, SP_VOPT_TITLE },
-	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
-	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
-	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
-	{ "jobs", required_argument, NULL, SP_VOPT_JOBS },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* Lines drawn at most; smaller groups are drawn together as "other". */
 #define MAX_LINES 7
 #define MAX_TRACES 64
@@ -159,8 +64,9 @@ struct latency_run {
 	struct sp_theme theme;
 };
 
-static int latency_parse(struct sp_view_run *run, int opt, const char *arg)
+static int latency_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
+	struct sp_view_run *run = ctx->own;
 	struct latency_run *v = run->data;
 	char *end;
 	size_t i;
@@ -567,13 +473,84 @@ static void latency_release(struct sp_view_run *run)
 	sp_topology_release(&v->file_topo);
 }
 
+static const int latency_keys[] = {
+	'i', 'j', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_VOPT_TOPOLOGY, 'o',
+	SP_VOPT_FORMAT, SP_VOPT_CSV, SP_VOPT_WIDTH, SP_VOPT_HEIGHT, SP_VOPT_TITLE,
+	SP_VOPT_NO_LEGEND, SP_VOPT_FONT_SIZE, SP_VOPT_PALETTE, 0,
+};
+
+static const struct sp_opt latency_own[] = {
+	{ "by", SP_VOPT_BY, required_argument, "WHAT", "Groups",
+	  "split into groups: class, command, pid, cpu, placement or socket (default: one "
+	  "group)" },
+	{ "class", SP_VOPT_CLASS, required_argument, "CLASS", "Groups",
+	  "wakeup or preempt: only waits that began so (default: both)" },
+	{ "ccdf", SP_VOPT_CCDF, no_argument, NULL, "Plot",
+	  "draw the tail: the share of waits longer than x" },
+	{ "hist", SP_VOPT_HIST, no_argument, NULL, "Plot",
+	  "draw counts per power-of-two bucket (as runqlat)" },
+	{ "over-time", SP_VOPT_OVER_TIME, no_argument, NULL, "Plot",
+	  "draw a heat map: time across, wait length up, colour the number of waits (one "
+	  "trace)" },
+	{ "text", SP_VOPT_TEXT, no_argument, NULL, "Plot", "print the table only, no image" },
+	{ "json", SP_VOPT_JSON, no_argument, NULL, "Plot",
+	  "print JSON only (with -o, the image too)" },
+	{ "slowest", SP_VOPT_SLOWEST, required_argument, "N", "Plot",
+	  "list the N longest waits (default 0)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help latency_help[] = {
+	{ "input", "a trace to read (default: trace.dat); or name them" },
+	{ "min", "start the window TIME after the trace start: count the waits that begin "
+	  "in it" },
+	{ "cpus", "count waits that end on these CPUs (0-3,8)" },
+	{ "target", "count waits of these commands (glob) or thread ids (repeat or separate "
+	  "with commas)" },
+	{ "target-process", "count waits of the threads of these processes" },
+	{ "topology", "output of 'lscpu -p' on the traced machine, for --by socket when the "
+	  "trace has no topology" },
+	{ "csv", "also write every wait, one line each" },
+	{ "width", "image width: pixels for PNG (default 1200), points for PDF and SVG "
+	  "(default 504)" },
+	{ "height", "image height" },
+	{ "title", "title (default: the trace's name, or the first and last of several and "
+	  "their number; '' for none)" },
+	{ "no-legend", "leave out the table under the plot" },
+	{ NULL, NULL },
+};
+
+static const struct sp_cmd_opts latency_opts = {
+	.name = "latency",
+	.usage =
+	"usage: schedplot latency [OPTIONS] TRACE.dat [TRACE.dat...]\n"
+	"\n"
+	"How long tasks waited for a CPU: from the moment a task became runnable\n"
+	"(a wakeup, or a switch-out while runnable) to the moment it ran again,\n"
+	"every wait of the trace, as a whole distribution.  Draws its CDF on a log\n"
+	"time axis and prints, per group, n, min, p50, p90, p99, p99.9, max and\n"
+	"mean (exact, nearest rank), with a command to zoom on the longest wait.\n"
+	"Several traces draw one line each: run-to-run variation at a glance.\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot latency trace.dat                    trace-latency.png and the table\n"
+	"  schedplot latency --by placement trace.dat     did a wakeup leave an idle CPU?\n"
+	"  schedplot latency --ccdf -o tail.pdf trace.dat the tail, on a log axis\n"
+	"  schedplot latency --json trace.dat             the numbers for a script\n"
+	"  schedplot latency before.dat after.dat         one line per run\n"
+	"\n",
+	.footer = "See schedplot-latency(1).\n",
+	.keys = latency_keys,
+	.own = latency_own,
+	.help = latency_help,
+	.parse = latency_parse,
+};
+
 const struct sp_view_desc sp_view_latency = {
 	.name = "latency",
-	.usage = latency_usage,
-	.options = latency_options,
+	.opts = &latency_opts,
 	.max_traces = MAX_TRACES,
 	.data_size = sizeof(struct latency_run),
-	.parse = latency_parse,
 	.parsed = latency_parsed,
 	.size = latency_size,
 	.plan = latency_plan,

@@ -6,7 +6,6 @@
  * The figure is laid out and drawn by views/overview.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +27,27 @@
 #include "schedplot/views/datagraph-marks.h"
 #include "schedplot/views/rwgraph.h"
 
-static const char overview_usage[] =
+static const int overview_keys[] = {
+	'i', SP_OPTS_WINDOW, SP_VOPT_MIN_AT, SP_OPTS_SCOPE, SP_OPTS_IMAGE, SP_VOPT_NO_SHADE,
+	SP_VOPT_CSV, SP_OPTS_COLORS, SP_OPTS_ROWS, SP_OPTS_POWER, SP_OPTS_MARKS, 0,
+};
+
+static const struct sp_opt_help overview_help[] = {
+	{ "cpus", "draw and count only these CPUs (0-3,8)" },
+	{ "target", "these commands (glob) or thread ids keep their colors, others are "
+	  "black, and only they are counted as running or waiting" },
+	{ "height", "image height (default: from the number of CPUs)" },
+	{ "no-legend", "leave out the legends" },
+	{ "mark", "a shape where each record of EVENT that passes FILTER (trace-cmd report -F) "
+	  "fired" },
+	{ "csv", "also write running/waiting: time_ns,running,waiting,lost (time_ns after "
+	  "the '# start_ns=N' first line); '-': standard output" },
+	{ NULL, NULL },
+};
+
+static const struct sp_cmd_opts overview_opts = {
+	.name = "overview",
+	.usage =
 	"usage: schedplot overview [OPTIONS] [TRACE.dat]\n"
 	"\n"
 	"One figure for a paper or a bug report: the datagraph (one row per CPU,\n"
@@ -39,114 +58,10 @@ static const char overview_usage[] =
 	"  schedplot overview trace.dat                       trace-overview.png\n"
 	"  schedplot overview --min 3 --max 3.2 --target ua -o zoom.pdf trace.dat\n"
 	"  schedplot overview --freq merged trace.dat   CPU frequency below the tasks\n"
-	"\n"
-	"Options:\n"
-	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
-	"  -o, --output FILE       image to write: .png, .pdf or .svg ('-': stdout)\n"
-	"      --format FMT        png, pdf or svg (default: from the file name)\n"
-	"      --min TIME          start of the window, counted from the trace's start\n"
-	"      --max TIME          end of the window, counted from the trace's start\n"
-	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
-	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
-	"      --cpus LIST         draw and count only these CPUs (0-3,8)\n"
-	"      --target COMM|PID   these commands (glob) or thread ids keep their\n"
-	"                          colors, others are black, and only they are\n"
-	"                          counted as running or waiting\n"
-	"      --target-process PID|COMM\n"
-	"                          the same for all threads of these processes\n"
-	"      --target-tree PID|COMM\n"
-	"                          the same for these tasks and all they forked, exec\n"
-	"                          or not, at any depth (trace-cmd record -c)\n"
-	"      --color-by WHAT     pid (default), command or process\n"
-	"      --palette NAME      default, colorblind or grey\n"
-	"      --aggregate RULE    how a pixel column of a row is colored: share\n"
-	"                          (default: the task with most of its busy time,\n"
-	"                          paler the less of the column was busy) or longest\n"
-	"                          (whatever held it longest, idle included)\n"
-	"      --colors FILE       take the colors of the tasks FILE names (written\n"
-	"                          by --colors-out), so figures of one study agree\n"
-	"      --colors-out FILE   write the colors used (JSON) for --colors\n"
-	"      --freq[=MODE]       color rows by CPU frequency (power:cpu_frequency;\n"
-	"                          hatched before a CPU's first one), with a color\n"
-	"                          bar in MHz; MODE rows (default) or merged: task\n"
-	"                          on top, frequency below\n"
-	"      --idle-states       shade idle time by idle state (power:cpu_idle),\n"
-	"                          light to dark grey as it deepens\n"
-	"      --cpu-order ORDER   numeric or socket; default socket when there is a\n"
-	"                          topology (recorded in the trace by 'schedplot\n"
-	"                          record', or --topology), else numeric\n"
-	"      --topology FILE     output of 'lscpu -p' on the traced machine, used\n"
-	"                          instead of the trace's own topology\n"
-	"      --socket-order      same as --cpu-order socket\n"
-	"      --width N           image width: px for PNG (default 1600), pt for\n"
-	"                          PDF/SVG (default 720)\n"
-	"      --height N          image height (default: from the number of CPUs)\n"
-	"      --title TEXT        title (default: the trace's name; '' for none)\n"
-	"      --no-legend         leave out the legends\n"
-	"      --font-size N       base font size (px for PNG, pt for PDF/SVG)\n"
-	"      --no-shade          do not draw the lost capacity band\n"
-	"      --csv FILE          also write running/waiting:\n"
-	"                          time_ns,running,waiting,lost (time_ns after\n"
-	"                          the '# start_ns=N' first line)\n"
-	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
-	"                          first 10 of each with CPU and time; -vv: all)\n"
-	"      --migrations        mark migrations on the CPU rows (see datagraph)\n"
-	"      --wakeups           wakeup arrows, when zoomed in enough to read them\n"
-	"      --placement         ring the wakeups that left an idle previous CPU\n"
-	"      --events LIST       a shape where each SYSTEM:EVENT record fired\n"
-	"      --mark 'EVENT/FILTER/ [label=FIELD]'\n"
-	"                          a shape where each record of EVENT that passes\n"
-	"                          FILTER (trace-cmd report -F) fired\n"
-	"      --span 'START..END key=FIELD'\n"
-	"                          a bar along the CPU's row from each START record to\n"
-	"                          the next END record with the same FIELD values\n"
-	"      --view FILE, @FILE  read options (--mark, --span, ...) from FILE, a view\n"
-	"                          file (schedplot(1); ready ones in contrib/views)\n"	"      --min-at EVENT      start the window at EVENT's first record\n"
-	"  -q, --quiet             no progress line and no warnings\n"
-	"  -h, --help              show this help\n"
-	"\n"
-	"See schedplot-overview(1).\n";
-
-/* The options overview takes: those of both datagraph and running-waiting. */
-static const struct option overview_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
-	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
-	{ "title", required_argument, NULL, SP_VOPT_TITLE },
-	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
-	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
-	{ "color-by", required_argument, NULL, SP_VOPT_COLOR_BY },
-	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
-	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
-	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
-	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
-	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
-	{ "csv", required_argument, NULL, SP_VOPT_CSV },
-	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
-	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
-	{ "migrations", no_argument, NULL, SP_VOPT_MIGRATIONS },
-	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
-	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
-	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
-	{ "mark", required_argument, NULL, SP_VOPT_MARK },
-	{ "span", required_argument, NULL, SP_VOPT_SPAN },
-	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
-	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
-	{ "colors", required_argument, NULL, SP_VOPT_COLORS },
-	{ "colors-out", required_argument, NULL, SP_VOPT_COLORS_OUT },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	"\n",
+	.footer = "See schedplot-overview(1).\n",
+	.keys = overview_keys,
+	.help = overview_help,
 };
 
 struct overview_run {
@@ -292,8 +207,7 @@ static void overview_release(struct sp_view_run *run)
 
 const struct sp_view_desc sp_view_overview = {
 	.name = "overview",
-	.usage = overview_usage,
-	.options = overview_options,
+	.opts = &overview_opts,
 	.max_traces = 1,
 	.rows = true,
 	.data_size = sizeof(struct overview_run),

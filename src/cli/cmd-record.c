@@ -40,6 +40,7 @@ static const char record_usage[] =
 	"  -b, --buffer-size KB      ring buffer per CPU in KiB (default 8192)\n"
 	"      --file-version N      6 or 7 (default 7)\n"
 	"      --compression NAME    zstd or none (version 7; default zstd)\n"
+	"      --view FILE, @FILE    read options from FILE, a view file (schedplot(1))\n"
 	"  -v, --verbose             say what was recorded\n"
 	"  -q, --quiet               no summary and no warnings\n"
 	"  -h, --help                show this help\n"

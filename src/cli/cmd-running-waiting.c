@@ -6,7 +6,6 @@
  * Also the CSV file of the step functions that schedplot overview writes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,86 +24,6 @@
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/views/rwgraph.h"
-
-static const char rw_usage[] =
-	"usage: schedplot running-waiting [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
-	"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
-	"pixel column shows the smallest and largest value inside it, so short\n"
-	"spikes stay visible.  Orange, above the green: lost capacity, CPUs that\n"
-	"idled while a task waited (work conservation violated).\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot running-waiting trace.dat                  trace-running-waiting.png\n"
-	"  schedplot running-waiting -o rw.pdf --min 3 --max 3.2 trace.dat\n"
-	"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
-	"\n"
-	"Options:\n"
-	"  -i, --input FILE      the trace to read (default: trace.dat)\n"
-	"  -o, --output FILE     image to write: .png, .pdf or .svg ('-': stdout)\n"
-	"      --format FMT      png, pdf or svg (default: from the file name)\n"
-	"      --min TIME        start of the window, counted from the trace's start\n"
-	"      --max TIME        end of the window, counted from the trace's start\n"
-	"      --time START,END  the window in the trace's own timestamps (seconds)\n"
-	"                        TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
-	"      --cpus LIST       count only these CPUs and the tasks on them (0-3,8)\n"
-	"      --target COMM|PID count only tasks with this command (glob) or thread id\n"
-	"                        (repeatable)\n"
-	"      --target-process PID|COMM\n"
-	"                        count only the threads of these processes\n"
-	"      --target-tree PID|COMM\n"
-	"                        the same for these tasks and all they forked, exec\n"
-	"                        or not, at any depth (trace-cmd record -c)\n"
-	"      --width N         image width: px for PNG (default 1600), pt for\n"
-	"                        PDF/SVG (default 720)\n"
-	"      --height N        image height\n"
-	"      --title TEXT      title above the graph (default: the trace's name;\n"
-	"                        '' for none)\n"
-	"      --no-legend       leave the legend out\n"
-	"      --font-size N     base font size (px for PNG, pt for PDF/SVG)\n"
-	"      --no-shade        do not draw the lost capacity band\n"
-	"      --shade KIND      lost (default): the band above running; columns:\n"
-	"                        each column shaded where a task waited while a\n"
-	"                        CPU idled (reads on small machines only)\n"
-	"      --layout LAYOUT   single, split (waiting in a panel of its own) or\n"
-	"                        auto (default: split when the scales differ 10x)\n"
-	"      --csv FILE        also write the step functions:\n"
-	"                        time_ns,running,waiting,lost, time_ns after\n"
-	"                        the '# start_ns=N' first line (the trace start)\n"
-	"  -v, --verbose         list what was repaired or lost in the trace (the\n"
-	"                        first 10 of each with CPU and time; -vv: all)\n"
-	"  -q, --quiet           no progress line and no warnings\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"See schedplot-running-waiting(1).\n";
-
-/* The options running-waiting takes: the views' options but the datagraph's colors and rows. */
-static const struct option rw_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
-	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
-	{ "title", required_argument, NULL, SP_VOPT_TITLE },
-	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
-	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
-	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
-	{ "shade", required_argument, NULL, SP_VOPT_SHADE },
-	{ "layout", required_argument, NULL, SP_VOPT_LAYOUT },
-	{ "csv", required_argument, NULL, SP_VOPT_CSV },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /*
  * Default sizes: PNG in pixels, PDF/SVG in points; as wide as datagraph's
@@ -240,8 +159,9 @@ struct rw_run {
 	char aside[96];				/* the note's, when targets kept to one CPU */
 };
 
-static int rw_parse(struct sp_view_run *run, int opt, const char *arg)
+static int rw_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
+	struct sp_view_run *run = ctx->own;
 	struct rw_run *v = run->data;
 
 	if (opt == SP_VOPT_LAYOUT) {
@@ -360,13 +280,58 @@ static void rw_release(struct sp_view_run *run)
 	sp_rw_collect_release(&v->rw);
 }
 
+static const int rw_keys[] = {
+	'i', SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_OPTS_IMAGE, SP_VOPT_NO_SHADE, SP_OPTS_OWN,
+	SP_VOPT_CSV, 0,
+};
+
+static const struct sp_opt rw_own[] = {
+	{ "shade", SP_VOPT_SHADE, required_argument, "KIND", "Output",
+	  "lost (default): the band above running; columns: each column shaded where a "
+	  "task waited while a CPU idled (reads on small machines only)" },
+	{ "layout", SP_VOPT_LAYOUT, required_argument, "LAYOUT", "Output",
+	  "single, split (waiting in a panel of its own) or auto (default: split when the "
+	  "scales differ 10x)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help rw_help[] = {
+	{ "cpus", "count only these CPUs and the tasks on them (0-3,8)" },
+	{ "target", "count only tasks with this command (glob) or thread id (repeat or "
+	  "separate with commas)" },
+	{ "target-process", "count only the threads of these processes" },
+	{ "height", "image height (default 500 px, 260 pt)" },
+	{ NULL, NULL },
+};
+
+static const struct sp_cmd_opts rw_opts = {
+	.name = "running-waiting",
+	.usage =
+	"usage: schedplot running-waiting [OPTIONS] [TRACE.dat]\n"
+	"\n"
+	"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
+	"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
+	"pixel column shows the smallest and largest value inside it, so short\n"
+	"spikes stay visible.  Orange, above the green: lost capacity, CPUs that\n"
+	"idled while a task waited (work conservation violated).\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot running-waiting trace.dat                  trace-running-waiting.png\n"
+	"  schedplot running-waiting -o rw.pdf --min 3 --max 3.2 trace.dat\n"
+	"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
+	"\n",
+	.footer = "See schedplot-running-waiting(1).\n",
+	.keys = rw_keys,
+	.own = rw_own,
+	.help = rw_help,
+	.parse = rw_parse,
+};
+
 const struct sp_view_desc sp_view_running_waiting = {
 	.name = "running-waiting",
-	.usage = rw_usage,
-	.options = rw_options,
+	.opts = &rw_opts,
 	.max_traces = 1,
 	.data_size = sizeof(struct rw_run),
-	.parse = rw_parse,
 	.size = rw_size,
 	.plan = rw_plan,
 	.observe = rw_observe,

@@ -18,87 +18,11 @@
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/options.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/trace/reader.h"
-
-static const char runs_usage[] =
-	"usage: schedplot runs [OPTIONS] TRACE.dat\n"
-	"\n"
-	"Every run of every task, one line each, in the order the runs end: the\n"
-	"CPU, when it began and ended (ns after the trace start, given in a first\n"
-	"line '# start_ns=N'), the task, the state it was switched out in, and the\n"
-	"wait that ended when it began (how long, who woke it, where it ran before).\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot runs trace.dat > runs.csv              CSV for a script\n"
-	"  schedplot runs --json trace.dat | jq .           JSON lines\n"
-	"  schedplot runs --target 'stress*' -o s.csv trace.dat\n"
-	"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE     write to FILE (replaced whole, at the end; '-': stdout)\n"
-	"      --json            JSON lines instead of CSV\n"
-	"      --idle            also the runs of the idle task (pid 0)\n"
-	"      --min SECONDS     runs that end after SECONDS from the trace start\n"
-	"      --max SECONDS     runs that begin before SECONDS from the trace start\n"
-	"      --time START,END  the window in the trace's own timestamps (seconds);\n"
-	"                        runs overlapping the window are written whole\n"
-	"      --cpus LIST       runs on these CPUs (0-3,8)\n"
-	"      --target COMM|PID runs of these commands (glob) or thread ids (repeatable)\n"
-	"      --target-process PID|COMM\n"
-	"                        runs of the threads of these processes (by leader)\n"
-	"      --target-tree PID|COMM\n"
-	"                        the same for these tasks and all they forked, exec\n"
-	"                        or not, at any depth (trace-cmd record -c)\n"
-		"  -v, --verbose         list what was repaired or lost in the trace (the\n"
-	"                        first 10 of each with CPU and time; -vv: all)\n"
-	"  -q, --quiet           no progress line and no warnings\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"See schedplot-runs(1).\n";
-
-enum {
-	OPT_JSON = 256,
-	OPT_IDLE,
-	OPT_MIN,
-	OPT_MAX,
-	OPT_TIME,
-	OPT_CPUS,
-	OPT_TARGET,
-	OPT_TARGET_PROCESS,
-	OPT_TARGET_TREE,
-};
-
-static const struct option runs_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "idle", no_argument, NULL, OPT_IDLE },
-	{ "min", required_argument, NULL, OPT_MIN },
-	{ "max", required_argument, NULL, OPT_MAX },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, OPT_TARGET_TREE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* The options handed on to the views' parser, in its names. */
-static const struct option window_options[] = {
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct runs_out {
 	FILE *fp;			/* stdout or the tempfile's stream */
@@ -253,22 +177,6 @@ static bool same_file(const char *out, const char *in)
 	       S_ISREG(a.st_mode);
 }
 
-/*
- * Hand the shared options to the views' parser: "runs --min=X ... -- TRACE".
- * @shared has room for four entries more than it holds, and stays alive
- * with @o (which points into it).
- */
-static int parse_window(struct sp_view_opts *o, char **shared, int nr_shared, char *trace)
-{
-	memmove(shared + 1, shared, nr_shared * sizeof(*shared));
-	shared[0] = "runs";
-	shared[nr_shared + 1] = "--";
-	shared[nr_shared + 2] = trace;
-	shared[nr_shared + 3] = NULL;
-	return sp_view_opts_parse(o, "runs", window_options, 1, runs_usage, nr_shared + 3,
-				  shared, NULL, NULL);
-}
-
 static int write_runs(struct runs_out *r, const char *output)
 {
 	struct sp_model_observer obs = { .run_info = on_run, .reset = on_reset, .data = r };
@@ -328,6 +236,64 @@ out:
 	return ret;
 }
 
+static int runs_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
+{
+	struct runs_out *r = ctx->own;
+
+	(void)arg;
+	if (opt == SP_VOPT_JSON)
+		r->json = true;
+	else
+		r->idle = true;
+	return 0;
+}
+
+static const int runs_keys[] = { 'i', 'o', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, 0 };
+
+static const struct sp_opt runs_own[] = {
+	{ "json", SP_VOPT_JSON, no_argument, NULL, "Output", "JSON lines instead of CSV" },
+	{ "idle", SP_VOPT_IDLE, no_argument, NULL, "Output",
+	  "also the runs of the idle task (pid 0)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help runs_help[] = {
+	{ "output", "write to FILE (replaced whole, at the end; '-': standard output, the "
+	  "default)" },
+	{ "min", "runs that end after TIME from the trace start" },
+	{ "max", "runs that begin before TIME from the trace start" },
+	{ "time", "the window in the trace's own timestamps (seconds); runs overlapping the "
+	  "window are written whole; TIME: seconds, or 100ms, 250us, 2s, 300ns" },
+	{ "cpus", "runs on these CPUs (0-3,8)" },
+	{ "target", "runs of these commands (glob) or thread ids (repeat or separate with "
+	  "commas)" },
+	{ "target-process", "runs of the threads of these processes (by leader)" },
+	{ NULL, NULL },
+};
+
+const struct sp_cmd_opts sp_runs_opts = {
+	.name = "runs",
+	.usage =
+	"usage: schedplot runs [OPTIONS] [TRACE.dat]\n"
+	"\n"
+	"Every run of every task, one line each, in the order the runs end: the\n"
+	"CPU, when it began and ended (ns after the trace start, given in a first\n"
+	"line '# start_ns=N'), the task, the state it was switched out in, and the\n"
+	"wait that ended when it began (how long, who woke it, where it ran before).\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot runs trace.dat > runs.csv              CSV for a script\n"
+	"  schedplot runs --json trace.dat | jq .           JSON lines\n"
+	"  schedplot runs --target 'stress*' -o s.csv trace.dat\n"
+	"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
+	"\n",
+	.footer = "See schedplot-runs(1).\n",
+	.keys = runs_keys,
+	.own = runs_own,
+	.help = runs_help,
+	.parse = runs_parse,
+};
+
 /**
  * sp_cmd_runs - the runs subcommand
  * @argc: from "runs" on
@@ -338,92 +304,25 @@ out:
 int sp_cmd_runs(int argc, char **argv)
 {
 	struct runs_out r;
-	struct sp_view_opts o = { 0 };
+	struct sp_view_opts o;
 	struct sp_trace t;
-	const char *output = NULL;
-	char **shared, *trace;
-	int nr_shared = 0, opt, ret, i;
+	int ret;
 
 	memset(&r, 0, sizeof(r));
-	memset(&t, 0, sizeof(t));
-	shared = calloc((size_t)argc + 4, sizeof(*shared));
-	if (!shared)
-		return sp_cli_fail(NULL, "out of memory");
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:vqh", runs_options, NULL)) != -1) {
-		if (sp_cli_parse_common(opt))
-			continue;
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_JSON:
-			r.json = true;
-			break;
-		case OPT_IDLE:
-			r.idle = true;
-			break;
-		case OPT_MIN:
-		case OPT_MAX:
-		case OPT_TIME:
-		case OPT_CPUS:
-		case OPT_TARGET:
-		case OPT_TARGET_PROCESS:
-		case OPT_TARGET_TREE: {
-			const struct option *w = &window_options[opt - OPT_MIN];
-			size_t len = strlen(w->name) + strlen(optarg) + 4;
-
-			shared[nr_shared] = malloc(len);
-			if (!shared[nr_shared]) {
-				ret = sp_cli_fail(NULL, "out of memory");
-				goto out_shared;
-			}
-			snprintf(shared[nr_shared++], len, "--%s=%s", w->name, optarg);
-			break;
-		}
-		case 'h':
-			fputs(runs_usage, stdout);
-			ret = SP_EXIT_OK;
-			goto out_shared;
-		default:
-			ret = sp_cli_usage("runs", "unknown option");
-			goto out_shared;
-		}
-	}
-	if (optind >= argc) {
-		ret = sp_cli_usage("runs", "no trace file given");
-		goto out_shared;
-	}
-	if (argc - optind > 1) {
-		ret = sp_cli_usage("runs", "one trace file at a time ('%s' is extra)",
-				   argv[optind + 1]);
-		goto out_shared;
-	}
-	trace = argv[optind];
-	ret = parse_window(&o, shared, nr_shared, trace);
+	ret = sp_view_opts_parse(&o, &sp_runs_opts, 1, argc, argv, &r);
 	if (ret >= 0)
-		goto out_opts;
-
-	ret = sp_cli_open(&t, trace);
+		goto out;
+	ret = sp_cli_open(&t, o.traces[0]);
 	if (ret)
-		goto out_opts;
+		goto out;
 	ret = sp_view_opts_resolve(&o, &t);
 	if (!ret) {
 		r.o = &o;
 		r.t = &t;
-		ret = write_runs(&r, output);
+		ret = write_runs(&r, o.output);
 	}
 	sp_trace_close(&t);
-out_opts:
+out:
 	sp_view_opts_release(&o);
-	/* moved up by one behind "runs" */
-	for (i = 1; i <= nr_shared; i++)
-		free(shared[i]);
-	free(shared);
-	return ret;
-out_shared:
-	while (nr_shared)
-		free(shared[--nr_shared]);
-	free(shared);
 	return ret;
 }

@@ -3,7 +3,6 @@
  * schedplot stats: the numbers behind the pictures, as text for a bug
  * report or as one JSON object for scripts.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -13,81 +12,13 @@
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/evspec.h"
+#include "schedplot/cli/options.h"
 #include "schedplot/analysis/marks.h"
 #include "schedplot/analysis/spans.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/power.h"
 #include "schedplot/model/trace.h"
-
-static const char stats_usage[] =
-	"usage: schedplot stats [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"Print what the scheduler did: per-CPU busy time, the tasks that ran most,\n"
-	"how many tasks ran and waited on average, and how long a task waited while\n"
-	"a CPU was idle (work conservation violated); with power:cpu_frequency\n"
-	"events, each CPU's time-weighted mean frequency.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot stats trace.dat              readable summary\n"
-	"  schedplot stats --json trace.dat       one JSON object, times in ns\n"
-	"  schedplot stats --top 40 trace.dat     list 40 tasks instead of 15\n"
-	"  schedplot stats --by command trace.dat run and wait of each command name\n"
-	"  schedplot stats --min 2 --max 2.5s     the numbers of half a second\n"
-	"\n"
-	"Options:\n"
-	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
-	"  -j, --json              print one JSON object (all tasks) instead of text\n"
-	"  -n, --top N             tasks to list in the text summary (default 15, 0: all)\n"
-	"  -b, --by KEY            list tasks (task, the default) or commands (command:\n"
-	"                          the threads of one name merged, as perf sched latency)\n"
-	"      --min TIME          count from TIME after the trace's start\n"
-	"      --max TIME          count up to TIME after the trace's start\n"
-	"      --time START,END    count over a window in the trace's own timestamps\n"
-	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
-	"      --cpus LIST         count only these CPUs and the tasks on them (0-3,8)\n"
-	"      --target COMM|PID   count only tasks named COMM (glob) or of thread id PID\n"
-	"                          (comma list)\n"
-	"      --target-process PID|COMM\n"
-	"                          count only the threads of these processes (by leader)\n"
-	"      --target-tree PID|COMM\n"
-	"                          the same for these tasks and all they forked, exec\n"
-	"                          or not, at any depth (trace-cmd record -c)\n"
-	"      --mark 'EVENT/FILTER/'\n"
-	"                          count the records of EVENT that pass FILTER (as in\n"
-	"                          trace-cmd report -F); may be repeated\n"
-	"      --span 'START..END key=FIELD'\n"
-	"                          count and time the intervals from each START record\n"
-	"                          to the next END record with the same FIELD values,\n"
-	"                          e.g. 'irq:irq_handler_entry..irq:irq_handler_exit\n"
-	"                          key=irq'; may be repeated\n"
-	"      --view FILE, @FILE  read options (--mark, --span, ...) from FILE, a view\n"
-	"                          file (schedplot(1); ready ones in contrib/views)\n"		"  -v, --verbose           list what was repaired or lost in the trace (the\n"
-	"                          first 10 of each with CPU and time; -vv: all)\n"
-	"  -q, --quiet             no progress line and no warnings\n"
-	"  -h, --help              show this help\n"
-	"\n"
-	"See schedplot-stats(1) for the exact meaning of every number.\n";
-
-static const struct option stats_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ "mark", required_argument, NULL, SP_VOPT_MARK },
-	{ "span", required_argument, NULL, SP_VOPT_SPAN },
-	{ "top", required_argument, NULL, 'n' },
-	{ "by", required_argument, NULL, 'b' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* What stats counts: all of the trace, or the views' scope. */
 struct stats_scope {
@@ -102,6 +33,9 @@ struct stats_scope {
 	struct sp_stats *stats;
 	struct sp_marks marks;	/* migration classes, placement diagnosis */
 	struct sp_spans spans;	/* --span and --mark */
+	bool json;		/* --json */
+	bool by_command;	/* --by command */
+	long top;		/* --top */
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -781,7 +715,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	print_text_pointers(t, s);
 
 	if (cmds) {
-		print_text_commands(sc, cmds, nr_cmds, top);
+		print_text_commands(sc, cmds, nr_cmds, sc->top);
 		return;
 	}
 	if (!top || top > nr_tasks)
@@ -803,99 +737,110 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	}
 }
 
+static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
+{
+	struct stats_scope *sc = ctx->own;
+	char *end;
+
+	switch (opt) {
+	case 'j':
+		sc->json = true;
+		return 0;
+	case 'b':
+		if (strcmp(arg, "command") && strcmp(arg, "task"))
+			return sp_cli_usage("stats", "--by must be task or command, not '%s'", arg);
+		sc->by_command = !strcmp(arg, "command");
+		return 0;
+	default:
+		sc->top = strtol(arg, &end, 10);
+		if (*end || end == arg || sc->top < 0)
+			return sp_cli_usage("stats", "--top needs a count, not '%s'", arg);
+		return 0;
+	}
+}
+
+static const int stats_keys[] = {
+	'i', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_VOPT_MARK, SP_VOPT_SPAN, 0,
+};
+
+static const struct sp_opt stats_own[] = {
+	{ "json", 'j', no_argument, NULL, "Output",
+	  "print one JSON object (all tasks) instead of text" },
+	{ "top", 'n', required_argument, "N", "Output",
+	  "tasks to list in the text summary (default 15, 0: all)" },
+	{ "by", 'b', required_argument, "KEY", "Output",
+	  "list tasks (task, the default) or commands (command: the threads of one name "
+	  "merged, as perf sched latency)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help stats_help[] = {
+	{ "min", "count from TIME after the trace's start" },
+	{ "max", "count up to TIME after the trace's start" },
+	{ "time", "count over a window in the trace's own timestamps (seconds); TIME: "
+	  "seconds, or 100ms, 250us, 2s, 300ns" },
+	{ "cpus", "count only these CPUs and the tasks on them (0-3,8)" },
+	{ "target", "count only tasks named COMM (glob) or of thread id PID (repeat or "
+	  "separate with commas)" },
+	{ "target-process", "count only the threads of these processes (by leader)" },
+	{ "mark", "count the records of EVENT that pass FILTER (as in trace-cmd report -F); "
+	  "may be repeated" },
+	{ "span", "count and time the intervals from each START record to the next END record "
+	  "with the same FIELD values, e.g. 'irq:irq_handler_entry..irq:irq_handler_exit "
+	  "key=irq'; may be repeated" },
+	{ NULL, NULL },
+};
+
+const struct sp_cmd_opts sp_stats_opts = {
+	.name = "stats",
+	.usage =
+	"usage: schedplot stats [OPTIONS] [TRACE.dat]\n"
+	"\n"
+	"Print what the scheduler did: per-CPU busy time, the tasks that ran most,\n"
+	"how many tasks ran and waited on average, and how long a task waited while\n"
+	"a CPU was idle (work conservation violated); with power:cpu_frequency\n"
+	"events, each CPU's time-weighted mean frequency.\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot stats trace.dat              readable summary\n"
+	"  schedplot stats --json trace.dat       one JSON object, times in ns\n"
+	"  schedplot stats --top 40 trace.dat     list 40 tasks instead of 15\n"
+	"  schedplot stats --by command trace.dat run and wait of each command name\n"
+	"  schedplot stats --min 2 --max 2.5s     the numbers of half a second\n"
+	"\n",
+	.footer = "See schedplot-stats(1) for the exact meaning of every number.\n",
+	.keys = stats_keys,
+	.own = stats_own,
+	.help = stats_help,
+	.parse = stats_parse,
+};
+
 int sp_cmd_stats(int argc, char **argv)
 {
-	struct sp_cli_inputs in = { 0 };
 	struct sp_model_filter filter;
 	struct sp_model_observer obs;
 	struct sp_pass pass;
 	struct sp_scope scope;
 	struct command_row *cmds = NULL;
 	struct stats_scope *sc;
-	bool by_command = false;
 	size_t nr_cmds = 0;
 	uint64_t t0;
 	struct sp_task **tasks;
 	struct sp_stats *s;
 	struct sp_trace t;
-	bool json = false;
-	long top = 15;
 	size_t nr_tasks;
-	int opt, ret;
+	int ret;
 	const char *path;
-	char *end;
 
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		return sp_cli_fail(NULL, "out of memory");
-	sc->opts.cmd = "stats";
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":i:jn:b:vqh", stats_options, NULL)) != -1) {
-		if (sp_cli_parse_common(opt))
-			continue;
-		switch (opt) {
-		case 'i':
-			ret = sp_cli_inputs_add(&in, optarg);
-			if (ret)
-				goto out_inputs;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'b':
-			if (!strcmp(optarg, "command")) {
-				by_command = true;
-			} else if (!strcmp(optarg, "task")) {
-				by_command = false;
-			} else {
-				ret = sp_cli_usage("stats", "--by must be task or command, "
-						   "not '%s'", optarg);
-				goto out_inputs;
-			}
-			break;
-		case SP_VOPT_MIN:
-		case SP_VOPT_MAX:
-		case SP_VOPT_TIME:
-		case SP_VOPT_CPUS:
-		case SP_VOPT_TARGET:
-		case SP_VOPT_TARGET_PROCESS:
-		case SP_VOPT_TARGET_TREE:
-			ret = sp_view_opts_scope(&sc->opts, opt, optarg);
-			if (ret)
-				goto out_inputs;
-			break;
-		case SP_VOPT_MARK:
-		case SP_VOPT_SPAN:
-			ret = sp_evspec_keep(&sc->opts, opt, optarg);
-			if (ret)
-				goto out_inputs;
-			break;
-		case 'n':
-			top = strtol(optarg, &end, 10);
-			if (*end || end == optarg || top < 0) {
-				ret = sp_cli_usage("stats", "--top needs a count, not '%s'",
-						   optarg);
-				goto out_inputs;
-			}
-			break;
-		case 'h':
-			fputs(stats_usage, stdout);
-			ret = SP_EXIT_OK;
-			goto out_inputs;
-		default:
-			ret = sp_cli_bad_option("stats", stats_options, NULL, opt, argv);
-			goto out_inputs;
-		}
-	}
-	ret = sp_view_opts_scope_check(&sc->opts);
-	if (!ret)
-		ret = sp_cli_inputs_finish(&in, "stats", 1, argv + optind, argc - optind);
-	if (ret)
+	sc->top = 15;
+	ret = sp_view_opts_parse(&sc->opts, &sp_stats_opts, 1, argc, argv, sc);
+	if (ret >= 0)
 		goto out_inputs;
-	path = in.paths[0];
-	sc->opts.traces = in.paths;
-	sc->opts.nr_traces = in.nr;
+	ret = 0;
+	path = sc->opts.traces[0];
 	sc->window = sc->opts.has_min || sc->opts.has_max || sc->opts.has_time;
 	sc->scoped = sc->window || sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts);
 
@@ -992,17 +937,17 @@ int sp_cmd_stats(int argc, char **argv)
 		goto out;
 	}
 	tasks = sorted_tasks(&t.model, sc, &nr_tasks);
-	if (tasks && by_command)
+	if (tasks && sc->by_command)
 		cmds = merge_commands(&t.model, tasks, nr_tasks, &nr_cmds);
-	if (!tasks || (by_command && !cmds)) {
+	if (!tasks || (sc->by_command && !cmds)) {
 		free(tasks);
 		ret = sp_cli_fail(path, "out of memory");
 		goto out;
 	}
-	if (json)
+	if (sc->json)
 		print_json(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds);
 	else
-		print_text(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds, top);
+		print_text(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds, sc->top);
 	free(cmds);
 	free(tasks);
 	if (fflush(stdout) || ferror(stdout))
@@ -1016,9 +961,7 @@ out:
 	sp_trace_close(&t);
 out_inputs:
 	free(sc->busy_ns);
-	sc->opts.traces = NULL;
 	sp_view_opts_release(&sc->opts);
 	free(sc);
-	sp_cli_inputs_release(&in);
 	return ret;
 }

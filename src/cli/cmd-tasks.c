@@ -18,93 +18,6 @@
 #include "schedplot/model/trace.h"
 #include "schedplot/views/tasks.h"
 
-static const char tasks_usage[] =
-	"usage: schedplot tasks [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"Draw the busiest tasks, one row each: time left to right, each row\n"
-	"colored by the CPU the task ran on (a color per CPU, a hue per socket\n"
-	"when the topology is known), hatched red where it waited for a CPU,\n"
-	"white where it slept.  A change of color along a row is a migration.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot tasks trace.dat                        trace-tasks.png\n"
-	"  schedplot tasks --target 'stress*' --sort start trace.dat\n"
-	"  schedplot tasks --min 2 --max 2.01 trace.dat -o zoom.svg\n"
-	"                                   hover a run in a browser to name it\n"
-	"\n"
-	"Options:\n"
-	"  -i, --input FILE        the trace to read (default: trace.dat)\n"
-	"  -o, --output FILE       image to write: .png, .pdf or .svg (default\n"
-	"                          TRACE-tasks.png here; - for standard output)\n"
-	"      --format FMT        png, pdf or svg, whatever the name says\n"
-	"      --min TIME          start the window TIME after the trace start\n"
-	"      --max TIME          end the window TIME after the trace start\n"
-	"      --time START,END    the window in the trace's own timestamps (seconds)\n"
-	"                          TIME: seconds, or 100ms, 250us, 2s, 300ns\n"
-	"      --cpus LIST         count and draw only the runs on these CPUs\n"
-	"      --target COMM|PID   only these commands (glob patterns) or thread ids\n"
-	"                          (repeat or separate with commas), all unless --top\n"
-	"      --target-process PID|COMM\n"
-	"                          only the threads of these processes (by leader)\n"
-	"      --target-tree PID|COMM\n"
-	"                          the same for these tasks and all they forked, exec\n"
-	"                          or not, at any depth (trace-cmd record -c)\n"
-	"      --top N             the N tasks with most run time in the window\n"
-	"                          (default 32; 0: all)\n"
-	"      --sort KEY          row order, first at the top: run (most run time,\n"
-	"                          default), wait (most wait time), pid, or start\n"
-	"                          (first seen running or waiting)\n"
-	"      --palette NAME      default, colorblind or grey\n"
-	"      --aggregate RULE    how a pixel column of a row is colored: share\n"
-	"                          (default: the CPU it ran on longest, paler the\n"
-	"                          less of the column it ran; waiting hatched as\n"
-	"                          strong as its share) or longest\n"
-	"                          (whatever held it longest, sleep included)\n"
-	"      --cpu-order ORDER   numeric or socket: the order of the CPU key\n"
-	"      --topology FILE     output of 'lscpu -p' run on the traced machine,\n"
-	"                          used instead of the trace's own topology\n"
-	"      --width N           image width: pixels for PNG (default 1600),\n"
-	"                          points for PDF and SVG (default 720)\n"
-	"      --height N          image height (default: grows with the rows)\n"
-	"      --title TEXT        title above the chart (default: the trace's\n"
-	"                          name; --title '' for none)\n"
-	"      --no-legend         leave out the CPU key\n"
-	"      --font-size N       base font size, pixels or points (default 11)\n"
-	"  -v, --verbose           list what was repaired or lost in the trace (the\n"
-	"                          first 10 of each with CPU and time; -vv: all)\n"
-	"  -q, --quiet             no progress line and no warnings\n"
-	"  -h, --help              show this help\n"
-	"\n"
-	"See schedplot-tasks(1).\n";
-
-static const struct option tasks_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ "top", required_argument, NULL, SP_VOPT_TOP },
-	{ "sort", required_argument, NULL, SP_VOPT_SORT },
-	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
-	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
-	{ "title", required_argument, NULL, SP_VOPT_TITLE },
-	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
-	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
-	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
-	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
-	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
-	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 #define TASKS_DEFAULT_TOP 32
 
 /*
@@ -122,9 +35,10 @@ struct tasks_run {
 	enum sp_tasks_sort sort;
 };
 
-static int tasks_parse(struct sp_view_run *run, int opt, const char *arg)
+static int tasks_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
 	static const char *const sorts[] = { "run", "wait", "pid", "start" };
+	struct sp_view_run *run = ctx->own;
 	struct tasks_run *v = run->data;
 	unsigned long n;
 	char *end;
@@ -254,14 +168,63 @@ static void tasks_release(struct sp_view_run *run)
 	sp_taskline_release(&v->tl);
 }
 
+static const int tasks_keys[] = {
+	'i', SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_OPTS_OWN, SP_VOPT_PALETTE, SP_VOPT_AGGREGATE,
+	SP_VOPT_CPU_ORDER, SP_VOPT_TOPOLOGY, SP_OPTS_IMAGE, 0,
+};
+
+static const struct sp_opt tasks_own[] = {
+	{ "top", SP_VOPT_TOP, required_argument, "N", "Rows",
+	  "the N tasks with most run time in the window (default 32; 0: all)" },
+	{ "sort", SP_VOPT_SORT, required_argument, "KEY", "Rows",
+	  "row order, first at the top: run (most run time, default), wait (most wait "
+	  "time), pid, or start (first seen running or waiting)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help tasks_help[] = {
+	{ "cpus", "count and draw only the runs on these CPUs" },
+	{ "target", "only these commands (glob patterns) or thread ids (repeat or separate "
+	  "with commas), all unless --top" },
+	{ "target-process", "only the threads of these processes (by leader)" },
+	{ "aggregate", "how a pixel column of a row is colored: share (default: the CPU it "
+	  "ran on longest, paler the less of the column it ran; waiting hatched as strong "
+	  "as its share) or longest (whatever held it longest, sleep included)" },
+	{ "cpu-order", "numeric or socket: the order of the CPU key" },
+	{ "height", "image height (default: grows with the rows)" },
+	{ "no-legend", "leave out the CPU key" },
+	{ NULL, NULL },
+};
+
+static const struct sp_cmd_opts tasks_opts = {
+	.name = "tasks",
+	.usage =
+	"usage: schedplot tasks [OPTIONS] [TRACE.dat]\n"
+	"\n"
+	"Draw the busiest tasks, one row each: time left to right, each row\n"
+	"colored by the CPU the task ran on (a color per CPU, a hue per socket\n"
+	"when the topology is known), hatched red where it waited for a CPU,\n"
+	"white where it slept.  A change of color along a row is a migration.\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot tasks trace.dat                        trace-tasks.png\n"
+	"  schedplot tasks --target 'stress*' --sort start trace.dat\n"
+	"  schedplot tasks --min 2 --max 2.01 trace.dat -o zoom.svg\n"
+	"                                   hover a run in a browser to name it\n"
+	"\n",
+	.footer = "See schedplot-tasks(1).\n",
+	.keys = tasks_keys,
+	.own = tasks_own,
+	.help = tasks_help,
+	.parse = tasks_parse,
+};
+
 const struct sp_view_desc sp_view_tasks = {
 	.name = "tasks",
-	.usage = tasks_usage,
-	.options = tasks_options,
+	.opts = &tasks_opts,
 	.max_traces = 1,
 	.rows = true,
 	.data_size = sizeof(struct tasks_run),
-	.parse = tasks_parse,
 	.size = tasks_size,
 	.plan = tasks_plan,
 	.observe = tasks_observe,

@@ -48,13 +48,6 @@ static int commit_output(struct sp_view_run *run)
 	return SP_EXIT_OK;
 }
 
-static int parse_own(void *data, int opt, const char *arg)
-{
-	struct sp_view_run *run = data;
-
-	return run->desc->parse(run, opt, arg);
-}
-
 /* Open trace @i of the options and resolve the window and CPUs against it. */
 static int open_trace(struct sp_view_run *run, int i)
 {
@@ -248,8 +241,9 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 		free(run);
 		return sp_cli_fail(NULL, "out of memory");
 	}
-	ret = sp_view_opts_parse(&run->opts, desc->name, desc->options, desc->max_traces,
-				 desc->usage, argc, argv, desc->parse ? parse_own : NULL, run);
+	ret = sp_view_opts_parse(&run->opts, desc->opts, desc->max_traces, argc, argv, run);
+	if (ret < 0)
+		ret = sp_view_opts_check_image(&run->opts);
 	if (ret < 0 && desc->parsed) {
 		int checked = desc->parsed(run);
 

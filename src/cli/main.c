@@ -13,6 +13,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
 #include "schedplot/cli/viewfile.h"
+#include "schedplot/cli/options.h"
 #include "schedplot/draw/version.h"
 
 /* A subcommand: a view run by the view driver, or a function of its own. */
@@ -21,31 +22,48 @@ struct sp_command {
 	const struct sp_view_desc *view;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	const struct sp_cmd_opts *opts;	/* fn's command line (a view's is in its desc) */
 };
 
 static const struct sp_command commands[] = {
 	{ "datagraph", &sp_view_datagraph, NULL,
-	  "draw every CPU over time, colored by the task running" },
+	  "draw every CPU over time, colored by the task running", NULL },
 	{ "running-waiting", &sp_view_running_waiting, NULL,
-	  "draw how many tasks run and how many wait, over time" },
+	  "draw how many tasks run and how many wait, over time", NULL },
 	{ "overview", &sp_view_overview, NULL,
-	  "the datagraph and running-waiting on one time axis" },
+	  "the datagraph and running-waiting on one time axis", NULL },
 	{ "latency", &sp_view_latency, NULL,
-	  "the whole distribution of how long tasks waited for a CPU" },
+	  "the whole distribution of how long tasks waited for a CPU", NULL },
 	{ "tasks", &sp_view_tasks, NULL,
-	  "draw every busy task over time, colored by the CPU it ran on" },
+	  "draw every busy task over time, colored by the CPU it ran on", NULL },
 	{ "explain", &sp_view_explain, NULL,
-	  "the worst scheduler decisions, each drawn and said in words" },
-	{ "stats", NULL, sp_cmd_stats, "print the numbers behind the pictures (text or JSON)" },
+	  "the worst scheduler decisions, each drawn and said in words", NULL },
+	{ "stats", NULL, sp_cmd_stats, "print the numbers behind the pictures (text or JSON)",
+	  &sp_stats_opts },
 	{ "compare", NULL, sp_cmd_compare,
-	  "did a change make a difference? two groups of runs, tested" },
-	{ "runs", NULL, sp_cmd_runs, "every run of every task, one line each (CSV or JSON)" },
-	{ "export", NULL, sp_cmd_export, "the traces as a SQLite database, for your own queries" },
+	  "did a change make a difference? two groups of runs, tested", NULL },
+	{ "runs", NULL, sp_cmd_runs, "every run of every task, one line each (CSV or JSON)",
+	  &sp_runs_opts },
+	{ "export", NULL, sp_cmd_export, "the traces as a SQLite database, for your own queries",
+	  NULL },
 	{ "record", NULL, sp_cmd_record,
-	  "record a trace of the scheduler and the CPU topology (root)" },
+	  "record a trace of the scheduler and the CPU topology (root)", NULL },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct sp_cmd_opts *const *sp_opts_all_commands(void)
+{
+	static const struct sp_cmd_opts *all[NR_COMMANDS + 1];
+	size_t i, n = 0;
+
+	if (!all[0])
+		for (i = 0; i < NR_COMMANDS; i++)
+			if (commands[i].view || commands[i].opts)
+				all[n++] = commands[i].view ? commands[i].view->opts :
+					   commands[i].opts;
+	return all;
+}
 
 static int run_command(const struct sp_command *cmd, int argc, char **argv)
 {

@@ -16,6 +16,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/evspec.h"
+#include "schedplot/cli/options.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/palette.h"
 #include "schedplot/draw/theme.h"
@@ -25,67 +26,6 @@
 #include "schedplot/model/trace.h"
 #include "schedplot/trace/reader.h"
 #include "schedplot/views/datagraph.h"
-
-/*
- * Every option of every view: getopt_long parses with the view's own table,
- * and an option of this one missing from it "does not apply" to the view.
- */
-static const struct option view_options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, SP_VOPT_FORMAT },
-	{ "min", required_argument, NULL, SP_VOPT_MIN },
-	{ "max", required_argument, NULL, SP_VOPT_MAX },
-	{ "time", required_argument, NULL, SP_VOPT_TIME },
-	{ "cpus", required_argument, NULL, SP_VOPT_CPUS },
-	{ "target", required_argument, NULL, SP_VOPT_TARGET },
-	{ "target-process", required_argument, NULL, SP_VOPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, SP_VOPT_TARGET_TREE },
-	{ "width", required_argument, NULL, SP_VOPT_WIDTH },
-	{ "height", required_argument, NULL, SP_VOPT_HEIGHT },
-	{ "title", required_argument, NULL, SP_VOPT_TITLE },
-	{ "no-legend", no_argument, NULL, SP_VOPT_NO_LEGEND },
-	{ "font-size", required_argument, NULL, SP_VOPT_FONT_SIZE },
-	{ "color-by", required_argument, NULL, SP_VOPT_COLOR_BY },
-	{ "palette", required_argument, NULL, SP_VOPT_PALETTE },
-	{ "cpu-order", required_argument, NULL, SP_VOPT_CPU_ORDER },
-	{ "topology", required_argument, NULL, SP_VOPT_TOPOLOGY },
-	{ "socket-order", no_argument, NULL, SP_VOPT_SOCKET_ORDER },
-	{ "no-shade", no_argument, NULL, SP_VOPT_NO_SHADE },
-	{ "csv", required_argument, NULL, SP_VOPT_CSV },
-	{ "freq", optional_argument, NULL, SP_VOPT_FREQ },
-	{ "idle-states", no_argument, NULL, SP_VOPT_IDLE_STATES },
-	{ "migrations", no_argument, NULL, SP_VOPT_MIGRATIONS },
-	{ "wakeups", no_argument, NULL, SP_VOPT_WAKEUPS },
-	{ "placement", no_argument, NULL, SP_VOPT_PLACEMENT },
-	{ "events", required_argument, NULL, SP_VOPT_EVENTS },
-	{ "min-at", required_argument, NULL, SP_VOPT_MIN_AT },
-	{ "jobs", required_argument, NULL, SP_VOPT_JOBS },
-	{ "aggregate", required_argument, NULL, SP_VOPT_AGGREGATE },
-	{ "colors", required_argument, NULL, SP_VOPT_COLORS },
-	{ "colors-out", required_argument, NULL, SP_VOPT_COLORS_OUT },
-	{ "mark", required_argument, NULL, SP_VOPT_MARK },
-	{ "span", required_argument, NULL, SP_VOPT_SPAN },
-	{ "by", required_argument, NULL, SP_VOPT_BY },
-	{ "class", required_argument, NULL, SP_VOPT_CLASS },
-	{ "ccdf", no_argument, NULL, SP_VOPT_CCDF },
-	{ "hist", no_argument, NULL, SP_VOPT_HIST },
-	{ "text", no_argument, NULL, SP_VOPT_TEXT },
-	{ "json", no_argument, NULL, SP_VOPT_JSON },
-	{ "slowest", required_argument, NULL, SP_VOPT_SLOWEST },
-	{ "layout", required_argument, NULL, SP_VOPT_LAYOUT },
-	{ "shade", required_argument, NULL, SP_VOPT_SHADE },
-	{ "over-time", no_argument, NULL, SP_VOPT_OVER_TIME },
-	{ "top", required_argument, NULL, SP_VOPT_TOP },
-	{ "sort", required_argument, NULL, SP_VOPT_SORT },
-	{ "what", required_argument, NULL, SP_VOPT_WHAT },
-	{ "at", required_argument, NULL, SP_VOPT_AT },
-	{ "task", required_argument, NULL, SP_VOPT_TASK },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_double(const char *cmd, const char *name, const char *arg, double lo,
 			double hi, double *val)
@@ -214,6 +154,9 @@ int sp_view_opts_scope_check(const struct sp_view_opts *o)
 	if (o->has_min && o->has_max && o->min_s >= o->max_s)
 		return sp_cli_usage(o->cmd, "--min %g must be less than --max %g", o->min_s,
 				    o->max_s);
+	if (o->min_at && (o->has_min || o->has_time_start))
+		return sp_cli_usage(o->cmd, "--min-at starts the window at an event: leave out "
+				    "--min and --time's start");
 	return 0;
 }
 
@@ -296,166 +239,158 @@ static int color_by_of(const char *name, enum sp_color_by *by)
 	return 0;
 }
 
-int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
-		       const struct option *options, int max_traces, const char *usage, int argc,
-		       char **argv, int (*own)(void *data, int opt, const char *arg),
-		       void *own_data)
+int sp_view_opts_option(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
-	int opt, ret = 0;
+	struct sp_view_opts *o = ctx->view;
+	const char *cmd = o->cmd;
 
+	switch (opt) {
+	case 'i':
+		return sp_cli_inputs_add(&o->inputs, (char *)arg);
+	case 'o':
+		o->output = arg;
+		return 0;
+	case 'j':
+		return sp_cli_parse_jobs(cmd, arg);
+	case SP_VOPT_FORMAT:
+		o->format = sp_format_from_name(arg);
+		if (o->format == SP_FORMAT_NONE)
+			return sp_cli_usage(cmd, "--format must be png, pdf or svg, not '%s'", arg);
+		return 0;
+	case SP_VOPT_MIN:
+	case SP_VOPT_MAX:
+	case SP_VOPT_TIME:
+	case SP_VOPT_CPUS:
+	case SP_VOPT_TARGET:
+	case SP_VOPT_TARGET_PROCESS:
+	case SP_VOPT_TARGET_TREE:
+		return sp_view_opts_scope(o, opt, arg);
+	case SP_VOPT_WIDTH:
+		return parse_double(cmd, "width", arg, 64, SP_OUTPUT_MAX_PX, &o->width);
+	case SP_VOPT_HEIGHT:
+		return parse_double(cmd, "height", arg, 64, SP_OUTPUT_MAX_PX, &o->height);
+	case SP_VOPT_TITLE:
+		o->title = arg;
+		return 0;
+	case SP_VOPT_NO_LEGEND:
+		o->no_legend = true;
+		return 0;
+	case SP_VOPT_FONT_SIZE:
+		return parse_double(cmd, "font-size", arg, SP_THEME_MIN_FONT_SIZE,
+				    SP_THEME_MAX_FONT_SIZE, &o->font_size);
+	case SP_VOPT_COLOR_BY:
+		o->color_by_given = true;
+		if (!color_by_of(arg, &o->color_by))
+			return 0;
+		/* a field of the switch-in record, such as next_prio */
+		if (!strcmp(cmd, "datagraph") && field_name_ok(arg)) {
+			o->color_by = SP_COLOR_BY_FIELD;
+			o->color_field = arg;
+			return 0;
+		}
+		return sp_cli_usage(cmd, "--color-by must be pid, command or process%s, not '%s'",
+				    strcmp(cmd, "datagraph") ? "" :
+				    ", or a field of sched_switch such as next_prio", arg);
+	case SP_VOPT_PALETTE:
+		if (!sp_palette_by_name(arg))
+			return sp_cli_usage(cmd, "unknown palette '%s' (known: %s)", arg,
+					    sp_palette_names());
+		o->palette = arg;
+		return 0;
+	case SP_VOPT_CPU_ORDER:
+		if (!strcmp(arg, "numeric"))
+			o->cpu_order = SP_CPU_ORDER_NUMERIC;
+		else if (!strcmp(arg, "socket"))
+			o->cpu_order = SP_CPU_ORDER_SOCKET;
+		else
+			return sp_cli_usage(cmd, "--cpu-order must be numeric or socket, not '%s'",
+					    arg);
+		return 0;
+	case SP_VOPT_TOPOLOGY:
+		o->topology = arg;
+		return 0;
+	case SP_VOPT_SOCKET_ORDER:
+		o->cpu_order = SP_CPU_ORDER_SOCKET;
+		return 0;
+	case SP_VOPT_NO_SHADE:
+		o->no_shade = true;
+		return 0;
+	case SP_VOPT_CSV:
+		o->csv = arg;
+		return 0;
+	case SP_VOPT_FREQ:
+		return parse_freq(o, arg, ctx->argc, ctx->argv);
+	case SP_VOPT_IDLE_STATES:
+		o->idle_states = true;
+		return 0;
+	case SP_VOPT_MIGRATIONS:
+		o->migrations = true;
+		return 0;
+	case SP_VOPT_WAKEUPS:
+		o->wakeups = true;
+		return 0;
+	case SP_VOPT_PLACEMENT:
+		o->placement = true;
+		return 0;
+	case SP_VOPT_EVENTS:
+		return add_events(o, arg);
+	case SP_VOPT_MIN_AT:
+		if (!event_name_ok(arg, strlen(arg)))
+			return sp_cli_usage(cmd, "--min-at needs an event as SYSTEM:EVENT, like "
+					    "ftrace:print, not '%s'", arg);
+		o->min_at = arg;
+		return 0;
+	case SP_VOPT_MARK:
+	case SP_VOPT_SPAN:
+		return sp_evspec_keep(o, opt, arg);
+	case SP_VOPT_VIEW:
+		/* the command line came through sp_viewfile_expand(): none is left */
+		return sp_cli_usage(cmd, "--view %s: a view file is read before the options", arg);
+	case SP_VOPT_AGGREGATE:
+		return sp_view_parse_aggregate(cmd, arg, &o->aggregate);
+	case SP_VOPT_COLORS:
+		o->colors_in = arg;
+		return 0;
+	case SP_VOPT_COLORS_OUT:
+		o->colors_out = arg;
+		return 0;
+	}
+	return sp_cli_usage(cmd, "unknown option");
+}
+
+void sp_view_opts_init(struct sp_view_opts *o, const char *cmd)
+{
 	memset(o, 0, sizeof(*o));
 	o->cmd = cmd;
 	o->palette = "default";
-	optind = 1;
-	opterr = 0;
-	/* the view's own table: an abbreviation never names an option it rejects */
-	while ((opt = getopt_long(argc, argv, ":i:o:vqh", options, NULL)) != -1) {
-		if (sp_cli_parse_common(opt))
-			continue;
-		switch (opt) {
-		case 'i':
-			ret = sp_cli_inputs_add(&o->inputs, optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case SP_VOPT_FORMAT:
-			o->format = sp_format_from_name(optarg);
-			if (o->format == SP_FORMAT_NONE)
-				return sp_cli_usage(cmd, "--format must be png, pdf or svg, not "
-						    "'%s'", optarg);
-			break;
-		case SP_VOPT_MIN:
-		case SP_VOPT_MAX:
-		case SP_VOPT_TIME:
-		case SP_VOPT_CPUS:
-		case SP_VOPT_TARGET:
-		case SP_VOPT_TARGET_PROCESS:
-		case SP_VOPT_TARGET_TREE:
-			ret = sp_view_opts_scope(o, opt, optarg);
-			break;
-		case SP_VOPT_WIDTH:
-			ret = parse_double(cmd, "width", optarg, 64, SP_OUTPUT_MAX_PX, &o->width);
-			break;
-		case SP_VOPT_HEIGHT:
-			ret = parse_double(cmd, "height", optarg, 64, SP_OUTPUT_MAX_PX,
-					   &o->height);
-			break;
-		case SP_VOPT_TITLE:
-			o->title = optarg;
-			break;
-		case SP_VOPT_NO_LEGEND:
-			o->no_legend = true;
-			break;
-		case SP_VOPT_FONT_SIZE:
-			ret = parse_double(cmd, "font-size", optarg, SP_THEME_MIN_FONT_SIZE,
-					   SP_THEME_MAX_FONT_SIZE, &o->font_size);
-			break;
-		case SP_VOPT_COLOR_BY:
-			o->color_by_given = true;
-			if (!color_by_of(optarg, &o->color_by))
-				break;
-			/* a field of the switch-in record, such as next_prio */
-			if (!strcmp(cmd, "datagraph") && field_name_ok(optarg)) {
-				o->color_by = SP_COLOR_BY_FIELD;
-				o->color_field = optarg;
-				break;
-			}
-			return sp_cli_usage(cmd, "--color-by must be pid, command or process%s, "
-					    "not '%s'", strcmp(cmd, "datagraph") ? "" :
-					    ", or a field of sched_switch such as next_prio", optarg);
-		case SP_VOPT_PALETTE:
-			if (!sp_palette_by_name(optarg))
-				return sp_cli_usage(cmd, "unknown palette '%s' (known: %s)",
-						    optarg, sp_palette_names());
-			o->palette = optarg;
-			break;
-		case SP_VOPT_CPU_ORDER:
-			if (!strcmp(optarg, "numeric"))
-				o->cpu_order = SP_CPU_ORDER_NUMERIC;
-			else if (!strcmp(optarg, "socket"))
-				o->cpu_order = SP_CPU_ORDER_SOCKET;
-			else
-				return sp_cli_usage(cmd, "--cpu-order must be numeric or socket, "
-						    "not '%s'", optarg);
-			break;
-		case SP_VOPT_TOPOLOGY:
-			o->topology = optarg;
-			break;
-		case SP_VOPT_SOCKET_ORDER:
-			o->cpu_order = SP_CPU_ORDER_SOCKET;
-			break;
-		case SP_VOPT_NO_SHADE:
-			o->no_shade = true;
-			break;
-		case SP_VOPT_CSV:
-			o->csv = optarg;
-			break;
-		case SP_VOPT_FREQ:
-			ret = parse_freq(o, optarg, argc, argv);
-			break;
-		case SP_VOPT_IDLE_STATES:
-			o->idle_states = true;
-			break;
-		case SP_VOPT_MIGRATIONS:
-			o->migrations = true;
-			break;
-		case SP_VOPT_WAKEUPS:
-			o->wakeups = true;
-			break;
-		case SP_VOPT_PLACEMENT:
-			o->placement = true;
-			break;
-		case SP_VOPT_EVENTS:
-			ret = add_events(o, optarg);
-			break;
-		case SP_VOPT_MARK:
-		case SP_VOPT_SPAN:
-			ret = sp_evspec_keep(o, opt, optarg);
-			break;
-		case SP_VOPT_MIN_AT:
-			if (!event_name_ok(optarg, strlen(optarg)))
-				return sp_cli_usage(cmd, "--min-at needs an event as SYSTEM:EVENT, "
-						    "like ftrace:print, not '%s'", optarg);
-			o->min_at = optarg;
-			break;
-		case SP_VOPT_JOBS:
-			ret = sp_cli_parse_jobs(cmd, optarg);
-			break;
-		case SP_VOPT_AGGREGATE:
-			ret = sp_view_parse_aggregate(cmd, optarg, &o->aggregate);
-			break;
-		case SP_VOPT_COLORS:
-			o->colors_in = optarg;
-			break;
-		case SP_VOPT_COLORS_OUT:
-			o->colors_out = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			sp_view_opts_release(o);
-			return SP_EXIT_OK;
-		default:
-			if (opt >= SP_VOPT_BY && own) {
-				ret = own(own_data, opt, optarg);
-				break;
-			}
-			sp_view_opts_release(o);
-			return sp_cli_bad_option(cmd, options, view_options, opt, argv);
-		}
-		if (ret) {
-			sp_view_opts_release(o);
-			return ret;
-		}
+}
+
+int sp_view_opts_parse(struct sp_view_opts *o, const struct sp_cmd_opts *cmd, int max_traces,
+		       int argc, char **argv, void *own)
+{
+	int ret;
+
+	sp_view_opts_init(o, cmd->name);
+	ret = sp_opts_parse(cmd, argc, argv, o, own);
+	if (ret >= 0) {
+		sp_view_opts_release(o);
+		return ret;
 	}
-	ret = sp_cli_inputs_finish(&o->inputs, cmd, max_traces, argv + optind, argc - optind);
+	ret = sp_cli_inputs_finish(&o->inputs, o->cmd, max_traces, argv + optind,
+				   argc - optind);
 	if (ret)
 		return ret;
 	o->traces = o->inputs.paths;
 	o->nr_traces = o->inputs.nr;
 	ret = sp_view_opts_scope_check(o);
-	if (ret)
-		return ret;
+	return ret ? ret : -1;
+}
+
+int sp_view_opts_check_image(struct sp_view_opts *o)
+{
+	const char *cmd = o->cmd;
+	int ret;
+
 	if (o->output && !strcmp(o->output, "-") && o->format == SP_FORMAT_NONE)
 		return sp_cli_usage(cmd, "-o - writes to standard output: say --format png, pdf "
 				    "or svg");
@@ -464,9 +399,6 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 		if (ret)
 			return ret;
 	}
-	if (o->min_at && (o->has_min || o->has_time_start))
-		return sp_cli_usage(cmd, "--min-at starts the window at an event: leave out "
-				    "--min and --time's start");
 	if (o->color_field && (o->colors_in || o->colors_out))
 		return sp_cli_usage(cmd, "--color-by %s colors by value: --colors and --colors-out "
 				    "keep the colors of tasks", o->color_field);
@@ -477,7 +409,6 @@ int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
 
 		if (sp_color_map_load(&o->colors, o->colors_in, &err)) {
 			sp_cli_error(o->colors_in, &err);
-			sp_view_opts_release(o);
 			return SP_EXIT_FAILURE;
 		}
 		/* the study's figures name their colors one way: the file's, unless told */

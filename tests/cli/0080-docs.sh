@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The documentation keeps up with the program: every man page is lint clean,
 # every long option a command accepts is in the command's man page and in
-# its --help, schedplot(1) names every command, and the bash completion
-# offers the commands, options and values the program has.
+# its --help, and nothing either describes is unknown to the parser;
+# schedplot(1) names every command, and the bash completion offers the
+# commands, options and values the program has.
 . "$(dirname "$0")/../lib/lib.sh"
 
 MAN=$SRCDIR/man
@@ -70,26 +71,36 @@ else
 	not_ok "schedplot --help lists no commands under 'Commands:'"
 fi
 
-# table_options FILE...: "name has_arg" for every entry of the getopt_long
-# option tables in FILE
+# table_options FILE...: "name has_arg" for every option the tables in FILE
+# declare: struct sp_opt entries { "name", KEY, has_arg, ... } and getopt_long's
+# struct option entries { "name", has_arg, NULL, KEY }
 table_options() {
-	grep -ohE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument' "$@" |
-		sed -E 's/\{ *"([^"]*)", *([a-z]*)_argument/\1 \2/' | sort -u
+	grep -ohE '\{ *"[a-z][a-z0-9-]*",( *[^,"]+,)? *(no|required|optional)_argument' "$@" |
+		sed -E 's/\{ *"([^"]*)",( *[^,"]+,)? *([a-z]*)_argument/\1 \3/' | sort -u
 }
 
-# options_of CMD: the option table CMD parses with: its own in
-# src/cli-CMD.c, or the views' shared one in src/cli/view.c.  Only names of
-# one table are probed, since getopt_long takes a prefix of a longer option
-# (--top for --topology) as that option.
+# options_of CMD: every option declared anywhere in src/cli, each probed
+# against CMD (a command takes shared options and its own)
 options_of() {
-	local src=$SRCDIR/src/cli/cmd-$1.c
-	if [ -f "$src" ] && grep -q 'struct option' "$src"; then
-		table_options "$src"
-	elif [ -f "$src" ] && grep -q 'sp_view_opts_parse' "$src"; then
-		table_options "$SRCDIR/src/cli/view.c"
-	else
-		table_options "$SRCDIR"/src/*/*.c
-	fi
+	table_options "$SRCDIR"/src/cli/*.c
+}
+
+# help_options FILE: the options FILE (a --help) lists, one per line of its own
+help_options() {
+	grep -oE -- '^(  -[a-zA-Z], |      )--[a-z][a-z0-9-]*' "$1" | grep -oE -- '--[a-z0-9-]+' |
+		sed 's/^--//' | sort -u
+}
+
+# page_options FILE: the options a rendered man page describes under OPTIONS
+page_options() {
+	awk '/^OPTIONS/ { on = 1; next } /^[A-Z]/ { on = 0 }
+	     on && /^       -/ {
+		for (i = 1; i <= NF; i++) {
+			w = $i; sub(/,$/, "", w)
+			if (w ~ /^--[a-z]/) { sub(/[[=].*/, "", w); print substr(w, 3) }
+			else if (w !~ /^-[a-zA-Z]$/ && w !~ /^[A-Z[|]/) break
+		}
+	     }' "$1" | sort -u
 }
 
 if [ -n "$(table_options "$SRCDIR"/src/*/*.c)" ]; then
@@ -135,20 +146,29 @@ accepts() {
 help_txt=$TMP/help.txt
 page_txt=$TMP/page.txt
 for cmd in $commands; do
+	"$SCHEDPLOT" "$cmd" --help >"$help_txt" 2>&1
+	documented=$(help_options "$help_txt")
 	accepted=
 	while read -r name arg; do
 		accepts "$cmd" "$name" "$arg"
 		case $? in
-		0) accepted="$accepted $name" ;;
-		2) not_ok "$cmd --$name --help: unexpected exit: $(head -c 300 "$ERR")" ;;
+		0) ;;
+		2) not_ok "$cmd --$name --help: unexpected exit: $(head -c 300 "$ERR")"; continue ;;
+		*) continue ;;
 		esac
+		# getopt_long takes --top for --topology: an abbreviation of an
+		# option the command documents is that option, not one of its own
+		if ! grep -qx -- "$name" <<<"$documented" &&
+		   grep -q -- "^$name-\?" <<<"$documented"; then
+			continue
+		fi
+		accepted="$accepted $name"
 	done < <(options_of "$cmd")
 	if [ -z "$accepted" ]; then
 		not_ok "$cmd: accepts none of the options in src/ (not even --help)"
 		continue
 	fi
 
-	"$SCHEDPLOT" "$cmd" --help >"$help_txt" 2>&1
 	missing=
 	for name in $accepted; do
 		has_option "$help_txt" "$name" || missing="$missing --$name"
@@ -157,6 +177,15 @@ for cmd in $commands; do
 		ok "$cmd --help mentions all its options:$(printf ' --%s' $accepted)"
 	else
 		not_ok "$cmd --help does not mention:$missing"
+	fi
+	unknown=
+	for name in $documented; do
+		case " $accepted " in *" $name "*) ;; *) unknown="$unknown --$name" ;; esac
+	done
+	if [ -z "$unknown" ]; then
+		ok "$cmd: every option its --help lists is one the parser takes"
+	else
+		not_ok "$cmd --help lists options the parser does not take:$unknown"
 	fi
 
 	page=$MAN/schedplot-$cmd.1
@@ -176,6 +205,15 @@ for cmd in $commands; do
 		ok "schedplot-$cmd.1 documents all its options"
 	else
 		not_ok "schedplot-$cmd.1 does not document:$missing"
+	fi
+	unknown=
+	for name in $(page_options "$page_txt"); do
+		case " $accepted " in *" $name "*) ;; *) unknown="$unknown --$name" ;; esac
+	done
+	if [ -z "$unknown" ]; then
+		ok "schedplot-$cmd.1: every option under OPTIONS is one the parser takes"
+	else
+		not_ok "schedplot-$cmd.1 describes options the parser does not take:$unknown"
 	fi
 done
 

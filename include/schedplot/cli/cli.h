@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 struct option;
+struct sp_cmd_opts;
 
 #include "schedplot/base/tempfile.h"
 #include "schedplot/draw/output.h"
@@ -314,6 +315,10 @@ int sp_cmd_record(int argc, char **argv);
 int sp_cmd_compare(int argc, char **argv);
 int sp_cmd_runs(int argc, char **argv);
 int sp_cmd_export(int argc, char **argv);
+
+/* Their command lines (options.h). */
+extern const struct sp_cmd_opts sp_stats_opts;
+extern const struct sp_cmd_opts sp_runs_opts;
 
 /* A CSV output (--csv): an atomic output, or standard output. */
 struct sp_cli_csv {

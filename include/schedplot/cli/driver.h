@@ -6,7 +6,7 @@
  * The view driver: every view command (datagraph, running-waiting,
  * overview, ...) is one struct sp_view_desc, run by sp_view_main():
  *
- *	parse		the options in desc->options (sp_view_opts_parse())
+ *	parse		the options desc->opts describes (sp_view_opts_parse())
  *	open		the trace (its span; the model is built by the pass)
  *	resolve		the window, the CPUs and, with desc->rows, the rows
  *	size		desc->size(): the image's width, and its height when
@@ -41,6 +41,7 @@
 #include <stddef.h>
 
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/options.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
@@ -48,7 +49,6 @@
 #include "schedplot/model/trace.h"
 
 struct _cairo;
-struct option;
 struct sp_view_desc;
 
 /* One run of a view: what the driver resolved, and the view's own data. */
@@ -90,14 +90,12 @@ struct sp_view_extra {
 
 struct sp_view_desc {
 	const char *name;		/* the subcommand, also in the default output name */
-	const char *usage;		/* --help text */
-	const struct option *options;	/* the options it takes, getopt_long's table */
+	const struct sp_cmd_opts *opts;	/* its command line; its parse hook gets the run
+					 * as ctx->own */
 	int max_traces;			/* input traces taken (1: "one trace file at a time") */
 	bool rows;			/* one row per CPU drawn: plan rows (--cpu-order) */
 	size_t data_size;		/* of run->data */
 
-	/* the view's own options (SP_VOPT_BY and after): 0 or an exit code; may be NULL */
-	int (*parse)(struct sp_view_run *run, int opt, const char *arg);
 	/* after parsing: check the options together; SP_EXIT_OK or a code; may be NULL */
 	int (*parsed)(struct sp_view_run *run);
 

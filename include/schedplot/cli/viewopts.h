@@ -14,18 +14,16 @@
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-power.h"
 
-struct option;
+struct sp_cmd_opts;
 struct sp_datagraph_opts;
+struct sp_opts_ctx;
 struct sp_model;
 struct sp_topology;
 struct sp_trace;
 
 /*
- * The views' long options without a short form: the val of their struct
- * option entries (-o, -v, -q and -h are their letters).  One table in
- * view.c holds them all, so that an option of another view is told apart
- * from an unknown one; each view lists those it takes in a table of its
- * own (sp_view_desc.options).
+ * The keys of the shared options without a short form (options.c declares
+ * them; -i, -o and -j are their letters), then those of the views' own.
  */
 enum sp_view_opt {
 	SP_VOPT_MIN = 256,
@@ -55,12 +53,12 @@ enum sp_view_opt {
 	SP_VOPT_PLACEMENT,
 	SP_VOPT_EVENTS,
 	SP_VOPT_MIN_AT,
-	SP_VOPT_JOBS,			/* --jobs N: traces read at once */
 	SP_VOPT_AGGREGATE,		/* --aggregate share|longest: how a cell is inked */
 	SP_VOPT_COLORS,			/* --colors FILE: colors kept from another figure */
 	SP_VOPT_COLORS_OUT,		/* --colors-out FILE: the colors this figure used */
 	SP_VOPT_MARK,			/* --mark EVENT[/FILTER/] */
 	SP_VOPT_SPAN,			/* --span START..END key=FIELD */
+	SP_VOPT_VIEW,			/* --view FILE: read by main (viewfile.h) */
 	/* a view's own options, handed to its parse hook */
 	SP_VOPT_BY,
 	SP_VOPT_CLASS,
@@ -77,6 +75,7 @@ enum sp_view_opt {
 	SP_VOPT_WHAT,			/* explain */
 	SP_VOPT_AT,
 	SP_VOPT_TASK,
+	SP_VOPT_IDLE,
 };
 
 /* --events: at most this many, names shorter than this */
@@ -171,26 +170,46 @@ int sp_view_parse_aggregate(const char *cmd, const char *arg, enum sp_timeline_r
 int sp_view_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg);
 
 /**
- * sp_view_opts_parse - parse a view subcommand's command line
+ * sp_view_opts_init - empty options of a command
  * @o: filled in
- * @cmd: the subcommand's name
- * @options: the options the view takes (getopt_long's table, ended by a
- *	     zeroed entry; names and vals as in view.c's table of all of them)
- * @max_traces: how many input traces the view takes (at least one is needed)
- * @usage: the --help text
+ * @cmd: the subcommand's name, for messages
+ */
+void sp_view_opts_init(struct sp_view_opts *o, const char *cmd);
+
+/**
+ * sp_view_opts_option - one shared option (options.h), into ctx->view
+ * @ctx: the parse (ctx->view set)
+ * @opt: the option's key
+ * @arg: its value (kept: a pointer into argv)
+ *
+ * Prints usage errors.  Return: 0, or an exit code.
+ */
+int sp_view_opts_option(struct sp_opts_ctx *ctx, int opt, const char *arg);
+
+/**
+ * sp_view_opts_parse - parse the command line of a command that reads traces
+ * @o: filled in (sp_view_opts_init())
+ * @cmd: the command's options
+ * @max_traces: how many input traces it takes (at least one is needed)
  * @argc: from the subcommand's name on
  * @argv: from the subcommand's name on
- * @own: the view's parser of its own options (SP_VOPT_BY and after), or NULL;
- *	 returns 0 or, having printed the error, an exit code
- * @own_data: handed to @own
+ * @own: handed to @cmd->parse for its own options
  *
+ * The operands are the traces; the window options are checked together.
  * Prints usage errors itself.  Return: -1 to go on, else an exit code
  * (SP_EXIT_OK after --help, SP_EXIT_USAGE on errors).
  */
-int sp_view_opts_parse(struct sp_view_opts *o, const char *cmd,
-		       const struct option *options, int max_traces, const char *usage, int argc,
-		       char **argv, int (*own)(void *data, int opt, const char *arg),
-		       void *own_data);
+int sp_view_opts_parse(struct sp_view_opts *o, const struct sp_cmd_opts *cmd, int max_traces,
+		       int argc, char **argv, void *own);
+
+/**
+ * sp_view_opts_check_image - the image options together, once all are read
+ * @o: parsed options
+ *
+ * The format from -o's name (PNG by default), and --colors read.  Prints
+ * usage errors.  Return: -1 to go on, else an exit code.
+ */
+int sp_view_opts_check_image(struct sp_view_opts *o);
 
 /**
  * sp_view_opts_scope - one option of what is counted: --min, --max, --time,
@@ -208,7 +227,8 @@ int sp_view_opts_scope(struct sp_view_opts *o, int opt, const char *arg);
  * sp_view_opts_scope_check - the window options together, once all are read
  * @o: the options
  *
- * Prints usage errors (--time with --min/--max, --min not before --max).
+ * Prints usage errors (--time with --min/--max, --min not before --max,
+ * --min-at with a start).
  * Return: 0, or SP_EXIT_USAGE.
  */
 int sp_view_opts_scope_check(const struct sp_view_opts *o);
