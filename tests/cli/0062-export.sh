@@ -102,6 +102,22 @@ else
 	skip "no trace-cmd: sleeps not compared with its report"
 fi
 
+# ---- a generated trace: sched_waking as the wakeup (the pass made twice,
+# the rows of the first dropped) and power events ----
+gen=${GEN_TRACE:-$(dirname "$SCHEDPLOT")/tests/gen-trace}
+if [ -x "$gen" ] && "$gen" --cpus 4 --events 50000 --waking --power --seed 5 \
+	-o "$TMP/waking.dat" >/dev/null 2>&1; then
+	run "$SCHEDPLOT" export -q -o "$TMP/waking.db" "$TMP/waking.dat"
+	expect_status 0 "export of a trace read twice (sched_waking) with power events"
+	"$SCHEDPLOT" stats -q --json "$TMP/waking.dat" >"$TMP/stats.json"
+	"$SCHEDPLOT" runs -q "$TMP/waking.dat" >"$TMP/runs.csv"
+	expect_grep "$TMP/stats.json" '"wakeup_event": "sched_waking"' "the generated trace's wakeup is sched_waking"
+	python3 "$SRCDIR/tests/oracle/export-agrees.py" "$TMP/waking.db" 1 "$TMP/stats.json" \
+		"$TMP/runs.csv"
+else
+	skip "no trace generator ($gen): the trace read twice"
+fi
+
 # ---- --mark and --span: their rows give stats' counts, totals, p99 ----
 defs=(--mark 'sched:sched_process_exec' --mark 'sched:sched_waking/prio < 100/'
       --span 'sched:sched_waking..sched:sched_wakeup key=pid name=waking')
