@@ -163,6 +163,8 @@ _schedplot()
 		return ;;
 	--fail-on)
 		COMPREPLY=($(compgen -W 'regression change' -- "$cur")); return ;;
+	--skip-warmup)
+		COMPREPLY=($(compgen -W 'auto' -- "$cur")); return ;;
 	-o|--output)
 		case $cmd in
 		runs) _schedplot_files '' ;;	# CSV or JSON lines: any name

@@ -65,6 +65,9 @@ static const char compare_usage[] =
 	"                        (1% or 0.01) is noise (default 1%, criterion's)\n"
 	"      --fail-on WHAT    exit 3 when a metric changed beyond the threshold:\n"
 	"                        regression (on its bad side) or change (either)\n"
+	"      --skip-warmup auto|TIME\n"
+	"                        count each run's numbers from where it settled\n"
+	"                        (auto) or from TIME (0.2, 200ms) into it\n"
 	"      --target COMM|PID a run's duration spans the tasks named COMM (glob)\n"
 	"                        or of thread id PID (repeat for several), not the\n"
 	"                        complete window\n"
@@ -126,6 +129,7 @@ enum {
 	OPT_JSON,
 	OPT_THRESHOLD,
 	OPT_FAIL_ON,
+	OPT_SKIP_WARMUP,
 };
 
 static const struct option compare_options[] = {
@@ -135,6 +139,7 @@ static const struct option compare_options[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "skip-warmup", required_argument, NULL, OPT_SKIP_WARMUP },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
 	{ "target-tree", required_argument, NULL, OPT_TARGET_TREE },
@@ -513,6 +518,20 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 				return sp_cli_usage("compare", "--fail-on: regression or change, "
 						    "not '%s'", optarg);
 			break;
+		case OPT_SKIP_WARMUP: {
+			double sec;
+
+			if (!strcmp(optarg, "auto")) {
+				o->skip_warmup = SP_CMP_SKIP_AUTO;
+			} else if (!sp_cli_parse_seconds(optarg, &sec) && sec >= 0 && sec < 1e9) {
+				o->skip_warmup = sec > 0 ? SP_CMP_SKIP_TIME : SP_CMP_SKIP_NONE;
+				o->skip_ns = (uint64_t)llround(sec * 1e9);
+			} else {
+				return sp_cli_usage("compare", "--skip-warmup: auto or a time such "
+						    "as 0.2 or 200ms, not '%s'", optarg);
+			}
+			break;
+		}
 		case OPT_TARGET:
 			o->targets[o->nr_targets++] = optarg;
 			break;
@@ -607,6 +626,8 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 	if (o->values && (o->nr_targets || o->nr_target_procs || o->nr_target_trees))
 		return sp_cli_usage("compare", "--target%s is for traces, not with --values",
 				    o->nr_targets ? "" : "-process");
+	if (o->values && o->skip_warmup != SP_CMP_SKIP_NONE)
+		return sp_cli_usage("compare", "--skip-warmup is for traces, not with --values");
 	if (!o->values && (o->column || o->shift))
 		return sp_cli_usage("compare", "--%s needs --values",
 				    o->column ? "column" : "shift");
@@ -831,6 +852,7 @@ static int draw_figure(struct sp_cmp *c)
 	struct sp_compare_runs rg[2];
 	struct sp_cmp_graphs graphs = { 0 };
 	struct sp_error err = { 0 };
+	uint64_t *warmup = NULL;
 	struct sp_output out;
 	struct sp_theme theme;
 	char y_title[64];
@@ -913,6 +935,23 @@ static int draw_figure(struct sp_cmp *c)
 		}
 		fig.graphs = graphs.dg;
 		fig.envelopes = graphs.env;
+		if (rw) {
+			warmup = calloc(graphs.nr ? graphs.nr : 1, sizeof(*warmup));
+			if (!warmup) {
+				sp_output_close(&out, false, NULL);
+				ret = sp_cli_fail(NULL, "out of memory");
+				goto out;
+			}
+			for (j = 0; j < graphs.nr; j++) {
+				int gi = j < (size_t)c->g[0].nr_runs ? 0 : 1;
+				const struct sp_cmp_run *run =
+					&c->g[gi].runs[gi ? j - c->g[0].nr_runs : j];
+
+				/* what is skipped is not drawn as settling later */
+				warmup[j] = run->skipped_ns ? run->skipped_ns : run->warmup_ns;
+			}
+			fig.warmup_ns = warmup;
+		}
 		fig.graph_labels = graphs.labels;
 		fig.nr_graphs = graphs.nr;
 	}
@@ -935,6 +974,7 @@ out:
 		free(rg[i].labels);
 	}
 	sp_cmp_graphs_release(&graphs);
+	free(warmup);
 	sp_output_release(&out);
 	return ret;
 }

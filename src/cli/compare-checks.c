@@ -12,6 +12,7 @@
 
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
+#include "schedplot/analysis/warmup.h"
 #include "schedplot/cli/compare.h"
 
 static const char *const check_keys[SP_CMP_NR_CHECK_KINDS] = {
@@ -20,6 +21,7 @@ static const char *const check_keys[SP_CMP_NR_CHECK_KINDS] = {
 	[SP_CMP_CHECK_REPAIRS] = "repairs",
 	[SP_CMP_CHECK_CENSORED] = "censored_waits",
 	[SP_CMP_CHECK_CV] = "unstable",
+	[SP_CMP_CHECK_WARMUP] = "warmup",
 };
 
 const char *sp_cmp_check_key(enum sp_cmp_check_kind kind)
@@ -155,6 +157,59 @@ static void check_cv(struct sp_cmp *c)
 	c->nr_checks++;
 }
 
+/* "120ms", "1.5s" */
+static void format_time(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000ull)
+		snprintf(buf, len, "%.3gs", ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.3gms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3gµs", ns / 1e3);
+}
+
+static void check_warmup(struct sp_cmp *c)
+{
+	struct sp_cmp_check *ck = next(c, SP_CMP_CHECK_WARMUP);
+	int i, r, nr = 0, total = 0, shown = 0;
+	char at[32], of[32];
+
+	if (c->o.skip_warmup == SP_CMP_SKIP_TIME) {
+		format_time(at, sizeof(at), c->o.skip_ns);
+		add(ck, "every run counted from %s into it on (--skip-warmup)", at);
+		c->nr_checks++;
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		for (r = 0; r < c->g[i].nr_runs; r++) {
+			total++;
+			nr += c->g[i].runs[r].warmup_ns > 0;
+		}
+	if (!nr)
+		return;
+	add(ck, "%d run%s of %d settle%s only after a warm-up (MSER over %d windows):", nr,
+	    nr == 1 ? "" : "s", total, nr == 1 ? "s" : "", SP_WARMUP_WINDOWS);
+	for (i = 0; i < 2; i++)
+		for (r = 0; r < c->g[i].nr_runs; r++) {
+			const struct sp_cmp_run *run = &c->g[i].runs[r];
+
+			if (!run->warmup_ns)
+				continue;
+			if (shown++ == 6) {
+				add(ck, " ...");
+				break;
+			}
+			format_time(at, sizeof(at), run->warmup_ns);
+			format_time(of, sizeof(of), run->window_ns);
+			add(ck, "%s %s %s of %s (%s)", shown > 1 ? "," : "", base(run->file), at, of,
+			    sp_warmup_series_name(run->warmup_by));
+		}
+	add(ck, c->o.skip_warmup == SP_CMP_SKIP_AUTO ?
+	    "; each is counted from there on (--skip-warmup auto)" :
+	    "; --skip-warmup auto compares the steady state only");
+	c->nr_checks++;
+}
+
 void sp_cmp_checks(struct sp_cmp *c)
 {
 	struct sp_cmp_check *ck;
@@ -181,6 +236,7 @@ void sp_cmp_checks(struct sp_cmp *c)
 			add(ck, " (censored: no latency, the longest waits may be missing)");
 			c->nr_checks++;
 		}
+		check_warmup(c);
 	}
 	check_cv(c);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "schedplot/cli/cli.h"
+#include "schedplot/analysis/warmup.h"
 #include "schedplot/cli/compare.h"
 
 /* The shortest decimal that reads back as @v; null for NaN and infinities. */
@@ -35,6 +36,7 @@ static const char *const check_titles[SP_CMP_NR_CHECK_KINDS] = {
 	[SP_CMP_CHECK_REPAIRS] = "repairs",
 	[SP_CMP_CHECK_CENSORED] = "censored waits",
 	[SP_CMP_CHECK_CV] = "unstable",
+	[SP_CMP_CHECK_WARMUP] = "warm-up",
 };
 
 static const char *const verdict_names[] = {
@@ -93,6 +95,14 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 			       run->lost_exact ? "true" : "false",
 			       (unsigned long long)run->repairs,
 			       (unsigned long long)run->censored_waits);
+			printf(", \"warmup_ns\": ");
+			if (run->has_warmup)
+				printf("%llu, \"warmup_by\": \"%s\"",
+				       (unsigned long long)run->warmup_ns,
+				       sp_warmup_series_name(run->warmup_by));
+			else
+				printf("null, \"warmup_by\": null");
+			printf(", \"skipped_ns\": %llu", (unsigned long long)run->skipped_ns);
 			for (k = 0; k < SP_CMP_NR_TRACE_METRICS; k++) {
 				printf(", \"%s\": ", sp_cmp_trace_metrics[k].key);
 				json_num(run->m[k]);

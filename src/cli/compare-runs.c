@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schedplot/analysis/stats.h"
+#include "schedplot/analysis/warmup.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/compare.h"
@@ -45,6 +46,9 @@ struct trace_pass {
 	uint64_t target_last_ns;	/* the last moment one stops being current */
 	bool target_seen;
 	uint64_t nr_migrations;		/* in the window; of target tasks with --target */
+	uint64_t from_ns;		/* the numbers count from here: after the warm-up */
+	struct sp_warmup wu;		/* the run's series, window by window */
+	bool has_wu;
 };
 
 static void target_patterns(const struct sp_cmp_opts *o, struct sp_target *tg)
@@ -100,13 +104,19 @@ static void pass_steps(void *data, const struct sp_step *steps, size_t n)
 	struct trace_pass *p = data;
 
 	sp_stats_steps(&p->stats, steps, n);
+	if (p->has_wu)
+		sp_warmup_steps(&p->wu, steps, n);
 }
 
 static void pass_wait(void *data, const struct sp_wait *w)
 {
 	struct trace_pass *p = data;
 
-	if (w->wait_class == SP_WAIT_WAKEUP)
+	if (w->wait_class != SP_WAIT_WAKEUP)
+		return;
+	if (p->has_wu)
+		sp_warmup_wait(&p->wu, w->start_ns, w->dur_ns);
+	if (w->start_ns >= p->from_ns)
 		sp_stats_latency(&p->stats, w->dur_ns);
 }
 
@@ -115,8 +125,10 @@ static void pass_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 	struct trace_pass *p = data;
 
 	(void)cpu;
-	if (pid == 0 || !is_target(p, pid))
+	if (pid == 0 || t1 <= p->from_ns || !is_target(p, pid))
 		return;
+	if (t0 < p->from_ns)
+		t0 = p->from_ns;
 	if (!p->target_seen || t0 < p->target_first_ns)
 		p->target_first_ns = t0;
 	if (!p->target_seen || t1 > p->target_last_ns)
@@ -130,10 +142,12 @@ static void pass_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, in
 
 	(void)from_cpu;
 	(void)to_cpu;
+	if (ts_ns < p->from_ns)
+		return;
 	if (has_targets(p->o)) {
 		if (is_target(p, pid))
 			p->nr_migrations++;
-	} else if (ts_ns >= p->t->window_start_ns) {
+	} else {
 		p->nr_migrations++;
 	}
 }
@@ -143,37 +157,81 @@ static void pass_reset(void *data)
 	struct trace_pass *p = data;
 
 	sp_stats_reset(&p->stats);
+	if (p->has_wu)
+		sp_warmup_reset(&p->wu);
 	p->target_seen = false;
 	p->target_first_ns = p->target_last_ns = 0;
 	p->nr_migrations = 0;
 }
 
-int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
+/*
+ * One pass over the trace @r->file: the run's numbers from @from_ns on (an
+ * offset into its window), its warm-up series over the whole window.
+ */
+static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t from_ns,
+		     struct trace_pass *p, struct sp_trace *t)
 {
 	struct sp_model_observer obs = { 0 };
-	struct trace_pass p = { .o = o };
 	struct sp_pass pass;
-	struct sp_trace t;
-	uint64_t dur_ns;
-	size_t i;
-	int ret, sorted;
+	int ret;
 
-	ret = sp_cli_open(&t, r->file);
+	ret = sp_cli_open(t, r->file);
 	if (ret)
 		return ret;
-	p.t = &t;
-	sp_stats_init(&p.stats, t.window_start_ns, t.end_ns, t.nr_cpus);
+	p->o = o;
+	p->t = t;
+	if (t->end_ns > t->window_start_ns && from_ns >= t->end_ns - t->window_start_ns) {
+		sp_trace_close(t);
+		return sp_cli_fail(r->file, "--skip-warmup skips the whole run (%.6f s)",
+				   (t->end_ns - t->window_start_ns) / 1e9);
+	}
+	p->from_ns = t->window_start_ns + from_ns;
+	sp_stats_init(&p->stats, p->from_ns, t->end_ns, t->nr_cpus);
+	p->has_wu = !sp_warmup_init(&p->wu, t->window_start_ns, t->end_ns, SP_WARMUP_WINDOWS);
 	obs.steps = pass_steps;
 	obs.wait = pass_wait;
 	obs.migration = pass_migration;
 	if (has_targets(o))
 		obs.run = pass_run;
 	obs.reset = pass_reset;
-	obs.data = &p;
+	obs.data = p;
 	sp_pass_init_one(&pass, &obs);
-	ret = sp_cli_run(&t, &pass, NULL);
+	ret = sp_cli_run(t, &pass, NULL);
+	if (!ret && p->has_wu && sp_warmup_finish(&p->wu))
+		p->has_wu = false;
+	if (ret) {
+		sp_stats_release(&p->stats);
+		sp_warmup_release(&p->wu);
+		sp_trace_close(t);
+	}
+	return ret;
+}
+
+int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
+{
+	struct trace_pass p = { 0 };
+	struct sp_trace t;
+	uint64_t dur_ns, win_ns;
+	size_t i;
+	int ret, sorted;
+
+	ret = load_pass(o, r, o->skip_warmup == SP_CMP_SKIP_TIME ? o->skip_ns : 0, &p, &t);
 	if (ret)
-		goto out;
+		return ret;
+	r->has_warmup = p.has_wu;
+	r->warmup_ns = p.has_wu ? p.wu.end_ns : 0;
+	r->warmup_by = p.has_wu ? p.wu.by : 0;
+	/* auto: the numbers again, from where this run settled */
+	if (o->skip_warmup == SP_CMP_SKIP_AUTO && r->warmup_ns) {
+		sp_stats_release(&p.stats);
+		sp_warmup_release(&p.wu);
+		sp_trace_close(&t);
+		memset(&p, 0, sizeof(p));
+		ret = load_pass(o, r, r->warmup_ns, &p, &t);
+		if (ret)
+			return ret;
+	}
+	r->skipped_ns = p.from_ns - t.window_start_ns;
 	/* the waits are kept sorted: sorted first, the summary reads them */
 	sorted = sp_samples_sort(&p.stats.lat);
 	sp_stats_finish(&p.stats);
@@ -198,8 +256,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 				  " or the others" : "");
 		goto out;
 	}
-	dur_ns = has_targets(o) ? p.target_last_ns - p.target_first_ns :
-		 t.end_ns - t.window_start_ns;
+	win_ns = t.end_ns - p.from_ns;
+	dur_ns = has_targets(o) ? p.target_last_ns - p.target_first_ns : win_ns;
 	r->nr_cpus = t.nr_cpus;
 	r->window_ns = t.end_ns - t.window_start_ns;
 	r->lost_exact = true;
@@ -212,9 +270,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	r->m[SP_CMP_DURATION] = dur_ns / 1e9;
 	r->m[SP_CMP_RUNNING_AVG] = sp_stats_running_avg(&p.stats);
 	r->m[SP_CMP_WAITING_AVG] = sp_stats_waiting_avg(&p.stats);
-	r->m[SP_CMP_IDLE_WAITING] = t.end_ns > t.window_start_ns ?
-		(double)p.stats.idle_while_waiting_ns / (double)(t.end_ns - t.window_start_ns) :
-		0.0;
+	r->m[SP_CMP_IDLE_WAITING] = win_ns ? (double)p.stats.idle_while_waiting_ns /
+					     (double)win_ns : 0.0;
 	r->m[SP_CMP_LOST] = sp_stats_lost_fraction(&p.stats);
 	r->m[SP_CMP_WAKEUP_P50] = p.stats.latency.n ? (double)p.stats.latency.p50 : NAN;
 	r->m[SP_CMP_WAKEUP_P99] = p.stats.latency.n ? (double)p.stats.latency.p99 : NAN;
@@ -240,6 +297,7 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	r->nr_samples = o->no_shift ? 0 : r->nr_waits;
 out:
 	sp_stats_release(&p.stats);
+	sp_warmup_release(&p.wu);
 	sp_trace_close(&t);
 	return ret;
 }

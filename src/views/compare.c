@@ -661,6 +661,30 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 	return 0;
 }
 
+/* where a run settled: a dashed line over its panel, "settled" beside it */
+static void draw_settled(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *p,
+			 double x, bool pixels)
+{
+	static const double dash[] = { 4, 3 };
+
+	if (x <= p->x || x >= p->x + p->w)
+		return;
+	if (pixels)
+		x = round(x) + 0.5;
+	cairo_save(cr);
+	sp_render_set_color(cr, &theme->text);
+	cairo_set_line_width(cr, theme->axis_line_width);
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_move_to(cr, x, p->y);
+	cairo_line_to(cr, x, p->y + p->h);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	sp_render_font(cr, theme, theme->font_size * 0.85, false);
+	sp_text_draw(cr, x + theme->pad / 2, p->y + theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_TOP,
+		     "settled");
+	cairo_restore(cr);
+}
+
 #define RIDGE_BINS	96	/* histogram bins across the log axis */
 #define RIDGE_RISE	1.0	/* a row's tallest bin, in row heights */
 
@@ -1015,6 +1039,9 @@ static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
 			return -EINVAL;
 		sp_rwgraph_draw_data(cr, theme, &p, e, &yt, &xt, &style);
 		sp_rwgraph_draw_y_axis(cr, theme, &p, &yt);
+		if (fig->warmup_ns && fig->warmup_ns[i])
+			draw_settled(cr, theme, &p, p.x + plot.w * (double)fig->warmup_ns[i] / dur_ns,
+				     fig->pixels);
 		if (i + 1 == fig->nr_graphs)
 			sp_axis_time_draw(cr, theme, &whole, &ticks, last->t0_ns, end_ns, false);
 	}

@@ -56,6 +56,47 @@ json_check "checks: no lost events (none in these recordings)" \
 json_check "checks: five runs give no interval of a median; both groups vary by more than 10%" \
 	'(lambda k: "no 95% interval of a median below 6 runs" in k["few_runs"] and "p cannot" not in k["few_runs"] and "2-per-cpu" in k["unstable"] and "3-per-cpu" in k["unstable"])({c["check"]: c["message"] for c in d["checks"]})'
 
+# warm-up: a real recording with a cold start (traces/README): the waiting
+# tasks fall to the benchmark's steady level at 1.08 s, window 23 of 50
+cold=$TRACES/warmup/cold-start.dat
+run "$SCHEDPLOT" compare --json -q "$cold" --vs "$cold"
+json_check "cold start: settled at window 23 (1.0838 s), by the waiting tasks" \
+	'(lambda r: r["warmup_ns"] == 1083846229 and r["warmup_by"] == "waiting" and r["skipped_ns"] == 0)(d["groups"][0]["runs"][0])'
+json_check "cold start: the warm-up is a check" \
+	'"cold-start.dat 1.08s of 2.36s (waiting)" in next(k["message"] for k in d["checks"] if k["check"] == "warmup")'
+run "$SCHEDPLOT" compare --json -q --skip-warmup auto "$cold" --vs "$cold"
+expect_status 0 "--skip-warmup auto"
+cp "$OUT" "$TMP/auto.json"
+json_check "--skip-warmup auto: the numbers of stats --time from 1.0838 s on" \
+	'(lambda r: r["skipped_ns"] == 1083846229 and abs(r["waiting_avg"] - 14.5274291) < 5e-8 and r["wakeup_p50_ns"] == 1092 and abs(r["duration_s"] - (2.356187455 - 1.083846229)) < 1e-9)(d["groups"][0]["runs"][0])'
+s0=$((14133675759920 + 1083846229))
+run "$SCHEDPLOT" stats --json -q --time "$((s0 / 1000000000)).$(printf %09d $((s0 % 1000000000))),14136.031947375" "$cold"
+json_check "stats --time over the steady state: waiting_avg 14.5274291, p50 1092 ns" \
+	'abs(d["waiting_avg"] - 14.5274291) < 5e-8 and d["wakeup_latency_ns"]["p50"] == 1092'
+run "$SCHEDPLOT" compare --json -q --skip-warmup 1083846229ns "$cold" --vs "$cold"
+json_check "--skip-warmup TIME: the same numbers as auto where the times agree" \
+	'(lambda r, a: r["waiting_avg"] == a["waiting_avg"] and r["wakeup_p50_ns"] == a["wakeup_p50_ns"] and r["skipped_ns"] == 1083846229)(d["groups"][0]["runs"][0], json.load(open(sys.argv[1].replace("stdout", "auto.json")))["groups"][0]["runs"][0])'
+run "$SCHEDPLOT" compare -q --skip-warmup 5s "$cold" --vs "$cold"
+expect_status 1 "--skip-warmup longer than the run: an error"
+expect_grep "$ERR" "skips the whole run" "--skip-warmup too long: said"
+run "$SCHEDPLOT" compare -q --skip-warmup soon "$cold" --vs "$cold"
+expect_status 2 "--skip-warmup soon: a usage error"
+run "$SCHEDPLOT" compare -q --no-shift --view running-waiting "$cold" --vs "$cold" -o "$TMP/cold.png"
+expect_status 0 "the per-run panels with the warm-up marked"
+if command -v python3 >/dev/null; then
+	# the dashed line: a column of the first panel dark over about half its
+	# height (the frame's are dark all along), 1.0838 s of 2.356 s along
+	check "the warm-up's dashed line is drawn where the run settled" python3 -c '
+import sys
+sys.path.insert(0, sys.argv[2])
+import png
+w, h, px = png.read(sys.argv[1])
+dark = lambda x: sum(1 for y in range(25, 415) if sum(px(x, y)) < 200)
+cols = [x for x in range(w) if 120 < dark(x) < 300]
+sys.exit(0 if cols and all(0.44 * w < x < 0.52 * w for x in cols) else 1)' \
+		"$TMP/cold.png" "$(dirname "$0")/../lib"
+fi
+
 # for CI: more migrations with 3 threads per CPU is a regression (+65%)
 run "$SCHEDPLOT" compare -q --fail-on regression "${a[@]}" --vs "${b[@]}"
 expect_status 3 "--fail-on regression: migrations_per_s +65% (p = 0.032) exits 3"

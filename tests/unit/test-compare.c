@@ -19,6 +19,8 @@
 #include "schedplot/analysis/crossings.h"
 #include "schedplot/analysis/rng.h"
 #include "schedplot/analysis/superiority.h"
+#include "schedplot/analysis/warmup.h"
+#include "schedplot/model/model.h"
 
 static void close_to(double got, double want, double tol, const char *what)
 {
@@ -516,6 +518,90 @@ static void test_superiority(void **state)
 	assert_int_equal(sp_superiority_compute(&s, y1, 1, y2, 1, 1), -EINVAL);
 }
 
+/*
+ * MSER (White 1997) on series whose change point is known: a step of
+ * height 9 after 20 of 100 values is cut at 20 exactly; with Gaussian
+ * noise of sd 1 (seeded), never before the step and at most 3 values
+ * after it (it may drop a few noisy values of the steady state too); a
+ * series that never moves is not cut; noise alone is cut early if at
+ * all; scaling and shifting a series moves no cut.
+ */
+static void test_mser(void **state)
+{
+	double x[100];
+	struct sp_rng r;
+	size_t d;
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		x[i] = i < 20 ? 10 : 1;
+	assert_int_equal(sp_mser(x, 100), 20);
+	for (int i = 0; i < 100; i++)
+		x[i] = 5;
+	assert_int_equal(sp_mser(x, 100), 0);
+	sp_rng_init(&r, 42);
+	for (int k = 5; k <= 40; k += 5) {
+		for (int i = 0; i < 100; i++) {
+			double u1 = ((double)(sp_rng_next(&r) >> 11) + 0.5) / 9007199254740992.0;
+			double u2 = ((double)(sp_rng_next(&r) >> 11) + 0.5) / 9007199254740992.0;
+
+			x[i] = (i < k ? 10 : 1) + sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+		}
+		d = sp_mser(x, 100);
+		assert_true(d >= (size_t)k && d <= (size_t)k + 3);
+	}
+	for (int i = 0; i < 100; i++) {
+		double u1 = ((double)(sp_rng_next(&r) >> 11) + 0.5) / 9007199254740992.0;
+		double u2 = ((double)(sp_rng_next(&r) >> 11) + 0.5) / 9007199254740992.0;
+
+		x[i] = 1 + sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+	}
+	assert_true(sp_mser(x, 100) <= 20);
+	/* the warm-up falls with a constant added or the series scaled */
+	for (int i = 0; i < 100; i++)
+		x[i] = (i < 30 ? 4 : 1) * 1e6 + 1e9;
+	assert_int_equal(sp_mser(x, 100), 30);
+	assert_int_equal(sp_mser(x, 3), 0);
+}
+
+/*
+ * A run of 1 s: 4 tasks running and 3 waiting for its first 200 ms, then
+ * 2 and 0; wakeup latencies of 1 ms then 10 us.  Its 50 windows of 20 ms
+ * settle at window 10, 200 ms, by every series.
+ */
+static void test_warmup(void **state)
+{
+	struct sp_step steps[] = {
+		{ 1000000000ull, 4, 3 }, { 1200000000ull, 2, 0 },
+	};
+	struct sp_warmup w;
+
+	(void)state;
+	assert_int_equal(sp_warmup_init(&w, 1000000000ull, 2000000000ull, 50), 0);
+	sp_warmup_steps(&w, steps, 2);
+	for (uint64_t t = 1000000000ull; t < 2000000000ull; t += 1000000)
+		sp_warmup_wait(&w, t, t < 1200000000ull ? 1000000 : 10000);
+	sp_warmup_wait(&w, 500, 7);	/* before the window: left out */
+	assert_int_equal(sp_warmup_finish(&w), 0);
+	close_to(w.series[SP_WARMUP_RUNNING][0], 4, 1e-12, "running, first window");
+	close_to(w.series[SP_WARMUP_RUNNING][49], 2, 1e-12, "running, last window");
+	close_to(w.series[SP_WARMUP_WAITING][9], 3, 1e-12, "waiting before 200 ms");
+	close_to(w.series[SP_WARMUP_LATENCY][10], 10000, 0, "latency after 200 ms");
+	for (int s = 0; s < SP_WARMUP_NR_SERIES; s++)
+		assert_int_equal(w.settled[s], 10);
+	assert_int_equal(w.end, 10);
+	assert_int_equal(w.end_ns, 200000000ull);
+	/* restarted: a steady run has no warm-up */
+	sp_warmup_reset(&w);
+	steps[0] = (struct sp_step){ 1000000000ull, 2, 1 };
+	sp_warmup_steps(&w, steps, 1);
+	assert_int_equal(sp_warmup_finish(&w), 0);
+	assert_int_equal(w.end_ns, 0);
+	sp_warmup_release(&w);
+	assert_int_equal(sp_warmup_init(&w, 5, 5, 50), -EINVAL);
+	sp_warmup_release(&w);
+}
+
 static void test_shift_errors(void **state)
 {
 	double nan_v[2] = { 1, NAN }, one = 1;
@@ -663,6 +749,8 @@ int main(void)
 		cmocka_unit_test(test_shift_runs_by_size),
 		cmocka_unit_test(test_hochberg),
 		cmocka_unit_test(test_superiority),
+		cmocka_unit_test(test_mser),
+		cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_shift_min_values),
 		cmocka_unit_test(test_shift_tiny),
 		cmocka_unit_test(test_shift_errors),

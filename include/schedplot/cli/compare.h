@@ -75,6 +75,13 @@ enum sp_cmp_fail_on {
 extern const struct sp_cmp_metric_desc sp_cmp_trace_metrics[SP_CMP_NR_TRACE_METRICS];
 extern const struct sp_cmp_metric_desc sp_cmp_value_metric;
 
+/* --skip-warmup */
+enum sp_cmp_skip {
+	SP_CMP_SKIP_NONE,
+	SP_CMP_SKIP_AUTO,	/* each run from where it settled */
+	SP_CMP_SKIP_TIME,	/* each run from skip_ns into its window */
+};
+
 /* The command line. */
 struct sp_cmp_opts {
 	char **files[2];
@@ -85,6 +92,8 @@ struct sp_cmp_opts {
 	double alpha;
 	double threshold;		/* --threshold: a smaller change is noise */
 	enum sp_cmp_fail_on fail_on;	/* --fail-on */
+	enum sp_cmp_skip skip_warmup;	/* --skip-warmup */
+	uint64_t skip_ns;
 	char **targets;			/* --target: command globs or pids */
 	int nr_targets;
 	char **target_procs;		/* --target-process: leader pids or commands */
@@ -121,6 +130,10 @@ struct sp_cmp_run {
 	bool lost_exact;	/* the kernel gave every gap's size */
 	uint64_t repairs;	/* missed switches and other repairs of the model */
 	uint64_t censored_waits;	/* waits still open at the end: no sample */
+	bool has_warmup;	/* traces: the warm-up was looked for */
+	uint64_t warmup_ns;	/* where the run settled, from its window's start */
+	int warmup_by;		/* enum sp_warmup_series: what settled last */
+	uint64_t skipped_ns;	/* --skip-warmup: the numbers count from here */
 };
 
 /* What the checks of the samples found. */
@@ -130,6 +143,7 @@ enum sp_cmp_check_kind {
 	SP_CMP_CHECK_REPAIRS,
 	SP_CMP_CHECK_CENSORED,
 	SP_CMP_CHECK_CV,
+	SP_CMP_CHECK_WARMUP,
 	SP_CMP_NR_CHECK_KINDS,
 };
 

@@ -73,6 +73,11 @@ struct sp_compare_figure {
 	const struct sp_envelope *const *envelopes;
 	const char *const *graph_labels;	/* "group  file" */
 	size_t nr_graphs;
+	/*
+	 * _RUNNING_WAITING: where each run settled, ns from its start (0:
+	 * from the start), marked with a dashed line; NULL: none
+	 */
+	const uint64_t *warmup_ns;
 };
 
 /**
