@@ -123,7 +123,10 @@ static bool counts(const struct sp_spans *sp, uint64_t ts_ns, int cpu, int pid)
 	       (!sp->scope.target || sp_scope_task(&sp->scope, pid));
 }
 
-/* Keep the span for drawing, merged with the CPU's last piece when close to it. */
+/*
+ * Keep the span for drawing, merged with the CPU's last piece when close
+ * to it and of the same task (the tasks chart draws it on the task's row).
+ */
 static void keep_piece(struct sp_spans *sp, int kind, const struct sp_span_open *o,
 		       uint64_t end_ns)
 {
@@ -134,7 +137,7 @@ static void keep_piece(struct sp_spans *sp, int kind, const struct sp_span_open 
 		return;
 	if (*last) {
 		p = &sp->pieces[*last - 1];
-		if (o->ts_ns <= p->t1_ns + sp->merge_ns) {
+		if (o->ts_ns <= p->t1_ns + sp->merge_ns && p->pid == o->pid) {
 			if (end_ns > p->t1_ns)
 				p->t1_ns = end_ns;
 			p->nr++;

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "schedplot/cli/cli.h"
+#include "schedplot/analysis/spans.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/evspec.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/palette.h"
@@ -33,6 +35,7 @@ struct tasks_run {
 	size_t top;
 	bool has_top;
 	enum sp_tasks_sort sort;
+	struct sp_spans spans;		/* --span */
 };
 
 static int tasks_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
@@ -100,6 +103,16 @@ static int tasks_plan(struct sp_view_run *run, struct _cairo *cr)
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the task lines");
 	sp_taskline_set_rule(&v->tl, o->aggregate);
+	if (o->nr_spans) {
+		ret = sp_evspec_plan(run->trace.reader, run->trace.path, o, &v->spans, false);
+		if (ret)
+			return ret;
+		if (sp_spans_init(&v->spans, &o->scope, run->trace.reader, run->trace.nr_cpus))
+			return sp_cli_fail(NULL, "out of memory");
+		/* a column apart is one bar */
+		sp_spans_keep(&v->spans, o->t0_ns, o->t1_ns,
+			      (o->t1_ns - o->t0_ns) / (fig->nr_cols ? fig->nr_cols : 1));
+	}
 	return SP_EXIT_OK;
 }
 
@@ -110,6 +123,10 @@ static void tasks_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 
 	sp_taskline_observer(&v->tl, &obs);
 	sp_pass_add(&pass->pass, &obs);
+	if (v->spans.nr_kinds) {
+		sp_spans_observer(&v->spans, &obs);
+		sp_pass_add(&pass->pass, &obs);
+	}
 }
 
 static bool is_target(void *data, int pid, const char *comm)
@@ -139,6 +156,12 @@ static int tasks_finish(struct sp_view_run *run)
 	topts.cpu_socket = run->row_socket;
 	topts.nr_key_cpus = run->nr_rows;
 	topts.nr_cpus = run->trace.nr_cpus;
+	if (v->spans.nr_kinds) {
+		ret = sp_spans_finish(&v->spans);
+		if (ret)
+			return sp_cli_fail_code(NULL, ret, "cannot keep the spans");
+		topts.spans = &v->spans;
+	}
 	ret = sp_tasks_init(&v->ch, &v->tl, &run->trace.model, &topts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot pick the tasks");
@@ -166,11 +189,12 @@ static void tasks_release(struct sp_view_run *run)
 
 	sp_tasks_release(&v->ch);
 	sp_taskline_release(&v->tl);
+	sp_spans_release(&v->spans);
 }
 
 static const int tasks_keys[] = {
 	'i', SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_OPTS_OWN, SP_VOPT_PALETTE, SP_VOPT_AGGREGATE,
-	SP_VOPT_CPU_ORDER, SP_VOPT_TOPOLOGY, SP_OPTS_IMAGE, 0,
+	SP_VOPT_CPU_ORDER, SP_VOPT_TOPOLOGY, SP_OPTS_IMAGE, SP_VOPT_SPAN, 0,
 };
 
 static const struct sp_opt tasks_own[] = {
@@ -193,6 +217,9 @@ static const struct sp_opt_help tasks_help[] = {
 	{ "cpu-order", "numeric or socket: the order of the CPU key" },
 	{ "height", "image height (default: grows with the rows)" },
 	{ "no-legend", "leave out the CPU key" },
+	{ "span", "a bar along the row of the task that began each span (the start record's "
+	  "common_pid), e.g. 'syscalls:sys_enter_futex..syscalls:sys_exit_futex "
+	  "key=common_pid'; may be repeated" },
 	{ NULL, NULL },
 };
 

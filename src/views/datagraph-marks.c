@@ -36,7 +36,7 @@ static const struct sp_rgb mig_color[SP_MIG_NR_CLASSES] = {
 static const struct sp_rgb wakeup_color = { 0.0, 0.25, 0.85 };
 static const struct sp_rgb placement_color = { 1.0, 0.55, 0.0 };
 /* spans: dark and saturated, to read as a bar over any task's color, with a white edge */
-static const struct sp_rgb span_color[SP_SPANS_MAX_KINDS] = {
+const struct sp_rgb sp_span_color[SP_SPANS_MAX_KINDS] = {
 	{ 0.10, 0.10, 0.10 }, { 0.75, 0.0, 0.35 }, { 0.0, 0.35, 0.75 }, { 0.45, 0.25, 0.0 },
 	{ 0.0, 0.45, 0.20 }, { 0.45, 0.0, 0.65 }, { 0.80, 0.40, 0.0 }, { 0.35, 0.35, 0.35 },
 };
@@ -139,7 +139,7 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 			      mk->ov.events[k].nr), event_sample, k);
 	ret = mk->spans.nr_kinds ? sp_spans_finish(&mk->spans) : 0;
 	for (k = 0; k < mk->spans.nr_kinds && !ret; k++)
-		sampled(entry(mk, &span_color[k], "%s: %zu", mk->spans.kinds[k].name,
+		sampled(entry(mk, &sp_span_color[k], "%s: %zu", mk->spans.kinds[k].name,
 			      mk->spans.kinds[k].durs.nr), span_sample, k);
 	return ret;
 }
@@ -556,7 +556,7 @@ static void draw_spans(cairo_t *cr, const struct geom *g, const struct sp_dg_mar
 		cairo_set_source_rgb(cr, 1, 1, 1);
 		cairo_fill(cr);
 		cairo_rectangle(cr, x0, y, x1 - x0, bar);
-		sp_render_set_color(cr, &span_color[p->kind]);
+		sp_render_set_color(cr, &sp_span_color[p->kind]);
 		cairo_fill(cr);
 	}
 }

@@ -22,6 +22,8 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/taskline.h"
 #include "schedplot/views/runtitles.h"
+#include "schedplot/analysis/spans.h"
+#include "schedplot/views/datagraph-marks.h"
 #include "schedplot/views/tasks.h"
 
 /*
@@ -118,6 +120,15 @@ static void cpu_colors(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 }
 
 /* The key: waiting, then the CPUs the rows ran on, in the key's order. */
+/* A span's sample: its bar, as drawn along a row */
+static void span_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			double size)
+{
+	cairo_rectangle(cr, x - size * 0.5, y - size * 0.2, size, size * 0.4);
+	sp_render_set_color(cr, &e->color);
+	cairo_fill(cr);
+}
+
 static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 {
 	bool *used = calloc(ch->nr_cpus > 0 ? (size_t)ch->nr_cpus : 1, sizeof(*used));
@@ -134,6 +145,13 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 	}
 	ch->entries[n].color = ch->grey ? wait_line_grey : wait_line;
 	ch->entries[n++].label = "waiting for a CPU";
+	for (int k = 0; ch->spans && k < ch->spans->nr_kinds; k++) {
+		snprintf(ch->span_labels[k], sizeof(ch->span_labels[k]), "%s: %zu",
+			 ch->spans->kinds[k].name, ch->spans->kinds[k].durs.nr);
+		ch->entries[n].color = sp_span_color[k];
+		ch->entries[n].sample = span_sample;
+		ch->entries[n++].label = ch->span_labels[k];
+	}
 	ch->nr_more = 0;
 	for (int i = 0; i < o->nr_key_cpus; i++) {
 		int cpu = o->cpus[i];
@@ -167,6 +185,7 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 
 	memset(ch, 0, sizeof(*ch));
 	ch->tl = tl;
+	ch->spans = o->spans;
 	ch->grey = o->palette && (o->palette == sp_palette_by_name("grey") ||
 				  o->palette == sp_palette_by_name("gray"));
 	ch->nr_cpus = o->nr_cpus;
@@ -175,6 +194,9 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 	ch->cpu_color = sp_alloc_array(o->nr_cpus > 0 ? (size_t)o->nr_cpus : 1,
 				       sizeof(*ch->cpu_color));
 	ch->entries = sp_alloc_array(TASKS_LEGEND_MAX, sizeof(*ch->entries));
+	ch->span_labels = sp_alloc_array(SP_SPANS_MAX_KINDS, sizeof(*ch->span_labels));
+	if (!ch->span_labels)
+		return -ENOMEM;
 	ch->entry_labels = sp_alloc_array(TASKS_LEGEND_MAX, sizeof(*ch->entry_labels));
 	if (!cand || !ch->cpu_color || !ch->entries || !ch->entry_labels)
 		goto nomem;
@@ -231,6 +253,7 @@ void sp_tasks_release(struct sp_tasks_chart *ch)
 	free(ch->pid_rows);
 	free(ch->cpu_color);
 	free(ch->entries);
+	free(ch->span_labels);
 	free(ch->entry_labels);
 	memset(ch, 0, sizeof(*ch));
 }
@@ -350,6 +373,43 @@ static void draw_row(cairo_t *cr, const struct sp_theme *theme, const struct sp_
 	}
 }
 
+/*
+ * The spans, a bar each along the lower part of the row of the task that
+ * began it (the start record's common_pid), the kinds one above the other.
+ */
+static void draw_spans(cairo_t *cr, const struct sp_rect *plot, const struct sp_tasks_chart *ch)
+{
+	const struct sp_spans *sp = ch->spans;
+	const struct sp_taskline *tl = ch->tl;
+	double row_h = plot->h / (double)ch->nr_rows, span = (double)(tl->t1_ns - tl->t0_ns);
+	double bar = fmax(fmin(row_h * 0.5 / sp->nr_kinds, 6), 1), edge_h = bar * 0.2;
+
+	cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+	for (size_t i = 0; i < sp->nr_pieces; i++) {
+		const struct sp_span_piece *p = &sp->pieces[i];
+		int32_t key[2] = { p->pid, 0 };
+		const int32_t *hit = bsearch(key, ch->pid_rows, ch->nr_rows, sizeof(key),
+					     cmp_pid_row);
+		double x0, x1, y;
+
+		if (!hit)
+			continue;
+		x0 = plot->x + (double)((p->t0_ns < tl->t0_ns ? tl->t0_ns : p->t0_ns) - tl->t0_ns) /
+			       span * plot->w;
+		x1 = plot->x + (double)((p->t1_ns > tl->t1_ns ? tl->t1_ns : p->t1_ns) - tl->t0_ns) /
+			       span * plot->w;
+		if (x1 - x0 < 1)
+			x1 = x0 + 1;
+		y = plot->y + (hit[1] + 1) * row_h - row_h * 0.1 - (p->kind + 1) * (bar + edge_h);
+		cairo_rectangle(cr, x0, y - edge_h, x1 - x0, bar + 2 * edge_h);
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_fill(cr);
+		cairo_rectangle(cr, x0, y, x1 - x0, bar);
+		sp_render_set_color(cr, &sp_span_color[p->kind]);
+		cairo_fill(cr);
+	}
+}
+
 void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 		   const struct sp_tasks_chart *ch)
 {
@@ -375,6 +435,8 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 		draw_row(cr, theme, plot, ch, cells, y0, y1, true, hatch, image);
 	}
 	cairo_pattern_destroy(hatch);
+	if (ch->spans && ch->spans->nr_kinds && ch->nr_rows)
+		draw_spans(cr, plot, ch);
 	cairo_restore(cr);
 	if (ch->nr_rows) {
 		struct sp_run_rows rows = { .nr_rows = (unsigned int)ch->nr_rows,

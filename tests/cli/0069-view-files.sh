@@ -90,6 +90,16 @@ none=$(count_bar "$TMP/none.png")
 check "datagraph --view futex.view: its bars are drawn ($bars pixels of their color, $none without)" \
 	test "$bars" -gt $((none + 2000))
 
+# the tasks chart draws them on the row of the task that began each
+run "$SCHEDPLOT" tasks -q --no-legend --view "$views/futex.view" --target phases \
+	-o "$TMP/tasks-futex.png" "$t"
+expect_status 0 "tasks --view futex.view"
+run "$SCHEDPLOT" tasks -q --no-legend --target phases -o "$TMP/tasks-none.png" "$t"
+bars=$(count_bar "$TMP/tasks-futex.png")
+none=$(count_bar "$TMP/tasks-none.png")
+check "tasks --view futex.view: the threads' futex calls are drawn ($bars pixels of their color, $none without)" \
+	test "$bars" -gt $((none + 500))
+
 # view files: quoting, comments, nesting, errors
 cat >"$TMP/a.view" <<'V'
 # a comment, then an option whose value holds spaces and quotes

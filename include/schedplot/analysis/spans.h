@@ -37,7 +37,7 @@ struct sp_reader;
 #define SP_SPANS_MAX_KINDS	8
 #define SP_SPANS_MAX_KEYS	2
 
-/* A span kept for drawing: a CPU row's interval, spans close together merged. */
+/* A span kept for drawing: spans of one task close together on a CPU merged. */
 struct sp_span_piece {
 	uint64_t t0_ns, t1_ns;
 	int32_t cpu;		/* the CPU of the start record */

@@ -44,6 +44,9 @@ struct sp_timeline;
 /* legend entries: the classes, across sockets, placement, wakeups, the events, the spans */
 #define SP_DG_MARKS_MAX_ENTRIES	(SP_MIG_NR_CLASSES + 3 + SP_OVERLAY_MAX_EVENTS + SP_SPANS_MAX_KINDS)
 
+/* The color of each kind of span, in the datagraph and the tasks chart. */
+extern const struct sp_rgb sp_span_color[SP_SPANS_MAX_KINDS];
+
 struct sp_dg_marks {
 	struct sp_overlay ov;		/* what is drawn: set its settings, then sp_overlay_init() */
 	struct sp_spans spans;		/* --span: bars along the rows, under the marks */

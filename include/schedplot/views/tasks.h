@@ -27,6 +27,7 @@
 
 struct _cairo;
 struct sp_model;
+struct sp_spans;
 struct sp_taskline;
 struct sp_taskline_task;
 struct sp_theme;
@@ -51,6 +52,7 @@ struct sp_tasks_opts {
 	int nr_key_cpus;
 	int nr_cpus;			/* CPUs of the trace */
 	uint64_t origin_ns;		/* hover titles count from here */
+	const struct sp_spans *spans;	/* --span, drawn on their tasks' rows; or NULL */
 };
 
 struct sp_tasks_row {
@@ -73,6 +75,8 @@ struct sp_tasks_chart {
 	size_t nr_more;			/* CPUs the rows ran on beyond the entries */
 	const char *legend_title;
 	uint64_t origin_ns;
+	const struct sp_spans *spans;	/* sp_tasks_opts.spans */
+	char (*span_labels)[96];
 };
 
 /**
