@@ -93,10 +93,10 @@ static int next_setting(const char **p, const char **key, size_t *key_len, const
 	}
 	*key = s;
 	*key_len = field_len(s);
-	s += *key_len;
-	if (*s != '=' || !*key_len)
+	if (!*key_len || s[*key_len] != '=')
 		return -1;
-	*val = ++s;
+	s += *key_len + 1;
+	*val = s;
 	/* name= runs to the end of the definition; the others to a space */
 	*val_len = *key_len == 4 && !strncmp(*key, "name", 4) ? strlen(s) : strcspn(s, " \t");
 	*p = s + *val_len;
