@@ -248,6 +248,11 @@ void sp_stats_wait(struct sp_stats *s, const struct sp_wait *w)
 	if (w->wait_class == SP_WAIT_WAKEUP)
 		sp_stats_latency(s, w->dur_ns);
 	TOP_KEEP(s->waits_top, s->nr_waits_top, *w);
+	if (w->contradicted) {
+		if (!s->nr_contradicted++ || w->dur_ns > s->contradicted_max.dur_ns)
+			s->contradicted_max = *w;
+		s->contradicted_ns += w->dur_ns;
+	}
 }
 
 static void obs_wait(void *data, const struct sp_wait *w)

@@ -100,11 +100,57 @@ static bool task_selected(const struct sp_model *m, const struct sp_task *t)
 	return m->filter.task(m->filter.task_data, t->pid, sp_model_str(m, t->comm));
 }
 
+/* ---- waits the trace contradicts (doc/design.md "Contradicted waits") ---- */
+
+/* A record of @cpu at @ts ran in its idle task's context. */
+static inline void idle_seen(struct sp_cpu *cpu, uint64_t ts)
+{
+	uint8_t last = (cpu->idle_seen_next + SP_IDLE_SEEN - 1) % SP_IDLE_SEEN;
+
+	if (cpu->idle_seen_ns[last] == ts)
+		return;
+	cpu->idle_seen_ns[cpu->idle_seen_next] = ts;
+	cpu->idle_seen_next = (cpu->idle_seen_next + 1) % SP_IDLE_SEEN;
+}
+
+/*
+ * Whether @c ran its idle task after @from and before @until, as far as
+ * its last SP_IDLE_SEEN idle records tell: a wait that ends in the past
+ * (a repair) is judged by those before its end; when all of them are
+ * later, the answer is no.
+ */
+static bool idle_between(const struct sp_model *m, int c, uint64_t from, uint64_t until)
+{
+	const struct sp_cpu *cpu;
+	int i;
+
+	if (c < 0 || c >= m->nr_cpus)
+		return false;
+	cpu = &m->cpus[c];
+	for (i = 0; i < SP_IDLE_SEEN; i++) {
+		uint64_t ts = cpu->idle_seen_ns[i];
+
+		if (ts > from && ts < until)
+			return true;
+	}
+	return false;
+}
+
+/* @t, waiting, is still where it was placed at @until: did that CPU idle meanwhile? */
+static void place_check(struct sp_model *m, struct sp_task *t, uint64_t until)
+{
+	if (!t->contradicted &&
+	    idle_between(m, t->cpu, t->place_ns + SP_CONTRADICT_NS, until))
+		t->contradicted = true;
+}
+
 /* ---- state changes ---- */
 
 static int wait_begin(struct sp_model *m, struct sp_task *t, uint64_t ts, int cpu)
 {
 	t->state = SP_TASK_WAITING;
+	t->place_ns = ts;
+	t->contradicted = false;
 	t->wait_since_ns = ts;
 	t->wait_seq = m->nr_records;
 	t->cpu = cpu;
@@ -259,6 +305,8 @@ static int run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t s
 			b->w.waker_cpu = woken ? t->waker_cpu : -1;
 			b->w.target_cpu = woken ? t->wake_target : t->last_cpu;
 			b->w.prev_idle = woken && t->wake_prev_idle;
+			place_check(m, t, ts);
+			b->w.contradicted = t->contradicted;
 			ret = wait_end(m, t, ts);
 			cpu->run_wait_ns = b->w.dur_ns;
 			cpu->run_waker = b->w.waker;
@@ -461,7 +509,9 @@ static int handle_migrate(struct sp_model *m, const struct sp_event *ev)
 	if (ev->target_cpu < 0 || ev->target_cpu >= m->nr_cpus || t->state != SP_TASK_WAITING)
 		return 0;
 	/* a waiting task moved to another run queue: it may leave the counted CPUs */
+	place_check(m, t, ev->ts_ns);
 	t->cpu = ev->target_cpu;
+	t->place_ns = ev->ts_ns;
 	counted = cpu_selected(m, t->cpu) && task_selected(m, t);
 	if (counted == t->wait_counted)
 		return 0;
@@ -658,6 +708,9 @@ static int repair_late_current(struct sp_model *m, int c, struct sp_task *t)
 			wait_ns = at - since;
 			waker = b->w.waker;
 			b->w.dur_ns = wait_ns;
+			/* shortened: judged again up to its new end */
+			b->w.contradicted = b->w.contradicted &&
+				idle_between(m, b->w.target_cpu, since + SP_CONTRADICT_NS, at);
 			b->w.cpu = c;
 		}
 	}
@@ -737,6 +790,7 @@ static int wake_elsewhere(struct sp_model *m, struct sp_cpu *cpu, struct sp_task
 	b->w.waker_cpu = cpu->deferred_preempt ? -1 : cpu->deferred_waker_cpu;
 	b->w.target_cpu = cpu->deferred_preempt ? b->w.prev_cpu : cpu->deferred_place;
 	b->w.prev_idle = !cpu->deferred_preempt && next_pid == 0;
+	b->w.contradicted = idle_between(m, b->w.target_cpu, w_ns + SP_CONTRADICT_NS, b->ts);
 	t->wait_ns += b->w.dur_ns;
 	if (b->wait_counted)
 		ret = held_change_add(m, w_ns, 0, 1) ?: held_change_add(m, b->ts, 0, -1);
@@ -818,6 +872,8 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		m->end_ns = ev->ts_ns;
 	if (ev->watched)
 		TELL(m, watch, ev);
+	if (ev->common_pid == 0)
+		idle_seen(cpu, ev->ts_ns);
 	if (!sp_event_is_sched(ev) || ev->type >= SP_EV_NR_TYPES) {
 		if (ev->type == SP_EV_EXTRA)
 			TELL(m, extra, ev);

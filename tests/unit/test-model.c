@@ -1185,6 +1185,58 @@ static void test_run_info(void **state)
 	sp_model_release(&m);
 }
 
+/*
+ * Contradicted waits (doc/design.md "Contradicted waits"): the CPU a task
+ * was placed on runs its idle task more than 1 ms after the placement
+ * while the task waits.  CPU 0 runs 20, then 11; CPU 1 idles.  10 is
+ * woken onto CPU 1, which idles 0.5 ms later and switches to 10 from idle
+ * (a record of its idle task, but at the wait's end): not contradicted.
+ * 11 is woken onto CPU 1, which idles 1.5 ms later while 11 waits, and 11
+ * then runs on CPU 0: contradicted.  12 is woken onto CPU 1 and moved to
+ * the busy CPU 0 at once; CPU 1 idles after, where 12 no longer is: not
+ * contradicted.
+ */
+static void test_contradicted(void **state)
+{
+	uint64_t start[2] = { 0, 0 };
+	int i;
+
+	setup_model(2, start, 10000000, false, NULL);
+	ev_other(0, 0, 20);
+	ev_other(0, 1, 0);
+	ev_wakeup(100, 0, 20, SP_EV_WAKEUP, 10, 1);
+	ev_other(500100, 1, 0);
+	ev_switch(2000000, 1, 0, false, 10);
+	ev_switch_state(2500000, 1, 10, "S", 0);
+	ev_wakeup(3000000, 0, 20, SP_EV_WAKEUP, 11, 1);
+	ev_other(4500000, 1, 0);
+	ev_switch_state(5000000, 0, 20, "S", 11);
+	ev_wakeup(6000000, 0, 11, SP_EV_WAKEUP, 12, 1);
+	ev_migrate(6100000, 0, 11, 12, 1, 0);
+	ev_other(8000000, 1, 0);
+	ev_switch_state(9000000, 0, 11, "S", 12);
+	finish();
+
+	assert_int_equal(lg.nr_waits, 3);
+	assert_int_equal(lg.waits[0].pid, 10);
+	assert_false(lg.waits[0].contradicted);
+	assert_int_equal(lg.waits[1].pid, 11);
+	assert_int_equal(lg.waits[1].dur_ns, 2000000);
+	assert_int_equal(lg.waits[1].target_cpu, 1);
+	assert_int_equal(lg.waits[1].cpu, 0);
+	assert_true(lg.waits[1].contradicted);
+	assert_int_equal(lg.waits[2].pid, 12);
+	assert_false(lg.waits[2].contradicted);
+	/* stats counts them apart, and keeps them in every other number */
+	for (i = 0; i < lg.nr_waits; i++)
+		sp_stats_wait(&lg.stats, &lg.waits[i]);
+	assert_int_equal(lg.stats.nr_contradicted, 1);
+	assert_int_equal(lg.stats.contradicted_ns, 2000000);
+	assert_int_equal(lg.stats.contradicted_max.pid, 11);
+	assert_int_equal(lg.stats.lat.nr, 3);
+	sp_model_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1215,6 +1267,7 @@ int main(void)
 		cmocka_unit_test(test_latency_quantiles),
 		cmocka_unit_test(test_wakeup_migration_extra_callbacks),
 		cmocka_unit_test(test_run_info),
+		cmocka_unit_test(test_contradicted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

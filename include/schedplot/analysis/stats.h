@@ -76,6 +76,13 @@ struct sp_stats {
 	size_t nr_iww_top;
 	struct sp_wait waits_top[SP_STATS_TOP];
 	size_t nr_waits_top;
+	/*
+	 * the waits the scope counts that the trace contradicts
+	 * (sp_wait.contradicted), their time, and the longest of them
+	 */
+	uint64_t nr_contradicted;
+	uint64_t contradicted_ns;
+	struct sp_wait contradicted_max;
 	struct sp_stats_iww iww_open;	/* the stretch under way (dur_ns unused) */
 	bool in_iww;
 };

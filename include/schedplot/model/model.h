@@ -27,6 +27,13 @@
 #define SP_WAKER_IRQ		(-2)	/* a hard interrupt */
 #define SP_WAKER_SOFTIRQ	(-3)	/* a softirq */
 #define SP_TASK_CACHE 4096
+/*
+ * A wait is contradicted (doc/design.md "Contradicted waits") when the CPU
+ * it was placed on runs its idle task this long after the placement
+ */
+#define SP_CONTRADICT_NS	1000000
+/* Idle records each CPU remembers, to judge waits that end in the past (repairs). */
+#define SP_IDLE_SEEN		8
 #define SP_STEP_BATCH 256
 
 enum sp_repair_kind {
@@ -58,6 +65,8 @@ struct sp_task {
 	uint8_t state;		/* enum sp_task_state */
 	bool wait_counted;	/* counted in waiting(t) (passes the filters) */
 	int32_t cpu;		/* CPU it runs on, or was last placed on */
+	uint64_t place_ns;	/* waiting: when it was placed on cpu (wakeup, migration) */
+	bool contradicted;	/* waiting: a CPU it was placed on idled since (SP_CONTRADICT_NS) */
 	uint64_t wait_since_ns;
 	uint64_t wait_seq;	/* records handled when the wait began */
 	uint64_t wake_ns;	/* start of a pending wakeup latency, SP_NO_TS if none */
@@ -121,6 +130,12 @@ struct sp_cpu {
 	uint32_t run_comm;	/* the task's name as the current run began (a string id) */
 	/* the last held becoming current of a task that ran here before (0: none) */
 	uint64_t held_from;
+	/*
+	 * the last SP_IDLE_SEEN timestamps (distinct) of its records with
+	 * common_pid 0, a ring; idle_seen_next is the slot to write next
+	 */
+	uint64_t idle_seen_ns[SP_IDLE_SEEN];
+	uint8_t idle_seen_next;
 };
 
 enum sp_wait_class {
@@ -144,6 +159,12 @@ struct sp_wait {
 	int32_t target_cpu;	/* wakeups: the CPU the wakeup placed it on; else prev_cpu */
 	uint8_t wait_class;	/* enum sp_wait_class */
 	bool prev_idle;		/* wakeups: prev_cpu ran its idle task at the wakeup */
+	/*
+	 * a CPU it was placed on (target_cpu, or where a migration moved it)
+	 * was seen running its idle task more than SP_CONTRADICT_NS after the
+	 * placement while it waited (doc/design.md "Contradicted waits")
+	 */
+	bool contradicted;
 };
 
 enum sp_run_end {
