@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * antagonist: who held the CPU a task waited for, and for how long
+ * (doc/design.md "Antagonists").
+ *
+ * Each CPU's runs are kept in a ring, oldest first; a query walks back
+ * from the newest run that began before the wait's end to the first that
+ * ended before its start (a CPU's runs do not overlap), summing per task.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/analysis/antagonist.h"
+#include "schedplot/base/alloc.h"
+#include "schedplot/model/model.h"
+
+/* Runs kept over all CPUs at most, and per CPU at least. */
+#define KEEP_ALL	((size_t)1 << 22)
+#define KEEP_MIN	4096
+
+struct sp_antagonist_run {
+	uint64_t t0, t1;
+	int32_t pid;
+};
+
+struct sp_behind_pair {
+	int32_t waiter, antagonist;	/* waiter INT32_MIN: an empty slot */
+	uint64_t ns;
+};
+
+int sp_antagonists_init(struct sp_antagonists *a, int nr_cpus)
+{
+	memset(a, 0, sizeof(*a));
+	if (nr_cpus <= 0)
+		return -EINVAL;
+	a->cpus = sp_alloc_array(nr_cpus, sizeof(*a->cpus));
+	if (!a->cpus)
+		return -ENOMEM;
+	a->nr_cpus = nr_cpus;
+	a->keep = KEEP_ALL / (size_t)nr_cpus;
+	if (a->keep < KEEP_MIN)
+		a->keep = KEEP_MIN;
+	return 0;
+}
+
+void sp_antagonists_release(struct sp_antagonists *a)
+{
+	int c;
+
+	for (c = 0; a->cpus && c < a->nr_cpus; c++)
+		free(a->cpus[c].runs);
+	free(a->cpus);
+	free(a->sums);
+	memset(a, 0, sizeof(*a));
+}
+
+static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct sp_antagonists *a = data;
+	__typeof__(a->cpus[0]) *h;
+
+	if (pid == 0 || cpu < 0 || cpu >= a->nr_cpus)
+		return;
+	h = &a->cpus[cpu];
+	if (h->nr == h->alloc && h->alloc < a->keep) {
+		/* grow the ring, unrolled so that it starts at 0 */
+		size_t alloc = h->alloc ? h->alloc * 2 : 64;
+		struct sp_antagonist_run *v;
+
+		if (alloc > a->keep)
+			alloc = a->keep;
+		v = sp_alloc_array(alloc, sizeof(*v));
+		if (!v) {
+			a->error = -ENOMEM;
+			return;
+		}
+		for (size_t i = 0; i < h->nr; i++)
+			v[i] = h->runs[(h->head + i) % h->alloc];
+		free(h->runs);
+		h->runs = v;
+		h->alloc = alloc;
+		h->head = 0;
+	}
+	if (h->nr == h->alloc) {
+		/* full: the oldest goes */
+		h->dropped_ns = h->runs[h->head].t1;
+		h->head = (h->head + 1) % h->alloc;
+		h->nr--;
+	}
+	h->runs[(h->head + h->nr) % h->alloc] = (struct sp_antagonist_run){ t0, t1, pid };
+	h->nr++;
+}
+
+static void on_reset(void *data)
+{
+	struct sp_antagonists *a = data;
+	int c;
+
+	for (c = 0; c < a->nr_cpus; c++) {
+		a->cpus[c].head = a->cpus[c].nr = 0;
+		a->cpus[c].dropped_ns = 0;
+	}
+	a->nr_partial = 0;
+	a->error = 0;
+}
+
+void sp_antagonists_observer(struct sp_antagonists *a, struct sp_model_observer *obs)
+{
+	memset(obs, 0, sizeof(*obs));
+	obs->run = on_run;
+	obs->reset = on_reset;
+	obs->data = a;
+}
+
+static inline size_t pid_hash(int32_t pid, size_t mask)
+{
+	return ((uint32_t)pid * 2654435761u) & mask;
+}
+
+/* Add @ns to @pid's sum in the scratch table.  Return: 0 or -ENOMEM. */
+static int sum_add(struct sp_antagonists *a, int32_t pid, uint64_t ns)
+{
+	size_t mask, i;
+
+	if ((a->nr_sums + 1) * 2 > a->alloc_sums) {
+		size_t alloc = a->alloc_sums ? a->alloc_sums * 2 : 64;
+		struct sp_behind *old = a->sums, *v = sp_alloc_array(alloc, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (i = 0; i < alloc; i++)
+			v[i].pid = -1;
+		for (size_t j = 0; j < a->alloc_sums; j++) {
+			if (old[j].pid < 0)
+				continue;
+			for (i = pid_hash(old[j].pid, alloc - 1); v[i].pid >= 0; i = (i + 1) & (alloc - 1))
+				;
+			v[i] = old[j];
+		}
+		free(old);
+		a->sums = v;
+		a->alloc_sums = alloc;
+	}
+	mask = a->alloc_sums - 1;
+	for (i = pid_hash(pid, mask); a->sums[i].pid >= 0 && a->sums[i].pid != pid;
+	     i = (i + 1) & mask)
+		;
+	if (a->sums[i].pid < 0) {
+		a->sums[i].pid = pid;
+		a->sums[i].ns = 0;
+		a->nr_sums++;
+	}
+	a->sums[i].ns += ns;
+	return 0;
+}
+
+/* Longer first; the lower pid first on ties. */
+static bool behind_before(const struct sp_behind *x, const struct sp_behind *y)
+{
+	return x->ns != y->ns ? x->ns > y->ns : x->pid < y->pid;
+}
+
+size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t t0,
+			    uint64_t t1, struct sp_behind *top, size_t max, size_t *nr,
+			    uint64_t *total_ns)
+{
+	__typeof__(a->cpus[0]) *h;
+	size_t n = 0, i, k;
+
+	*nr = 0;
+	*total_ns = 0;
+	if (cpu < 0 || cpu >= a->nr_cpus || t1 <= t0)
+		return 0;
+	h = &a->cpus[cpu];
+	if (h->dropped_ns > t0)
+		a->nr_partial++;
+	for (i = 0; i < a->alloc_sums; i++)
+		a->sums[i].pid = -1;
+	a->nr_sums = 0;
+	/* newest first, back to the first run that ended by t0 */
+	for (k = h->nr; k-- > 0;) {
+		const struct sp_antagonist_run *r = &h->runs[(h->head + k) % h->alloc];
+		uint64_t lo = r->t0 > t0 ? r->t0 : t0, hi = r->t1 < t1 ? r->t1 : t1;
+
+		if (r->t1 <= t0)
+			break;
+		if (hi <= lo || r->pid == pid)
+			continue;
+		if (sum_add(a, r->pid, hi - lo)) {
+			a->error = -ENOMEM;
+			*total_ns = 0;
+			return 0;
+		}
+		*total_ns += hi - lo;
+	}
+	/* the @max longest, by insertion: few antagonists per wait */
+	for (i = 0; i < a->alloc_sums; i++) {
+		struct sp_behind b = a->sums[i];
+		size_t j;
+
+		if (b.pid < 0)
+			continue;
+		(*nr)++;
+		if (n < max)
+			n++;
+		else if (!max || !behind_before(&b, &top[n - 1]))
+			continue;
+		for (j = n - 1; j > 0 && behind_before(&b, &top[j - 1]); j--)
+			top[j] = top[j - 1];
+		top[j] = b;
+	}
+	return n;
+}
+
+size_t sp_antagonists_of_wait(struct sp_antagonists *a, const struct sp_wait *w,
+			      struct sp_behind *top, size_t max, size_t *nr, uint64_t *total_ns)
+{
+	return sp_antagonists_query(a, w->cpu, w->pid, w->start_ns, w->start_ns + w->dur_ns, top,
+				    max, nr, total_ns);
+}
+
+/* ---- sums per waiting task ---- */
+
+static inline size_t pair_hash(int32_t waiter, int32_t antagonist, size_t mask)
+{
+	return (((uint64_t)(uint32_t)waiter * 0x9e3779b97f4a7c15ull) ^
+		((uint32_t)antagonist * 2654435761u)) & mask;
+}
+
+void sp_behind_table_add(struct sp_behind_table *t, int waiter, int antagonist, uint64_t ns)
+{
+	size_t mask, i;
+
+	if ((t->nr + 1) * 2 > t->alloc) {
+		size_t alloc = t->alloc ? t->alloc * 2 : 256, j;
+		struct sp_behind_pair *v = sp_alloc_array(alloc, sizeof(*v));
+
+		if (!v) {
+			t->error = -ENOMEM;
+			return;
+		}
+		for (i = 0; i < alloc; i++)
+			v[i].waiter = INT32_MIN;
+		for (j = 0; j < t->alloc; j++) {
+			const struct sp_behind_pair *p = &t->pairs[j];
+
+			if (p->waiter == INT32_MIN)
+				continue;
+			for (i = pair_hash(p->waiter, p->antagonist, alloc - 1);
+			     v[i].waiter != INT32_MIN; i = (i + 1) & (alloc - 1))
+				;
+			v[i] = *p;
+		}
+		free(t->pairs);
+		t->pairs = v;
+		t->alloc = alloc;
+	}
+	mask = t->alloc - 1;
+	for (i = pair_hash(waiter, antagonist, mask);
+	     t->pairs[i].waiter != INT32_MIN &&
+	     (t->pairs[i].waiter != waiter || t->pairs[i].antagonist != antagonist);
+	     i = (i + 1) & mask)
+		;
+	if (t->pairs[i].waiter == INT32_MIN) {
+		t->pairs[i] = (struct sp_behind_pair){ waiter, antagonist, 0 };
+		t->nr++;
+	}
+	t->pairs[i].ns += ns;
+}
+
+void sp_behind_table_each(const struct sp_behind_table *t,
+			  void (*fn)(void *data, int waiter, int antagonist, uint64_t ns),
+			  void *data)
+{
+	for (size_t i = 0; i < t->alloc; i++)
+		if (t->pairs[i].waiter != INT32_MIN)
+			fn(data, t->pairs[i].waiter, t->pairs[i].antagonist, t->pairs[i].ns);
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct sp_behind_entry *a = pa, *b = pb;
+
+	if (a->waiter != b->waiter)
+		return a->waiter < b->waiter ? -1 : 1;
+	if ((a->antagonist < 0) != (b->antagonist < 0))
+		return a->antagonist < 0 ? -1 : 1;
+	if (a->ns != b->ns)
+		return a->ns > b->ns ? -1 : 1;
+	return (a->antagonist > b->antagonist) - (a->antagonist < b->antagonist);
+}
+
+struct sp_behind_entry *sp_behind_table_sorted(const struct sp_behind_table *t, size_t *nr)
+{
+	struct sp_behind_entry *v;
+	size_t i, n = 0;
+
+	*nr = 0;
+	if (!t->nr)
+		return NULL;
+	v = sp_alloc_array(t->nr, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < t->alloc; i++) {
+		const struct sp_behind_pair *p = &t->pairs[i];
+
+		if (p->waiter != INT32_MIN)
+			v[n++] = (struct sp_behind_entry){ p->waiter, p->antagonist, p->ns };
+	}
+	qsort(v, n, sizeof(*v), cmp_entry);
+	*nr = n;
+	return v;
+}
+
+const struct sp_behind_entry *sp_behind_of(const struct sp_behind_entry *v, size_t nr,
+					   int waiter, uint64_t *wait_ns, size_t *nr_of)
+{
+	size_t lo = 0, hi = nr, e;
+
+	*wait_ns = 0;
+	*nr_of = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].waiter < waiter)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < nr && v[lo].waiter == waiter && v[lo].antagonist < 0)
+		*wait_ns = v[lo++].ns;
+	for (e = lo; e < nr && v[e].waiter == waiter; e++)
+		;
+	*nr_of = e - lo;
+	return e > lo ? &v[lo] : NULL;
+}
+
+void sp_behind_table_clear(struct sp_behind_table *t)
+{
+	for (size_t i = 0; i < t->alloc; i++)
+		t->pairs[i].waiter = INT32_MIN;
+	t->nr = 0;
+	t->error = 0;
+}
+
+static void behind_wait(void *data, const struct sp_wait *w)
+{
+	struct sp_waited_behind *wb = data;
+	struct sp_antagonists *a = wb->hist;
+	uint64_t total;
+	size_t nr;
+
+	if (!sp_scope_wait(&wb->scope, w))
+		return;
+	sp_behind_table_add(&wb->table, w->pid, -1, w->dur_ns);
+	/* every antagonist, from the query's scratch */
+	sp_antagonists_of_wait(a, w, NULL, 0, &nr, &total);
+	for (size_t i = 0; nr && i < a->alloc_sums; i++)
+		if (a->sums[i].pid >= 0)
+			sp_behind_table_add(&wb->table, w->pid, a->sums[i].pid, a->sums[i].ns);
+}
+
+static void behind_reset(void *data)
+{
+	struct sp_waited_behind *wb = data;
+
+	sp_behind_table_clear(&wb->table);
+}
+
+void sp_waited_behind_observer(struct sp_waited_behind *wb, struct sp_model_observer *obs)
+{
+	memset(obs, 0, sizeof(*obs));
+	obs->wait = behind_wait;
+	obs->reset = behind_reset;
+	obs->data = wb;
+}
+
+void sp_behind_table_release(struct sp_behind_table *t)
+{
+	free(t->pairs);
+	memset(t, 0, sizeof(*t));
+}
