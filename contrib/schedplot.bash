@@ -133,7 +133,7 @@ _schedplot()
 	-b|--by)
 		case $cmd in
 		stats) COMPREPLY=($(compgen -W 'task command' -- "$cur")) ;;
-		*) COMPREPLY=($(compgen -W 'class command pid cpu placement socket' -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W 'class command pid cpu placement socket waker antagonist' -- "$cur")) ;;
 		esac
 		return ;;
 	--class)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/latency.h"
 #include "schedplot/base/alloc.h"
 
@@ -49,7 +50,7 @@ static void csv_header(struct sp_latency *l)
 		" s, the trace's own time\n", l->csv_origin_ns / 1000000000,
 		l->csv_origin_ns % 1000000000);
 	fputs("start_s,latency_ns,pid,comm,class,cpu,prev_cpu,waker,target_cpu,prev_idle,"
-	      "placement,waker_cpu\n", l->csv);
+	      "placement,waker_cpu,contradicted\n", l->csv);
 }
 
 int sp_latency_init(struct sp_latency *l)
@@ -64,6 +65,7 @@ int sp_latency_init(struct sp_latency *l)
 	l->time_hist = NULL;
 	l->error = 0;
 	memset(l->classes, 0, sizeof(l->classes));
+	memset(l->nr_contradicted, 0, sizeof(l->nr_contradicted));
 	if (l->nr_slowest) {
 		l->slowest = sp_alloc_array(l->nr_slowest, sizeof(*l->slowest));
 		if (!l->slowest)
@@ -169,6 +171,17 @@ static int64_t key_of(const struct sp_latency *l, const struct sp_wait *w)
 		return sp_placement_of(w);
 	case SP_LAT_BY_SOCKET:
 		return socket_of(l, w->cpu);
+	case SP_LAT_BY_WAKER:
+		return w->waker;
+	case SP_LAT_BY_ANTAGONIST: {
+		struct sp_behind top = { -1, 0 };
+		uint64_t total;
+		size_t nr;
+
+		if (l->antagonists)
+			sp_antagonists_of_wait(l->antagonists, w, &top, 1, &nr, &total);
+		return top.pid;
+	}
 	default:
 		return 0;
 	}
@@ -224,11 +237,12 @@ static void csv_row(struct sp_latency *l, const struct sp_wait *w)
 		comm[j++] = ch == ',' || ch == '"' || ch == '\n' ? '_' : ch;
 	}
 	comm[j] = '\0';
-	if (fprintf(l->csv, "%" PRIu64 ".%09" PRIu64 ",%" PRIu64 ",%d,%s,%s,%d,%d,%s,%d,%d,%s,%d\n",
+	if (fprintf(l->csv, "%" PRIu64 ".%09" PRIu64 ",%" PRIu64 ",%d,%s,%s,%d,%d,%s,%d,%d,%s,%d,%d\n",
 		    rel / 1000000000, rel % 1000000000, w->dur_ns, w->pid, comm,
 		    class_names[w->wait_class & 1], w->cpu, w->prev_cpu,
 		    sp_waker_format(waker, sizeof(waker), w->waker), w->target_cpu,
-		    w->prev_idle, sp_placement_name(sp_placement_of(w)), w->waker_cpu) < 0 &&
+		    w->prev_idle, sp_placement_name(sp_placement_of(w)), w->waker_cpu,
+		    w->contradicted) < 0 &&
 	    !l->error)
 		l->error = -(errno ? errno : EIO);
 }
@@ -248,6 +262,10 @@ void sp_latency_add(struct sp_latency *l, const struct sp_wait *w)
 	}
 	if (w->dur_ns > g->max.dur_ns || g->samples[0].nr + g->samples[1].nr == 1)
 		g->max = *w;
+	if (w->contradicted) {
+		g->nr_contradicted++;
+		l->nr_contradicted[w->wait_class]++;
+	}
 	if (l->slowest)
 		slowest_keep(l, w);
 	if (l->time_hist && l->scope.t1_ns > l->scope.t0_ns) {
@@ -274,6 +292,7 @@ void sp_latency_reset(struct sp_latency *l)
 	}
 	l->nr_groups = 0;
 	l->last_group = 0;
+	memset(l->nr_contradicted, 0, sizeof(l->nr_contradicted));
 	if (l->index)
 		memset(l->index, 0, l->alloc_index * sizeof(*l->index));
 	l->nr_slowest_kept = 0;
@@ -370,6 +389,20 @@ const char *sp_latency_group_name(const struct sp_latency *l, const struct sp_la
 			snprintf(buf, len, "socket unknown");
 		else
 			snprintf(buf, len, "socket %lld", (long long)g->key);
+		break;
+	case SP_LAT_BY_WAKER:
+		if (g->key == SP_WAKER_NONE)
+			snprintf(buf, len, "preempted");
+		else if (g->key < 0)
+			snprintf(buf, len, "%s", g->key == SP_WAKER_IRQ ? "irq" : "softirq");
+		else
+			snprintf(buf, len, "%s-%lld", comm_of(l, (int)g->key), (long long)g->key);
+		break;
+	case SP_LAT_BY_ANTAGONIST:
+		if (g->key < 0)
+			snprintf(buf, len, "none (CPU idle)");
+		else
+			snprintf(buf, len, "%s-%lld", comm_of(l, (int)g->key), (long long)g->key);
 		break;
 	default:
 		snprintf(buf, len, "all");

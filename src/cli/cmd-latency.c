@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/latency.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
@@ -29,6 +30,7 @@ static const char *const by_names[] = {
 	[SP_LAT_BY_NONE] = "none", [SP_LAT_BY_CLASS] = "class",
 	[SP_LAT_BY_COMMAND] = "command", [SP_LAT_BY_PID] = "pid", [SP_LAT_BY_CPU] = "cpu",
 	[SP_LAT_BY_PLACEMENT] = "placement", [SP_LAT_BY_SOCKET] = "socket",
+	[SP_LAT_BY_WAKER] = "waker", [SP_LAT_BY_ANTAGONIST] = "antagonist",
 };
 
 /* A wait kept to print: its task's name resolved while the trace was open. */
@@ -62,6 +64,7 @@ struct latency_run {
 	size_t nr_series;
 	struct sp_samples other;	/* the groups beyond MAX_LINES, joined */
 	struct sp_theme theme;
+	struct sp_antagonists hist;	/* --by antagonist: each CPU's runs, of the trace read */
 };
 
 static int latency_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
@@ -79,8 +82,8 @@ static int latency_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 				return 0;
 			}
 		}
-		return sp_cli_usage("latency", "--by must be class, command, pid, cpu, placement "
-				    "or socket, not '%s'", arg);
+		return sp_cli_usage("latency", "--by must be class, command, pid, cpu, placement, "
+				    "socket, waker or antagonist, not '%s'", arg);
 	case SP_VOPT_CLASS:
 		if (!strcmp(arg, "wakeup"))
 			v->class_mask = 1u << SP_WAIT_WAKEUP;
@@ -192,6 +195,16 @@ static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 		    topo && topo->nr_cpus >= run->trace.nr_cpus)
 			l->socket = topo->socket;
 	}
+	if (v->by == SP_LAT_BY_ANTAGONIST) {
+		struct sp_model_observer hist;
+
+		sp_antagonists_release(&v->hist);
+		if (sp_antagonists_init(&v->hist, run->trace.nr_cpus))
+			l->error = -ENOMEM;
+		sp_antagonists_observer(&v->hist, &hist);
+		sp_pass_add(&pass->pass, &hist);
+		l->antagonists = &v->hist;
+	}
 	if (sp_latency_init(l))
 		l->error = -ENOMEM;
 	sp_pass_add(&pass->pass, &(struct sp_model_observer){ .wait = on_wait,
@@ -232,6 +245,10 @@ static int latency_trace_done(struct sp_view_run *run)
 	for (i = 0; i < l->nr_slowest_kept; i++)
 		name_wait(l->model, &l->slowest[i], &r->slowest[i]);
 	l->model = NULL;	/* closed with the trace */
+	l->antagonists = NULL;
+	if (!l->error && v->hist.error)
+		return sp_cli_fail(r->file, "out of memory keeping the runs of each CPU");
+	sp_antagonists_release(&v->hist);
 	if (!l->nr_groups)
 		sp_cli_warn("%s: no wait in the window counted (is a filter too narrow?)", r->file);
 	return SP_EXIT_OK;
@@ -239,8 +256,11 @@ static int latency_trace_done(struct sp_view_run *run)
 
 /* ---- text ---- */
 
-/* The waits of a group (or class): what the table and JSON print. */
-static void print_row(const char *name, const struct sp_summary *s)
+/*
+ * The waits of a group (or class): what the table and JSON print; with
+ * @contra >= 0, a last column: how many of them the trace contradicts.
+ */
+static void print_row(const char *name, const struct sp_summary *s, int64_t contra)
 {
 	char b[7][32];
 
@@ -248,11 +268,14 @@ static void print_row(const char *name, const struct sp_summary *s)
 		printf("%-24.24s %8d %11s\n", name, 0, "no samples");
 		return;
 	}
-	printf("%-24.24s %8" PRIu64 " %11s %11s %11s %11s %11s %11s %11s\n", name, s->n,
+	printf("%-24.24s %8" PRIu64 " %11s %11s %11s %11s %11s %11s %11s", name, s->n,
 	       sp_cli_format_duration(b[0], 32, s->min), sp_cli_format_duration(b[1], 32, s->p50),
 	       sp_cli_format_duration(b[2], 32, s->p90), sp_cli_format_duration(b[3], 32, s->p99),
 	       sp_cli_format_duration(b[4], 32, s->p999), sp_cli_format_duration(b[5], 32, s->max),
 	       sp_cli_format_duration(b[6], 32, s->mean));
+	if (contra >= 0)
+		printf(" %12" PRId64, contra);
+	putchar('\n');
 }
 
 /* "1.395 ms  barrier-6871 on CPU 1 at 436.500123 s (wakeup)" and a zoom command. */
@@ -267,6 +290,9 @@ static void print_wait(const struct trace_result *r, const struct named_wait *nw
 	       w->wait_class == SP_WAIT_WAKEUP ? "wakeup" : "preempted");
 	if (w->prev_cpu >= 0 && w->prev_cpu != w->cpu)
 		printf(", ran on CPU %d before", w->prev_cpu);
+	if (w->contradicted)
+		printf("; contradicted: CPU %d, where it was placed, idled meanwhile",
+		       w->target_cpu);
 	printf(")\n    %s\n", sp_cli_zoom_command(zoom, sizeof(zoom), "datagraph", w->start_ns,
 						 w->dur_ns, r->file));
 }
@@ -278,6 +304,7 @@ static void print_text(const struct latency_run *v)
 	for (int t = 0; t < v->nr_traces; t++) {
 		const struct trace_result *r = &v->traces[t];
 		const struct sp_latency *l = &r->lat;
+		uint64_t contra = l->nr_contradicted[0] + l->nr_contradicted[1];
 
 		if (t)
 			putchar('\n');
@@ -287,15 +314,20 @@ static void print_text(const struct latency_run *v)
 		if (r->open_at_end)
 			printf("; %" PRIu64 " still waiting at the end (not counted)",
 			       r->open_at_end);
-		printf("\n\n%-24s %8s %11s %11s %11s %11s %11s %11s %11s\n", "", "n", "min", "p50",
-		       "p90", "p99", "p99.9", "max", "mean");
+		if (contra)
+			printf("; %" PRIu64 " contradicted by the trace (their CPU idled while "
+			       "they waited), counted", contra);
+		printf("\n\n%-24s %8s %11s %11s %11s %11s %11s %11s %11s%s\n", "", "n", "min",
+		       "p50", "p90", "p99", "p99.9", "max", "mean", contra ? " contradicted" : "");
 		for (int k = 0; k < 2; k++)
 			if (v->class_mask & (1u << k))
-				print_row(class_title[k], &l->classes[k]);
+				print_row(class_title[k], &l->classes[k],
+					  contra ? (int64_t)l->nr_contradicted[k] : -1);
 		if (v->by != SP_LAT_BY_NONE) {
 			printf("\nby %s\n", by_names[v->by]);
 			for (size_t i = 0; i < l->nr_groups; i++)
-				print_row(r->group_names[i], &l->groups[i].sum);
+				print_row(r->group_names[i], &l->groups[i].sum,
+					  contra ? (int64_t)l->groups[i].nr_contradicted : -1);
 		}
 		printf("\nlongest wait%s\n", v->by != SP_LAT_BY_NONE ? " of each group" : "");
 		for (size_t i = 0; i < l->nr_groups; i++) {
@@ -345,13 +377,15 @@ static void print_json(const struct latency_run *v)
 		json_summary(&l->classes[SP_WAIT_WAKEUP]);
 		printf(",\n    \"preempt\": ");
 		json_summary(&l->classes[SP_WAIT_PREEMPT]);
-		printf("\n  },\n  \"groups\": [");
+		printf("\n  },\n  \"contradicted\": {\"wakeup\": %" PRIu64 ", \"preempt\": %"
+		       PRIu64 "},\n  \"groups\": [", l->nr_contradicted[SP_WAIT_WAKEUP],
+		       l->nr_contradicted[SP_WAIT_PREEMPT]);
 		for (size_t i = 0; i < l->nr_groups; i++) {
 			const struct sp_summary *s = &l->groups[i].sum;
 
 			printf("%s\n    {\"key\": ", i ? "," : "");
 			sp_cli_json_string(stdout, r->group_names[i]);
-			printf(", ");
+			printf(", \"contradicted\": %" PRIu64 ", ", l->groups[i].nr_contradicted);
 			json_summary_fields(s);
 		}
 		printf("\n  ],\n  \"open_at_end\": %" PRIu64 "\n}%s\n", r->open_at_end,
@@ -471,6 +505,7 @@ static void latency_release(struct sp_view_run *run)
 	}
 	sp_samples_release(&v->other);
 	sp_topology_release(&v->file_topo);
+	sp_antagonists_release(&v->hist);
 }
 
 static const int latency_keys[] = {
@@ -481,7 +516,8 @@ static const int latency_keys[] = {
 
 static const struct sp_opt latency_own[] = {
 	{ "by", SP_VOPT_BY, required_argument, "WHAT", "Groups",
-	  "split into groups: class, command, pid, cpu, placement or socket (default: one "
+	  "split into groups: class, command, pid, cpu, placement, socket, waker or "
+	  "antagonist (the task that held the CPU longest while it waited) (default: one "
 	  "group)" },
 	{ "class", SP_VOPT_CLASS, required_argument, "CLASS", "Groups",
 	  "wakeup or preempt: only waits that began so (default: both)" },

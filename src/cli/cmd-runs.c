@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "schedplot/analysis/antagonist.h"
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
 #include "schedplot/cli/cli.h"
@@ -36,6 +37,7 @@ struct runs_out {
 	const struct sp_view_opts *o;
 	struct sp_trace *t;
 	uint64_t nr_runs;
+	struct sp_antagonists hist;	/* who held a CPU while a task waited for it */
 };
 
 static void print_header(struct runs_out *r)
@@ -44,7 +46,8 @@ static void print_header(struct runs_out *r)
 		fprintf(r->fp, "{\"start_ns\": %" PRIu64 "}\n", r->t->first_ns);
 	else
 		fprintf(r->fp, "# start_ns=%" PRIu64 "\n"
-			"cpu,start_ns,end_ns,pid,comm,end_state,wait_ns,woken_by,prev_cpu\n",
+			"cpu,start_ns,end_ns,pid,comm,end_state,wait_ns,woken_by,prev_cpu,behind,"
+			"behind_ns\n",
 			r->t->first_ns);
 }
 
@@ -106,7 +109,10 @@ static void on_run(void *data, const struct sp_run *run)
 	const struct sp_view_opts *o = r->o;
 	uint64_t origin = r->t->first_ns;
 	const char *comm, *state;
+	struct sp_behind top = { -1, 0 };
+	uint64_t held;
 	char waker[16];
+	size_t nr;
 
 	if (run->pid == 0 && !r->idle)
 		return;
@@ -128,6 +134,10 @@ static void on_run(void *data, const struct sp_run *run)
 	}
 	r->nr_runs++;
 	sp_waker_format(waker, sizeof(waker), run->waker);
+	/* the longest antagonist of the wait that ended as it began */
+	if (run->wait_ns && run->pid != 0)
+		sp_antagonists_query(&r->hist, run->cpu, run->pid, run->start_ns - run->wait_ns,
+				     run->start_ns, &top, 1, &nr, &held);
 	if (r->json) {
 		fprintf(r->out, "{\"cpu\": %d, \"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64
 			", \"pid\": %d, \"comm\": ", run->cpu, run->start_ns - origin,
@@ -137,8 +147,9 @@ static void on_run(void *data, const struct sp_run *run)
 		sp_cli_json_string(r->out, state);
 		/* a pid is a number; an interrupt, a string */
 		fprintf(r->out, ", \"wait_ns\": %" PRIu64 ", \"woken_by\": %s%s%s, "
-			"\"prev_cpu\": %d}\n", run->wait_ns, run->waker < SP_WAKER_NONE ? "\"" : "",
-			waker, run->waker < SP_WAKER_NONE ? "\"" : "", run->prev_cpu);
+			"\"prev_cpu\": %d, \"behind\": %d, \"behind_ns\": %" PRIu64 "}\n",
+			run->wait_ns, run->waker < SP_WAKER_NONE ? "\"" : "", waker,
+			run->waker < SP_WAKER_NONE ? "\"" : "", run->prev_cpu, top.pid, top.ns);
 		return;
 	}
 	fprintf(r->out, "%d,%" PRIu64 ",%" PRIu64 ",%d,", run->cpu, run->start_ns - origin,
@@ -146,7 +157,8 @@ static void on_run(void *data, const struct sp_run *run)
 	csv_field(r->out, comm);
 	putc(',', r->out);
 	csv_field(r->out, state);
-	fprintf(r->out, ",%" PRIu64 ",%s,%d\n", run->wait_ns, waker, run->prev_cpu);
+	fprintf(r->out, ",%" PRIu64 ",%s,%d,%d,%" PRIu64 "\n", run->wait_ns, waker, run->prev_cpu,
+		top.pid, top.ns);
 }
 
 /* The pass is made again: what went out of the first is thrown away. */
@@ -180,6 +192,7 @@ static bool same_file(const char *out, const char *in)
 static int write_runs(struct runs_out *r, const char *output)
 {
 	struct sp_model_observer obs = { .run_info = on_run, .reset = on_reset, .data = r };
+	struct sp_model_observer hist;
 	struct sp_pass pass;
 	struct sp_error err;
 	int ret;
@@ -209,8 +222,17 @@ static int write_runs(struct runs_out *r, const char *output)
 		ret = sp_cli_fail(NULL, "cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	sp_pass_init_one(&pass, &obs);
+	if (sp_antagonists_init(&r->hist, r->t->nr_cpus)) {
+		ret = sp_cli_fail(NULL, "out of memory");
+		goto out;
+	}
+	sp_antagonists_observer(&r->hist, &hist);
+	sp_pass_init_one(&pass, &hist);
+	sp_pass_add(&pass, &obs);
 	ret = sp_cli_run(r->t, &pass, NULL);
+	if (!ret && r->hist.error)
+		ret = sp_cli_fail(r->t->path, "out of memory keeping the runs of each CPU");
+	sp_antagonists_release(&r->hist);
 	if (r->spool)
 		spool_end(r);
 	if (!ret)

@@ -3,12 +3,14 @@
  * schedplot stats: the numbers behind the pictures, as text for a bug
  * report or as one JSON object for scripts.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/evspec.h"
@@ -36,6 +38,11 @@ struct stats_scope {
 	bool json;		/* --json */
 	bool by_command;	/* --by command */
 	long top;		/* --top */
+	struct sp_antagonists hist;	/* each CPU's runs, for ... */
+	struct sp_waited_behind behind;	/* ... who each task waited behind */
+	/* its sums sorted; by command: keyed by the names' string ids */
+	struct sp_behind_entry *sorted;
+	size_t nr_sorted;
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -124,6 +131,7 @@ static struct sp_task **sorted_tasks(const struct sp_model *m, const struct stat
 /* The tasks of one command name, merged (--by command). */
 struct command_row {
 	const char *comm;
+	uint32_t comm_id;		/* its string id, the key of its "waited behind" */
 	size_t nr_threads;
 	uint64_t run_ns;
 	uint64_t wait_ns;
@@ -169,8 +177,10 @@ static struct command_row *merge_commands(const struct sp_model *m, struct sp_ta
 		const struct sp_task *tk = tasks[i];
 		const char *comm = sp_model_str(m, tk->comm);
 
-		if (!n || strcmp(v[n - 1].comm, comm))
+		if (!n || strcmp(v[n - 1].comm, comm)) {
+			v[n].comm_id = tk->comm;
 			v[n++].comm = comm;
+		}
 		v[n - 1].nr_threads++;
 		v[n - 1].run_ns += tk->run_ns;
 		v[n - 1].wait_ns += tk->wait_ns;
@@ -182,7 +192,37 @@ static struct command_row *merge_commands(const struct sp_model *m, struct sp_ta
 	return v;
 }
 
-static void print_json_commands(const struct command_row *cmds, size_t nr)
+/* Antagonists shown per task or command, at most. */
+#define BEHIND_TOP 5
+
+/*
+ * "waited_behind": the waits counted of @key (a pid, or a name's string
+ * id with --by command) and who held their CPUs, longest first.
+ */
+static void print_json_behind(const struct sp_model *m, const struct stats_scope *sc, int key,
+			      bool by_command)
+{
+	const struct sp_behind_entry *e;
+	uint64_t wait_ns;
+	size_t nr, i;
+
+	e = sp_behind_of(sc->sorted, sc->nr_sorted, key, &wait_ns, &nr);
+	printf(", \"waited_behind\": {\"waits_ns\": %llu, \"top\": [",
+	       (unsigned long long)wait_ns);
+	for (i = 0; e && i < nr && i < BEHIND_TOP; i++) {
+		printf("%s{", i ? ", " : "");
+		if (!by_command)
+			printf("\"pid\": %d, ", e[i].antagonist);
+		printf("\"comm\": ");
+		sp_cli_json_string(stdout, by_command ? sp_model_str(m, (uint32_t)e[i].antagonist)
+					       : sp_model_comm(m, e[i].antagonist));
+		printf(", \"ns\": %llu}", (unsigned long long)e[i].ns);
+	}
+	printf("]}");
+}
+
+static void print_json_commands(const struct sp_model *m, const struct stats_scope *sc,
+				const struct command_row *cmds, size_t nr)
 {
 	size_t i;
 
@@ -191,9 +231,11 @@ static void print_json_commands(const struct command_row *cmds, size_t nr)
 		printf("%s\n    {\"comm\": ", i ? "," : "");
 		sp_cli_json_string(stdout, cmds[i].comm);
 		printf(", \"threads\": %zu, \"run_ns\": %llu, \"wait_ns\": %llu, "
-		       "\"wakeups\": %llu, \"migrations\": %llu}", cmds[i].nr_threads,
+		       "\"wakeups\": %llu, \"migrations\": %llu", cmds[i].nr_threads,
 		       (unsigned long long)cmds[i].run_ns, (unsigned long long)cmds[i].wait_ns,
 		       (unsigned long long)cmds[i].wakeups, (unsigned long long)cmds[i].migrations);
+		print_json_behind(m, sc, (int)cmds[i].comm_id, true);
+		printf("}");
 	}
 	printf("%s]\n}\n", nr ? "\n  " : "");
 }
@@ -207,6 +249,91 @@ static void table_name(char comm[17], const char *name)
 	for (j = 0; comm[j]; j++)
 		if ((unsigned char)comm[j] < 0x20 || comm[j] == 0x7f)
 			comm[j] = '?';
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Waiters by their waits' time, longest first; the lower key first on ties. */
+static int cmp_waiter(const void *pa, const void *pb)
+{
+	const struct sp_behind_entry *a = *(const struct sp_behind_entry *const *)pa;
+	const struct sp_behind_entry *b = *(const struct sp_behind_entry *const *)pb;
+
+	if (a->ns != b->ns)
+		return a->ns < b->ns ? 1 : -1;
+	return (a->waiter > b->waiter) - (a->waiter < b->waiter);
+}
+
+/* "comm-pid", or the command alone with --by command */
+static const char *behind_name(char *buf, size_t size, const struct sp_model *m, int key,
+			       bool by_command)
+{
+	char comm[17];
+
+	table_name(comm, by_command ? sp_model_str(m, (uint32_t)key) : sp_model_comm(m, key));
+	if (by_command)
+		snprintf(buf, size, "%s", comm);
+	else
+		snprintf(buf, size, "%s-%d", comm, key);
+	return buf;
+}
+
+/*
+ * Waited behind: for the tasks (or commands) that waited longest, who ran
+ * on the CPU they waited for, as a share of their waits.
+ */
+static void print_text_behind(const struct sp_model *m, const struct stats_scope *sc,
+			      size_t top, bool by_command)
+{
+	const struct sp_behind_entry **w;
+	size_t i, nr = 0;
+
+	w = calloc(sc->nr_sorted + 1, sizeof(*w));
+	if (!w)
+		return;
+	for (i = 0; i < sc->nr_sorted; i++)
+		if (sc->sorted[i].antagonist < 0 && sc->sorted[i].ns)
+			w[nr++] = &sc->sorted[i];
+	qsort(w, nr, sizeof(*w), cmp_waiter);
+	if (!top || top > nr)
+		top = nr;
+	if (top) {
+		printf("\nwaited behind: who ran on the CPU a %s waited for (the %zu that waited "
+		       "longest, shares of their waits)\n", by_command ? "command" : "task", top);
+		printf("%-24s %12s  %s\n", by_command ? "comm" : "task", "waits",
+		       "behind");
+	}
+	for (i = 0; i < top; i++) {
+		const struct sp_behind_entry *e;
+		uint64_t wait_ns, held = 0, rest = 0;
+		char name[40], d[32];
+		double idle;
+		size_t n, j;
+
+		e = sp_behind_of(sc->sorted, sc->nr_sorted, w[i]->waiter, &wait_ns, &n);
+		printf("%-24s %12s  ", behind_name(name, sizeof(name), m, w[i]->waiter, by_command),
+		       sp_cli_format_duration(d, sizeof(d), wait_ns));
+		for (j = 0; j < n; j++) {
+			held += e[j].ns;
+			if (j < 3)
+				printf("%s%s %.1f%%", j ? ", " : "",
+				       behind_name(name, sizeof(name), m, e[j].antagonist, by_command),
+				       pct(e[j].ns, wait_ns));
+			else
+				rest += e[j].ns;
+		}
+		if (n > 3)
+			printf(", %zu more %.1f%%", n - 3, pct(rest, wait_ns));
+		/* the rest: the CPU idled (shown when it rounds to 0.1% or more) */
+		idle = pct(wait_ns > held ? wait_ns - held : 0, wait_ns);
+		if (!n || idle >= 0.05)
+			printf("%sno other task %.1f%%", n ? "; " : "", idle);
+		putchar('\n');
+	}
+	free(w);
 }
 
 static void print_text_commands(const struct stats_scope *sc, const struct command_row *cmds,
@@ -315,6 +442,12 @@ static const char *wait_class_name(const struct sp_wait *w)
 	return w->wait_class == SP_WAIT_WAKEUP ? "wakeup" : "preempted";
 }
 
+/* What a contradicted wait is marked with (doc/design.md "Contradicted waits"). */
+static const char *contradicted_note(const struct sp_wait *w)
+{
+	return w->contradicted ? ", contradicted: its CPU idled meanwhile" : "";
+}
+
 /* Where to look: the longest stretches of idle while waiting and waits, with a zoom each. */
 static void print_text_pointers(const struct sp_trace *t, const struct sp_stats *s)
 {
@@ -340,10 +473,10 @@ static void print_text_pointers(const struct sp_trace *t, const struct sp_stats 
 		const char *comm = sp_model_comm(&t->model, w->pid);
 
 		printf("  wait for a CPU     %10s  %s-%d from %llu.%06llu s, then ran on CPU %d "
-		       "(%s)\n    %s\n", sp_cli_format_duration(d, sizeof(d), w->dur_ns),
+		       "(%s)%s\n    %s\n", sp_cli_format_duration(d, sizeof(d), w->dur_ns),
 		       comm ? comm : "", w->pid, (unsigned long long)(w->start_ns / 1000000000),
 		       (unsigned long long)(w->start_ns % 1000000000 / 1000), w->cpu,
-		       wait_class_name(w),
+		       wait_class_name(w), contradicted_note(w),
 		       sp_cli_zoom_command(zoom, sizeof(zoom), "datagraph", w->start_ns, w->dur_ns,
 					   t->path));
 	}
@@ -375,13 +508,65 @@ static void print_json_pointers(const struct sp_trace *t, const struct sp_stats 
 		printf("%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", w->pid);
 		sp_cli_json_string(stdout, comm ? comm : "");
 		printf(", \"start_ns\": %llu, \"dur_ns\": %llu, \"cpu\": %d, \"class\": \"%s\", "
-		       "\"zoom\": ", (unsigned long long)w->start_ns, (unsigned long long)w->dur_ns,
-		       w->cpu, wait_class_name(w));
+		       "\"contradicted\": %s, \"zoom\": ", (unsigned long long)w->start_ns,
+		       (unsigned long long)w->dur_ns, w->cpu, wait_class_name(w),
+		       w->contradicted ? "true" : "false");
 		sp_cli_json_string(stdout, sp_cli_zoom_command(zoom, sizeof(zoom), "datagraph",
 							       w->start_ns, w->dur_ns, t->path));
 		printf("}");
 	}
 	printf("%s]},\n", s->nr_waits_top ? "\n  " : "");
+}
+
+static void print_json_contradicted(const struct sp_trace *t, const struct sp_stats *s)
+{
+	const struct sp_wait *w = &s->contradicted_max;
+
+	printf("  \"contradicted_waits\": {\"count\": %llu, \"wait_ns\": %llu, \"longest\": ",
+	       (unsigned long long)s->nr_contradicted, (unsigned long long)s->contradicted_ns);
+	if (!s->nr_contradicted) {
+		printf("null},\n");
+		return;
+	}
+	printf("{\"pid\": %d, \"comm\": ", w->pid);
+	sp_cli_json_string(stdout, sp_model_comm(&t->model, w->pid));
+	printf(", \"start_ns\": %llu, \"dur_ns\": %llu, \"placed_cpu\": %d, \"cpu\": %d}},\n",
+	       (unsigned long long)w->start_ns, (unsigned long long)w->dur_ns, w->target_cpu,
+	       w->cpu);
+}
+
+/* One line, and a warning: waits the trace contradicts, and the longest of them. */
+static void print_text_contradicted(const struct sp_trace *t, const struct sp_stats *s)
+{
+	const struct sp_wait *w = &s->contradicted_max;
+	char b1[32], b2[32];
+
+	if (!s->nr_contradicted)
+		return;
+	printf("contradicted %llu wait%s (%s) while the CPU it was placed on ran its idle task: "
+	       "records lost; longest %s, %s-%d on CPU %d\n",
+	       (unsigned long long)s->nr_contradicted, s->nr_contradicted == 1 ? "" : "s",
+	       sp_cli_format_duration(b1, 32, s->contradicted_ns),
+	       sp_cli_format_duration(b2, 32, w->dur_ns), sp_model_comm(&t->model, w->pid),
+	       w->pid, w->target_cpu);
+}
+
+/* The warning, also with --json: the numbers above include these waits. */
+static void warn_contradicted(const struct sp_trace *t, const struct sp_stats *s)
+{
+	const struct sp_wait *w = &s->contradicted_max;
+	char b[32];
+
+	if (!s->nr_contradicted)
+		return;
+	sp_cli_warn("%s: %llu wait%s the trace contradicts (the CPU placed on ran its idle task "
+		    "while the task waited; records were lost), the longest %s (%s-%d from "
+		    "%llu.%06llu s); they count in the numbers", t->path,
+		    (unsigned long long)s->nr_contradicted, s->nr_contradicted == 1 ? "" : "s",
+		    sp_cli_format_duration(b, sizeof(b), w->dur_ns),
+		    sp_model_comm(&t->model, w->pid), w->pid,
+		    (unsigned long long)(w->start_ns / 1000000000),
+		    (unsigned long long)(w->start_ns % 1000000000 / 1000));
 }
 
 static void print_json_marks(const struct sp_marks *mk)
@@ -560,6 +745,7 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		       "\"p90\": null, \"p99\": null, \"max\": null},\n");
 	print_json_marks(&sc->marks);
 	print_json_spans((struct sp_spans *)&sc->spans);
+	print_json_contradicted(t, s);
 	printf("  \"repairs\": {");
 	for (k = 0; k < SP_REPAIR_NR_KINDS; k++)
 		printf("%s\"%s\": %llu", k ? ", " : "", sp_repair_name(k),
@@ -575,7 +761,7 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	printf("},\n");
 	print_json_pointers(t, s);
 	if (cmds) {
-		print_json_commands(cmds, nr_cmds);
+		print_json_commands(m, sc, cmds, nr_cmds);
 		return;
 	}
 	printf("  \"tasks\": [");
@@ -585,16 +771,13 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		printf("%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", tk->pid);
 		sp_cli_json_string(stdout, sp_model_str(m, tk->comm));
 		printf(", \"ppid\": %d, \"run_ns\": %llu, \"wait_ns\": %llu, \"wakeups\": %llu, "
-		       "\"migrations\": %llu}", tk->ppid, (unsigned long long)tk->run_ns,
+		       "\"migrations\": %llu", tk->ppid, (unsigned long long)tk->run_ns,
 		       (unsigned long long)tk->wait_ns, (unsigned long long)tk->wakeups,
 		       (unsigned long long)tk->migrations);
+		print_json_behind(m, sc, tk->pid, false);
+		printf("}");
 	}
 	printf("%s]\n}\n", nr_tasks ? "\n  " : "");
-}
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
 static void print_text(const struct sp_trace *t, const struct sp_stats *s,
@@ -708,6 +891,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		       sp_cli_format_duration(b4, 32, s->latency.max));
 	print_text_marks(&sc->marks);
 	print_text_spans((struct sp_spans *)&sc->spans);
+	print_text_contradicted(t, s);
 	if (sp_model_nr_repairs(m))
 		printf("repairs     %llu (missed switches reconstructed from common_pid)\n",
 		       (unsigned long long)sp_model_nr_repairs(m));
@@ -716,6 +900,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 
 	if (cmds) {
 		print_text_commands(sc, cmds, nr_cmds, sc->top);
+		print_text_behind(m, sc, sc->top, true);
 		return;
 	}
 	if (!top || top > nr_tasks)
@@ -735,6 +920,45 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		       sp_cli_format_duration(b2, 32, tk->wait_ns),
 		       (unsigned long long)tk->wakeups, (unsigned long long)tk->migrations);
 	}
+	print_text_behind(m, sc, top, false);
+}
+
+struct by_command_ctx {
+	const struct sp_model *m;
+	struct sp_behind_table *out;
+};
+
+static uint32_t comm_id_of(const struct sp_model *m, int pid)
+{
+	const struct sp_task *tk = sp_model_task(m, pid);
+
+	return tk ? tk->comm : 0;
+}
+
+static void add_by_command(void *data, int waiter, int antagonist, uint64_t ns)
+{
+	struct by_command_ctx *c = data;
+
+	sp_behind_table_add(c->out, (int)comm_id_of(c->m, waiter),
+			    antagonist < 0 ? -1 : (int)comm_id_of(c->m, antagonist), ns);
+}
+
+/* The sums per task merged by command name, sorted into sc->sorted.  Return: 0 or -ENOMEM. */
+static int behind_by_command(const struct sp_model *m, struct stats_scope *sc)
+{
+	struct sp_behind_table merged = { 0 };
+	struct by_command_ctx c = { m, &merged };
+	int ret = 0;
+
+	sp_behind_table_each(&sc->behind.table, add_by_command, &c);
+	if (merged.error)
+		ret = -ENOMEM;
+	else
+		sc->sorted = sp_behind_table_sorted(&merged, &sc->nr_sorted);
+	if (!ret && !sc->sorted && merged.nr)
+		ret = -ENOMEM;
+	sp_behind_table_release(&merged);
+	return ret;
 }
 
 static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
@@ -921,6 +1145,17 @@ int sp_cmd_stats(int argc, char **argv)
 		sp_spans_observer(&sc->spans, &obs);
 		sp_pass_add(&pass, &obs);
 	}
+	/* who each wait counted waited behind */
+	if (sp_antagonists_init(&sc->hist, t.nr_cpus)) {
+		ret = sp_cli_fail(path, "out of memory");
+		goto out;
+	}
+	sp_antagonists_observer(&sc->hist, &obs);
+	sp_pass_add(&pass, &obs);
+	sc->behind.hist = &sc->hist;
+	sc->behind.scope = scope;
+	sp_waited_behind_observer(&sc->behind, &obs);
+	sp_pass_add(&pass, &obs);
 	ret = sp_cli_run(&t, &pass, &filter);
 	if (!ret && sp_spans_finish(&sc->spans))
 		ret = sp_cli_fail(path, "out of memory keeping the spans");
@@ -936,6 +1171,18 @@ int sp_cmd_stats(int argc, char **argv)
 				  (unsigned long long)s->lat.nr);
 		goto out;
 	}
+	if (sc->hist.error || sc->behind.table.error) {
+		ret = sp_cli_fail(path, "out of memory keeping who the tasks waited behind");
+		goto out;
+	}
+	if (sc->by_command)
+		ret = behind_by_command(&t.model, sc);
+	else
+		sc->sorted = sp_behind_table_sorted(&sc->behind.table, &sc->nr_sorted);
+	if (ret || (!sc->sorted && sc->behind.table.nr)) {
+		ret = sp_cli_fail(path, "out of memory");
+		goto out;
+	}
 	tasks = sorted_tasks(&t.model, sc, &nr_tasks);
 	if (tasks && sc->by_command)
 		cmds = merge_commands(&t.model, tasks, nr_tasks, &nr_cmds);
@@ -944,6 +1191,7 @@ int sp_cmd_stats(int argc, char **argv)
 		ret = sp_cli_fail(path, "out of memory");
 		goto out;
 	}
+	warn_contradicted(&t, s);
 	if (sc->json)
 		print_json(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds);
 	else
@@ -953,6 +1201,9 @@ int sp_cmd_stats(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout))
 		ret = sp_cli_fail(NULL, "cannot write the output");
 out:
+	free(sc->sorted);
+	sp_behind_table_release(&sc->behind.table);
+	sp_antagonists_release(&sc->hist);
 	sp_marks_release(&sc->marks);
 	sp_spans_release(&sc->spans);
 	sp_stats_release(s);

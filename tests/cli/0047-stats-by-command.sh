@@ -10,7 +10,7 @@ f=$TRACES/messaging.dat
 # tasks_merged: "comm threads run wait wakeups migrations" from the tasks of a
 # stats JSON (on stdin), merged here, sorted by name
 tasks_merged() {
-	sed -n 's/^    {"pid": [0-9]*, "comm": "\(.*\)", "ppid": [0-9-]*, "run_ns": \([0-9]*\), "wait_ns": \([0-9]*\), "wakeups": \([0-9]*\), "migrations": \([0-9]*\)}.*/\1\t\2\t\3\t\4\t\5/p' |
+	sed -n 's/^    {"pid": [0-9]*, "comm": "\(.*\)", "ppid": [0-9-]*, "run_ns": \([0-9]*\), "wait_ns": \([0-9]*\), "wakeups": \([0-9]*\), "migrations": \([0-9]*\)[,}].*/\1\t\2\t\3\t\4\t\5/p' |
 		awk -F'\t' '{ n[$1]++; r[$1] += $2; w[$1] += $3; k[$1] += $4; m[$1] += $5 }
 			END { for (c in n) printf "%s %d %.0f %.0f %d %d\n", c, n[c], r[c], w[c], k[c], m[c] }' |
 		LC_ALL=C sort
@@ -18,7 +18,7 @@ tasks_merged() {
 
 # commands: the same from the commands of a stats --by command JSON
 commands() {
-	sed -n 's/^    {"comm": "\(.*\)", "threads": \([0-9]*\), "run_ns": \([0-9]*\), "wait_ns": \([0-9]*\), "wakeups": \([0-9]*\), "migrations": \([0-9]*\)}.*/\1 \2 \3 \4 \5 \6/p'
+	sed -n 's/^    {"comm": "\(.*\)", "threads": \([0-9]*\), "run_ns": \([0-9]*\), "wait_ns": \([0-9]*\), "wakeups": \([0-9]*\), "migrations": \([0-9]*\)[,}].*/\1 \2 \3 \4 \5 \6/p'
 }
 
 for trace in "$f" "$TRACES/overload.dat"; do
@@ -47,7 +47,7 @@ expect_grep "$OUT" "^sched-messaging +401 +5\.681 s +721\.759 s +2798 +918$" \
 	"stats --by command: sched-messaging merged"
 run "$SCHEDPLOT" stats -q --by command --top 3 "$f"
 check "stats --by command --top 3: three rows" \
-	test "$(sed -n '/^comm /,$p' "$OUT" | wc -l)" = 4
+	test "$(sed -n '/^comm  *threads/,/^$/p' "$OUT" | grep -c .)" = 4
 run "$SCHEDPLOT" stats -q --by command --target 'kworker*' --json "$f"
 check "stats --by command --target: only those commands" \
 	test "$(commands <"$OUT" | cut -d' ' -f1 | tr '\n' ' ')" = "kworker/1:0 kworker/0:1 kworker/u8:2 kworker/1:1H "

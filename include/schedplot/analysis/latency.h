@@ -11,6 +11,8 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/scope.h"
 
+struct sp_antagonists;
+
 /*
  * The distribution of waits for a CPU (struct sp_wait, one per wait), split
  * into groups by what explains them, as the samples of `schedplot latency`.
@@ -27,6 +29,8 @@ enum sp_latency_by {
 	SP_LAT_BY_CPU,		/* the CPU it then ran on */
 	SP_LAT_BY_PLACEMENT,	/* enum sp_placement */
 	SP_LAT_BY_SOCKET,	/* the socket of the CPU it then ran on */
+	SP_LAT_BY_WAKER,	/* its waker (doc/design.md "The waker"); preemptions apart */
+	SP_LAT_BY_ANTAGONIST,	/* the task that held its CPU longest while it waited */
 };
 
 /* Where a wakeup put the task, against where it ran before. */
@@ -48,6 +52,7 @@ struct sp_latency_group {
 	struct sp_samples all;		/* both classes, sorted, moved here by sp_latency_finish() */
 	struct sp_summary sum;		/* of all */
 	struct sp_wait max;		/* the longest wait */
+	uint64_t nr_contradicted;	/* its waits the trace contradicts (sp_wait.contradicted) */
 };
 
 struct sp_latency {
@@ -62,6 +67,7 @@ struct sp_latency {
 	int nr_cpus;			/* of the trace, for socket */
 	const int *socket;		/* nr_cpus entries or NULL: the topology */
 	const struct sp_model *model;	/* for commands */
+	struct sp_antagonists *antagonists;	/* for SP_LAT_BY_ANTAGONIST: the runs */
 	size_t nr_slowest;		/* the longest waits to keep */
 	size_t nr_time_cols;		/* columns of the time-by-length histogram, 0: none */
 	FILE *csv;			/* every sample as a CSV row, or NULL */
@@ -71,6 +77,7 @@ struct sp_latency {
 	struct sp_latency_group *groups;
 	size_t nr_groups;
 	struct sp_summary classes[2];	/* by enum sp_wait_class, by sp_latency_finish() */
+	uint64_t nr_contradicted[2];	/* by class: the waits the trace contradicts */
 	struct sp_wait *slowest;	/* nr_slowest_kept, longest first after finish */
 	size_t nr_slowest_kept;
 	uint32_t *time_hist;		/* nr_time_cols x SP_LAT_NR_LOG2 counts */

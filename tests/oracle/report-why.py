@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Why each wait for a CPU lasted: who held the CPU, and whether the trace
+contradicts it, from `trace-cmd report` text.
+
+An independent oracle for the tests: it never reads the .dat file itself.
+The runs and the waits that ended as they began come from
+report-stats.py --runs (which applies doc/design.md's "Exact semantics"
+to `trace-cmd report -N -t -l`); the placements and the idle records come
+from that report's text, read here:
+
+  * antagonists: for a wait of pid P from S to E that ended on CPU c,
+    every run of another task on c overlapping [S, E), each counted for
+    its overlap; pid 0 (idle) is not an antagonist;
+  * contradicted (doc/design.md "Contradicted waits"): P was placed, at
+    S, on the CPU its wakeup record names (target_cpu; that record's CPU
+    when none) or, for a wait that began with a switch-out, on the CPU it
+    ran on before; each sched_migrate_task of P after S and before E
+    places it on its dest_cpu from then.  The wait is contradicted when a
+    CPU it was placed on at p has a record with common_pid 0 later than
+    p + 1 ms and before the next placement (or E).
+
+Usage: report-why.py [--trace-cmd PROG] FILE
+Prints one line per wait that ended: "START PID CPU DUR CONTRADICTED
+PLACED ANTAGONISTS", START and DUR in ns, CONTRADICTED 0 or 1, PLACED the
+CPU of its first placement, ANTAGONISTS "pid:ns,pid:ns..." sorted by time
+held, longest first (ties: lower pid), or "-" when none.
+"""
+
+import argparse
+import bisect
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("report_stats", os.path.join(HERE, "report-stats.py"))
+rs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rs)
+
+TARGET_RE = re.compile(r"\btarget_cpu=(\d+)")
+PID_RE = re.compile(r"\bpid=(\d+)")
+CONTRADICT_NS = 1000000
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--trace-cmd", default="trace-cmd")
+    ap.add_argument("file")
+    args = ap.parse_args()
+    args.text = False
+
+    p = subprocess.run([sys.executable, os.path.join(HERE, "report-stats.py"), "--trace-cmd",
+                        args.trace_cmd, "--runs", args.file], stdout=subprocess.PIPE)
+    if p.returncode:
+        rs.die("%s: report-stats.py --runs failed" % args.file)
+    runs = []           # (cpu, pid, begin, end, wait, prev_cpu)
+    for line in p.stdout.decode().splitlines():
+        f = line.split()
+        if f[0] == "open":
+            continue
+        runs.append((int(f[0]), int(f[1]), int(f[2]), int(f[3]), int(f[5]), int(f[7])))
+
+    _, per_cpu, _, _, _ = rs.parse(rs.read_report(args))
+    has_wakeup = any(r.event == "sched_wakeup" for lst in per_cpu.values() for r in lst)
+    wakeup_events = {"sched_wakeup_new", "sched_wakeup" if has_wakeup else "sched_waking"}
+    idle = {}           # cpu -> sorted timestamps of its records with common_pid 0
+    wakeups = {}        # (pid, ts) -> the CPU the wakeup placed it on
+    migrations = {}     # pid -> [(ts, dest_cpu)]
+    for cpu, lst in per_cpu.items():
+        for r in lst:
+            if r.pid == 0:
+                idle.setdefault(cpu, []).append(r.ts)
+            if r.event in wakeup_events:
+                m, t = PID_RE.search(r.body), TARGET_RE.search(r.body)
+                if m:
+                    wakeups[(int(m.group(1)), r.ts)] = int(t.group(1)) if t else cpu
+            elif r.event == "sched_migrate_task":
+                m, d = PID_RE.search(r.body), rs.MIGRATE_RE.search(r.body)
+                if m and d:
+                    migrations.setdefault(int(m.group(1)), []).append((r.ts, int(d.group(2))))
+    for v in idle.values():
+        v.sort()
+    for v in migrations.values():
+        v.sort()
+
+    by_cpu = {}         # cpu -> its runs by begin (pid, begin, end)
+    for cpu, pid, begin, end, _, _ in runs:
+        by_cpu.setdefault(cpu, []).append((begin, end, pid))
+    for v in by_cpu.values():
+        v.sort()
+    begins = {cpu: [r[0] for r in v] for cpu, v in by_cpu.items()}
+
+    def idle_between(cpu, lo, hi):
+        ts = idle.get(cpu, [])
+        i = bisect.bisect_right(ts, lo)
+        return i < len(ts) and ts[i] < hi
+
+    out = []
+    for cpu, pid, begin, end, wait, prev_cpu in runs:
+        if not wait or pid == 0:
+            continue
+        start = begin - wait
+        place = wakeups.get((pid, start), prev_cpu)
+        places = [(start, place)] + [(ts, d) for ts, d in migrations.get(pid, [])
+                                     if start < ts < begin]
+        contra = 0
+        for i, (ts, c) in enumerate(places):
+            until = places[i + 1][0] if i + 1 < len(places) else begin
+            if idle_between(c, ts + CONTRADICT_NS, until):
+                contra = 1
+        held = {}
+        lst = by_cpu.get(cpu, [])
+        # a CPU's runs do not overlap: walk back from the last that began before the end
+        i = bisect.bisect_left(begins[cpu], begin) - 1
+        while i >= 0 and lst[i][1] > start:
+            b, e, other = lst[i]
+            lo, hi = max(b, start), min(e, begin)
+            if other != 0 and other != pid and hi > lo:
+                held[other] = held.get(other, 0) + hi - lo
+            i -= 1
+        ants = sorted(held.items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append("%d %d %d %d %d %d %s" % (start, pid, cpu, wait, contra, place,
+                                              ",".join("%d:%d" % a for a in ants) or "-"))
+    out.sort(key=lambda l: (int(l.split()[0]), int(l.split()[1])))
+    sys.stdout.write("".join(l + "\n" for l in out))
+
+
+if __name__ == "__main__":
+    main()
