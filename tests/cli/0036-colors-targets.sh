@@ -101,7 +101,7 @@ check "--target-process 6856: only the shell in color, not the benchmark ($n)" t
 
 # ---- targets: stats ----
 
-tasks() { awk '/^ +pid +comm/ { on = 1; next } on && NF { print $1 }' "$OUT" | sort | tr '\n' ' '; }
+tasks() { awk '/^ +pid +comm/ { on = 1; next } on && !NF { exit } on { print $1 }' "$OUT" | sort | tr '\n' ' '; }
 
 run "$SCHEDPLOT" stats -q --target 6871 "$f"
 expect_status 0 "stats --target 6871"
