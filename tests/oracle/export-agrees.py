@@ -123,7 +123,9 @@ tasks = {r[0]: dict(zip(cols.split(", "), r)) for r in
 for t in tasks.values():
     if t["ppid"] is None:
         t["ppid"] = -1
-check("tasks table", [tasks.get(t["pid"]) for t in st["tasks"]], st["tasks"])
+# stats' own keys the table has (stats lists more: waited_behind, sleeps)
+check("tasks table", [tasks.get(t["pid"]) for t in st["tasks"]],
+      [{k: t[k] for k in cols.split(", ")} for t in st["tasks"]])
 check("tasks: no more than stats lists", len(tasks), len(st["tasks"]))
 run_ns = dict(q("SELECT pid, sum(end_ns - start_ns) FROM runs WHERE trace_id = ? "
                 "GROUP BY pid"))
