@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +19,57 @@
 #include "schedplot/base/tempfile.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/evspec.h"
+#include "schedplot/cli/options.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/export/sqlite.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/trace.h"
 
-static const char export_usage[] =
+/* export's own options */
+struct export_own {
+	bool append;
+	bool idle;
+};
+
+static int export_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
+{
+	struct export_own *own = ctx->own;
+
+	(void)arg;
+	if (opt == 'a')
+		own->append = true;
+	else
+		own->idle = true;
+	return 0;
+}
+
+static const int export_keys[] = { 'o', SP_OPTS_OWN, 'i', SP_VOPT_MARK, SP_VOPT_SPAN, 0 };
+
+static const struct sp_opt export_own_opts[] = {
+	{ "append", 'a', no_argument, NULL, "Output",
+	  "add the traces to the existing database FILE, one transaction each (a new FILE "
+	  "is made)" },
+	{ "idle", SP_VOPT_IDLE, no_argument, NULL, "Output",
+	  "also the runs of the idle task (pid 0)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help export_help[] = {
+	{ "output", "the database: a new file, or with --append one that export wrote (or "
+	  "an empty file)" },
+	{ "input", "a trace to export (repeatable; also as operands)" },
+	{ "mark", "the records of EVENT (SYSTEM:EVENT) that pass FILTER (as trace-cmd "
+	  "report -F takes it) into the table marks (repeatable)" },
+	{ "span", "intervals from a START record to the next END record of the same key "
+	  "into the table spans (repeatable)" },
+	{ "verbose", "say which trace_id each trace got; list what was repaired or lost in "
+	  "it (the first 10 of each with CPU and time; -vv: all)" },
+	{ NULL, NULL },
+};
+
+const struct sp_cmd_opts sp_export_opts = {
+	.name = "export",
+	.usage =
 	"usage: schedplot export -o FILE.db [OPTIONS] TRACE.dat...\n"
 	"\n"
 	"Write what the traces hold into a SQLite database: the traces, their CPUs,\n"
@@ -38,42 +82,12 @@ static const char export_usage[] =
 	"  schedplot export -o runs.db trace.dat            a new database\n"
 	"  schedplot export -o runs.db --append night-*.dat add traces to it\n"
 	"  sqlite3 runs.db 'SELECT comm, sum(dur_ns) FROM waits GROUP BY comm'\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE     the database: a new file, or with --append one that\n"
-	"                        export wrote (or an empty file)\n"
-	"  -a, --append          add the traces to the existing database FILE, one\n"
-	"                        transaction each (a new FILE is made)\n"
-	"      --idle            also the runs of the idle task (pid 0)\n"
-	"      --mark EVENT[/FILTER/]\n"
-	"                        the records of EVENT (SYSTEM:EVENT) that pass FILTER\n"
-	"                        (as trace-cmd report -F takes it) into marks\n"
-	"      --span START[/FILTER/]..END[/FILTER/] key=FIELD[,FIELD][ name=NAME]\n"
-	"                        intervals from a START record to the next END record of\n"
-	"                        the same key into spans (repeatable, as --mark)\n"
-	"  -i, --input FILE      a trace to export (repeatable; also as operands)\n"
-	"      --view FILE, @FILE\n"
-	"                        read options from FILE, a view file (schedplot(1))\n"
-	"  -v, --verbose         say which trace_id each trace got; list what was\n"
-	"                        repaired or lost (-vv: all)\n"
-	"  -q, --quiet           no progress line and no warnings\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"See schedplot-export(1) for the schema and example queries.\n";
-
-enum { OPT_IDLE = 256 };
-
-static const struct option export_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "append", no_argument, NULL, 'a' },
-	{ "idle", no_argument, NULL, OPT_IDLE },
-	{ "mark", required_argument, NULL, SP_VOPT_MARK },
-	{ "span", required_argument, NULL, SP_VOPT_SPAN },
-	{ "input", required_argument, NULL, 'i' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	"\n",
+	.footer = "See schedplot-export(1) for the schema and example queries.\n",
+	.keys = export_keys,
+	.own = export_own_opts,
+	.help = export_help,
+	.parse = export_parse,
 };
 
 /* Whether @a and @b name the same file. */
@@ -211,55 +225,21 @@ static int open_db(struct sp_export **x, const char *output, bool append, bool i
  */
 int sp_cmd_export(int argc, char **argv)
 {
-	struct sp_cli_inputs in = { 0 };
-	struct sp_view_opts o = { .cmd = "export" };
+	struct export_own own = { 0 };
 	struct sp_export *x = NULL;
+	struct sp_view_opts o;
 	struct sp_tempfile tf;
 	struct sp_error err;
-	const char *output = NULL;
-	bool append = false, idle = false, is_new = false;
-	int opt, ret, i, done = 0;
+	const char *output;
+	bool is_new = false;
+	int ret, i, done = 0;
 
 	memset(&tf, 0, sizeof(tf));
 	tf.fd = -1;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:ai:vqh", export_options, NULL)) != -1) {
-		if (sp_cli_parse_common(opt))
-			continue;
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'a':
-			append = true;
-			break;
-		case OPT_IDLE:
-			idle = true;
-			break;
-		case SP_VOPT_MARK:
-		case SP_VOPT_SPAN:
-			ret = sp_evspec_keep(&o, opt, optarg);
-			if (ret)
-				goto out;
-			break;
-		case 'i':
-			ret = sp_cli_inputs_add(&in, optarg);
-			if (ret)
-				goto out;
-			break;
-		case 'h':
-			fputs(export_usage, stdout);
-			ret = SP_EXIT_OK;
-			goto out;
-		default:
-			ret = sp_cli_bad_option("export", export_options, NULL, opt, argv);
-			goto out;
-		}
-	}
-	ret = sp_cli_inputs_finish(&in, "export", INT_MAX, argv + optind, argc - optind);
-	if (ret)
+	ret = sp_view_opts_parse(&o, &sp_export_opts, INT_MAX, argc, argv, &own);
+	if (ret >= 0)
 		goto out;
+	output = o.output;
 	if (!output) {
 		ret = sp_cli_usage("export", "no database given: -o FILE.db");
 		goto out;
@@ -268,24 +248,24 @@ int sp_cmd_export(int argc, char **argv)
 		ret = sp_cli_usage("export", "a database cannot go to standard output: -o FILE.db");
 		goto out;
 	}
-	for (i = 0; i < in.nr; i++) {
-		if (same_file(output, in.paths[i])) {
+	for (i = 0; i < o.nr_traces; i++) {
+		if (same_file(output, o.traces[i])) {
 			ret = sp_cli_usage("export", "refusing to write the database over the "
-					   "trace '%s'", in.paths[i]);
+					   "trace '%s'", o.traces[i]);
 			goto out;
 		}
 	}
 	/* every trace readable before the database is touched */
-	for (i = 0; i < in.nr; i++) {
-		ret = sp_cli_check(in.paths[i]);
+	for (i = 0; i < o.nr_traces; i++) {
+		ret = sp_cli_check(o.traces[i]);
 		if (ret)
 			goto out;
 	}
-	ret = open_db(&x, output, append, idle, &tf, &is_new);
+	ret = open_db(&x, output, own.append, own.idle, &tf, &is_new);
 	if (ret)
 		goto out;
-	for (i = 0; i < in.nr && !ret; i++) {
-		ret = export_one(x, in.paths[i], output, &o);
+	for (i = 0; i < o.nr_traces && !ret; i++) {
+		ret = export_one(x, o.traces[i], output, &o);
 		if (!ret)
 			done++;
 	}
@@ -304,12 +284,10 @@ int sp_cmd_export(int argc, char **argv)
 	}
 	if (ret && !is_new && done)
 		sp_cli_fail(output, "holds the %d trace%s exported before, nothing of '%s'", done,
-			    done == 1 ? "" : "s", in.paths[done]);
+			    done == 1 ? "" : "s", o.traces[done]);
 	else if (ret)
 		sp_cli_fail(output, "%s", is_new ? "not written" : "left as it was");
 out:
-	free(o.marks);
-	free(o.spans);
-	sp_cli_inputs_release(&in);
+	sp_view_opts_release(&o);
 	return ret;
 }

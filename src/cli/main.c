@@ -45,7 +45,7 @@ static const struct sp_command commands[] = {
 	{ "runs", NULL, sp_cmd_runs, "every run of every task, one line each (CSV or JSON)",
 	  &sp_runs_opts },
 	{ "export", NULL, sp_cmd_export, "the traces as a SQLite database, for your own queries",
-	  NULL },
+	  &sp_export_opts },
 	{ "record", NULL, sp_cmd_record,
 	  "record a trace of the scheduler and the CPU topology (root)", NULL },
 };

@@ -319,6 +319,7 @@ int sp_cmd_export(int argc, char **argv);
 /* Their command lines (options.h). */
 extern const struct sp_cmd_opts sp_stats_opts;
 extern const struct sp_cmd_opts sp_runs_opts;
+extern const struct sp_cmd_opts sp_export_opts;
 
 /* A CSV output (--csv): an atomic output, or standard output. */
 struct sp_cli_csv {
