@@ -742,6 +742,7 @@ static void compare_release(struct sp_cmp *c)
 		for (r = 0; c->g[i].runs && r < c->g[i].nr_runs; r++) {
 			free(c->g[i].runs[r].samples);
 			free(c->g[i].runs[r].waits);
+			free(c->g[i].runs[r].noise);
 		}
 		free(c->g[i].runs);
 		free(c->o.files[i]);

@@ -5,14 +5,19 @@
  * runs, lost events, repaired switches, censored waits and unstable
  * groups.
  */
+#define _GNU_SOURCE	/* qsort_r */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
+#include "schedplot/analysis/spearman.h"
 #include "schedplot/analysis/warmup.h"
+#include "schedplot/base/alloc.h"
 #include "schedplot/cli/compare.h"
 
 static const char *const check_keys[SP_CMP_NR_CHECK_KINDS] = {
@@ -22,6 +27,7 @@ static const char *const check_keys[SP_CMP_NR_CHECK_KINDS] = {
 	[SP_CMP_CHECK_CENSORED] = "censored_waits",
 	[SP_CMP_CHECK_CV] = "unstable",
 	[SP_CMP_CHECK_WARMUP] = "warmup",
+	[SP_CMP_CHECK_NOISE] = "noise",
 };
 
 const char *sp_cmp_check_key(enum sp_cmp_check_kind kind)
@@ -210,6 +216,230 @@ static void check_warmup(struct sp_cmp *c)
 	c->nr_checks++;
 }
 
+/* A source of noise tried against the runs' durations: a command on a CPU, or on all. */
+struct noise_candidate {
+	char comm[32];
+	int cpu;		/* -1: on all the targets' CPUs */
+	double rho, p;
+	double slow, fast;	/* mean ns in the slower and the faster half of the runs */
+};
+
+/* the time of @comm on @cpu (-1: on any) in @run */
+static double noise_of(const struct sp_cmp_run *run, const char *comm, int cpu)
+{
+	double ns = 0;
+
+	for (size_t k = 0; k < run->nr_noise; k++)
+		if (!strcmp(run->noise[k].comm, comm) && (cpu < 0 || run->noise[k].cpu == cpu))
+			ns += (double)run->noise[k].ns;
+	return ns;
+}
+
+static bool has_candidate(const struct noise_candidate *cand, size_t n, const char *comm, int cpu)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cand[i].cpu == cpu && !strcmp(cand[i].comm, comm))
+			return true;
+	return false;
+}
+
+/* whether @comm ran on one of the targets' CPUs only, in every run: its total is that CPU's */
+static bool ran_on_one_cpu(const struct sp_cmp_group *grp, const char *comm)
+{
+	int cpu = -1;
+
+	for (int r = 0; r < grp->nr_runs; r++)
+		for (size_t k = 0; k < grp->runs[r].nr_noise; k++) {
+			const struct sp_cmp_noise *e = &grp->runs[r].noise[k];
+
+			if (strcmp(e->comm, comm))
+				continue;
+			if (cpu >= 0 && e->cpu != cpu)
+				return false;
+			cpu = e->cpu;
+		}
+	return true;
+}
+
+static int cmp_index_by(const void *pa, const void *pb, void *arg)
+{
+	const double *d = arg;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	return (d[a] > d[b]) - (d[a] < d[b]);
+}
+
+/*
+ * Which other command's time on the targets' CPUs moves with the duration
+ * across the runs of group @g: Spearman's rho and p for each command on
+ * each CPU and on all of them; the one of smallest p that goes with the
+ * duration and matters is named, with its p and Hochberg's verdict over
+ * all those tried.
+ */
+static void noise_group(struct sp_cmp *c, int g, struct sp_cmp_check *ck)
+{
+	const struct sp_cmp_group *grp = &c->g[g];
+	size_t n = (size_t)grp->nr_runs, nr = 0, alloc = 0, i, best[3], nr_best = 0, *order = NULL;
+	struct noise_candidate *cand = NULL;
+	double *dur = NULL, *v = NULL, *pv = NULL, *alpha = NULL, total = 0;
+	bool *sig = NULL;
+	char slow[32], fast[32];
+
+	if (n < 4)
+		return;
+	dur = calloc(n, sizeof(*dur));
+	v = calloc(n, sizeof(*v));
+	order = calloc(n, sizeof(*order));
+	if (!dur || !v || !order)
+		goto out;
+	for (i = 0; i < n; i++) {
+		dur[i] = grp->runs[i].m[SP_CMP_DURATION];
+		total += dur[i] * 1e9;
+		order[i] = i;
+	}
+	qsort_r(order, n, sizeof(*order), cmp_index_by, dur);
+	for (i = 0; i < n; i++)
+		for (size_t k = 0; k < grp->runs[i].nr_noise; k++) {
+			const struct sp_cmp_noise *e = &grp->runs[i].noise[k];
+
+			for (int pass = 0; pass < 2; pass++) {
+				int cpu = pass ? -1 : e->cpu;
+
+				if (has_candidate(cand, nr, e->comm, cpu))
+					continue;
+				if (sp_grow_array(&cand, &alloc, nr + 1, sizeof(*cand)))
+					goto out;
+				memset(&cand[nr], 0, sizeof(cand[nr]));
+				snprintf(cand[nr].comm, sizeof(cand[nr].comm), "%s", e->comm);
+				cand[nr++].cpu = cpu;
+			}
+		}
+	if (!nr)
+		goto out;
+	pv = calloc(nr, sizeof(*pv));
+	alpha = calloc(nr, sizeof(*alpha));
+	sig = calloc(nr, sizeof(*sig));
+	if (!pv || !alpha || !sig)
+		goto out;
+	for (size_t j = 0; j < nr; j++) {
+		struct noise_candidate *cd = &cand[j];
+		double sum = 0;
+
+		for (i = 0; i < n; i++) {
+			v[i] = noise_of(&grp->runs[i], cd->comm, cd->cpu);
+			sum += v[i];
+		}
+		cd->p = 1;
+		cd->rho = NAN;
+		/* below 0.1% of the runs' time it cannot explain much */
+		if (sum >= 0.001 * total && !sp_spearman(dur, v, n, true, &cd->rho, &cd->p) &&
+		    isnan(cd->rho))
+			cd->p = 1;
+		for (i = 0; i < n / 2; i++) {
+			cd->fast += v[order[i]] / (double)(n / 2);
+			cd->slow += v[order[n - 1 - i]] / (double)(n / 2);
+		}
+		pv[j] = cd->p;
+		/*
+		 * named: the three of smallest p among those that go with the
+		 * duration and whose time differs between the slow and the fast
+		 * runs by 5% of a run's mean duration or more (a correlated
+		 * trifle explains nothing)
+		 */
+		if (cd->rho > 0 && cd->slow - cd->fast >= 0.05 * total / (double)n &&
+		    !(cd->cpu < 0 && ran_on_one_cpu(grp, cd->comm))) {
+			size_t at = nr_best < 3 ? nr_best++ : 3;
+
+			while (at > 0 && cand[best[at - 1]].p > cd->p) {
+				if (at < 3)
+					best[at] = best[at - 1];
+				at--;
+			}
+			if (at < 3)
+				best[at] = j;
+		}
+	}
+	if (!nr_best || sp_hochberg_adjust(pv, nr, 0.05, alpha, sig))
+		goto out;
+	add(ck, "%sin %s the slow half of the runs against the fast half had", *ck->text ? "; " :
+	    "", grp->name);
+	for (size_t b = 0; b < nr_best; b++) {
+		const struct noise_candidate *cd = &cand[best[b]];
+
+		format_time(slow, sizeof(slow), (uint64_t)cd->slow);
+		format_time(fast, sizeof(fast), (uint64_t)cd->fast);
+		add(ck, "%s ", b ? "," : "");
+		if (cd->fast > 0)
+			add(ck, "%.*fx the %s time", cd->slow / cd->fast < 10 ? 1 : 0,
+			    cd->slow / cd->fast, cd->comm);
+		else
+			add(ck, "all the %s time", cd->comm);
+		if (cd->cpu >= 0)
+			add(ck, " on CPU %d", cd->cpu);
+		add(ck, " (%s against %s a run, Spearman %.2f with the duration, p %.2g%s)", slow,
+		    cd->fast > 0 ? fast : "none", cd->rho, cd->p,
+		    sig[best[b]] ? ", significant" : "");
+	}
+	add(ck, " (Hochberg over %zu commands and CPUs)", nr);
+out:
+	free(dur);
+	free(v);
+	free(order);
+	free(cand);
+	free(pv);
+	free(alpha);
+	free(sig);
+}
+
+/* the command that took most time on one of the targets' CPUs in @run, or NULL */
+static const struct sp_cmp_noise *top_noise(const struct sp_cmp_run *run)
+{
+	const struct sp_cmp_noise *top = NULL;
+
+	for (size_t k = 0; k < run->nr_noise; k++)
+		if (!top || run->noise[k].ns > top->ns)
+			top = &run->noise[k];
+	return top;
+}
+
+/* the runs in which one other command took 5% or more of the duration on one CPU */
+static void noise_runs(struct sp_cmp *c, struct sp_cmp_check *ck)
+{
+	int i, r, shown = 0;
+	char t[32];
+
+	for (i = 0; i < 2; i++)
+		for (r = 0; r < c->g[i].nr_runs; r++) {
+			const struct sp_cmp_run *run = &c->g[i].runs[r];
+			const struct sp_cmp_noise *top = top_noise(run);
+			double dur = run->m[SP_CMP_DURATION] * 1e9;
+
+			if (!top || !(dur > 0) || (double)top->ns < 0.05 * dur)
+				continue;
+			if (shown++ == 6) {
+				add(ck, " ...");
+				return;
+			}
+			format_time(t, sizeof(t), top->ns);
+			add(ck, "%s%s: %s %s on CPU %d (%.0f%% of its duration)",
+			    shown > 1 ? ", " : "", base(run->file), top->comm, t, top->cpu,
+			    100 * (double)top->ns / dur);
+		}
+}
+
+static void check_noise(struct sp_cmp *c)
+{
+	struct sp_cmp_check *ck = next(c, SP_CMP_CHECK_NOISE);
+
+	if (!c->o.nr_targets && !c->o.nr_target_procs && !c->o.nr_target_trees)
+		return;
+	noise_runs(c, ck);
+	noise_group(c, 0, ck);
+	noise_group(c, 1, ck);
+	if (*ck->text)
+		c->nr_checks++;
+}
+
 void sp_cmp_checks(struct sp_cmp *c)
 {
 	struct sp_cmp_check *ck;
@@ -237,6 +467,7 @@ void sp_cmp_checks(struct sp_cmp *c)
 			c->nr_checks++;
 		}
 		check_warmup(c);
+		check_noise(c);
 	}
 	check_cv(c);
 }

@@ -37,6 +37,7 @@ static const char *const check_titles[SP_CMP_NR_CHECK_KINDS] = {
 	[SP_CMP_CHECK_CENSORED] = "censored waits",
 	[SP_CMP_CHECK_CV] = "unstable",
 	[SP_CMP_CHECK_WARMUP] = "warm-up",
+	[SP_CMP_CHECK_NOISE] = "noise",
 };
 
 static const char *const verdict_names[] = {
@@ -59,6 +60,39 @@ static void shift_withheld_reason(const struct sp_cmp *c, const struct sp_shift_
 		snprintf(buf, len, "decile %.1f needs %zu values a group for a 95%% interval, "
 			 "the smaller group has %zu", d->q, d->min_n,
 			 c->shift.nr_a < c->shift.nr_b ? c->shift.nr_a : c->shift.nr_b);
+}
+
+static int cmp_noise_ns(const void *pa, const void *pb)
+{
+	const struct sp_cmp_noise *a = pa, *b = pb;
+
+	if (a->ns != b->ns)
+		return (a->ns < b->ns) - (a->ns > b->ns);
+	return strcmp(a->comm, b->comm);
+}
+
+/* --target: the five commands that took most time on the targets' CPUs */
+static void print_other_tasks(const struct sp_cmp_run *run)
+{
+	struct sp_cmp_noise *v;
+	size_t k, n = run->nr_noise;
+
+	if (!run->noise)
+		return;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	printf(", \"other_tasks\": [");
+	if (v) {
+		memcpy(v, run->noise, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_noise_ns);
+		for (k = 0; k < n && k < 5; k++) {
+			printf("%s{\"command\": ", k ? ", " : "");
+			sp_cli_json_string(stdout, v[k].comm);
+			printf(", \"cpu\": %d, \"ns\": %llu}", v[k].cpu,
+			       (unsigned long long)v[k].ns);
+		}
+		free(v);
+	}
+	printf("]");
 }
 
 void sp_cmp_print_json(const struct sp_cmp *c)
@@ -103,6 +137,7 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 			else
 				printf("null, \"warmup_by\": null");
 			printf(", \"skipped_ns\": %llu", (unsigned long long)run->skipped_ns);
+			print_other_tasks(run);
 			for (k = 0; k < SP_CMP_NR_TRACE_METRICS; k++) {
 				printf(", \"%s\": ", sp_cmp_trace_metrics[k].key);
 				json_num(run->m[k]);
@@ -336,7 +371,7 @@ static void print_crossings(const struct sp_cmp *c)
 void sp_cmp_print_text(const struct sp_cmp *c)
 {
 	const struct sp_shift_decile *withheld = NULL;
-	char cell[64], line[640];
+	char cell[64], line[1152];
 	bool no_ci = false, same = false, noise = false, resampled = false;
 	int i, k;
 

@@ -49,6 +49,11 @@ struct trace_pass {
 	uint64_t from_ns;		/* the numbers count from here: after the warm-up */
 	struct sp_warmup wu;		/* the run's series, window by window */
 	bool has_wu;
+	/* --target: the other tasks' time by command and CPU, and the targets' CPUs */
+	struct sp_cmp_noise *noise;
+	size_t nr_noise, alloc_noise;
+	bool *target_cpu;
+	int noise_error;
 };
 
 static void target_patterns(const struct sp_cmp_opts *o, struct sp_target *tg)
@@ -120,15 +125,45 @@ static void pass_wait(void *data, const struct sp_wait *w)
 		sp_stats_latency(&p->stats, w->dur_ns);
 }
 
+/* @ns more of command @comm on @cpu */
+static void add_noise(struct trace_pass *p, int cpu, const char *comm, uint64_t ns)
+{
+	struct sp_cmp_noise *n;
+	size_t i;
+
+	for (i = p->nr_noise; i-- > 0;) {
+		n = &p->noise[i];
+		if (n->cpu == cpu && !strncmp(n->comm, comm, sizeof(n->comm) - 1)) {
+			n->ns += ns;
+			return;
+		}
+	}
+	if (p->noise_error || sp_grow_array(&p->noise, &p->alloc_noise, p->nr_noise + 1,
+					    sizeof(*p->noise))) {
+		p->noise_error = -ENOMEM;
+		return;
+	}
+	n = &p->noise[p->nr_noise++];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->comm, sizeof(n->comm), "%s", *comm ? comm : "?");
+	n->cpu = cpu;
+	n->ns = ns;
+}
+
 static void pass_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 {
 	struct trace_pass *p = data;
 
-	(void)cpu;
-	if (pid == 0 || t1 <= p->from_ns || !is_target(p, pid))
+	if (pid == 0 || t1 <= p->from_ns)
 		return;
 	if (t0 < p->from_ns)
 		t0 = p->from_ns;
+	if (!is_target(p, pid)) {
+		add_noise(p, cpu, sp_model_comm(&p->t->model, pid), t1 - t0);
+		return;
+	}
+	if (p->target_cpu && cpu >= 0 && cpu < p->t->nr_cpus)
+		p->target_cpu[cpu] = true;
 	if (!p->target_seen || t0 < p->target_first_ns)
 		p->target_first_ns = t0;
 	if (!p->target_seen || t1 > p->target_last_ns)
@@ -161,6 +196,9 @@ static void pass_reset(void *data)
 		sp_warmup_reset(&p->wu);
 	p->target_seen = false;
 	p->target_first_ns = p->target_last_ns = 0;
+	p->nr_noise = 0;
+	if (p->target_cpu)
+		memset(p->target_cpu, 0, (size_t)p->t->nr_cpus * sizeof(bool));
 	p->nr_migrations = 0;
 }
 
@@ -188,6 +226,15 @@ static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t
 	p->from_ns = t->window_start_ns + from_ns;
 	sp_stats_init(&p->stats, p->from_ns, t->end_ns, t->nr_cpus);
 	p->has_wu = !sp_warmup_init(&p->wu, t->window_start_ns, t->end_ns, SP_WARMUP_WINDOWS);
+	if (has_targets(o)) {
+		p->target_cpu = calloc((size_t)t->nr_cpus + 1, sizeof(bool));
+		if (!p->target_cpu) {
+			sp_stats_release(&p->stats);
+			sp_warmup_release(&p->wu);
+			sp_trace_close(t);
+			return sp_cli_fail(r->file, "out of memory");
+		}
+	}
 	obs.steps = pass_steps;
 	obs.wait = pass_wait;
 	obs.migration = pass_migration;
@@ -202,9 +249,28 @@ static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t
 	if (ret) {
 		sp_stats_release(&p->stats);
 		sp_warmup_release(&p->wu);
+		free(p->noise);
+		free(p->target_cpu);
 		sp_trace_close(t);
 	}
 	return ret;
+}
+
+/* the other tasks' time on the targets' CPUs, kept in @r */
+static int keep_noise(struct trace_pass *p, struct sp_cmp_run *r)
+{
+	size_t i, n = 0;
+
+	if (p->noise_error)
+		return p->noise_error;
+	for (i = 0; i < p->nr_noise; i++)
+		if (p->noise[i].cpu >= 0 && p->noise[i].cpu < p->t->nr_cpus &&
+		    p->target_cpu[p->noise[i].cpu])
+			p->noise[n++] = p->noise[i];
+	r->noise = p->noise;
+	r->nr_noise = n;
+	p->noise = NULL;
+	return 0;
 }
 
 int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
@@ -225,6 +291,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	if (o->skip_warmup == SP_CMP_SKIP_AUTO && r->warmup_ns) {
 		sp_stats_release(&p.stats);
 		sp_warmup_release(&p.wu);
+		free(p.noise);
+		free(p.target_cpu);
 		sp_trace_close(&t);
 		memset(&p, 0, sizeof(p));
 		ret = load_pass(o, r, r->warmup_ns, &p, &t);
@@ -232,6 +300,10 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 			return ret;
 	}
 	r->skipped_ns = p.from_ns - t.window_start_ns;
+	if (has_targets(o) && keep_noise(&p, r)) {
+		ret = sp_cli_fail(r->file, "out of memory");
+		goto out;
+	}
 	/* the waits are kept sorted: sorted first, the summary reads them */
 	sorted = sp_samples_sort(&p.stats.lat);
 	sp_stats_finish(&p.stats);
@@ -298,6 +370,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 out:
 	sp_stats_release(&p.stats);
 	sp_warmup_release(&p.wu);
+	free(p.noise);
+	free(p.target_cpu);
 	sp_trace_close(&t);
 	return ret;
 }

@@ -116,6 +116,13 @@ struct sp_cmp_opts {
 	struct sp_color_map colors;	/* read from it */
 };
 
+/* With --target: CPU time of one other command on one CPU the targets ran on. */
+struct sp_cmp_noise {
+	char comm[32];
+	int cpu;
+	uint64_t ns;
+};
+
 /* One run: a trace, or with --values a whole file. */
 struct sp_cmp_run {
 	const char *file;
@@ -134,6 +141,8 @@ struct sp_cmp_run {
 	uint64_t warmup_ns;	/* where the run settled, from its window's start */
 	int warmup_by;		/* enum sp_warmup_series: what settled last */
 	uint64_t skipped_ns;	/* --skip-warmup: the numbers count from here */
+	struct sp_cmp_noise *noise;	/* --target: other tasks on the targets' CPUs */
+	size_t nr_noise;
 };
 
 /* What the checks of the samples found. */
@@ -144,6 +153,7 @@ enum sp_cmp_check_kind {
 	SP_CMP_CHECK_CENSORED,
 	SP_CMP_CHECK_CV,
 	SP_CMP_CHECK_WARMUP,
+	SP_CMP_CHECK_NOISE,
 	SP_CMP_NR_CHECK_KINDS,
 };
 
@@ -152,7 +162,7 @@ enum sp_cmp_check_kind {
 
 struct sp_cmp_check {
 	enum sp_cmp_check_kind kind;
-	char text[512];		/* one line, no final newline */
+	char text[1024];	/* one line, no final newline */
 };
 
 struct sp_cmp_group {
