@@ -62,6 +62,9 @@ static int open_trace(struct sp_view_run *run, int i)
 		return ret;
 	run->trace_open = true;
 	run->trace_index = i;
+	ret = sp_view_opts_min_at(&run->opts, &run->trace);
+	if (ret)
+		return ret;
 	return sp_view_opts_resolve(&run->opts, &run->trace);
 }
 

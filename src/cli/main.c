@@ -52,7 +52,8 @@ static const struct sp_command commands[] = {
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-const struct sp_cmd_opts *const *sp_opts_all_commands(void)
+/* Every command's options, for "does not apply" (sp_opts_set_all()). */
+static const struct sp_cmd_opts *const *all_opts(void)
 {
 	static const struct sp_cmd_opts *all[NR_COMMANDS + 1];
 	size_t i, n = 0;
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return SP_EXIT_USAGE;
 	}
+	sp_opts_set_all(all_opts());
 	name = argv[1];
 	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
 		usage(stdout);

@@ -23,7 +23,7 @@
 #define G_MARKS		"Marks"
 #define G_GENERAL	"General"
 
-/* The options commands share; parsed by sp_view_opts_option(). */
+/* The options commands share; parsed by the handler sp_opts_parse() is given. */
 static const struct sp_opt shared_opts[] = {
 	{ "input", 'i', required_argument, "FILE", G_INPUT,
 	  "the trace to read (default: trace.dat)" },
@@ -331,10 +331,18 @@ static struct option *build_getopt(const struct sp_cmd_opts *cmd, struct getopt_
 	return t->longs;
 }
 
+static const struct sp_cmd_opts *const no_commands[] = { NULL };
+static const struct sp_cmd_opts *const *all_commands;
+
+void sp_opts_set_all(const struct sp_cmd_opts *const *all)
+{
+	all_commands = all;
+}
+
 /* Every option of every command, for "does not apply"; NULL when out of memory. */
 static struct option *all_options(void)
 {
-	const struct sp_cmd_opts *const *all = sp_opts_all_commands();
+	const struct sp_cmd_opts *const *all = all_commands ? all_commands : no_commands;
 	struct getopt_table t, one;
 	int nr = 0;
 
@@ -364,7 +372,8 @@ static int bad_option(const struct sp_cmd_opts *cmd, const struct option *longs,
 }
 
 int sp_opts_parse(const struct sp_cmd_opts *cmd, int argc, char **argv,
-		  struct sp_view_opts *view, void *own)
+		  struct sp_view_opts *view, void *own,
+		  int (*shared)(struct sp_opts_ctx *ctx, int key, const char *arg))
 {
 	struct sp_opts_ctx ctx = { .cmd = cmd, .view = view, .own = own, .argc = argc,
 				   .argv = argv };
@@ -389,7 +398,7 @@ int sp_opts_parse(const struct sp_cmd_opts *cmd, int argc, char **argv,
 		else if (opt == 1 || find_key(cmd->own, opt))
 			ret = cmd->parse(&ctx, opt, optarg);
 		else
-			ret = sp_view_opts_option(&ctx, opt, optarg);
+			ret = shared(&ctx, opt, optarg);
 		if (!ret)
 			ret = -1;
 	}

@@ -371,7 +371,7 @@ int sp_view_opts_parse(struct sp_view_opts *o, const struct sp_cmd_opts *cmd, in
 	int ret;
 
 	sp_view_opts_init(o, cmd->name);
-	ret = sp_opts_parse(cmd, argc, argv, o, own);
+	ret = sp_opts_parse(cmd, argc, argv, o, own, sp_view_opts_option);
 	if (ret >= 0) {
 		sp_view_opts_release(o);
 		return ret;
@@ -503,40 +503,28 @@ int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t
 	return SP_EXIT_OK;
 }
 
-static int stop_at_extra(const struct sp_event *ev, void *data)
-{
-	if (ev->type != SP_EV_EXTRA)
-		return 0;
-	*(uint64_t *)data = ev->ts_ns;
-	return 1;
-}
-
-/* --min-at: the time of @event's first record, from a reader of its own */
-static int first_event(const char *path, const char *event, uint64_t *ts_ns)
+int sp_view_opts_min_at(struct sp_view_opts *o, struct sp_trace *t)
 {
 	struct sp_error err = { 0 };
-	struct sp_reader *r = sp_reader_open(path, &err);
-	uint64_t ts = UINT64_MAX;
 	int ret;
 
-	if (!r) {
-		sp_cli_error(path, &err);
+	if (!o->min_at)
+		return SP_EXIT_OK;
+	ret = sp_trace_first_event(t, o->min_at, &o->min_at_ns, &err);
+	if (ret == -ENOENT)
+		return sp_cli_fail(t->path, "--min-at %s: the trace has no such event", o->min_at);
+	if (ret == -ENODATA)
+		return sp_cli_fail(t->path, "--min-at %s: the trace holds no such record",
+				   o->min_at);
+	if (ret < 0) {
+		if (!err.code)
+			err.code = ret;
+		sp_cli_error(t->path, &err);
 		return SP_EXIT_FAILURE;
 	}
-	ret = sp_reader_request_event(r, event, NULL, 0, &err);
-	if (ret < 0) {
-		sp_reader_close(r);
-		return sp_cli_fail(path, "--min-at %s: the trace has no such event", event);
-	}
-	ret = sp_reader_read(r, stop_at_extra, &ts, &err);
-	sp_reader_close(r);
-	if (ret < 0) {
-		sp_cli_error(path, &err);
-		return SP_EXIT_FAILURE;
-	}
-	if (ts == UINT64_MAX)
-		return sp_cli_fail(path, "--min-at %s: the trace holds no such record", event);
-	*ts_ns = ts;
+	sp_cli_note(t->path, "--min-at %s: the window starts at its first record, "
+		    "%" PRIu64 ".%09" PRIu64 " s", o->min_at, o->min_at_ns / 1000000000,
+		    o->min_at_ns % 1000000000);
 	return SP_EXIT_OK;
 }
 
@@ -572,14 +560,8 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 		if (o->has_time_end)
 			o->t1_ns = seconds_to_ns(o->time_end_s);
 	}
-	if (o->min_at) {
-		ret = first_event(t->path, o->min_at, &o->t0_ns);
-		if (ret)
-			return ret;
-		sp_cli_note(t->path, "--min-at %s: the window starts at its first record, "
-			    "%" PRIu64 ".%09" PRIu64 " s", o->min_at, o->t0_ns / 1000000000,
-			    o->t0_ns % 1000000000);
-	}
+	if (o->min_at)
+		o->t0_ns = o->min_at_ns;	/* sp_view_opts_min_at() found it */
 	/* inside the trace, but both ends on the same nanosecond */
 	if (o->t0_ns >= o->t1_ns && o->t0_ns >= start && o->t0_ns < end) {
 		sp_cli_fail(o->traces[0], "the window asked for is shorter than a nanosecond, "

@@ -180,6 +180,39 @@ int sp_trace_run(struct sp_trace *t, const struct sp_pass *pass,
 	return 0;
 }
 
+struct first_event {
+	int request;
+	uint64_t ts_ns;
+};
+
+static int stop_at_first(const struct sp_event *ev, void *data)
+{
+	struct first_event *f = data;
+
+	if (ev->type != SP_EV_EXTRA || ev->extra != f->request)
+		return 0;
+	f->ts_ns = ev->ts_ns;
+	return 1;
+}
+
+int sp_trace_first_event(struct sp_trace *t, const char *name, uint64_t *ts_ns,
+			 struct sp_error *err)
+{
+	struct first_event f = { .ts_ns = UINT64_MAX };
+	int ret;
+
+	f.request = sp_reader_request_event(t->reader, name, NULL, 0, err);
+	if (f.request < 0)
+		return -ENOENT;
+	ret = sp_reader_read(t->reader, stop_at_first, &f, err);
+	if (ret < 0)
+		return ret;
+	if (f.ts_ns == UINT64_MAX)
+		return -ENODATA;
+	*ts_ns = f.ts_ns;
+	return 0;
+}
+
 void sp_trace_close(struct sp_trace *t)
 {
 	if (t->has_model)

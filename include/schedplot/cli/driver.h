@@ -8,6 +8,8 @@
  *
  *	parse		the options desc->opts describes (sp_view_opts_parse())
  *	open		the trace (its span; the model is built by the pass)
+ *	start		with --min-at, the time of the event's first record, read
+ *			with the trace's own reader (sp_view_opts_min_at())
  *	resolve		the window, the CPUs and, with desc->rows, the rows
  *	size		desc->size(): the image's width, and its height when
  *			known before the pass

@@ -14,7 +14,7 @@
  * command's own text (synopsis, description, examples), then the options
  * grouped under headings, then its closing line.  An option given to a
  * command that does not take it, but that another command takes, "does
- * not apply" (sp_opts_all_commands()).
+ * not apply" (sp_opts_set_all()).
  *
  * Adding an option another command has: its key in the command's list.
  * Adding an option of one command: one entry in its own table and a case
@@ -92,6 +92,7 @@ struct sp_opts_ctx {
  * @argv: from the subcommand's name on
  * @view: where the shared options go (o->cmd set); NULL when @cmd takes none
  * @own: handed to @cmd->parse
+ * @shared: the parser of the shared options (sp_view_opts_option())
  *
  * -v and -q set sp_cli; -h prints the help (sp_opts_help()).  Usage errors
  * are printed.  On return optind is the first operand.
@@ -100,7 +101,8 @@ struct sp_opts_ctx {
  * SP_EXIT_USAGE or SP_EXIT_FAILURE.
  */
 int sp_opts_parse(const struct sp_cmd_opts *cmd, int argc, char **argv,
-		  struct sp_view_opts *view, void *own);
+		  struct sp_view_opts *view, void *own,
+		  int (*shared)(struct sp_opts_ctx *ctx, int key, const char *arg));
 
 /**
  * sp_opts_help - print a command's --help
@@ -119,11 +121,9 @@ void sp_opts_help(const struct sp_cmd_opts *cmd, FILE *f);
 const struct sp_opt *sp_opts_find(const struct sp_cmd_opts *cmd, const char *name);
 
 /**
- * sp_opts_all_commands - every command's options, for "does not apply"
- *
- * Defined with the commands (main.c).
- * Return: an array ended by NULL.
+ * sp_opts_set_all - every command's options, for "does not apply"
+ * @all: an array ended by NULL, kept (main() gives its commands')
  */
-const struct sp_cmd_opts *const *sp_opts_all_commands(void);
+void sp_opts_set_all(const struct sp_cmd_opts *const *all);
 
 #endif /* SP_OPTIONS_H */

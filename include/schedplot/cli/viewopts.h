@@ -130,6 +130,7 @@ struct sp_view_opts {
 	const char **spans;		/* --span definitions, as given */
 	int nr_spans;
 	const char *min_at;		/* --min-at EVENT: the window starts at its first record */
+	uint64_t min_at_ns;		/* its time (sp_view_opts_min_at()) */
 	enum sp_timeline_rule aggregate;	/* --aggregate */
 	const char *colors_in;		/* --colors FILE */
 	const char *colors_out;		/* --colors-out FILE */
@@ -244,6 +245,17 @@ int sp_view_opts_scope_check(const struct sp_view_opts *o);
  * Return: SP_EXIT_OK, or an exit code.
  */
 int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t);
+
+/**
+ * sp_view_opts_min_at - the driver's stage that finds where --min-at starts the window
+ * @o: parsed options (nothing is done without --min-at)
+ * @t: the open trace, before sp_view_opts_resolve() and before its pass
+ *
+ * Reads up to the event's first record with the trace's own reader
+ * (sp_trace_first_event()), not a second one.  Prints errors.
+ * Return: SP_EXIT_OK, or an exit code.
+ */
+int sp_view_opts_min_at(struct sp_view_opts *o, struct sp_trace *t);
 
 /**
  * sp_view_opts_topology - the topology the rows of a core-by-time chart follow

@@ -93,6 +93,25 @@ int sp_trace_run(struct sp_trace *t, const struct sp_pass *pass,
 		 const struct sp_model_filter *filter, struct sp_error *err);
 
 /**
+ * sp_trace_first_event - when a named event first fired
+ * @t: an open trace, before its pass
+ * @name: "system:event"
+ * @ts_ns: set to the timestamp of its first record
+ * @err: filled in on failure
+ *
+ * Reads the records in order up to the first of @name (a window that
+ * starts at an event, --min-at), with the trace's own reader; the event
+ * stays asked for, so the pass hands its records to consumers as
+ * SP_EV_EXTRA too.
+ *
+ * Return: 0; -ENOENT when the trace has no such event (no format for it),
+ * -ENODATA when it has no record of it, or another negative code with
+ * @err set.
+ */
+int sp_trace_first_event(struct sp_trace *t, const char *name, uint64_t *ts_ns,
+			 struct sp_error *err);
+
+/**
  * sp_trace_close - release the model and close the file
  * @t: the trace
  */
