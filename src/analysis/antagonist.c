@@ -284,8 +284,8 @@ static int cmp_entry(const void *pa, const void *pb)
 
 	if (a->waiter != b->waiter)
 		return a->waiter < b->waiter ? -1 : 1;
-	if ((a->antagonist < 0) != (b->antagonist < 0))
-		return a->antagonist < 0 ? -1 : 1;
+	if ((a->antagonist == SP_BEHIND_TOTAL) != (b->antagonist == SP_BEHIND_TOTAL))
+		return a->antagonist == SP_BEHIND_TOTAL ? -1 : 1;
 	if (a->ns != b->ns)
 		return a->ns > b->ns ? -1 : 1;
 	return (a->antagonist > b->antagonist) - (a->antagonist < b->antagonist);
@@ -328,7 +328,7 @@ const struct sp_behind_entry *sp_behind_of(const struct sp_behind_entry *v, size
 		else
 			hi = mid;
 	}
-	if (lo < nr && v[lo].waiter == waiter && v[lo].antagonist < 0)
+	if (lo < nr && v[lo].waiter == waiter && v[lo].antagonist == SP_BEHIND_TOTAL)
 		*wait_ns = v[lo++].ns;
 	for (e = lo; e < nr && v[e].waiter == waiter; e++)
 		;
@@ -353,7 +353,7 @@ static void behind_wait(void *data, const struct sp_wait *w)
 
 	if (!sp_scope_wait(&wb->scope, w))
 		return;
-	sp_behind_table_add(&wb->table, w->pid, -1, w->dur_ns);
+	sp_behind_table_add(&wb->table, w->pid, SP_BEHIND_TOTAL, w->dur_ns);
 	/* every antagonist, from the query's scratch */
 	sp_antagonists_of_wait(a, w, NULL, 0, &nr, &total);
 	for (size_t i = 0; nr && i < a->alloc_sums; i++)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "schedplot/analysis/antagonist.h"
+#include "schedplot/analysis/sleeps.h"
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/evspec.h"
@@ -43,6 +44,9 @@ struct stats_scope {
 	/* its sums sorted; by command: keyed by the names' string ids */
 	struct sp_behind_entry *sorted;
 	size_t nr_sorted;
+	struct sp_sleeps sleeps;	/* each task's sleeps by state, and their wakers */
+	struct sp_behind_entry *wakers;	/* sleeps.wakers sorted */
+	size_t nr_wakers;
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -221,6 +225,45 @@ static void print_json_behind(const struct sp_model *m, const struct stats_scope
 	printf("]}");
 }
 
+/* A waker as JSON: a pid is a number, an interrupt a string. */
+static void json_waker(int waker)
+{
+	char buf[16];
+
+	sp_waker_format(buf, sizeof(buf), waker);
+	printf(waker < SP_WAKER_NONE ? "\"%s\"" : "%s", buf);
+}
+
+/* Wakers shown per task, at most. */
+#define WAKERS_TOP 3
+
+/* "sleeps": a task's sleeps counted, by state, and who ended them most often. */
+static void print_json_sleeps(const struct sp_model *m, const struct stats_scope *sc, int pid)
+{
+	const struct sp_sleep_task *st = sp_sleeps_find(&sc->sleeps, pid);
+	const struct sp_behind_entry *e;
+	uint64_t unused;
+	size_t nr, i;
+	int k;
+
+	printf(", \"sleeps\": {");
+	for (k = 0; k < SP_SLEEP_NR; k++)
+		printf("\"%s\": {\"count\": %llu, \"ns\": %llu}, ", sp_sleep_state_name(k),
+		       st ? (unsigned long long)st->nr[k] : 0ULL,
+		       st ? (unsigned long long)st->ns[k] : 0ULL);
+	printf("\"woken_by\": [");
+	e = sp_behind_of(sc->wakers, sc->nr_wakers, pid, &unused, &nr);
+	for (i = 0; e && i < nr && i < WAKERS_TOP; i++) {
+		printf("%s{\"waker\": ", i ? ", " : "");
+		json_waker(e[i].antagonist);
+		printf(", \"comm\": ");
+		sp_cli_json_string(stdout, e[i].antagonist >= 0 ? sp_model_comm(m, e[i].antagonist)
+							       : "");
+		printf(", \"count\": %llu}", (unsigned long long)e[i].ns);
+	}
+	printf("]}");
+}
+
 static void print_json_commands(const struct sp_model *m, const struct stats_scope *sc,
 				const struct command_row *cmds, size_t nr)
 {
@@ -295,7 +338,7 @@ static void print_text_behind(const struct sp_model *m, const struct stats_scope
 	if (!w)
 		return;
 	for (i = 0; i < sc->nr_sorted; i++)
-		if (sc->sorted[i].antagonist < 0 && sc->sorted[i].ns)
+		if (sc->sorted[i].antagonist == SP_BEHIND_TOTAL && sc->sorted[i].ns)
 			w[nr++] = &sc->sorted[i];
 	qsort(w, nr, sizeof(*w), cmp_waiter);
 	if (!top || top > nr)
@@ -334,6 +377,72 @@ static void print_text_behind(const struct sp_model *m, const struct stats_scope
 		putchar('\n');
 	}
 	free(w);
+}
+
+/* Sleepers by their sleeps' time, longest first; the lower pid first on ties. */
+static int cmp_sleeper(const void *pa, const void *pb)
+{
+	const struct sp_sleep_task *a = *(const struct sp_sleep_task *const *)pa;
+	const struct sp_sleep_task *b = *(const struct sp_sleep_task *const *)pb;
+	uint64_t ta = a->ns[0] + a->ns[1] + a->ns[2], tb = b->ns[0] + b->ns[1] + b->ns[2];
+
+	if (ta != tb)
+		return ta < tb ? 1 : -1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/* Why they slept: the tasks that slept longest, their sleeps by state and who woke them. */
+static void print_text_sleeps(const struct sp_model *m, const struct stats_scope *sc,
+			      size_t top)
+{
+	const struct sp_sleep_task **v;
+	size_t i, n = 0;
+
+	v = calloc(sc->sleeps.nr_tasks + 1, sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < sc->sleeps.nr_tasks; i++)
+		if (sp_view_opts_is_target(&sc->opts, sc->sleeps.tasks[i].pid,
+					   sp_model_comm(m, sc->sleeps.tasks[i].pid)))
+			v[n++] = &sc->sleeps.tasks[i];
+	qsort(v, n, sizeof(*v), cmp_sleeper);
+	if (!top || top > n)
+		top = n;
+	if (top) {
+		printf("\nslept: the %zu tasks that slept longest, by the state they slept in (S: "
+		       "waiting for an event, D: uninterruptible, I/O or a lock), and who woke "
+		       "them\n", top);
+		printf("%-24s %18s %18s %18s  %s\n", "task", "S: sleeps, time", "D: sleeps, time",
+		       "other", "woken by (sleeps)");
+	}
+	for (i = 0; i < top; i++) {
+		const struct sp_sleep_task *st = v[i];
+		const struct sp_behind_entry *e;
+		char name[40], d[3][32];
+		uint64_t unused;
+		size_t nr, j;
+
+		printf("%-24s %6llu %11s %6llu %11s %6llu %11s ",
+		       behind_name(name, sizeof(name), m, st->pid, false),
+		       (unsigned long long)st->nr[SP_SLEEP_S],
+		       sp_cli_format_duration(d[0], 32, st->ns[SP_SLEEP_S]),
+		       (unsigned long long)st->nr[SP_SLEEP_D],
+		       sp_cli_format_duration(d[1], 32, st->ns[SP_SLEEP_D]),
+		       (unsigned long long)st->nr[SP_SLEEP_OTHER],
+		       sp_cli_format_duration(d[2], 32, st->ns[SP_SLEEP_OTHER]));
+		e = sp_behind_of(sc->wakers, sc->nr_wakers, st->pid, &unused, &nr);
+		for (j = 0; e && j < nr && j < WAKERS_TOP; j++) {
+			if (e[j].antagonist < 0)
+				sp_waker_format(name, sizeof(name), e[j].antagonist);
+			else
+				behind_name(name, sizeof(name), m, e[j].antagonist, false);
+			printf("%s%s (%llu)", j ? ", " : " ", name, (unsigned long long)e[j].ns);
+		}
+		if (nr > WAKERS_TOP)
+			printf(", %zu more", nr - WAKERS_TOP);
+		putchar('\n');
+	}
+	free(v);
 }
 
 static void print_text_commands(const struct stats_scope *sc, const struct command_row *cmds,
@@ -775,6 +884,7 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		       (unsigned long long)tk->wait_ns, (unsigned long long)tk->wakeups,
 		       (unsigned long long)tk->migrations);
 		print_json_behind(m, sc, tk->pid, false);
+		print_json_sleeps(m, sc, tk->pid);
 		printf("}");
 	}
 	printf("%s]\n}\n", nr_tasks ? "\n  " : "");
@@ -921,6 +1031,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		       (unsigned long long)tk->wakeups, (unsigned long long)tk->migrations);
 	}
 	print_text_behind(m, sc, top, false);
+	print_text_sleeps(m, sc, top);
 }
 
 struct by_command_ctx {
@@ -940,7 +1051,8 @@ static void add_by_command(void *data, int waiter, int antagonist, uint64_t ns)
 	struct by_command_ctx *c = data;
 
 	sp_behind_table_add(c->out, (int)comm_id_of(c->m, waiter),
-			    antagonist < 0 ? -1 : (int)comm_id_of(c->m, antagonist), ns);
+			    antagonist == SP_BEHIND_TOTAL ? SP_BEHIND_TOTAL :
+			    (int)comm_id_of(c->m, antagonist), ns);
 }
 
 /* The sums per task merged by command name, sorted into sc->sorted.  Return: 0 or -ENOMEM. */
@@ -1156,6 +1268,9 @@ int sp_cmd_stats(int argc, char **argv)
 	sc->behind.scope = scope;
 	sp_waited_behind_observer(&sc->behind, &obs);
 	sp_pass_add(&pass, &obs);
+	sp_sleeps_init(&sc->sleeps, &scope);
+	sp_sleeps_observer(&sc->sleeps, &obs);
+	sp_pass_add(&pass, &obs);
 	ret = sp_cli_run(&t, &pass, &filter);
 	if (!ret && sp_spans_finish(&sc->spans))
 		ret = sp_cli_fail(path, "out of memory keeping the spans");
@@ -1171,7 +1286,7 @@ int sp_cmd_stats(int argc, char **argv)
 				  (unsigned long long)s->lat.nr);
 		goto out;
 	}
-	if (sc->hist.error || sc->behind.table.error) {
+	if (sc->hist.error || sc->behind.table.error || sc->sleeps.error) {
 		ret = sp_cli_fail(path, "out of memory keeping who the tasks waited behind");
 		goto out;
 	}
@@ -1179,7 +1294,9 @@ int sp_cmd_stats(int argc, char **argv)
 		ret = behind_by_command(&t.model, sc);
 	else
 		sc->sorted = sp_behind_table_sorted(&sc->behind.table, &sc->nr_sorted);
-	if (ret || (!sc->sorted && sc->behind.table.nr)) {
+	sc->wakers = sp_behind_table_sorted(&sc->sleeps.wakers, &sc->nr_wakers);
+	if (ret || (!sc->sorted && sc->behind.table.nr) ||
+	    (!sc->wakers && sc->sleeps.wakers.nr)) {
 		ret = sp_cli_fail(path, "out of memory");
 		goto out;
 	}
@@ -1202,6 +1319,8 @@ int sp_cmd_stats(int argc, char **argv)
 		ret = sp_cli_fail(NULL, "cannot write the output");
 out:
 	free(sc->sorted);
+	free(sc->wakers);
+	sp_sleeps_release(&sc->sleeps);
 	sp_behind_table_release(&sc->behind.table);
 	sp_antagonists_release(&sc->hist);
 	sp_marks_release(&sc->marks);

@@ -34,6 +34,7 @@ void sp_taskline_reset(struct sp_taskline *tl)
 	for (size_t i = 0; i < tl->nr_tasks; i++)
 		free(tl->tasks[i].cells);
 	tl->nr_tasks = 0;
+	tl->nr_pending = 0;
 	if (tl->index)
 		memset(tl->index, 0, tl->nr_index * sizeof(*tl->index));
 	sp_runlist_reset(&tl->runs);
@@ -43,6 +44,7 @@ void sp_taskline_release(struct sp_taskline *tl)
 {
 	sp_taskline_reset(tl);
 	free(tl->tasks);
+	free(tl->pending);
 	free(tl->index);
 	sp_runlist_release(&tl->runs);
 	memset(tl, 0, sizeof(*tl));
@@ -113,6 +115,7 @@ static struct sp_taskline_task *task_get(struct sp_taskline *tl, int pid)
 	memset(task, 0, sizeof(*task));
 	task->pid = pid;
 	task->first_ns = SP_NO_TS;
+	task->blocked_since_ns = SP_NO_TS;
 	task->cells = calloc(tl->nr_cols, sizeof(*task->cells));
 	if (!task->cells)
 		return NULL;
@@ -151,6 +154,10 @@ static void cell_add(const struct sp_taskline *tl, struct sp_taskline_cell *cell
 		cell->wait = share_add(cell->wait, share);
 		return;
 	}
+	if (state == SP_TASKLINE_BLOCKED) {
+		cell->blocked = share_add(cell->blocked, share);
+		return;
+	}
 	if (cell->run && cell->cpu == cpu) {
 		cell->cpu_run = share_add(cell->cpu_run, share);
 	} else if (!cell->run || share > cell->cpu_run ||
@@ -166,6 +173,10 @@ static void cell_whole(struct sp_taskline_cell *cell, unsigned int state)
 {
 	if (state == SP_TASKLINE_WAIT) {
 		*cell = (struct sp_taskline_cell){ .wait = SP_TASKLINE_SHARE_MAX };
+		return;
+	}
+	if (state == SP_TASKLINE_BLOCKED) {
+		*cell = (struct sp_taskline_cell){ .blocked = SP_TASKLINE_SHARE_MAX };
 		return;
 	}
 	*cell = (struct sp_taskline_cell){ .run = SP_TASKLINE_SHARE_MAX,
@@ -200,25 +211,86 @@ static void add_span(struct sp_taskline *tl, struct sp_taskline_task *task, unsi
 	cell_add(tl, &task->cells[c1], c1, state, t1 - sp_taskline_col_start(tl, c1));
 }
 
+/* The pending D sleep of a task not in the table: its index, or nr_pending. */
+static size_t pending_find(const struct sp_taskline *tl, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < tl->nr_pending && tl->pending[i].pid != pid; i++)
+		;
+	return i;
+}
+
+/*
+ * How @r ended: a sleep in state D begins at its end (kept with the task,
+ * or in the pending list for a task not in the table), or none.
+ */
+static void blocked_note(struct sp_taskline *tl, struct sp_taskline_task *task,
+			 const struct sp_run *r)
+{
+	bool blocked = r->end == SP_RUN_END_SWITCH && !r->end_runnable && r->end_state &&
+		       r->end_state[0] == 'D';
+	size_t i;
+
+	if (task) {
+		task->blocked_since_ns = blocked ? r->end_ns : SP_NO_TS;
+		return;
+	}
+	i = pending_find(tl, r->pid);
+	if (!blocked) {
+		if (i < tl->nr_pending)
+			tl->pending[i] = tl->pending[--tl->nr_pending];
+		return;
+	}
+	if (i == tl->nr_pending) {
+		if (sp_grow_array(&tl->pending, &tl->alloc_pending, tl->nr_pending + 1,
+				  sizeof(*tl->pending))) {
+			tl->error = -ENOMEM;
+			return;
+		}
+		tl->nr_pending++;
+	}
+	tl->pending[i] = (struct sp_taskline_blocked){ r->pid, r->end_ns };
+}
+
 void sp_taskline_add(struct sp_taskline *tl, const struct sp_run *r)
 {
-	uint64_t w0 = r->start_ns - r->wait_ns;
-	bool run_in, wait_in, counted;
+	uint64_t w0 = r->start_ns - r->wait_ns, since = SP_NO_TS;
+	bool run_in, wait_in, counted, blocked_in;
 	struct sp_taskline_task *task;
+	size_t p;
 
 	if (r->pid <= 0 || tl->error)
 		return;
+	task = (struct sp_taskline_task *)sp_taskline_find(tl, r->pid);
+	if (task) {
+		since = task->blocked_since_ns;
+	} else if ((p = pending_find(tl, r->pid)) < tl->nr_pending) {
+		since = tl->pending[p].since_ns;
+		tl->pending[p] = tl->pending[--tl->nr_pending];
+	}
 	counted = !tl->cpus || (r->cpu >= 0 && r->cpu < tl->nr_cpus && tl->cpus[r->cpu]);
 	run_in = counted && r->end_ns > r->start_ns && r->start_ns < tl->t1_ns &&
 		 r->end_ns > tl->t0_ns && r->cpu >= 0 && r->cpu < 65535 - SP_TASKLINE_CPU;
 	wait_in = r->wait_ns && w0 < tl->t1_ns && r->start_ns > tl->t0_ns;
-	if (!run_in && !wait_in)
+	/* the D sleep before it: from its last run's end until it became runnable */
+	blocked_in = since != SP_NO_TS && since < w0 && since < tl->t1_ns && w0 > tl->t0_ns;
+	if (!run_in && !wait_in && !blocked_in) {
+		blocked_note(tl, task, r);
 		return;
-	task = task_get(tl, r->pid);
+	}
+	if (!task)
+		task = task_get(tl, r->pid);
 	if (!task) {
 		tl->error = -ENOMEM;
 		return;
 	}
+	if (blocked_in) {
+		add_span(tl, task, SP_TASKLINE_BLOCKED, since, w0);
+		task->blocked_ns += (w0 < tl->t1_ns ? w0 : tl->t1_ns) -
+				    (since > tl->t0_ns ? since : tl->t0_ns);
+	}
+	blocked_note(tl, task, r);
 	if (wait_in) {
 		add_span(tl, task, SP_TASKLINE_WAIT, w0, r->start_ns);
 		task->wait_ns += (r->start_ns < tl->t1_ns ? r->start_ns : tl->t1_ns) -

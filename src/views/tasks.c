@@ -36,6 +36,15 @@ static const struct sp_rgb wait_ground = { 1.00, 0.80, 0.78 };
 static const struct sp_rgb wait_line_grey = { 0.20, 0.20, 0.20 };
 static const struct sp_rgb wait_ground_grey = { 0.88, 0.88, 0.88 };
 #define HATCH_PERIOD 6
+/*
+ * Slept uninterruptibly (D: I/O, a lock): a slate blue hatch on a pale
+ * ground, apart from waiting's red and from the white of other sleeps;
+ * with the grey palette, a lighter one than waiting's.
+ */
+static const struct sp_rgb blocked_line = { 0.30, 0.35, 0.65 };
+static const struct sp_rgb blocked_ground = { 0.86, 0.88, 0.97 };
+static const struct sp_rgb blocked_line_grey = { 0.55, 0.55, 0.55 };
+static const struct sp_rgb blocked_ground_grey = { 0.95, 0.95, 0.95 };
 
 /* Lines of the key at most, and its entries at most. */
 #define TASKS_LEGEND_LINES 6
@@ -145,6 +154,13 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 	}
 	ch->entries[n].color = ch->grey ? wait_line_grey : wait_line;
 	ch->entries[n++].label = "waiting for a CPU";
+	for (size_t r = 0; r < ch->nr_rows; r++) {
+		if (ch->rows[r].task->blocked_ns) {
+			ch->entries[n].color = ch->grey ? blocked_line_grey : blocked_line;
+			ch->entries[n++].label = "slept in D (I/O, a lock)";
+			break;
+		}
+	}
 	for (int k = 0; ch->spans && k < ch->spans->nr_kinds; k++) {
 		snprintf(ch->span_labels[k], sizeof(ch->span_labels[k]), "%s: %zu",
 			 ch->spans->kinds[k].name, ch->spans->kinds[k].durs.nr);
@@ -264,6 +280,13 @@ static cairo_pattern_t *wait_pattern(const struct sp_tasks_chart *ch, bool image
 			       ch->grey ? &wait_line_grey : &wait_line, 6, HATCH_PERIOD, image);
 }
 
+static cairo_pattern_t *blocked_pattern(const struct sp_tasks_chart *ch, bool image)
+{
+	return sp_render_hatch(ch->grey ? &blocked_ground_grey : &blocked_ground,
+			       ch->grey ? &blocked_line_grey : &blocked_line, 6, HATCH_PERIOD,
+			       image);
+}
+
 static double edge(double x0, double w, unsigned int n, unsigned int i, bool snap)
 {
 	double x = x0 + (double)i * w / n;
@@ -295,24 +318,25 @@ static void task_label(const void *data, const struct sp_runlist_run *r, char *b
  */
 struct cell_look {
 	unsigned int cpu;		/* UINT_MAX: no run drawn */
-	unsigned int run_level, wait_level;
+	unsigned int run_level, wait_level, blocked_level;
 };
 
 static struct cell_look cell_look(const struct sp_taskline *tl, const struct sp_taskline_cell *cell)
 {
-	struct cell_look k = { UINT_MAX, 0, 0 };
-	unsigned int state = sp_taskline_state(cell);
+	struct cell_look k = { UINT_MAX, 0, 0, 0 };
 
 	if (tl->rule == SP_TIMELINE_LONGEST) {
-		unsigned int busy = (unsigned int)cell->run + cell->wait;
+		unsigned int busy = (unsigned int)cell->run + cell->wait + cell->blocked;
+		unsigned int rest = busy < SP_TASKLINE_SHARE_MAX ? SP_TASKLINE_SHARE_MAX - busy : 0;
 
-		if (state == SP_TASKLINE_SLEEP || SP_TASKLINE_SHARE_MAX - busy >
-		    (state == SP_TASKLINE_WAIT ? cell->wait : cell->run))
-			return k;
-		if (state == SP_TASKLINE_WAIT)
+		/* the longest of run, wait, blocked and the rest of sleep, whole */
+		if (cell->run && cell->run >= cell->wait && cell->run >= cell->blocked &&
+		    cell->run >= rest)
+			k = (struct cell_look){ cell->cpu, SP_INK_LEVELS, 0, 0 };
+		else if (cell->wait && cell->wait >= cell->blocked && cell->wait >= rest)
 			k.wait_level = SP_INK_LEVELS;
-		else
-			k = (struct cell_look){ cell->cpu, SP_INK_LEVELS, 0 };
+		else if (cell->blocked && cell->blocked >= rest)
+			k.blocked_level = SP_INK_LEVELS;
 		return k;
 	}
 	if (cell->run) {
@@ -320,35 +344,40 @@ static struct cell_look cell_look(const struct sp_taskline *tl, const struct sp_
 		k.run_level = sp_ink_level(cell->run, SP_TASKLINE_SHARE_MAX);
 	}
 	k.wait_level = sp_ink_level_rounded(cell->wait, SP_TASKLINE_SHARE_MAX);
+	k.blocked_level = sp_ink_level_rounded(cell->blocked, SP_TASKLINE_SHARE_MAX);
 	return k;
 }
 
-static bool same_run(struct cell_look a, struct cell_look b)
+/* The layers of a row, drawn in this order. */
+enum row_layer { LAYER_BLOCKED, LAYER_RUN, LAYER_WAIT };
+
+static unsigned int layer_level(struct cell_look k, enum row_layer layer)
 {
-	return a.cpu == b.cpu && a.run_level == b.run_level;
+	return layer == LAYER_RUN ? k.run_level : layer == LAYER_WAIT ? k.wait_level :
+									k.blocked_level;
 }
 
-static bool same_wait(struct cell_look a, struct cell_look b)
+static bool same_look(struct cell_look a, struct cell_look b, enum row_layer layer)
 {
-	return a.wait_level == b.wait_level;
+	return layer_level(a, layer) == layer_level(b, layer) &&
+	       (layer != LAYER_RUN || a.cpu == b.cpu);
 }
 
-/* Fill the runs of equal looks along a row: the CPUs' ink, or the waiting hatch. */
+/* Fill the runs of equal looks along a row: the CPUs' ink, or a hatch (waiting, blocked). */
 static void draw_row(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 		     const struct sp_tasks_chart *ch, const struct sp_taskline_cell *cells,
-		     double y0, double y1, bool wait, cairo_pattern_t *hatch, bool snap)
+		     double y0, double y1, enum row_layer layer, cairo_pattern_t *hatch, bool snap)
 {
 	const struct sp_taskline *tl = ch->tl;
 	unsigned int nr_cols = tl->nr_cols;
 
 	for (unsigned int c = 0; c < nr_cols;) {
 		struct cell_look k = cell_look(tl, &cells[c]);
-		unsigned int e = c + 1, level = wait ? k.wait_level : k.run_level;
+		unsigned int e = c + 1, level = layer_level(k, layer);
 		double x0, x1;
 		struct sp_rgb mix;
 
-		while (e < nr_cols && (wait ? same_wait(k, cell_look(tl, &cells[e]))
-					    : same_run(k, cell_look(tl, &cells[e]))))
+		while (e < nr_cols && same_look(k, cell_look(tl, &cells[e]), layer))
 			e++;
 		x0 = edge(plot->x, plot->w, nr_cols, c, snap);
 		x1 = edge(plot->x, plot->w, nr_cols, e, snap);
@@ -356,7 +385,7 @@ static void draw_row(cairo_t *cr, const struct sp_theme *theme, const struct sp_
 		if (!level)
 			continue;
 		cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-		if (wait) {
+		if (layer != LAYER_RUN) {
 			cairo_save(cr);
 			cairo_clip(cr);
 			cairo_set_source(cr, hatch);
@@ -415,7 +444,7 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 {
 	const struct sp_taskline *tl = ch->tl;
 	bool image = sp_render_is_image(cr);
-	cairo_pattern_t *hatch;
+	cairo_pattern_t *hatch, *blocked;
 
 	cairo_save(cr);
 	cairo_rectangle(cr, plot->x, plot->y, plot->w, plot->h);
@@ -425,16 +454,20 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 	if (image)
 		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
 	hatch = wait_pattern(ch, image);
+	blocked = blocked_pattern(ch, image);
 	for (size_t r = 0; r < ch->nr_rows; r++) {
 		const struct sp_taskline_cell *cells = ch->rows[r].task->cells;
 		double y0 = edge(plot->y, plot->h, (unsigned int)ch->nr_rows, (unsigned int)r, image);
 		double y1 = edge(plot->y, plot->h, (unsigned int)ch->nr_rows, (unsigned int)r + 1,
 				 image);
 
-		draw_row(cr, theme, plot, ch, cells, y0, y1, false, hatch, image);
-		draw_row(cr, theme, plot, ch, cells, y0, y1, true, hatch, image);
+		if (ch->rows[r].task->blocked_ns)
+			draw_row(cr, theme, plot, ch, cells, y0, y1, LAYER_BLOCKED, blocked, image);
+		draw_row(cr, theme, plot, ch, cells, y0, y1, LAYER_RUN, NULL, image);
+		draw_row(cr, theme, plot, ch, cells, y0, y1, LAYER_WAIT, hatch, image);
 	}
 	cairo_pattern_destroy(hatch);
+	cairo_pattern_destroy(blocked);
 	if (ch->spans && ch->spans->nr_kinds && ch->nr_rows)
 		draw_spans(cr, plot, ch);
 	cairo_restore(cr);

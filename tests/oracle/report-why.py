@@ -20,11 +20,18 @@ from that report's text, read here:
     CPU it was placed on at p has a record with common_pid 0 later than
     p + 1 ms and before the next placement (or E).
 
-Usage: report-why.py [--trace-cmd PROG] FILE
+  * sleeps (--sleeps): a task's sleep runs from the end of a run that a
+    sched_switch ended in a state other than R or R+ to the start of the
+    wait before its next run (or that run); its state is that prev_state
+    (S, D, or another: I, T, ...), its waker the waker of that wait.
+
+Usage: report-why.py [--trace-cmd PROG] [--sleeps] FILE
 Prints one line per wait that ended: "START PID CPU DUR CONTRADICTED
 PLACED ANTAGONISTS", START and DUR in ns, CONTRADICTED 0 or 1, PLACED the
 CPU of its first placement, ANTAGONISTS "pid:ns,pid:ns..." sorted by time
-held, longest first (ties: lower pid), or "-" when none.
+held, longest first (ties: lower pid), or "-" when none.  With --sleeps,
+one line per sleep that ended instead: "START PID STATE DUR WAKER" (STATE
+S, D or other; WAKER a pid, irq, softirq, or -1 for none).
 """
 
 import argparse
@@ -48,6 +55,7 @@ CONTRADICT_NS = 1000000
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trace-cmd", default="trace-cmd")
+    ap.add_argument("--sleeps", action="store_true")
     ap.add_argument("file")
     args = ap.parse_args()
     args.text = False
@@ -57,11 +65,32 @@ def main():
     if p.returncode:
         rs.die("%s: report-stats.py --runs failed" % args.file)
     runs = []           # (cpu, pid, begin, end, wait, prev_cpu)
+    ends = []           # (how it ended, waker)
     for line in p.stdout.decode().splitlines():
         f = line.split()
         if f[0] == "open":
             continue
         runs.append((int(f[0]), int(f[1]), int(f[2]), int(f[3]), int(f[5]), int(f[7])))
+        ends.append((f[4], f[6]))
+    if args.sleeps:
+        by_pid = {}
+        for (cpu, pid, begin, end, wait, _), (how, waker) in zip(runs, ends):
+            if pid != 0:
+                by_pid.setdefault(pid, []).append((begin, end, wait, how, waker))
+        out = []
+        for pid, lst in by_pid.items():
+            lst.sort()
+            for a, b in zip(lst, lst[1:]):
+                how = a[3]
+                if how in ("repair", "end", "R", "R+"):
+                    continue
+                state = how[0] if how[0] in "SD" else "other"
+                woke = b[0] - b[2]
+                if woke >= a[1]:
+                    out.append((a[1], pid, state, woke - a[1], b[4]))
+        out.sort()
+        sys.stdout.write("".join("%d %d %s %d %s\n" % o for o in out))
+        return
 
     _, per_cpu, _, _, _ = rs.parse(rs.read_report(args))
     has_wakeup = any(r.event == "sched_wakeup" for lst in per_cpu.values() for r in lst)

@@ -110,6 +110,9 @@ size_t sp_antagonists_of_wait(struct sp_antagonists *a, const struct sp_wait *w,
 /* Per waiting task: its waits' time, and who it waited behind, summed. */
 struct sp_behind_pair;
 
+/* The key of a waiter's own total in a table. */
+#define SP_BEHIND_TOTAL INT32_MIN
+
 struct sp_behind_table {
 	struct sp_behind_pair *pairs;	/* open addressing on (waiter, antagonist) */
 	size_t nr, alloc;
@@ -120,13 +123,14 @@ struct sp_behind_table {
  * sp_behind_table_add - count one wait of @waiter: @ns behind @antagonist
  * @t: the table (zeroed to begin)
  * @waiter: the waiting task
- * @antagonist: a task that held the CPU meanwhile, or -1 for the wait's
- *	own length (the denominator of the shares)
+ * @antagonist: a task that held the CPU meanwhile (any key but
+ *	SP_BEHIND_TOTAL), or SP_BEHIND_TOTAL for the wait's own length (the
+ *	denominator of the shares)
  * @ns: the time
  */
 void sp_behind_table_add(struct sp_behind_table *t, int waiter, int antagonist, uint64_t ns);
 
-/* One sum of a table: what @waiter waited behind @antagonist (-1: its waits' time). */
+/* One sum of a table: what @waiter waited behind @antagonist (SP_BEHIND_TOTAL: its waits' time). */
 struct sp_behind_entry {
 	int32_t waiter;
 	int32_t antagonist;
@@ -173,7 +177,7 @@ void sp_behind_table_release(struct sp_behind_table *t);
 /**
  * sp_behind_table_each - call @fn for every (waiter, antagonist, ns), in no order
  * @t: the table
- * @fn: the function (antagonist -1: the waiter's wait time)
+ * @fn: the function (antagonist SP_BEHIND_TOTAL: the waiter's wait time)
  * @data: handed to @fn
  */
 void sp_behind_table_each(const struct sp_behind_table *t,
@@ -182,7 +186,7 @@ void sp_behind_table_each(const struct sp_behind_table *t,
 
 /*
  * The consumer that fills a table: for each wait the scope counts, its
- * length (antagonist -1) and the time of each of its antagonists.
+ * length (SP_BEHIND_TOTAL) and the time of each of its antagonists.
  */
 struct sp_waited_behind {
 	struct sp_antagonists *hist;	/* the runs, registered before or after */

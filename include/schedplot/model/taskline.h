@@ -24,7 +24,10 @@ struct sp_run;
  * to a 65535th per piece, and never 0 when the task ran or waited there at
  * all), and the CPU it ran on: a piece on another CPU with a larger share
  * than the CPU's so far takes the column, one on the same CPU adds to it.
- * The rest of the column the task slept (or was not yet born).  Views ink
+ * The rest of the column the task slept (or was not yet born); the part
+ * of it in which it slept uninterruptibly (a sleep that began with a
+ * switch-out in state D, until it next became runnable) is kept as a share
+ * of its own, blocked.  Views ink
  * a cell in proportion to its shares (draw/ink.h) under
  * SP_TIMELINE_BUSIEST, or draw its dominant state whole under
  * SP_TIMELINE_LONGEST.
@@ -38,6 +41,7 @@ struct sp_run;
 enum {
 	SP_TASKLINE_SLEEP,
 	SP_TASKLINE_WAIT,
+	SP_TASKLINE_BLOCKED,	/* slept in state D */
 	SP_TASKLINE_CPU,
 };
 
@@ -49,6 +53,7 @@ struct sp_taskline_cell {
 	uint16_t wait;		/* waited for a CPU */
 	uint16_t cpu;		/* the CPU it ran on longest (when run > 0) */
 	uint16_t cpu_run;	/* its share on that CPU */
+	uint16_t blocked;	/* slept in state D (uninterruptible: I/O, a lock) */
 };
 
 struct sp_taskline_task {
@@ -56,6 +61,9 @@ struct sp_taskline_task {
 	uint64_t run_ns;	/* ran inside the window, on the CPUs counted */
 	uint64_t wait_ns;	/* waited inside the window */
 	uint64_t first_ns;	/* start of its first run or wait inside the window */
+	uint64_t blocked_ns;	/* slept in state D inside the window */
+	/* its last run's end, when a sleep in state D began there, else SP_NO_TS */
+	uint64_t blocked_since_ns;
 	struct sp_taskline_cell *cells;	/* per column */
 };
 
@@ -71,6 +79,15 @@ struct sp_taskline {
 	int32_t *index;			/* open addressing: pid -> tasks index + 1, 0 free */
 	size_t nr_index;		/* a power of two */
 	struct sp_runlist runs;		/* the runs counted, while few */
+	/*
+	 * the tasks not in @tasks whose last run, before the window, ended
+	 * in state D: pid and that end, in no order
+	 */
+	struct sp_taskline_blocked {
+		int32_t pid;
+		uint64_t since_ns;
+	} *pending;
+	size_t nr_pending, alloc_pending;
 	int error;			/* the first failed allocation, -ENOMEM */
 };
 
@@ -152,13 +169,16 @@ void sp_taskline_set_rule(struct sp_taskline *tl, enum sp_timeline_rule rule);
  *
  * Return: SP_TASKLINE_CPU + its CPU when it ran at least as long as it
  * waited and ran at all, SP_TASKLINE_WAIT when it waited longer,
- * SP_TASKLINE_SLEEP when it did neither.
+ * SP_TASKLINE_BLOCKED when it did neither but slept in state D,
+ * SP_TASKLINE_SLEEP when it did none of these.
  */
 static inline unsigned int sp_taskline_state(const struct sp_taskline_cell *cell)
 {
 	if (cell->run && cell->run >= cell->wait)
 		return SP_TASKLINE_CPU + cell->cpu;
-	return cell->wait ? SP_TASKLINE_WAIT : SP_TASKLINE_SLEEP;
+	if (cell->wait)
+		return SP_TASKLINE_WAIT;
+	return cell->blocked ? SP_TASKLINE_BLOCKED : SP_TASKLINE_SLEEP;
 }
 
 #endif /* SP_TASKLINE_H */

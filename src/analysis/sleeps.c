@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sleeps: each task's sleeps by the state it was switched out in, and who
+ * ended them (doc/design.md "Sleeps").  Runs come in the order of their
+ * ends, so each task's in time order: the sleep before a run began at the
+ * end of the task's previous run.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedplot/analysis/sleeps.h"
+#include "schedplot/base/alloc.h"
+#include "schedplot/model/model.h"
+
+/* How a task's last run ended: a sleep from @end_ns in @state, or none. */
+struct sp_sleep_last {
+	int32_t pid;			/* 0: a free slot */
+	uint32_t task;			/* index in tasks + 1, 0: none yet */
+	uint64_t end_ns;
+	int32_t cpu;			/* where it ran: where it slept */
+	int8_t state;			/* enum sp_sleep_state, -1: no sleep began */
+};
+
+enum sp_sleep_state sp_sleep_state_of(const char *state)
+{
+	if (state && state[0] == 'S')
+		return SP_SLEEP_S;
+	if (state && state[0] == 'D')
+		return SP_SLEEP_D;
+	return SP_SLEEP_OTHER;
+}
+
+const char *sp_sleep_state_name(enum sp_sleep_state s)
+{
+	static const char *const names[SP_SLEEP_NR] = { "S", "D", "other" };
+
+	return s < SP_SLEEP_NR ? names[s] : "other";
+}
+
+void sp_sleeps_init(struct sp_sleeps *sl, const struct sp_scope *scope)
+{
+	memset(sl, 0, sizeof(*sl));
+	sl->scope = *scope;
+}
+
+void sp_sleeps_release(struct sp_sleeps *sl)
+{
+	free(sl->tasks);
+	free(sl->last);
+	sp_behind_table_release(&sl->wakers);
+	memset(sl, 0, sizeof(*sl));
+}
+
+static size_t last_slot(const struct sp_sleeps *sl, int pid)
+{
+	size_t mask = sl->alloc_last - 1, i = ((uint32_t)pid * 2654435761u) & mask;
+
+	while (sl->last[i].pid && sl->last[i].pid != pid)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* @pid's entry, made on first sight; NULL for ENOMEM. */
+static struct sp_sleep_last *last_get(struct sp_sleeps *sl, int pid)
+{
+	size_t i;
+
+	if ((sl->nr_last + 1) * 2 > sl->alloc_last) {
+		struct sp_sleep_last *old = sl->last;
+		size_t n = sl->alloc_last, alloc = n ? n * 2 : 256;
+
+		sl->last = sp_alloc_array(alloc, sizeof(*sl->last));
+		if (!sl->last) {
+			sl->last = old;
+			return NULL;
+		}
+		sl->alloc_last = alloc;
+		for (size_t j = 0; j < n; j++)
+			if (old[j].pid)
+				sl->last[last_slot(sl, old[j].pid)] = old[j];
+		free(old);
+	}
+	i = last_slot(sl, pid);
+	if (!sl->last[i].pid) {
+		sl->last[i] = (struct sp_sleep_last){ .pid = pid, .state = -1 };
+		sl->nr_last++;
+	}
+	return &sl->last[i];
+}
+
+void sp_sleeps_add(struct sp_sleeps *sl, const struct sp_run *r)
+{
+	struct sp_sleep_last *l;
+	struct sp_sleep_task *t;
+	uint64_t woke;
+
+	if (r->pid <= 0)
+		return;
+	l = last_get(sl, r->pid);
+	if (!l) {
+		sl->error = -ENOMEM;
+		return;
+	}
+	/* it became runnable again at the start of its wait, else of its run */
+	woke = r->start_ns - (r->wait_ns < r->start_ns ? r->wait_ns : r->start_ns);
+	if (l->state >= 0 && woke >= l->end_ns && sp_scope_time(&sl->scope, l->end_ns) &&
+	    sp_scope_cpu(&sl->scope, l->cpu) &&
+	    (!sl->scope.target || sp_scope_task(&sl->scope, r->pid))) {
+		if (!l->task) {
+			if (sp_grow_array(&sl->tasks, &sl->alloc_tasks, sl->nr_tasks + 1,
+					  sizeof(*sl->tasks))) {
+				sl->error = -ENOMEM;
+				return;
+			}
+			sl->tasks[sl->nr_tasks] = (struct sp_sleep_task){ .pid = r->pid };
+			l->task = (uint32_t)++sl->nr_tasks;
+		}
+		t = &sl->tasks[l->task - 1];
+		t->nr[l->state]++;
+		t->ns[l->state] += woke - l->end_ns;
+		if (r->waker != SP_WAKER_NONE)
+			sp_behind_table_add(&sl->wakers, r->pid, r->waker, 1);
+		if (sl->wakers.error)
+			sl->error = sl->wakers.error;
+	}
+	l->end_ns = r->end_ns;
+	l->cpu = r->cpu;
+	l->state = r->end == SP_RUN_END_SWITCH && !r->end_runnable ?
+		   (int8_t)sp_sleep_state_of(r->end_state) : -1;
+}
+
+const struct sp_sleep_task *sp_sleeps_find(const struct sp_sleeps *sl, int pid)
+{
+	size_t i;
+
+	if (!sl->alloc_last)
+		return NULL;
+	i = last_slot(sl, pid);
+	return sl->last[i].pid && sl->last[i].task ? &sl->tasks[sl->last[i].task - 1] : NULL;
+}
+
+static void obs_run_info(void *data, const struct sp_run *r)
+{
+	sp_sleeps_add(data, r);
+}
+
+static void obs_reset(void *data)
+{
+	struct sp_sleeps *sl = data;
+	struct sp_scope scope = sl->scope;
+
+	sp_sleeps_release(sl);
+	sp_sleeps_init(sl, &scope);
+}
+
+void sp_sleeps_observer(struct sp_sleeps *sl, struct sp_model_observer *obs)
+{
+	memset(obs, 0, sizeof(*obs));
+	obs->run_info = obs_run_info;
+	obs->reset = obs_reset;
+	obs->data = sl;
+}
