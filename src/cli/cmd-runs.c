@@ -121,17 +121,7 @@ static void on_run(void *data, const struct sp_run *run)
 	comm = sp_scope_comm(&o->scope, run->pid);
 	if (r->spool && r->t->model.nr_by_type[SP_EV_WAKEUP])
 		spool_end(r);
-	switch (run->end) {
-	case SP_RUN_END_SWITCH:
-		state = run->end_state ? run->end_state : run->end_runnable ? "R" : "?";
-		break;
-	case SP_RUN_END_REPAIR:
-		state = "repair";
-		break;
-	default:
-		state = "end";
-		break;
-	}
+	state = sp_run_end_name(run);
 	r->nr_runs++;
 	sp_waker_format(waker, sizeof(waker), run->waker);
 	/* the longest antagonist of the wait that ended as it began */

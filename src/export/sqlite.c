@@ -542,17 +542,7 @@ static void bind_run(struct sp_export *x, sqlite3_stmt *st, int i, const struct 
 	const struct sp_run *r = &row->run;
 	const char *state;
 
-	switch (r->end) {
-	case SP_RUN_END_SWITCH:
-		state = r->end_state ? r->end_state : r->end_runnable ? "R" : "?";
-		break;
-	case SP_RUN_END_REPAIR:
-		state = "repair";
-		break;
-	default:
-		state = "end";
-		break;
-	}
+	state = sp_run_end_name(r);
 	sqlite3_bind_int64(st, i, x->trace_id);
 	sqlite3_bind_int64(st, i + 1, r->cpu);
 	sqlite3_bind_int64(st, i + 2, r->pid);

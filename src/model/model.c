@@ -72,6 +72,18 @@ const char *sp_repair_name(enum sp_repair_kind kind)
 	return kind < SP_REPAIR_NR_KINDS ? repair_names[kind] : "unknown";
 }
 
+const char *sp_run_end_name(const struct sp_run *r)
+{
+	switch (r->end) {
+	case SP_RUN_END_SWITCH:
+		return r->end_state ? r->end_state : r->end_runnable ? "R" : "?";
+	case SP_RUN_END_REPAIR:
+		return "repair";
+	default:
+		return "end";
+	}
+}
+
 
 /*
  * Whether a migration of @t now is a placement at wakeup: @t asleep, or

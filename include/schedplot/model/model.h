@@ -583,4 +583,13 @@ uint64_t sp_model_nr_repairs(const struct sp_model *m);
  */
 const char *sp_repair_name(enum sp_repair_kind kind);
 
+/**
+ * sp_run_end_name - how a run ended, as runs and export write it
+ * @r: the run
+ *
+ * Return: the switch's prev_state ("R" runnable or "?" when the record had
+ * no text for it), "repair", or "end" (the end of the trace).
+ */
+const char *sp_run_end_name(const struct sp_run *r);
+
 #endif /* SP_MODEL_H */
