@@ -103,22 +103,29 @@ int sp_time_ticks_compute(struct sp_time_ticks *t, uint64_t t0_ns, uint64_t t1_n
 	return 0;
 }
 
+/*
+ * Whether the labels of @t fit @plot_w: each gets its own width and a fifth
+ * of it (two digits) as a gap.
+ */
+static bool labels_fit(const struct sp_time_ticks *t, cairo_t *cr, double plot_w, uint64_t t0_ns,
+		       uint64_t t1_ns)
+{
+	double widest = 0;
+
+	for (unsigned int i = 0; i < t->nr_ticks; i++)
+		widest = fmax(widest, sp_text_width(cr, t->ticks[i].label));
+	return t->nr_ticks <= 1 || plot_w / (t1_ns - t0_ns) * t->step_ns >= 1.2 * widest;
+}
+
 int sp_time_ticks_fit(struct sp_time_ticks *t, cairo_t *cr, double plot_w, uint64_t t0_ns,
 		      uint64_t t1_ns, uint64_t origin_ns)
 {
 	int ret = -EINVAL;
 
 	for (unsigned int max = 10; max >= 2; max--) {
-		double widest = 0;
-
 		ret = sp_time_ticks_compute(t, t0_ns, t1_ns, origin_ns, max);
-		if (ret)
+		if (ret || labels_fit(t, cr, plot_w, t0_ns, t1_ns))
 			return ret;
-		for (unsigned int i = 0; i < t->nr_ticks; i++)
-			widest = fmax(widest, sp_text_width(cr, t->ticks[i].label));
-		/* Each label gets its own width and a fifth of it (two digits) as a gap. */
-		if (t->nr_ticks <= 1 || plot_w / (t1_ns - t0_ns) * t->step_ns >= 1.2 * widest)
-			return 0;
 	}
 	return ret;
 }
@@ -193,15 +200,9 @@ int sp_time_ticks_relative_fit(struct sp_time_ticks *t, cairo_t *cr, double plot
 	int ret = -EINVAL;
 
 	for (unsigned int max = 10; max >= 2; max--) {
-		double widest = 0;
-
 		ret = sp_time_ticks_relative(t, t0_ns, t1_ns, origin_ns, max, what);
-		if (ret)
+		if (ret || labels_fit(t, cr, plot_w, t0_ns, t1_ns))
 			return ret;
-		for (unsigned int i = 0; i < t->nr_ticks; i++)
-			widest = fmax(widest, sp_text_width(cr, t->ticks[i].label));
-		if (t->nr_ticks <= 1 || plot_w / (t1_ns - t0_ns) * t->step_ns >= 1.2 * widest)
-			return 0;
 	}
 	return ret;
 }
@@ -219,6 +220,16 @@ void sp_axis_frame_draw(cairo_t *cr, const struct sp_theme *theme, const struct 
 	cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
 	cairo_stroke(cr);
 	cairo_restore(cr);
+}
+
+void sp_axis_grid_line(cairo_t *cr, const struct sp_theme *theme, double x0, double y0,
+		       double x1, double y1)
+{
+	sp_render_set_color(cr, &theme->grid);
+	cairo_set_line_width(cr, theme->grid_line_width);
+	cairo_move_to(cr, x0, y0);
+	cairo_line_to(cr, x1, y1);
+	cairo_stroke(cr);
 }
 
 void sp_axis_time_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
@@ -239,11 +250,7 @@ void sp_axis_time_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 		if (grid && t->ticks[i].ts_ns > t0_ns && t->ticks[i].ts_ns < t1_ns) {
 			double gx = snap(x, theme->grid_line_width);
 
-			sp_render_set_color(cr, &theme->grid);
-			cairo_set_line_width(cr, theme->grid_line_width);
-			cairo_move_to(cr, gx, plot->y);
-			cairo_line_to(cr, gx, bottom);
-			cairo_stroke(cr);
+			sp_axis_grid_line(cr, theme, gx, plot->y, gx, bottom);
 		}
 		x = snap(x, theme->axis_line_width);
 		sp_render_set_color(cr, &theme->axis);
@@ -373,11 +380,7 @@ void sp_axis_int_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp
 		if (grid && i > 0 && t->ticks[i].value < t->top) {
 			double gy = snap(y, theme->grid_line_width);
 
-			sp_render_set_color(cr, &theme->grid);
-			cairo_set_line_width(cr, theme->grid_line_width);
-			cairo_move_to(cr, plot->x, gy);
-			cairo_line_to(cr, plot->x + plot->w, gy);
-			cairo_stroke(cr);
+			sp_axis_grid_line(cr, theme, plot->x, gy, plot->x + plot->w, gy);
 		}
 		y = snap(y, theme->axis_line_width);
 		sp_axis_left_tick(cr, theme, plot, y, t->ticks[i].label);

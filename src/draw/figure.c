@@ -21,6 +21,10 @@ cairo_t *sp_figure_scratch(void)
 	cairo_t *cr = cairo_create(s);
 
 	cairo_surface_destroy(s);
+	if (cairo_status(cr)) {
+		cairo_destroy(cr);
+		return NULL;
+	}
 	return cr;
 }
 
@@ -61,6 +65,30 @@ void sp_figure_title_draw(cairo_t *cr, const struct sp_theme *theme, const struc
 	cairo_restore(cr);
 }
 
+void sp_figure_plot_begin(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			  bool image)
+{
+	cairo_save(cr);
+	cairo_rectangle(cr, plot->x, plot->y, plot->w, plot->h);
+	cairo_clip(cr);
+	sp_render_set_color(cr, &theme->idle);
+	cairo_paint(cr);
+	if (image)
+		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+}
+
+void sp_figure_mark_x(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		      double x, const double dash[2])
+{
+	sp_render_set_color(cr, &theme->text);
+	cairo_set_line_width(cr, theme->axis_line_width);
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_move_to(cr, x, plot->y);
+	cairo_line_to(cr, x, plot->y + plot->h);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+}
+
 void sp_figure_snap_x(struct sp_rect *plot)
 {
 	double x1 = floor(plot->x + plot->w);
@@ -75,6 +103,47 @@ void sp_figure_snap_y(struct sp_rect *plot)
 
 	plot->y = ceil(plot->y);
 	plot->h = y1 > plot->y ? y1 - plot->y : 0;
+}
+
+int sp_figure_layout(struct sp_layout *lay, const struct sp_layout_spec *spec, bool snap_x,
+		     bool snap_y)
+{
+	int ret = sp_layout_compute(lay, spec);
+
+	if (ret)
+		return ret;
+	if (snap_x)
+		sp_figure_snap_x(&lay->plot);
+	if (snap_y)
+		sp_figure_snap_y(&lay->plot);
+	return 0;
+}
+
+int sp_figure_relayout(struct sp_layout *lay, struct sp_layout_spec *spec, double *height,
+		       double plot_h, bool pixels)
+{
+	struct sp_rect planned = lay->plot;
+	int ret;
+
+	if (!(*height > 0)) {
+		double chrome = 2 * spec->margin + spec->top_h + spec->bottom_h;
+
+		if (spec->title_h > 0)
+			chrome += spec->title_h + spec->gap / 2;
+		if (spec->legend_h > 0)
+			chrome += spec->legend_h + spec->gap;
+		/* one unit of slack: snapping the plot to pixels may cost it one */
+		*height = ceil(chrome) + 1 + ceil(plot_h);
+		if (*height > SP_OUTPUT_MAX_PX)
+			*height = SP_OUTPUT_MAX_PX;
+		spec->height = *height;
+	}
+	ret = sp_figure_layout(lay, spec, false, pixels);
+	if (ret)
+		return ret;
+	lay->plot.x = planned.x;
+	lay->plot.w = planned.w;
+	return 0;
 }
 
 int sp_figure_time_ticks(struct sp_time_ticks *t, cairo_t *cr, const struct sp_theme *theme,

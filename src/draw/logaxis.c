@@ -106,13 +106,8 @@ static void tick_x(void *data, double frac, int k, bool major)
 	double len = major ? th->tick_len : th->tick_len / 2;
 	char label[32];
 
-	if (major && c->grid && frac > 0 && frac < 1) {
-		sp_render_set_color(c->cr, &th->grid);
-		cairo_set_line_width(c->cr, th->grid_line_width);
-		cairo_move_to(c->cr, x, c->plot->y);
-		cairo_line_to(c->cr, x, y);
-		cairo_stroke(c->cr);
-	}
+	if (major && c->grid && frac > 0 && frac < 1)
+		sp_axis_grid_line(c->cr, th, x, c->plot->y, x, y);
 	sp_render_set_color(c->cr, &th->axis);
 	cairo_set_line_width(c->cr, th->axis_line_width);
 	cairo_move_to(c->cr, x, y);
@@ -132,13 +127,8 @@ static void tick_y(void *data, double frac, int k, bool major)
 	double y = c->plot->y + c->plot->h - frac * c->plot->h;
 	char label[32];
 
-	if (major && c->grid && frac > 0 && frac < 1) {
-		sp_render_set_color(c->cr, &th->grid);
-		cairo_set_line_width(c->cr, th->grid_line_width);
-		cairo_move_to(c->cr, c->plot->x, y);
-		cairo_line_to(c->cr, c->plot->x + c->plot->w, y);
-		cairo_stroke(c->cr);
-	}
+	if (major && c->grid && frac > 0 && frac < 1)
+		sp_axis_grid_line(c->cr, th, c->plot->x, y, c->plot->x + c->plot->w, y);
 	if (major) {
 		sp_log_label(label, sizeof(label), k, c->a->unit);
 		sp_axis_left_tick(c->cr, th, c->plot, y, label);
@@ -152,15 +142,22 @@ static void tick_y(void *data, double frac, int k, bool major)
 	cairo_stroke(c->cr);
 }
 
-void sp_log_axis_draw_x(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
-			const struct sp_log_axis *a, const char *title, bool grid)
+/* The axis under the plot (@vertical false) or left of it, with its title. */
+static void log_axis_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			  const struct sp_log_axis *a, const char *title, bool grid, bool vertical)
 {
 	struct tick_ctx c = { cr, theme, plot, a, grid, 0 };
 
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
-	each_tick(a, tick_x, &c);
-	if (title) {
+	each_tick(a, vertical ? tick_y : tick_x, &c);
+	if (title && vertical) {
+		double x = plot->x - theme->tick_len - theme->pad - c.label_w - 2 * theme->pad;
+
+		sp_render_set_color(cr, &theme->text);
+		sp_text_draw_vertical(cr, x, plot->y + plot->h / 2,
+				      SP_ALIGN_CENTER | SP_ALIGN_BOTTOM, title);
+	} else if (title) {
 		double y = plot->y + plot->h + theme->tick_len + 2 * theme->pad + sp_text_height(cr);
 
 		sp_render_set_color(cr, &theme->text);
@@ -169,20 +166,14 @@ void sp_log_axis_draw_x(cairo_t *cr, const struct sp_theme *theme, const struct 
 	cairo_restore(cr);
 }
 
+void sp_log_axis_draw_x(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+			const struct sp_log_axis *a, const char *title, bool grid)
+{
+	log_axis_draw(cr, theme, plot, a, title, grid, false);
+}
+
 void sp_log_axis_draw_y(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
 			const struct sp_log_axis *a, const char *title, bool grid)
 {
-	struct tick_ctx c = { cr, theme, plot, a, grid, 0 };
-
-	cairo_save(cr);
-	sp_render_font(cr, theme, theme->font_size, false);
-	each_tick(a, tick_y, &c);
-	if (title) {
-		double x = plot->x - theme->tick_len - theme->pad - c.label_w - 2 * theme->pad;
-
-		sp_render_set_color(cr, &theme->text);
-		sp_text_draw_vertical(cr, x, plot->y + plot->h / 2,
-				      SP_ALIGN_CENTER | SP_ALIGN_BOTTOM, title);
-	}
-	cairo_restore(cr);
+	log_axis_draw(cr, theme, plot, a, title, grid, true);
 }

@@ -4,6 +4,7 @@
  * include/schedplot/draw/text.h for the contracts.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -173,4 +174,24 @@ bool sp_text_fit(cairo_t *cr, char *dst, size_t size, const char *text, double m
 			memcpy(dst, ellipsis, sizeof(ellipsis));
 	}
 	return false;
+}
+
+char *sp_text_duration(char *buf, size_t len, uint64_t ns)
+{
+	static const char *const units[] = { "ns", "\u00b5s", "ms", "s" };
+	double v = (double)ns;
+	int u = 0;
+
+	/* 999.5 and more round to 1000: the next unit's 1.00 */
+	while (v >= 999.5 && u < 3) {
+		v /= 1000;
+		u++;
+	}
+	if (u == 0 || v >= 99.95)
+		snprintf(buf, len, "%.0f %s", v, units[u]);
+	else if (v >= 9.995)
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%.2f %s", v, units[u]);
+	return buf;
 }

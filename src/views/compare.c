@@ -106,11 +106,7 @@ static void lin_axis_draw(cairo_t *cr, const struct sp_theme *theme, const struc
 		double y = lin_y(a, plot, a->ticks[i]);
 
 		cairo_save(cr);
-		sp_render_set_color(cr, &theme->grid);
-		cairo_set_line_width(cr, theme->grid_line_width);
-		cairo_move_to(cr, plot->x, y);
-		cairo_line_to(cr, plot->x + plot->w, y);
-		cairo_stroke(cr);
+		sp_axis_grid_line(cr, theme, plot->x, y, plot->x + plot->w, y);
 		cairo_restore(cr);
 		sp_axis_left_tick(cr, theme, plot, y, a->labels[i]);
 	}
@@ -509,11 +505,7 @@ static void shift_y_axis(cairo_t *cr, const struct sp_theme *theme, const struct
 			continue;
 		last_y = y;
 		cairo_save(cr);
-		sp_render_set_color(cr, &theme->grid);
-		cairo_set_line_width(cr, theme->grid_line_width);
-		cairo_move_to(cr, p->x, y);
-		cairo_line_to(cr, p->x + p->w, y);
-		cairo_stroke(cr);
+		sp_axis_grid_line(cr, theme, p->x, y, p->x + p->w, y);
 		cairo_restore(cr);
 		shift_tick_label(sc, label, sizeof(label), sign, k);
 		sp_axis_left_tick(cr, theme, p, y, label);
@@ -661,6 +653,17 @@ static int draw_shift(cairo_t *cr, const struct sp_theme *theme,
 	return 0;
 }
 
+/* a panel's name, above its left corner */
+static void panel_label(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *p,
+			const char *label)
+{
+	cairo_save(cr);
+	sp_render_font(cr, theme, theme->font_size, false);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_draw(cr, p->x, p->y - theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM, label);
+	cairo_restore(cr);
+}
+
 /* where a run settled: a dashed line over its panel, "settled" beside it */
 static void draw_settled(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *p,
 			 double x, bool pixels)
@@ -672,13 +675,7 @@ static void draw_settled(cairo_t *cr, const struct sp_theme *theme, const struct
 	if (pixels)
 		x = round(x) + 0.5;
 	cairo_save(cr);
-	sp_render_set_color(cr, &theme->text);
-	cairo_set_line_width(cr, theme->axis_line_width);
-	cairo_set_dash(cr, dash, 2, 0);
-	cairo_move_to(cr, x, p->y);
-	cairo_line_to(cr, x, p->y + p->h);
-	cairo_stroke(cr);
-	cairo_set_dash(cr, NULL, 0, 0);
+	sp_figure_mark_x(cr, theme, p, x, dash);
 	sp_render_font(cr, theme, theme->font_size * 0.85, false);
 	sp_text_draw(cr, x + theme->pad / 2, p->y + theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_TOP,
 		     "settled");
@@ -915,12 +912,7 @@ static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
 			sp_figure_snap_x(&p);
 			sp_figure_snap_y(&p);
 		}
-		cairo_save(cr);
-		sp_render_font(cr, theme, theme->font_size, false);
-		sp_render_set_color(cr, &theme->text);
-		sp_text_draw(cr, p.x, p.y - theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM,
-			     fig->graph_labels[i]);
-		cairo_restore(cr);
+		panel_label(cr, theme, &p, fig->graph_labels[i]);
 		sp_datagraph_draw(cr, theme, &p, fig->graphs[i]);
 		sp_axis_frame_draw(cr, theme, &p);
 		sp_datagraph_rows_draw(cr, theme, &p, fig->graphs[i]);
@@ -1027,12 +1019,7 @@ static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
 		if (fig->pixels)
 			p.w = fmax(1, round(p.w));
 		sp_axis_frame_draw(cr, theme, &whole);
-		cairo_save(cr);
-		sp_render_font(cr, theme, theme->font_size, false);
-		sp_render_set_color(cr, &theme->text);
-		sp_text_draw(cr, p.x, p.y - theme->pad / 2, SP_ALIGN_LEFT | SP_ALIGN_BOTTOM,
-			     fig->graph_labels[i]);
-		cairo_restore(cr);
+		panel_label(cr, theme, &p, fig->graph_labels[i]);
 		style.nr_cpus = e->nr_cpus;
 		/* each run's own ticks, at the same offsets from its start */
 		if (sp_figure_time_ticks(&xt, cr, theme, p.w, e->t0_ns, e->t1_ns, e->t0_ns))

@@ -528,6 +528,20 @@ bool sp_dg_marks_arrows(const struct sp_dg_marks *mk, double plot_w)
 	return mk->ov.nr_wakeup_arrows <= plot_w / SP_OVERLAY_ARROW_SPACING;
 }
 
+void sp_span_bar_draw(cairo_t *cr, double x0, double x1, double y, double bar, int kind)
+{
+	double edge = bar * 0.2;
+
+	if (x1 - x0 < 1)
+		x1 = x0 + 1;
+	cairo_rectangle(cr, x0, y - edge, x1 - x0, bar + 2 * edge);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_fill(cr);
+	cairo_rectangle(cr, x0, y, x1 - x0, bar);
+	sp_render_set_color(cr, &sp_span_color[kind]);
+	cairo_fill(cr);
+}
+
 /*
  * The spans, a bar each along the lower part of its CPU's row, the kinds
  * one above the other; a span shorter than a pixel is a pixel wide.
@@ -547,17 +561,9 @@ static void draw_spans(cairo_t *cr, const struct geom *g, const struct sp_dg_mar
 			continue;
 		x0 = x_of(g, p->t0_ns < g->tl->t0_ns ? g->tl->t0_ns : p->t0_ns);
 		x1 = x_of(g, p->t1_ns > g->tl->t1_ns ? g->tl->t1_ns : p->t1_ns);
-		if (x1 - x0 < 1)
-			x1 = x0 + 1;
 		y = g->plot->y + g->plot->h - r * g->row_h - g->row_h * 0.1 -
 		    (p->kind + 1) * (bar + edge);
-		/* a white edge above and below, none at the ends: a short span stays its color */
-		cairo_rectangle(cr, x0, y - edge, x1 - x0, bar + 2 * edge);
-		cairo_set_source_rgb(cr, 1, 1, 1);
-		cairo_fill(cr);
-		cairo_rectangle(cr, x0, y, x1 - x0, bar);
-		sp_render_set_color(cr, &sp_span_color[p->kind]);
-		cairo_fill(cr);
+		sp_span_bar_draw(cr, x0, x1, y, bar, p->kind);
 	}
 }
 

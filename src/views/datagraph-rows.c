@@ -12,6 +12,7 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/axes.h"
+#include "schedplot/draw/figure.h"
 #include "schedplot/draw/ink.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/text.h"
@@ -144,13 +145,7 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 	size_t nr_seg = 0, alloc_seg = 0, i;
 	cairo_pattern_t *hatch;
 
-	cairo_save(cr);
-	cairo_rectangle(cr, plot->x, plot->y, plot->w, plot->h);
-	cairo_clip(cr);
-	sp_render_set_color(cr, &theme->idle);
-	cairo_paint(cr);
-	if (image)
-		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+	sp_figure_plot_begin(cr, theme, plot, image);
 
 	/*
 	 * merge equal keys at equal ink along each row, then fill all

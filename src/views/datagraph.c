@@ -48,18 +48,14 @@ int sp_datagraph_figure_plan(struct sp_datagraph_figure *fig, const int *cpu_of_
 	double left_w;
 	int ret;
 
-	if (cairo_status(cr)) {
-		cairo_destroy(cr);
+	if (!cr)
 		return -ENOMEM;
-	}
 	left_w = sp_datagraph_rows_width(cr, fig->theme, cpu_of_row, nr_rows);
 	figure_spec(&spec, cr, fig, 100000, left_w);
 	cairo_destroy(cr);
-	ret = sp_layout_compute(&fig->layout, &spec);
+	ret = sp_figure_layout(&fig->layout, &spec, fig->format == SP_FORMAT_PNG, false);
 	if (ret)
 		return ret;
-	if (fig->format == SP_FORMAT_PNG)
-		sp_figure_snap_x(&fig->layout.plot);
 	fig->nr_cols = sp_datagraph_format_columns(fig->format, fig->layout.plot.w);
 	return 0;
 }
@@ -73,12 +69,9 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 	struct sp_legend legend;
 	cairo_t *cr = sp_figure_scratch();
 	double avail;
-	int ret;
 
-	if (cairo_status(cr)) {
-		cairo_destroy(cr);
+	if (!cr)
 		return -ENOMEM;
-	}
 	/* the plan fixed the plot's left edge: margin + left_w */
 	figure_spec(&spec, cr, fig, fig->height, planned.x - theme->margin);
 	if (fig->legend) {
@@ -88,29 +81,10 @@ int sp_datagraph_figure_finish(struct sp_datagraph_figure *fig, const struct sp_
 		spec.legend_h = sp_figure_legend_height(cr, theme, &legend, avail,
 							SP_DATAGRAPH_LEGEND_LINES);
 	}
-	if (!(fig->height > 0)) {
-		double chrome = 2 * spec.margin + spec.top_h + spec.bottom_h;
-
-		if (spec.title_h > 0)
-			chrome += spec.title_h + spec.gap / 2;
-		if (spec.legend_h > 0)
-			chrome += spec.legend_h + spec.gap;
-		/* one unit of slack: snapping the plot to pixels may cost it one */
-		fig->height = ceil(chrome) + 1 +
-			      ceil(sp_datagraph_default_plot_height(fig->format, dg->tl->nr_rows));
-		if (fig->height > SP_OUTPUT_MAX_PX)
-			fig->height = SP_OUTPUT_MAX_PX;
-		spec.height = fig->height;
-	}
 	cairo_destroy(cr);
-	ret = sp_layout_compute(&fig->layout, &spec);
-	if (ret)
-		return ret;
-	fig->layout.plot.x = planned.x;
-	fig->layout.plot.w = planned.w;
-	if (fig->format == SP_FORMAT_PNG)
-		sp_figure_snap_y(&fig->layout.plot);
-	return 0;
+	return sp_figure_relayout(&fig->layout, &spec, &fig->height,
+				  sp_datagraph_default_plot_height(fig->format, dg->tl->nr_rows),
+				  fig->format == SP_FORMAT_PNG);
 }
 
 void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig,

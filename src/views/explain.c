@@ -30,26 +30,6 @@
 
 /* ---- words ---- */
 
-/* "12.3 µs", "2.10 ms": three significant digits. */
-static char *dur(char *buf, size_t len, uint64_t ns)
-{
-	static const char *const units[] = { "ns", "\u00b5s", "ms", "s" };
-	double v = (double)ns;
-	int u = 0;
-
-	while (v >= 999.5 && u < 3) {
-		v /= 1000;
-		u++;
-	}
-	if (u == 0 || v >= 99.95)
-		snprintf(buf, len, "%.0f %s", v, units[u]);
-	else if (v >= 9.995)
-		snprintf(buf, len, "%.1f %s", v, units[u]);
-	else
-		snprintf(buf, len, "%.2f %s", v, units[u]);
-	return buf;
-}
-
 /* A moment from the wakeup: "-0.40 ms", "+2.10 ms", "0". */
 static char *rel(char *buf, size_t len, uint64_t ts, uint64_t wake, bool unicode)
 {
@@ -59,7 +39,7 @@ static char *rel(char *buf, size_t len, uint64_t ts, uint64_t wake, bool unicode
 		snprintf(buf, len, "0");
 	else
 		snprintf(buf, len, "%s%s", ts < wake ? (unicode ? "\u2212" : "-") : "+",
-			 dur(d, sizeof(d), ts < wake ? wake - ts : ts - wake));
+			 sp_text_duration(d, sizeof(d), ts < wake ? wake - ts : ts - wake));
 	return buf;
 }
 
@@ -144,12 +124,13 @@ static void behind_text(char *buf, size_t len, const struct sp_explain_case *c,
 		task_name(name, sizeof(name), m, c->behind[i].pid, c->behind[i].comm);
 		if (durations)
 			n += snprintf(buf + n, len - n, "%s%s %s", i ? ", " : " behind ", name,
-				      dur(d, sizeof(d), c->behind[i].ns));
+				      sp_text_duration(d, sizeof(d), c->behind[i].ns));
 		else if (!i)
 			n += snprintf(buf + n, len - n, " behind %s", name);
 	}
 	if (durations && c->behind_other_ns && n < len)
-		snprintf(buf + n, len - n, " and others %s", dur(d, sizeof(d), c->behind_other_ns));
+		snprintf(buf + n, len - n, " and others %s",
+			 sp_text_duration(d, sizeof(d), c->behind_other_ns));
 }
 
 void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m, bool unicode,
@@ -178,14 +159,14 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 		break;
 	case SP_PLACE_STAYED:
 		snprintf(more, sizeof(more), "woken, waited %s on its CPU %d",
-			 dur(d, sizeof(d), w->dur_ns), w->cpu);
+			 sp_text_duration(d, sizeof(d), w->dur_ns), w->cpu);
 		break;
 	case SP_PLACE_FIRST_RUN:
 		snprintf(more, sizeof(more), "woken for its first run, on CPU %d", w->cpu);
 		break;
 	default:
 		snprintf(more, sizeof(more), "preempted on CPU %d, waited %s", w->prev_cpu,
-			 dur(d, sizeof(d), w->dur_ns));
+			 sp_text_duration(d, sizeof(d), w->dur_ns));
 		break;
 	}
 	snprintf(o->title, sizeof(o->title), "%s at %" PRIu64 ".%06" PRIu64 " s: %s", name,
@@ -226,7 +207,8 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 			else if (c->prev_busy_end_ns != SP_NO_TS)
 				n += snprintf(story + n, sizeof(story) - n,
 					      " was idle for more than %s",
-					      dur(d, sizeof(d), wake - c->prev_busy_end_ns));
+					      sp_text_duration(d, sizeof(d),
+							       wake - c->prev_busy_end_ns));
 			else
 				n += snprintf(story + n, sizeof(story) - n, " was idle");
 			if (at && at->pid == 0 && at->end_ns >= end)
@@ -246,11 +228,11 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 
 			snprintf(story + n, sizeof(story) - n, "; %s ran %s there at %s",
 				 task_name(who, sizeof(who), m, k->pid, k->comm),
-				 dur(d, sizeof(d), k->end_ns - k->start_ns),
+				 sp_text_duration(d, sizeof(d), k->end_ns - k->start_ns),
 				 rel(r1, sizeof(r1), k->start_ns, wake, unicode));
 			snprintf(o->other_label, sizeof(o->other_label), "%s %s",
 				 k->comm ? sp_model_str(m, k->comm) : sp_model_comm(m, k->pid),
-				 dur(d, sizeof(d), k->end_ns - k->start_ns));
+				 sp_text_duration(d, sizeof(d), k->end_ns - k->start_ns));
 			snprintf(o->other_short, sizeof(o->other_short), "%s",
 				 k->comm ? sp_model_str(m, k->comm) : sp_model_comm(m, k->pid));
 		}
@@ -267,25 +249,27 @@ void sp_explain_words(const struct sp_explain_case *c, const struct sp_model *m,
 				 rel(r1, sizeof(r1), c->mig_ns, wake, unicode));
 		add_line(o, "%s on CPU %d%s, moved to CPU %d%s; waited %s%s",
 			 w->wait_class == SP_WAIT_WAKEUP ? "placed" : "queued", w->target_cpu,
-			 place_note(w, w->target_cpu), w->cpu, moved, dur(d, sizeof(d), w->dur_ns),
-			 behind);
+			 place_note(w, w->target_cpu), w->cpu, moved,
+			 sp_text_duration(d, sizeof(d), w->dur_ns), behind);
 	} else {
 		add_line(o, "%s on CPU %d%s, waited %s%s",
 			 w->wait_class == SP_WAIT_WAKEUP ? "placed" : "queued", w->cpu,
-			 place_note(w, w->cpu), dur(d, sizeof(d), w->dur_ns), behind);
+			 place_note(w, w->cpu), sp_text_duration(d, sizeof(d), w->dur_ns), behind);
 	}
 	if (c->next_end_ns != SP_NO_TS)
 		add_line(o, "ran on CPU %d from %s for %s", w->cpu, rel(r1, sizeof(r1), end, wake,
 									 unicode),
-			 dur(d, sizeof(d), c->next_end_ns - end));
+			 sp_text_duration(d, sizeof(d), c->next_end_ns - end));
 	if (c->idle_cpu >= 0)
 		add_line(o, "a CPU was idle for %s of the wait; CPU %d for %s",
-			 dur(d, sizeof(d), c->iww_ns), c->idle_cpu, dur(r2, sizeof(r2), c->idle_cpu_ns));
+			 sp_text_duration(d, sizeof(d), c->iww_ns), c->idle_cpu,
+			 sp_text_duration(r2, sizeof(r2), c->idle_cpu_ns));
 
 	behind_text(behind, sizeof(behind), c, m, false);
-	snprintf(o->wait_label, sizeof(o->wait_label), "waited %s%s", dur(d, sizeof(d), w->dur_ns),
-		 behind);
-	snprintf(o->wait_short, sizeof(o->wait_short), "waited %s", dur(d, sizeof(d), w->dur_ns));
+	snprintf(o->wait_label, sizeof(o->wait_label), "waited %s%s",
+		 sp_text_duration(d, sizeof(d), w->dur_ns), behind);
+	snprintf(o->wait_short, sizeof(o->wait_short), "waited %s",
+		 sp_text_duration(d, sizeof(d), w->dur_ns));
 	/* strip the pid from the label's name: the row says enough */
 	{
 		char *p = strstr(o->wait_label, " (");
@@ -518,10 +502,8 @@ double sp_explain_figure_height(const struct sp_explain_figure *fig,
 	cairo_t *cr = sp_figure_scratch();
 	struct geometry g;
 
-	if (cairo_status(cr)) {
-		cairo_destroy(cr);
+	if (!cr)
 		return -1;
-	}
 	/* measured as the output will draw */
 	sp_output_text_options(cr);
 	for (size_t i = 0; i < nr; i++) {

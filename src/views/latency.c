@@ -51,24 +51,6 @@ double sp_latency_cdf_at(const struct sp_latency_series *s, double v)
 	return s->n ? (double)count_at_most(s, v) / (double)s->n : 0;
 }
 
-/* "542 µs", "1.25 ms": three significant digits. */
-static void format_dur(char *buf, size_t len, uint64_t ns)
-{
-	static const char *const units[] = { "ns", "µs", "ms", "s" };
-	double v = (double)ns;
-	int u = 0;
-
-	while (v >= 1000 && u < 3) {
-		v /= 1000;
-		u++;
-	}
-	if (u == 0 || v >= 100)
-		snprintf(buf, len, "%.0f %s", v, units[u]);
-	else if (v >= 10)
-		snprintf(buf, len, "%.1f %s", v, units[u]);
-	else
-		snprintf(buf, len, "%.2f %s", v, units[u]);
-}
 
 static void series_rgb(const struct sp_latency_figure *fig, const struct sp_latency_series *s,
 		       struct sp_rgb *c)
@@ -262,16 +244,10 @@ static void draw_vmarks(cairo_t *cr, const struct sp_theme *theme,
 			if (fig->pixels)
 				x = floor(x) + 0.5;
 			if (!pass) {
-				sp_render_set_color(cr, &theme->text);
-				cairo_set_line_width(cr, theme->axis_line_width);
-				cairo_set_dash(cr, dash, 2, 0);
-				cairo_move_to(cr, x, plot->y);
-				cairo_line_to(cr, x, plot->y + plot->h);
-				cairo_stroke(cr);
-				cairo_set_dash(cr, NULL, 0, 0);
+				sp_figure_mark_x(cr, theme, plot, x, dash);
 				continue;
 			}
-			format_dur(label, sizeof(label), fig->marks_ns[i]);
+			sp_text_duration(label, sizeof(label), fig->marks_ns[i]);
 			/* a line lower when it would run into the label before */
 			row = x + theme->pad / 2 < last_end ? row + 1 : 0;
 			y = plot->y + (2 + 1.2 * row) * theme->font_size;
@@ -373,8 +349,8 @@ struct table {
 static void table_cells(const struct sp_latency_series *s, char cells[3][32])
 {
 	snprintf(cells[0], 32, "%zu", s->n);
-	format_dur(cells[1], 32, s->p50);
-	format_dur(cells[2], 32, s->p99);
+	sp_text_duration(cells[1], 32, s->p50);
+	sp_text_duration(cells[2], 32, s->p99);
 }
 
 static double table_plan(cairo_t *cr, const struct sp_theme *theme, struct table *t,
@@ -509,13 +485,9 @@ static int draw_time_map(cairo_t *cr, const struct sp_theme *theme,
 	spec.legend_w = 2 * theme->swatch + 2 * theme->pad + sp_text_width(cr, label) +
 			sp_text_width(cr, "waits") / 2;
 	cairo_restore(cr);
-	ret = sp_layout_compute(&lay, &spec);
+	ret = sp_figure_layout(&lay, &spec, fig->pixels, fig->pixels);
 	if (ret)
 		return ret;
-	if (fig->pixels) {
-		sp_figure_snap_x(&lay.plot);
-		sp_figure_snap_y(&lay.plot);
-	}
 	ret = sp_figure_time_ticks(&xt, cr, theme, lay.plot.w, fig->t0_ns, fig->t1_ns,
 				   fig->origin_ns);
 	if (ret)
@@ -635,13 +607,9 @@ int sp_latency_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 		spec.legend = SP_LEGEND_BELOW;
 		spec.legend_h = table_plan(cr, theme, &table, fig);
 	}
-	ret = sp_layout_compute(&lay, &spec);
+	ret = sp_figure_layout(&lay, &spec, fig->pixels, fig->pixels);
 	if (ret)
 		return ret;
-	if (fig->pixels) {
-		sp_figure_snap_x(&lay.plot);
-		sp_figure_snap_y(&lay.plot);
-	}
 
 	sp_figure_background(cr, theme);
 	if (sp_figure_has_title(fig->title))

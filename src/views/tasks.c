@@ -427,15 +427,8 @@ static void draw_spans(cairo_t *cr, const struct sp_rect *plot, const struct sp_
 			       span * plot->w;
 		x1 = plot->x + (double)((p->t1_ns > tl->t1_ns ? tl->t1_ns : p->t1_ns) - tl->t0_ns) /
 			       span * plot->w;
-		if (x1 - x0 < 1)
-			x1 = x0 + 1;
 		y = plot->y + (hit[1] + 1) * row_h - row_h * 0.1 - (p->kind + 1) * (bar + edge_h);
-		cairo_rectangle(cr, x0, y - edge_h, x1 - x0, bar + 2 * edge_h);
-		cairo_set_source_rgb(cr, 1, 1, 1);
-		cairo_fill(cr);
-		cairo_rectangle(cr, x0, y, x1 - x0, bar);
-		sp_render_set_color(cr, &sp_span_color[p->kind]);
-		cairo_fill(cr);
+		sp_span_bar_draw(cr, x0, x1, y, bar, p->kind);
 	}
 }
 
@@ -446,13 +439,7 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 	bool image = sp_render_is_image(cr);
 	cairo_pattern_t *hatch, *blocked;
 
-	cairo_save(cr);
-	cairo_rectangle(cr, plot->x, plot->y, plot->w, plot->h);
-	cairo_clip(cr);
-	sp_render_set_color(cr, &theme->idle);
-	cairo_paint(cr);
-	if (image)
-		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+	sp_figure_plot_begin(cr, theme, plot, image);
 	hatch = wait_pattern(ch, image);
 	blocked = blocked_pattern(ch, image);
 	for (size_t r = 0; r < ch->nr_rows; r++) {
@@ -506,17 +493,13 @@ int sp_tasks_figure_plan(struct sp_tasks_figure *fig)
 	cairo_t *cr = sp_figure_scratch();
 	int ret;
 
-	if (cairo_status(cr)) {
-		cairo_destroy(cr);
+	if (!cr)
 		return -ENOMEM;
-	}
 	figure_spec(&spec, cr, fig, 100000, label_room(cr, fig->theme));
 	cairo_destroy(cr);
-	ret = sp_layout_compute(&fig->layout, &spec);
+	ret = sp_figure_layout(&fig->layout, &spec, fig->format == SP_FORMAT_PNG, false);
 	if (ret)
 		return ret;
-	if (fig->format == SP_FORMAT_PNG)
-		sp_figure_snap_x(&fig->layout.plot);
 	fig->nr_cols = fig->format == SP_FORMAT_PNG ? (unsigned int)fmax(1, floor(fig->layout.plot.w))
 						    : (unsigned int)fmax(1, ceil(fig->layout.plot.w * 2));
 	return 0;
@@ -553,12 +536,9 @@ int sp_tasks_figure_finish(struct sp_tasks_figure *fig, const struct sp_tasks_ch
 	struct sp_layout_spec spec;
 	struct sp_legend legend;
 	cairo_t *cr = sp_figure_scratch();
-	int ret;
 
-	if (cairo_status(cr)) {
-		cairo_destroy(cr);
+	if (!cr)
 		return -ENOMEM;
-	}
 	figure_spec(&spec, cr, fig, fig->height, planned.x - theme->margin);
 	if (fig->legend) {
 		chart_legend(ch, &legend);
@@ -567,27 +547,10 @@ int sp_tasks_figure_finish(struct sp_tasks_figure *fig, const struct sp_tasks_ch
 							fig->width - theme->margin - planned.x,
 							TASKS_LEGEND_LINES);
 	}
-	if (!(fig->height > 0)) {
-		double chrome = 2 * spec.margin + spec.top_h + spec.bottom_h;
-
-		if (spec.title_h > 0)
-			chrome += spec.title_h + spec.gap / 2;
-		if (spec.legend_h > 0)
-			chrome += spec.legend_h + spec.gap;
-		fig->height = ceil(chrome) + 1 + ceil(default_plot_height(fig->format, ch->nr_rows));
-		if (fig->height > SP_OUTPUT_MAX_PX)
-			fig->height = SP_OUTPUT_MAX_PX;
-		spec.height = fig->height;
-	}
 	cairo_destroy(cr);
-	ret = sp_layout_compute(&fig->layout, &spec);
-	if (ret)
-		return ret;
-	fig->layout.plot.x = planned.x;
-	fig->layout.plot.w = planned.w;
-	if (fig->format == SP_FORMAT_PNG)
-		sp_figure_snap_y(&fig->layout.plot);
-	return 0;
+	return sp_figure_relayout(&fig->layout, &spec, &fig->height,
+				  default_plot_height(fig->format, ch->nr_rows),
+				  fig->format == SP_FORMAT_PNG);
 }
 
 /* The comm-pid labels left of the rows, every k-th when rows are thin. */

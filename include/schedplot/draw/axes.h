@@ -175,6 +175,18 @@ void sp_axis_rows_draw(struct _cairo *cr, const struct sp_theme *theme,
 		       const char *title);
 
 /**
+ * sp_axis_grid_line - a grid line, in the theme's grid colour and width
+ * @cr: the context (its source and line width are left set)
+ * @theme: sizes and colors
+ * @x0: where the line starts
+ * @y0: ditto
+ * @x1: where it ends
+ * @y1: ditto
+ */
+void sp_axis_grid_line(struct _cairo *cr, const struct sp_theme *theme, double x0, double y0,
+		       double x1, double y1);
+
+/**
  * sp_axis_left_tick - a tick on the left edge of the plot and its label
  * @cr: the context
  * @theme: sizes and colors

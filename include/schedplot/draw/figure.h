@@ -27,8 +27,8 @@ struct sp_time_ticks;
  * Text is measured the same way on every surface, so sizes found on it
  * hold for the output.
  *
- * Return: a context on a 1x1 image; its cairo_status() is not
- * CAIRO_STATUS_SUCCESS when memory ran out.  Free it with cairo_destroy().
+ * Return: a context on a 1x1 image, or NULL when memory ran out.  Free
+ * it with cairo_destroy().
  */
 struct _cairo *sp_figure_scratch(void);
 
@@ -67,6 +67,27 @@ void sp_figure_title_draw(struct _cairo *cr, const struct sp_theme *theme,
 			  const struct sp_rect *area, const char *title);
 
 /**
+ * sp_figure_plot_begin - clip to the plot and paint it in the idle colour
+ * @cr: cairo context; saved here, the caller restores it
+ * @theme: the theme
+ * @plot: the plot rectangle
+ * @image: an image surface: antialiasing off, so cells meet without seams
+ */
+void sp_figure_plot_begin(struct _cairo *cr, const struct sp_theme *theme,
+			  const struct sp_rect *plot, bool image);
+
+/**
+ * sp_figure_mark_x - a dashed line down the plot at @x, in the text colour
+ * @cr: cairo context (its source and line width are left set)
+ * @theme: the theme
+ * @plot: the plot rectangle
+ * @x: where (already on a pixel's middle when the surface is an image)
+ * @dash: the dash's on and off lengths
+ */
+void sp_figure_mark_x(struct _cairo *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		      double x, const double dash[2]);
+
+/**
  * sp_figure_snap_x - put a plot's left and right edges on whole pixels
  * @plot: the plot rectangle
  *
@@ -83,6 +104,37 @@ void sp_figure_snap_x(struct sp_rect *plot);
  * The top edge rounds up, the bottom edge down.  For image surfaces only.
  */
 void sp_figure_snap_y(struct sp_rect *plot);
+
+/**
+ * sp_figure_layout - sp_layout_compute(), the plot then snapped to pixels
+ * @lay: result
+ * @spec: the figure's parts
+ * @snap_x: put the plot's left and right edges on whole pixels
+ * @snap_y: put its top and bottom edges on whole pixels
+ *
+ * Return: as sp_layout_compute().
+ */
+int sp_figure_layout(struct sp_layout *lay, const struct sp_layout_spec *spec, bool snap_x,
+		     bool snap_y);
+
+/**
+ * sp_figure_relayout - lay a planned figure out again, its plot's columns kept
+ * @lay: the plan's layout; set to the figure's
+ * @spec: the figure's parts, its legend known now; its height is set
+ *	  when *@height is not given
+ * @height: the figure's height; when not > 0, set to fit a plot of @plot_h
+ *	    (at most SP_OUTPUT_MAX_PX)
+ * @plot_h: the plot height wanted when the figure's is not given
+ * @pixels: an image surface: the plot's top and bottom on whole pixels
+ *
+ * A view that plans its plot's left and right edges before the pass (its
+ * columns are the pass's) learns its legend after it: the plot keeps the
+ * planned x and width, the rest is laid out for the legend.
+ *
+ * Return: as sp_layout_compute().
+ */
+int sp_figure_relayout(struct sp_layout *lay, struct sp_layout_spec *spec, double *height,
+		       double plot_h, bool pixels);
 
 /**
  * sp_figure_time_ticks - the ticks of the time axis under a plot

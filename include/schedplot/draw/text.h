@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct _cairo;
 struct sp_theme;
@@ -90,5 +91,16 @@ void sp_text_draw_vertical(struct _cairo *cr, double x, double y, unsigned int a
  * empty @dst when not even the ellipsis fits).
  */
 bool sp_text_fit(struct _cairo *cr, char *dst, size_t size, const char *text, double max_w);
+
+/**
+ * sp_text_duration - a duration to three significant digits: "542 µs", "1.25 ms"
+ * @buf: output buffer
+ * @len: its size (16 is enough)
+ * @ns: the duration
+ *
+ * The unit leaves 1 to 999 before rounding, "1.00 ms" rather than
+ * "1000 µs"; nanoseconds are whole.  Return: @buf.
+ */
+char *sp_text_duration(char *buf, size_t len, uint64_t ns);
 
 #endif /* SP_TEXT_H */

@@ -47,6 +47,18 @@ struct sp_timeline;
 /* The color of each kind of span, in the datagraph and the tasks chart. */
 extern const struct sp_rgb sp_span_color[SP_SPANS_MAX_KINDS];
 
+/**
+ * sp_span_bar_draw - a span's bar, in its kind's colour, edged in white
+ * @cr: cairo context
+ * @x0: its left end
+ * @x1: its right end (a pixel right of @x0 at least: a short span still shows)
+ * @y: its top
+ * @bar: its height; a white edge of a fifth of it above and below, none
+ *	 at the ends, so a short span stays its colour
+ * @kind: the span's kind, < SP_SPANS_MAX_KINDS
+ */
+void sp_span_bar_draw(struct _cairo *cr, double x0, double x1, double y, double bar, int kind);
+
 struct sp_dg_marks {
 	struct sp_overlay ov;		/* what is drawn: set its settings, then sp_overlay_init() */
 	struct sp_spans spans;		/* --span: bars along the rows, under the marks */
