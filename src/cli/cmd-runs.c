@@ -2,8 +2,8 @@
 /*
  * schedplot runs: every run of every task, one line each, as CSV or JSON
  * lines, written as the model finds them (memory does not grow with the
- * trace).  The window, --cpus and --target are parsed and resolved as the
- * views do it (sp_view_opts_parse(), sp_view_opts_resolve()).
+ * trace).  A description run by the view driver (driver.h) that draws no
+ * image: the window, --cpus and --target are those of every command.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +19,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
 #include "schedplot/cli/options.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/model/model.h"
@@ -179,14 +180,15 @@ static bool same_file(const char *out, const char *in)
 	       S_ISREG(a.st_mode);
 }
 
-static int write_runs(struct runs_out *r, const char *output)
+/* The output opened and its first line written, before the pass. */
+static int runs_plan(struct sp_view_run *run, struct _cairo *cr)
 {
-	struct sp_model_observer obs = { .run_info = on_run, .reset = on_reset, .data = r };
-	struct sp_model_observer hist;
-	struct sp_pass pass;
+	struct runs_out *r = run->data;
+	const char *output = run->opts.output;
 	struct sp_error err;
-	int ret;
 
+	(void)cr;
+	r->t = &run->trace;
 	if (output && strcmp(output, "-")) {
 		if (same_file(output, r->t->path))
 			return sp_cli_fail(output, "refusing to write the runs over the input trace");
@@ -204,53 +206,94 @@ static int write_runs(struct runs_out *r, const char *output)
 	} else {
 		r->fp = stdout;
 	}
-
 	r->out = r->fp;
 	print_header(r);
 	if ((!r->to_file || r->tf.direct) && sp_reader_has_event(r->t->reader, SP_EV_WAKING) &&
-	    spool_begin(r) < 0) {
-		ret = sp_cli_fail(NULL, "cannot create a temporary file: %s", strerror(errno));
-		goto out;
-	}
-	if (sp_antagonists_init(&r->hist, r->t->nr_cpus)) {
-		ret = sp_cli_fail(NULL, "out of memory");
-		goto out;
-	}
+	    spool_begin(r) < 0)
+		return sp_cli_fail(NULL, "cannot create a temporary file: %s", strerror(errno));
+	if (sp_antagonists_init(&r->hist, r->t->nr_cpus))
+		return sp_cli_fail(NULL, "out of memory");
+	return SP_EXIT_OK;
+}
+
+/* Each CPU's runs kept, for the longest antagonist of each wait; then the lines. */
+static void runs_observe(struct sp_view_run *run, struct sp_view_pass *pass)
+{
+	struct runs_out *r = run->data;
+	struct sp_model_observer hist;
+
 	sp_antagonists_observer(&r->hist, &hist);
-	sp_pass_init_one(&pass, &hist);
-	sp_pass_add(&pass, &obs);
-	ret = sp_cli_run(r->t, &pass, NULL);
-	if (!ret && r->hist.error)
-		ret = sp_cli_fail(r->t->path, "out of memory keeping the runs of each CPU");
-	sp_antagonists_release(&r->hist);
+	sp_pass_add(&pass->pass, &hist);
+	sp_pass_add(&pass->pass, &(struct sp_model_observer){ .run_info = on_run,
+							      .reset = on_reset,
+							      .data = r });
+}
+
+static int runs_trace_done(struct sp_view_run *run)
+{
+	struct runs_out *r = run->data;
+
+	if (r->hist.error)
+		return sp_cli_fail(r->t->path, "out of memory keeping the runs of each CPU");
 	if (r->spool)
 		spool_end(r);
-	if (!ret)
-		ret = sp_view_opts_check_targets(r->o, &r->t->model, r->t->path);
-	if (!ret && r->spool_error)
-		ret = sp_cli_fail(r->t->path, "cannot keep the runs while the trace is read again: %s",
-				  strerror(errno ? errno : EIO));
-out:
+	if (r->spool_error)
+		return sp_cli_fail(r->t->path, "cannot keep the runs while the trace is read "
+				   "again: %s", strerror(errno ? errno : EIO));
+	return SP_EXIT_OK;
+}
+
+/* The file put in place, or standard output flushed. */
+static int runs_finish(struct sp_view_run *run)
+{
+	struct runs_out *r = run->data;
+	struct sp_error err;
+
 	if (r->to_file) {
-		if (ret) {
-			sp_tempfile_discard(&r->tf);
-			return ret;
-		}
+		r->to_file = false;
 		sp_error_clear(&err);
 		if (sp_tempfile_commit(&r->tf, &err)) {
-			sp_cli_error(output, &err);
+			sp_cli_error(run->opts.output, &err);
 			return SP_EXIT_FAILURE;
 		}
 		return SP_EXIT_OK;
 	}
 	if (fflush(stdout) || ferror(stdout))
-		return ret ? ret : sp_cli_fail(NULL, "cannot write the runs: %s", strerror(errno));
-	return ret;
+		return sp_cli_fail(NULL, "cannot write the runs: %s", strerror(errno));
+	return SP_EXIT_OK;
+}
+
+/*
+ * On failure the file is not put in place; the lines already bound for
+ * standard output (spooled ones too) are written.
+ */
+static void runs_release(struct sp_view_run *run)
+{
+	struct runs_out *r = run->data;
+
+	if (r->spool)
+		spool_end(r);
+	sp_antagonists_release(&r->hist);
+	if (r->to_file)
+		sp_tempfile_discard(&r->tf);
+	else if (r->fp)
+		fflush(stdout);
+}
+
+/* Only text: no image. */
+static int runs_parsed(struct sp_view_run *run)
+{
+	struct runs_out *r = run->data;
+
+	r->o = &run->opts;
+	run->no_image = true;
+	return SP_EXIT_OK;
 }
 
 static int runs_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
-	struct runs_out *r = ctx->own;
+	struct sp_view_run *run = ctx->own;
+	struct runs_out *r = run->data;
 
 	(void)arg;
 	if (opt == SP_VOPT_JSON)
@@ -283,7 +326,7 @@ static const struct sp_opt_help runs_help[] = {
 	{ NULL, NULL },
 };
 
-const struct sp_cmd_opts sp_runs_opts = {
+static const struct sp_cmd_opts runs_opts = {
 	.name = "runs",
 	.usage =
 	"usage: schedplot runs [OPTIONS] [TRACE.dat]\n"
@@ -306,35 +349,15 @@ const struct sp_cmd_opts sp_runs_opts = {
 	.parse = runs_parse,
 };
 
-/**
- * sp_cmd_runs - the runs subcommand
- * @argc: from "runs" on
- * @argv: from "runs" on
- *
- * Return: the exit status.
- */
-int sp_cmd_runs(int argc, char **argv)
-{
-	struct runs_out r;
-	struct sp_view_opts o;
-	struct sp_trace t;
-	int ret;
-
-	memset(&r, 0, sizeof(r));
-	ret = sp_view_opts_parse(&o, &sp_runs_opts, 1, argc, argv, &r);
-	if (ret >= 0)
-		goto out;
-	ret = sp_cli_open(&t, o.traces[0]);
-	if (ret)
-		goto out;
-	ret = sp_view_opts_resolve(&o, &t);
-	if (!ret) {
-		r.o = &o;
-		r.t = &t;
-		ret = write_runs(&r, o.output);
-	}
-	sp_trace_close(&t);
-out:
-	sp_view_opts_release(&o);
-	return ret;
-}
+const struct sp_view_desc sp_view_runs = {
+	.name = "runs",
+	.opts = &runs_opts,
+	.max_traces = 1,
+	.data_size = sizeof(struct runs_out),
+	.parsed = runs_parsed,
+	.plan = runs_plan,
+	.observe = runs_observe,
+	.trace_done = runs_trace_done,
+	.finish = runs_finish,
+	.release = runs_release,
+};

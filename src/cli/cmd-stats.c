@@ -14,6 +14,7 @@
 #include "schedplot/analysis/sleeps.h"
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/driver.h"
 #include "schedplot/cli/evspec.h"
 #include "schedplot/cli/options.h"
 #include "schedplot/analysis/marks.h"
@@ -25,7 +26,7 @@
 
 /* What stats counts: all of the trace, or the views' scope. */
 struct stats_scope {
-	struct sp_view_opts opts;	/* --min/--max/--time, --cpus, --target, resolved */
+	struct sp_view_opts *opts;	/* the run's: --min/--max/--time, --cpus, --target */
 	bool window;			/* a window was asked for */
 	bool scoped;			/* the window, CPUs or tasks were narrowed */
 	int nr_cpus;			/* N: the CPUs counted */
@@ -39,6 +40,10 @@ struct stats_scope {
 	bool json;		/* --json */
 	bool by_command;	/* --by command */
 	long top;		/* --top */
+	bool has_top;		/* --top given */
+	struct sp_model_filter filter;	/* what running/waiting count */
+	struct sp_scope scope;		/* what the waits, migrations and spans count */
+	bool has_spans;			/* --mark or --span: sc->spans set up */
 	struct sp_antagonists hist;	/* each CPU's runs, for ... */
 	struct sp_waited_behind behind;	/* ... who each task waited behind */
 	/* its sums sorted; by command: keyed by the names' string ids */
@@ -65,7 +70,7 @@ static void scope_reset(void *data)
 {
 	struct stats_scope *sc = data;
 
-	memset(sc->busy_ns, 0, sc->opts.nr_cpus * sizeof(*sc->busy_ns));
+	memset(sc->busy_ns, 0, sc->opts->nr_cpus * sizeof(*sc->busy_ns));
 }
 
 /*
@@ -124,7 +129,7 @@ static struct sp_task **sorted_tasks(const struct sp_model *m, const struct stat
 		return NULL;
 	for (i = 0; i < m->nr_tasks; i++)
 		if (m->tasks[i].pid != 0 &&
-		    sp_view_opts_is_target(&sc->opts, m->tasks[i].pid,
+		    sp_view_opts_is_target(sc->opts, m->tasks[i].pid,
 					   sp_model_str(m, m->tasks[i].comm)))
 			v[n++] = &m->tasks[i];
 	qsort(v, n, sizeof(*v), cmp_run);
@@ -402,7 +407,7 @@ static void print_text_sleeps(const struct sp_model *m, const struct stats_scope
 	if (!v)
 		return;
 	for (i = 0; i < sc->sleeps.nr_tasks; i++)
-		if (sp_view_opts_is_target(&sc->opts, sc->sleeps.tasks[i].pid,
+		if (sp_view_opts_is_target(sc->opts, sc->sleeps.tasks[i].pid,
 					   sp_model_comm(m, sc->sleeps.tasks[i].pid)))
 			v[n++] = &sc->sleeps.tasks[i];
 	qsort(v, n, sizeof(*v), cmp_sleeper);
@@ -469,7 +474,7 @@ static void print_text_commands(const struct stats_scope *sc, const struct comma
 static void print_json_scope(const struct sp_trace *t, const struct sp_stats *s,
 			     const struct stats_scope *sc)
 {
-	const struct sp_view_opts *o = &sc->opts;
+	const struct sp_view_opts *o = sc->opts;
 	bool first = true;
 	int c, i;
 
@@ -536,7 +541,7 @@ static void print_text_freq(const struct sp_power *p, const struct stats_scope *
 	for (c = 0; c < p->nr_cpus; c++) {
 		double mean = sp_power_mean_khz(p, c, &known);
 
-		if (!sc->opts.cpus[c])
+		if (!sc->opts->cpus[c])
 			continue;
 		if (!known)
 			printf("%5d  unknown\n", c);
@@ -914,14 +919,14 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		printf("counted     %s, from +%.6f to +%.6f s",
 		       sp_cli_format_duration(b1, 32, counted), (s->t0_ns - m->first_ns) / 1e9,
 		       (s->end_ns - m->first_ns) / 1e9);
-		if (sc->opts.cpus_list)
-			printf(", CPUs %s", sc->opts.cpus_list);
-		for (c = 0; c < sc->opts.nr_targets; c++)
-			printf("%s%s", c ? "," : ", tasks ", sc->opts.targets[c]);
-		for (c = 0; c < sc->opts.nr_target_procs; c++)
-			printf("%s%s", c ? "," : ", processes ", sc->opts.target_procs[c]);
-		for (c = 0; c < sc->opts.nr_target_trees; c++)
-			printf("%s%s", c ? "," : ", trees ", sc->opts.target_trees[c]);
+		if (sc->opts->cpus_list)
+			printf(", CPUs %s", sc->opts->cpus_list);
+		for (c = 0; c < sc->opts->nr_targets; c++)
+			printf("%s%s", c ? "," : ", tasks ", sc->opts->targets[c]);
+		for (c = 0; c < sc->opts->nr_target_procs; c++)
+			printf("%s%s", c ? "," : ", processes ", sc->opts->target_procs[c]);
+		for (c = 0; c < sc->opts->nr_target_trees; c++)
+			printf("%s%s", c ? "," : ", trees ", sc->opts->target_trees[c]);
 		printf("\n");
 	}
 	printf("cpus        %d (%d with records)\n", t->nr_cpus, with_records);
@@ -954,7 +959,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	for (c = 0; c < t->nr_cpus; c++) {
 		const struct sp_cpu *cpu = &m->cpus[c];
 
-		if (!sc->opts.cpus[c])
+		if (!sc->opts->cpus[c])
 			continue;
 		if (cpu->start_ns == SP_NO_TS) {
 			printf("%5d    no records\n", c);
@@ -984,7 +989,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	printf("lost capacity       %s of CPU time, %.2f%% of %d CPUs x the window (CPUs that "
 	       "idled while a task waited)\n", sp_cli_format_duration(b1, 32, s->lost_cpu_ns),
 	       100 * sp_stats_lost_fraction(s), sc->nr_cpus);
-	c = sc->nr_cpus > 1 ? sp_view_opts_one_cpu(&sc->opts, m) : -1;
+	c = sc->nr_cpus > 1 ? sp_view_opts_one_cpu(sc->opts, m) : -1;
 	if (c >= 0)
 		printf("                    all runs of the tasks counted were on CPU %d: if they "
 		       "were bound to it (taskset), the other CPUs could not run them; affinity "
@@ -1075,7 +1080,8 @@ static int behind_by_command(const struct sp_model *m, struct stats_scope *sc)
 
 static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
-	struct stats_scope *sc = ctx->own;
+	struct sp_view_run *run = ctx->own;
+	struct stats_scope *sc = run->data;
 	char *end;
 
 	switch (opt) {
@@ -1089,6 +1095,7 @@ static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		return 0;
 	default:
 		sc->top = strtol(arg, &end, 10);
+		sc->has_top = true;
 		if (*end || end == arg || sc->top < 0)
 			return sp_cli_usage("stats", "--top needs a count, not '%s'", arg);
 		return 0;
@@ -1127,7 +1134,7 @@ static const struct sp_opt_help stats_help[] = {
 	{ NULL, NULL },
 };
 
-const struct sp_cmd_opts sp_stats_opts = {
+static const struct sp_cmd_opts stats_opts = {
 	.name = "stats",
 	.usage =
 	"usage: schedplot stats [OPTIONS] [TRACE.dat]\n"
@@ -1151,173 +1158,165 @@ const struct sp_cmd_opts sp_stats_opts = {
 	.parse = stats_parse,
 };
 
-int sp_cmd_stats(int argc, char **argv)
+/* Only text: no image. */
+static int stats_parsed(struct sp_view_run *run)
 {
-	struct sp_model_filter filter;
-	struct sp_model_observer obs;
-	struct sp_pass pass;
-	struct sp_scope scope;
-	struct command_row *cmds = NULL;
-	struct stats_scope *sc;
-	size_t nr_cmds = 0;
-	uint64_t t0;
-	struct sp_task **tasks;
+	struct stats_scope *sc = run->data;
+
+	sc->opts = &run->opts;
+	if (!sc->has_top)
+		sc->top = 15;
+	sc->window = run->opts.has_min || run->opts.has_max || run->opts.has_time;
+	sc->scoped = sc->window || run->opts.cpus_list || sp_view_opts_has_targets(&run->opts);
+	run->no_image = true;
+	return SP_EXIT_OK;
+}
+
+/*
+ * The statistics, the marks, the spans, the window's busy time and who
+ * each wait waited behind, over the window asked for.
+ */
+static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
+{
+	struct stats_scope *sc = run->data;
+	struct sp_trace *t = &run->trace;
 	struct sp_stats *s;
-	struct sp_trace t;
-	size_t nr_tasks;
+	uint64_t t0;
 	int ret;
-	const char *path;
 
-	sc = calloc(1, sizeof(*sc));
-	if (!sc)
-		return sp_cli_fail(NULL, "out of memory");
-	sc->top = 15;
-	ret = sp_view_opts_parse(&sc->opts, &sp_stats_opts, 1, argc, argv, sc);
-	if (ret >= 0)
-		goto out_inputs;
-	ret = 0;
-	path = sc->opts.traces[0];
-	sc->window = sc->opts.has_min || sc->opts.has_max || sc->opts.has_time;
-	sc->scoped = sc->window || sc->opts.cpus_list || sp_view_opts_has_targets(&sc->opts);
-
-	ret = sp_cli_open(&t, path);
-	if (ret)
-		goto out_inputs;
-	ret = sp_view_opts_resolve(&sc->opts, &t);
-	if (ret) {
-		sp_trace_close(&t);
-		goto out_inputs;
-	}
-	sc->nr_cpus = sp_cli_rw_filter(&filter, &sc->opts);
-	if (!sc->nr_cpus) {
-		ret = sp_cli_usage("stats", "--cpus %s selects no CPU", sc->opts.cpus_list);
-		sp_trace_close(&t);
-		goto out_inputs;
-	}
+	(void)cr;
+	sc->nr_cpus = sp_cli_rw_filter(&sc->filter, sc->opts);
+	if (!sc->nr_cpus)
+		return sp_cli_usage("stats", "--cpus %s selects no CPU", sc->opts->cpus_list);
 	s = malloc(sizeof(*s));
-	if (!s) {
-		ret = sp_cli_fail(path, "out of memory");
-		sp_trace_close(&t);
-		goto out_inputs;
-	}
+	if (!s)
+		return sp_cli_fail(t->path, "out of memory");
 	/* over the window asked for, within the complete window */
-	t0 = t.window_start_ns > sc->opts.t0_ns ? t.window_start_ns : sc->opts.t0_ns;
-	if (t0 > sc->opts.t1_ns)
-		t0 = sc->opts.t1_ns;
-	sp_stats_init(s, t0, sc->opts.t1_ns, sc->nr_cpus);
+	t0 = t->window_start_ns > sc->opts->t0_ns ? t->window_start_ns : sc->opts->t0_ns;
+	if (t0 > sc->opts->t1_ns)
+		t0 = sc->opts->t1_ns;
+	sp_stats_init(s, t0, sc->opts->t1_ns, sc->nr_cpus);
+	sc->stats = s;
 	/*
 	 * The waits and migrations counted: the scope of the views, its
 	 * window cut as the step functions' is when one was asked for
 	 * (without one, every wait of the trace counts).
 	 */
-	scope = sc->opts.scope;
+	sc->scope = sc->opts->scope;
 	if (sc->window)
-		scope.t0_ns = t0;
-	s->scope = scope;
-	sc->stats = s;
-	ret = want_power(&t, &sc->power, t0, sc->opts.t1_ns);
-	if (ret < 0) {
-		ret = sp_cli_fail_code(path, ret, "cannot read the frequency events");
-		goto out;
-	}
+		sc->scope.t0_ns = t0;
+	s->scope = sc->scope;
+	ret = want_power(t, &sc->power, t0, sc->opts->t1_ns);
+	if (ret < 0)
+		return sp_cli_fail_code(t->path, ret, "cannot read the frequency events");
 	if (ret)
 		s->power = &sc->power;
-	sp_pass_init(&pass);
-	sp_stats_observer(s, &obs);
-	sp_pass_add(&pass, &obs);
 	/* all of the trace, or what happened in the window asked for */
-	ret = sp_marks_init(&sc->marks, &t, t.has_topology ? &t.topology : NULL, &scope);
-	if (ret) {
-		ret = sp_cli_fail(path, "out of memory");
-		goto out;
-	}
+	if (sp_marks_init(&sc->marks, t, t->has_topology ? &t->topology : NULL, &sc->scope))
+		return sp_cli_fail(t->path, "out of memory");
 	if (sc->window) {
 		/* each CPU's busy time in the window too */
-		sc->busy_ns = calloc(t.nr_cpus, sizeof(*sc->busy_ns));
-		if (!sc->busy_ns) {
-			ret = sp_cli_fail(path, "out of memory");
-			goto out;
-		}
-		sc->t0_ns = sc->opts.t0_ns;
-		sc->t1_ns = sc->opts.t1_ns;
-		sp_pass_add(&pass, &(struct sp_model_observer){ .run = scope_run,
-								.reset = scope_reset,
-								.data = sc });
+		sc->busy_ns = calloc(t->nr_cpus, sizeof(*sc->busy_ns));
+		if (!sc->busy_ns)
+			return sp_cli_fail(t->path, "out of memory");
+		sc->t0_ns = sc->opts->t0_ns;
+		sc->t1_ns = sc->opts->t1_ns;
 	}
-	sp_marks_observer(&sc->marks, &obs);
-	sp_pass_add(&pass, &obs);
-	if (sc->opts.nr_spans || sc->opts.nr_marks) {
-		ret = sp_evspec_plan(t.reader, path, &sc->opts, &sc->spans, true);
+	if (sc->opts->nr_spans || sc->opts->nr_marks) {
+		ret = sp_evspec_plan(t->reader, t->path, sc->opts, &sc->spans, true);
 		if (ret)
-			goto out;
-		if (sp_spans_init(&sc->spans, &scope, t.reader, t.nr_cpus)) {
-			ret = sp_cli_fail(path, "out of memory");
-			goto out;
-		}
-		sp_spans_observer(&sc->spans, &obs);
-		sp_pass_add(&pass, &obs);
+			return ret;
+		if (sp_spans_init(&sc->spans, &sc->scope, t->reader, t->nr_cpus))
+			return sp_cli_fail(t->path, "out of memory");
+		sc->has_spans = true;
 	}
 	/* who each wait counted waited behind */
-	if (sp_antagonists_init(&sc->hist, t.nr_cpus)) {
-		ret = sp_cli_fail(path, "out of memory");
-		goto out;
+	if (sp_antagonists_init(&sc->hist, t->nr_cpus))
+		return sp_cli_fail(t->path, "out of memory");
+	sc->behind.hist = &sc->hist;
+	sc->behind.scope = sc->scope;
+	sp_sleeps_init(&sc->sleeps, &sc->scope);
+	return SP_EXIT_OK;
+}
+
+static void stats_observe(struct sp_view_run *run, struct sp_view_pass *pass)
+{
+	struct stats_scope *sc = run->data;
+	struct sp_model_observer obs;
+
+	sp_stats_observer(sc->stats, &obs);
+	sp_pass_add(&pass->pass, &obs);
+	if (sc->busy_ns)
+		sp_pass_add(&pass->pass, &(struct sp_model_observer){ .run = scope_run,
+								      .reset = scope_reset,
+								      .data = sc });
+	sp_marks_observer(&sc->marks, &obs);
+	sp_pass_add(&pass->pass, &obs);
+	if (sc->has_spans) {
+		sp_spans_observer(&sc->spans, &obs);
+		sp_pass_add(&pass->pass, &obs);
 	}
 	sp_antagonists_observer(&sc->hist, &obs);
-	sp_pass_add(&pass, &obs);
-	sc->behind.hist = &sc->hist;
-	sc->behind.scope = scope;
+	sp_pass_add(&pass->pass, &obs);
 	sp_waited_behind_observer(&sc->behind, &obs);
-	sp_pass_add(&pass, &obs);
-	sp_sleeps_init(&sc->sleeps, &scope);
+	sp_pass_add(&pass->pass, &obs);
 	sp_sleeps_observer(&sc->sleeps, &obs);
-	sp_pass_add(&pass, &obs);
-	ret = sp_cli_run(&t, &pass, &filter);
-	if (!ret && sp_spans_finish(&sc->spans))
-		ret = sp_cli_fail(path, "out of memory keeping the spans");
-	if (!ret)
-		ret = sp_view_opts_check_targets(&sc->opts, &t.model, path);
-	if (ret)
-		goto out;
+	sp_pass_add(&pass->pass, &obs);
+	pass->filter = &sc->filter;
+}
+
+/* What the pass gathered, printed. */
+static int stats_finish(struct sp_view_run *run)
+{
+	struct stats_scope *sc = run->data;
+	struct sp_trace *t = &run->trace;
+	struct sp_stats *s = sc->stats;
+	struct command_row *cmds = NULL;
+	struct sp_task **tasks;
+	size_t nr_tasks, nr_cmds = 0;
+	int ret = 0;
+
+	if (sp_spans_finish(&sc->spans))
+		return sp_cli_fail(t->path, "out of memory keeping the spans");
 	sp_stats_finish(s);
 	if (s->power)
-		sp_power_finish(s->power, t.model.end_ns);
-	if (s->lat_error) {
-		ret = sp_cli_fail(path, "out of memory keeping %llu wakeup latencies",
-				  (unsigned long long)s->lat.nr);
-		goto out;
-	}
-	if (sc->hist.error || sc->behind.table.error || sc->sleeps.error) {
-		ret = sp_cli_fail(path, "out of memory keeping who the tasks waited behind");
-		goto out;
-	}
+		sp_power_finish(s->power, t->model.end_ns);
+	if (s->lat_error)
+		return sp_cli_fail(t->path, "out of memory keeping %llu wakeup latencies",
+				   (unsigned long long)s->lat.nr);
+	if (sc->hist.error || sc->behind.table.error || sc->sleeps.error)
+		return sp_cli_fail(t->path, "out of memory keeping who the tasks waited behind");
 	if (sc->by_command)
-		ret = behind_by_command(&t.model, sc);
+		ret = behind_by_command(&t->model, sc);
 	else
 		sc->sorted = sp_behind_table_sorted(&sc->behind.table, &sc->nr_sorted);
 	sc->wakers = sp_behind_table_sorted(&sc->sleeps.wakers, &sc->nr_wakers);
 	if (ret || (!sc->sorted && sc->behind.table.nr) ||
-	    (!sc->wakers && sc->sleeps.wakers.nr)) {
-		ret = sp_cli_fail(path, "out of memory");
-		goto out;
-	}
-	tasks = sorted_tasks(&t.model, sc, &nr_tasks);
+	    (!sc->wakers && sc->sleeps.wakers.nr))
+		return sp_cli_fail(t->path, "out of memory");
+	tasks = sorted_tasks(&t->model, sc, &nr_tasks);
 	if (tasks && sc->by_command)
-		cmds = merge_commands(&t.model, tasks, nr_tasks, &nr_cmds);
+		cmds = merge_commands(&t->model, tasks, nr_tasks, &nr_cmds);
 	if (!tasks || (sc->by_command && !cmds)) {
 		free(tasks);
-		ret = sp_cli_fail(path, "out of memory");
-		goto out;
+		return sp_cli_fail(t->path, "out of memory");
 	}
-	warn_contradicted(&t, s);
+	warn_contradicted(t, s);
 	if (sc->json)
-		print_json(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds);
+		print_json(t, s, sc, tasks, nr_tasks, cmds, nr_cmds);
 	else
-		print_text(&t, s, sc, tasks, nr_tasks, cmds, nr_cmds, sc->top);
+		print_text(t, s, sc, tasks, nr_tasks, cmds, nr_cmds, sc->top);
 	free(cmds);
 	free(tasks);
 	if (fflush(stdout) || ferror(stdout))
-		ret = sp_cli_fail(NULL, "cannot write the output");
-out:
+		return sp_cli_fail(NULL, "cannot write the output");
+	return SP_EXIT_OK;
+}
+
+static void stats_release(struct sp_view_run *run)
+{
+	struct stats_scope *sc = run->data;
+
 	free(sc->sorted);
 	free(sc->wakers);
 	sp_sleeps_release(&sc->sleeps);
@@ -1325,13 +1324,22 @@ out:
 	sp_antagonists_release(&sc->hist);
 	sp_marks_release(&sc->marks);
 	sp_spans_release(&sc->spans);
-	sp_stats_release(s);
-	free(s);
+	if (sc->stats) {
+		sp_stats_release(sc->stats);
+		free(sc->stats);
+	}
 	sp_power_release(&sc->power);
-	sp_trace_close(&t);
-out_inputs:
 	free(sc->busy_ns);
-	sp_view_opts_release(&sc->opts);
-	free(sc);
-	return ret;
 }
+
+const struct sp_view_desc sp_view_stats = {
+	.name = "stats",
+	.opts = &stats_opts,
+	.max_traces = 1,
+	.data_size = sizeof(struct stats_scope),
+	.parsed = stats_parsed,
+	.plan = stats_plan,
+	.observe = stats_observe,
+	.finish = stats_finish,
+	.release = stats_release,
+};

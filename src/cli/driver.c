@@ -197,7 +197,8 @@ static int run_view(struct sp_view_run *run)
 		return ret;
 
 	sp_theme_init(&run->theme, o->font_size);
-	desc->size(run);
+	if (desc->size)
+		desc->size(run);
 	ret = run->no_image ? SP_EXIT_OK : probe_output(run);
 	if (!ret && desc->extra)
 		ret = desc->extra->open(run);
@@ -245,7 +246,7 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 		return sp_cli_fail(NULL, "out of memory");
 	}
 	ret = sp_view_opts_parse(&run->opts, desc->opts, desc->max_traces, argc, argv, run);
-	if (ret < 0)
+	if (ret < 0 && desc->draw)
 		ret = sp_view_opts_check_image(&run->opts);
 	if (ret < 0 && desc->parsed) {
 		int checked = desc->parsed(run);

@@ -310,15 +310,10 @@ void sp_cli_inputs_release(struct sp_cli_inputs *in);
  * Subcommands other than the views (those are descriptions run by
  * sp_view_main(), driver.h): argc/argv start at the subcommand's name.
  */
-int sp_cmd_stats(int argc, char **argv);
 int sp_cmd_record(int argc, char **argv);
 int sp_cmd_compare(int argc, char **argv);
-int sp_cmd_runs(int argc, char **argv);
 int sp_cmd_export(int argc, char **argv);
 
-/* Their command lines (options.h). */
-extern const struct sp_cmd_opts sp_stats_opts;
-extern const struct sp_cmd_opts sp_runs_opts;
 extern const struct sp_cmd_opts sp_export_opts;
 
 /* A CSV output (--csv): an atomic output, or standard output. */

@@ -101,7 +101,7 @@ struct sp_view_desc {
 	/* after parsing: check the options together; SP_EXIT_OK or a code; may be NULL */
 	int (*parsed)(struct sp_view_run *run);
 
-	/* the image's size: run->width, and run->height or 0 */
+	/* the image's size: run->width, and run->height or 0; NULL: no image */
 	void (*size)(struct sp_view_run *run);
 	/* before the pass; @cr is the output's context when it is open, else NULL */
 	int (*plan)(struct sp_view_run *run, struct _cairo *cr);
@@ -111,7 +111,8 @@ struct sp_view_desc {
 	int (*trace_done)(struct sp_view_run *run);
 	/* after the last pass: finish what it gathered; sets run->height if it was 0 */
 	int (*finish)(struct sp_view_run *run);
-	/* draw the image on a surface of run->width x run->height */
+	/* draw the image on a surface of run->width x run->height; NULL: no image
+	 * (then desc->parsed sets run->no_image) */
 	int (*draw)(struct sp_view_run *run, struct _cairo *cr);
 	/* free run->data's contents (run->data itself is the driver's); may be NULL */
 	void (*release)(struct sp_view_run *run);
@@ -156,6 +157,9 @@ extern const struct sp_view_desc sp_view_overview;
 extern const struct sp_view_desc sp_view_latency;
 extern const struct sp_view_desc sp_view_tasks;
 extern const struct sp_view_desc sp_view_explain;
+/* The commands that print text only (no image): no size or draw hook. */
+extern const struct sp_view_desc sp_view_stats;
+extern const struct sp_view_desc sp_view_runs;
 
 /* The --csv output of running-waiting and overview (cmd-running-waiting.c). */
 extern const struct sp_view_extra sp_view_csv;
