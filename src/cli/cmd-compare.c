@@ -743,6 +743,7 @@ static void compare_release(struct sp_cmp *c)
 			free(c->g[i].runs[r].samples);
 			free(c->g[i].runs[r].waits);
 			free(c->g[i].runs[r].noise);
+			free(c->g[i].runs[r].target_cpus);
 		}
 		free(c->g[i].runs);
 		free(c->o.files[i]);

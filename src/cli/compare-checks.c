@@ -6,6 +6,7 @@
  * groups.
  */
 #define _GNU_SOURCE	/* qsort_r */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -216,35 +217,57 @@ static void check_warmup(struct sp_cmp *c)
 	c->nr_checks++;
 }
 
-/* A source of noise tried against the runs' durations: a command on a CPU, or on all. */
+/* A kind of candidate beyond the kinds of struct sp_cmp_noise: the frequency's spread. */
+#define NOISE_FREQ	(SP_CMP_NOISE_SOFTIRQ + 1)
+
+/*
+ * A source of noise tried against the runs' durations: a command, a
+ * handler or a vector on a CPU or on all of them, or the frequency spread.
+ */
 struct noise_candidate {
-	char comm[32];
+	int kind;		/* enum sp_cmp_noise_kind, or NOISE_FREQ */
+	char name[32];
 	int cpu;		/* -1: on all the targets' CPUs */
 	double rho, p;
-	double slow, fast;	/* mean ns in the slower and the faster half of the runs */
+	double slow, fast;	/* mean ns (the spread) in the slower and the faster half of the runs */
 };
 
-/* the time of @comm on @cpu (-1: on any) in @run */
-static double noise_of(const struct sp_cmp_run *run, const char *comm, int cpu)
+/* "the kworker/1:1", "the interrupt virtio1-req.0", "the softirq BLOCK" */
+static const char *const kind_words[] = {
+	[SP_CMP_NOISE_TASK] = "",
+	[SP_CMP_NOISE_IRQ] = "interrupt ",
+	[SP_CMP_NOISE_SOFTIRQ] = "softirq ",
+};
+
+/* the value of @cd in @run: the time of its source on its CPU (-1: on any), or the spread */
+static double noise_of(const struct sp_cmp_run *run, const struct noise_candidate *cd)
 {
 	double ns = 0;
 
-	for (size_t k = 0; k < run->nr_noise; k++)
-		if (!strcmp(run->noise[k].comm, comm) && (cpu < 0 || run->noise[k].cpu == cpu))
-			ns += (double)run->noise[k].ns;
+	if (cd->kind == NOISE_FREQ)
+		return run->has_freq ? run->freq_spread : NAN;
+	for (size_t k = 0; k < run->nr_noise; k++) {
+		const struct sp_cmp_noise *e = &run->noise[k];
+
+		if ((int)e->kind == cd->kind && !strcmp(e->name, cd->name) &&
+		    (cd->cpu < 0 || e->cpu == cd->cpu))
+			ns += (double)e->ns;
+	}
 	return ns;
 }
 
-static bool has_candidate(const struct noise_candidate *cand, size_t n, const char *comm, int cpu)
+static bool has_candidate(const struct noise_candidate *cand, size_t n,
+			  const struct sp_cmp_noise *e, int cpu)
 {
 	for (size_t i = 0; i < n; i++)
-		if (cand[i].cpu == cpu && !strcmp(cand[i].comm, comm))
+		if (cand[i].kind == (int)e->kind && cand[i].cpu == cpu &&
+		    !strcmp(cand[i].name, e->name))
 			return true;
 	return false;
 }
 
-/* whether @comm ran on one of the targets' CPUs only, in every run: its total is that CPU's */
-static bool ran_on_one_cpu(const struct sp_cmp_group *grp, const char *comm)
+/* whether @cd's source took time on one of the targets' CPUs only, in every run */
+static bool on_one_cpu(const struct sp_cmp_group *grp, const struct noise_candidate *cd)
 {
 	int cpu = -1;
 
@@ -252,7 +275,7 @@ static bool ran_on_one_cpu(const struct sp_cmp_group *grp, const char *comm)
 		for (size_t k = 0; k < grp->runs[r].nr_noise; k++) {
 			const struct sp_cmp_noise *e = &grp->runs[r].noise[k];
 
-			if (strcmp(e->comm, comm))
+			if ((int)e->kind != cd->kind || strcmp(e->name, cd->name))
 				continue;
 			if (cpu >= 0 && e->cpu != cpu)
 				return false;
@@ -269,21 +292,102 @@ static int cmp_index_by(const void *pa, const void *pb, void *arg)
 	return (d[a] > d[b]) - (d[a] < d[b]);
 }
 
+/* every source of @grp's runs, on each CPU and on all, and the frequency spread when known */
+static int noise_candidates(const struct sp_cmp_group *grp, struct noise_candidate **cand,
+			    size_t *nr)
+{
+	size_t alloc = 0;
+	bool freq = true;
+
+	*cand = NULL;
+	*nr = 0;
+	for (int r = 0; r < grp->nr_runs; r++) {
+		freq &= grp->runs[r].has_freq;
+		for (size_t k = 0; k < grp->runs[r].nr_noise; k++) {
+			const struct sp_cmp_noise *e = &grp->runs[r].noise[k];
+
+			for (int pass = 0; pass < 2; pass++) {
+				int cpu = pass ? -1 : e->cpu;
+				struct noise_candidate *cd;
+
+				if (has_candidate(*cand, *nr, e, cpu))
+					continue;
+				if (sp_grow_array(cand, &alloc, *nr + 1, sizeof(**cand)))
+					return -ENOMEM;
+				cd = &(*cand)[(*nr)++];
+				memset(cd, 0, sizeof(*cd));
+				cd->kind = (int)e->kind;
+				snprintf(cd->name, sizeof(cd->name), "%s", e->name);
+				cd->cpu = cpu;
+			}
+		}
+	}
+	if (freq) {
+		if (sp_grow_array(cand, &alloc, *nr + 1, sizeof(**cand)))
+			return -ENOMEM;
+		memset(&(*cand)[*nr], 0, sizeof(**cand));
+		(*cand)[*nr].kind = NOISE_FREQ;
+		(*cand)[(*nr)++].cpu = -1;
+	}
+	return 0;
+}
+
 /*
- * Which other command's time on the targets' CPUs moves with the duration
- * across the runs of group @g: Spearman's rho and p for each command on
- * each CPU and on all of them; the one of smallest p that goes with the
- * duration and matters is named, with its p and Hochberg's verdict over
- * all those tried.
+ * Whether @cd matters: it goes with the duration, and its time differs
+ * between the slow and the fast runs by 5% of a run's mean duration or
+ * more (the spread by 5 points or more): a correlated trifle explains
+ * nothing.  A source on one CPU only is named with its CPU, not twice.
+ */
+static bool noise_matters(const struct sp_cmp_group *grp, const struct noise_candidate *cd,
+			  double mean_ns)
+{
+	if (!(cd->rho > 0))
+		return false;
+	if (cd->kind == NOISE_FREQ)
+		return cd->slow - cd->fast >= 0.05;
+	return cd->slow - cd->fast >= 0.05 * mean_ns && !(cd->cpu < 0 && on_one_cpu(grp, cd));
+}
+
+static void noise_name(struct sp_cmp_check *ck, const struct noise_candidate *cd)
+{
+	char slow[32], fast[32];
+
+	if (cd->kind == NOISE_FREQ) {
+		add(ck, " a frequency spread of %.0f%% against %.0f%% (the time-weighted standard "
+		    "deviation of the frequency on the targets' CPUs over its mean", 100 * cd->slow,
+		    100 * cd->fast);
+	} else {
+		format_time(slow, sizeof(slow), (uint64_t)cd->slow);
+		format_time(fast, sizeof(fast), (uint64_t)cd->fast);
+		if (cd->fast > 0 && cd->slow / cd->fast >= 100)
+			add(ck, " over 100x the %s%s time", kind_words[cd->kind], cd->name);
+		else if (cd->fast > 0)
+			add(ck, " %.*fx the %s%s time", cd->slow / cd->fast < 10 ? 1 : 0,
+			    cd->slow / cd->fast, kind_words[cd->kind], cd->name);
+		else
+			add(ck, " all the %s%s time", kind_words[cd->kind], cd->name);
+		if (cd->cpu >= 0)
+			add(ck, " on CPU %d", cd->cpu);
+		add(ck, " (%s against %s a run", slow, cd->fast > 0 ? fast : "none");
+	}
+	add(ck, ", Spearman %.2f with the duration, p %.2g", cd->rho, cd->p);
+}
+
+/*
+ * Which source of noise on the targets' CPUs moves with the duration
+ * across the runs of group @g: Spearman's rho and p for each command,
+ * interrupt handler and softirq vector on each CPU and on all of them,
+ * and for the frequency spread; the three of smallest p that go with the
+ * duration and matter are named, with their p and Hochberg's verdict
+ * over all those tried.
  */
 static void noise_group(struct sp_cmp *c, int g, struct sp_cmp_check *ck)
 {
 	const struct sp_cmp_group *grp = &c->g[g];
-	size_t n = (size_t)grp->nr_runs, nr = 0, alloc = 0, i, best[3], nr_best = 0, *order = NULL;
+	size_t n = (size_t)grp->nr_runs, nr = 0, i, best[3], nr_best = 0, *order = NULL;
 	struct noise_candidate *cand = NULL;
 	double *dur = NULL, *v = NULL, *pv = NULL, *alpha = NULL, total = 0;
 	bool *sig = NULL;
-	char slow[32], fast[32];
 
 	if (n < 4)
 		return;
@@ -298,23 +402,7 @@ static void noise_group(struct sp_cmp *c, int g, struct sp_cmp_check *ck)
 		order[i] = i;
 	}
 	qsort_r(order, n, sizeof(*order), cmp_index_by, dur);
-	for (i = 0; i < n; i++)
-		for (size_t k = 0; k < grp->runs[i].nr_noise; k++) {
-			const struct sp_cmp_noise *e = &grp->runs[i].noise[k];
-
-			for (int pass = 0; pass < 2; pass++) {
-				int cpu = pass ? -1 : e->cpu;
-
-				if (has_candidate(cand, nr, e->comm, cpu))
-					continue;
-				if (sp_grow_array(&cand, &alloc, nr + 1, sizeof(*cand)))
-					goto out;
-				memset(&cand[nr], 0, sizeof(cand[nr]));
-				snprintf(cand[nr].comm, sizeof(cand[nr].comm), "%s", e->comm);
-				cand[nr++].cpu = cpu;
-			}
-		}
-	if (!nr)
+	if (noise_candidates(grp, &cand, &nr) || !nr)
 		goto out;
 	pv = calloc(nr, sizeof(*pv));
 	alpha = calloc(nr, sizeof(*alpha));
@@ -326,28 +414,21 @@ static void noise_group(struct sp_cmp *c, int g, struct sp_cmp_check *ck)
 		double sum = 0;
 
 		for (i = 0; i < n; i++) {
-			v[i] = noise_of(&grp->runs[i], cd->comm, cd->cpu);
+			v[i] = noise_of(&grp->runs[i], cd);
 			sum += v[i];
 		}
 		cd->p = 1;
 		cd->rho = NAN;
-		/* below 0.1% of the runs' time it cannot explain much */
-		if (sum >= 0.001 * total && !sp_spearman(dur, v, n, true, &cd->rho, &cd->p) &&
-		    isnan(cd->rho))
+		/* below 0.1% of the runs' time a source cannot explain much */
+		if ((cd->kind == NOISE_FREQ || sum >= 0.001 * total) &&
+		    !sp_spearman(dur, v, n, true, &cd->rho, &cd->p) && isnan(cd->rho))
 			cd->p = 1;
 		for (i = 0; i < n / 2; i++) {
 			cd->fast += v[order[i]] / (double)(n / 2);
 			cd->slow += v[order[n - 1 - i]] / (double)(n / 2);
 		}
 		pv[j] = cd->p;
-		/*
-		 * named: the three of smallest p among those that go with the
-		 * duration and whose time differs between the slow and the fast
-		 * runs by 5% of a run's mean duration or more (a correlated
-		 * trifle explains nothing)
-		 */
-		if (cd->rho > 0 && cd->slow - cd->fast >= 0.05 * total / (double)n &&
-		    !(cd->cpu < 0 && ran_on_one_cpu(grp, cd->comm))) {
+		if (noise_matters(grp, cd, total / (double)n)) {
 			size_t at = nr_best < 3 ? nr_best++ : 3;
 
 			while (at > 0 && cand[best[at - 1]].p > cd->p) {
@@ -364,23 +445,11 @@ static void noise_group(struct sp_cmp *c, int g, struct sp_cmp_check *ck)
 	add(ck, "%sin %s the slow half of the runs against the fast half had", *ck->text ? "; " :
 	    "", grp->name);
 	for (size_t b = 0; b < nr_best; b++) {
-		const struct noise_candidate *cd = &cand[best[b]];
-
-		format_time(slow, sizeof(slow), (uint64_t)cd->slow);
-		format_time(fast, sizeof(fast), (uint64_t)cd->fast);
-		add(ck, "%s ", b ? "," : "");
-		if (cd->fast > 0)
-			add(ck, "%.*fx the %s time", cd->slow / cd->fast < 10 ? 1 : 0,
-			    cd->slow / cd->fast, cd->comm);
-		else
-			add(ck, "all the %s time", cd->comm);
-		if (cd->cpu >= 0)
-			add(ck, " on CPU %d", cd->cpu);
-		add(ck, " (%s against %s a run, Spearman %.2f with the duration, p %.2g%s)", slow,
-		    cd->fast > 0 ? fast : "none", cd->rho, cd->p,
-		    sig[best[b]] ? ", significant" : "");
+		add(ck, "%s", b ? "," : "");
+		noise_name(ck, &cand[best[b]]);
+		add(ck, "%s)", sig[best[b]] ? ", significant" : "");
 	}
-	add(ck, " (Hochberg over %zu commands and CPUs)", nr);
+	add(ck, " (Hochberg over %zu source%s and CPU%s)", nr, nr == 1 ? "" : "s", nr == 1 ? "" : "s");
 out:
 	free(dur);
 	free(v);
@@ -391,7 +460,7 @@ out:
 	free(sig);
 }
 
-/* the command that took most time on one of the targets' CPUs in @run, or NULL */
+/* the source that took most time on one of the targets' CPUs in @run, or NULL */
 static const struct sp_cmp_noise *top_noise(const struct sp_cmp_run *run)
 {
 	const struct sp_cmp_noise *top = NULL;
@@ -402,7 +471,7 @@ static const struct sp_cmp_noise *top_noise(const struct sp_cmp_run *run)
 	return top;
 }
 
-/* the runs in which one other command took 5% or more of the duration on one CPU */
+/* the runs in which one source took 5% or more of the duration on one CPU */
 static void noise_runs(struct sp_cmp *c, struct sp_cmp_check *ck)
 {
 	int i, r, shown = 0;
@@ -421,9 +490,9 @@ static void noise_runs(struct sp_cmp *c, struct sp_cmp_check *ck)
 				return;
 			}
 			format_time(t, sizeof(t), top->ns);
-			add(ck, "%s%s: %s %s on CPU %d (%.0f%% of its duration)",
-			    shown > 1 ? ", " : "", base(run->file), top->comm, t, top->cpu,
-			    100 * (double)top->ns / dur);
+			add(ck, "%s%s: %s%s %s on CPU %d (%.0f%% of its duration)",
+			    shown > 1 ? ", " : "", base(run->file), kind_words[top->kind], top->name,
+			    t, top->cpu, 100 * (double)top->ns / dur);
 		}
 }
 

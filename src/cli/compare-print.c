@@ -62,37 +62,82 @@ static void shift_withheld_reason(const struct sp_cmp *c, const struct sp_shift_
 			 c->shift.nr_a < c->shift.nr_b ? c->shift.nr_a : c->shift.nr_b);
 }
 
-static int cmp_noise_ns(const void *pa, const void *pb)
+/* the order of the noise in the JSON: most time first, then by kind, name and CPU */
+static int cmp_noise(const struct sp_cmp_noise *a, const struct sp_cmp_noise *b)
 {
-	const struct sp_cmp_noise *a = pa, *b = pb;
+	int d;
 
 	if (a->ns != b->ns)
 		return (a->ns < b->ns) - (a->ns > b->ns);
-	return strcmp(a->comm, b->comm);
+	if (a->kind != b->kind)
+		return (a->kind > b->kind) - (a->kind < b->kind);
+	d = strcmp(a->name, b->name);
+	return d ? d : (a->cpu > b->cpu) - (a->cpu < b->cpu);
 }
 
-/* --target: the five commands that took most time on the targets' CPUs */
-static void print_other_tasks(const struct sp_cmp_run *run)
+/*
+ * The @max first sources of @run whose kind is in @kinds (a bit each), in
+ * the order of cmp_noise(): each the least after the one before (no copy
+ * to sort, so nothing can fail half-way).
+ */
+static void print_noise(const struct sp_cmp_run *run, unsigned int kinds, size_t max,
+			const char *name_key)
 {
-	struct sp_cmp_noise *v;
-	size_t k, n = run->nr_noise;
+	const struct sp_cmp_noise *prev = NULL;
 
-	if (!run->noise)
-		return;
-	v = malloc((n ? n : 1) * sizeof(*v));
-	printf(", \"other_tasks\": [");
-	if (v) {
-		memcpy(v, run->noise, n * sizeof(*v));
-		qsort(v, n, sizeof(*v), cmp_noise_ns);
-		for (k = 0; k < n && k < 5; k++) {
-			printf("%s{\"command\": ", k ? ", " : "");
-			sp_cli_json_string(stdout, v[k].comm);
-			printf(", \"cpu\": %d, \"ns\": %llu}", v[k].cpu,
-			       (unsigned long long)v[k].ns);
+	printf("[");
+	for (size_t shown = 0; shown < max; shown++) {
+		const struct sp_cmp_noise *next = NULL;
+
+		for (size_t k = 0; k < run->nr_noise; k++) {
+			const struct sp_cmp_noise *e = &run->noise[k];
+
+			if (!(kinds & 1u << e->kind) || (prev && cmp_noise(e, prev) <= 0))
+				continue;
+			if (!next || cmp_noise(e, next) < 0)
+				next = e;
 		}
-		free(v);
+		if (!next)
+			break;
+		printf("%s{", shown ? ", " : "");
+		if (next->kind != SP_CMP_NOISE_TASK)
+			printf("\"kind\": \"%s\", ", next->kind == SP_CMP_NOISE_IRQ ? "irq" : "softirq");
+		printf("\"%s\": ", name_key);
+		sp_cli_json_string(stdout, next->name);
+		printf(", \"cpu\": %d, \"ns\": %llu}", next->cpu, (unsigned long long)next->ns);
+		prev = next;
 	}
 	printf("]");
+}
+
+/*
+ * --target: the five commands that took most time on the targets' CPUs
+ * while they ran, every interrupt handler and softirq vector there (null
+ * when the trace has no irq events) and the frequency (null when unknown)
+ */
+static void print_other_tasks(const struct sp_cmp_run *run)
+{
+	if (!run->has_noise)
+		return;
+	printf(", \"targets_ns\": [%llu, %llu], \"target_cpus\": [",
+	       (unsigned long long)run->targets_ns[0], (unsigned long long)run->targets_ns[1]);
+	for (size_t k = 0; k < run->nr_target_cpus; k++)
+		printf("%s%d", k ? ", " : "", run->target_cpus[k]);
+	printf("]");
+	printf(", \"other_tasks\": ");
+	print_noise(run, 1u << SP_CMP_NOISE_TASK, 5, "command");
+	printf(", \"interrupts\": ");
+	if (run->has_irq)
+		print_noise(run, 1u << SP_CMP_NOISE_IRQ | 1u << SP_CMP_NOISE_SOFTIRQ, SIZE_MAX,
+			    "name");
+	else
+		printf("null");
+	printf(", \"frequency\": ");
+	if (run->has_freq)
+		printf("{\"mean_khz\": %.17g, \"spread\": %.17g}", run->freq_mean_khz,
+		       run->freq_spread);
+	else
+		printf("null");
 }
 
 void sp_cmp_print_json(const struct sp_cmp *c)

@@ -12,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedplot/analysis/irqtime.h"
 #include "schedplot/analysis/stats.h"
 #include "schedplot/analysis/warmup.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/compare.h"
+#include "schedplot/base/error.h"
 #include "schedplot/model/model.h"
+#include "schedplot/model/power.h"
 #include "schedplot/model/target.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/trace/reader.h"
@@ -49,11 +52,7 @@ struct trace_pass {
 	uint64_t from_ns;		/* the numbers count from here: after the warm-up */
 	struct sp_warmup wu;		/* the run's series, window by window */
 	bool has_wu;
-	/* --target: the other tasks' time by command and CPU, and the targets' CPUs */
-	struct sp_cmp_noise *noise;
-	size_t nr_noise, alloc_noise;
-	bool *target_cpu;
-	int noise_error;
+	bool *target_cpu;		/* --target: the CPUs they ran on */
 };
 
 static void target_patterns(const struct sp_cmp_opts *o, struct sp_target *tg)
@@ -71,12 +70,24 @@ static bool has_targets(const struct sp_cmp_opts *o)
 	return o->nr_targets || o->nr_target_procs || o->nr_target_trees;
 }
 
-static bool is_target(const struct trace_pass *p, int pid)
+/* the name of @r's task as the run began (doc/design.md "Scope"), else its last */
+static const char *run_comm(const struct sp_model *m, const struct sp_run *r)
+{
+	return r->start_comm ? sp_model_str(m, r->start_comm) : sp_model_comm(m, r->pid);
+}
+
+static bool is_target_in(const struct sp_cmp_opts *o, const struct sp_model *m, int pid,
+			 const char *comm)
 {
 	struct sp_target tg;
 
-	target_patterns(p->o, &tg);
-	return sp_target_match(&tg, &p->t->model, pid, sp_model_comm(&p->t->model, pid));
+	target_patterns(o, &tg);
+	return sp_target_match(&tg, m, pid, comm);
+}
+
+static bool is_target(const struct trace_pass *p, int pid)
+{
+	return is_target_in(p->o, &p->t->model, pid, sp_model_comm(&p->t->model, pid));
 }
 
 /* Warn about the patterns that select no task of the trace. */
@@ -125,43 +136,18 @@ static void pass_wait(void *data, const struct sp_wait *w)
 		sp_stats_latency(&p->stats, w->dur_ns);
 }
 
-/* @ns more of command @comm on @cpu */
-static void add_noise(struct trace_pass *p, int cpu, const char *comm, uint64_t ns)
-{
-	struct sp_cmp_noise *n;
-	size_t i;
-
-	for (i = p->nr_noise; i-- > 0;) {
-		n = &p->noise[i];
-		if (n->cpu == cpu && !strncmp(n->comm, comm, sizeof(n->comm) - 1)) {
-			n->ns += ns;
-			return;
-		}
-	}
-	if (p->noise_error || sp_grow_array(&p->noise, &p->alloc_noise, p->nr_noise + 1,
-					    sizeof(*p->noise))) {
-		p->noise_error = -ENOMEM;
-		return;
-	}
-	n = &p->noise[p->nr_noise++];
-	memset(n, 0, sizeof(*n));
-	snprintf(n->comm, sizeof(n->comm), "%s", *comm ? comm : "?");
-	n->cpu = cpu;
-	n->ns = ns;
-}
-
-static void pass_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+static void pass_run(void *data, const struct sp_run *r)
 {
 	struct trace_pass *p = data;
+	uint64_t t0 = r->start_ns, t1 = r->end_ns;
+	int cpu = r->cpu;
 
-	if (pid == 0 || t1 <= p->from_ns)
+	if (r->pid == 0 || t1 <= t0 || t1 <= p->from_ns)
 		return;
 	if (t0 < p->from_ns)
 		t0 = p->from_ns;
-	if (!is_target(p, pid)) {
-		add_noise(p, cpu, sp_model_comm(&p->t->model, pid), t1 - t0);
+	if (!is_target_in(p->o, &p->t->model, r->pid, run_comm(&p->t->model, r)))
 		return;
-	}
 	if (p->target_cpu && cpu >= 0 && cpu < p->t->nr_cpus)
 		p->target_cpu[cpu] = true;
 	if (!p->target_seen || t0 < p->target_first_ns)
@@ -196,7 +182,6 @@ static void pass_reset(void *data)
 		sp_warmup_reset(&p->wu);
 	p->target_seen = false;
 	p->target_first_ns = p->target_last_ns = 0;
-	p->nr_noise = 0;
 	if (p->target_cpu)
 		memset(p->target_cpu, 0, (size_t)p->t->nr_cpus * sizeof(bool));
 	p->nr_migrations = 0;
@@ -239,7 +224,7 @@ static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t
 	obs.wait = pass_wait;
 	obs.migration = pass_migration;
 	if (has_targets(o))
-		obs.run = pass_run;
+		obs.run_info = pass_run;
 	obs.reset = pass_reset;
 	obs.data = p;
 	sp_pass_init_one(&pass, &obs);
@@ -249,28 +234,164 @@ static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t
 	if (ret) {
 		sp_stats_release(&p->stats);
 		sp_warmup_release(&p->wu);
-		free(p->noise);
 		free(p->target_cpu);
 		sp_trace_close(t);
 	}
 	return ret;
 }
 
-/* the other tasks' time on the targets' CPUs, kept in @r */
-static int keep_noise(struct trace_pass *p, struct sp_cmp_run *r)
-{
-	size_t i, n = 0;
+/*
+ * The second pass with --target: what else took time on the CPUs the
+ * targets ran on while they ran (from the first moment one was current to
+ * the last), once the first pass has found those CPUs and that time.
+ */
+struct noise_pass {
+	const struct sp_cmp_opts *o;
+	struct sp_trace *t;
+	const bool *target_cpu;
+	uint64_t t0_ns, t1_ns;
+	struct sp_cmp_noise *noise;
+	size_t nr_noise, alloc_noise;
+	struct sp_irqtime irq;
+	struct sp_power power;
+	int error;
+};
 
-	if (p->noise_error)
-		return p->noise_error;
-	for (i = 0; i < p->nr_noise; i++)
-		if (p->noise[i].cpu >= 0 && p->noise[i].cpu < p->t->nr_cpus &&
-		    p->target_cpu[p->noise[i].cpu])
-			p->noise[n++] = p->noise[i];
-	r->noise = p->noise;
-	r->nr_noise = n;
-	p->noise = NULL;
-	return 0;
+/* @ns more of @name, of @kind, on @cpu */
+static void add_noise(struct noise_pass *np, enum sp_cmp_noise_kind kind, int cpu,
+		      const char *name, uint64_t ns)
+{
+	struct sp_cmp_noise *n;
+	size_t i;
+
+	for (i = np->nr_noise; i-- > 0;) {
+		n = &np->noise[i];
+		if (n->kind == kind && n->cpu == cpu && !strncmp(n->name, name, sizeof(n->name) - 1)) {
+			n->ns += ns;
+			return;
+		}
+	}
+	if (np->error || sp_grow_array(&np->noise, &np->alloc_noise, np->nr_noise + 1,
+				       sizeof(*np->noise))) {
+		np->error = -ENOMEM;
+		return;
+	}
+	n = &np->noise[np->nr_noise++];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	snprintf(n->name, sizeof(n->name), "%s", *name ? name : "?");
+	n->cpu = cpu;
+	n->ns = ns;
+}
+
+static bool on_target_cpu(const struct noise_pass *np, int cpu)
+{
+	return cpu >= 0 && cpu < np->t->nr_cpus && np->target_cpu[cpu];
+}
+
+static void noise_run(void *data, const struct sp_run *r)
+{
+	struct noise_pass *np = data;
+	uint64_t t0 = r->start_ns > np->t0_ns ? r->start_ns : np->t0_ns;
+	uint64_t t1 = r->end_ns < np->t1_ns ? r->end_ns : np->t1_ns;
+	const char *comm;
+
+	if (r->pid == 0 || t1 <= t0 || !on_target_cpu(np, r->cpu))
+		return;
+	comm = run_comm(&np->t->model, r);
+	if (!is_target_in(np->o, &np->t->model, r->pid, comm))
+		add_noise(np, SP_CMP_NOISE_TASK, r->cpu, comm, t1 - t0);
+}
+
+static void noise_extra(void *data, const struct sp_event *ev)
+{
+	struct noise_pass *np = data;
+
+	sp_irqtime_add(&np->irq, ev);
+	sp_power_add(&np->power, ev);
+}
+
+static void noise_reset(void *data)
+{
+	struct noise_pass *np = data;
+
+	np->nr_noise = 0;
+	sp_irqtime_reset(&np->irq);
+	sp_power_reset(&np->power);
+}
+
+/* the second pass over @r->file: the noise of @p's targets, into @r */
+static int noise_pass(const struct sp_cmp_opts *o, const struct trace_pass *p,
+		      struct sp_cmp_run *r)
+{
+	struct noise_pass np = { .o = o, .target_cpu = p->target_cpu };
+	struct sp_model_observer obs = { 0 };
+	struct sp_error err;
+	struct sp_pass pass;
+	struct sp_trace t;
+	int ret, irq;
+
+	ret = sp_cli_open(&t, r->file);
+	if (ret)
+		return ret;
+	np.t = &t;
+	np.t0_ns = p->target_first_ns;
+	np.t1_ns = p->target_last_ns;
+	sp_error_clear(&err);
+	ret = sp_irqtime_init(&np.irq, t.nr_cpus, np.t0_ns, np.t1_ns);
+	if (!ret)
+		ret = sp_power_init(&np.power, t.nr_cpus, np.t0_ns, np.t1_ns);
+	irq = ret ? ret : sp_irqtime_request(&np.irq, t.reader, &err);
+	ret = irq < 0 ? irq : sp_power_request(&np.power, t.reader, true, false, &err);
+	if (!ret) {
+		obs.run_info = noise_run;
+		obs.extra = noise_extra;
+		obs.reset = noise_reset;
+		obs.data = &np;
+		sp_pass_init_one(&pass, &obs);
+		/* the first pass reported what is odd in the trace already */
+		ret = sp_trace_run(&t, &pass, NULL, &err);
+	}
+	if (!ret)
+		ret = np.error ? np.error : np.irq.error;
+	if (ret) {
+		if (!err.code)
+			err.code = ret;
+		sp_cli_error(r->file, &err);
+		ret = SP_EXIT_FAILURE;
+		goto out;
+	}
+	sp_power_finish(&np.power, t.model.end_ns);
+	for (size_t i = 0; i < np.irq.nr_src; i++) {
+		const struct sp_irqtime_source *s = &np.irq.src[i];
+
+		if (s->ns && on_target_cpu(&np, s->cpu))
+			add_noise(&np, s->kind == SP_IRQTIME_IRQ ? SP_CMP_NOISE_IRQ :
+				  SP_CMP_NOISE_SOFTIRQ, s->cpu, s->name, s->ns);
+	}
+	r->target_cpus = sp_alloc_array((size_t)t.nr_cpus + 1, sizeof(*r->target_cpus));
+	if (np.error || !r->target_cpus) {
+		ret = sp_cli_fail(r->file, "out of memory");
+		goto out;
+	}
+	for (int c = 0; c < t.nr_cpus; c++)
+		if (np.target_cpu[c])
+			r->target_cpus[r->nr_target_cpus++] = c;
+	r->has_freq = sp_power_spread(&np.power, np.target_cpu, &r->freq_mean_khz,
+				      &r->freq_spread) > 0;
+	r->has_noise = true;
+	r->targets_ns[0] = np.t0_ns;
+	r->targets_ns[1] = np.t1_ns;
+	r->has_irq = irq > 0;
+	r->noise = np.noise;
+	r->nr_noise = np.nr_noise;
+	np.noise = NULL;
+out:
+	free(np.noise);
+	sp_irqtime_release(&np.irq);
+	sp_power_release(&np.power);
+	sp_trace_close(&t);
+	return ret;
 }
 
 int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
@@ -291,7 +412,6 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	if (o->skip_warmup == SP_CMP_SKIP_AUTO && r->warmup_ns) {
 		sp_stats_release(&p.stats);
 		sp_warmup_release(&p.wu);
-		free(p.noise);
 		free(p.target_cpu);
 		sp_trace_close(&t);
 		memset(&p, 0, sizeof(p));
@@ -300,10 +420,6 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 			return ret;
 	}
 	r->skipped_ns = p.from_ns - t.window_start_ns;
-	if (has_targets(o) && keep_noise(&p, r)) {
-		ret = sp_cli_fail(r->file, "out of memory");
-		goto out;
-	}
 	/* the waits are kept sorted: sorted first, the summary reads them */
 	sorted = sp_samples_sort(&p.stats.lat);
 	sp_stats_finish(&p.stats);
@@ -367,10 +483,11 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	for (i = 0; !o->no_shift && i < r->nr_waits; i++)
 		r->samples[i] = (double)r->waits[i];
 	r->nr_samples = o->no_shift ? 0 : r->nr_waits;
+	if (has_targets(o))
+		ret = noise_pass(o, &p, r);
 out:
 	sp_stats_release(&p.stats);
 	sp_warmup_release(&p.wu);
-	free(p.noise);
 	free(p.target_cpu);
 	sp_trace_close(&t);
 	return ret;

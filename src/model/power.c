@@ -4,6 +4,7 @@
  * include/schedplot/model/power.h.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,7 @@ static void close_segment(struct sp_power *p, int kind, int cpu, uint64_t t1)
 
 		if (b > a) {
 			pc->khz_ns += (double)v * (double)(b - a);
+			pc->khz2_ns += (double)v * (double)v * (double)(b - a);
 			pc->freq_known_ns += b - a;
 		}
 	}
@@ -153,4 +155,29 @@ double sp_power_mean_khz(const struct sp_power *p, int cpu, uint64_t *known_ns)
 
 	*known_ns = pc->freq_known_ns;
 	return pc->freq_known_ns ? pc->khz_ns / (double)pc->freq_known_ns : 0;
+}
+
+uint64_t sp_power_spread(const struct sp_power *p, const bool *cpus, double *mean_khz,
+			 double *spread)
+{
+	double khz_ns = 0, khz2_ns = 0, mean, var;
+	uint64_t known = 0;
+
+	*mean_khz = *spread = 0;
+	for (int c = 0; c < p->nr_cpus; c++) {
+		if (cpus && !cpus[c])
+			continue;
+		khz_ns += p->cpus[c].khz_ns;
+		khz2_ns += p->cpus[c].khz2_ns;
+		known += p->cpus[c].freq_known_ns;
+	}
+	if (!known)
+		return 0;
+	mean = khz_ns / (double)known;
+	var = khz2_ns / (double)known - mean * mean;
+	if (var <= 1e-12 * mean * mean)
+		var = 0;
+	*mean_khz = mean;
+	*spread = mean > 0 ? sqrt(var) / mean : 0;
+	return known;
 }

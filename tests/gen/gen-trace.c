@@ -37,6 +37,8 @@
  * each of its CPUs; socket k's first one after k + 1 tenths, so the
  * frequency starts unknown), and the truth of each CPU's time-weighted
  * mean frequency over the trace from its first frequency record.
+ * --frequencies N has the policies pick among the first N of the four
+ * frequencies only (1: it never changes), the random sequence unchanged.
  * --misplace N scripts N times the story of a misplaced wakeup (hpc): a
  * kworker runs briefly on a sleeping thread's idle CPU, then a thread on
  * another CPU wakes it onto its own CPU, where it waits behind the waker;
@@ -143,6 +145,7 @@ struct sim {
 	bool waking;			/* sched_waking records instead of sched_wakeup */
 	bool big_endian;		/* of the file written */
 	bool power;			/* power:cpu_idle and power:cpu_frequency records */
+	int nr_freqs;			/* --frequencies: the policies pick among so many */
 	uint64_t seconds_ns, max_events;
 	double scale;
 	uint64_t rng;
@@ -379,7 +382,8 @@ static const uint32_t freq_khz[] = { 800000, 1200000, 1800000, 2400000 };
 /* Socket @sock's policy picks a frequency for all its CPUs. */
 static void freq_change(struct sim *s, int sock)
 {
-	uint32_t khz = freq_khz[rnd(s) % (sizeof(freq_khz) / sizeof(freq_khz[0]))];
+	uint32_t khz = freq_khz[rnd(s) % (sizeof(freq_khz) / sizeof(freq_khz[0])) %
+				(uint64_t)s->nr_freqs];
 	int c;
 
 	for (c = sock; c < s->nr_cpus; c += s->nr_sockets) {
@@ -1227,6 +1231,8 @@ static const char usage[] =
 	"      --overload          hpc threads fork children in the middle third\n"
 	"      --waking            sched_waking records instead of sched_wakeup\n"
 	"      --power             power:cpu_idle and power:cpu_frequency records too\n"
+	"      --frequencies N     --power: the policies pick among N of the four\n"
+	"                          frequencies (1..4, default 4; 1: it never changes)\n"
 	"      --misplace N        hpc: N scripted wakeups that leave an idle CPU (a\n"
 	"                          kworker ran there just before) for the waker's busy\n"
 	"                          one; the truth lists every such wakeup\n"
@@ -1262,6 +1268,7 @@ int main(int argc, char **argv)
 		{ "overload", no_argument, NULL, 'O' },
 		{ "waking", no_argument, NULL, 'K' },
 		{ "power", no_argument, NULL, 'W' },
+		{ "frequencies", required_argument, NULL, 'Q' },
 		{ "misplace", required_argument, NULL, 'X' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "file-version", required_argument, NULL, 'F' },
@@ -1276,7 +1283,7 @@ int main(int argc, char **argv)
 	};
 	struct sp_writer_options wo = { .uname = "Linux synthetic 6.0.0-gen-trace x86_64" };
 	struct sim s = { .nr_cpus = 8, .nr_sockets = 1, .seconds_ns = 1000000000ull,
-			 .max_events = 100000, .scale = 1 };
+			 .max_events = 100000, .scale = 1, .nr_freqs = 4 };
 	struct sim cal;
 	const char *out = NULL, *truth = NULL, *topo = NULL;
 	char *truth_buf = NULL, *topo_buf = NULL;
@@ -1323,6 +1330,11 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			s.power = true;
+			break;
+		case 'Q':
+			if (!parse_num(optarg, 1, 4, &v))
+				goto bad;
+			s.nr_freqs = v;
 			break;
 		case 'O':
 			s.overload = true;

@@ -9,6 +9,7 @@
  * C-state.  No rendered text is compared.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,6 +80,68 @@ static void test_mean_frequency(void **state)
 	assert_true(sp_power_mean_khz(&p, 0, &known) == 0);
 	assert_int_equal(known, 0);
 	assert_true(sp_power_mean_khz(&p, 1, &known) == 0);
+	sp_power_release(&p);
+}
+
+/*
+ * The time-weighted spread: the population standard deviation of the
+ * frequency, each value counted for the time it held, over the mean.
+ * Reference: Wikipedia's "Standard deviation" example, the eight values
+ * 2 4 4 4 5 5 7 9 have mean 5 and population standard deviation 2; held
+ * 100 ns each (GHz as kHz), CPU 0 2 4 4 4 and CPU 1 5 5 7 9, they give
+ * spread 2/5 = 0.4.  Properties: CPU 0 alone (2 4 4 4: mean 3.5, variance
+ * 0.75) gives sqrt(0.75)/3.5; a frequency that stands still gives exactly
+ * 0; doubling every frequency changes no spread; CPUs with no known
+ * frequency give nothing.
+ */
+static void test_frequency_spread(void **state)
+{
+	bool only0[2] = { true, false }, only1[2] = { false, true };
+	struct sp_power p;
+	double mean, spread, mean2, spread2;
+
+	(void)state;
+	init_power(&p, 0, 400);
+	power_ev(&p, 0, 0, FREQ, 2000000, 0);
+	power_ev(&p, 100, 0, FREQ, 4000000, 0);
+	power_ev(&p, 0, 1, FREQ, 5000000, 1);
+	power_ev(&p, 200, 1, FREQ, 7000000, 1);
+	power_ev(&p, 300, 0, FREQ, 9000000, 1);		/* about CPU 1, fired on CPU 0 */
+	sp_power_finish(&p, 400);
+	assert_int_equal(sp_power_spread(&p, NULL, &mean, &spread), 800);
+	assert_true(fabs(mean - 5000000) < 1e-6);
+	assert_true(fabs(spread - 0.4) < 1e-12);
+	assert_int_equal(sp_power_spread(&p, only0, &mean, &spread), 400);
+	assert_true(fabs(mean - 3500000) < 1e-6);
+	assert_true(fabs(spread - sqrt(0.75) / 3.5) < 1e-12);
+	sp_power_release(&p);
+
+	/* still: exactly 0, whatever the frequency */
+	init_power(&p, 0, 1000);
+	power_ev(&p, 0, 0, FREQ, 2400000, 0);
+	power_ev(&p, 0, 1, FREQ, 2400000, 1);
+	power_ev(&p, 333, 0, FREQ, 2400000, 0);
+	sp_power_finish(&p, 1000);
+	assert_int_equal(sp_power_spread(&p, NULL, &mean, &spread), 2000);
+	assert_true(mean == 2400000 && spread == 0);
+	sp_power_release(&p);
+
+	/* doubled: the same spread; never known: nothing */
+	init_power(&p, 0, 400);
+	power_ev(&p, 0, 0, FREQ, 1600000, 0);
+	power_ev(&p, 100, 0, FREQ, 800000, 0);
+	sp_power_finish(&p, 400);
+	sp_power_spread(&p, NULL, &mean, &spread);
+	assert_true(spread > 0);
+	assert_int_equal(sp_power_spread(&p, only1, &mean2, &spread2), 0);
+	assert_true(mean2 == 0 && spread2 == 0);
+	sp_power_release(&p);
+	init_power(&p, 0, 400);
+	power_ev(&p, 0, 0, FREQ, 3200000, 0);
+	power_ev(&p, 100, 0, FREQ, 1600000, 0);
+	sp_power_finish(&p, 400);
+	sp_power_spread(&p, NULL, &mean2, &spread2);
+	assert_true(fabs(mean2 - 2 * mean) < 1e-6 && fabs(spread2 - spread) < 1e-12);
 	sp_power_release(&p);
 }
 
@@ -439,6 +502,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mean_frequency),
+		cmocka_unit_test(test_frequency_spread),
 		cmocka_unit_test(test_idle_runs),
 		cmocka_unit_test(test_rows_by_frequency),
 		cmocka_unit_test(test_one_frequency),

@@ -116,9 +116,20 @@ struct sp_cmp_opts {
 	struct sp_color_map colors;	/* read from it */
 };
 
-/* With --target: CPU time of one other command on one CPU the targets ran on. */
+/* What took time on the targets' CPUs besides them. */
+enum sp_cmp_noise_kind {
+	SP_CMP_NOISE_TASK,	/* another command */
+	SP_CMP_NOISE_IRQ,	/* a hard interrupt handler (irq:irq_handler_entry's name) */
+	SP_CMP_NOISE_SOFTIRQ,	/* a softirq vector (irq:softirq_entry's, as "BLOCK") */
+};
+
+/*
+ * With --target: the time of one source on one CPU the targets ran on,
+ * while they ran (from the first moment one was current to the last).
+ */
 struct sp_cmp_noise {
-	char comm[32];
+	enum sp_cmp_noise_kind kind;
+	char name[32];		/* the command, the handler or the vector */
 	int cpu;
 	uint64_t ns;
 };
@@ -141,8 +152,16 @@ struct sp_cmp_run {
 	uint64_t warmup_ns;	/* where the run settled, from its window's start */
 	int warmup_by;		/* enum sp_warmup_series: what settled last */
 	uint64_t skipped_ns;	/* --skip-warmup: the numbers count from here */
-	struct sp_cmp_noise *noise;	/* --target: other tasks on the targets' CPUs */
+	uint64_t targets_ns[2];	/* --target: from the first moment one was current to the last */
+	int *target_cpus;	/* --target: the CPUs they ran on, in order */
+	size_t nr_target_cpus;
+	bool has_noise;		/* --target: the noise below was gathered */
+	struct sp_cmp_noise *noise;	/* other tasks and interrupts on the targets' CPUs */
 	size_t nr_noise;
+	bool has_irq;		/* the trace has irq (or softirq) entry and exit events */
+	bool has_freq;		/* a frequency was known on the targets' CPUs while they ran */
+	double freq_mean_khz;	/* time-weighted over those CPUs and that time */
+	double freq_spread;	/* the time-weighted standard deviation / the mean */
 };
 
 /* What the checks of the samples found. */

@@ -45,6 +45,7 @@ struct sp_power_cpu {
 	uint64_t since_ns[SP_POWER_NR_KINDS];	/* current value since; SP_NO_TS: unknown */
 	int64_t value[SP_POWER_NR_KINDS];	/* kHz; C-state or -1 out of idle */
 	double khz_ns;			/* sum of kHz x ns with a known frequency, in the window */
+	double khz2_ns;			/* sum of kHz^2 x ns: the spread */
 	uint64_t freq_known_ns;		/* time with a known frequency, in the window */
 };
 
@@ -119,5 +120,21 @@ void sp_power_finish(struct sp_power *p, uint64_t end_ns);
  * Return: the mean in kHz, or 0 when the frequency was never known in it.
  */
 double sp_power_mean_khz(const struct sp_power *p, int cpu, uint64_t *known_ns);
+
+/**
+ * sp_power_spread - the time-weighted mean and spread of the frequency over CPUs
+ * @p: a finished tracker
+ * @cpus: @p->nr_cpus flags, the CPUs pooled; NULL: all
+ * @mean_khz: out: the mean over their time with a known frequency in the window
+ * @spread: out: the time-weighted (population) standard deviation of the
+ *          frequency over that time, divided by @mean_khz; 0 where the
+ *          frequency stood still (E[f^2] - E[f]^2 is taken for 0 below
+ *          1e-12 E[f]^2, where only rounding is left)
+ *
+ * Return: the time with a known frequency pooled (0: never known; then
+ * both outputs are 0).
+ */
+uint64_t sp_power_spread(const struct sp_power *p, const bool *cpus, double *mean_khz,
+			 double *spread);
 
 #endif /* SP_POWER_H */
