@@ -27,6 +27,7 @@
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/compare.h"
+#include "schedplot/cli/options.h"
 #include "schedplot/cli/parallel.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
@@ -41,128 +42,6 @@
 /* a square page: 900 px, or 720 pt (10 inches) as wide as the other views' PDF */
 #define COMPARE_SIDE_PX		900
 #define COMPARE_SIDE_PT		720
-
-static const char compare_usage[] =
-	"usage: schedplot compare [OPTIONS] A1.dat A2.dat ... --vs B1.dat B2.dat ...\n"
-	"       schedplot compare [OPTIONS] --values A.txt --vs B.txt\n"
-	"\n"
-	"Did the change make a difference?  Reduce each run (trace) of two groups to\n"
-	"a few numbers, summarise each group (median with a 95% interval, mean, sd,\n"
-	"CV) and test the groups against each other (two-sided Mann-Whitney U).\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot compare b1.dat b2.dat b3.dat --vs a1.dat a2.dat a3.dat\n"
-	"  schedplot compare --names before,after b*.dat --vs a*.dat -o cmp.png\n"
-	"  schedplot compare --json b*.dat --vs a*.dat\n"
-	"  schedplot compare --values before.txt --vs after.txt\n"
-	"\n"
-	"Options:\n"
-	"      --vs              the files after it form the second group\n"
-	"      --names A,B       the groups' names (default: from the file names)\n"
-	"      --json            print one JSON object instead of the table\n"
-	"      --alpha X         significance level of the test: p <= X (default 0.05)\n"
-	"      --threshold P     a significant change of the median smaller than P\n"
-	"                        (1% or 0.01) is noise (default 1%, criterion's)\n"
-	"      --fail-on WHAT    exit 3 when a metric changed beyond the threshold:\n"
-	"                        regression (on its bad side) or change (either)\n"
-	"      --skip-warmup auto|TIME\n"
-	"                        count each run's numbers from where it settled\n"
-	"                        (auto) or from TIME (0.2, 200ms) into it\n"
-	"      --target COMM|PID a run's duration spans the tasks named COMM (glob)\n"
-	"                        or of thread id PID (repeat for several), not the\n"
-	"                        complete window\n"
-	"      --target-process PID|COMM\n"
-	"                        the same for all threads of these processes\n"
-	"      --target-tree PID|COMM\n"
-	"                        the same for these tasks and all they forked, exec\n"
-	"                        or not, at any depth (trace-cmd record -c)\n"
-	"      --values          the inputs are text files of numbers, one per line\n"
-	"      --column NAME     with --values: the column NAME of CSV files\n"
-	"      --shift           with --values: the shift function of the values too\n"
-	"      --no-shift        no shift function (its bootstrap takes seconds per\n"
-	"                        100000 waits)\n"
-	"      --seed N          seed of the bootstrap (default 1)\n"
-	"  -j, --jobs N          traces read at once (default: one per CPU)\n"
-	"  -o, --output FILE     draw the runs, the wait distributions (where they\n"
-	"                        cross dashed) and the shift function (PNG, PDF, SVG)\n"
-	"      --format FMT      png, pdf or svg (needed with -o -)\n"
-	"      --metric NAME     the metric of the runs plot (default duration)\n"
-	"      --view VIEW       runs, cdf, shift, ridgeline, datagraph or\n"
-	"                        running-waiting alone (default: a page of runs,\n"
-	"                        CDF and shift function)\n"
-	"      --width PX        image width (default 900 px; 720 pt for PDF, SVG)\n"
-	"      --height PX       image height (default as the width)\n"
-	"      --title TEXT      image title\n"
-	"      --aggregate RULE  the datagraph panels' cells: share (default) or\n"
-	"                        longest, as in schedplot-datagraph(1)\n"
-	"      --colors FILE     the datagraph panels take the colors of the\n"
-	"                        commands FILE names (datagraph --color-by command\n"
-	"                        --colors-out FILE)\n"
-	"  -v, --verbose         explain repairs and oddities\n"
-	"  -q, --quiet           no progress, no warnings\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"Metrics: duration, running_avg, waiting_avg, idle_while_waiting,\n"
-	"lost_fraction, wakeup_p50, wakeup_p99, migrations_per_s.\n"
-	"See schedplot-compare(1) for their exact meaning.\n";
-
-enum {
-	OPT_VS = 256,
-	OPT_NAMES,
-	OPT_ALPHA,
-	OPT_TARGET,
-	OPT_TARGET_PROCESS,
-	OPT_TARGET_TREE,
-	OPT_VALUES,
-	OPT_COLUMN,
-	OPT_SHIFT,
-	OPT_NO_SHIFT,
-	OPT_SEED,
-	OPT_FORMAT,
-	OPT_METRIC,
-	OPT_VIEW,
-	OPT_WIDTH,
-	OPT_HEIGHT,
-	OPT_TITLE,
-	OPT_AGGREGATE,
-	OPT_COLORS,
-	OPT_JSON,
-	OPT_THRESHOLD,
-	OPT_FAIL_ON,
-	OPT_SKIP_WARMUP,
-};
-
-static const struct option compare_options[] = {
-	{ "vs", no_argument, NULL, OPT_VS },
-	{ "names", required_argument, NULL, OPT_NAMES },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "skip-warmup", required_argument, NULL, OPT_SKIP_WARMUP },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "target-process", required_argument, NULL, OPT_TARGET_PROCESS },
-	{ "target-tree", required_argument, NULL, OPT_TARGET_TREE },
-	{ "values", no_argument, NULL, OPT_VALUES },
-	{ "column", required_argument, NULL, OPT_COLUMN },
-	{ "shift", no_argument, NULL, OPT_SHIFT },
-	{ "no-shift", no_argument, NULL, OPT_NO_SHIFT },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "view", required_argument, NULL, OPT_VIEW },
-	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "height", required_argument, NULL, OPT_HEIGHT },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "aggregate", required_argument, NULL, OPT_AGGREGATE },
-	{ "colors", required_argument, NULL, OPT_COLORS },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* ---- the statistics ------------------------------------------------------ */
 
@@ -463,10 +342,237 @@ static int parse_view(const char *name)
 	return -1;
 }
 
+/* compare's own options, handed to compare_parse() */
+enum {
+	OPT_VS = SP_VOPT_IDLE + 1,
+	OPT_NAMES,
+	OPT_ALPHA,
+	OPT_VALUES,
+	OPT_COLUMN,
+	OPT_SHIFT,
+	OPT_NO_SHIFT,
+	OPT_SEED,
+	OPT_METRIC,
+	OPT_VIEW,
+	OPT_JSON,
+	OPT_THRESHOLD,
+	OPT_FAIL_ON,
+	OPT_SKIP_WARMUP,
+};
+
+/* What the parse hook fills: the options, and the group the files go to. */
+struct compare_parse_state {
+	struct sp_cmp_opts *o;
+	int group;		/* 1 after --vs */
+};
+
+static int parse_skip_warmup(struct sp_cmp_opts *o, const char *arg)
+{
+	double sec;
+
+	if (!strcmp(arg, "auto")) {
+		o->skip_warmup = SP_CMP_SKIP_AUTO;
+		return 0;
+	}
+	if (!sp_cli_parse_seconds(arg, &sec) && sec >= 0 && sec < 1e9) {
+		o->skip_warmup = sec > 0 ? SP_CMP_SKIP_TIME : SP_CMP_SKIP_NONE;
+		o->skip_ns = (uint64_t)llround(sec * 1e9);
+		return 0;
+	}
+	return sp_cli_usage("compare", "--skip-warmup: auto or a time such as 0.2 or 200ms, "
+			    "not '%s'", arg);
+}
+
+/* An own option of compare, or (key 1) a file of the group being filled. */
+static int compare_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
+{
+	struct compare_parse_state *st = ctx->own;
+	struct sp_cmp_opts *o = st->o;
+	char *end;
+	int ret;
+
+	switch (opt) {
+	case 1:
+		o->files[st->group][o->nr_files[st->group]++] = (char *)arg;
+		return 0;
+	case OPT_VS:
+		if (st->group)
+			return sp_cli_usage("compare", "--vs given twice (two groups only)");
+		st->group = 1;
+		return 0;
+	case OPT_NAMES:
+		o->names_arg = arg;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_ALPHA:
+		ret = parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
+		return ret < 0 ? 0 : ret;
+	case OPT_THRESHOLD:
+		ret = parse_threshold(arg, &o->threshold);
+		return ret < 0 ? 0 : ret;
+	case OPT_FAIL_ON:
+		if (!strcmp(arg, "regression"))
+			o->fail_on = SP_CMP_FAIL_REGRESSION;
+		else if (!strcmp(arg, "change"))
+			o->fail_on = SP_CMP_FAIL_CHANGE;
+		else
+			return sp_cli_usage("compare", "--fail-on: regression or change, not '%s'",
+					    arg);
+		return 0;
+	case OPT_SKIP_WARMUP:
+		return parse_skip_warmup(o, arg);
+	case OPT_VALUES:
+		o->values = true;
+		return 0;
+	case OPT_COLUMN:
+		o->column = arg;
+		return 0;
+	case OPT_SHIFT:
+	case OPT_NO_SHIFT:
+		o->shift = opt == OPT_SHIFT;
+		o->no_shift = opt == OPT_NO_SHIFT;
+		return 0;
+	case OPT_SEED:
+		errno = 0;
+		o->seed = strtoull(arg, &end, 0);
+		if (end == arg || *end || errno || *arg == '-')
+			return sp_cli_usage("compare", "--seed needs a number, not '%s'", arg);
+		return 0;
+	case OPT_METRIC:
+		o->metric = arg;
+		return 0;
+	default:
+		o->view = parse_view(arg);
+		if (o->view < 0)
+			return sp_cli_usage("compare", "--view: runs, cdf, shift, ridgeline, "
+					    "datagraph or running-waiting, not '%s'", arg);
+		return 0;
+	}
+}
+
+/* The shared options, but the image's sides: a square page needs room for three panels. */
+static int compare_shared(struct sp_opts_ctx *ctx, int opt, const char *arg)
+{
+	struct sp_view_opts *v = ctx->view;
+	int ret;
+
+	if (opt != SP_VOPT_WIDTH && opt != SP_VOPT_HEIGHT)
+		return sp_view_opts_option(ctx, opt, arg);
+	ret = parse_double(opt == SP_VOPT_WIDTH ? "width" : "height", arg, 300,
+			   SP_OUTPUT_MAX_PX, opt == SP_VOPT_WIDTH ? &v->width : &v->height);
+	return ret < 0 ? 0 : ret;
+}
+
+static const int compare_keys[] = {
+	SP_OPTS_OWN, 'o', SP_VOPT_FORMAT, SP_VOPT_WIDTH, SP_VOPT_HEIGHT, SP_VOPT_TITLE,
+	SP_VOPT_AGGREGATE, SP_VOPT_COLORS, SP_OPTS_TASKS, 'j', 0,
+};
+
+static const struct sp_opt compare_own[] = {
+	{ "vs", OPT_VS, no_argument, NULL, "Groups",
+	  "the files after it form the second group" },
+	{ "names", OPT_NAMES, required_argument, "A,B", "Groups",
+	  "the groups' names (default: from the file names)" },
+	{ "values", OPT_VALUES, no_argument, NULL, "Groups",
+	  "the inputs are text files of numbers, one per line" },
+	{ "column", OPT_COLUMN, required_argument, "NAME", "Groups",
+	  "with --values: the column NAME of CSV files" },
+	{ "json", OPT_JSON, no_argument, NULL, "Test",
+	  "print one JSON object instead of the table" },
+	{ "alpha", OPT_ALPHA, required_argument, "X", "Test",
+	  "significance level of the test: p <= X (default 0.05)" },
+	{ "threshold", OPT_THRESHOLD, required_argument, "P", "Test",
+	  "a significant change of the median smaller than P (1% or 0.01) is noise (default "
+	  "1%, criterion's)" },
+	{ "fail-on", OPT_FAIL_ON, required_argument, "WHAT", "Test",
+	  "exit 3 when a metric changed beyond the threshold: regression (on its bad side) "
+	  "or change (either)" },
+	{ "skip-warmup", OPT_SKIP_WARMUP, required_argument, "auto|TIME", "Test",
+	  "count each run's numbers from where it settled (auto) or from TIME (0.2, 200ms) "
+	  "into it" },
+	{ "shift", OPT_SHIFT, no_argument, NULL, "Test",
+	  "with --values: the shift function of the values too" },
+	{ "no-shift", OPT_NO_SHIFT, no_argument, NULL, "Test",
+	  "no shift function (its bootstrap takes seconds per 100000 waits)" },
+	{ "seed", OPT_SEED, required_argument, "N", "Test",
+	  "seed of the bootstrap (default 1)" },
+	{ "metric", OPT_METRIC, required_argument, "NAME", "Output",
+	  "the metric of the runs plot (default duration)" },
+	{ "view", OPT_VIEW, required_argument, "VIEW", "Output",
+	  "runs, cdf, shift, ridgeline, datagraph or running-waiting alone (default: a page "
+	  "of runs, CDF and shift function)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help compare_help[] = {
+	{ "target", "a run's duration spans the tasks named COMM (glob) or of thread id PID "
+	  "(repeat or separate with commas), not the complete window" },
+	{ "output", "draw the runs, the wait distributions (where they cross dashed) and the "
+	  "shift function (PNG, PDF, SVG; '-': standard output)" },
+	{ "width", "image width (default 900 px; 720 pt for PDF, SVG)" },
+	{ "height", "image height (default as the width)" },
+	{ "title", "image title" },
+	{ "aggregate", "the datagraph panels' cells: share (default) or longest, as in "
+	  "schedplot-datagraph(1)" },
+	{ "colors", "the datagraph panels take the colors of the commands FILE names "
+	  "(datagraph --color-by command --colors-out FILE)" },
+	{ "verbose", "explain repairs and oddities" },
+	{ NULL, NULL },
+};
+
+static const struct sp_cmd_opts compare_opts = {
+	.name = "compare",
+	.usage =
+	"usage: schedplot compare [OPTIONS] A1.dat A2.dat ... --vs B1.dat B2.dat ...\n"
+	"       schedplot compare [OPTIONS] --values A.txt --vs B.txt\n"
+	"\n"
+	"Did the change make a difference?  Reduce each run (trace) of two groups to\n"
+	"a few numbers, summarise each group (median with a 95% interval, mean, sd,\n"
+	"CV) and test the groups against each other (two-sided Mann-Whitney U).\n"
+	"\n"
+	"Examples:\n"
+	"  schedplot compare b1.dat b2.dat b3.dat --vs a1.dat a2.dat a3.dat\n"
+	"  schedplot compare --names before,after b*.dat --vs a*.dat -o cmp.png\n"
+	"  schedplot compare --json b*.dat --vs a*.dat\n"
+	"  schedplot compare --values before.txt --vs after.txt\n"
+	"\n",
+	.footer =
+	"Metrics: duration, running_avg, waiting_avg, idle_while_waiting,\n"
+	"lost_fraction, wakeup_p50, wakeup_p99, migrations_per_s.\n"
+	"See schedplot-compare(1) for their exact meaning.\n",
+	.keys = compare_keys,
+	.own = compare_own,
+	.help = compare_help,
+	.parse = compare_parse,
+	.in_order = true,
+};
+
+/* The shared options' values, where compare keeps them. */
+static void take_shared(struct sp_cmp_opts *o)
+{
+	const struct sp_view_opts *v = &o->shared;
+
+	o->targets = v->targets;
+	o->nr_targets = v->nr_targets;
+	o->target_procs = v->target_procs;
+	o->nr_target_procs = v->nr_target_procs;
+	o->target_trees = v->target_trees;
+	o->nr_target_trees = v->nr_target_trees;
+	o->output = v->output;
+	o->format = v->format;
+	o->width = v->width;
+	o->height = v->height;
+	o->title = v->title;
+	o->aggregate = v->aggregate;
+	o->colors_in = v->colors_in;
+}
+
 static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 {
-	int opt, group = 0, ret, i;
-	char *end;
+	struct compare_parse_state st = { .o = o };
+	int ret, i, group;
 
 	o->alpha = COMPARE_DEFAULT_ALPHA;
 	o->threshold = COMPARE_DEFAULT_THRESHOLD;
@@ -476,142 +582,13 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		if (!o->files[i])
 			return sp_cli_fail(NULL, "out of memory");
 	}
-	o->targets = calloc(argc + 1, sizeof(char *));
-	o->target_procs = calloc(argc + 1, sizeof(char *));
-	o->target_trees = calloc(argc + 1, sizeof(char *));
-	if (!o->targets || !o->target_procs || !o->target_trees)
-		return sp_cli_fail(NULL, "out of memory");
-
-	optind = 1;
-	/* "-": the files come back in order (as option 1), so --vs splits them */
-	while ((opt = getopt_long(argc, argv, "-j:o:vqh", compare_options, NULL)) != -1) {
-		if (sp_cli_parse_common(opt))
-			continue;
-		ret = -1;
-		switch (opt) {
-		case 1:
-			o->files[group][o->nr_files[group]++] = optarg;
-			break;
-		case OPT_VS:
-			if (group)
-				return sp_cli_usage("compare", "--vs given twice (two groups only)");
-			group = 1;
-			break;
-		case OPT_NAMES:
-			o->names_arg = optarg;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_ALPHA:
-			ret = parse_double("alpha", optarg, 1e-9, 0.5, &o->alpha);
-			break;
-		case OPT_THRESHOLD:
-			ret = parse_threshold(optarg, &o->threshold);
-			break;
-		case OPT_FAIL_ON:
-			if (!strcmp(optarg, "regression"))
-				o->fail_on = SP_CMP_FAIL_REGRESSION;
-			else if (!strcmp(optarg, "change"))
-				o->fail_on = SP_CMP_FAIL_CHANGE;
-			else
-				return sp_cli_usage("compare", "--fail-on: regression or change, "
-						    "not '%s'", optarg);
-			break;
-		case OPT_SKIP_WARMUP: {
-			double sec;
-
-			if (!strcmp(optarg, "auto")) {
-				o->skip_warmup = SP_CMP_SKIP_AUTO;
-			} else if (!sp_cli_parse_seconds(optarg, &sec) && sec >= 0 && sec < 1e9) {
-				o->skip_warmup = sec > 0 ? SP_CMP_SKIP_TIME : SP_CMP_SKIP_NONE;
-				o->skip_ns = (uint64_t)llround(sec * 1e9);
-			} else {
-				return sp_cli_usage("compare", "--skip-warmup: auto or a time such "
-						    "as 0.2 or 200ms, not '%s'", optarg);
-			}
-			break;
-		}
-		case OPT_TARGET:
-			o->targets[o->nr_targets++] = optarg;
-			break;
-		case OPT_TARGET_PROCESS:
-			o->target_procs[o->nr_target_procs++] = optarg;
-			break;
-		case OPT_TARGET_TREE:
-			o->target_trees[o->nr_target_trees++] = optarg;
-			break;
-		case OPT_VALUES:
-			o->values = true;
-			break;
-		case OPT_COLUMN:
-			o->column = optarg;
-			break;
-		case OPT_SHIFT:
-			o->shift = true;
-			o->no_shift = false;
-			break;
-		case OPT_NO_SHIFT:
-			o->no_shift = true;
-			o->shift = false;
-			break;
-		case OPT_SEED:
-			errno = 0;
-			o->seed = strtoull(optarg, &end, 0);
-			if (end == optarg || *end || errno || *optarg == '-')
-				return sp_cli_usage("compare", "--seed needs a number, not '%s'",
-						    optarg);
-			break;
-		case 'j':
-			/* -j is make's and perf's: jobs; JSON is spelled out */
-			ret = sp_cli_parse_jobs("compare", optarg);
-			if (!ret)
-				ret = -1;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_FORMAT:
-			o->format = sp_format_from_name(optarg);
-			if (o->format == SP_FORMAT_NONE)
-				return sp_cli_usage("compare", "--format: png, pdf or svg, not '%s'",
-						    optarg);
-			break;
-		case OPT_METRIC:
-			o->metric = optarg;
-			break;
-		case OPT_VIEW:
-			o->view = parse_view(optarg);
-			if (o->view < 0)
-				return sp_cli_usage("compare", "--view: runs, cdf, shift, "
-						    "ridgeline, datagraph or running-waiting, "
-						    "not '%s'", optarg);
-			break;
-		case OPT_WIDTH:
-			ret = parse_double("width", optarg, 300, SP_OUTPUT_MAX_PX, &o->width);
-			break;
-		case OPT_HEIGHT:
-			ret = parse_double("height", optarg, 300, SP_OUTPUT_MAX_PX, &o->height);
-			break;
-		case OPT_TITLE:
-			o->title = optarg;
-			break;
-		case OPT_AGGREGATE:
-			if (sp_view_parse_aggregate("compare", optarg, &o->aggregate))
-				return SP_EXIT_USAGE;
-			break;
-		case OPT_COLORS:
-			o->colors_in = optarg;
-			break;
-		case 'h':
-			fputs(compare_usage, stdout);
-			return SP_EXIT_OK;
-		default:
-			return sp_cli_usage("compare", "unknown option");
-		}
-		if (ret >= 0)
-			return ret;
-	}
+	sp_view_opts_init(&o->shared, "compare");
+	/* in order: the files come back as key 1, so --vs splits them */
+	ret = sp_opts_parse(&compare_opts, argc, argv, &o->shared, &st, compare_shared);
+	if (ret >= 0)
+		return ret;
+	take_shared(o);
+	group = st.group;
 	/* after "--", the rest are files of the group then being filled */
 	for (; optind < argc; optind++)
 		o->files[group][o->nr_files[group]++] = argv[optind];
@@ -749,9 +726,7 @@ static void compare_release(struct sp_cmp *c)
 		free(c->o.files[i]);
 		free(c->o.names[i]);
 	}
-	free(c->o.targets);
-	free(c->o.target_procs);
-	free(c->o.target_trees);
+	sp_view_opts_release(&c->o.shared);
 	sp_color_map_release(&c->o.colors);
 	free(c->metrics);
 }

@@ -168,8 +168,10 @@ static int for_each_opt(const struct sp_cmd_opts *cmd,
 	}
 	for (o = cmd->own; !own_done && o && o->name && !ret; o++)
 		ret = fn(o, data);
+	/* a command's own option of a general one's name replaces it */
 	for (o = general_opts; o->name && !ret; o++)
-		ret = fn(o, data);
+		if (!find_name(cmd->own, o->name))
+			ret = fn(o, data);
 	return ret;
 }
 

@@ -19,6 +19,7 @@
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/shift.h"
 #include "schedplot/analysis/superiority.h"
+#include "schedplot/cli/viewopts.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/trace.h"
@@ -114,6 +115,9 @@ struct sp_cmp_opts {
 	enum sp_timeline_rule aggregate;	/* --aggregate: the datagraph panels' cells */
 	const char *colors_in;		/* --colors FILE */
 	struct sp_color_map colors;	/* read from it */
+	/* what the shared options (the table's, options.h) were parsed into; the
+	 * targets, the output and the image's settings above are taken from it */
+	struct sp_view_opts shared;
 };
 
 /* What took time on the targets' CPUs besides them. */
