@@ -179,7 +179,8 @@ static void span_end(struct sp_spans *sp, int kind, const struct sp_event *ev, u
 				sp->error = -ENOMEM;
 			k->total_ns += dur;
 			if (sp->on_span)
-				sp->on_span(sp->hook_data, kind, o->ts_ns, ev->ts_ns, o->cpu, o->pid);
+				sp->on_span(sp->hook_data, kind, o->ts_ns, ev->ts_ns, o->cpu, o->pid,
+					    ev->watch_values[k->end_watch]);
 		}
 	}
 	if (sp->keep && o->lost == gaps && o->cpu >= 0 && o->cpu < sp->nr_cpus)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/spans.h"
 #include "schedplot/base/error.h"
 #include "schedplot/base/tempfile.h"
@@ -59,9 +60,10 @@ static const struct sp_opt_help export_help[] = {
 	  "an empty file)" },
 	{ "input", "a trace to export (repeatable; also as operands)" },
 	{ "mark", "the records of EVENT (SYSTEM:EVENT) that pass FILTER (as trace-cmd "
-	  "report -F takes it) into the table marks (repeatable)" },
+	  "report -F takes it) into the table marks, with FIELD's value as their text "
+	  "(repeatable)" },
 	{ "span", "intervals from a START record to the next END record of the same key "
-	  "into the table spans (repeatable)" },
+	  "into the table spans, with the key's values (repeatable)" },
 	{ "verbose", "say which trace_id each trace got; list what was repaired or lost in "
 	  "it (the first 10 of each with CPU and time; -vv: all)" },
 	{ NULL, NULL },
@@ -73,8 +75,9 @@ const struct sp_cmd_opts sp_export_opts = {
 	"usage: schedplot export -o FILE.db [OPTIONS] TRACE.dat...\n"
 	"\n"
 	"Write what the traces hold into a SQLite database: the traces, their CPUs,\n"
-	"tasks and task names, every run, wait, sleep and migration, the repairs and\n"
-	"lost events, and the power states and trace_marker texts where present.\n"
+	"tasks and task names, every run, wait, sleep and migration, who held the CPU\n"
+	"each wait was for, the repairs and lost events, and the power states and\n"
+	"trace_marker texts where present.\n"
 	"Every row carries its trace's trace_id, so one file holds many traces;\n"
 	"times are the traces' own timestamps in integer ns.\n"
 	"\n"
@@ -126,6 +129,8 @@ static int export_one(struct sp_export *x, const char *path, const char *output,
 		      const struct sp_view_opts *o)
 {
 	struct sp_model_observer obs;
+	struct sp_antagonists hist;
+	struct sp_waited_behind behind;
 	struct sp_error err;
 	struct sp_spans sp;
 	struct sp_pass pass;
@@ -136,16 +141,34 @@ static int export_one(struct sp_export *x, const char *path, const char *output,
 	ret = sp_cli_open(&t, path);
 	if (ret)
 		return ret;
+	memset(&hist, 0, sizeof(hist));
+	memset(&behind, 0, sizeof(behind));
 	ret = plan_spans(&t, o, &sp);
 	spans = o->nr_marks || o->nr_spans;
 	if (ret)
 		goto out;
+	/*
+	 * who held the CPUs the tasks waited for: each CPU's runs, and their
+	 * time summed over every wait
+	 */
+	if (sp_antagonists_init(&hist, t.nr_cpus)) {
+		ret = sp_cli_fail(path, "out of memory");
+		goto out;
+	}
+	behind.hist = &hist;
+	sp_scope_init(&behind.scope, 0, UINT64_MAX);
+	behind.scope.model = &t.model;
+	behind.scope.reader = t.reader;
 	sp_error_clear(&err);
-	if (sp_export_begin(x, &t, path, spans ? &sp : NULL, &err)) {
+	if (sp_export_begin(x, &t, path, &behind, spans ? &sp : NULL, &err)) {
 		ret = sp_cli_fail(output, "cannot add '%s': %s", path, err.msg);
 		goto out;
 	}
 	sp_pass_init(&pass);
+	sp_antagonists_observer(&hist, &obs);
+	sp_pass_add(&pass, &obs);
+	sp_waited_behind_observer(&behind, &obs);
+	sp_pass_add(&pass, &obs);
 	sp_export_observer(x, &obs);
 	sp_pass_add(&pass, &obs);
 	if (spans) {
@@ -168,6 +191,8 @@ static int export_one(struct sp_export *x, const char *path, const char *output,
 out:
 	if (spans)
 		sp_spans_release(&sp);
+	sp_behind_table_release(&behind.table);
+	sp_antagonists_release(&hist);
 	sp_trace_close(&t);
 	return ret;
 }

@@ -317,12 +317,19 @@ int sp_evspec_plan(struct sp_reader *r, const char *path, const struct sp_view_o
 	for (i = 0; marks && i < o->nr_marks; i++) {
 		struct sp_span_mark *mk = &sp->marks[sp->nr_marks];
 
+		const char *label[1];
+
 		ret = sp_markspec_parse(o->cmd, o->marks[i], &m);
+		label[0] = m.label;
 		if (!ret)
-			ret = sp_evspec_watch(r, path, "--mark", o->marks[i], &m.ev, NULL, 0,
-					      &mk->watch);
-		if (!ret)
+			ret = sp_evspec_watch(r, path, "--mark", o->marks[i], &m.ev, label,
+					      m.label[0] ? 1 : 0, &mk->watch);
+		if (!ret) {
 			snprintf(mk->name, sizeof(mk->name), "%s", m.title);
+			mk->has_label = m.label[0];
+			if (mk->has_label)
+				mk->label_kind = (uint8_t)sp_reader_watch_kind(r, mk->watch, 0);
+		}
 		sp_markspec_release(&m);
 		if (ret)
 			return ret;

@@ -23,6 +23,7 @@
 
 #include <sqlite3.h>
 
+#include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/latency.h"
 #include "schedplot/analysis/marks.h"
 #include "schedplot/analysis/migrations.h"
@@ -75,7 +76,17 @@ static const char SCHEMA[] =
 	"  pid INTEGER NOT NULL, comm TEXT, start_ns INTEGER NOT NULL,\n"
 	"  end_ns INTEGER NOT NULL, end_state TEXT, wait_ns INTEGER NOT NULL,\n"
 	"  waker_pid INTEGER, waker_irq TEXT, prev_cpu INTEGER, placement TEXT,\n"
-	"  wait_start_ns INTEGER, waker_cpu INTEGER, target_cpu INTEGER, prev_idle INTEGER);\n"
+	"  wait_start_ns INTEGER, waker_cpu INTEGER, target_cpu INTEGER, prev_idle INTEGER,\n"
+	"  behind_pid INTEGER, behind_ns INTEGER, contradicted INTEGER);\n"
+	/*
+	 * Who held the CPUs a task waited for (doc/design.md "Antagonists"),
+	 * summed over its waits: stats' "waited behind", a row per pair of
+	 * tasks.  (A row per wait and antagonist would be tens per wait when
+	 * many tasks wait; each wait's longest is in its run's row.)
+	 */
+	"CREATE TABLE antagonists (\n"
+	"  trace_id INTEGER NOT NULL REFERENCES traces, pid INTEGER NOT NULL,\n"
+	"  behind_pid INTEGER NOT NULL, ns INTEGER NOT NULL);\n"
 	"CREATE TABLE migrations (\n"
 	"  trace_id INTEGER NOT NULL REFERENCES traces, ts_ns INTEGER NOT NULL,\n"
 	"  pid INTEGER NOT NULL, comm TEXT, from_cpu INTEGER, to_cpu INTEGER,\n"
@@ -96,7 +107,7 @@ static const char SCHEMA[] =
 	"CREATE TABLE spans (\n"
 	"  trace_id INTEGER NOT NULL REFERENCES traces, name TEXT NOT NULL,\n"
 	"  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, dur_ns INTEGER NOT NULL,\n"
-	"  cpu INTEGER, pid INTEGER);\n"
+	"  cpu INTEGER, pid INTEGER, key1, key2);\n"
 	/*
 	 * A wait: what the run it ended with says of it.  A wait ends as a
 	 * run begins, so its columns are in the run's row (placement not
@@ -107,24 +118,31 @@ static const char SCHEMA[] =
 	"    coalesce(wait_start_ns, start_ns - wait_ns) AS start_ns,\n"
 	"    coalesce(wait_start_ns, start_ns - wait_ns) + wait_ns AS end_ns, wait_ns AS dur_ns,\n"
 	"    CASE placement WHEN 'preempted' THEN 'preempt' ELSE 'wakeup' END AS class,\n"
-	"    cpu, prev_cpu, target_cpu, waker_pid, waker_irq, waker_cpu, prev_idle, placement\n"
+	"    cpu, prev_cpu, target_cpu, waker_pid, waker_irq, waker_cpu, prev_idle, placement,\n"
+	"    behind_pid, (SELECT t.comm FROM tasks t WHERE t.trace_id = runs.trace_id\n"
+	"                 AND t.pid = runs.behind_pid) AS behind_comm,\n"
+	"    behind_ns, contradicted\n"
 	"  FROM runs WHERE placement IS NOT NULL;\n"
 	/*
-	 * A sleep: from a run's switch-out in a state a task is woken from
-	 * to the start of the wait that ended as the task's next run began
-	 * (that run's start when none did).  Rows of a view, so that they
-	 * cost nothing to write; it reads the runs of a task in the order
-	 * they ended (rowid), which runs_task gives.
+	 * A sleep (doc/design.md "Sleeps", analysis/sleeps.c): from a run's
+	 * switch-out in a state other than runnable (R, R+) to the moment
+	 * the task became runnable again, the start of the wait that ended
+	 * as its next run began (that run's start when none did); its class
+	 * S, D or other, and the waker of that wait.  Rows of a view, so
+	 * that they cost nothing to write; it reads the runs of a task in
+	 * the order they ended (rowid), which runs_task gives.
 	 */
 	"CREATE VIEW sleeps AS\n"
-	"  SELECT trace_id, pid, comm, start_ns, end_ns, end_ns - start_ns AS dur_ns, state\n"
-	"  FROM (SELECT trace_id, pid, comm, end_ns AS start_ns, end_state AS state,\n"
-	"          lead(coalesce(wait_start_ns, start_ns - wait_ns))\n"
-	"            OVER (PARTITION BY trace_id, pid ORDER BY rowid) AS end_ns\n"
-	"        FROM runs WHERE pid != 0)\n"
-	"  WHERE substr(state, 1, 1) NOT IN ('R', 'X', 'Z', 'x', '?')\n"
-	"    AND state NOT IN ('repair', 'end')\n"
-	"    AND end_ns >= start_ns;\n";
+	"  SELECT trace_id, pid, comm, start_ns, end_ns, end_ns - start_ns AS dur_ns, state,\n"
+	"    CASE substr(state, 1, 1) WHEN 'S' THEN 'S' WHEN 'D' THEN 'D' ELSE 'other' END\n"
+	"      AS class,\n"
+	"    cpu, waker_pid, waker_irq\n"
+	"  FROM (SELECT trace_id, pid, comm, cpu, end_ns AS start_ns, end_state AS state,\n"
+	"          lead(start_ns - min(wait_ns, start_ns)) OVER w AS end_ns,\n"
+	"          lead(waker_pid) OVER w AS waker_pid, lead(waker_irq) OVER w AS waker_irq\n"
+	"        FROM runs WHERE pid != 0\n"
+	"        WINDOW w AS (PARTITION BY trace_id, pid ORDER BY rowid))\n"
+	"  WHERE state NOT IN ('R', 'R+', 'repair', 'end') AND end_ns >= start_ns;\n";
 
 /*
  * The indices for the usual joins and lookups: by trace and task.  The
@@ -132,6 +150,7 @@ static const char SCHEMA[] =
  */
 static const char INDICES[] =
 	"CREATE INDEX IF NOT EXISTS runs_task ON runs (trace_id, pid);\n"
+	"CREATE INDEX IF NOT EXISTS antagonists_task ON antagonists (trace_id, pid);\n"
 	"CREATE INDEX IF NOT EXISTS migrations_task ON migrations (trace_id, pid, ts_ns);\n"
 	"CREATE INDEX IF NOT EXISTS task_names_task ON task_names (trace_id, pid, first_ns);\n"
 	"CREATE INDEX IF NOT EXISTS repairs_trace ON repairs (trace_id, ts_ns);\n"
@@ -153,12 +172,12 @@ static const char *const ROW_TABLES[] = {
  * rows: a statement's fixed cost (cursors, its transaction's checks) is
  * then paid once for them all.
  */
-#define RUN_COLUMNS	16
-#define RUN_VALUES	"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+#define RUN_COLUMNS	19
+#define RUN_VALUES	"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 #define RUN_BATCH	64
 
 enum stmt {
-	ST_TRACE, ST_TRACE_END, ST_CPU, ST_TASK, ST_NAME, ST_RUN, ST_RUNS,
+	ST_TRACE, ST_TRACE_END, ST_CPU, ST_TASK, ST_NAME, ST_RUN, ST_RUNS, ST_BEHIND,
 	ST_MIGRATION, ST_REPAIR, ST_LOST, ST_POWER, ST_MARK, ST_SPAN, ST_NR,
 };
 
@@ -176,29 +195,42 @@ static const char *const STMT_SQL[ST_NR] = {
 	[ST_NAME] = "INSERT INTO task_names VALUES (?,?,?,?)",
 	[ST_RUN] = "INSERT INTO runs VALUES " RUN_VALUES,
 	[ST_RUNS] = NULL,	/* RUN_BATCH rows at once: made by sp_export_open() */
+	[ST_BEHIND] = "INSERT INTO antagonists VALUES (?,?,?,?)",
 	[ST_MIGRATION] = "INSERT INTO migrations VALUES (?,?,?,?,?,?,?,?)",
 	[ST_REPAIR] = "INSERT INTO repairs VALUES (?,?,?,?,?)",
 	[ST_LOST] = "INSERT INTO lost_events VALUES (?,?,?,?)",
 	[ST_POWER] = "INSERT INTO power VALUES (?,?,?,?,?,?)",
 	[ST_MARK] = "INSERT INTO marks VALUES (?,?,?,?,?,?)",
-	[ST_SPAN] = "INSERT INTO spans VALUES (?,?,?,?,?,?,?)",
+	[ST_SPAN] = "INSERT INTO spans VALUES (?,?,?,?,?,?,?,?,?)",
 };
 
-/* A run waiting in the batch, with the wait it ended (has_wait). */
+/*
+ * A run waiting in the batch, with the wait it ended (has_wait) and that
+ * wait's longest antagonist (behind.pid -1: none).
+ */
 struct run_row {
 	struct sp_run run;
 	struct sp_wait wait;
 	bool has_wait;
+	struct sp_behind behind;
 	char comm[32];
 };
+
 
 /* What is kept per task of the model (by its index in the task table). */
 struct task_row {
 	uint32_t comm;		/* the name of its last run, a string id; 0: none yet */
-	/* the wait that ended as its next run began, told before that run */
+	/* the wait told last, for the run it ended with (told later) */
 	bool has_wait;
 	struct sp_wait wait;
 };
+
+/*
+ * Waits told before the run of a wait of the same task told earlier (a
+ * run of no length a repair ends is told once the repair is known, after
+ * the task's next wait may have been): few, and kept until their run.
+ */
+#define WAITS_EARLIER	64
 
 /* A power state of one CPU, until the next event about it. */
 struct power_now {
@@ -229,6 +261,10 @@ struct sp_export {
 	struct sp_spans *spans;	/* --mark and --span: their records and spans, or NULL */
 	struct run_row batch[RUN_BATCH];
 	int nr_batch;
+	/* who held the CPUs the tasks waited for: the pass's, or NULL */
+	struct sp_waited_behind *behind;
+	struct sp_wait earlier[WAITS_EARLIER];	/* oldest first */
+	int nr_earlier;
 };
 
 /*
@@ -335,11 +371,24 @@ static int check_existing(struct sp_export *x, struct sp_error *err)
 		ret = query_int(x, "SELECT count(*) FROM sqlite_master", &nr_tables, err);
 	if (ret)
 		return ret;
+	/*
+	 * Rows of two versions do not go in one file: the columns a version
+	 * added would be NULL in the rows of the traces before, where NULL
+	 * says "none" (no wait, no antagonist).
+	 */
 	if (app == SP_EXPORT_APPLICATION_ID) {
-		if (version != SP_EXPORT_SCHEMA_VERSION)
+		if (version < SP_EXPORT_SCHEMA_VERSION)
 			return sp_error_set(err, -EPROTONOSUPPORT, -1,
-					    "a schedplot database of schema version %lld; this "
-					    "schedplot writes version %d (export to a new file)",
+					    "a database of schema version %lld, made by an older "
+					    "schedplot; this one writes version %d and does not mix "
+					    "them: export to a new file (the traces in this one: "
+					    "SELECT path FROM traces)",
+					    (long long)version, SP_EXPORT_SCHEMA_VERSION);
+		if (version > SP_EXPORT_SCHEMA_VERSION)
+			return sp_error_set(err, -EPROTONOSUPPORT, -1,
+					    "a database of schema version %lld, made by a newer "
+					    "schedplot; this one writes version %d: add to it with "
+					    "that schedplot, or export to a new file",
 					    (long long)version, SP_EXPORT_SCHEMA_VERSION);
 		return 0;
 	}
@@ -350,19 +399,28 @@ static int check_existing(struct sp_export *x, struct sp_error *err)
 			    "its own; name a new file)");
 }
 
+/* "INSERT INTO @table VALUES " and @nr times @values, into @buf (large enough). */
+static const char *batch_sql(char *buf, const char *table, const char *values, int nr)
+{
+	char *p = buf + sprintf(buf, "INSERT INTO %s VALUES ", table);
+	int i;
+
+	for (i = 0; i < nr; i++)
+		p += sprintf(p, "%s%s", i ? "," : "", values);
+	return buf;
+}
+
 int sp_export_open(struct sp_export **out, const char *path, bool create, bool idle,
 		   struct sp_error *err)
 {
-	static const char head[] = "INSERT INTO runs VALUES ";
-	char runs_sql[sizeof(head) + RUN_BATCH * sizeof(RUN_VALUES)], *p;
+	char runs_sql[32 + RUN_BATCH * sizeof(RUN_VALUES)];
 	struct sp_export *x;
+	const char *text;
 	char sql[128];
 	int rc, ret, i;
 
 	*out = NULL;
-	p = runs_sql + sprintf(runs_sql, "%s", head);
-	for (i = 0; i < RUN_BATCH; i++)
-		p += sprintf(p, "%s%s", i ? "," : "", RUN_VALUES);
+	batch_sql(runs_sql, "runs", RUN_VALUES, RUN_BATCH);
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
@@ -396,8 +454,9 @@ int sp_export_open(struct sp_export **out, const char *path, bool create, bool i
 	if (!ret)
 		ret = create ? make_schema(x, err) : check_existing(x, err);
 	for (i = 0; !ret && i < ST_NR; i++) {
-		rc = sqlite3_prepare_v3(x->db, i == ST_RUNS ? runs_sql : STMT_SQL[i], -1,
-					SQLITE_PREPARE_PERSISTENT, &x->st[i], NULL);
+		text = i == ST_RUNS ? runs_sql : STMT_SQL[i];
+		rc = sqlite3_prepare_v3(x->db, text, -1, SQLITE_PREPARE_PERSISTENT, &x->st[i],
+					NULL);
 		if (rc != SQLITE_OK)
 			ret = db_error(x, err, rc, "cannot prepare the statements");
 	}
@@ -506,8 +565,25 @@ static void on_wait(void *data, const struct sp_wait *w)
 	row = task_row(x, w->pid);
 	if (!row)
 		return;
+	if (row->has_wait) {
+		/* its run is still to come: kept apart, the oldest dropped when full */
+		if (x->nr_earlier == WAITS_EARLIER)
+			memmove(x->earlier, x->earlier + 1, --x->nr_earlier * sizeof(*x->earlier));
+		x->earlier[x->nr_earlier++] = row->wait;
+	}
 	row->wait = *w;
 	row->has_wait = true;
+}
+
+/*
+ * Whether @w is the wait that ended as @r began: on its CPU, its end in
+ * the run (a task current since a CPU's start[c] began its run at
+ * start[c], before the record that made it current ended its wait)
+ */
+static bool wait_of_run(const struct sp_wait *w, const struct sp_run *r)
+{
+	return w->pid == r->pid && w->cpu == r->cpu && w->start_ns + w->dur_ns >= r->start_ns &&
+	       w->start_ns + w->dur_ns <= r->end_ns;
 }
 
 /*
@@ -554,6 +630,10 @@ static void bind_run(struct sp_export *x, sqlite3_stmt *st, int i, const struct 
 	bind_waker(st, i + 8, r->waker);
 	bind_known(st, i + 10, r->prev_cpu);
 	bind_wait(st, i + 11, r, row->has_wait ? &row->wait : NULL);
+	/* the wait's longest antagonist: NULL without a wait, pid NULL when none ran */
+	bind_known(st, i + 16, row->has_wait ? row->behind.pid : -1);
+	bind_known(st, i + 17, row->has_wait && x->behind ? (int64_t)row->behind.ns : -1);
+	bind_known(st, i + 18, row->has_wait ? row->wait.contradicted : -1);
 }
 
 /* Insert the runs of the batch: at once when it is full, else one by one. */
@@ -574,6 +654,26 @@ static void flush_runs(struct sp_export *x)
 		}
 	}
 	x->nr_batch = 0;
+}
+
+/*
+ * The longest antagonist of the wait of @b, for the run's row: asked of
+ * the pass's history of runs as the run the wait ended with is told,
+ * when every run of that CPU before it has been told (and none after).
+ */
+static void wait_behind(struct sp_export *x, struct run_row *b)
+{
+	uint64_t total_ns;
+	size_t nr;
+
+	if (!x->behind)
+		return;
+	sp_antagonists_of_wait(x->behind->hist, &b->wait, &b->behind, 1, &nr, &total_ns);
+	if (x->behind->hist->error && !x->error) {
+		x->error = -ENOMEM;
+		snprintf(x->error_msg, sizeof(x->error_msg),
+			 "out of memory keeping who the tasks waited behind");
+	}
 }
 
 /*
@@ -605,18 +705,23 @@ static void on_run(void *data, const struct sp_run *r)
 		bind_ts(st, 4, r->start_ns);
 		step(x, st);
 	}
-	/*
-	 * The run the wait ended with: on its CPU, begun by the wait's end
-	 * (a task current since a CPU's start[c] began its run at start[c],
-	 * before the record that made it current ended its wait)
-	 */
-	if (row && row->has_wait && row->wait.cpu == r->cpu &&
-	    row->wait.start_ns + row->wait.dur_ns >= r->start_ns &&
-	    row->wait.start_ns + row->wait.dur_ns <= r->end_ns) {
+	/* the wait that ended as it began: the task's last, or one before */
+	b->behind = (struct sp_behind){ -1, 0 };
+	if (row && row->has_wait && wait_of_run(&row->wait, r)) {
 		b->wait = row->wait;
 		b->has_wait = true;
 		row->has_wait = false;
 	}
+	for (int i = 0; row && !b->has_wait && i < x->nr_earlier; i++) {
+		if (!wait_of_run(&x->earlier[i], r))
+			continue;
+		b->wait = x->earlier[i];
+		b->has_wait = true;
+		memmove(x->earlier + i, x->earlier + i + 1,
+			(size_t)(--x->nr_earlier - i) * sizeof(*x->earlier));
+	}
+	if (b->has_wait)
+		wait_behind(x, b);
 	if (++x->nr_batch == RUN_BATCH)
 		flush_runs(x);
 }
@@ -732,6 +837,7 @@ static void tasks_forget(struct sp_export *x)
 		x->tasks[i].comm = 0;
 		x->tasks[i].has_wait = false;
 	}
+	x->nr_earlier = 0;
 }
 
 /* The pass starts again: the rows of the first go. */
@@ -757,10 +863,27 @@ static void on_reset(void *data)
 	}
 }
 
-/* A record of a --mark: a row of marks, named as the definition is. */
+/* A field's value of a watched record: text, or an integer (as trace-cmd report prints it). */
+static void bind_value(sqlite3_stmt *st, int i, const union sp_value *v, int kind)
+{
+	if (kind == SP_VALUE_STR)
+		sqlite3_bind_text(st, i, v->str ? v->str : "", -1, SQLITE_TRANSIENT);
+	else if (kind == SP_VALUE_S64)
+		sqlite3_bind_int64(st, i, v->s64);
+	else if (v->u64 > INT64_MAX)
+		sqlite3_bind_double(st, i, (double)v->u64);
+	else
+		sqlite3_bind_int64(st, i, (int64_t)v->u64);
+}
+
+/*
+ * A record of a --mark: a row of marks, named as the definition is, with
+ * the value of its label=FIELD as its text.
+ */
 static void on_mark(void *data, int mark, const struct sp_event *ev)
 {
 	struct sp_export *x = data;
+	const struct sp_span_mark *mk = &x->spans->marks[mark];
 	sqlite3_stmt *st = x->st[ST_MARK];
 
 	if (x->error)
@@ -769,26 +892,38 @@ static void on_mark(void *data, int mark, const struct sp_event *ev)
 	bind_ts(st, 2, ev->ts_ns);
 	sqlite3_bind_int64(st, 3, ev->cpu);
 	sqlite3_bind_int64(st, 4, ev->common_pid);
-	sqlite3_bind_null(st, 5);
-	bind_text(st, 6, x->spans->marks[mark].name);
+	if (mk->has_label)
+		bind_value(st, 5, &ev->watch_values[mk->watch][0], mk->label_kind);
+	else
+		sqlite3_bind_null(st, 5);
+	bind_text(st, 6, mk->name);
 	step(x, st);
 }
 
-/* A span of a --span that ended. */
-static void on_span(void *data, int kind, uint64_t t0_ns, uint64_t t1_ns, int cpu, int pid)
+/* A span of a --span that ended, with the values of its key. */
+static void on_span(void *data, int kind, uint64_t t0_ns, uint64_t t1_ns, int cpu, int pid,
+		    const union sp_value *key)
 {
 	struct sp_export *x = data;
+	const struct sp_span_kind *k = &x->spans->kinds[kind];
 	sqlite3_stmt *st = x->st[ST_SPAN];
+	int i;
 
 	if (x->error)
 		return;
 	sqlite3_bind_int64(st, 1, x->trace_id);
-	bind_text(st, 2, x->spans->kinds[kind].name);
+	bind_text(st, 2, k->name);
 	bind_ts(st, 3, t0_ns);
 	bind_ts(st, 4, t1_ns);
 	sqlite3_bind_int64(st, 5, (int64_t)(t1_ns - t0_ns));
 	bind_known(st, 6, cpu);
 	bind_known(st, 7, pid);
+	for (i = 0; i < SP_SPANS_MAX_KEYS; i++) {
+		if (i < k->nr_keys)
+			bind_value(st, 8 + i, &key[i], k->end_kind[i]);
+		else
+			sqlite3_bind_null(st, 8 + i);
+	}
 	step(x, st);
 }
 
@@ -841,6 +976,7 @@ static void release_trace(struct sp_export *x)
 	x->alloc_tasks = 0;
 	x->t = NULL;
 	x->spans = NULL;
+	x->behind = NULL;
 }
 
 /* Ask for the power and trace_marker events, where the trace has them. */
@@ -874,7 +1010,7 @@ static int request_events(struct sp_export *x, struct sp_trace *t, struct sp_err
 }
 
 int sp_export_begin(struct sp_export *x, struct sp_trace *t, const char *name,
-		    struct sp_spans *spans, struct sp_error *err)
+		    struct sp_waited_behind *behind, struct sp_spans *spans, struct sp_error *err)
 {
 	sqlite3_stmt *st = x->st[ST_TRACE];
 	const char *uname = sp_reader_uname(t->reader);
@@ -886,7 +1022,9 @@ int sp_export_begin(struct sp_export *x, struct sp_trace *t, const char *name,
 
 	x->error = 0;
 	x->nr_batch = 0;
+	x->nr_earlier = 0;
 	x->t = t;
+	x->behind = behind;
 	x->spans = spans;
 	if (spans) {
 		spans->on_span = on_span;
@@ -1033,6 +1171,34 @@ static void insert_repairs_lost(struct sp_export *x)
 	}
 }
 
+/* A sum of the table of waited_behind: a row of antagonists (not a waiter's total). */
+static void behind_row(void *data, int waiter, int antagonist, uint64_t ns)
+{
+	struct sp_export *x = data;
+	sqlite3_stmt *st = x->st[ST_BEHIND];
+
+	if (antagonist == SP_BEHIND_TOTAL || x->error)
+		return;
+	sqlite3_bind_int64(st, 1, x->trace_id);
+	sqlite3_bind_int64(st, 2, waiter);
+	sqlite3_bind_int64(st, 3, antagonist);
+	sqlite3_bind_int64(st, 4, (int64_t)ns);
+	step(x, st);
+}
+
+static void insert_behind(struct sp_export *x)
+{
+	if (!x->behind || x->error)
+		return;
+	if (x->behind->table.error || x->behind->hist->error) {
+		x->error = -ENOMEM;
+		snprintf(x->error_msg, sizeof(x->error_msg),
+			 "out of memory keeping who the tasks waited behind");
+		return;
+	}
+	sp_behind_table_each(&x->behind->table, behind_row, x);
+}
+
 static void update_trace(struct sp_export *x)
 {
 	const struct sp_trace *t = x->t;
@@ -1076,6 +1242,7 @@ int sp_export_end(struct sp_export *x, struct sp_error *err)
 	insert_cpus(x);
 	insert_tasks(x);
 	insert_repairs_lost(x);
+	insert_behind(x);
 	update_trace(x);
 	if (x->error) {
 		ret = sp_error_set(err, x->error, -1, "%s", x->error_msg);

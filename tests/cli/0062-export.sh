@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # schedplot export: the SQLite database holds what stats --json and runs
-# say, summed and counted with SQL (tests/oracle/export-agrees.py), for
-# every bundled and shared trace, in one file with --append; the schema's
-# version; the example queries of the man page; and the failures that
-# must leave the database as it was: a bad trace, a trace that fails in
-# the middle of its pass, a file that is not a database, a full disk, a
-# killed export.
+# say, summed and counted with SQL (tests/oracle/export-agrees.py: also
+# who each wait waited behind, the sleeps by state and their wakers), for
+# every bundled and shared trace, in one file with --append; the keys of
+# spans and the labels of marks as trace-cmd report shows them; the
+# schema's version, and a database of another version refused; the
+# example queries of the man page; and the failures that must leave the
+# database as it was: a bad trace, a trace that fails in the middle of its
+# pass, a file that is not a database, a full disk, a killed export.
 . "$(dirname "$0")/../lib/lib.sh"
 
 command -v python3 >/dev/null || { skip "python3 is needed to read the database"; exit 0; }
@@ -33,7 +35,8 @@ marks_of() {
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 
 traces=()
-for f in "$TRACES"/*.dat "$SHARED"/*.dat; do
+for f in "$TRACES"/*.dat "$TRACES"/*/*.dat "$SHARED"/*.dat; do
+	case $f in */unusable/*) continue ;; esac
 	[ -f "$f" ] && traces+=("$f")
 done
 
@@ -48,11 +51,11 @@ id=0
 for f in "${traces[@]}"; do
 	id=$((id + 1))
 	"$SCHEDPLOT" stats -q --json "$f" >"$TMP/stats.json"
-	"$SCHEDPLOT" runs -q "$f" >"$TMP/runs.csv"
+	"$SCHEDPLOT" runs -q --json "$f" >"$TMP/runs.json"
 	got=$(sql "$db" "SELECT file FROM traces WHERE trace_id = $id")
 	check "trace_id $id is $(basename "$f")" test "$got" = "$f"
 	python3 "$SRCDIR/tests/oracle/export-agrees.py" "$db" "$id" "$TMP/stats.json" \
-		"$TMP/runs.csv" $(marks_of "$f")
+		"$TMP/runs.json" $(marks_of "$f")
 done
 check "one row per trace" test "$(sql "$db" "SELECT count(*) FROM traces")" = "${#traces[@]}"
 
@@ -66,7 +69,7 @@ python3 "$SRCDIR/tests/oracle/export-agrees.py" "$TMP/idle.db" 1 "$TMP/stats.jso
 
 # ---- sleeps: the same rule on the runs trace-cmd report shows ----
 # (tests/oracle/report-stats.py --runs: every run from the report's text;
-# a sleep from a run's switch-out in a state a task is woken from to the
+# a sleep from a run's switch-out in a state other than runnable to the
 # start of the wait before the task's next run, in the order runs end)
 if command -v trace-cmd >/dev/null 2>&1; then
 	for name in overload messaging; do
@@ -85,8 +88,8 @@ for line in open(sys.argv[1]):
 for pid, rs in runs.items():
     rs.sort()
     for (end, _, how, _), (_, start, _, wait) in zip(rs, rs[1:]):
-        if how[0] not in "RXZx?" and how not in ("repair", "end") and start - wait >= end:
-            print(pid, end, start - wait, how)
+        if how not in ("R", "R+", "repair", "end") and start - min(wait, start) >= end:
+            print(pid, end, start - min(wait, start), how)
 EOF
 		sql "$db" "SELECT pid, start_ns, end_ns, state FROM sleeps WHERE trace_id = $id" |
 			tr '|' ' ' | sort >"$TMP/sql.sleeps"
@@ -119,8 +122,8 @@ else
 fi
 
 # ---- --mark and --span: their rows give stats' counts, totals, p99 ----
-defs=(--mark 'sched:sched_process_exec' --mark 'sched:sched_waking/prio < 100/'
-      --span 'sched:sched_waking..sched:sched_wakeup key=pid name=waking')
+defs=(--mark 'sched:sched_process_exec' --mark 'sched:sched_waking/prio < 100/ label=comm'
+      --span 'sched:sched_waking..sched:sched_wakeup key=pid,comm name=waking')
 f=$TRACES/overload.dat
 run "$SCHEDPLOT" export -q "${defs[@]}" -o "$TMP/spans.db" "$f"
 expect_status 0 "export with --mark and --span"
@@ -147,17 +150,36 @@ for s in st["spans"]:
 check("marks of trace_marker: none in this trace",
       db.execute("SELECT count(*) FROM marks WHERE name = 'trace_marker'").fetchone()[0], 0)
 EOF
+# each row's label and key: those of trace-cmd report's records
+if command -v trace-cmd >/dev/null 2>&1; then
+	python3 "$SRCDIR/tests/oracle/report-spans.py" --rows "$f" "${defs[@]:2}" \
+		>"$TMP/oracle.rows" 2>"$TMP/oracle.err" || not_ok "report-spans.py: $(head -c 300 "$TMP/oracle.err")"
+	grep '^mark-row ' "$TMP/oracle.rows" | cut -d' ' -f2- | sort >"$TMP/want.marks"
+	sql "$TMP/spans.db" "SELECT ts_ns, text FROM marks WHERE name LIKE 'sched_waking:%'" |
+		tr '|' ' ' | sort >"$TMP/got.marks"
+	check "marks: the label=comm of each record is trace-cmd report's ($(wc -l <"$TMP/got.marks") rows)" \
+		cmp -s "$TMP/want.marks" "$TMP/got.marks"
+	grep '^span-row ' "$TMP/oracle.rows" | cut -d' ' -f2- | sort >"$TMP/want.spans"
+	sql "$TMP/spans.db" "SELECT start_ns, end_ns, key1, key2 FROM spans WHERE name = 'waking'" |
+		tr '|' ' ' | sort >"$TMP/got.spans"
+	check "spans: each span's key (pid, comm) is trace-cmd report's ($(wc -l <"$TMP/got.spans") rows)" \
+		cmp -s "$TMP/want.spans" "$TMP/got.spans"
+	check "spans: key1 is an integer, key2 text" \
+		test "$(sql "$TMP/spans.db" "SELECT DISTINCT typeof(key1), typeof(key2) FROM spans")" = "integer|text"
+else
+	skip "no trace-cmd: the labels and keys not compared with its report"
+fi
 run "$SCHEDPLOT" export -q --mark 'nosuch:event' -o "$TMP/nosuch.db" "$f"
 expect_status 1 "--mark of an event the trace lacks"
 check "no database is left" test ! -e "$TMP/nosuch.db"
 
 # ---- the file says what it is ----
 check "PRAGMA user_version is the schema version" \
-	test "$(sql "$db" "PRAGMA user_version")" = 1
+	test "$(sql "$db" "PRAGMA user_version")" = 2
 check "PRAGMA application_id says schedplot ('SPLT')" \
 	test "$(sql "$db" "PRAGMA application_id")" = $((0x53504c54))
 check "meta table: schema_version" \
-	test "$(sql "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 1
+	test "$(sql "$db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 2
 expect_grep <(sql "$db" "SELECT value FROM meta WHERE key = 'generator'") '^schedplot [0-9]' \
 	"meta table: the version of schedplot that wrote it"
 expect_grep <(sql "$db" "SELECT kernel, clock FROM traces WHERE file LIKE '%/overload.dat'") \
@@ -214,6 +236,30 @@ run "$SCHEDPLOT" export -q --append -o "$TMP/other.db" "$f"
 expect_status 1 "export --append to another program's database"
 expect_grep "$ERR" "other\.db: a SQLite database schedplot did not write" "the message says whose it is not"
 check "that database is unchanged" test "$(sum "$TMP/other.db")" = "$before"
+
+# a database of schema version 1 (before the antagonists, sleeps' classes
+# and span keys), and one of a newer version: refused, unchanged
+for v in 1 3; do
+	python3 - "$TMP/v$v.db" "$v" <<'EOF'
+import sqlite3, sys
+d = sqlite3.connect(sys.argv[1])
+d.executescript("PRAGMA application_id = %d; PRAGMA user_version = %d;"
+                "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
+                "INSERT INTO meta VALUES ('schema_version', '%s');"
+                "CREATE TABLE traces (trace_id INTEGER PRIMARY KEY, file TEXT, path TEXT);"
+                % (0x53504c54, int(sys.argv[2]), sys.argv[2]))
+d.commit()
+EOF
+	before=$(sum "$TMP/v$v.db")
+	run "$SCHEDPLOT" export -q --append -o "$TMP/v$v.db" "$f"
+	expect_status 1 "export --append to a database of schema version $v"
+	check "that database is unchanged" test "$(sum "$TMP/v$v.db")" = "$before"
+done
+expect_grep "$ERR" "v3\.db: a database of schema version 3, made by a newer schedplot; this one writes version 2: add to it with that schedplot" \
+	"version 3: the message says a newer schedplot made it"
+run "$SCHEDPLOT" export -q --append -o "$TMP/v1.db" "$f"
+expect_stderr_line "v1\.db: a database of schema version 1, made by an older schedplot; this one writes version 2 and does not mix them: export to a new file \\(the traces in this one: SELECT path FROM traces\\)" \
+	"version 1: the message says what to do"
 
 : >"$TMP/empty.db"
 run "$SCHEDPLOT" export -q --append -o "$TMP/empty.db" "$f"

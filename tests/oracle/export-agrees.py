@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Check a database of schedplot export against stats --json and runs.
 
-    export-agrees.py DB TRACE_ID STATS.json RUNS.csv [MARKS]
+    export-agrees.py DB TRACE_ID STATS.json RUNS [MARKS]
 
-RUNS.csv is `schedplot runs` of the same trace (with --idle when the
-database holds the idle task's runs, traces.idle_runs); MARKS, when given,
+RUNS is `schedplot runs` of the same trace, as CSV or with --json (with
+--idle when the database holds the idle task's runs, traces.idle_runs),
+whose behind and behind_ns the runs' rows must have; MARKS, when given,
 the number of ftrace:print records `trace-cmd report` shows.  Every number
 is computed with SQL from the rows (sums, counts, nearest-rank quantiles)
 and compared with what the other commands print; one "ok - ..." or
@@ -27,9 +28,12 @@ name = st["file"].split("/")[-1]
 def check(what, got, want):
     if got == want:
         print("ok - %s: %s: %s" % (name, what, short(got)))
-    else:
-        print("not ok - %s: %s: SQL gives %s, expected %s" % (name, what, short(got),
-                                                              short(want)))
+        return
+    print("not ok - %s: %s: SQL gives %s, expected %s" % (name, what, short(got), short(want)))
+    if isinstance(got, dict) and isinstance(want, dict):
+        keys = sorted((k for k in set(got) | set(want) if got.get(k) != want.get(k)), key=str)
+        for k in keys[:3]:
+            print("# %s: SQL gives %s, expected %s" % (k, short(got.get(k)), short(want.get(k))))
 
 
 def short(v):
@@ -146,34 +150,99 @@ if tr["waits_open"] == 0:
 
 # ---- runs: every row equals runs --idle's ----
 lines = open(runs_path).read().splitlines()
-base = int(lines[0].split("=")[1])
+if lines[0].startswith("{"):
+    base = json.loads(lines[0])["start_ns"]
+    rows = [json.loads(line) for line in lines[1:]]
+else:
+    base = int(lines[0].split("=")[1])
+    rows = list(csv.DictReader(lines[1:]))
 want = []
-for r in csv.DictReader(lines[1:]):
+for r in rows:
     want.append((int(r["cpu"]), int(r["pid"]), base + int(r["start_ns"]),
-                 base + int(r["end_ns"]), r["end_state"], int(r["wait_ns"]), r["woken_by"],
-                 int(r["prev_cpu"])))
+                 base + int(r["end_ns"]), r["end_state"], int(r["wait_ns"]), str(r["woken_by"]),
+                 int(r["prev_cpu"]), int(r["behind"]), int(r["behind_ns"])))
 got = []
-for cpu, pid, s, e, state, w, wpid, wirq, prev in q(
+for cpu, pid, s, e, state, w, wpid, wirq, prev, bpid, bns in q(
         "SELECT cpu, pid, start_ns, end_ns, end_state, wait_ns, waker_pid, waker_irq, "
-        "prev_cpu FROM runs WHERE trace_id = ? ORDER BY rowid"):
+        "prev_cpu, behind_pid, behind_ns FROM runs WHERE trace_id = ? ORDER BY rowid"):
     woken = str(wpid) if wpid is not None else wirq or "-1"
-    got.append((cpu, pid, s, e, state, w, woken, -1 if prev is None else prev))
-check("runs rows (%d) equal runs%s's" % (len(want), " --idle" if tr["idle_runs"] else ""),
-      sorted(got) == sorted(want), True)
+    got.append((cpu, pid, s, e, state, w, woken, -1 if prev is None else prev,
+                -1 if bpid is None else bpid, bns or 0))
+check("runs rows (%d) equal runs%s's, with who each waited behind" %
+      (len(want), " --idle" if tr["idle_runs"] else ""), sorted(got) == sorted(want), True)
+if sorted(got) != sorted(want):
+    diff = sorted(set(got) ^ set(want))[:4]
+    print("# runs rows in one and not the other: %s" % diff)
 check("runs in the order runs writes them", got == want, True)
+check("behind_ns is NULL exactly where no wait ended as the run began",
+      q1("SELECT count(*) FROM runs WHERE trace_id = ? AND pid != 0 AND "
+         "(behind_ns IS NULL) != (placement IS NULL)"), 0)
 # the waits that ended as runs began are the rows of waits
-w_runs = sorted((pid, s - w, s) for cpu, pid, s, e, st_, w, woken, prev in want if w > 0)
+w_runs = sorted((r[1], r[2] - r[5], r[2]) for r in want if r[5] > 0)
 w_rows = sorted(q("SELECT pid, start_ns, end_ns FROM waits WHERE trace_id = ? "
                   "AND dur_ns > 0"))
 check("waits rows equal the waits before runs", w_rows == w_runs, True)
 
-# ---- sleeps: between a run that ended asleep and the wakeup ----
+# ---- who each task waited behind: stats' waited_behind ----
+BEHIND_TOP = 5     # antagonists stats lists per task
+waits_ns = dict(q("SELECT pid, sum(dur_ns) FROM waits WHERE trace_id = ? GROUP BY pid"))
+behind = {}
+for pid, bpid, ns, comm in q("SELECT a.pid, a.behind_pid, a.ns, t.comm FROM antagonists a "
+                             "JOIN tasks t ON t.trace_id = a.trace_id AND t.pid = a.behind_pid "
+                             "WHERE a.trace_id = ? ORDER BY a.pid, a.ns DESC, a.behind_pid"):
+    behind.setdefault(pid, []).append({"pid": bpid, "comm": comm, "ns": ns})
+check("waited_behind per task: the waits' time and the %d longest antagonists" % BEHIND_TOP,
+      {t["pid"]: {"waits_ns": waits_ns.get(t["pid"], 0),
+                  "top": behind.get(t["pid"], [])[:BEHIND_TOP]} for t in st["tasks"]},
+      {t["pid"]: t["waited_behind"] for t in st["tasks"]})
+check("antagonists: every antagonist's time summed over the waits is the table's",
+      q("SELECT count(*), sum(ns) FROM (SELECT pid, behind_pid, sum(ns) AS ns FROM "
+        "antagonists WHERE trace_id = ? GROUP BY pid, behind_pid)")[0],
+      q("SELECT count(*), sum(ns) FROM antagonists WHERE trace_id = ?")[0])
+over = q1("SELECT count(*) FROM waits w WHERE trace_id = ? AND behind_ns > (SELECT a.ns FROM "
+          "antagonists a WHERE a.trace_id = w.trace_id AND a.pid = w.pid AND "
+          "a.behind_pid = w.behind_pid)")
+check("no wait's longest antagonist held its CPU longer than the table's sum", over, 0)
+check("waits: behind_comm is the antagonist's name in tasks",
+      q1("SELECT count(*) FROM waits w WHERE trace_id = ? AND behind_pid IS NOT NULL AND "
+         "behind_comm IS NOT (SELECT comm FROM tasks t WHERE t.trace_id = w.trace_id AND "
+         "t.pid = w.behind_pid)"), 0)
+
+# ---- contradicted waits ----
+cw = st["contradicted_waits"]
+n, total, longest = q("SELECT count(*), coalesce(sum(dur_ns), 0), max(dur_ns) FROM waits "
+                      "WHERE trace_id = ? AND contradicted")[0]
+check("contradicted waits: count, time, the longest",
+      [n, total, longest], [cw["count"], cw["wait_ns"],
+                            cw["longest"]["dur_ns"] if cw["longest"] else None])
+
+# ---- sleeps: stats' per task, by class, and who woke them ----
+WAKERS_TOP = 3     # wakers stats lists per task
+sleeps = {}
+for pid, cls, n, ns in q("SELECT pid, class, count(*), sum(dur_ns) FROM sleeps "
+                         "WHERE trace_id = ? GROUP BY pid, class"):
+    sleeps.setdefault(pid, {})[cls] = {"count": n, "ns": ns}
+wakers = {}
+for pid, waker, comm, n in q(
+        "SELECT s.pid, coalesce(s.waker_pid, s.waker_irq), "
+        "coalesce(t.comm, CASE s.waker_pid WHEN 0 THEN '<idle>' ELSE '' END), count(*) "
+        "FROM sleeps s LEFT JOIN tasks t ON t.trace_id = s.trace_id AND t.pid = s.waker_pid "
+        "WHERE s.trace_id = ? AND coalesce(s.waker_pid, s.waker_irq) IS NOT NULL "
+        "GROUP BY 1, 2 ORDER BY 1, 4 DESC, coalesce(s.waker_pid, "
+        "CASE s.waker_irq WHEN 'irq' THEN -2 ELSE -3 END)"):
+    wakers.setdefault(pid, []).append({"waker": waker, "comm": comm, "count": n})
+none = {"count": 0, "ns": 0}
+got = {}
+for t in st["tasks"]:
+    g = {c: sleeps.get(t["pid"], {}).get(c, none) for c in ("S", "D", "other")}
+    g["woken_by"] = wakers.get(t["pid"], [])[:WAKERS_TOP]
+    got[t["pid"]] = g
+check("sleeps per task by class (S, D, other), and who woke them",
+      got, {t["pid"]: t["sleeps"] for t in st["tasks"]})
 bad = q1("SELECT count(*) FROM sleeps s WHERE trace_id = ? AND (dur_ns != end_ns - start_ns "
          "OR NOT EXISTS (SELECT 1 FROM runs r WHERE r.trace_id = s.trace_id AND "
-         "r.pid = s.pid AND r.end_ns = s.start_ns AND r.end_state = s.state))")
-check("sleeps", q1("SELECT count(*) FROM sleeps WHERE trace_id = ?") > 0 or
-      q1("SELECT count(*) FROM runs WHERE trace_id = ? AND end_state IN ('S', 'D')") == 0, True)
-check("every sleep begins where a run ended in its state", bad, 0)
+         "r.pid = s.pid AND r.end_ns = s.start_ns AND r.end_state = s.state AND r.cpu = s.cpu))")
+check("every sleep begins where a run ended in its state, on its CPU", bad, 0)
 
 # ---- power: the time-weighted mean frequency over the complete window ----
 if "cpu_freq_mean_khz" in st:

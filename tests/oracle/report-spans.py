@@ -23,10 +23,14 @@ order (timestamp, ties to the lower CPU):
 A FILTER written FIELD ~ "GLOB" (the kernel's syntax) is handed to
 trace-cmd as FIELD =~ "REGEX", the regular expression of the same strings.
 
-Usage: report-spans.py [--trace-cmd PROG] FILE (--mark DEF | --span DEF)...
+Usage: report-spans.py [--trace-cmd PROG] [--rows] FILE (--mark DEF | --span DEF)...
 with DEF as schedplot takes it.  Prints one line per definition, in order:
 "mark NAME COUNT" or "span NAME COUNT TOTAL_NS P50 P99 MAX UNMATCHED_START
 UNMATCHED_END ACROSS_LOST" (nearest-rank percentiles, "-" without spans).
+With --rows, before a definition's line, one line per record of a mark,
+"mark-row TS_NS LABEL" (the value of its label=FIELD, "-" without), and
+per span, "span-row START_NS END_NS KEY..." (the key's values as -R
+prints them).
 """
 
 import argparse
@@ -120,6 +124,7 @@ def quantile(v, num, den):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--trace-cmd", default="trace-cmd")
+    ap.add_argument("--rows", action="store_true")
     ap.add_argument("file")
     ap.add_argument("--mark", action="append", default=[], dest="defs",
                     type=lambda s: ("mark", s))
@@ -129,8 +134,12 @@ def main():
     lost = None
     for kind, d in a.defs:
         if kind == "mark":
-            s, e, f, _ = parse_event(d)
-            print("mark %s:%s %d" % (s, e, len(records(a.trace_cmd, a.file, s, e, f))))
+            s, e, f, rest = parse_event(d)
+            recs = records(a.trace_cmd, a.file, s, e, f)
+            label = re.search(r"label=(\w+)", rest)
+            for ts, _, fields in recs if a.rows else []:
+                print("mark-row %d %s" % (ts, fields.get(label.group(1)) if label else "-"))
+            print("mark %s:%s %d" % (s, e, len(recs)))
             continue
         s1, e1, f1, rest = parse_event(d)
         s2, e2, f2, rest = parse_event(rest[2:])
@@ -160,6 +169,8 @@ def main():
                     across += 1
                 else:
                     durs.append(ts - t0)
+                    if a.rows:
+                        print("span-row %d %d %s" % (t0, ts, " ".join(key)))
             else:
                 if key in opened:
                     um_start += 1

@@ -79,6 +79,8 @@ struct sp_span_kind {
 struct sp_span_mark {
 	char name[96];
 	int watch;
+	bool has_label;		/* the watch's one field is its label (label=FIELD) */
+	uint8_t label_kind;	/* its sp_value_kind */
 	uint64_t nr;
 };
 
@@ -97,11 +99,13 @@ struct sp_spans {
 	bool keep;
 	/*
 	 * Told, when set, of each span that counts as it ends (not a broken
-	 * one: @t0_ns, @cpu and @pid are its start record's) and of each
-	 * record of a mark that counts (@mark its index in marks[]): for a
-	 * consumer that keeps them all (export)
+	 * one: @t0_ns, @cpu and @pid are its start record's, @key the values
+	 * of its key as its end record holds them, of the kinds end_kind[])
+	 * and of each record of a mark that counts (@mark its index in
+	 * marks[]): for a consumer that keeps them all (export)
 	 */
-	void (*on_span)(void *data, int kind, uint64_t t0_ns, uint64_t t1_ns, int cpu, int pid);
+	void (*on_span)(void *data, int kind, uint64_t t0_ns, uint64_t t1_ns, int cpu, int pid,
+			const union sp_value *key);
 	void (*on_mark)(void *data, int mark, const struct sp_event *ev);
 	void *hook_data;
 

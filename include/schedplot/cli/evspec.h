@@ -110,7 +110,8 @@ int sp_evspec_watch(struct sp_reader *r, const char *path, const char *opt, cons
  * @r: the reader, before its pass
  * @path: the trace, for messages
  * @o: the options (o->spans, o->marks)
- * @sp: zeroed; its kinds (and marks) are set, ready for sp_spans_init()
+ * @sp: zeroed; its kinds (and marks, with the field of their label=FIELD
+ *	as their watch's one field) are set, ready for sp_spans_init()
  * @marks: count the --mark records too (stats; the views draw them instead)
  *
  * Return: SP_EXIT_OK, or the exit code having said what is wrong.

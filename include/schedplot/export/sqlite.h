@@ -10,6 +10,7 @@ struct sp_export;
 struct sp_model_observer;
 struct sp_spans;
 struct sp_trace;
+struct sp_waited_behind;
 
 /*
  * The traces as a SQLite database (schedplot-export(1) documents the
@@ -20,7 +21,8 @@ struct sp_trace;
  *
  *	sp_export_open(&x, path, new, &err);
  *	for each trace:
- *		sp_export_begin(x, t, name, &err);	(BEGIN, the trace's row)
+ *		(the consumers of antagonist.h, hist and behind, on the pass)
+ *		sp_export_begin(x, t, name, &behind, spans, &err);  (BEGIN, the trace's row)
  *		sp_export_observer(x, &obs); sp_pass_add(&pass, &obs);
  *		sp_trace_run(t, &pass, NULL, &err);
  *		sp_export_end(x, &err);			(the totals, COMMIT)
@@ -35,7 +37,7 @@ struct sp_trace;
  */
 
 /* PRAGMA user_version of the databases this code writes. */
-#define SP_EXPORT_SCHEMA_VERSION	1
+#define SP_EXPORT_SCHEMA_VERSION	2
 /* PRAGMA application_id: "SPLT", what tells a schedplot database from others */
 #define SP_EXPORT_APPLICATION_ID	0x53504c54
 /* SQLite's page cache, in KiB: what bounds the memory of a large export */
@@ -68,6 +70,13 @@ int sp_export_open(struct sp_export **out, const char *path, bool create, bool i
  * @x: the export
  * @t: the trace, open (sp_trace_open()), before its pass
  * @name: the file's name as given, for the traces table
+ * @behind: who the tasks waited behind, summed over every wait of the
+ *	    trace, and the runs of each CPU it asks (behind->hist): both
+ *	    consumers of the same pass (sp_waited_behind_observer(),
+ *	    sp_antagonists_observer()); its table becomes the rows of
+ *	    antagonists, and each wait's longest antagonist is asked of its
+ *	    history (runs.behind_pid).  NULL: not known (those columns NULL,
+ *	    the table empty)
  * @spans: the --mark and --span definitions planned for @t, whose records
  *	   and spans become rows of marks and spans (its consumer is the
  *	   caller's to register, and to finish); NULL: none
@@ -81,7 +90,7 @@ int sp_export_open(struct sp_export **out, const char *path, bool create, bool i
  * Return: 0, or a negative code with @err set (nothing is left begun).
  */
 int sp_export_begin(struct sp_export *x, struct sp_trace *t, const char *name,
-		    struct sp_spans *spans, struct sp_error *err);
+		    struct sp_waited_behind *behind, struct sp_spans *spans, struct sp_error *err);
 
 /**
  * sp_export_observer - the consumer of the pass that fills the tables
