@@ -26,6 +26,7 @@ static const char *const check_keys[SP_CMP_NR_CHECK_KINDS] = {
 	[SP_CMP_CHECK_LOST] = "lost_events",
 	[SP_CMP_CHECK_REPAIRS] = "repairs",
 	[SP_CMP_CHECK_CENSORED] = "censored_waits",
+	[SP_CMP_CHECK_CONTRADICTED] = "contradicted_waits",
 	[SP_CMP_CHECK_CV] = "unstable",
 	[SP_CMP_CHECK_WARMUP] = "warmup",
 	[SP_CMP_CHECK_NOISE] = "noise",
@@ -105,6 +106,11 @@ static uint64_t repairs_of(const struct sp_cmp_run *r)
 static uint64_t censored_of(const struct sp_cmp_run *r)
 {
 	return r->censored_waits;
+}
+
+static uint64_t contradicted_of(const struct sp_cmp_run *r)
+{
+	return r->contradicted_waits;
 }
 
 static struct sp_cmp_check *next(struct sp_cmp *c, enum sp_cmp_check_kind kind)
@@ -533,6 +539,12 @@ void sp_cmp_checks(struct sp_cmp *c)
 		ck = next(c, SP_CMP_CHECK_CENSORED);
 		if (runs_with(c, ck, censored_of, "waits open at the end")) {
 			add(ck, " (censored: no latency, the longest waits may be missing)");
+			c->nr_checks++;
+		}
+		ck = next(c, SP_CMP_CHECK_CONTRADICTED);
+		if (runs_with(c, ck, contradicted_of, "waits contradicted")) {
+			add(ck, " (the CPU the task waited for ran its idle task meanwhile: records "
+			    "lost or out of order; schedplot stats lists the longest)");
 			c->nr_checks++;
 		}
 		check_warmup(c);

@@ -35,6 +35,7 @@ static const char *const check_titles[SP_CMP_NR_CHECK_KINDS] = {
 	[SP_CMP_CHECK_LOST] = "lost events",
 	[SP_CMP_CHECK_REPAIRS] = "repairs",
 	[SP_CMP_CHECK_CENSORED] = "censored waits",
+	[SP_CMP_CHECK_CONTRADICTED] = "contradicted waits",
 	[SP_CMP_CHECK_CV] = "unstable",
 	[SP_CMP_CHECK_WARMUP] = "warm-up",
 	[SP_CMP_CHECK_NOISE] = "noise",
@@ -169,11 +170,13 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 				continue;
 			}
 			printf(", \"nr_cpus\": %d, \"lost_events\": %llu, \"lost_events_exact\": %s, "
-			       "\"repairs\": %llu, \"censored_waits\": %llu", run->nr_cpus,
+			       "\"repairs\": %llu, \"censored_waits\": %llu, "
+			       "\"contradicted_waits\": %llu", run->nr_cpus,
 			       (unsigned long long)run->lost_events,
 			       run->lost_exact ? "true" : "false",
 			       (unsigned long long)run->repairs,
-			       (unsigned long long)run->censored_waits);
+			       (unsigned long long)run->censored_waits,
+			       (unsigned long long)run->contradicted_waits);
 			printf(", \"warmup_ns\": ");
 			if (run->has_warmup)
 				printf("%llu, \"warmup_by\": \"%s\"",

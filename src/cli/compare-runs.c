@@ -128,12 +128,11 @@ static void pass_wait(void *data, const struct sp_wait *w)
 {
 	struct trace_pass *p = data;
 
-	if (w->wait_class != SP_WAIT_WAKEUP)
-		return;
-	if (p->has_wu)
+	if (p->has_wu && w->wait_class == SP_WAIT_WAKEUP)
 		sp_warmup_wait(&p->wu, w->start_ns, w->dur_ns);
+	/* the wakeup latencies, and the contradicted waits of every class, as stats counts them */
 	if (w->start_ns >= p->from_ns)
-		sp_stats_latency(&p->stats, w->dur_ns);
+		sp_stats_wait(&p->stats, w);
 }
 
 static void pass_run(void *data, const struct sp_run *r)
@@ -455,6 +454,7 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	}
 	r->repairs = sp_model_nr_repairs(&t.model);
 	r->censored_waits = t.model.nr_waits_open;
+	r->contradicted_waits = p.stats.nr_contradicted;
 	r->m[SP_CMP_DURATION] = dur_ns / 1e9;
 	r->m[SP_CMP_RUNNING_AVG] = sp_stats_running_avg(&p.stats);
 	r->m[SP_CMP_WAITING_AVG] = sp_stats_waiting_avg(&p.stats);

@@ -62,6 +62,22 @@ json_check "JSON: a run's repairs, lost and censored waits" \
 expect_grep "$ERR" "warning: few_runs: 1 and 1 runs: p cannot go below 1" \
 	"--json: the checks are warnings too, as no table is printed"
 
+# contradicted waits: duty.dat has 12 (stats counts them; tests/oracle/report-why.py
+# finds them in trace-cmd report), listed once with the runs like the repairs
+duty=$TRACES/ink/duty.dat
+run "$SCHEDPLOT" stats --json -q "$duty"
+json_check "contradicted waits: stats counts 12 in duty.dat" 'd["contradicted_waits"]["count"] == 12'
+run "$SCHEDPLOT" compare -q --no-shift "$duty" "$duty" --vs "$duty"
+expect_grep "$OUT" "^  contradicted waits: 36 waits contradicted in 3 runs of 3: duty.dat 12, duty.dat 12," \
+	"contradicted waits: 12 a run, as stats counts them, above the table"
+check "contradicted waits: listed once" test "$(grep -c contradicted "$OUT")" = 1
+run "$SCHEDPLOT" compare --json -q --no-shift "$duty" "$duty" --vs "$duty"
+json_check "contradicted waits: in the JSON, a check and each run's count" \
+	"'contradicted_waits' in [k['check'] for k in d['checks']] and [r['contradicted_waits'] for g in d['groups'] for r in g['runs']] == [12] * 3"
+run "$SCHEDPLOT" compare --json "$ov" --vs "$ov6"
+json_check "contradicted waits: none in overload.dat: no check, 0 a run" \
+	"'contradicted_waits' not in [k['check'] for k in d['checks']] and all(r['contradicted_waits'] == 0 for g in d['groups'] for r in g['runs'])"
+
 # lost events: overflow.dat lost 7422 on CPU 1 and an unknown count on CPU 0
 # (trace-cmd report: "[7422 EVENTS DROPPED]" and "[EVENTS DROPPED]")
 run "$SCHEDPLOT" compare -q "$TRACES/overflow.dat" --vs "$ov"

@@ -152,6 +152,7 @@ struct sp_cmp_run {
 	bool lost_exact;	/* the kernel gave every gap's size */
 	uint64_t repairs;	/* missed switches and other repairs of the model */
 	uint64_t censored_waits;	/* waits still open at the end: no sample */
+	uint64_t contradicted_waits;	/* waits whose CPU ran its idle task meanwhile */
 	bool has_warmup;	/* traces: the warm-up was looked for */
 	uint64_t warmup_ns;	/* where the run settled, from its window's start */
 	int warmup_by;		/* enum sp_warmup_series: what settled last */
@@ -174,6 +175,7 @@ enum sp_cmp_check_kind {
 	SP_CMP_CHECK_LOST,
 	SP_CMP_CHECK_REPAIRS,
 	SP_CMP_CHECK_CENSORED,
+	SP_CMP_CHECK_CONTRADICTED,
 	SP_CMP_CHECK_CV,
 	SP_CMP_CHECK_WARMUP,
 	SP_CMP_CHECK_NOISE,
@@ -283,7 +285,8 @@ int sp_cmp_load_values(const struct sp_cmp_opts *o, struct sp_cmp_run *r);
  * sp_cmp_checks - check the samples, once for all metrics
  * @c: the computed comparison
  *
- * Too few runs, lost events, repairs, censored waits and groups whose
+ * Too few runs, lost events, repairs, censored and contradicted waits,
+ * warm-ups, noise and groups whose
  * duration (or value) varies by more than %SP_CMP_MAX_CV: each kind once,
  * naming the runs, into @c->checks.
  */
