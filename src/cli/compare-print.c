@@ -114,12 +114,16 @@ static void print_noise(const struct sp_cmp_run *run, unsigned int kinds, size_t
 /*
  * --target: the five commands that took most time on the targets' CPUs
  * while they ran, every interrupt handler and softirq vector there (null
- * when the trace has no irq events) and the frequency (null when unknown)
+ * when the trace has no irq events) and the frequency (null when unknown);
+ * without it every key is there, null, so a run has the same keys always
  */
 static void print_other_tasks(const struct sp_cmp_run *run)
 {
-	if (!run->has_noise)
+	if (!run->has_noise) {
+		printf(", \"targets_ns\": null, \"target_cpus\": null, \"other_tasks\": null, "
+		       "\"interrupts\": null, \"frequency\": null");
 		return;
+	}
 	printf(", \"targets_ns\": [%llu, %llu], \"target_cpus\": [",
 	       (unsigned long long)run->targets_ns[0], (unsigned long long)run->targets_ns[1]);
 	for (size_t k = 0; k < run->nr_target_cpus; k++)

@@ -123,7 +123,23 @@ run "$SCHEDPLOT" compare -q --target barrier "${nz[@]}" --vs "${nz[0]}"
 expect_grep "$OUT" "^  noise: " "noise: a check above the table"
 run "$SCHEDPLOT" compare --json -q "${nz[@]}" --vs "${nz[0]}"
 json_check "noise: only with --target (what else ran needs to know what the benchmark is)" \
-	'"noise" not in [c["check"] for c in d["checks"]] and "other_tasks" not in d["groups"][0]["runs"][0]'
+	'"noise" not in [c["check"] for c in d["checks"]]'
+json_check "noise: without --target the keys are there, null: every run has the same keys" \
+	'all(r[k] is None for g in d["groups"] for r in g["runs"] for k in ("targets_ns", "target_cpus", "other_tasks", "interrupts", "frequency"))'
+cp "$OUT" "$TMP/untargeted.json"
+run "$SCHEDPLOT" compare --json -q --target barrier "${nz[@]}" --vs "${nz[0]}"
+python3 - "$TMP/untargeted.json" "$OUT" >"$TMP/oracle.out" 2>&1 <<'PY' ||
+import json, sys
+runs = [r for f in sys.argv[1:] for g in json.load(open(f))["groups"] for r in g["runs"]]
+keys = [list(r) for r in runs]
+if any(k != keys[0] for k in keys):
+    sys.exit("keys differ: %s" % [k for k in keys if k != keys[0]][:1])
+PY
+	echo "(exit $?)" >>"$TMP/oracle.out"
+oracle_agrees "noise: every run has the same keys in the same order, with --target or without"
+run "$SCHEDPLOT" compare --json -q --target '*' "${nz[0]}" --vs "${nz[0]}"
+json_check "noise: with every task a target no other task ran: other_tasks [], not left out" \
+	'all(r["other_tasks"] == [] and r["target_cpus"] == [0, 1] for g in d["groups"] for r in g["runs"])'
 
 # noise per run, interrupts: six runs of barrier pinned to CPU 1 recorded
 # with the irq events, three of them (2, 4, 6) while three dd readers with
