@@ -214,6 +214,64 @@ else
 	sql "$db" "$p99" >"$TMP/p99"
 	check "the p99 example: a row per command" test "$(wc -l <"$TMP/p99")" -gt 10
 fi
+# who held the CPU a command waited for: on one trace, what runs --json
+# says of each run's wait (behind, behind_ns) and stats --by command of
+# each command's waits (waited_behind)
+f=$TRACES/warmup/cold-start.dat
+"$SCHEDPLOT" export -q -o "$TMP/one.db" "$f"
+"$SCHEDPLOT" runs -q --json "$f" >"$TMP/runs.json"
+"$SCHEDPLOT" stats -q --json "$f" >"$TMP/stats.json"
+"$SCHEDPLOT" stats -q --json --by command "$f" >"$TMP/stats-cmd.json"
+for name in behind waited-behind sleeps-d; do
+	if [ -z "$(example "$name")" ]; then
+		not_ok "the man page has no '$name' example query"
+	elif command -v sqlite3 >/dev/null 2>&1; then
+		sqlite3 "$db" "$(example "$name")" >"$TMP/ex.cli" 2>"$ERR"
+		check "the $name example runs in the sqlite3 shell" test -s "$TMP/ex.cli" -a ! -s "$ERR"
+	fi
+	sql "$TMP/one.db" "$(example "$name")" >"$TMP/ex.$name"
+done
+python3 - "$TMP/runs.json" "$TMP/stats.json" "$TMP/stats-cmd.json" "$TMP/ex.behind" \
+	"$TMP/ex.waited-behind" "$TMP/ex.sleeps-d" "$TMP/one.db" <<'EOF'
+import collections, json, sqlite3, sys
+lines = open(sys.argv[1]).read().splitlines()
+base = json.loads(lines[0])["start_ns"]
+runs = [json.loads(line) for line in lines[1:]]
+st = json.load(open(sys.argv[2]))
+by_cmd = json.load(open(sys.argv[3]))
+rows = lambda path: [line.split("|") for line in open(path).read().splitlines()]
+def check(what, got, want):
+    print("%s - %s%s" % ("ok" if got == want else "not ok", what,
+                         "" if got == want else ": SQL gives %s, expected %s" % (got, want)))
+# a wait is named as its task was named when it ended (the run's name,
+# which runs --json does not write), its antagonist by its last name
+comm = {t["pid"]: t["comm"] for t in st["tasks"]}
+named = {(p, s): c for p, s, c in sqlite3.connect(sys.argv[7]).execute(
+    "SELECT pid, start_ns, comm FROM runs")}
+n, ns = collections.Counter(), collections.Counter()
+for r in runs:
+    if r["behind"] >= 0:
+        k = (named[(r["pid"], base + r["start_ns"])], comm[r["behind"]])
+        n[k] += 1
+        ns[k] += r["behind_ns"]
+top = {}
+for (c, b) in sorted(n, key=lambda k: (k[0], -n[k], k[1])):
+    top.setdefault(c, [c, b, str(n[(c, b)]), str(ns[(c, b)])])
+check("the behind example: each command's most frequent antagonist, as runs --json says",
+      sorted(rows(sys.argv[4])), sorted(top.values()))
+got = collections.defaultdict(list)
+for c, b, v in rows(sys.argv[5]):
+    got[c].append({"comm": b, "ns": int(v)})
+check("the waited-behind example: each command's five longest, as stats --by command says",
+      {c["comm"]: got[c["comm"]][:5] for c in by_cmd["commands"]},
+      {c["comm"]: c["waited_behind"]["top"] for c in by_cmd["commands"]})
+# (a sleep is named as its task was when it began, stats' tasks by their
+# last name: the sums over all commands are compared)
+d = rows(sys.argv[6])
+check("the sleeps-d example: D sleeps over its %d commands, count and time, as stats says"
+      % len(d), [sum(int(r[1]) for r in d), sum(int(r[2]) for r in d)],
+      [sum(t["sleeps"]["D"][k] for t in st["tasks"]) for k in ("count", "ns")])
+EOF
 
 # ---- refusals that leave the file as it was ----
 before=$(sum "$db")
