@@ -770,10 +770,10 @@ static int load_groups(struct sp_cmp *c)
 	memcpy(files, o->files[0], o->nr_files[0] * sizeof(*files));
 	memcpy(files + o->nr_files[0], o->files[1], o->nr_files[1] * sizeof(*files));
 	/* a file that is no trace fails at once, not after the passes over the others */
-	ret = o->values ? SP_EXIT_OK : sp_cli_parallel(nr, check_one, files);
+	ret = o->values ? SP_EXIT_OK : sp_parallel_run(nr, check_one, files);
 	/* the runs are independent: read on the CPUs there are, the largest first */
 	if (!ret)
-		ret = sp_cli_parallel_files(nr, load_one, c, files);
+		ret = sp_parallel_files(nr, load_one, c, files);
 	free(files);
 	if (ret)
 		return ret;

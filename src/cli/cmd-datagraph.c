@@ -9,6 +9,7 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/analysis/fieldkey.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/viewmarks.h"
 #include "schedplot/cli/evspec.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/cli/viewpower.h"
@@ -183,7 +184,7 @@ static int datagraph_finish(struct sp_view_run *run)
 	ret = sp_timeline_finish(&v->tl);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot finish the timeline");
-	sp_view_datagraph_opts(&run->opts, run->row_socket, &dopts);
+	sp_view_opts_datagraph(&run->opts, run->row_socket, &dopts);
 	if (run->opts.color_field) {
 		if (v->field.error)
 			return sp_cli_fail_code(NULL, v->field.error, "cannot key the runs by value");
@@ -200,7 +201,7 @@ static int datagraph_finish(struct sp_view_run *run)
 	for (size_t k = SP_DG_NR_SPECIAL_KEYS; run->opts.color_field && k < v->dg.nr_keys; k++)
 		sp_cli_note(run->trace.path, "colors: %s: %llu ns", v->dg.keys[k].label,
 			    (unsigned long long)v->dg.keys[k].ns);
-	ret = sp_view_colors_out(&run->opts, &v->dg);
+	ret = sp_view_opts_colors_out(&run->opts, &v->dg);
 	if (ret)
 		return ret;
 	if (sp_dg_marks_any(&v->marks)) {

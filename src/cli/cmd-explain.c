@@ -157,7 +157,7 @@ static void explain_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	x->at_pid = v->task;
 	x->scope = o->scope;
 	x->nr_cpus = run->trace.nr_cpus;
-	x->nr_counted = sp_cli_rw_filter(&v->filter, o);
+	x->nr_counted = sp_view_opts_filter(&v->filter, o);
 	x->first_ns = run->trace.first_ns;
 	x->end_ns = run->trace.end_ns;
 	x->model = &run->trace.model;

@@ -69,7 +69,7 @@ static const struct sp_opt_help export_help[] = {
 	{ NULL, NULL },
 };
 
-const struct sp_cmd_opts sp_export_opts = {
+const struct sp_cmd_opts sp_cmd_export_opts = {
 	.name = "export",
 	.usage =
 	"usage: schedplot export -o FILE.db [OPTIONS] TRACE.dat...\n"
@@ -261,7 +261,7 @@ int sp_cmd_export(int argc, char **argv)
 
 	memset(&tf, 0, sizeof(tf));
 	tf.fd = -1;
-	ret = sp_view_opts_parse(&o, &sp_export_opts, INT_MAX, argc, argv, &own);
+	ret = sp_view_opts_parse(&o, &sp_cmd_export_opts, INT_MAX, argc, argv, &own);
 	if (ret >= 0)
 		goto out;
 	output = o.output;

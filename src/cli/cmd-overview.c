@@ -12,6 +12,7 @@
 #include "schedplot/analysis/collect.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/viewmarks.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/cli/viewpower.h"
 #include "schedplot/draw/axes.h"
@@ -90,7 +91,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 	struct sp_overview_figure *fig = &v->fig;
 	int nr, ret;
 
-	nr = sp_cli_rw_filter(&v->filter, &run->opts);
+	nr = sp_view_opts_filter(&v->filter, &run->opts);
 	fig->theme = &run->theme;
 	fig->style.nr_cpus = nr;
 	fig->style.shade = !o->no_shade;
@@ -156,14 +157,14 @@ static int overview_finish(struct sp_view_run *run)
 	if (sp_rw_collect_finish(&v->rw))
 		return sp_cli_fail(run->opts.csv, "cannot write the CSV file: %s",
 				   strerror(v->rw.csv_errno));
-	sp_view_datagraph_opts(&run->opts, run->row_socket, &dopts);
+	sp_view_opts_datagraph(&run->opts, run->row_socket, &dopts);
 	ret = sp_view_power_finish(&v->power, &run->opts, &run->trace, &dopts);
 	if (ret)
 		return ret;
 	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
-	ret = sp_view_colors_out(&run->opts, &v->dg);
+	ret = sp_view_opts_colors_out(&run->opts, &v->dg);
 	if (ret)
 		return ret;
 	if (sp_dg_marks_any(&v->marks)) {

@@ -34,91 +34,7 @@
 #define RW_VEC_WIDTH	720
 #define RW_VEC_HEIGHT	260
 
-/*
- * ---- the --csv file: an atomic output (schedplot/base/tempfile.h) ----
- *
- * All of the CSV output's file handling is here, for running-waiting and
- * overview (sp_view_csv): a regular file is written beside its target and
- * renamed into place, a device, FIFO or socket is written in place.
- */
-
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_path,
-		    const char *image_path)
-{
-	struct sp_error err;
-
-	memset(csv, 0, sizeof(*csv));
-	csv->tf.fd = -1;
-	if (!strcmp(path, "-")) {
-		if (image_path && !strcmp(image_path, "-")) {
-			sp_cli_fail(NULL, "--csv - and -o - both write to standard output; "
-				    "send one of them to a file");
-			return SP_EXIT_USAGE;
-		}
-		csv->fp = stdout;
-		return SP_EXIT_OK;
-	}
-	if (same_file(path, trace_path)) {
-		sp_cli_fail(path, "refusing to write the CSV over the input trace");
-		return SP_EXIT_USAGE;
-	}
-	if (image_path && (!strcmp(path, image_path) || same_file(path, image_path))) {
-		sp_cli_fail(path, "the CSV and the image cannot be the same file");
-		return SP_EXIT_USAGE;
-	}
-	sp_error_clear(&err);
-	if (sp_tempfile_open(&csv->tf, path, O_WRONLY | SP_TEMPFILE_DEFER, &err) ||
-	    sp_tempfile_ready(&csv->tf, &err)) {
-		sp_tempfile_discard(&csv->tf);
-		sp_cli_error(path, &err);
-		return SP_EXIT_FAILURE;
-	}
-	csv->open = true;
-	csv->path = path;
-	csv->fp = sp_tempfile_fdopen(&csv->tf, "w");
-	if (!csv->fp) {
-		int e = errno;
-
-		sp_tempfile_discard(&csv->tf);
-		csv->open = false;
-		return sp_cli_fail(path, "cannot create the CSV file: %s", strerror(e));
-	}
-	return SP_EXIT_OK;
-}
-
-int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit)
-{
-	struct sp_error err;
-	int ret = SP_EXIT_OK;
-
-	if (csv->fp == stdout) {
-		if (fflush(stdout) || ferror(stdout))
-			ret = sp_cli_fail(NULL, "cannot write the CSV to standard output");
-		csv->fp = NULL;
-		return ret;
-	}
-	if (!csv->open)
-		return SP_EXIT_OK;
-	csv->fp = NULL;
-	csv->open = false;
-	if (!commit) {
-		sp_tempfile_discard(&csv->tf);
-		return SP_EXIT_OK;
-	}
-	sp_error_clear(&err);
-	if (sp_tempfile_commit(&csv->tf, &err)) {
-		sp_cli_error(csv->path, &err);
-		return SP_EXIT_FAILURE;
-	}
-	return SP_EXIT_OK;
-}
+/* ---- the --csv output of running-waiting and overview (sp_cli_csv_open(), cli.c) ---- */
 
 static int csv_open(struct sp_view_run *run)
 {
@@ -138,16 +54,6 @@ const struct sp_view_extra sp_view_csv = {
 };
 
 /* ---- the view ---- */
-
-int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o)
-{
-	int c, n = 0;
-
-	sp_scope_filter(&o->scope, filter);
-	for (c = 0; c < o->nr_cpus; c++)
-		n += o->cpus[c];
-	return n;
-}
 
 struct rw_run {
 	struct sp_rwgraph_figure fig;
@@ -206,7 +112,7 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 	struct sp_rwgraph_figure *fig = &v->fig;
 	int nr, ret;
 
-	nr = sp_cli_rw_filter(&v->filter, &run->opts);
+	nr = sp_view_opts_filter(&v->filter, &run->opts);
 	fig->style.nr_cpus = nr;
 	fig->style.shade = !o->no_shade;
 	fig->style.shade_kind = v->shade_kind;

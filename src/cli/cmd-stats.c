@@ -1185,7 +1185,7 @@ static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
 	int ret;
 
 	(void)cr;
-	sc->nr_cpus = sp_cli_rw_filter(&sc->filter, sc->opts);
+	sc->nr_cpus = sp_view_opts_filter(&sc->filter, sc->opts);
 	if (!sc->nr_cpus)
 		return sp_cli_usage("stats", "--cpus %s selects no CPU", sc->opts->cpus_list);
 	s = malloc(sizeof(*s));

@@ -27,7 +27,7 @@ static int probe_output(struct sp_view_run *run)
 	struct sp_error err;
 
 	if (!run->height)
-		return sp_view_probe_output(o, &run->out, run->path_buf, sizeof(run->path_buf),
+		return sp_view_opts_probe_output(o, &run->out, run->path_buf, sizeof(run->path_buf),
 					    run->width, &run->path);
 	run->path = sp_view_opts_output(o, run->path_buf, sizeof(run->path_buf));
 	if (sp_view_opts_protect(o, &run->out))
@@ -150,7 +150,7 @@ static int pass_parallel(struct sp_view_run *run)
 		}
 	}
 	if (!ret)
-		ret = sp_cli_parallel_files(nr, pass_job, &j,
+		ret = sp_parallel_files(nr, pass_job, &j,
 					    (const char *const *)run->opts.traces);
 	for (i = 1; i < nr && j.own[i]; i++) {
 		if (j.own[i]->csv.fp) {
@@ -170,7 +170,7 @@ static int pass_traces(struct sp_view_run *run)
 {
 	int ret, i;
 
-	if (run->opts.nr_traces > 1 && sp_cli_jobs(run->opts.nr_traces) > 1)
+	if (run->opts.nr_traces > 1 && sp_parallel_jobs(run->opts.nr_traces) > 1)
 		return pass_parallel(run);
 	ret = pass_trace(run);
 	for (i = 1; !ret && i < run->opts.nr_traces; i++) {

@@ -103,7 +103,7 @@ static int next_setting(const char **p, const char **key, size_t *key_len, const
 	return 1;
 }
 
-int sp_markspec_parse(const char *cmd, const char *text, struct sp_markspec *spec)
+int sp_evspec_mark_parse(const char *cmd, const char *text, struct sp_markspec *spec)
 {
 	const char *p = text, *key, *val;
 	size_t kl, vl;
@@ -129,7 +129,7 @@ int sp_markspec_parse(const char *cmd, const char *text, struct sp_markspec *spe
 		break;
 	}
 	if (ret < 0) {
-		sp_markspec_release(spec);
+		sp_evspec_mark_release(spec);
 		return sp_cli_usage(cmd, "--mark '%s': after the event, only label=FIELD, not '%s'",
 				    text, p);
 	}
@@ -139,7 +139,7 @@ int sp_markspec_parse(const char *cmd, const char *text, struct sp_markspec *spe
 	return 0;
 }
 
-int sp_spanspec_parse(const char *cmd, const char *text, struct sp_spanspec *spec)
+int sp_evspec_span_parse(const char *cmd, const char *text, struct sp_spanspec *spec)
 {
 	const char *p = text, *key, *val;
 	size_t kl, vl;
@@ -150,14 +150,14 @@ int sp_spanspec_parse(const char *cmd, const char *text, struct sp_spanspec *spe
 	if (ret)
 		return ret;
 	if (strncmp(p, "..", 2)) {
-		sp_spanspec_release(spec);
+		sp_evspec_span_release(spec);
 		return sp_cli_usage(cmd, "--span '%s': give START..END key=FIELD, like "
 				    "'irq:irq_handler_entry..irq:irq_handler_exit key=irq'", text);
 	}
 	p += 2;
 	ret = parse_event(cmd, "--span", text, &p, &spec->end);
 	if (ret) {
-		sp_spanspec_release(spec);
+		sp_evspec_span_release(spec);
 		return ret;
 	}
 	snprintf(spec->title, sizeof(spec->title), "%s..%s", strchr(spec->start.event, ':') + 1,
@@ -178,7 +178,7 @@ int sp_spanspec_parse(const char *cmd, const char *text, struct sp_spanspec *spe
 				v += n + (v + n < end);
 			}
 			if (v < end || !spec->nr_keys) {
-				sp_spanspec_release(spec);
+				sp_evspec_span_release(spec);
 				return sp_cli_usage(cmd, "--span '%s': key= takes one or two fields "
 						    "separated by a comma, like key=irq or "
 						    "key=dev,sector", text);
@@ -191,7 +191,7 @@ int sp_spanspec_parse(const char *cmd, const char *text, struct sp_spanspec *spe
 		}
 	}
 	if (ret < 0 || !spec->nr_keys) {
-		sp_spanspec_release(spec);
+		sp_evspec_span_release(spec);
 		if (ret < 0)
 			return sp_cli_usage(cmd, "--span '%s': after the events, only key=FIELD "
 					    "and name=NAME, not '%s'", text, p);
@@ -201,13 +201,13 @@ int sp_spanspec_parse(const char *cmd, const char *text, struct sp_spanspec *spe
 	return 0;
 }
 
-void sp_markspec_release(struct sp_markspec *spec)
+void sp_evspec_mark_release(struct sp_markspec *spec)
 {
 	free(spec->ev.filter);
 	spec->ev.filter = NULL;
 }
 
-void sp_spanspec_release(struct sp_spanspec *spec)
+void sp_evspec_span_release(struct sp_spanspec *spec)
 {
 	free(spec->start.filter);
 	free(spec->end.filter);
@@ -224,13 +224,13 @@ int sp_evspec_keep(struct sp_view_opts *o, int opt, const char *arg)
 	const char **grown;
 	int ret;
 
-	ret = mark ? sp_markspec_parse(o->cmd, arg, &m) : sp_spanspec_parse(o->cmd, arg, &sp);
+	ret = mark ? sp_evspec_mark_parse(o->cmd, arg, &m) : sp_evspec_span_parse(o->cmd, arg, &sp);
 	if (ret)
 		return ret;
 	if (mark)
-		sp_markspec_release(&m);
+		sp_evspec_mark_release(&m);
 	else
-		sp_spanspec_release(&sp);
+		sp_evspec_span_release(&sp);
 	grown = realloc(*list, (size_t)(*nr + 1) * sizeof(**list));
 	if (!grown)
 		return sp_cli_fail(NULL, "out of memory");
@@ -272,7 +272,7 @@ static int plan_span(struct sp_reader *r, const char *path, const char *cmd, con
 	struct sp_spanspec spec;
 	int i, ret;
 
-	ret = sp_spanspec_parse(cmd, text, &spec);
+	ret = sp_evspec_span_parse(cmd, text, &spec);
 	if (ret)
 		return ret;
 	for (i = 0; i < spec.nr_keys; i++)
@@ -295,7 +295,7 @@ static int plan_span(struct sp_reader *r, const char *path, const char *cmd, con
 			}
 		}
 	}
-	sp_spanspec_release(&spec);
+	sp_evspec_span_release(&spec);
 	return ret;
 }
 
@@ -319,7 +319,7 @@ int sp_evspec_plan(struct sp_reader *r, const char *path, const struct sp_view_o
 
 		const char *label[1];
 
-		ret = sp_markspec_parse(o->cmd, o->marks[i], &m);
+		ret = sp_evspec_mark_parse(o->cmd, o->marks[i], &m);
 		label[0] = m.label;
 		if (!ret)
 			ret = sp_evspec_watch(r, path, "--mark", o->marks[i], &m.ev, label,
@@ -330,7 +330,7 @@ int sp_evspec_plan(struct sp_reader *r, const char *path, const struct sp_view_o
 			if (mk->has_label)
 				mk->label_kind = (uint8_t)sp_reader_watch_kind(r, mk->watch, 0);
 		}
-		sp_markspec_release(&m);
+		sp_evspec_mark_release(&m);
 		if (ret)
 			return ret;
 		sp->nr_marks++;

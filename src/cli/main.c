@@ -45,7 +45,7 @@ static const struct sp_command commands[] = {
 	{ "runs", &sp_view_runs, NULL, "every run of every task, one line each (CSV or JSON)",
 	  NULL },
 	{ "export", NULL, sp_cmd_export, "the traces as a SQLite database, for your own queries",
-	  &sp_export_opts },
+	  &sp_cmd_export_opts },
 	{ "record", NULL, sp_cmd_record,
 	  "record a trace of the scheduler and the CPU topology (root)", NULL },
 };

@@ -38,7 +38,7 @@ struct pool {
 	struct job *jobs;
 };
 
-int sp_cli_jobs(int nr)
+int sp_parallel_jobs(int nr)
 {
 	long n = sp_cli.jobs;
 
@@ -131,16 +131,16 @@ static int *start_order(int nr, const char *const *files)
 	return order;
 }
 
-int sp_cli_parallel(int nr, int (*fn)(void *data, int i), void *data)
+int sp_parallel_run(int nr, int (*fn)(void *data, int i), void *data)
 {
-	return sp_cli_parallel_files(nr, fn, data, NULL);
+	return sp_parallel_files(nr, fn, data, NULL);
 }
 
-int sp_cli_parallel_files(int nr, int (*fn)(void *data, int i), void *data,
+int sp_parallel_files(int nr, int (*fn)(void *data, int i), void *data,
 			  const char *const *files)
 {
 	struct pool p = { .fn = fn, .data = data, .nr = nr, .stop = nr };
-	int i, nr_workers = sp_cli_jobs(nr), started = 0, ret = SP_EXIT_OK;
+	int i, nr_workers = sp_parallel_jobs(nr), started = 0, ret = SP_EXIT_OK;
 	pthread_t *threads;
 
 	if (nr_workers == 1) {

@@ -10,6 +10,7 @@
 
 #include "schedplot/base/error.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/viewmarks.h"
 #include "schedplot/cli/evspec.h"
 #include "schedplot/analysis/marks.h"
 #include "schedplot/model/timeline.h"
@@ -25,7 +26,7 @@ static int watch_mark(struct sp_view_run *run, struct sp_dg_marks *mk, const cha
 	struct sp_markspec spec;
 	int i, ret;
 
-	ret = sp_markspec_parse(run->opts.cmd, text, &spec);
+	ret = sp_evspec_mark_parse(run->opts.cmd, text, &spec);
 	if (ret)
 		return ret;
 	for (i = 0; i < mk->ov.nr_events; i++)
@@ -47,7 +48,7 @@ static int watch_mark(struct sp_view_run *run, struct sp_dg_marks *mk, const cha
 		e->label_kind = (uint8_t)sp_reader_watch_kind(run->trace.reader, e->watch, 0);
 	mk->ov.nr_events++;
 out:
-	sp_markspec_release(&spec);
+	sp_evspec_mark_release(&spec);
 	return ret;
 }
 

@@ -208,7 +208,7 @@ int sp_cli_parse_jobs(const char *cmd, const char *arg);
  * sp_cli_capture - send this thread's messages to @fp instead of stderr
  * @fp: the stream; NULL: stderr again
  *
- * For the jobs of sp_cli_parallel(): no progress is shown meanwhile.
+ * For the jobs of sp_parallel_run(): no progress is shown meanwhile.
  */
 void sp_cli_capture(FILE *fp);
 
@@ -217,7 +217,7 @@ void sp_cli_capture(FILE *fp);
  * @busy: true: the traces this thread opens (sp_cli_open()) read each block
  *	  in this thread, without a helper thread (sp_reader_no_read_ahead())
  *
- * For the jobs of sp_cli_parallel() when as many run at once as there are
+ * For the jobs of sp_parallel_run() when as many run at once as there are
  * CPUs.
  */
 void sp_cli_cpus_busy(bool busy);
@@ -314,7 +314,7 @@ int sp_cmd_record(int argc, char **argv);
 int sp_cmd_compare(int argc, char **argv);
 int sp_cmd_export(int argc, char **argv);
 
-extern const struct sp_cmd_opts sp_export_opts;
+extern const struct sp_cmd_opts sp_cmd_export_opts;
 
 /* A CSV output (--csv): an atomic output, or standard output. */
 struct sp_cli_csv {
@@ -348,15 +348,6 @@ int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_
  * Prints errors.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
  */
 int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit);
-
-/**
- * sp_cli_rw_filter - what running(t)/waiting(t) count: the scope's CPUs and tasks
- * @filter: filled in (sp_scope_filter()); points into @o
- * @o: resolved view options
- *
- * Return: N, the number of CPUs counted.
- */
-int sp_cli_rw_filter(struct sp_model_filter *filter, struct sp_view_opts *o);
 
 /**
  * sp_cli_base_name - the file name of a path, for default titles

@@ -23,7 +23,7 @@
  *			a view of several traces (max_traces > 1) opens,
  *			resolves and passes over each in turn, told of each
  *			by desc->trace_done() before the next is opened; with
- *			more than one job (--jobs, sp_cli_jobs()) several at
+ *			more than one job (--jobs, sp_parallel_jobs()) several at
  *			once, each in a copy of the run (its own trace, opts
  *			and --csv stream; the view's data shared, so observe
  *			and trace_done must touch only trace_index's part),
@@ -119,36 +119,6 @@ struct sp_view_desc {
 	/* written besides the image; NULL: nothing */
 	const struct sp_view_extra *extra;
 };
-
-struct sp_dg_marks;
-struct sp_timeline;
-
-/**
- * sp_view_marks_plan - set up the datagraph marks the options ask for
- * @run: the run, its trace open and its rows planned
- * @mk: zeroed; filled in (nothing asked for: left without marks)
- * @tl: the timeline the marks are drawn over
- * @socket: set to a per-CPU socket array the caller frees, or NULL
- *
- * Asks the reader for the events the marks need.  Return: SP_EXIT_OK or
- * an exit code, the error printed.
- */
-int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
-		       const struct sp_timeline *tl, int **socket);
-
-/**
- * sp_view_marks_note - with -v, list the marks' counts, as the legend says them
- * @run: the run
- * @mk: finished marks
- */
-void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks *mk);
-
-/**
- * sp_view_marks_observe - register the marks' consumer in the pass
- * @mk: planned with sp_view_marks_plan() (nothing asked for: no change)
- * @pass: the view's pass
- */
-void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass);
 
 /* The views, one description each. */
 extern const struct sp_view_desc sp_view_datagraph;

@@ -43,37 +43,37 @@ struct sp_spanspec {
 };
 
 /**
- * sp_markspec_parse - parse a --mark definition
+ * sp_evspec_mark_parse - parse a --mark definition
  * @cmd: the subcommand, for messages
  * @text: the definition
- * @spec: filled in (released with sp_markspec_release())
+ * @spec: filled in (released with sp_evspec_mark_release())
  *
  * Prints a usage error naming what is wrong.
  * Return: 0 or SP_EXIT_USAGE.
  */
-int sp_markspec_parse(const char *cmd, const char *text, struct sp_markspec *spec);
+int sp_evspec_mark_parse(const char *cmd, const char *text, struct sp_markspec *spec);
 
 /**
- * sp_spanspec_parse - parse a --span definition
+ * sp_evspec_span_parse - parse a --span definition
  * @cmd: the subcommand, for messages
  * @text: the definition
- * @spec: filled in (released with sp_spanspec_release())
+ * @spec: filled in (released with sp_evspec_span_release())
  *
  * Return: 0 or SP_EXIT_USAGE, having said why.
  */
-int sp_spanspec_parse(const char *cmd, const char *text, struct sp_spanspec *spec);
+int sp_evspec_span_parse(const char *cmd, const char *text, struct sp_spanspec *spec);
 
 /**
- * sp_markspec_release - free what a mark definition holds
+ * sp_evspec_mark_release - free what a mark definition holds
  * @spec: parsed or zeroed
  */
-void sp_markspec_release(struct sp_markspec *spec);
+void sp_evspec_mark_release(struct sp_markspec *spec);
 
 /**
- * sp_spanspec_release - free what a span definition holds
+ * sp_evspec_span_release - free what a span definition holds
  * @spec: parsed or zeroed
  */
-void sp_spanspec_release(struct sp_spanspec *spec);
+void sp_evspec_span_release(struct sp_spanspec *spec);
 
 /**
  * sp_evspec_keep - keep a --mark or --span definition once it parses

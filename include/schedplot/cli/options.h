@@ -7,7 +7,7 @@
  * declared once, with its help beside it.  The options several commands
  * take (the input, the window, the tasks and CPUs, the image, ...) are
  * declared here, in options.c, and parsed into struct sp_view_opts
- * (sp_view_opts_option(), view.c); a command lists the ones it takes and
+ * (sp_view_opts_option(), viewopts.c); a command lists the ones it takes and
  * declares its own in its file.  From that one description
  * sp_opts_parse() builds getopt_long's table and short-option string,
  * parses, hands each option to whoever owns it, and prints --help: the

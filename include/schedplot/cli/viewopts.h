@@ -152,23 +152,23 @@ struct sp_view_opts {
 };
 
 /**
- * sp_view_parse_aggregate - parse --aggregate's argument
+ * sp_view_opts_aggregate - parse --aggregate's argument
  * @cmd: the subcommand, for the message
  * @arg: "share" or "longest"
  * @rule: set
  *
  * Return: 0, or SP_EXIT_USAGE having said why.
  */
-int sp_view_parse_aggregate(const char *cmd, const char *arg, enum sp_timeline_rule *rule);
+int sp_view_opts_aggregate(const char *cmd, const char *arg, enum sp_timeline_rule *rule);
 
 /**
- * sp_view_colors_out - write --colors-out: the colors a chart used, and those it was given
+ * sp_view_opts_colors_out - write --colors-out: the colors a chart used, and those it was given
  * @o: the options (nothing happens without --colors-out)
  * @dg: the chart
  *
  * Return: SP_EXIT_OK, or SP_EXIT_FAILURE having said why.
  */
-int sp_view_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg);
+int sp_view_opts_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg);
 
 /**
  * sp_view_opts_init - empty options of a command
@@ -366,7 +366,7 @@ int sp_view_opts_rows(struct sp_view_opts *o, const struct sp_trace *t, int **ro
 int sp_view_opts_protect(const struct sp_view_opts *o, struct sp_output *out);
 
 /**
- * sp_view_probe_output - name the output and fail early when it cannot be written
+ * sp_view_opts_probe_output - name the output and fail early when it cannot be written
  * @o: resolved options
  * @out: an initialised output; the traces and --topology file are protected
  * @buf: room for a default name
@@ -377,16 +377,16 @@ int sp_view_opts_protect(const struct sp_view_opts *o, struct sp_output *out);
  * Done before the pass, so that a wrong directory fails at once.
  * Return: SP_EXIT_OK, or an exit code (the error printed).
  */
-int sp_view_probe_output(const struct sp_view_opts *o, struct sp_output *out, char *buf,
+int sp_view_opts_probe_output(const struct sp_view_opts *o, struct sp_output *out, char *buf,
 			 size_t len, double width, const char **path);
 
 /**
- * sp_view_datagraph_opts - the datagraph options the view options ask for
+ * sp_view_opts_datagraph - the datagraph options the view options ask for
  * @o: resolved options (kept by reference for --target)
  * @row_socket: from sp_view_opts_rows()
  * @d: filled in: colors, palette, targets, socket separators
  */
-void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
+void sp_view_opts_datagraph(const struct sp_view_opts *o, const int *row_socket,
 			    struct sp_datagraph_opts *d);
 
 /**
@@ -394,5 +394,14 @@ void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
  * @o: the options
  */
 void sp_view_opts_release(struct sp_view_opts *o);
+
+/**
+ * sp_view_opts_filter - what running(t)/waiting(t) count: the scope's CPUs and tasks
+ * @filter: filled in (sp_scope_filter()); points into @o
+ * @o: resolved view options
+ *
+ * Return: N, the number of CPUs counted.
+ */
+int sp_view_opts_filter(struct sp_model_filter *filter, struct sp_view_opts *o);
 
 #endif /* SP_VIEWOPTS_H */

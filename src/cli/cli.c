@@ -4,6 +4,7 @@
  * user-facing text of the CLI goes through here.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "schedplot/base/error.h"
+#include "schedplot/base/tempfile.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/model/trace.h"
@@ -593,5 +595,91 @@ int sp_cli_probe_output(struct sp_output *out, const char *path, enum sp_format 
 	if (sp_output_open(out, path, fmt, width, 64, &err))
 		return sp_cli_output_error(path, &err);
 	sp_output_close(out, false, &err);
+	return SP_EXIT_OK;
+}
+
+/*
+ * ---- the --csv file: an atomic output (schedplot/base/tempfile.h) ----
+ *
+ * The CSV output's file handling, for running-waiting and overview
+ * (sp_view_csv, cmd-running-waiting.c): a regular file is written beside its target and
+ * renamed into place, a device, FIFO or socket is written in place.
+ */
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int sp_cli_csv_open(struct sp_cli_csv *csv, const char *path, const char *trace_path,
+		    const char *image_path)
+{
+	struct sp_error err;
+
+	memset(csv, 0, sizeof(*csv));
+	csv->tf.fd = -1;
+	if (!strcmp(path, "-")) {
+		if (image_path && !strcmp(image_path, "-")) {
+			sp_cli_fail(NULL, "--csv - and -o - both write to standard output; "
+				    "send one of them to a file");
+			return SP_EXIT_USAGE;
+		}
+		csv->fp = stdout;
+		return SP_EXIT_OK;
+	}
+	if (same_file(path, trace_path)) {
+		sp_cli_fail(path, "refusing to write the CSV over the input trace");
+		return SP_EXIT_USAGE;
+	}
+	if (image_path && (!strcmp(path, image_path) || same_file(path, image_path))) {
+		sp_cli_fail(path, "the CSV and the image cannot be the same file");
+		return SP_EXIT_USAGE;
+	}
+	sp_error_clear(&err);
+	if (sp_tempfile_open(&csv->tf, path, O_WRONLY | SP_TEMPFILE_DEFER, &err) ||
+	    sp_tempfile_ready(&csv->tf, &err)) {
+		sp_tempfile_discard(&csv->tf);
+		sp_cli_error(path, &err);
+		return SP_EXIT_FAILURE;
+	}
+	csv->open = true;
+	csv->path = path;
+	csv->fp = sp_tempfile_fdopen(&csv->tf, "w");
+	if (!csv->fp) {
+		int e = errno;
+
+		sp_tempfile_discard(&csv->tf);
+		csv->open = false;
+		return sp_cli_fail(path, "cannot create the CSV file: %s", strerror(e));
+	}
+	return SP_EXIT_OK;
+}
+
+int sp_cli_csv_close(struct sp_cli_csv *csv, bool commit)
+{
+	struct sp_error err;
+	int ret = SP_EXIT_OK;
+
+	if (csv->fp == stdout) {
+		if (fflush(stdout) || ferror(stdout))
+			ret = sp_cli_fail(NULL, "cannot write the CSV to standard output");
+		csv->fp = NULL;
+		return ret;
+	}
+	if (!csv->open)
+		return SP_EXIT_OK;
+	csv->fp = NULL;
+	csv->open = false;
+	if (!commit) {
+		sp_tempfile_discard(&csv->tf);
+		return SP_EXIT_OK;
+	}
+	sp_error_clear(&err);
+	if (sp_tempfile_commit(&csv->tf, &err)) {
+		sp_cli_error(csv->path, &err);
+		return SP_EXIT_FAILURE;
+	}
 	return SP_EXIT_OK;
 }

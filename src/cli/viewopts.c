@@ -347,7 +347,7 @@ int sp_view_opts_option(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		/* the command line came through sp_viewfile_expand(): none is left */
 		return sp_cli_usage(cmd, "--view %s: a view file is read before the options", arg);
 	case SP_VOPT_AGGREGATE:
-		return sp_view_parse_aggregate(cmd, arg, &o->aggregate);
+		return sp_view_opts_aggregate(cmd, arg, &o->aggregate);
 	case SP_VOPT_COLORS:
 		o->colors_in = arg;
 		return 0;
@@ -419,7 +419,7 @@ int sp_view_opts_check_image(struct sp_view_opts *o)
 	return -1;
 }
 
-int sp_view_parse_aggregate(const char *cmd, const char *arg, enum sp_timeline_rule *rule)
+int sp_view_opts_aggregate(const char *cmd, const char *arg, enum sp_timeline_rule *rule)
 {
 	if (!strcmp(arg, "share"))
 		*rule = SP_TIMELINE_BUSIEST;
@@ -430,7 +430,7 @@ int sp_view_parse_aggregate(const char *cmd, const char *arg, enum sp_timeline_r
 	return 0;
 }
 
-int sp_view_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg)
+int sp_view_opts_colors_out(struct sp_view_opts *o, const struct sp_datagraph *dg)
 {
 	struct sp_color_map map = { 0 };
 	struct sp_error err = { 0 };
@@ -724,6 +724,16 @@ int sp_view_opts_check_targets(const struct sp_view_opts *o, const struct sp_mod
 	return SP_EXIT_OK;
 }
 
+int sp_view_opts_filter(struct sp_model_filter *filter, struct sp_view_opts *o)
+{
+	int c, n = 0;
+
+	sp_scope_filter(&o->scope, filter);
+	for (c = 0; c < o->nr_cpus; c++)
+		n += o->cpus[c];
+	return n;
+}
+
 void sp_view_opts_release(struct sp_view_opts *o)
 {
 	int i;
@@ -808,7 +818,7 @@ int sp_view_opts_protect(const struct sp_view_opts *o, struct sp_output *out)
 	return SP_EXIT_OK;
 }
 
-int sp_view_probe_output(const struct sp_view_opts *o, struct sp_output *out, char *buf,
+int sp_view_opts_probe_output(const struct sp_view_opts *o, struct sp_output *out, char *buf,
 			 size_t len, double width, const char **path)
 {
 	int ret;
@@ -825,7 +835,7 @@ static bool is_target(void *data, int pid, const char *comm)
 	return sp_view_opts_is_target(data, pid, comm);
 }
 
-void sp_view_datagraph_opts(const struct sp_view_opts *o, const int *row_socket,
+void sp_view_opts_datagraph(const struct sp_view_opts *o, const int *row_socket,
 			    struct sp_datagraph_opts *d)
 {
 	memset(d, 0, sizeof(*d));
