@@ -354,7 +354,6 @@ enum {
 	OPT_SEED,
 	OPT_METRIC,
 	OPT_VIEW,
-	OPT_JSON,
 	OPT_THRESHOLD,
 	OPT_FAIL_ON,
 	OPT_SKIP_WARMUP,
@@ -402,9 +401,6 @@ static int compare_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		return 0;
 	case OPT_NAMES:
 		o->names_arg = arg;
-		return 0;
-	case OPT_JSON:
-		o->json = true;
 		return 0;
 	case OPT_ALPHA:
 		ret = parse_double("alpha", arg, 1e-9, 0.5, &o->alpha);
@@ -466,7 +462,7 @@ static int compare_shared(struct sp_opts_ctx *ctx, int opt, const char *arg)
 }
 
 static const int compare_keys[] = {
-	SP_OPTS_OWN, 'o', SP_VOPT_FORMAT, SP_VOPT_WIDTH, SP_VOPT_HEIGHT, SP_VOPT_TITLE,
+	SP_OPTS_OWN, 'o', SP_VOPT_JSON, SP_VOPT_FORMAT, SP_VOPT_WIDTH, SP_VOPT_HEIGHT, SP_VOPT_TITLE,
 	SP_VOPT_AGGREGATE, SP_VOPT_COLORS, SP_OPTS_TASKS, 'j', 0,
 };
 
@@ -479,8 +475,6 @@ static const struct sp_opt compare_own[] = {
 	  "the inputs are text files of numbers, one per line" },
 	{ "column", OPT_COLUMN, required_argument, "NAME", "Groups",
 	  "with --values: the column NAME of CSV files" },
-	{ "json", OPT_JSON, no_argument, NULL, "Test",
-	  "print one JSON object instead of the table" },
 	{ "alpha", OPT_ALPHA, required_argument, "X", "Test",
 	  "significance level of the test: p <= X (default 0.05)" },
 	{ "threshold", OPT_THRESHOLD, required_argument, "P", "Test",
@@ -507,6 +501,7 @@ static const struct sp_opt compare_own[] = {
 };
 
 static const struct sp_opt_help compare_help[] = {
+	{ "json", "print one JSON object instead of the table" },
 	{ "target", "a run's duration spans the tasks named COMM (glob) or of thread id PID "
 	  "(repeat or separate with commas), not the complete window" },
 	{ "output", "draw the runs, the wait distributions (where they cross dashed) and the "
@@ -561,6 +556,7 @@ static void take_shared(struct sp_cmp_opts *o)
 	o->target_trees = v->target_trees;
 	o->nr_target_trees = v->nr_target_trees;
 	o->output = v->output;
+	o->json = v->json;
 	o->format = v->format;
 	o->width = v->width;
 	o->height = v->height;

@@ -245,9 +245,7 @@ static void datagraph_release(struct sp_view_run *run)
 }
 
 const struct sp_view_desc sp_view_datagraph = {
-	.name = "datagraph",
 	.opts = &datagraph_opts,
-	.max_traces = 1,
 	.rows = true,
 	.data_size = sizeof(struct datagraph_run),
 	.size = datagraph_size,

@@ -30,7 +30,7 @@
 struct explain_run {
 	enum sp_explain_what what;
 	size_t top;
-	bool has_at, has_task, text_only, json;
+	bool has_at, has_task;
 	uint64_t at_ns;
 	int task;
 	struct sp_explain x;
@@ -77,12 +77,6 @@ static int explain_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		v->task = (int)n;
 		v->has_task = true;
 		return 0;
-	case SP_VOPT_TEXT:
-		v->text_only = true;
-		return 0;
-	case SP_VOPT_JSON:
-		v->json = true;
-		return 0;
 	default:
 		return sp_cli_usage("explain", "unknown option");
 	}
@@ -91,7 +85,6 @@ static int explain_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 static int explain_parsed(struct sp_view_run *run)
 {
 	struct explain_run *v = run->data;
-	const struct sp_view_opts *o = &run->opts;
 
 	if (!v->top)
 		v->top = 1;
@@ -104,11 +97,6 @@ static int explain_parsed(struct sp_view_run *run)
 		v->what = SP_EXPLAIN_AT;
 		v->top = 1;
 	}
-	if (v->text_only && v->json)
-		return sp_cli_usage("explain", "--text and --json: choose one");
-	if (v->text_only && o->output)
-		return sp_cli_usage("explain", "--text draws no image; leave out -o");
-	run->no_image = v->text_only || (v->json && !o->output);
 	return SP_EXIT_OK;
 }
 
@@ -399,7 +387,7 @@ static int explain_finish(struct sp_view_run *run)
 	struct sp_explain_figure fig;
 	double h;
 
-	if (v->json)
+	if (run->opts.json)
 		print_json(run, v);
 	else if (!to_stdout)
 		print_text(run, v);
@@ -441,7 +429,8 @@ static void explain_release(struct sp_view_run *run)
 }
 
 static const int explain_keys[] = {
-	'i', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, 'o', SP_VOPT_FORMAT, SP_VOPT_WIDTH,
+	'i', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, 'o', SP_VOPT_TEXT, SP_VOPT_JSON,
+	SP_VOPT_FORMAT, SP_VOPT_WIDTH,
 	SP_VOPT_FONT_SIZE, SP_VOPT_PALETTE, 0,
 };
 
@@ -459,14 +448,11 @@ static const struct sp_opt explain_own[] = {
 	  "the wait of --task going on at TIME (the trace's own seconds), else the one "
 	  "that began nearest to it" },
 	{ "task", SP_VOPT_TASK, required_argument, "PID", "Decisions", "the task of --at" },
-	{ "text", SP_VOPT_TEXT, no_argument, NULL, "Decisions",
-	  "print the facts only, no image" },
-	{ "json", SP_VOPT_JSON, no_argument, NULL, "Decisions",
-	  "print JSON only (with -o, the image too)" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
 static const struct sp_opt_help explain_help[] = {
+	{ "text", "print the facts only, no image" },
 	{ "input", "the trace to read (default: trace.dat); or name it" },
 	{ "min", "start the window TIME after the trace start: count the waits that begin "
 	  "in it" },
@@ -502,7 +488,6 @@ static const struct sp_cmd_opts explain_opts = {
 	"  schedplot explain --at 436.5012 --task 6871 trace.dat\n"
 	"  schedplot explain --json --top 10 trace.dat        for a script\n"
 	"\n",
-	.footer = "See schedplot-explain(1).\n",
 	.keys = explain_keys,
 	.own = explain_own,
 	.help = explain_help,
@@ -510,9 +495,7 @@ static const struct sp_cmd_opts explain_opts = {
 };
 
 const struct sp_view_desc sp_view_explain = {
-	.name = "explain",
 	.opts = &explain_opts,
-	.max_traces = 1,
 	.data_size = sizeof(struct explain_run),
 	.parsed = explain_parsed,
 	.size = explain_size,

@@ -54,7 +54,6 @@ struct latency_run {
 	enum sp_latency_by by;
 	unsigned int class_mask;
 	enum sp_latency_plot plot;
-	bool text_only, json;
 	unsigned long slowest;
 	struct trace_result traces[MAX_TRACES];
 	int nr_traces;
@@ -102,12 +101,6 @@ static int latency_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	case SP_VOPT_OVER_TIME:
 		v->plot = SP_LATPLOT_TIME;
 		return 0;
-	case SP_VOPT_TEXT:
-		v->text_only = true;
-		return 0;
-	case SP_VOPT_JSON:
-		v->json = true;
-		return 0;
 	case SP_VOPT_SLOWEST:
 		errno = 0;
 		v->slowest = strtoul(arg, &end, 10);
@@ -132,12 +125,6 @@ static int latency_parsed(struct sp_view_run *run)
 				    "trace is its own line");
 	if (o->nr_traces > 1 && v->plot == SP_LATPLOT_TIME)
 		return sp_cli_usage("latency", "--over-time draws one trace; give one");
-	if (v->text_only && v->json)
-		return sp_cli_usage("latency", "--text and --json: choose one");
-	if (v->text_only && o->output)
-		return sp_cli_usage("latency", "--text draws no image; leave out -o");
-	/* the table alone, or JSON without -o: no image */
-	run->no_image = v->text_only || (v->json && !o->output);
 	return SP_EXIT_OK;
 }
 
@@ -417,7 +404,7 @@ static int latency_finish(struct sp_view_run *run)
 	struct latency_run *v = run->data;
 	bool to_stdout = run->opts.output && !strcmp(run->opts.output, "-");
 
-	if (v->json)
+	if (run->opts.json)
 		print_json(v);
 	else if (!to_stdout)
 		print_text(v);
@@ -510,8 +497,8 @@ static void latency_release(struct sp_view_run *run)
 
 static const int latency_keys[] = {
 	'i', 'j', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_VOPT_TOPOLOGY, 'o',
-	SP_VOPT_FORMAT, SP_VOPT_CSV, SP_VOPT_WIDTH, SP_VOPT_HEIGHT, SP_VOPT_TITLE,
-	SP_VOPT_NO_LEGEND, SP_VOPT_FONT_SIZE, SP_VOPT_PALETTE, 0,
+	SP_VOPT_TEXT, SP_VOPT_JSON, SP_VOPT_FORMAT, SP_VOPT_CSV, SP_VOPT_WIDTH, SP_VOPT_HEIGHT,
+	SP_VOPT_TITLE, SP_VOPT_NO_LEGEND, SP_VOPT_FONT_SIZE, SP_VOPT_PALETTE, 0,
 };
 
 static const struct sp_opt latency_own[] = {
@@ -528,15 +515,13 @@ static const struct sp_opt latency_own[] = {
 	{ "over-time", SP_VOPT_OVER_TIME, no_argument, NULL, "Plot",
 	  "draw a heat map: time across, wait length up, colour the number of waits (one "
 	  "trace)" },
-	{ "text", SP_VOPT_TEXT, no_argument, NULL, "Plot", "print the table only, no image" },
-	{ "json", SP_VOPT_JSON, no_argument, NULL, "Plot",
-	  "print JSON only (with -o, the image too)" },
 	{ "slowest", SP_VOPT_SLOWEST, required_argument, "N", "Plot",
 	  "list the N longest waits (default 0)" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
 static const struct sp_opt_help latency_help[] = {
+	{ "text", "print the table only, no image" },
 	{ "input", "a trace to read (default: trace.dat); or name them" },
 	{ "min", "start the window TIME after the trace start: count the waits that begin "
 	  "in it" },
@@ -575,7 +560,6 @@ static const struct sp_cmd_opts latency_opts = {
 	"  schedplot latency --json trace.dat             the numbers for a script\n"
 	"  schedplot latency before.dat after.dat         one line per run\n"
 	"\n",
-	.footer = "See schedplot-latency(1).\n",
 	.keys = latency_keys,
 	.own = latency_own,
 	.help = latency_help,
@@ -583,7 +567,6 @@ static const struct sp_cmd_opts latency_opts = {
 };
 
 const struct sp_view_desc sp_view_latency = {
-	.name = "latency",
 	.opts = &latency_opts,
 	.max_traces = MAX_TRACES,
 	.data_size = sizeof(struct latency_run),

@@ -60,7 +60,6 @@ static const struct sp_cmd_opts overview_opts = {
 	"  schedplot overview --min 3 --max 3.2 --target ua -o zoom.pdf trace.dat\n"
 	"  schedplot overview --freq merged trace.dat   CPU frequency below the tasks\n"
 	"\n",
-	.footer = "See schedplot-overview(1).\n",
 	.keys = overview_keys,
 	.help = overview_help,
 };
@@ -207,9 +206,7 @@ static void overview_release(struct sp_view_run *run)
 }
 
 const struct sp_view_desc sp_view_overview = {
-	.name = "overview",
 	.opts = &overview_opts,
-	.max_traces = 1,
 	.rows = true,
 	.data_size = sizeof(struct overview_run),
 	.size = overview_size,

@@ -226,7 +226,6 @@ static const struct sp_cmd_opts rw_opts = {
 	"  schedplot running-waiting -o rw.pdf --min 3 --max 3.2 trace.dat\n"
 	"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
 	"\n",
-	.footer = "See schedplot-running-waiting(1).\n",
 	.keys = rw_keys,
 	.own = rw_own,
 	.help = rw_help,
@@ -234,9 +233,7 @@ static const struct sp_cmd_opts rw_opts = {
 };
 
 const struct sp_view_desc sp_view_running_waiting = {
-	.name = "running-waiting",
 	.opts = &rw_opts,
-	.max_traces = 1,
 	.data_size = sizeof(struct rw_run),
 	.size = rw_size,
 	.plan = rw_plan,

@@ -286,6 +286,7 @@ static int runs_parsed(struct sp_view_run *run)
 	struct runs_out *r = run->data;
 
 	r->o = &run->opts;
+	r->json = run->opts.json;
 	run->no_image = true;
 	return SP_EXIT_OK;
 }
@@ -295,24 +296,24 @@ static int runs_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	struct sp_view_run *run = ctx->own;
 	struct runs_out *r = run->data;
 
+	(void)opt;
 	(void)arg;
-	if (opt == SP_VOPT_JSON)
-		r->json = true;
-	else
-		r->idle = true;
+	r->idle = true;
 	return 0;
 }
 
-static const int runs_keys[] = { 'i', 'o', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, 0 };
+static const int runs_keys[] = {
+	'i', 'o', SP_VOPT_JSON, SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, 0,
+};
 
 static const struct sp_opt runs_own[] = {
-	{ "json", SP_VOPT_JSON, no_argument, NULL, "Output", "JSON lines instead of CSV" },
 	{ "idle", SP_VOPT_IDLE, no_argument, NULL, "Output",
 	  "also the runs of the idle task (pid 0)" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
 static const struct sp_opt_help runs_help[] = {
+	{ "json", "JSON lines instead of CSV" },
 	{ "output", "write to FILE (replaced whole, at the end; '-': standard output, the "
 	  "default)" },
 	{ "min", "runs that end after TIME from the trace start" },
@@ -342,7 +343,6 @@ static const struct sp_cmd_opts runs_opts = {
 	"  schedplot runs --target 'stress*' -o s.csv trace.dat\n"
 	"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
 	"\n",
-	.footer = "See schedplot-runs(1).\n",
 	.keys = runs_keys,
 	.own = runs_own,
 	.help = runs_help,
@@ -350,9 +350,7 @@ static const struct sp_cmd_opts runs_opts = {
 };
 
 const struct sp_view_desc sp_view_runs = {
-	.name = "runs",
 	.opts = &runs_opts,
-	.max_traces = 1,
 	.data_size = sizeof(struct runs_out),
 	.parsed = runs_parsed,
 	.plan = runs_plan,

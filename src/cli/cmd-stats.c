@@ -107,15 +107,21 @@ static uint64_t cpu_busy(const struct sp_model *m, const struct stats_scope *sc,
 	return sc->busy_ns[c];
 }
 
+/* The order of every list stats prints: the longest time first; the lower key on ties. */
+static int longest_first(uint64_t a_ns, uint64_t b_ns, int a_key, int b_key)
+{
+	if (a_ns != b_ns)
+		return a_ns < b_ns ? 1 : -1;
+	return (a_key > b_key) - (a_key < b_key);
+}
+
 /* Tasks by run time, longest first; pid breaks ties so output is stable. */
 static int cmp_run(const void *a, const void *b)
 {
 	const struct sp_task *ta = *(const struct sp_task *const *)a;
 	const struct sp_task *tb = *(const struct sp_task *const *)b;
 
-	if (ta->run_ns != tb->run_ns)
-		return ta->run_ns < tb->run_ns ? 1 : -1;
-	return (ta->pid > tb->pid) - (ta->pid < tb->pid);
+	return longest_first(ta->run_ns, tb->run_ns, ta->pid, tb->pid);
 }
 
 /* The tasks other than idle, sorted; NULL when out of memory. */
@@ -310,9 +316,7 @@ static int cmp_waiter(const void *pa, const void *pb)
 	const struct sp_behind_entry *a = *(const struct sp_behind_entry *const *)pa;
 	const struct sp_behind_entry *b = *(const struct sp_behind_entry *const *)pb;
 
-	if (a->ns != b->ns)
-		return a->ns < b->ns ? 1 : -1;
-	return (a->waiter > b->waiter) - (a->waiter < b->waiter);
+	return longest_first(a->ns, b->ns, a->waiter, b->waiter);
 }
 
 /* "comm-pid", or the command alone with --by command */
@@ -389,11 +393,9 @@ static int cmp_sleeper(const void *pa, const void *pb)
 {
 	const struct sp_sleep_task *a = *(const struct sp_sleep_task *const *)pa;
 	const struct sp_sleep_task *b = *(const struct sp_sleep_task *const *)pb;
-	uint64_t ta = a->ns[0] + a->ns[1] + a->ns[2], tb = b->ns[0] + b->ns[1] + b->ns[2];
 
-	if (ta != tb)
-		return ta < tb ? 1 : -1;
-	return (a->pid > b->pid) - (a->pid < b->pid);
+	return longest_first(a->ns[0] + a->ns[1] + a->ns[2], b->ns[0] + b->ns[1] + b->ns[2],
+			     a->pid, b->pid);
 }
 
 /* Why they slept: the tasks that slept longest, their sleeps by state and who woke them. */
@@ -1333,9 +1335,7 @@ static void stats_release(struct sp_view_run *run)
 }
 
 const struct sp_view_desc sp_view_stats = {
-	.name = "stats",
 	.opts = &stats_opts,
-	.max_traces = 1,
 	.data_size = sizeof(struct stats_scope),
 	.parsed = stats_parsed,
 	.plan = stats_plan,

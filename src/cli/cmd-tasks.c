@@ -239,7 +239,6 @@ static const struct sp_cmd_opts tasks_opts = {
 	"  schedplot tasks --min 2 --max 2.01 trace.dat -o zoom.svg\n"
 	"                                   hover a run in a browser to name it\n"
 	"\n",
-	.footer = "See schedplot-tasks(1).\n",
 	.keys = tasks_keys,
 	.own = tasks_own,
 	.help = tasks_help,
@@ -247,9 +246,7 @@ static const struct sp_cmd_opts tasks_opts = {
 };
 
 const struct sp_view_desc sp_view_tasks = {
-	.name = "tasks",
 	.opts = &tasks_opts,
-	.max_traces = 1,
 	.rows = true,
 	.data_size = sizeof(struct tasks_run),
 	.size = tasks_size,

@@ -229,6 +229,22 @@ static int run_view(struct sp_view_run *run)
 	return ret;
 }
 
+/*
+ * A view that can print instead of drawing (--text, --json): one of them,
+ * --text without -o; only text asked for (or JSON without -o) draws no image.
+ */
+static int text_output(struct sp_view_run *run)
+{
+	const struct sp_view_opts *o = &run->opts;
+
+	if (o->text && o->json)
+		return sp_cli_usage(o->cmd, "--text and --json: choose one");
+	if (o->text && o->output)
+		return sp_cli_usage(o->cmd, "--text draws no image; leave out -o");
+	run->no_image = o->text || (o->json && !o->output);
+	return -1;
+}
+
 int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 {
 	struct sp_view_run *run;
@@ -245,9 +261,12 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 		free(run);
 		return sp_cli_fail(NULL, "out of memory");
 	}
-	ret = sp_view_opts_parse(&run->opts, desc->opts, desc->max_traces, argc, argv, run);
+	ret = sp_view_opts_parse(&run->opts, desc->opts, desc->max_traces ? desc->max_traces : 1,
+				 argc, argv, run);
 	if (ret < 0 && desc->draw)
 		ret = sp_view_opts_check_image(&run->opts);
+	if (ret < 0 && desc->draw)
+		ret = text_output(run);
 	if (ret < 0 && desc->parsed) {
 		int checked = desc->parsed(run);
 

@@ -65,6 +65,10 @@ static const struct sp_opt shared_opts[] = {
 	  "base font size, pixels for PNG, points for PDF and SVG (default 11)" },
 	{ "no-shade", SP_VOPT_NO_SHADE, no_argument, NULL, G_OUTPUT,
 	  "do not draw the lost capacity band" },
+	{ "text", SP_VOPT_TEXT, no_argument, NULL, G_OUTPUT,
+	  "print the numbers only, no image" },
+	{ "json", SP_VOPT_JSON, no_argument, NULL, G_OUTPUT,
+	  "print JSON only (with -o, the image too)" },
 	{ "csv", SP_VOPT_CSV, required_argument, "FILE", G_OUTPUT,
 	  "also write the step functions: time_ns,running,waiting,lost, time_ns after the "
 	  "'# start_ns=N' first line (the trace start); '-': standard output" },
@@ -283,6 +287,8 @@ void sp_opts_help(const struct sp_cmd_opts *cmd, FILE *f)
 	for_each_opt(cmd, help_line, &st);
 	if (cmd->footer)
 		fprintf(f, "\n%s", cmd->footer);
+	else
+		fprintf(f, "\nSee schedplot-%s(1).\n", cmd->name);
 }
 
 /* ---- parsing ---- */

@@ -318,6 +318,12 @@ int sp_view_opts_option(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	case SP_VOPT_CSV:
 		o->csv = arg;
 		return 0;
+	case SP_VOPT_TEXT:
+		o->text = true;
+		return 0;
+	case SP_VOPT_JSON:
+		o->json = true;
+		return 0;
 	case SP_VOPT_FREQ:
 		return parse_freq(o, arg, ctx->argc, ctx->argv);
 	case SP_VOPT_IDLE_STATES:

@@ -91,10 +91,10 @@ struct sp_view_extra {
 };
 
 struct sp_view_desc {
-	const char *name;		/* the subcommand, also in the default output name */
-	const struct sp_cmd_opts *opts;	/* its command line; its parse hook gets the run
-					 * as ctx->own */
-	int max_traces;			/* input traces taken (1: "one trace file at a time") */
+	const struct sp_cmd_opts *opts;	/* its command line (and its name); its parse hook
+					 * gets the run as ctx->own */
+	int max_traces;			/* input traces taken; 0: one ("one trace file at a
+					 * time") */
 	bool rows;			/* one row per CPU drawn: plan rows (--cpu-order) */
 	size_t data_size;		/* of run->data */
 

@@ -65,7 +65,8 @@ struct sp_cmd_opts {
 	const char *name;		/* the subcommand */
 	const char *usage;		/* --help before the options: synopsis, description,
 					 * examples (ends with a blank line) */
-	const char *footer;		/* --help after the options, e.g. "See ...(1).\n" */
+	const char *footer;		/* --help after the options; NULL: "See
+					 * schedplot-NAME(1).\n" */
 	const int *keys;		/* the shared options it takes, in --help order, and
 					 * SP_OPTS_OWN; ended by 0.  -v, -q and -h are added */
 	const struct sp_opt *own;	/* its own options (NULL: none), listed at

@@ -95,6 +95,8 @@ struct sp_view_opts {
 	char **traces;			/* the input traces: inputs.paths */
 	int nr_traces;			/* >= 1 after parsing */
 	const char *output;		/* -o; NULL: default name in the current directory */
+	bool text;			/* --text: the numbers only, no image */
+	bool json;			/* --json: JSON (an image only with -o) */
 	enum sp_format format;		/* --format, else from the output name */
 	bool has_min, has_max;		/* --min/--max: seconds after the trace start */
 	double min_s, max_s;
