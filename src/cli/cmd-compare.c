@@ -549,12 +549,6 @@ static void take_shared(struct sp_cmp_opts *o)
 {
 	const struct sp_view_opts *v = &o->shared;
 
-	o->targets = v->targets;
-	o->nr_targets = v->nr_targets;
-	o->target_procs = v->target_procs;
-	o->nr_target_procs = v->nr_target_procs;
-	o->target_trees = v->target_trees;
-	o->nr_target_trees = v->nr_target_trees;
 	o->output = v->output;
 	o->json = v->json;
 	o->format = v->format;
@@ -596,9 +590,9 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 		return sp_cli_usage("compare", "the first group is empty (no file before --vs)");
 	if (!o->nr_files[1])
 		return sp_cli_usage("compare", "the second group is empty (no file after --vs)");
-	if (o->values && (o->nr_targets || o->nr_target_procs || o->nr_target_trees))
+	if (o->values && sp_view_opts_has_targets(&o->shared))
 		return sp_cli_usage("compare", "--target%s is for traces, not with --values",
-				    o->nr_targets ? "" : "-process");
+				    o->shared.nr_targets ? "" : "-process");
 	if (o->values && o->skip_warmup != SP_CMP_SKIP_NONE)
 		return sp_cli_usage("compare", "--skip-warmup is for traces, not with --values");
 	if (!o->values && (o->column || o->shift))

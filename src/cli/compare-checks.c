@@ -506,7 +506,7 @@ static void check_noise(struct sp_cmp *c)
 {
 	struct sp_cmp_check *ck = next(c, SP_CMP_CHECK_NOISE);
 
-	if (!c->o.nr_targets && !c->o.nr_target_procs && !c->o.nr_target_trees)
+	if (!sp_view_opts_has_targets(&c->o.shared))
 		return;
 	noise_runs(c, ck);
 	noise_group(c, 0, ck);

@@ -18,6 +18,7 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/compare.h"
+#include "schedplot/cli/viewopts.h"
 #include "schedplot/base/error.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/power.h"
@@ -55,21 +56,6 @@ struct trace_pass {
 	bool *target_cpu;		/* --target: the CPUs they ran on */
 };
 
-static void target_patterns(const struct sp_cmp_opts *o, struct sp_target *tg)
-{
-	tg->tasks = o->targets;
-	tg->nr_tasks = o->nr_targets;
-	tg->procs = o->target_procs;
-	tg->nr_procs = o->nr_target_procs;
-	tg->trees = o->target_trees;
-	tg->nr_trees = o->nr_target_trees;
-}
-
-static bool has_targets(const struct sp_cmp_opts *o)
-{
-	return o->nr_targets || o->nr_target_procs || o->nr_target_trees;
-}
-
 /* the name of @r's task as the run began (doc/design.md "Scope"), else its last */
 static const char *run_comm(const struct sp_model *m, const struct sp_run *r)
 {
@@ -81,7 +67,7 @@ static bool is_target_in(const struct sp_cmp_opts *o, const struct sp_model *m, 
 {
 	struct sp_target tg;
 
-	target_patterns(o, &tg);
+	sp_view_opts_target(&o->shared, &tg);
 	return sp_target_match(&tg, m, pid, comm);
 }
 
@@ -99,7 +85,7 @@ static int warn_unmatched(const struct sp_cmp_opts *o, const struct sp_model *m,
 	bool *unmatched;
 	int i, nr;
 
-	target_patterns(o, &tg);
+	sp_view_opts_target(&o->shared, &tg);
 	nr = tg.nr_tasks + tg.nr_procs + tg.nr_trees;
 	unmatched = calloc((size_t)nr, sizeof(*unmatched));
 	if (!unmatched)
@@ -164,7 +150,7 @@ static void pass_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, in
 	(void)to_cpu;
 	if (ts_ns < p->from_ns)
 		return;
-	if (has_targets(p->o)) {
+	if (sp_view_opts_has_targets(&p->o->shared)) {
 		if (is_target(p, pid))
 			p->nr_migrations++;
 	} else {
@@ -210,7 +196,7 @@ static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t
 	p->from_ns = t->window_start_ns + from_ns;
 	sp_stats_init(&p->stats, p->from_ns, t->end_ns, t->nr_cpus);
 	p->has_wu = !sp_warmup_init(&p->wu, t->window_start_ns, t->end_ns, SP_WARMUP_WINDOWS);
-	if (has_targets(o)) {
+	if (sp_view_opts_has_targets(&o->shared)) {
 		p->target_cpu = calloc((size_t)t->nr_cpus + 1, sizeof(bool));
 		if (!p->target_cpu) {
 			sp_stats_release(&p->stats);
@@ -222,7 +208,7 @@ static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t
 	obs.steps = pass_steps;
 	obs.wait = pass_wait;
 	obs.migration = pass_migration;
-	if (has_targets(o))
+	if (sp_view_opts_has_targets(&o->shared))
 		obs.run_info = pass_run;
 	obs.reset = pass_reset;
 	obs.data = p;
@@ -427,15 +413,15 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 				  (unsigned long long)p.stats.lat.nr);
 		goto out;
 	}
-	if (has_targets(o) && warn_unmatched(o, &t.model, r->file)) {
+	if (sp_view_opts_has_targets(&o->shared) && warn_unmatched(o, &t.model, r->file)) {
 		ret = sp_cli_fail(r->file, "out of memory");
 		goto out;
 	}
-	if (has_targets(o) && !p.target_seen) {
+	if (sp_view_opts_has_targets(&o->shared) && !p.target_seen) {
 		struct sp_target tg;
 		const char *suffix, *pattern;
 
-		target_patterns(o, &tg);
+		sp_view_opts_target(&o->shared, &tg);
 		pattern = sp_target_nth(&tg, 0, &suffix);
 		ret = sp_cli_fail(r->file, "no task matching --target%s '%s'%s ran (its duration "
 				  "is unknown; check the names with 'schedplot stats')", suffix,
@@ -444,7 +430,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 		goto out;
 	}
 	win_ns = t.end_ns - p.from_ns;
-	dur_ns = has_targets(o) ? p.target_last_ns - p.target_first_ns : win_ns;
+	dur_ns = sp_view_opts_has_targets(&o->shared) ? p.target_last_ns - p.target_first_ns :
+							 win_ns;
 	r->nr_cpus = t.nr_cpus;
 	r->window_ns = t.end_ns - t.window_start_ns;
 	r->lost_exact = true;
@@ -483,7 +470,7 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	for (i = 0; !o->no_shift && i < r->nr_waits; i++)
 		r->samples[i] = (double)r->waits[i];
 	r->nr_samples = o->no_shift ? 0 : r->nr_waits;
-	if (has_targets(o))
+	if (sp_view_opts_has_targets(&o->shared))
 		ret = noise_pass(o, &p, r);
 out:
 	sp_stats_release(&p.stats);

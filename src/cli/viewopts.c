@@ -534,7 +534,7 @@ int sp_view_opts_min_at(struct sp_view_opts *o, struct sp_trace *t)
 	return SP_EXIT_OK;
 }
 
-static void target_patterns(const struct sp_view_opts *o, struct sp_target *tg)
+void sp_view_opts_target(const struct sp_view_opts *o, struct sp_target *tg)
 {
 	tg->tasks = o->targets;
 	tg->nr_tasks = o->nr_targets;
@@ -598,7 +598,7 @@ int sp_view_opts_resolve(struct sp_view_opts *o, const struct sp_trace *t)
 	}
 
 	o->nr_cpus = t->nr_cpus;
-	target_patterns(o, &o->target);
+	sp_view_opts_target(o, &o->target);
 	sp_scope_init(&o->scope, o->t0_ns, o->t1_ns);
 	o->scope.target = sp_view_opts_has_targets(o) ? &o->target : NULL;
 	o->scope.model = o->model;
@@ -648,7 +648,7 @@ bool sp_view_opts_is_target(const struct sp_view_opts *o, int pid, const char *c
 {
 	struct sp_target tg;
 
-	target_patterns(o, &tg);
+	sp_view_opts_target(o, &tg);
 	return sp_target_match(&tg, o->model, pid, comm);
 }
 
@@ -705,7 +705,7 @@ int sp_view_opts_check_targets(const struct sp_view_opts *o, const struct sp_mod
 
 	if (!sp_view_opts_has_targets(o))
 		return SP_EXIT_OK;
-	target_patterns(o, &tg);
+	sp_view_opts_target(o, &tg);
 	nr = tg.nr_tasks + tg.nr_procs + tg.nr_trees;
 	unmatched = calloc((size_t)nr, sizeof(*unmatched));
 	if (!unmatched)

@@ -95,12 +95,6 @@ struct sp_cmp_opts {
 	enum sp_cmp_fail_on fail_on;	/* --fail-on */
 	enum sp_cmp_skip skip_warmup;	/* --skip-warmup */
 	uint64_t skip_ns;
-	char **targets;			/* --target: command globs or pids */
-	int nr_targets;
-	char **target_procs;		/* --target-process: leader pids or commands */
-	int nr_target_procs;
-	char **target_trees;		/* --target-tree: root pids or commands */
-	int nr_target_trees;
 	bool values;
 	const char *column;
 	bool shift;
@@ -115,8 +109,9 @@ struct sp_cmp_opts {
 	enum sp_timeline_rule aggregate;	/* --aggregate: the datagraph panels' cells */
 	const char *colors_in;		/* --colors FILE */
 	struct sp_color_map colors;	/* read from it */
-	/* what the shared options (the table's, options.h) were parsed into; the
-	 * targets, the output and the image's settings above are taken from it */
+	/* what the shared options (the table's, options.h) were parsed into: the
+	 * targets (sp_view_opts_target()); the output and the image's settings
+	 * above are taken from it */
 	struct sp_view_opts shared;
 };
 

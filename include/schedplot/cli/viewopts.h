@@ -289,6 +289,13 @@ int sp_view_opts_topology(const struct sp_view_opts *o, const struct sp_trace *t
 const char *sp_view_opts_output(const struct sp_view_opts *o, char *buf, size_t len);
 
 /**
+ * sp_view_opts_target - the task patterns --target, --target-process and --target-tree gave
+ * @o: the options
+ * @tg: filled in, pointing into @o (match with sp_target_match())
+ */
+void sp_view_opts_target(const struct sp_view_opts *o, struct sp_target *tg);
+
+/**
  * sp_view_opts_has_targets - whether --target or --target-process was given
  * @o: the options
  *
