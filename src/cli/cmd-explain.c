@@ -454,12 +454,7 @@ static const struct sp_opt explain_own[] = {
 static const struct sp_opt_help explain_help[] = {
 	{ "text", "print the facts only, no image" },
 	{ "input", "the trace to read (default: trace.dat); or name it" },
-	{ "min", "start the window TIME after the trace start: count the waits that begin "
-	  "in it" },
-	{ "cpus", "count waits that end on these CPUs (0-3,8)" },
-	{ "target", "count waits of these commands (glob) or thread ids (repeat or separate "
-	  "with commas)" },
-	{ "target-process", "count waits of the threads of these processes" },
+	SP_OPTS_WAITS_HELP,
 	{ "width", "image width (px for PNG, default 1600; pt for PDF/SVG, default 252: one "
 	  "column of a paper)" },
 	{ "font-size", "base font size (default: from the width)" },

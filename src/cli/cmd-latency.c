@@ -523,12 +523,7 @@ static const struct sp_opt latency_own[] = {
 static const struct sp_opt_help latency_help[] = {
 	{ "text", "print the table only, no image" },
 	{ "input", "a trace to read (default: trace.dat); or name them" },
-	{ "min", "start the window TIME after the trace start: count the waits that begin "
-	  "in it" },
-	{ "cpus", "count waits that end on these CPUs (0-3,8)" },
-	{ "target", "count waits of these commands (glob) or thread ids (repeat or separate "
-	  "with commas)" },
-	{ "target-process", "count waits of the threads of these processes" },
+	SP_OPTS_WAITS_HELP,
 	{ "topology", "output of 'lscpu -p' on the traced machine, for --by socket when the "
 	  "trace has no topology" },
 	{ "csv", "also write every wait, one line each" },

@@ -60,6 +60,15 @@ struct sp_opt_help {
 #define SP_OPTS_MARKS		SP_VOPT_MIGRATIONS, SP_VOPT_WAKEUPS, SP_VOPT_PLACEMENT, \
 				SP_VOPT_EVENTS, SP_VOPT_MARK, SP_VOPT_SPAN
 
+/* The words of the commands that count waits (explain, latency) for the window and scope. */
+#define SP_OPTS_WAITS_HELP \
+	{ "min", "start the window TIME after the trace start: count the waits that begin " \
+	  "in it" }, \
+	{ "cpus", "count waits that end on these CPUs (0-3,8)" }, \
+	{ "target", "count waits of these commands (glob) or thread ids (repeat or separate " \
+	  "with commas)" }, \
+	{ "target-process", "count waits of the threads of these processes" }
+
 /* A command's command line. */
 struct sp_cmd_opts {
 	const char *name;		/* the subcommand */
