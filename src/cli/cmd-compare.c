@@ -544,21 +544,6 @@ static const struct sp_cmd_opts compare_opts = {
 	.in_order = true,
 };
 
-/* The shared options' values, where compare keeps them. */
-static void take_shared(struct sp_cmp_opts *o)
-{
-	const struct sp_view_opts *v = &o->shared;
-
-	o->output = v->output;
-	o->json = v->json;
-	o->format = v->format;
-	o->width = v->width;
-	o->height = v->height;
-	o->title = v->title;
-	o->aggregate = v->aggregate;
-	o->colors_in = v->colors_in;
-}
-
 static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 {
 	struct compare_parse_state st = { .o = o };
@@ -577,7 +562,6 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 	ret = sp_opts_parse(&compare_opts, argc, argv, &o->shared, &st, compare_shared);
 	if (ret >= 0)
 		return ret;
-	take_shared(o);
 	group = st.group;
 	/* after "--", the rest are files of the group then being filled */
 	for (; optind < argc; optind++)
@@ -611,19 +595,19 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 			return sp_cli_usage("compare", "--metric: no metric '%s' (see --help)",
 					    o->metric);
 	}
-	if (o->output) {
-		ret = sp_cli_output_format("compare", o->output, &o->format);
+	if (o->shared.output) {
+		ret = sp_cli_output_format("compare", o->shared.output, &o->shared.format);
 		if (ret)
 			return ret;
-	} else if (o->format || o->metric || o->view || o->width || o->height || o->title) {
+	} else if (o->shared.format || o->metric || o->view || o->shared.width || o->shared.height || o->shared.title) {
 		return sp_cli_usage("compare", "--format, --metric, --view, --width, --height and "
 				    "--title are for the image: give -o FILE");
 	}
-	if (o->colors_in) {
+	if (o->shared.colors_in) {
 		struct sp_error err = { 0 };
 
-		if (sp_color_map_load(&o->colors, o->colors_in, &err)) {
-			sp_cli_error(o->colors_in, &err);
+		if (sp_color_map_load(&o->shared.colors, o->shared.colors_in, &err)) {
+			sp_cli_error(o->shared.colors_in, &err);
 			return SP_EXIT_FAILURE;
 		}
 	}
@@ -634,7 +618,7 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 	if (o->view == SP_COMPARE_VIEW_SHIFT && (o->no_shift || (o->values && !o->shift)))
 		return sp_cli_usage("compare", "--view shift needs the shift function (%s)",
 				    o->no_shift ? "not --no-shift" : "--values --shift");
-	if (o->output && !strcmp(o->output, "-") && o->json)
+	if (o->shared.output && !strcmp(o->shared.output, "-") && o->shared.json)
 		return sp_cli_usage("compare", "-o - and --json both want standard output");
 	for (i = 0; i < 2; i++) {
 		o->names[i] = default_name(o->files[i], o->nr_files[i]);
@@ -666,7 +650,7 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 
 static double default_side(const struct sp_cmp_opts *o)
 {
-	return o->format == SP_FORMAT_PNG ? COMPARE_SIDE_PX : COMPARE_SIDE_PT;
+	return o->shared.format == SP_FORMAT_PNG ? COMPARE_SIDE_PX : COMPARE_SIDE_PT;
 }
 
 /*
@@ -680,25 +664,25 @@ static int check_output(const struct sp_cmp_opts *o)
 	bool exists;
 	int i, r;
 
-	if (!o->output)
+	if (!o->shared.output)
 		return SP_EXIT_OK;
-	if (!strcmp(o->output, "-"))
+	if (!strcmp(o->shared.output, "-"))
 		exists = !fstat(STDOUT_FILENO, &out) && S_ISREG(out.st_mode);
 	else
-		exists = !stat(o->output, &out);
+		exists = !stat(o->shared.output, &out);
 	for (i = 0; exists && i < 2; i++)
 		for (r = 0; r < o->nr_files[i]; r++)
 			if (!stat(o->files[i][r], &in) && in.st_dev == out.st_dev &&
 			    in.st_ino == out.st_ino) {
 				fprintf(stderr, "schedplot: %s: refusing to write the image over "
 					"the input file '%s' (choose another output name)\n",
-					o->output, o->files[i][r]);
+					o->shared.output, o->files[i][r]);
 				return SP_EXIT_USAGE;
 			}
 	/* a wrong directory fails now, not after the passes */
 	sp_output_init(&probe);
-	return sp_cli_probe_output(&probe, o->output, o->format,
-				   o->width ? o->width : default_side(o));
+	return sp_cli_probe_output(&probe, o->shared.output, o->shared.format,
+				   o->shared.width ? o->shared.width : default_side(o));
 }
 
 static void compare_release(struct sp_cmp *c)
@@ -717,7 +701,6 @@ static void compare_release(struct sp_cmp *c)
 		free(c->o.names[i]);
 	}
 	sp_view_opts_release(&c->o.shared);
-	sp_color_map_release(&c->o.colors);
 	free(c->metrics);
 }
 
@@ -864,7 +847,7 @@ static int draw_figure(struct sp_cmp *c)
 		rg[i].ci_hi = c->metrics[k].sum[i].has_ci ? scale * c->metrics[k].sum[i].ci_hi : NAN;
 	}
 	fig.view = o->view;
-	fig.title = o->title;
+	fig.title = o->shared.title;
 	fig.y_title = y_title;
 	fig.groups = rg;
 	fig.shift = c->has_shift ? &c->shift : NULL;
@@ -876,7 +859,7 @@ static int draw_figure(struct sp_cmp *c)
 	fig.nr_crossings = c->has_crossings ? c->nr_crossings : 0;
 	if (fig.shift_ns)
 		fig.shift_title = "difference";
-	fig.pixels = o->format == SP_FORMAT_PNG;
+	fig.pixels = o->shared.format == SP_FORMAT_PNG;
 
 	sp_theme_init(&theme, 0);
 	for (i = 0; !ret && i < 2; i++)
@@ -885,9 +868,9 @@ static int draw_figure(struct sp_cmp *c)
 				ret = sp_cli_fail(NULL, "out of memory");
 	if (ret)
 		goto out;
-	if (sp_output_open(&out, o->output, o->format, o->width ? o->width : default_side(o),
-			   o->height ? o->height : default_side(o), &err)) {
-		ret = sp_cli_output_error(o->output, &err);
+	if (sp_output_open(&out, o->shared.output, o->shared.format, o->shared.width ? o->shared.width : default_side(o),
+			   o->shared.height ? o->shared.height : default_side(o), &err)) {
+		ret = sp_cli_output_error(o->shared.output, &err);
 		goto out;
 	}
 	if (o->view == SP_COMPARE_VIEW_DATAGRAPH || o->view == SP_COMPARE_VIEW_RUNNING_WAITING) {
@@ -895,7 +878,7 @@ static int draw_figure(struct sp_cmp *c)
 
 		ret = sp_cmp_graphs_load(c, rw, rw ?
 			sp_compare_graphs_cols(out.cr, &theme, fig.pixels, out.width) :
-			sp_datagraph_format_columns(o->format, out.width), &graphs);
+			sp_datagraph_format_columns(o->shared.format, out.width), &graphs);
 		if (ret) {
 			sp_output_close(&out, false, NULL);
 			goto out;
@@ -926,13 +909,13 @@ static int draw_figure(struct sp_cmp *c)
 	if (code) {
 		sp_output_close(&out, false, NULL);
 		ret = code == -ERANGE ?
-			sp_cli_fail(o->output, "the image is too small for its labels "
+			sp_cli_fail(o->shared.output, "the image is too small for its labels "
 				    "(try a larger --width/--height)") :
-			sp_cli_fail_code(o->output, code, "cannot draw the figure");
+			sp_cli_fail_code(o->shared.output, code, "cannot draw the figure");
 		goto out;
 	}
 	if (sp_output_close(&out, true, &err))
-		ret = sp_cli_output_error(o->output, &err);
+		ret = sp_cli_output_error(o->shared.output, &err);
 out:
 	for (i = 0; i < 2; i++) {
 		free(rg[i].values);
@@ -972,15 +955,15 @@ int sp_cmd_compare(int argc, char **argv)
 	if (ret)
 		goto out;
 	sp_cmp_checks(&c);
-	if (c.o.output) {
+	if (c.o.shared.output) {
 		ret = draw_figure(&c);
 		if (ret)
 			goto out;
 	}
-	to_stdout = c.o.output && !strcmp(c.o.output, "-");
-	if (c.o.json || to_stdout)
+	to_stdout = c.o.shared.output && !strcmp(c.o.shared.output, "-");
+	if (c.o.shared.json || to_stdout)
 		warn_checks(&c);
-	if (c.o.json)
+	if (c.o.shared.json)
 		sp_cmp_print_json(&c);
 	else if (!to_stdout)
 		sp_cmp_print_text(&c);

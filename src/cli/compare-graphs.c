@@ -54,8 +54,8 @@ static int graph_load(struct sp_cmp_graph *g, const struct sp_cmp_opts *o, const
 		      uint64_t dur_ns, bool rw, size_t nr_cols)
 {
 	struct sp_datagraph_opts dopts = { .color_by = SP_COLOR_BY_COMMAND,
-					   .colors = o->colors_in ?
-						     (struct sp_color_map *)&o->colors : NULL };
+					   .colors = o->shared.colors_in ?
+						     (struct sp_color_map *)&o->shared.colors : NULL };
 	struct sp_model_observer obs;
 	struct sp_pass pass;
 	int ret, cpu;
@@ -76,7 +76,7 @@ static int graph_load(struct sp_cmp_graph *g, const struct sp_cmp_opts *o, const
 			       (unsigned int)g->trace.nr_cpus);
 	if (ret)
 		return sp_cli_fail_code(file, ret, "cannot set up the timeline");
-	sp_timeline_set_rule(&g->tl, o->aggregate);
+	sp_timeline_set_rule(&g->tl, o->shared.aggregate);
 	sp_timeline_observer(&g->tl, &obs);
 	sp_pass_init_one(&pass, &obs);
 	ret = sp_cli_run(&g->trace, &pass, NULL);

@@ -89,7 +89,6 @@ struct sp_cmp_opts {
 	int nr_files[2];
 	const char *names_arg;
 	char *names[2];
-	bool json;
 	double alpha;
 	double threshold;		/* --threshold: a smaller change is noise */
 	enum sp_cmp_fail_on fail_on;	/* --fail-on */
@@ -100,18 +99,11 @@ struct sp_cmp_opts {
 	bool shift;
 	bool no_shift;
 	uint64_t seed;
-	const char *output;
-	enum sp_format format;
 	const char *metric;
 	int view;		/* enum sp_compare_view */
-	double width, height;
-	const char *title;
-	enum sp_timeline_rule aggregate;	/* --aggregate: the datagraph panels' cells */
-	const char *colors_in;		/* --colors FILE */
-	struct sp_color_map colors;	/* read from it */
-	/* what the shared options (the table's, options.h) were parsed into: the
-	 * targets (sp_view_opts_target()); the output and the image's settings
-	 * above are taken from it */
+	/* the shared options of the one table (options.h): the targets
+	 * (sp_view_opts_target()), -o, --json, the image's format, sides, title,
+	 * --aggregate and --colors (read into shared.colors) */
 	struct sp_view_opts shared;
 };
 
