@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "schedplot/analysis/mannwhitney.h"
+#include "schedplot/analysis/superiority.h"
 #include "schedplot/base/alloc.h"
 
 /* Forced exact tests above this many values would need too much memory. */
@@ -189,4 +190,102 @@ double sp_mannwhitney_min_p(size_t nr_a, size_t nr_b)
 		p = erfc((na * nb / 2 - 0.5) / sd / M_SQRT2);
 	}
 	return p < 1 ? p : 1;
+}
+
+/*
+ * The smallest q with P(U <= q) >= @p, U the statistic of groups of @m and
+ * @n values without ties (R's qwilcox()): the counts of U by the recurrence
+ * c(i, j, u) = c(i - 1, j, u - j) + c(i, j - 1, u), a row per i.
+ */
+static int u_quantile(size_t m, size_t n, double p, size_t *q)
+{
+	size_t width = m * n + 1, i, j, u;
+	double *prev = sp_alloc_array((n + 1) * width, sizeof(*prev));
+	double *cur = sp_alloc_array((n + 1) * width, sizeof(*cur));
+	double total = 0, cum = 0, *t;
+
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return -ENOMEM;
+	}
+	/* i = 0: U is 0 whatever j */
+	for (j = 0; j <= n; j++)
+		for (u = 0; u < width; u++)
+			prev[j * width + u] = u == 0;
+	for (i = 1; i <= m; i++) {
+		for (u = 0; u < width; u++)
+			cur[u] = u == 0;
+		for (j = 1; j <= n; j++)
+			for (u = 0; u < width; u++)
+				cur[j * width + u] = (u >= j ? prev[j * width + u - j] : 0) +
+						     cur[(j - 1) * width + u];
+		t = prev;
+		prev = cur;
+		cur = t;
+	}
+	for (u = 0; u < width; u++)
+		total += prev[n * width + u];
+	*q = width - 1;
+	for (u = 0; u < width; u++) {
+		cum += prev[n * width + u];
+		/* a relative tolerance: the counts are exact, their ratio not */
+		if (cum / total >= p * (1 - 1e-12)) {
+			*q = u;
+			break;
+		}
+	}
+	free(prev);
+	free(cur);
+	return 0;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+int sp_mannwhitney_shift_ci(const double *a, size_t nr_a, const double *b, size_t nr_b,
+			    double level, double *lo, double *hi)
+{
+	size_t mn = nr_a * nr_b, k, i, j;
+	double *d;
+	int ret;
+
+	if (!nr_a || !nr_b || !(level > 0 && level < 1))
+		return -EINVAL;
+	if (nr_a > SP_MANNWHITNEY_SHIFT_MAX_PAIRS / nr_b)
+		return -E2BIG;
+	for (i = 0; i < nr_a; i++)
+		if (isnan(a[i]))
+			return -EINVAL;
+	for (j = 0; j < nr_b; j++)
+		if (isnan(b[j]))
+			return -EINVAL;
+	if (nr_a <= SP_MANNWHITNEY_EXACT_MAX && nr_b <= SP_MANNWHITNEY_EXACT_MAX) {
+		ret = u_quantile(nr_a, nr_b, (1 - level) / 2, &k);
+		if (ret)
+			return ret;
+	} else {
+		double m = (double)nr_a, n = (double)nr_b;
+		double z = sp_normal_quantile(1 - (1 - level) / 2);
+		double kd = floor(m * n / 2 - z * sqrt(m * n * (m + n + 1) / 12));
+
+		k = kd > 0 ? (size_t)kd : 0;
+	}
+	if (k < 1)
+		k = 1;
+	d = sp_alloc_array(mn, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < nr_a; i++)
+		for (j = 0; j < nr_b; j++)
+			d[i * nr_b + j] = b[j] - a[i];
+	qsort(d, mn, sizeof(*d), cmp_double);
+	*lo = d[k - 1];
+	*hi = d[mn - k];
+	free(d);
+	return 0;
 }

@@ -46,9 +46,12 @@
 /* ---- the statistics ------------------------------------------------------ */
 
 /*
- * criterion's rule: a significant change smaller than the noise threshold
- * is noise; here the change of the median.  A median of A of 0 makes any
- * other median of B a change beyond every threshold.
+ * criterion's rule: a significant change is one only when its whole
+ * interval lies beyond the noise threshold, above +threshold or below
+ * -threshold; else it is noise.  The interval is the shift's (the one
+ * that goes with the Mann-Whitney test) over |median A|.  A median of A of
+ * 0 has no relative interval and makes any other median of B a change
+ * beyond every threshold.
  */
 static enum sp_cmp_verdict verdict(const struct sp_cmp_metric *cm, double threshold)
 {
@@ -57,8 +60,13 @@ static enum sp_cmp_verdict verdict(const struct sp_cmp_metric *cm, double thresh
 
 	if (!cm->significant)
 		return SP_CMP_SAME;
-	if (d == 0 || (!isnan(cm->change) && fabs(cm->change) < threshold))
+	if (cm->has_change_ci) {
+		if (!(cm->change_lo > threshold) && !(cm->change_hi < -threshold))
+			return SP_CMP_NOISE;
+		d = cm->change_lo > threshold ? 1 : -1;
+	} else if (d == 0 || (!isnan(cm->change) && fabs(cm->change) < threshold)) {
 		return SP_CMP_NOISE;
+	}
 	side = (d > 0 ? 1 : -1) * cm->desc->worse;
 	return side > 0 ? SP_CMP_WORSE : side < 0 ? SP_CMP_BETTER : SP_CMP_CHANGED;
 }
@@ -150,6 +158,14 @@ static int compute(struct sp_cmp *c)
 		if (cm->sum[0].median == cm->sum[1].median)
 			cm->change = 0;
 		cm->significant = cm->mw.p <= o->alpha;
+		/* the change's interval, at the test's level (E2BIG: too many pairs, none) */
+		if (cm->sum[0].median != 0 &&
+		    !sp_mannwhitney_shift_ci(x[0], n[0], x[1], n[1], 1 - o->alpha, &cm->change_lo,
+					     &cm->change_hi)) {
+			cm->change_lo /= fabs(cm->sum[0].median);
+			cm->change_hi /= fabs(cm->sum[0].median);
+			cm->has_change_ci = true;
+		}
 		err = sp_superiority_compute(&cm->sup, x[0], n[0], x[1], n[1],
 					     SP_SUMMARY_CI_LEVEL);
 		if (err) {

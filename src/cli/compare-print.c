@@ -233,6 +233,16 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 		}
 		printf(", \"change\": ");
 		json_num(cm->change);
+		printf(", \"change_ci\": ");
+		if (cm->has_change_ci) {
+			printf("[");
+			json_num(cm->change_lo);
+			printf(", ");
+			json_num(cm->change_hi);
+			printf("]");
+		} else {
+			printf("null");
+		}
 		printf(", \"u\": ");
 		json_num(cm->mw.u_a);
 		printf(", \"p_value\": ");
@@ -483,8 +493,9 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 	if (same)
 		printf("~: no difference shown (p > %g)\n", c->o.alpha);
 	if (noise)
-		printf("≈: p <= %g, but the change is within the noise threshold (±%g%%)\n",
-		       c->o.alpha, 100 * c->o.threshold);
+		printf("≈: p <= %g, but the change's %g%% interval is not wholly beyond the noise "
+		       "threshold (±%g%%)\n", c->o.alpha, 100 * (1 - c->o.alpha),
+		       100 * c->o.threshold);
 	printf("change: of the median; P(B>A): of a run of %s above one of %s, 95%% CI;\n"
 	       "p: two-sided Mann-Whitney U, a difference where p <= %g\n", c->g[1].name,
 	       c->g[0].name, c->o.alpha);

@@ -215,7 +215,8 @@ json_check "+0.998%: significant, verdict noise" \
 	'd["metrics"][0]["significant"] and d["metrics"][0]["verdict"] == "noise"'
 run "$SCHEDPLOT" compare -q --values "$TMP/n-a.txt" --vs "$TMP/n-b.txt"
 expect_grep "$OUT" '^value .* ≈ ' "noise: ≈ in the table"
-expect_grep "$OUT" '^≈: p <= 0.05, but the change is within the noise threshold' "noise: explained"
+expect_grep "$OUT" "^≈: p <= 0.05, but the change's 95% interval is not wholly beyond the noise threshold \\(±1%\\)" \
+	"noise: explained"
 run "$SCHEDPLOT" compare --json -q --values --threshold 0.5% --fail-on regression \
 	"$TMP/n-a.txt" --vs "$TMP/n-b.txt"
 expect_status 3 "--threshold 0.5%: +0.998% is a regression, --fail-on regression exits 3"
@@ -232,6 +233,28 @@ run "$SCHEDPLOT" compare -q --values --threshold 0.5% --fail-on change \
 expect_status 3 "--fail-on change: an improvement fails too"
 run "$SCHEDPLOT" compare -q --values --fail-on change "$TMP/y1.txt" --vs "$TMP/y1.txt"
 expect_status 0 "--fail-on change: identical groups pass"
+# criterion's rule: the interval, not the median, is weighed against the
+# threshold.  10..15 against 16..21: the median +48%, the interval of the
+# shift [3, 9] (k = 6 of the 36 differences, R's wilcox.test(conf.int =
+# TRUE); enumerated in Python) over the median 12.5: [+24%, +72%]
+printf '%s\n' 10 11 12 13 14 15 >"$TMP/c-a.txt"
+printf '%s\n' 16 17 18 19 20 21 >"$TMP/c-b.txt"
+run "$SCHEDPLOT" compare --json -q --values --threshold 30% --fail-on regression \
+	"$TMP/c-a.txt" --vs "$TMP/c-b.txt"
+expect_status 0 "--threshold 30%: +48% of the median, but the interval reaches +24%: noise, no failure"
+json_check "--threshold 30%: the change's interval [0.24, 0.72], verdict noise" \
+	'(lambda m: abs(m["change"] - 0.48) < 1e-12 and abs(m["change_ci"][0] - 0.24) < 1e-12 and abs(m["change_ci"][1] - 0.72) < 1e-12 and m["significant"] and m["verdict"] == "noise")(d["metrics"][0])'
+run "$SCHEDPLOT" compare --json -q --values --threshold 20% --fail-on regression \
+	"$TMP/c-a.txt" --vs "$TMP/c-b.txt"
+expect_status 3 "--threshold 20%: the whole interval above +20%: a regression"
+json_check "--threshold 20%: verdict worse" 'd["metrics"][0]["verdict"] == "worse"'
+run "$SCHEDPLOT" compare --json -q --values --threshold 30% "$TMP/c-b.txt" --vs "$TMP/c-a.txt"
+json_check "the other way round: the interval [-9, -3] over 18.5, noise at 30% too" \
+	'(lambda m: abs(m["change_ci"][0] + 9 / 18.5) < 1e-12 and abs(m["change_ci"][1] + 3 / 18.5) < 1e-12 and m["verdict"] == "noise")(d["metrics"][0])'
+run "$SCHEDPLOT" compare --json -q --values "$TMP/y1.txt" --vs "$TMP/y1.txt"
+json_check "no difference shown: verdict same, the interval around 0" \
+	'(lambda m: m["verdict"] == "same" and m["change_ci"][0] <= 0 <= m["change_ci"][1])(d["metrics"][0])'
+
 for bad in 1 abc 200% -1%; do
 	run "$SCHEDPLOT" compare -q --values --threshold "$bad" "$TMP/y1.txt" --vs "$TMP/y2.txt"
 	expect_status 2 "--threshold $bad: a usage error"

@@ -61,4 +61,32 @@ int sp_mannwhitney_test(struct sp_mannwhitney *res, const double *a, size_t nr_a
  */
 double sp_mannwhitney_min_p(size_t nr_a, size_t nr_b);
 
+/* Above this many pairs (nr_a * nr_b) no interval of the shift is computed. */
+#define SP_MANNWHITNEY_SHIFT_MAX_PAIRS	(1u << 24)
+
+/**
+ * sp_mannwhitney_shift_ci - the distribution-free interval of the shift B - A
+ * @a: the values of group A
+ * @nr_a: how many, >= 1
+ * @b: the values of group B
+ * @nr_b: how many, >= 1
+ * @level: the coverage asked for, as 0.95
+ * @lo: out: the lower end
+ * @hi: out: the upper end
+ *
+ * The interval that goes with the Mann-Whitney test (Moses; Bauer 1972),
+ * as R's wilcox.test(b, a, conf.int = TRUE) gives it: of the nr_a * nr_b
+ * differences b - a sorted, the k-th and the (nr_a nr_b + 1 - k)-th, k the
+ * smallest q with P(U <= q) >= (1 - @level) / 2 under the null
+ * distribution of U without ties (exact up to %SP_MANNWHITNEY_EXACT_MAX
+ * values a group, then k = mn/2 - z sqrt(mn(m + n + 1)/12) rounded down),
+ * and k >= 1.  Without ties it holds 0 exactly when the exact two-sided p
+ * is above 1 - @level.
+ *
+ * Return: 0, -EINVAL for an empty group or a NaN, -E2BIG above
+ * %SP_MANNWHITNEY_SHIFT_MAX_PAIRS pairs, or -ENOMEM.
+ */
+int sp_mannwhitney_shift_ci(const double *a, size_t nr_a, const double *b, size_t nr_b,
+			    double level, double *lo, double *hi);
+
 #endif /* SP_MANNWHITNEY_H */

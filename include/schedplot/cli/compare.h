@@ -59,7 +59,7 @@ struct sp_cmp_metric_desc {
 enum sp_cmp_verdict {
 	SP_CMP_UNTESTED,	/* a group has no value */
 	SP_CMP_SAME,		/* p > alpha: no difference shown */
-	SP_CMP_NOISE,		/* p <= alpha, |change| below --threshold */
+	SP_CMP_NOISE,		/* p <= alpha, the change's interval not beyond --threshold */
 	SP_CMP_WORSE,		/* beyond the threshold on the metric's bad side */
 	SP_CMP_BETTER,		/* beyond it on the other side */
 	SP_CMP_CHANGED,		/* beyond it, on a metric without a bad side */
@@ -188,6 +188,8 @@ struct sp_cmp_metric {
 	struct sp_runs_summary sum[2];
 	struct sp_mannwhitney mw;
 	double change;		/* (median B - median A) / median A; NaN when A's is 0 */
+	bool has_change_ci;	/* the shift's interval over |median A| (not when it is 0) */
+	double change_lo, change_hi;
 	bool significant;
 	struct sp_superiority sup;	/* P(B > A) */
 	bool has_sup;
