@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "schedplot/analysis/antagonist.h"
+#include "schedplot/analysis/chain.h"
 #include "schedplot/analysis/sleeps.h"
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
@@ -52,6 +53,11 @@ struct stats_scope {
 	struct sp_sleeps sleeps;	/* each task's sleeps by state, and their wakers */
 	struct sp_behind_entry *wakers;	/* sleeps.wakers sorted */
 	size_t nr_wakers;
+	/* with --target: each target's chain, its times and pieces sorted */
+	struct sp_chain chain;
+	bool chained;
+	struct sp_behind_entry *chain_ns, *chain_count;
+	size_t nr_chain_ns, nr_chain_count;
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -275,6 +281,47 @@ static void print_json_sleeps(const struct sp_model *m, const struct stats_scope
 	printf("]}");
 }
 
+/* The pieces of @pid's chain counted for @code. */
+static uint64_t chain_pieces(const struct stats_scope *sc, int pid, int32_t code)
+{
+	const struct sp_behind_entry *e;
+	uint64_t unused;
+	size_t nr;
+
+	e = sp_behind_of(sc->chain_count, sc->nr_chain_count, pid, &unused, &nr);
+	for (size_t i = 0; e && i < nr; i++)
+		if (e[i].antagonist == code)
+			return e[i].ns;
+	return 0;
+}
+
+/* "chain": where a target's time went, every cause, longest first. */
+static void print_json_chain(const struct sp_model *m, const struct stats_scope *sc, int pid)
+{
+	const struct sp_behind_entry *e;
+	uint64_t total;
+	size_t nr, i;
+
+	e = sp_behind_of(sc->chain_ns, sc->nr_chain_ns, pid, &total, &nr);
+	printf(", \"chain\": {\"ns\": %llu, \"causes\": [", (unsigned long long)total);
+	for (i = 0; e && i < nr; i++) {
+		struct sp_chain_cause c = sp_chain_cause_of(e[i].antagonist);
+
+		printf("%s{\"kind\": \"%s\", \"who\": ", i ? ", " : "",
+		       sp_chain_kind_name(c.kind));
+		if (c.kind == SP_CHAIN_RAN || c.who == SP_WAKER_NONE)
+			printf("null");
+		else
+			json_waker(c.who);
+		printf(", \"comm\": ");
+		sp_cli_json_string(stdout, c.who >= 0 ? sp_model_comm(m, c.who) : "");
+		printf(", \"pieces\": %llu, \"ns\": %llu}",
+		       (unsigned long long)chain_pieces(sc, pid, e[i].antagonist),
+		       (unsigned long long)e[i].ns);
+	}
+	printf("]}");
+}
+
 static void print_json_commands(const struct sp_model *m, const struct stats_scope *sc,
 				const struct command_row *cmds, size_t nr)
 {
@@ -450,6 +497,83 @@ static void print_text_sleeps(const struct sp_model *m, const struct stats_scope
 		putchar('\n');
 	}
 	free(v);
+}
+
+/* Causes listed per target, at most. */
+#define CHAIN_ROWS 8
+
+/* "ran 14.6%, waited for a CPU 60.0%, slept 25.4%": the chain by kind of cause */
+static void print_chain_kinds(const struct sp_behind_entry *e, size_t nr, uint64_t total)
+{
+	static const char *const words[] = { "ran", "waited for a CPU", "slept", "not known" };
+	uint64_t ns[4] = { 0 };
+
+	for (size_t j = 0; e && j < nr; j++) {
+		enum sp_chain_kind k = sp_chain_cause_of(e[j].antagonist).kind;
+
+		ns[k == SP_CHAIN_RAN ? 0 : k == SP_CHAIN_CPU ? 1 : k == SP_CHAIN_UNKNOWN ? 3 : 2] +=
+			e[j].ns;
+	}
+	printf("\n  ");
+	for (int k = 0; k < 4; k++)
+		if (k < 3 || ns[k])
+			printf("%s%s %.1f%%", k ? ", " : "", words[k], pct(ns[k], total));
+	putchar('\n');
+}
+
+/*
+ * The chain of each target: its time followed, cut into its runs, its
+ * waits for a CPU by who held it, and its sleeps by state and waker;
+ * the long pole first of what was not its runs.
+ */
+static void print_text_chain(const struct sp_model *m, const struct stats_scope *sc,
+			     struct sp_task **tasks, size_t top)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < top; i++) {
+		const struct sp_behind_entry *e;
+		struct sp_chain_cause pole;
+		uint64_t total, pole_ns, rest_ns = 0, rest_pieces = 0;
+		char name[40], what[96], d[32];
+		size_t nr, j;
+
+		e = sp_behind_of(sc->chain_ns, sc->nr_chain_ns, tasks[i]->pid, &total, &nr);
+		if (!total)
+			continue;
+		if (!shown++)
+			printf("\nchain: where each target's time went, from the wait or sleep "
+			       "before its first run to the end of its last, each wait and sleep "
+			       "named by what it waited on\n");
+		printf("%s  %s followed", behind_name(name, sizeof(name), m, tasks[i]->pid, false),
+		       sp_cli_format_duration(d, sizeof(d), total));
+		if (sp_chain_long_pole(sc->chain_ns, sc->nr_chain_ns, tasks[i]->pid, &pole,
+				       &pole_ns, &total))
+			printf("; long pole: %s, %.1f%%",
+			       sp_chain_cause_format(what, sizeof(what), pole, m),
+			       pct(pole_ns, total));
+		print_chain_kinds(e, nr, total);
+		printf("  %-64s %8s %12s %7s\n", "what", "pieces", "time", "share");
+		for (j = 0; e && j < nr; j++) {
+			uint64_t pieces = chain_pieces(sc, tasks[i]->pid, e[j].antagonist);
+
+			if (j >= CHAIN_ROWS) {
+				rest_ns += e[j].ns;
+				rest_pieces += pieces;
+				continue;
+			}
+			printf("  %-64s %8llu %12s %6.1f%%\n",
+			       sp_chain_cause_format(what, sizeof(what),
+						     sp_chain_cause_of(e[j].antagonist), m),
+			       (unsigned long long)pieces,
+			       sp_cli_format_duration(d, sizeof(d), e[j].ns), pct(e[j].ns, total));
+		}
+		if (nr > CHAIN_ROWS) {
+			snprintf(what, sizeof(what), "%zu more", nr - CHAIN_ROWS);
+			printf("  %-64s %8llu %12s %6.1f%%\n", what, (unsigned long long)rest_pieces,
+			       sp_cli_format_duration(d, sizeof(d), rest_ns), pct(rest_ns, total));
+		}
+	}
 }
 
 static void print_text_commands(const struct stats_scope *sc, const struct command_row *cmds,
@@ -892,6 +1016,8 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 		       (unsigned long long)tk->migrations);
 		print_json_behind(m, sc, tk->pid, false);
 		print_json_sleeps(m, sc, tk->pid);
+		if (sc->chained)
+			print_json_chain(m, sc, tk->pid);
 		printf("}");
 	}
 	printf("%s]\n}\n", nr_tasks ? "\n  " : "");
@@ -1039,6 +1165,8 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	}
 	print_text_behind(m, sc, top, false);
 	print_text_sleeps(m, sc, top);
+	if (sc->chained)
+		print_text_chain(m, sc, tasks, top);
 }
 
 struct by_command_ctx {
@@ -1238,6 +1366,10 @@ static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
 	sc->behind.hist = &sc->hist;
 	sc->behind.scope = sc->scope;
 	sp_sleeps_init(&sc->sleeps, &sc->scope);
+	/* with --target, where each target's time went */
+	sc->chained = sp_view_opts_has_targets(sc->opts);
+	if (sc->chained)
+		sp_chain_init(&sc->chain, &sc->hist, &sc->scope, false);
 	return SP_EXIT_OK;
 }
 
@@ -1264,6 +1396,10 @@ static void stats_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	sp_pass_add(&pass->pass, &obs);
 	sp_sleeps_observer(&sc->sleeps, &obs);
 	sp_pass_add(&pass->pass, &obs);
+	if (sc->chained) {
+		sp_chain_observer(&sc->chain, &obs);
+		sp_pass_add(&pass->pass, &obs);
+	}
 	pass->filter = &sc->filter;
 }
 
@@ -1280,21 +1416,26 @@ static int stats_finish(struct sp_view_run *run)
 
 	if (sp_spans_finish(&sc->spans))
 		return sp_cli_fail(t->path, "out of memory keeping the spans");
+	if (sc->chained)
+		sp_chain_finish(&sc->chain);
 	sp_stats_finish(s);
 	if (s->power)
 		sp_power_finish(s->power, t->model.end_ns);
 	if (s->lat_error)
 		return sp_cli_fail(t->path, "out of memory keeping %llu wakeup latencies",
 				   (unsigned long long)s->lat.nr);
-	if (sc->hist.error || sc->behind.table.error || sc->sleeps.error)
+	if (sc->hist.error || sc->behind.table.error || sc->sleeps.error || sc->chain.error)
 		return sp_cli_fail(t->path, "out of memory keeping who the tasks waited behind");
 	if (sc->by_command)
 		ret = behind_by_command(&t->model, sc);
 	else
 		sc->sorted = sp_behind_table_sorted(&sc->behind.table, &sc->nr_sorted);
 	sc->wakers = sp_behind_table_sorted(&sc->sleeps.wakers, &sc->nr_wakers);
+	sc->chain_ns = sp_behind_table_sorted(&sc->chain.ns, &sc->nr_chain_ns);
+	sc->chain_count = sp_behind_table_sorted(&sc->chain.count, &sc->nr_chain_count);
 	if (ret || (!sc->sorted && sc->behind.table.nr) ||
-	    (!sc->wakers && sc->sleeps.wakers.nr))
+	    (!sc->wakers && sc->sleeps.wakers.nr) || (!sc->chain_ns && sc->chain.ns.nr) ||
+	    (!sc->chain_count && sc->chain.count.nr))
 		return sp_cli_fail(t->path, "out of memory");
 	tasks = sorted_tasks(&t->model, sc, &nr_tasks);
 	if (tasks && sc->by_command)
@@ -1321,6 +1462,9 @@ static void stats_release(struct sp_view_run *run)
 
 	free(sc->sorted);
 	free(sc->wakers);
+	free(sc->chain_ns);
+	free(sc->chain_count);
+	sp_chain_release(&sc->chain);
 	sp_sleeps_release(&sc->sleeps);
 	sp_behind_table_release(&sc->behind.table);
 	sp_antagonists_release(&sc->hist);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schedplot/cli/cli.h"
+#include "schedplot/analysis/chain.h"
 #include "schedplot/analysis/spans.h"
 #include "schedplot/cli/driver.h"
 #include "schedplot/cli/evspec.h"
@@ -36,6 +37,13 @@ struct tasks_run {
 	bool has_top;
 	enum sp_tasks_sort sort;
 	struct sp_spans spans;		/* --span */
+	/* --long-pole: the runs of every CPU and the targets' chains */
+	bool long_pole;
+	struct sp_antagonists hist;
+	struct sp_chain chain;
+	bool chained;
+	struct sp_behind_entry *chain_ns;
+	size_t nr_chain_ns;
 };
 
 static int tasks_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
@@ -55,6 +63,9 @@ static int tasks_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 					    arg);
 		v->top = n;
 		v->has_top = true;
+		return 0;
+	case SP_VOPT_LONG_POLE:
+		v->long_pole = true;
 		return 0;
 	case SP_VOPT_SORT:
 		for (size_t i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++) {
@@ -113,6 +124,15 @@ static int tasks_plan(struct sp_view_run *run, struct _cairo *cr)
 		sp_spans_keep(&v->spans, o->t0_ns, o->t1_ns,
 			      (o->t1_ns - o->t0_ns) / (fig->nr_cols ? fig->nr_cols : 1));
 	}
+	if (v->long_pole) {
+		if (!sp_view_opts_has_targets(o))
+			return sp_cli_usage("tasks", "--long-pole needs --target or --target-process "
+					    "(the tasks whose chains are followed)");
+		if (sp_antagonists_init(&v->hist, run->trace.nr_cpus))
+			return sp_cli_fail(NULL, "out of memory");
+		sp_chain_init(&v->chain, &v->hist, &o->scope, true);
+		v->chained = true;
+	}
 	return SP_EXIT_OK;
 }
 
@@ -125,6 +145,12 @@ static void tasks_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	sp_pass_add(&pass->pass, &obs);
 	if (v->spans.nr_kinds) {
 		sp_spans_observer(&v->spans, &obs);
+		sp_pass_add(&pass->pass, &obs);
+	}
+	if (v->chained) {
+		sp_antagonists_observer(&v->hist, &obs);
+		sp_pass_add(&pass->pass, &obs);
+		sp_chain_observer(&v->chain, &obs);
 		sp_pass_add(&pass->pass, &obs);
 	}
 }
@@ -162,6 +188,15 @@ static int tasks_finish(struct sp_view_run *run)
 			return sp_cli_fail_code(NULL, ret, "cannot keep the spans");
 		topts.spans = &v->spans;
 	}
+	if (v->chained) {
+		sp_chain_finish(&v->chain);
+		v->chain_ns = sp_behind_table_sorted(&v->chain.ns, &v->nr_chain_ns);
+		if (v->hist.error || v->chain.error || (!v->chain_ns && v->chain.ns.nr))
+			return sp_cli_fail(NULL, "out of memory keeping the targets' chains");
+		topts.chain = &v->chain;
+		topts.chain_ns = v->chain_ns;
+		topts.nr_chain_ns = v->nr_chain_ns;
+	}
 	ret = sp_tasks_init(&v->ch, &v->tl, &run->trace.model, &topts);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot pick the tasks");
@@ -190,6 +225,9 @@ static void tasks_release(struct sp_view_run *run)
 	sp_tasks_release(&v->ch);
 	sp_taskline_release(&v->tl);
 	sp_spans_release(&v->spans);
+	free(v->chain_ns);
+	sp_chain_release(&v->chain);
+	sp_antagonists_release(&v->hist);
 }
 
 static const int tasks_keys[] = {
@@ -203,6 +241,10 @@ static const struct sp_opt tasks_own[] = {
 	{ "sort", SP_VOPT_SORT, required_argument, "KEY", "Rows",
 	  "row order, first at the top: run (most run time, default), wait (most wait "
 	  "time), pid, or start (first seen running or waiting)" },
+	{ "long-pole", SP_VOPT_LONG_POLE, no_argument, NULL, "Rows",
+	  "mark each row's long pole, what the task waited on most besides running (a CPU "
+	  "held by a task, a wakeup from a task or an interrupt), as stats --target names "
+	  "it: a bar along the row, its name over the longest; needs --target" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 

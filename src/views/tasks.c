@@ -22,6 +22,7 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/taskline.h"
 #include "schedplot/views/runtitles.h"
+#include "schedplot/analysis/chain.h"
 #include "schedplot/analysis/spans.h"
 #include "schedplot/views/datagraph-marks.h"
 #include "schedplot/views/tasks.h"
@@ -46,9 +47,13 @@ static const struct sp_rgb blocked_ground = { 0.86, 0.88, 0.97 };
 static const struct sp_rgb blocked_line_grey = { 0.55, 0.55, 0.55 };
 static const struct sp_rgb blocked_ground_grey = { 0.95, 0.95, 0.95 };
 
+/* The mark of a row's long pole, along the top of the row. */
+static const struct sp_rgb pole_color = { 0.12, 0.12, 0.12 };
+
 /* Lines of the key at most, and its entries at most. */
 #define TASKS_LEGEND_LINES 6
 #define TASKS_LEGEND_MAX 65
+
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
@@ -138,7 +143,39 @@ static void span_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, 
 	cairo_fill(cr);
 }
 
-static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
+/* A long pole's sample: its bar, as drawn along the top of a row */
+static void pole_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			double size)
+{
+	cairo_rectangle(cr, x - size * 0.5, y - size * 0.15, size, size * 0.3);
+	sp_render_set_color(cr, &e->color);
+	cairo_fill(cr);
+}
+
+/* Each row's long pole: what took most of its time other than its runs (sp_chain_long_pole()). */
+static void poles_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o,
+		       const struct sp_model *m)
+{
+	for (size_t r = 0; r < ch->nr_rows; r++) {
+		struct sp_tasks_row *row = &ch->rows[r];
+		struct sp_chain_cause c;
+		uint64_t ns, total;
+		char what[112];
+
+		row->pole = -1;
+		if (!o->chain || !sp_chain_long_pole(o->chain_ns, o->nr_chain_ns, row->task->pid,
+						     &c, &ns, &total))
+			continue;
+		row->pole = sp_chain_code(c);
+		snprintf(row->pole_text, sizeof(row->pole_text), "%s, %.0f%%",
+			 sp_chain_cause_format(what, sizeof(what), c, m),
+			 total ? 100.0 * (double)ns / (double)total : 0.0);
+		ch->any_pole = true;
+	}
+}
+
+static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o,
+		       const struct sp_model *m)
 {
 	bool *used = calloc(ch->nr_cpus > 0 ? (size_t)ch->nr_cpus : 1, sizeof(*used));
 	size_t n = 0;
@@ -167,6 +204,12 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 		ch->entries[n].color = sp_span_color[k];
 		ch->entries[n].sample = span_sample;
 		ch->entries[n++].label = ch->span_labels[k];
+	}
+	poles_fill(ch, o, m);
+	if (ch->any_pole) {
+		ch->entries[n].color = pole_color;
+		ch->entries[n].sample = pole_sample;
+		ch->entries[n++].label = "long pole, named on its row";
 	}
 	ch->nr_more = 0;
 	for (int i = 0; i < o->nr_key_cpus; i++) {
@@ -210,6 +253,7 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 	ch->cpu_color = sp_alloc_array(o->nr_cpus > 0 ? (size_t)o->nr_cpus : 1,
 				       sizeof(*ch->cpu_color));
 	ch->entries = sp_alloc_array(TASKS_LEGEND_MAX, sizeof(*ch->entries));
+	ch->chain = o->chain;
 	ch->span_labels = sp_alloc_array(SP_SPANS_MAX_KINDS, sizeof(*ch->span_labels));
 	if (!ch->span_labels)
 		return -ENOMEM;
@@ -253,7 +297,7 @@ int sp_tasks_init(struct sp_tasks_chart *ch, const struct sp_taskline *tl,
 	for (int c = 0; c < o->nr_cpus; c++)
 		ch->cpu_color[c] = (struct sp_rgb){ 0.5, 0.5, 0.5 };
 	cpu_colors(ch, o);
-	if (legend_fill(ch, o))
+	if (legend_fill(ch, o, m))
 		goto nomem_rows;
 	return 0;
 nomem:
@@ -402,6 +446,16 @@ static void draw_row(cairo_t *cr, const struct sp_theme *theme, const struct sp_
 	}
 }
 
+/* The x of @t_ns in the plot, the window's ends kept. */
+static double time_x(const struct sp_rect *plot, const struct sp_taskline *tl, uint64_t t_ns)
+{
+	if (t_ns < tl->t0_ns)
+		t_ns = tl->t0_ns;
+	if (t_ns > tl->t1_ns)
+		t_ns = tl->t1_ns;
+	return plot->x + (double)(t_ns - tl->t0_ns) / (double)(tl->t1_ns - tl->t0_ns) * plot->w;
+}
+
 /*
  * The spans, a bar each along the lower part of the row of the task that
  * began it (the start record's common_pid), the kinds one above the other.
@@ -410,7 +464,7 @@ static void draw_spans(cairo_t *cr, const struct sp_rect *plot, const struct sp_
 {
 	const struct sp_spans *sp = ch->spans;
 	const struct sp_taskline *tl = ch->tl;
-	double row_h = plot->h / (double)ch->nr_rows, span = (double)(tl->t1_ns - tl->t0_ns);
+	double row_h = plot->h / (double)ch->nr_rows;
 	double bar = fmax(fmin(row_h * 0.5 / sp->nr_kinds, 6), 1), edge_h = bar * 0.2;
 
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
@@ -423,13 +477,94 @@ static void draw_spans(cairo_t *cr, const struct sp_rect *plot, const struct sp_
 
 		if (!hit)
 			continue;
-		x0 = plot->x + (double)((p->t0_ns < tl->t0_ns ? tl->t0_ns : p->t0_ns) - tl->t0_ns) /
-			       span * plot->w;
-		x1 = plot->x + (double)((p->t1_ns > tl->t1_ns ? tl->t1_ns : p->t1_ns) - tl->t0_ns) /
-			       span * plot->w;
+		x0 = time_x(plot, tl, p->t0_ns);
+		x1 = time_x(plot, tl, p->t1_ns);
 		y = plot->y + (hit[1] + 1) * row_h - row_h * 0.1 - (p->kind + 1) * (bar + edge_h);
 		sp_span_bar_draw(cr, x0, x1, y, bar, p->kind);
 	}
+}
+
+/* The long pole in words over its longest piece in the row, on a pale ground. */
+static void pole_name(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		      const struct sp_tasks_row *row, double x, double y0, double row_h)
+{
+	double size = fmin(theme->font_size * 0.85, row_h * 0.55), w, h, pad;
+	char text[sizeof(row->pole_text)];
+
+	if (size < 6)
+		return;		/* rows too thin to name it: the key says what the bar is */
+	sp_render_font(cr, theme, size, false);
+	sp_text_fit(cr, text, sizeof(text), row->pole_text, plot->w - 8);
+	w = sp_text_width(cr, text);
+	h = sp_text_height(cr);
+	pad = size * 0.25;
+	x = fmax(plot->x + pad, fmin(x + pad, plot->x + plot->w - w - pad));
+	cairo_rectangle(cr, x - pad, y0 + row_h * 0.5 - h * 0.5, w + 2 * pad, h);
+	cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+	cairo_fill(cr);
+	sp_render_set_color(cr, &theme->text);
+	sp_text_draw(cr, x, y0 + row_h * 0.55, SP_ALIGN_LEFT | SP_ALIGN_MIDDLE, text);
+}
+
+/*
+ * Each row's long pole: a bar along the top of the row over each wait or
+ * sleep it names (a wait: by the task that held the CPU longest in it),
+ * and its name over the longest of them.
+ */
+static void draw_poles(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
+		       const struct sp_tasks_chart *ch)
+{
+	const struct sp_chain *chain = ch->chain;
+	const struct sp_taskline *tl = ch->tl;
+	double row_h = plot->h / (double)ch->nr_rows;
+	bool image = sp_render_is_image(cr);
+	double bar = fmax(fmin(row_h * 0.18, 4), 1), edge_h = fmin(bar * 0.3, 1);
+	double (*longest)[2] = sp_alloc_array(ch->nr_rows, sizeof(*longest));
+
+	if (!longest)
+		return;
+	if (image) {
+		bar = round(bar);
+		edge_h = 1;
+	}
+	cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+	for (size_t i = 0; i < chain->nr_pieces; i++) {
+		const struct sp_chain_piece *p = &chain->pieces[i];
+		int32_t key[2] = { p->pid, 0 };
+		const int32_t *hit = bsearch(key, ch->pid_rows, ch->nr_rows, sizeof(key),
+					     cmp_pid_row);
+		double x0, x1, y;
+
+		if (!hit || ch->rows[hit[1]].pole != p->cause || p->t1_ns <= tl->t0_ns ||
+		    p->t0_ns >= tl->t1_ns)
+			continue;
+		x0 = time_x(plot, tl, p->t0_ns);
+		x1 = time_x(plot, tl, p->t1_ns);
+		if (x1 - x0 < 1)
+			x1 = x0 + 1;
+		if (x1 - x0 > longest[hit[1]][1] - longest[hit[1]][0]) {
+			longest[hit[1]][0] = x0;
+			longest[hit[1]][1] = x1;
+		}
+		y = plot->y + hit[1] * row_h + fmax(row_h * 0.08, 1);
+		if (image) {
+			/* whole pixels: a crisp bar */
+			x0 = floor(x0);
+			x1 = ceil(x1);
+			y = round(y);
+		}
+		cairo_rectangle(cr, x0, y - edge_h, x1 - x0, bar + 2 * edge_h);
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_fill(cr);
+		cairo_rectangle(cr, x0, y, x1 - x0, bar);
+		sp_render_set_color(cr, &pole_color);
+		cairo_fill(cr);
+	}
+	for (size_t r = 0; r < ch->nr_rows; r++)
+		if (longest[r][1] > longest[r][0])
+			pole_name(cr, theme, plot, &ch->rows[r], longest[r][0],
+				  plot->y + (double)r * row_h, row_h);
+	free(longest);
 }
 
 void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_rect *plot,
@@ -457,6 +592,8 @@ void sp_tasks_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_re
 	cairo_pattern_destroy(blocked);
 	if (ch->spans && ch->spans->nr_kinds && ch->nr_rows)
 		draw_spans(cr, plot, ch);
+	if (ch->chain && ch->nr_rows)
+		draw_poles(cr, theme, plot, ch);
 	cairo_restore(cr);
 	if (ch->nr_rows) {
 		struct sp_run_rows rows = { .nr_rows = (unsigned int)ch->nr_rows,

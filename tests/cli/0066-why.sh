@@ -8,7 +8,9 @@
 # the task was placed on ran its idle task more than 1 ms after the
 # placement while it waited), wait by wait, on the bundled and shared
 # traces and on ink/duty.dat, a recording of this machine's kernel in
-# which some tasks are woken onto an idle CPU and never seen to run there.
+# which some tasks are woken onto an idle CPU and never seen to run there;
+# and the chain of every task (stats --target): its runs, its waits by who
+# held the CPU, its sleeps by state and waker.
 . "$(dirname "$0")/../lib/lib.sh"
 
 if ! command -v trace-cmd >/dev/null || ! command -v python3 >/dev/null; then
@@ -185,6 +187,62 @@ PY
 		else
 			not_ok "$name: latency --by antagonist differs from trace-cmd report"
 		fi
+		# the chain of every task (--target all of them), and of every task in
+		# a window of half a second on messaging.dat
+		windows=("")
+		[ "$name" = messaging.dat ] && windows+=("1 1.5")
+		for win in "${windows[@]}"; do
+			run "$SCHEDPLOT" runs -q -o "$TMP/runs.csv" "$f"
+			origin=$(sed -n '1s/.*=//p' "$TMP/runs.csv")
+			set -- $win
+			if [ -n "$win" ]; then
+				wargs=(--window "$(python3 -c "print($origin + int($1 * 1e9))")" \
+					"$(python3 -c "print($origin + int($2 * 1e9))")")
+				sargs=(--min "$1" --max "$2")
+			else
+				wargs=()
+				sargs=()
+			fi
+			if ! python3 "$oracle" --chain "${wargs[@]}" "$f" >"$TMP/chain" 2>"$TMP/oracle.err"; then
+				not_ok "$name: report-why.py --chain failed: $(head -c 300 "$TMP/oracle.err")"
+				continue
+			fi
+			pids=$(awk '{print $1}' "$TMP/chain" | sort -un | paste -sd,)
+			run "$SCHEDPLOT" stats -q --json "${sargs[@]}" --target "$pids" "$f"
+			expect_status 0 "$name: stats --json --target every task ${win:+(--min $1 --max $2)}"
+			if chained=$(python3 - "$OUT" "$TMP/chain" <<'PY'
+import json, sys
+stats, oracle = sys.argv[1:]
+want = {}
+for l in open(oracle):
+    pid, kind, who, n, ns = l.split()
+    want.setdefault(int(pid), {})[(kind, who)] = (0 if n == "-" else int(n), int(ns))
+bad, tasks, causes, ns = [], 0, 0, 0
+for t in json.load(open(stats))["tasks"]:
+    c = t["chain"]
+    got = {(x["kind"], "-1" if x["who"] is None else str(x["who"])): (x["pieces"], x["ns"])
+           for x in c["causes"]}
+    got[("total", "-")] = (0, c["ns"])
+    w = want.pop(t["pid"], {})
+    if got != w and (c["ns"] or w):
+        diff = sorted(set(got.items()) ^ set(w.items()))
+        bad.append("task %d: %s" % (t["pid"], diff[:4]))
+    tasks += c["ns"] > 0
+    causes += len(c["causes"])
+    ns += c["ns"]
+bad += ["task %d: not in stats" % p for p in want]
+if bad:
+    print("%d differ: %s" % (len(bad), "; ".join(bad[:3])), file=sys.stderr)
+    sys.exit(1)
+print(tasks, causes, ns)
+PY
+			); then
+				set -- $chained
+				ok "$name: the chains of $1 tasks, $2 causes, $3 ns in all, equal trace-cmd report's${win:+ (window)}"
+			else
+				not_ok "$name: chains differ from trace-cmd report's${win:+ (window)}"
+			fi
+		done
 		if [ "$name" = duty.dat ]; then
 			check "$name: 12 waits are contradicted" test "$nr_contradicted" -eq 12
 			run "$SCHEDPLOT" stats --json "$f"
@@ -206,3 +264,46 @@ PY
 		not_ok "$name: waits differ from trace-cmd report's"
 	fi
 done
+
+# The chain of the barrier threads on overload.dat: the main thread,
+# barrier-6867, slept nearly all the time until barrier-6868 woke it;
+# every target's causes add up to its time followed, its runs to its run
+# time; tasks --long-pole marks each row's long pole with a dark bar.
+f=$TRACES/overload.dat
+run "$SCHEDPLOT" stats -q --target barrier "$f"
+expect_status 0 "overload.dat: stats --target barrier"
+expect_grep "$OUT" "^barrier-6867  739.611 ms followed; long pole: slept \(S\) until woken by barrier-6868, 9[0-9]\.[0-9]%$" \
+	"overload.dat: stats names the main thread's long pole"
+expect_grep "$OUT" "^  ran 33.1%, waited for a CPU 32.0%, slept 34.9%$" \
+	"overload.dat: stats gives a target's shares of running, waiting and sleeping"
+run "$SCHEDPLOT" stats -q --json --target barrier "$f"
+check "overload.dat: each chain's causes add up to its time, its runs to the run time" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["tasks"]) == 7
+for t in d["tasks"]:
+    c = t["chain"]
+    assert sum(x["ns"] for x in c["causes"]) == c["ns"], t["pid"]
+    assert [x["ns"] for x in c["causes"] if x["kind"] == "ran"] == [t["run_ns"]], t["pid"]
+' "$OUT"
+bars() {
+	python3 -c '
+import sys
+sys.path.insert(0, sys.argv[2])
+import png
+w, h, px = png.read(sys.argv[1])
+print(max(sum(px(x, y) == (30, 30, 30) for x in range(w)) for y in range(h)))
+' "$1" "$SRCDIR/tests/lib"
+}
+run "$SCHEDPLOT" tasks -q --target barrier --long-pole -o "$TMP/poles.png" "$f"
+expect_status 0 "overload.dat: tasks --target barrier --long-pole"
+check "overload.dat: the main thread's long pole is a bar across its row" \
+	test "$(bars "$TMP/poles.png")" -ge 1200
+run "$SCHEDPLOT" tasks -q --target barrier -o "$TMP/nopoles.png" "$f"
+check "overload.dat: without --long-pole no row is marked" test "$(bars "$TMP/nopoles.png")" -lt 20
+run "$SCHEDPLOT" tasks -q --long-pole -o "$TMP/nopoles.png" "$f"
+expect_status 2 "overload.dat: tasks --long-pole without --target"
+expect_grep "$ERR" "^schedplot: --long-pole needs --target or --target-process" \
+	"overload.dat: --long-pole says it needs --target"
+

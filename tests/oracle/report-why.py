@@ -25,13 +25,26 @@ from that report's text, read here:
     wait before its next run (or that run); its state is that prev_state
     (S, D, or another: I, T, ...), its waker the waker of that wait.
 
-Usage: report-why.py [--trace-cmd PROG] [--sleeps] FILE
+  * the chain (--chain): each task's time from the start of the wait or
+    sleep before its first run to the end of its last, in pieces: each
+    run ("ran"); the gap from a run's end to the start of the wait before
+    the next run (or that run): a sleep in the state the switch gave (S,
+    D, other), or "unknown" after a run a repair (or a runnable switch)
+    ended, each "until woken by" the waker of that wait; the wait, split
+    among the tasks that ran on the CPU the task then ran on, as above,
+    and "-1" for the rest (the CPU ran no other task).  With --window T0
+    T1 each piece is cut to [T0, T1].
+
+Usage: report-why.py [--trace-cmd PROG] [--sleeps | --chain [--window T0 T1]] FILE
 Prints one line per wait that ended: "START PID CPU DUR CONTRADICTED
 PLACED ANTAGONISTS", START and DUR in ns, CONTRADICTED 0 or 1, PLACED the
 CPU of its first placement, ANTAGONISTS "pid:ns,pid:ns..." sorted by time
 held, longest first (ties: lower pid), or "-" when none.  With --sleeps,
 one line per sleep that ended instead: "START PID STATE DUR WAKER" (STATE
-S, D or other; WAKER a pid, irq, softirq, or -1 for none).
+S, D or other; WAKER a pid, irq, softirq, or -1 for none).  With --chain,
+one line per task and cause: "PID KIND WHO PIECES NS" (KIND ran, cpu, S,
+D, other or unknown; WHO the antagonist or the waker, -1 for none), and
+"PID total - - NS" for its time followed.
 """
 
 import argparse
@@ -56,6 +69,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trace-cmd", default="trace-cmd")
     ap.add_argument("--sleeps", action="store_true")
+    ap.add_argument("--chain", action="store_true")
+    ap.add_argument("--window", nargs=2, type=int, default=[0, 2 ** 64 - 1])
     ap.add_argument("file")
     args = ap.parse_args()
     args.text = False
@@ -90,6 +105,10 @@ def main():
                     out.append((a[1], pid, state, woke - a[1], b[4]))
         out.sort()
         sys.stdout.write("".join("%d %d %s %d %s\n" % o for o in out))
+        return
+
+    if args.chain:
+        chain(runs, ends, args.window)
         return
 
     _, per_cpu, _, _, _ = rs.parse(rs.read_report(args))
@@ -140,21 +159,84 @@ def main():
             until = places[i + 1][0] if i + 1 < len(places) else begin
             if idle_between(c, ts + CONTRADICT_NS, until):
                 contra = 1
-        held = {}
-        lst = by_cpu.get(cpu, [])
-        # a CPU's runs do not overlap: walk back from the last that began before the end
-        i = bisect.bisect_left(begins[cpu], begin) - 1
-        while i >= 0 and lst[i][1] > start:
-            b, e, other = lst[i]
-            lo, hi = max(b, start), min(e, begin)
-            if other != 0 and other != pid and hi > lo:
-                held[other] = held.get(other, 0) + hi - lo
-            i -= 1
+        held = held_on(by_cpu, begins, cpu, pid, start, begin)
         ants = sorted(held.items(), key=lambda kv: (-kv[1], kv[0]))
         out.append("%d %d %d %d %d %d %s" % (start, pid, cpu, wait, contra, place,
                                               ",".join("%d:%d" % a for a in ants) or "-"))
     out.sort(key=lambda l: (int(l.split()[0]), int(l.split()[1])))
     sys.stdout.write("".join(l + "\n" for l in out))
+
+
+def held_on(by_cpu, begins, cpu, pid, start, stop):
+    """Who ran on cpu over [start, stop), other than pid and idle: {pid: ns}.
+
+    A CPU's runs do not overlap: walk back from the last that began before
+    stop."""
+    held = {}
+    lst = by_cpu.get(cpu, [])
+    i = bisect.bisect_left(begins.get(cpu, []), stop) - 1
+    while i >= 0 and lst[i][1] > start:
+        b, e, other = lst[i]
+        lo, hi = max(b, start), min(e, stop)
+        if other != 0 and other != pid and hi > lo:
+            held[other] = held.get(other, 0) + hi - lo
+        i -= 1
+    return held
+
+
+def chain(runs, ends, window):
+    t0, t1 = window
+    by_cpu = {}
+    for cpu, pid, begin, end, _, _ in runs:
+        by_cpu.setdefault(cpu, []).append((begin, end, pid))
+    for v in by_cpu.values():
+        v.sort()
+    begins = {cpu: [r[0] for r in v] for cpu, v in by_cpu.items()}
+    by_pid = {}
+    for (cpu, pid, begin, end, wait, _), (how, waker) in zip(runs, ends):
+        if pid != 0:
+            by_pid.setdefault(pid, []).append((end, begin, cpu, wait, how, waker))
+    sums = {}           # (pid, kind, who) -> [pieces, ns]
+
+    def add(pid, kind, who, ns):
+        s = sums.setdefault((pid, kind, str(who)), [0, 0])
+        s[0] += 1
+        s[1] += ns
+        t = sums.setdefault((pid, "total", "-"), [0, 0])
+        t[1] += ns
+
+    for pid, lst in by_pid.items():
+        lst.sort()
+        last = None     # (end, kind of the gap after it)
+        for end, begin, cpu, wait, how, waker in lst:
+            woke = begin - min(wait, begin)
+            if last is not None:
+                lo, hi = max(last[0], t0), min(woke, t1)
+                if hi > lo:
+                    add(pid, last[1], waker, hi - lo)
+            lo, hi = max(woke, t0), min(begin, t1)
+            if hi > lo:
+                held = held_on(by_cpu, begins, cpu, pid, lo, hi)
+                for other, ns in held.items():
+                    add(pid, "cpu", other, ns)
+                rest = hi - lo - sum(held.values())
+                if rest:
+                    add(pid, "cpu", -1, rest)
+            lo, hi = max(begin, t0), min(end, t1)
+            if hi > lo:
+                add(pid, "ran", -1, hi - lo)
+            if last is not None and end < last[0]:
+                continue
+            if how in ("repair", "end", "R", "R+"):
+                kind = "unknown"
+            else:
+                kind = how[0] if how[0] in "SD" else "other"
+            last = (end, kind)
+    for (pid, kind, who), (n, ns) in sorted(sums.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
+        if kind == "total":
+            sys.stdout.write("%d total - - %d\n" % (pid, ns))
+        else:
+            sys.stdout.write("%d %s %s %d %d\n" % (pid, kind, who, n, ns))
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ enum sp_view_opt {
 	SP_VOPT_AT,
 	SP_VOPT_TASK,
 	SP_VOPT_IDLE,
+	SP_VOPT_LONG_POLE,		/* tasks */
 };
 
 /* --events: at most this many, names shorter than this */

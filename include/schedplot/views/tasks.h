@@ -26,6 +26,8 @@
 #include "schedplot/draw/palette.h"
 
 struct _cairo;
+struct sp_behind_entry;
+struct sp_chain;
 struct sp_model;
 struct sp_spans;
 struct sp_taskline;
@@ -53,11 +55,21 @@ struct sp_tasks_opts {
 	int nr_cpus;			/* CPUs of the trace */
 	uint64_t origin_ns;		/* hover titles count from here */
 	const struct sp_spans *spans;	/* --span, drawn on their tasks' rows; or NULL */
+	/*
+	 * the targets' chains, finished, its pieces kept, and its times
+	 * sorted (sp_behind_table_sorted() of chain->ns): each row's long
+	 * pole marked along its top and named in the key; or NULL
+	 */
+	const struct sp_chain *chain;
+	const struct sp_behind_entry *chain_ns;
+	size_t nr_chain_ns;
 };
 
 struct sp_tasks_row {
 	const struct sp_taskline_task *task;
 	char label[48];			/* comm-pid */
+	int32_t pole;			/* its long pole (sp_chain_code()), -1: none */
+	char pole_text[144];		/* the long pole in words, with its share */
 };
 
 struct sp_tasks_chart {
@@ -77,6 +89,8 @@ struct sp_tasks_chart {
 	uint64_t origin_ns;
 	const struct sp_spans *spans;	/* sp_tasks_opts.spans */
 	char (*span_labels)[96];
+	const struct sp_chain *chain;	/* sp_tasks_opts.chain */
+	bool any_pole;			/* a row has a long pole: its key entry */
 };
 
 /**
