@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/explain.h"
 #include "schedplot/analysis/latency.h"
 #include "schedplot/base/alloc.h"
@@ -112,7 +113,7 @@ int sp_explain_init(struct sp_explain *x)
 	x->all_busy = false;
 	x->last_step_ns = 0;
 	x->seq = 0;
-	if (x->nr_cpus < 1 || !x->top)
+	if (x->nr_cpus < 1 || !x->top || !x->hist)
 		return -EINVAL;
 	x->cases = sp_alloc_array(x->top, sizeof(*x->cases));
 	x->rings = sp_alloc_array((size_t)x->nr_cpus, sizeof(*x->rings));
@@ -491,6 +492,115 @@ static int case_idle_row(struct sp_explain *x, struct sp_explain_case *c)
 }
 
 /* Every row has its runs up to the window's end: the case is complete. */
+static int cmp_behind(const void *a, const void *b)
+{
+	const struct sp_explain_behind *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static const struct sp_explain_row *row_cpu(const struct sp_explain_case *c, int cpu)
+{
+	int i = sp_explain_row_of(c, cpu);
+
+	return i >= 0 ? &c->rows[i] : NULL;
+}
+
+/* The name of @pid's first run in @row over [@t0, @t1); false when it has none there. */
+static bool first_comm(const struct sp_explain_row *row, int pid, uint64_t t0, uint64_t t1,
+		       uint32_t *comm)
+{
+	const struct sp_explain_run *first = NULL;
+
+	for (size_t i = 0; row && i < row->nr_runs; i++) {
+		const struct sp_explain_run *run = &row->runs[i];
+
+		if (run->pid != pid || run->end_ns <= t0 || run->start_ns >= t1)
+			continue;
+		if (!first || run->start_ns < first->start_ns ||
+		    (run->start_ns == first->start_ns && run->end_ns < first->end_ns))
+			first = run;
+	}
+	if (first)
+		*comm = first->comm;
+	return first;
+}
+
+/*
+ * Who held the CPUs the task was queued on while it waited: the CPU the
+ * wakeup placed it on up to a migration, then the one it ran on; asked of
+ * antagonist.c once the case's runs are all told.  Return: 0 or -ENOMEM.
+ */
+static int case_behind(struct sp_explain *x, struct sp_explain_case *c)
+{
+	const struct sp_wait *w = &c->w;
+	uint64_t wake = w->start_ns, end = wake + w->dur_ns;
+	struct { int cpu; uint64_t t0, t1; } seg[2] = { { w->cpu, wake, end }, { -1, 0, 0 } };
+	struct sp_explain_behind *all = NULL;
+	size_t nr_all = 0, alloc_all = 0;
+
+	if (w->target_cpu >= 0 && w->target_cpu != w->cpu && c->mig_ns != SP_NO_TS) {
+		seg[0] = (__typeof__(seg[0])){ w->target_cpu, wake, c->mig_ns };
+		seg[1] = (__typeof__(seg[1])){ w->cpu, c->mig_ns, end };
+	} else if (w->target_cpu >= 0 && w->target_cpu != w->cpu) {
+		seg[0].cpu = w->target_cpu;
+	}
+	c->nr_behind = 0;
+	c->behind_other_ns = 0;
+	for (int s = 0; s < 2; s++) {
+		struct sp_behind *top;
+		size_t nr, n;
+		uint64_t total;
+
+		if (seg[s].cpu < 0 || !row_cpu(c, seg[s].cpu))
+			continue;
+		sp_antagonists_query(x->hist, seg[s].cpu, w->pid, seg[s].t0, seg[s].t1, NULL, 0,
+				     &nr, &total);
+		if (!nr)
+			continue;
+		top = sp_alloc_array(nr, sizeof(*top));
+		if (!top || sp_grow_array(&all, &alloc_all, nr_all + nr, sizeof(*all))) {
+			free(top);
+			free(all);
+			return -ENOMEM;
+		}
+		n = sp_antagonists_query(x->hist, seg[s].cpu, w->pid, seg[s].t0, seg[s].t1, top,
+					 nr, &nr, &total);
+		for (size_t i = 0; i < n; i++) {
+			size_t k;
+
+			for (k = 0; k < nr_all && all[k].pid != top[i].pid; k++)
+				;
+			if (k == nr_all)
+				all[nr_all++] = (struct sp_explain_behind){ top[i].pid, 0, 0 };
+			all[k].ns += top[i].ns;
+		}
+		free(top);
+	}
+	if (x->hist->error) {
+		free(all);
+		return x->hist->error;
+	}
+	if (nr_all)
+		qsort(all, nr_all, sizeof(*all), cmp_behind);
+	for (size_t i = 0; i < nr_all; i++) {
+		if (i >= SP_EXPLAIN_MAX_BEHIND) {
+			c->behind_other_ns += all[i].ns;
+			continue;
+		}
+		/* named as it ran there first */
+		if (!first_comm(row_cpu(c, seg[0].cpu), all[i].pid, seg[0].t0, seg[0].t1,
+				&all[i].comm) && seg[1].cpu >= 0)
+			first_comm(row_cpu(c, seg[1].cpu), all[i].pid, seg[1].t0, seg[1].t1,
+				   &all[i].comm);
+		c->behind[c->nr_behind++] = all[i];
+	}
+	free(all);
+	return 0;
+}
+
 static void case_check_done(struct sp_explain *x, struct sp_explain_case *c)
 {
 	for (int i = 0; i < c->nr_rows; i++)
@@ -503,6 +613,8 @@ static void case_check_done(struct sp_explain *x, struct sp_explain_case *c)
 			if (!c->rows[i].done)
 				return;
 	}
+	if (case_behind(x, c))
+		x->error = -ENOMEM;
 	c->open = false;
 }
 
@@ -621,34 +733,6 @@ void sp_explain_observer(struct sp_explain *x, struct sp_model_observer *obs)
 
 /* ---- the facts ---- */
 
-/* Every other task's time on a row's CPU during [t0, t1), added to @all. */
-static int behind_add(const struct sp_explain_case *c, const struct sp_explain_row *row,
-		      uint64_t t0, uint64_t t1, struct sp_explain_behind **all, size_t *nr,
-		      size_t *alloc)
-{
-	for (size_t i = 0; row && i < row->nr_runs; i++) {
-		const struct sp_explain_run *run = &row->runs[i];
-		uint64_t a = run->start_ns > t0 ? run->start_ns : t0;
-		uint64_t b = run->end_ns < t1 ? run->end_ns : t1;
-		size_t k;
-
-		if (b <= a || run->pid == 0 || run->pid == c->w.pid)
-			continue;
-		/* runs of a task come in bunches: look from the last one added */
-		for (k = *nr; k-- > 0;)
-			if ((*all)[k].pid == run->pid)
-				break;
-		if (k == (size_t)-1) {
-			if (sp_grow_array(all, alloc, *nr + 1, sizeof(**all)))
-				return -ENOMEM;
-			k = (*nr)++;
-			(*all)[k] = (struct sp_explain_behind){ run->pid, run->comm, 0 };
-		}
-		(*all)[k].ns += b - a;
-	}
-	return 0;
-}
-
 static int cmp_run(const void *a, const void *b)
 {
 	const struct sp_explain_run *x = a, *y = b;
@@ -658,29 +742,10 @@ static int cmp_run(const void *a, const void *b)
 	return x->end_ns < y->end_ns ? -1 : x->end_ns > y->end_ns;
 }
 
-static int cmp_behind(const void *a, const void *b)
-{
-	const struct sp_explain_behind *x = a, *y = b;
-
-	if (x->ns != y->ns)
-		return x->ns > y->ns ? -1 : 1;
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-static const struct sp_explain_row *row_cpu(const struct sp_explain_case *c, int cpu)
-{
-	int i = sp_explain_row_of(c, cpu);
-
-	return i >= 0 ? &c->rows[i] : NULL;
-}
-
 static int case_facts(struct sp_explain_case *c)
 {
-	struct sp_explain_behind *all = NULL;
-	size_t nr = 0, alloc = 0;
-	int ret = 0;
 	const struct sp_wait *w = &c->w;
-	uint64_t wake = w->start_ns, end = wake + w->dur_ns;
+	uint64_t end = w->start_ns + w->dur_ns;
 	const struct sp_explain_row *ran = row_cpu(c, w->cpu);
 
 	/* a run a repair ended in the past may have been told after later ones */
@@ -692,30 +757,9 @@ static int case_facts(struct sp_explain_case *c)
 	for (size_t i = 0; ran && i < ran->nr_runs; i++)
 		if (ran->runs[i].pid == w->pid && ran->runs[i].start_ns == end)
 			c->next_end_ns = ran->runs[i].end_ns;
-	/* who held the CPUs it was queued on while it waited */
-	c->nr_behind = 0;
-	c->behind_other_ns = 0;
-	if (w->target_cpu >= 0 && w->target_cpu != w->cpu && c->mig_ns != SP_NO_TS) {
-		ret = behind_add(c, row_cpu(c, w->target_cpu), wake, c->mig_ns, &all, &nr, &alloc);
-		if (!ret)
-			ret = behind_add(c, ran, c->mig_ns, end, &all, &nr, &alloc);
-	} else if (w->target_cpu >= 0 && w->target_cpu != w->cpu) {
-		ret = behind_add(c, row_cpu(c, w->target_cpu), wake, end, &all, &nr, &alloc);
-	} else {
-		ret = behind_add(c, ran, wake, end, &all, &nr, &alloc);
-	}
-	if (nr)
-		qsort(all, nr, sizeof(*all), cmp_behind);
-	for (size_t i = 0; i < nr; i++) {
-		if (i < SP_EXPLAIN_MAX_BEHIND)
-			c->behind[c->nr_behind++] = all[i];
-		else
-			c->behind_other_ns += all[i].ns;
-	}
-	free(all);
 	if (c->idle_cpu == -2)
 		c->idle_cpu = -1;
-	return ret;
+	return 0;
 }
 
 static int cmp_case(const void *a, const void *b)
@@ -732,6 +776,8 @@ int sp_explain_finish(struct sp_explain *x)
 
 		if (c->open && x->what == SP_EXPLAIN_IDLE_WAIT && c->idle_cpu == -2 &&
 		    case_idle_row(x, c))
+			x->error = -ENOMEM;
+		if (c->open && case_behind(x, c))
 			x->error = -ENOMEM;
 		c->open = false;
 		if (case_facts(c))

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/explain.h"
 #include "schedplot/analysis/latency.h"
 #include "schedplot/cli/cli.h"
@@ -34,6 +35,7 @@ struct explain_run {
 	uint64_t at_ns;
 	int task;
 	struct sp_explain x;
+	struct sp_antagonists hist;	/* each CPU's runs: who a task waited behind */
 	struct sp_model_filter filter;
 };
 
@@ -149,8 +151,12 @@ static void explain_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	x->first_ns = run->trace.first_ns;
 	x->end_ns = run->trace.end_ns;
 	x->model = &run->trace.model;
-	if (sp_explain_init(x))
+	sp_antagonists_release(&v->hist);
+	x->hist = &v->hist;
+	if (sp_antagonists_init(&v->hist, run->trace.nr_cpus) || sp_explain_init(x))
 		x->error = -ENOMEM;
+	sp_antagonists_observer(&v->hist, &obs);
+	sp_pass_add(&pass->pass, &obs);
 	sp_explain_observer(x, &obs);
 	sp_pass_add(&pass->pass, &obs);
 	pass->filter = &v->filter;
@@ -426,6 +432,7 @@ static void explain_release(struct sp_view_run *run)
 	struct explain_run *v = run->data;
 
 	sp_explain_release(&v->x);
+	sp_antagonists_release(&v->hist);
 }
 
 static const int explain_keys[] = {

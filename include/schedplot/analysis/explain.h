@@ -40,6 +40,8 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/scope.h"
 
+struct sp_antagonists;
+
 enum sp_explain_what {
 	SP_EXPLAIN_PLACEMENT,
 	SP_EXPLAIN_WAIT,
@@ -117,7 +119,8 @@ struct sp_explain_case {
 	uint64_t idle_cpu_ns;		/* its idle time during the wait */
 	uint64_t next_end_ns;		/* the end of the run that ended the wait (SP_NO_TS:
 					   after the window) */
-	struct sp_explain_behind behind[SP_EXPLAIN_MAX_BEHIND];	/* longest first */
+	/* who held the CPUs it was queued on meanwhile (antagonist.c), longest first */
+	struct sp_explain_behind behind[SP_EXPLAIN_MAX_BEHIND];
 	int nr_behind;
 	uint64_t behind_other_ns;	/* the rest of what ran there meanwhile */
 
@@ -137,6 +140,11 @@ struct sp_explain {
 	int nr_counted;			/* CPUs of the scope: "every CPU busy" is this many running */
 	uint64_t first_ns, end_ns;	/* the trace's span: windows stay inside */
 	const struct sp_model *model;	/* for names */
+	/*
+	 * the runs of every CPU (antagonist.c), its consumer registered
+	 * before this one: who the task waited behind
+	 */
+	struct sp_antagonists *hist;
 
 	/* results, ordered by sp_explain_finish(): worst first */
 	struct sp_explain_case *cases;
@@ -159,7 +167,7 @@ struct sp_explain {
  * sp_explain_init - prepare, after filling in the settings
  * @x: the settings; results zeroed
  *
- * Return: 0, -EINVAL (no CPUs, top 0) or -ENOMEM.
+ * Return: 0, -EINVAL (no CPUs, top 0, no @x->hist) or -ENOMEM.
  */
 int sp_explain_init(struct sp_explain *x);
 
