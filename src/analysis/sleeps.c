@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sleeps: each task's sleeps by the state it was switched out in, and who
- * ended them (doc/design.md "Sleeps").  Runs come in the order of their
- * ends, so each task's in time order: the sleep before a run began at the
- * end of the task's previous run.
+ * ended them (doc/design.md "Sleeps").  Each task's runs are put in the
+ * order of their ends (runorder.c): the sleep before a run began at the
+ * end of the task's run before it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,13 +13,10 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/model/model.h"
 
-/* How a task's last run ended: a sleep from @end_ns in @state, or none. */
+/* A task's place in the counts. */
 struct sp_sleep_last {
 	int32_t pid;			/* 0: a free slot */
 	uint32_t task;			/* index in tasks + 1, 0: none yet */
-	uint64_t end_ns;
-	int32_t cpu;			/* where it ran: where it slept */
-	int8_t state;			/* enum sp_sleep_state, -1: no sleep began */
 };
 
 enum sp_sleep_state sp_sleep_state_of(const char *state)
@@ -48,6 +45,7 @@ void sp_sleeps_release(struct sp_sleeps *sl)
 {
 	free(sl->tasks);
 	free(sl->last);
+	sp_runorder_release(&sl->order);
 	sp_behind_table_release(&sl->wakers);
 	memset(sl, 0, sizeof(*sl));
 }
@@ -83,51 +81,66 @@ static struct sp_sleep_last *last_get(struct sp_sleeps *sl, int pid)
 	}
 	i = last_slot(sl, pid);
 	if (!sl->last[i].pid) {
-		sl->last[i] = (struct sp_sleep_last){ .pid = pid, .state = -1 };
+		sl->last[i] = (struct sp_sleep_last){ .pid = pid };
 		sl->nr_last++;
 	}
 	return &sl->last[i];
 }
 
-void sp_sleeps_add(struct sp_sleeps *sl, const struct sp_run *r)
+/* The sleep between @prev, the task's run before, and @r, if there was one. */
+static void sleep_before(void *data, const struct sp_run *prev, const struct sp_run *r)
 {
+	struct sp_sleeps *sl = data;
 	struct sp_sleep_last *l;
 	struct sp_sleep_task *t;
+	enum sp_sleep_state state;
 	uint64_t woke;
 
-	if (r->pid <= 0)
+	/* a run ended by a repair or by the trace's end begins no sleep */
+	if (!prev || prev->end != SP_RUN_END_SWITCH || prev->end_runnable)
+		return;
+	/* it became runnable again at the start of its wait, else of its run */
+	woke = r->start_ns - (r->wait_ns < r->start_ns ? r->wait_ns : r->start_ns);
+	if (woke < prev->end_ns || !sp_scope_time(&sl->scope, prev->end_ns) ||
+	    !sp_scope_cpu(&sl->scope, prev->cpu) ||
+	    (sl->scope.target && !sp_scope_task(&sl->scope, r->pid)))
 		return;
 	l = last_get(sl, r->pid);
 	if (!l) {
 		sl->error = -ENOMEM;
 		return;
 	}
-	/* it became runnable again at the start of its wait, else of its run */
-	woke = r->start_ns - (r->wait_ns < r->start_ns ? r->wait_ns : r->start_ns);
-	if (l->state >= 0 && woke >= l->end_ns && sp_scope_time(&sl->scope, l->end_ns) &&
-	    sp_scope_cpu(&sl->scope, l->cpu) &&
-	    (!sl->scope.target || sp_scope_task(&sl->scope, r->pid))) {
-		if (!l->task) {
-			if (sp_grow_array(&sl->tasks, &sl->alloc_tasks, sl->nr_tasks + 1,
-					  sizeof(*sl->tasks))) {
-				sl->error = -ENOMEM;
-				return;
-			}
-			sl->tasks[sl->nr_tasks] = (struct sp_sleep_task){ .pid = r->pid };
-			l->task = (uint32_t)++sl->nr_tasks;
+	if (!l->task) {
+		if (sp_grow_array(&sl->tasks, &sl->alloc_tasks, sl->nr_tasks + 1,
+				  sizeof(*sl->tasks))) {
+			sl->error = -ENOMEM;
+			return;
 		}
-		t = &sl->tasks[l->task - 1];
-		t->nr[l->state]++;
-		t->ns[l->state] += woke - l->end_ns;
-		if (r->waker != SP_WAKER_NONE)
-			sp_behind_table_add(&sl->wakers, r->pid, r->waker, 1);
-		if (sl->wakers.error)
-			sl->error = sl->wakers.error;
+		sl->tasks[sl->nr_tasks] = (struct sp_sleep_task){ .pid = r->pid };
+		l->task = (uint32_t)++sl->nr_tasks;
 	}
-	l->end_ns = r->end_ns;
-	l->cpu = r->cpu;
-	l->state = r->end == SP_RUN_END_SWITCH && !r->end_runnable ?
-		   (int8_t)sp_sleep_state_of(r->end_state) : -1;
+	t = &sl->tasks[l->task - 1];
+	state = sp_sleep_state_of(prev->end_state);
+	t->nr[state]++;
+	t->ns[state] += woke - prev->end_ns;
+	if (r->waker != SP_WAKER_NONE)
+		sp_behind_table_add(&sl->wakers, r->pid, r->waker, 1);
+	if (sl->wakers.error)
+		sl->error = sl->wakers.error;
+}
+
+void sp_sleeps_add(struct sp_sleeps *sl, const struct sp_run *r)
+{
+	if (r->pid <= 0)
+		return;
+	sp_runorder_add(&sl->order, r, sleep_before, sl);
+	if (sl->order.error)
+		sl->error = sl->order.error;
+}
+
+void sp_sleeps_finish(struct sp_sleeps *sl)
+{
+	sp_runorder_flush(&sl->order, sleep_before, sl);
 }
 
 const struct sp_sleep_task *sp_sleeps_find(const struct sp_sleeps *sl, int pid)

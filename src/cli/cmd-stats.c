@@ -1416,6 +1416,7 @@ static int stats_finish(struct sp_view_run *run)
 
 	if (sp_spans_finish(&sc->spans))
 		return sp_cli_fail(t->path, "out of memory keeping the spans");
+	sp_sleeps_finish(&sc->sleeps);
 	if (sc->chained)
 		sp_chain_finish(&sc->chain);
 	sp_stats_finish(s);

@@ -122,12 +122,8 @@ PY
 		else
 			not_ok "$name: antagonists differ from trace-cmd report's"
 		fi
-		# each task's sleeps by state and who woke them (stats --json); not on
-		# duty.dat, whose chained repairs report-stats.py reads otherwise
-		# (traces/README): there 9 tasks differ by a sleep after such a chain
-		if [ "$name" = duty.dat ]; then
-			:
-		elif python3 "$oracle" --sleeps "$f" >"$TMP/sleeps" 2>"$TMP/oracle.err" &&
+		# each task's sleeps by state and who woke them (stats --json)
+		if python3 "$oracle" --sleeps "$f" >"$TMP/sleeps" 2>"$TMP/oracle.err" &&
 			run "$SCHEDPLOT" stats -q --json "$f" &&
 			slept=$(python3 - "$OUT" "$TMP/sleeps" <<'PY'
 import json, sys

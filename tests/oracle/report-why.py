@@ -22,8 +22,9 @@ from that report's text, read here:
 
   * sleeps (--sleeps): a task's sleep runs from the end of a run that a
     sched_switch ended in a state other than R or R+ to the start of the
-    wait before its next run (or that run); its state is that prev_state
-    (S, D, or another: I, T, ...), its waker the waker of that wait.
+    wait before its next run (or that run), the runs taken in the order of
+    their ends; its state is that prev_state (S, D, or another: I, T,
+    ...), its waker the waker of that wait.
 
   * the chain (--chain): each task's time from the start of the wait or
     sleep before its first run to the end of its last, in pieces: each
@@ -94,7 +95,9 @@ def main():
                 by_pid.setdefault(pid, []).append((begin, end, wait, how, waker))
         out = []
         for pid, lst in by_pid.items():
-            lst.sort()
+            # by their ends: the run before is the one that ended last (runs
+            # a repair left overlapping end in the order the task left them)
+            lst.sort(key=lambda r: (r[1], r[0]))
             for a, b in zip(lst, lst[1:]):
                 how = a[3]
                 if how in ("repair", "end", "R", "R+"):

@@ -55,6 +55,7 @@ static void test_sleeps(void **state)
 	sp_sleeps_init(&sl, &scope);
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
 		sp_sleeps_add(&sl, &runs[i]);
+	sp_sleeps_finish(&sl);
 	assert_int_equal(sl.error, 0);
 	t = sp_sleeps_find(&sl, 7);
 	assert_non_null(t);
@@ -81,6 +82,7 @@ static void test_sleeps(void **state)
 	sp_sleeps_init(&sl, &scope);
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
 		sp_sleeps_add(&sl, &runs[i]);
+	sp_sleeps_finish(&sl);
 	t = sp_sleeps_find(&sl, 7);
 	assert_non_null(t);
 	assert_int_equal(t->nr[SP_SLEEP_D], 0);
@@ -90,6 +92,40 @@ static void test_sleeps(void **state)
 	assert_int_equal(sp_sleep_state_of("S"), SP_SLEEP_S);
 	assert_int_equal(sp_sleep_state_of("I"), SP_SLEEP_OTHER);
 	assert_int_equal(sp_sleep_state_of(NULL), SP_SLEEP_OTHER);
+}
+
+/*
+ * Runs told out of the order of their ends, as a pass tells a run a
+ * repair ended: task 7 out in D at 100, woken at 250 by 9; its run
+ * [300, 400) is told after [1000, 1100), which an interrupt woke it for
+ * at 950 after an S sleep from 400.  Each sleep is measured from the run
+ * before it in time.
+ */
+static void test_order(void **state)
+{
+	struct sp_run runs[] = {
+		run(7, 0, 100, 0, SP_WAKER_NONE, SP_RUN_END_SWITCH, "D"),
+		run(7, 1000, 1100, 50, SP_WAKER_IRQ, SP_RUN_END_SWITCH, "S"),
+		run(7, 300, 400, 50, 9, SP_RUN_END_SWITCH, "S"),
+	};
+	const struct sp_sleep_task *t;
+	struct sp_sleeps sl;
+	struct sp_scope scope;
+
+	(void)state;
+	sp_scope_init(&scope, 0, UINT64_MAX);
+	sp_sleeps_init(&sl, &scope);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		sp_sleeps_add(&sl, &runs[i]);
+	sp_sleeps_finish(&sl);
+	assert_int_equal(sl.error, 0);
+	t = sp_sleeps_find(&sl, 7);
+	assert_non_null(t);
+	assert_int_equal(t->nr[SP_SLEEP_D], 1);
+	assert_int_equal(t->ns[SP_SLEEP_D], 150);
+	assert_int_equal(t->nr[SP_SLEEP_S], 1);
+	assert_int_equal(t->ns[SP_SLEEP_S], 550);
+	sp_sleeps_release(&sl);
 }
 
 /*
@@ -141,6 +177,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sleeps),
+		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_taskline_blocked),
 	};
 

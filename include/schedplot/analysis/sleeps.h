@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "schedplot/analysis/antagonist.h"
+#include "schedplot/analysis/runorder.h"
 #include "schedplot/model/scope.h"
 
 struct sp_model_observer;
@@ -51,7 +52,8 @@ struct sp_sleeps {
 	/* (pid, waker) -> the number of its sleeps that waker ended */
 	struct sp_behind_table wakers;
 	int error;			/* -ENOMEM: something was not counted */
-	/* private: per pid, its index in tasks + 1 and how its last run ended */
+	/* private: each task's runs put in order; per pid, its index in tasks + 1 */
+	struct sp_runorder order;
 	struct sp_sleep_last *last;
 	size_t nr_last, alloc_last;
 };
@@ -89,9 +91,16 @@ void sp_sleeps_release(struct sp_sleeps *sl);
 /**
  * sp_sleeps_add - one run: the sleep before it, if any, is counted
  * @sl: the counts
- * @r: a run, told in the order of the runs' ends (run_info)
+ * @r: a run, as the pass tells it (run_info); each task's are put in
+ *	order of their ends, a few held back until sp_sleeps_finish()
  */
 void sp_sleeps_add(struct sp_sleeps *sl, const struct sp_run *r);
+
+/**
+ * sp_sleeps_finish - count the sleeps before the runs held back: call after the pass
+ * @sl: the counts
+ */
+void sp_sleeps_finish(struct sp_sleeps *sl);
 
 /**
  * sp_sleeps_observer - the consumer that feeds @sl (run_info, reset)
