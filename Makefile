@@ -260,6 +260,8 @@ doc: $(PROG) schedplot $(GEN_TRACE)
 	$(PROG) datagraph -q --migrations --wakeups --placement --width 1000 \
 		--min 8ms --max 20ms -o doc/overload-marks.png $(SAMPLE)
 	$(PROG) explain -q -o doc/overload-explain.png $(SAMPLE) > /dev/null
+	$(PROG) tasks -q --target pingpong --long-pole --min 140ms --height 300 \
+		-o doc/pingpong-why.png traces/why/pingpong.dat
 
 # The benchmark of the build users get (PGO=1 with GCC, as make builds it,
 # into build-bench/); inputs are made once into bench-data/ (BENCH_DATA).

@@ -18,7 +18,7 @@ if ! command -v trace-cmd >/dev/null || ! command -v python3 >/dev/null; then
 	exit 0
 fi
 oracle=$SRCDIR/tests/oracle/report-why.py
-traces=("$TRACES"/*.dat "$TRACES"/ink/duty.dat)
+traces=("$TRACES"/*.dat "$TRACES"/ink/duty.dat "$TRACES"/why/pingpong.dat)
 for f in "$SHARED"/*.dat; do
 	[ -f "$f" ] && traces+=("$f")
 done
