@@ -32,8 +32,11 @@ static const struct sp_opt_help datagraph_help[] = {
 	  "or separate with commas), others black" },
 	{ "cpus", "CPUs to draw, e.g. 0-15,32-47 (default all)" },
 	{ "color-by", "pid (default: every thread its own color), command, or process (threads "
-	  "as their process; 'parent' is its old name), or a number field of the switch-in "
-	  "record, such as next_prio (a scale from dark to light)" },
+	  "as their process; 'parent' is its old name); a field of the switch-in record, "
+	  "such as next_prio; or EVENT[/FILTER]/FIELD[ per=cpu|task|trace|FIELD]: the "
+	  "latest value of the event's field on the run's CPU (default), of its task, or "
+	  "anywhere ('ftrace:print/buf per=trace'). Numbers go dark to light, in a legend "
+	  "or, with many values, a color bar" },
 	{ NULL, NULL },
 };
 
@@ -72,6 +75,7 @@ struct datagraph_run {
 	struct sp_dg_marks marks;	/* --migrations, --wakeups, --placement, --events */
 	int *socket;			/* per CPU, for the marks; NULL without a topology */
 	struct sp_fieldkey field;	/* --color-by FIELD */
+	struct sp_colorspec color;	/* what it says */
 };
 
 /* Runs kept for SVG hover titles at most: a zoomed-in window's. */
@@ -85,24 +89,37 @@ static void datagraph_size(struct sp_view_run *run)
 	run->height = 0;	/* grows with the rows and the legend: known after the pass */
 }
 
-/* --color-by FIELD: the switch records' FIELD and next_pid, a number. */
+/* --color-by FIELD or EVENT/FIELD: the watch of the records whose values color. */
 static int plan_field(struct sp_view_run *run, struct datagraph_run *v)
 {
-	const char *fields[] = { run->opts.color_field, "next_pid" };
-	char text[96];
+	struct sp_colorspec *c = &v->color;
+	const char *text = run->opts.color_field;
+	const char *fields[] = { c->field, NULL };
 	int kind, ret;
 
-	snprintf(text, sizeof(text), "%s", run->opts.color_field);
-	ret = sp_evspec_watch(run->trace.reader, run->trace.path, "--color-by", text,
-			      &(struct sp_evspec){ .event = "sched:sched_switch" }, fields, 2,
-			      &v->field.watch);
+	ret = sp_evspec_color_parse("datagraph", text, c);
+	if (ret)
+		return ret;
+	v->field.per = c->per;
+	if (c->per == SP_FIELDKEY_SWITCH_IN)
+		fields[1] = "next_pid";
+	else if (c->task_field[0])
+		fields[1] = c->task_field;
+	v->field.task_field = c->task_field[0];
+	ret = sp_evspec_watch(run->trace.reader, run->trace.path, "--color-by", text, &c->ev,
+			      fields, fields[1] ? 2 : 1, &v->field.watch);
 	if (ret)
 		return ret;
 	kind = sp_reader_watch_kind(run->trace.reader, v->field.watch, 0);
-	if (kind == SP_VALUE_STR)
-		return sp_cli_usage("datagraph", "--color-by %s: a string; color by a number "
-				    "of sched_switch, such as next_prio", text);
+	v->field.is_string = kind == SP_VALUE_STR;
 	v->field.is_signed = kind == SP_VALUE_S64;
+	if (fields[1] && sp_reader_watch_kind(run->trace.reader, v->field.watch, 1) ==
+	    SP_VALUE_STR)
+	{
+		sp_cli_fail(NULL, "--color-by '%s': %s is a string, not a task's pid", text,
+			    fields[1]);
+		return SP_EXIT_USAGE;
+	}
 	return SP_EXIT_OK;
 }
 
@@ -189,7 +206,9 @@ static int datagraph_finish(struct sp_view_run *run)
 		if (v->field.error)
 			return sp_cli_fail_code(NULL, v->field.error, "cannot key the runs by value");
 		dopts.field = &v->field;
-		dopts.field_name = run->opts.color_field;
+		dopts.field_name = v->color.field;
+		dopts.field_title = v->color.title;
+		dopts.field_unknown = v->color.unknown;
 	}
 	ret = sp_view_power_finish(&v->power, &run->opts, &run->trace, &dopts);
 	if (ret)
@@ -241,6 +260,7 @@ static void datagraph_release(struct sp_view_run *run)
 	sp_runlist_release(&v->runs);
 	sp_dg_marks_release(&v->marks);
 	sp_fieldkey_release(&v->field);
+	sp_evspec_color_release(&v->color);
 	free(v->socket);
 }
 

@@ -201,6 +201,130 @@ int sp_evspec_span_parse(const char *cmd, const char *text, struct sp_spanspec *
 	return 0;
 }
 
+/* What a --color-by of a field says, worded for the legend. */
+static void colorspec_words(struct sp_colorspec *spec)
+{
+	const char *ev = strchr(spec->ev.event, ':') + 1;
+
+	switch (spec->per) {
+	case SP_FIELDKEY_SWITCH_IN:
+		snprintf(spec->title, sizeof(spec->title), "%s of the switch-in", spec->field);
+		snprintf(spec->unknown, sizeof(spec->unknown), "no switch-in record");
+		return;
+	case SP_FIELDKEY_PER_CPU:
+		snprintf(spec->title, sizeof(spec->title), "%s of the CPU's latest %s",
+			 spec->field, ev);
+		break;
+	case SP_FIELDKEY_PER_TASK:
+		if (spec->task_field[0])
+			snprintf(spec->title, sizeof(spec->title), "%s of the latest %s of its %s",
+				 spec->field, ev, spec->task_field);
+		else
+			snprintf(spec->title, sizeof(spec->title), "%s of the task's latest %s",
+				 spec->field, ev);
+		break;
+	default:
+		snprintf(spec->title, sizeof(spec->title), "%s of the latest %s", spec->field, ev);
+		break;
+	}
+	snprintf(spec->unknown, sizeof(spec->unknown), "before any %s", ev);
+}
+
+/* After EVENT/FIELD: the end, or settings (EVENT/FILTER/FIELD has more). */
+static bool simple_rest(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return !*s || !strncmp(s, "per=", 4);
+}
+
+int sp_evspec_color_parse(const char *cmd, const char *text, struct sp_colorspec *spec)
+{
+	const char *p = text, *key, *val;
+	size_t n, kl, vl;
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	n = field_len(p);
+	if (n && !p[n]) {	/* FIELD: of the switch-in */
+		if (n >= sizeof(spec->field))
+			goto bad;
+		snprintf(spec->ev.event, sizeof(spec->ev.event), "sched:sched_switch");
+		snprintf(spec->field, sizeof(spec->field), "%s", p);
+		colorspec_words(spec);
+		return 0;
+	}
+	if (!strchr(p, ':'))
+		goto bad;
+	/* EVENT/FIELD, else EVENT/FILTER/FIELD */
+	n = strcspn(p, "/");
+	if (p[n] == '/' && field_len(p + n + 1) && simple_rest(p + n + 1 + field_len(p + n + 1))) {
+		char name[SP_EVSPEC_NAME];
+		const char *q = name;
+
+		if (n >= sizeof(name))
+			goto bad;
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		ret = parse_event(cmd, "--color-by", text, &q, &spec->ev);
+		if (ret)
+			return ret;
+		if (*q)
+			goto bad;
+		p += n + 1;
+	} else {
+		ret = parse_event(cmd, "--color-by", text, &p, &spec->ev);
+		if (ret)
+			return ret;
+		if (!spec->ev.filter && p[-1] != '/')
+			goto bad;
+	}
+	n = field_len(p);
+	if (!n || n >= sizeof(spec->field))
+		goto bad;
+	snprintf(spec->field, sizeof(spec->field), "%.*s", (int)n, p);
+	p += n;
+	spec->per = !strcmp(spec->ev.event, "sched:sched_switch") ? SP_FIELDKEY_SWITCH_IN :
+		    SP_FIELDKEY_PER_CPU;
+	while ((ret = next_setting(&p, &key, &kl, &val, &vl)) > 0) {
+		if (kl != 3 || strncmp(key, "per", 3) || !vl) {
+			ret = -1;
+			break;
+		}
+		if (vl == 3 && !strncmp(val, "cpu", 3)) {
+			spec->per = SP_FIELDKEY_PER_CPU;
+		} else if (vl == 4 && !strncmp(val, "task", 4)) {
+			spec->per = SP_FIELDKEY_PER_TASK;
+		} else if (vl == 5 && !strncmp(val, "trace", 5)) {
+			spec->per = SP_FIELDKEY_PER_TRACE;
+		} else if (vl == field_len(val) && vl < sizeof(spec->task_field)) {
+			spec->per = SP_FIELDKEY_PER_TASK;
+			snprintf(spec->task_field, sizeof(spec->task_field), "%.*s", (int)vl, val);
+		} else {
+			ret = -1;
+			break;
+		}
+	}
+	if (ret < 0) {
+		sp_evspec_color_release(spec);
+		return sp_cli_usage(cmd, "--color-by '%s': after the field, only per=cpu, per=task, "
+				    "per=trace or per=FIELD (a field naming the task), not '%s'",
+				    text, p);
+	}
+	colorspec_words(spec);
+	return 0;
+bad:
+	sp_evspec_color_release(spec);
+	return sp_cli_usage(cmd, "--color-by must be pid, command, process, a field of "
+			    "sched_switch such as next_prio, or EVENT/FIELD such as "
+			    "'sched:sched_switch/next_prio', not '%s'", text);
+}
+
+void sp_evspec_color_release(struct sp_colorspec *spec)
+{
+	free(spec->ev.filter);
+	spec->ev.filter = NULL;
+}
+
 void sp_evspec_mark_release(struct sp_markspec *spec)
 {
 	free(spec->ev.filter);

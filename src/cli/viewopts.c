@@ -206,17 +206,6 @@ static int add_events(struct sp_view_opts *o, const char *arg)
 	return 0;
 }
 
-/* A name a field of an event may have. */
-static bool field_name_ok(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
-}
-
 /* --color-by's names, and a color file's color_by */
 static const char *const color_by_names[] = {
 	[SP_COLOR_BY_PID] = "pid",
@@ -282,15 +271,20 @@ int sp_view_opts_option(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		o->color_by_given = true;
 		if (!color_by_of(arg, &o->color_by))
 			return 0;
-		/* a field of the switch-in record, such as next_prio */
-		if (!strcmp(cmd, "datagraph") && field_name_ok(arg)) {
+		/* a field of the switch-in record (next_prio), or of an event */
+		if (!strcmp(cmd, "datagraph")) {
+			struct sp_colorspec spec;
+			int ret = sp_evspec_color_parse(cmd, arg, &spec);
+
+			sp_evspec_color_release(&spec);
+			if (ret)
+				return ret;
 			o->color_by = SP_COLOR_BY_FIELD;
 			o->color_field = arg;
 			return 0;
 		}
-		return sp_cli_usage(cmd, "--color-by must be pid, command or process%s, not '%s'",
-				    strcmp(cmd, "datagraph") ? "" :
-				    ", or a field of sched_switch such as next_prio", arg);
+		return sp_cli_usage(cmd, "--color-by must be pid, command or process, not '%s'",
+				    arg);
 	case SP_VOPT_PALETTE:
 		if (!sp_palette_by_name(arg))
 			return sp_cli_usage(cmd, "unknown palette '%s' (known: %s)", arg,

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cairo.h>
+
 #include "schedplot/base/alloc.h"
 #include "schedplot/draw/colormap.h"
 #include "schedplot/draw/legend.h"
@@ -278,6 +280,8 @@ static struct sp_datagraph_key *new_key(struct build *b, int64_t group)
 
 /* Group ids: specials are small negatives, so no pid or string id collides. */
 #define GROUP_OF_SPECIAL(k) (-1 - (int64_t)(k))
+/* --color-by FIELD: a value's key */
+#define FIELD_GROUP(key) (((int64_t)1 << 41) + (key))
 
 /*
  * The sequential scale of --color-by FIELD, from dark violet through blue
@@ -300,31 +304,95 @@ static void value_color(double f, struct sp_rgb *c)
 	c->b = anchor[i].b + (anchor[i + 1].b - anchor[i].b) * t;
 }
 
+/* The grey of runs of no value (field_key()). */
+static const struct sp_rgb field_unknown_grey = { 0.62, 0.62, 0.62 };
+
+static void field_unknown_fill(cairo_t *cr, const struct sp_theme *theme)
+{
+	(void)theme;
+	cairo_set_source_rgb(cr, field_unknown_grey.r, field_unknown_grey.g, field_unknown_grey.b);
+}
+
+/* The color bar's colors: the rows' function. */
+static void field_bar_color(const void *data, double v, struct sp_rgb *c)
+{
+	const struct sp_datagraph *dg = data;
+
+	value_color((v - dg->field_lo) / (dg->field_hi - dg->field_lo), c);
+}
+
 /*
- * A value of --color-by FIELD: its place on the scale is its rank among
- * the values the trace has (the least dark, the greatest light: priorities
- * 100, 120 and 139 are three steps apart, not crowded at one end), its
- * color kept as it is (the scale's order is its meaning).  Runs that began
- * without a switch-in record are grey.
+ * The scale of a number field: with few values (SP_DG_FIELD_LEGEND_VALUES)
+ * each is a legend entry, placed on the scale by its rank among the values
+ * the trace has (priorities 100, 120 and 139 are three steps apart, not
+ * crowded at one end); with more, a color bar, each value placed by its
+ * size between the least and the greatest.
+ */
+static void field_scale(struct sp_datagraph *dg, const struct sp_datagraph_opts *o)
+{
+	const struct sp_fieldkey *fk = o->field;
+	size_t i;
+
+	dg->field = fk;
+	if (fk->is_string || fk->nr_values <= SP_DG_FIELD_LEGEND_VALUES)
+		return;
+	dg->field_bar_on = true;
+	dg->field_lo = dg->field_hi = (double)sp_fieldkey_value(fk, 2);
+	for (i = 1; i < fk->nr_values; i++) {
+		double v = (double)sp_fieldkey_value(fk, (int)i + 2);
+
+		dg->field_lo = v < dg->field_lo ? v : dg->field_lo;
+		dg->field_hi = v > dg->field_hi ? v : dg->field_hi;
+	}
+	dg->field_bar = (struct sp_colorbar){
+		.title = o->field_title,
+		.lo = dg->field_lo,
+		.hi = dg->field_hi,
+		.color = field_bar_color,
+		.data = dg,
+		.unknown_fill = field_unknown_fill,
+	};
+}
+
+/*
+ * A value of --color-by FIELD: a number's color kept as the scale gives
+ * it (its order is its meaning); a string wishes for the palette color of
+ * its rank of first appearance, like a task, and is kept apart from the
+ * busier ones.  Runs of no value are grey.
  */
 static void field_key(struct build *b, struct sp_datagraph_key *k, int key)
 {
+	const struct sp_datagraph *dg = b->dg;
 	const struct sp_fieldkey *fk = b->o->field;
-	size_t i, below = 0, distinct = fk->nr_values;
+	char value[48];
+	size_t i, below = 0;
 	int64_t v;
 
 	k->fixed = true;
 	if (key == SP_FIELDKEY_UNKNOWN || !fk->nr_values) {
-		k->color = (struct sp_rgb){ 0.62, 0.62, 0.62 };
-		snprintf(k->label, sizeof(k->label), "no switch-in record");
+		k->color = field_unknown_grey;
+		snprintf(k->label, sizeof(k->label), "%s", b->o->field_unknown);
+		return;
+	}
+	sp_fieldkey_label(fk, key, value, sizeof(value));
+	/* a string says what it is ("phase 2: block"), a number is named by its field */
+	snprintf(k->label, sizeof(k->label), "%s%s%s", fk->is_string ? "" : b->o->field_name,
+		 fk->is_string ? "" : " ", value);
+	if (fk->is_string) {
+		k->fixed = false;
+		set_color(k, b->o->palette, (size_t)key - 2);
 		return;
 	}
 	v = sp_fieldkey_value(fk, key);
+	if (dg->field_bar_on) {
+		field_bar_color(dg, (double)v, &k->color);
+		return;
+	}
 	/* the values are distinct: the rank is how many are less */
 	for (i = 0; i < fk->nr_values; i++)
-		below += fk->values[i] < v;
-	value_color(distinct > 1 ? (double)below / (double)(distinct - 1) : 0.5, &k->color);
-	snprintf(k->label, sizeof(k->label), "%s %lld", b->o->field_name, (long long)v);
+		below += sp_fieldkey_value(fk, (int)i + 2) < v;
+	value_color(fk->nr_values > 1 ? (double)below / (double)(fk->nr_values - 1) : 0.5,
+		    &k->color);
 }
 
 static void add_pid(void *data, int pid, uint64_t ns)
@@ -346,7 +414,7 @@ static void add_pid(void *data, int pid, uint64_t ns)
 		if (b->o->is_target && !b->o->is_target(b->o->target_data, pid, comm))
 			group = GROUP_OF_SPECIAL(SP_DG_KEY_OTHER);
 		else if (b->dg->color_by == SP_COLOR_BY_FIELD)
-			group = ((int64_t)1 << 41) + pid;
+			group = FIELD_GROUP(pid);
 		else if (b->dg->color_by == SP_COLOR_BY_COMMAND && sp_model_task(m, pid) &&
 			 sp_model_task(m, pid)->comm)
 			group = sp_model_task(m, pid)->comm;
@@ -502,6 +570,8 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	dg->keys[SP_DG_KEY_NO_DATA].color = (struct sp_rgb){ 0.8, 0.8, 0.8 };
 	dg->keys[SP_DG_KEY_NO_DATA].ns = tl->no_data_ns;
 	dg->keys[SP_DG_KEY_OTHER].color = (struct sp_rgb){ 0, 0, 0 };
+	if (dg->color_by == SP_COLOR_BY_FIELD)
+		field_scale(dg, o);
 	sp_timeline_for_each_total(tl, add_pid, &b);
 	if (b.error) {
 		ret = b.error;
@@ -542,6 +612,10 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 			snprintf(k->label + len, sizeof(k->label) - len, " (%u threads)",
 				 k->nr_tasks);
 	}
+	/* the bar's grey swatch only when runs of no value are drawn */
+	for (i = SP_DG_NR_SPECIAL_KEYS; dg->field_bar_on && i < dg->nr_keys; i++)
+		if (dg->keys[i].id == FIELD_GROUP(SP_FIELDKEY_UNKNOWN) && dg->keys[i].ns)
+			dg->field_bar.unknown_label = o->field_unknown;
 	ret = pick_distinct(dg, o->palette);
 	if (ret)
 		goto out;
@@ -585,10 +659,11 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 		}
 		break;
 	case SP_COLOR_BY_FIELD:
-		snprintf(dg->auto_buf, sizeof(dg->auto_buf),
-			 "%s of the switch-in, dark to light: low to high (most CPU time first)",
-			 o->field_name);
-		dg->legend_title = dg->auto_buf;
+		snprintf(dg->auto_buf, sizeof(dg->auto_buf), "%s%s", o->field_title,
+			 o->field->is_string ? " (most CPU time first)" :
+			 ", dark to light: low to high (most CPU time first)");
+		/* a bar has its own title; the legend keeps idle and no data */
+		dg->legend_title = dg->field_bar_on ? NULL : dg->auto_buf;
 		break;
 	default:
 		dg->legend_title = "task-pid (most CPU time first)";
@@ -655,6 +730,9 @@ void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend
 		}
 		max_entries += n;
 	}
+	/* --color-by FIELD of many values: the bar stands for every value */
+	if (!legend->bar && dg->field_bar_on)
+		legend->bar = &dg->field_bar;
 	for (i = 0; i < SP_DG_NR_SPECIAL_KEYS; i++) {
 		if (i == SP_DG_KEY_NO_DATA && !dg->keys[i].ns)
 			continue;
@@ -665,7 +743,7 @@ void sp_datagraph_legend(const struct sp_datagraph *dg, struct sp_legend *legend
 							   .label = dg->keys[i].label,
 							   .no_data = i == SP_DG_KEY_NO_DATA };
 	}
-	for (i = SP_DG_NR_SPECIAL_KEYS; i < dg->nr_keys; i++) {
+	for (i = SP_DG_NR_SPECIAL_KEYS; legend->bar != &dg->field_bar && i < dg->nr_keys; i++) {
 		tasks++;
 		if (n < max_entries)
 			e[n++] = (struct sp_legend_entry){ .color = dg->keys[i].color,

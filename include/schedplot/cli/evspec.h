@@ -10,11 +10,15 @@
  *   mark: EVENT[/FILTER/][ label=FIELD]
  *   span: START[/FILTER/]..END[/FILTER/] key=FIELD[,FIELD][ name=NAME]
  *
+ *   color: FIELD | EVENT[/FILTER]/FIELD[ per=cpu|task|trace|FIELD]
+ *
  * EVENT is SYSTEM:EVENT; FILTER is what trace-cmd report -F takes after
  * "EVENT:".
  */
 
 #include <stdbool.h>
+
+#include "schedplot/analysis/fieldkey.h"
 
 struct sp_reader;
 struct sp_spans;
@@ -41,6 +45,37 @@ struct sp_spanspec {
 	int nr_keys;
 	char title[SP_EVSPEC_TITLE];	/* name=, else "START..END" as given */
 };
+
+/*
+ * --color-by FIELD (the switch-in's, sched_switch) or EVENT/FIELD: the
+ * value of the latest record on the run's CPU (per=cpu, the default), of
+ * its task (per=task: the record's common_pid; per=FIELD: the task that
+ * field of the record names) or anywhere (per=trace).
+ */
+struct sp_colorspec {
+	struct sp_evspec ev;
+	char field[SP_EVSPEC_NAME];
+	enum sp_fieldkey_per per;
+	char task_field[SP_EVSPEC_NAME];	/* per=FIELD, else "" */
+	char title[SP_EVSPEC_TITLE * 2];	/* "next_prio of the switch-in" */
+	char unknown[SP_EVSPEC_TITLE];		/* what runs of no value are called */
+};
+
+/**
+ * sp_evspec_color_parse - parse a --color-by of a field
+ * @cmd: the subcommand, for messages
+ * @text: the definition (not pid, command or process)
+ * @spec: filled in (released with sp_evspec_color_release())
+ *
+ * Return: 0 or SP_EXIT_USAGE, having said why.
+ */
+int sp_evspec_color_parse(const char *cmd, const char *text, struct sp_colorspec *spec);
+
+/**
+ * sp_evspec_color_release - free what a --color-by definition holds
+ * @spec: parsed or zeroed
+ */
+void sp_evspec_color_release(struct sp_colorspec *spec);
 
 /**
  * sp_evspec_mark_parse - parse a --mark definition

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/draw/colorbar.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/palette.h"
@@ -45,7 +46,7 @@ enum sp_color_by {
 	SP_COLOR_BY_PID,
 	SP_COLOR_BY_COMMAND,
 	SP_COLOR_BY_PROCESS,		/* by sp_model_tgid(); "parent" is its old name */
-	SP_COLOR_BY_FIELD,		/* by a field of the switch-in: analysis/fieldkey.h */
+	SP_COLOR_BY_FIELD,		/* by a field's value: analysis/fieldkey.h */
 };
 
 struct _cairo;
@@ -64,9 +65,15 @@ struct sp_timeline;
 /* What decides the colors. */
 struct sp_datagraph_opts {
 	enum sp_color_by color_by;
-	/* SP_COLOR_BY_FIELD: the timeline's "pids" are its keys, the field named so */
+	/*
+	 * SP_COLOR_BY_FIELD: the timeline's "pids" are @field's keys; a value
+	 * is labelled "@field_name VALUE", the scale titled @field_title
+	 * ("next_prio of the switch-in"), runs of no value @field_unknown
+	 */
 	const struct sp_fieldkey *field;
 	const char *field_name;
+	const char *field_title;
+	const char *field_unknown;
 	const struct sp_palette *palette;	/* NULL: default */
 	/* NULL: every task keeps its color; else tasks it refuses are black */
 	bool (*is_target)(void *data, int pid, const char *comm);
@@ -84,6 +91,12 @@ struct sp_datagraph_opts {
 	 */
 	bool color_by_auto;
 };
+
+/*
+ * --color-by FIELD: numbers with at most this many values in the trace are
+ * legend entries, colored by rank; more take a color bar, by value.
+ */
+#define SP_DG_FIELD_LEGEND_VALUES 12
 
 /* Threads told apart by color at most (sp_palette_pick_distinct()'s items). */
 #define SP_DG_AUTO_PROCESS_TASKS 64
@@ -123,6 +136,10 @@ struct sp_datagraph {
 	char title_buf[160];		/* legend_title with the power layers' */
 	size_t auto_threads;		/* threads that made color_by_auto choose color_by */
 	char auto_buf[128];
+	const struct sp_fieldkey *field;	/* SP_COLOR_BY_FIELD */
+	struct sp_colorbar field_bar;	/* its scale, when field_bar_on */
+	bool field_bar_on;
+	double field_lo, field_hi;	/* the values at the bar's ends */
 };
 
 /**
