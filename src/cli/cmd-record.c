@@ -12,6 +12,8 @@
 
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
+#include "schedplot/cli/evspec.h"
+#include "schedplot/cli/viewopts.h"
 #include "schedplot/trace/record.h"
 
 static const char record_usage[] =
@@ -40,14 +42,19 @@ static const char record_usage[] =
 	"  -b, --buffer-size KB      ring buffer per CPU in KiB (default 8192)\n"
 	"      --file-version N      6 or 7 (default 7)\n"
 	"      --compression NAME    zstd or none (version 7; default zstd)\n"
-	"      --view FILE, @FILE    read options from FILE, a view file (schedplot(1))\n"
+	"      --view FILE, @FILE    read options from FILE, a view file (schedplot(1)),\n"
+	"                            and record the events its --mark, --span and\n"
+	"                            --color-by need\n"
+	"      --mark DEF, --span DEF, --color-by WHAT\n"
+	"                            record the events these need, as the views take\n"
+	"                            them (what a view file holds)\n"
 	"  -v, --verbose             say what was recorded\n"
 	"  -q, --quiet               no summary and no warnings\n"
 	"  -h, --help                show this help\n"
 	"\n"
 	"See schedplot-record(1) for the details.\n";
 
-enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION };
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_MARK, OPT_SPAN, OPT_COLOR_BY };
 
 static const struct option record_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -56,11 +63,46 @@ static const struct option record_options[] = {
 	{ "buffer-size", required_argument, NULL, 'b' },
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 	{ "compression", required_argument, NULL, OPT_COMPRESSION },
+	{ "mark", required_argument, NULL, OPT_MARK },
+	{ "span", required_argument, NULL, OPT_SPAN },
+	{ "color-by", required_argument, NULL, OPT_COLOR_BY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * The events a view's --mark, --span or --color-by needs, added to
+ * @events (each kept in @names, which the caller frees) unless there.
+ * Return: 0, or the exit code having said what is wrong.
+ */
+static int view_events(int opt, const char *text, const char **events, int *nr_events,
+		       char **names, int *nr_names)
+{
+	static const int vopt[] = { [OPT_MARK - OPT_MARK] = SP_VOPT_MARK,
+				    [OPT_SPAN - OPT_MARK] = SP_VOPT_SPAN,
+				    [OPT_COLOR_BY - OPT_MARK] = SP_VOPT_COLOR_BY };
+	char ev[2][SP_EVSPEC_NAME];
+	int i, j, n, ret;
+
+	ret = sp_evspec_events("record", vopt[opt - OPT_MARK], text, ev, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < *nr_names && strcmp(names[j], ev[i]); j++)
+			;
+		if (j < *nr_names)
+			continue;
+		names[*nr_names] = strdup(ev[i]);
+		if (!names[*nr_names])
+			return sp_cli_fail(NULL, "out of memory");
+		events[(*nr_events)++] = names[(*nr_names)++];
+		sp_cli_note(NULL, "%s '%s' needs %s", opt == OPT_MARK ? "--mark" :
+			    opt == OPT_SPAN ? "--span" : "--color-by", text, ev[i]);
+	}
+	return 0;
+}
 
 static volatile sig_atomic_t stop;
 
@@ -73,6 +115,8 @@ int sp_cmd_record(int argc, char **argv)
 {
 	struct sp_record_options o = { .output = "trace.dat", .stop = &stop };
 	const char **events = NULL;
+	char **names = NULL;		/* the events views need, each once */
+	int nr_names = 0;
 	struct sp_record_result res;
 	struct sigaction sa;
 	struct sp_error err;
@@ -80,9 +124,13 @@ int sp_cmd_record(int argc, char **argv)
 	char *end;
 	int opt, ret, status;
 
-	events = calloc(argc + 1, sizeof(*events));
-	if (!events)
-		return sp_cli_fail(NULL, "out of memory");
+	/* every argument an -e, or a --span of two events */
+	events = calloc(2 * (size_t)argc + 1, sizeof(*events));
+	names = calloc(2 * (size_t)argc + 1, sizeof(*names));
+	if (!events || !names) {
+		ret = sp_cli_fail(NULL, "out of memory");
+		goto out;
+	}
 	optind = 1;
 	opterr = 0;
 	/* '+': options stop at the command's name; ':' tells a missing value apart */
@@ -94,54 +142,61 @@ int sp_cmd_record(int argc, char **argv)
 		case 'e':
 			events[o.nr_events++] = optarg;
 			break;
+		case OPT_MARK:
+		case OPT_SPAN:
+		case OPT_COLOR_BY:
+			ret = view_events(opt, optarg, events, &o.nr_events, names, &nr_names);
+			if (ret)
+				goto out;
+			break;
 		case 'd':
 			if (sp_cli_parse_seconds(optarg, &v) || !(v > 0) || v > 1e7) {
-				free(events);
-				return sp_cli_usage("record", "--duration needs a time above 0 "
+				ret = sp_cli_usage("record", "--duration needs a time above 0 "
 						    "like 10, 500ms or 2s (plain numbers are "
 						    "seconds), not '%s'", optarg);
+				goto out;
 			}
 			o.duration_s = v;
 			break;
 		case 'b':
 			v = strtod(optarg, &end);
 			if (end == optarg || *end || v < 4 || v > 1 << 24) {
-				free(events);
-				return sp_cli_usage("record", "--buffer-size wants KiB from 4, not '%s'",
+				ret = sp_cli_usage("record", "--buffer-size wants KiB from 4, not '%s'",
 						    optarg);
+				goto out;
 			}
 			o.buffer_kb = v;
 			break;
 		case OPT_FILE_VERSION:
 			if (strcmp(optarg, "6") && strcmp(optarg, "7")) {
-				free(events);
-				return sp_cli_usage("record", "--file-version is 6 or 7, not '%s'",
+				ret = sp_cli_usage("record", "--file-version is 6 or 7, not '%s'",
 						    optarg);
+				goto out;
 			}
 			o.file_version = atoi(optarg);
 			break;
 		case OPT_COMPRESSION:
 			if (strcmp(optarg, "zstd") && strcmp(optarg, "none")) {
-				free(events);
-				return sp_cli_usage("record", "--compression is zstd or none, not '%s'",
+				ret = sp_cli_usage("record", "--compression is zstd or none, not '%s'",
 						    optarg);
+				goto out;
 			}
 			o.compression = optarg;
 			break;
 		case 'h':
-			free(events);
 			fputs(record_usage, stdout);
-			return SP_EXIT_OK;
+			ret = SP_EXIT_OK;
+			goto out;
 		default:
 			if (sp_cli_parse_common(opt))
 				break;
-			free(events);
-			return sp_cli_bad_option("record", record_options, NULL, opt, argv);
+			ret = sp_cli_bad_option("record", record_options, NULL, opt, argv);
+			goto out;
 		}
 	}
 	if (o.file_version == 6 && o.compression && !strcmp(o.compression, "zstd")) {
-		free(events);
-		return sp_cli_usage("record", "file version 6 cannot be compressed");
+		ret = sp_cli_usage("record", "file version 6 cannot be compressed");
+		goto out;
 	}
 	o.events = events;
 	if (optind < argc)
@@ -156,7 +211,6 @@ int sp_cmd_record(int argc, char **argv)
 		fprintf(stderr, "schedplot: recording; press Ctrl-C to stop\n");
 	sp_error_clear(&err);
 	ret = sp_record_run(&o, &res, &err);
-	free(events);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (ret) {
@@ -165,7 +219,8 @@ int sp_cmd_record(int argc, char **argv)
 		/* name the output only when the error is about writing it */
 		sp_cli_error(strstr(err.msg, "write") || strstr(err.msg, "temporary") ||
 			     strstr(err.msg, "rename") ? o.output : NULL, &err);
-		return SP_EXIT_FAILURE;
+		ret = SP_EXIT_FAILURE;
+		goto out;
 	}
 	if (res.missing[0] && sp_cli.verbose)
 		sp_cli_warn("this kernel has no %s; recorded without", res.missing);
@@ -176,12 +231,16 @@ int sp_cmd_record(int argc, char **argv)
 		fprintf(stderr, "schedplot: %s: %llu records of %d event types on %d CPUs, "
 			"%llu pages\n", o.output, (unsigned long long)res.records, res.nr_events,
 			res.nr_cpus, (unsigned long long)res.pages);
-	if (!res.command_ran)
-		return SP_EXIT_OK;
+	ret = SP_EXIT_OK;
 	status = res.command_status;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return SP_EXIT_OK;
+	if (res.command_ran && WIFEXITED(status))
+		ret = WEXITSTATUS(status);
+	else if (res.command_ran && WIFSIGNALED(status))
+		ret = 128 + WTERMSIG(status);
+out:
+	for (int i = 0; i < nr_names; i++)
+		free(names[i]);
+	free(names);
+	free(events);
+	return ret;
 }

@@ -338,6 +338,43 @@ void sp_evspec_span_release(struct sp_spanspec *spec)
 	spec->start.filter = spec->end.filter = NULL;
 }
 
+int sp_evspec_events(const char *cmd, int opt, const char *text,
+		     char events[2][SP_EVSPEC_NAME], int *nr)
+{
+	struct sp_markspec m;
+	struct sp_spanspec sp;
+	struct sp_colorspec c;
+	int ret;
+
+	*nr = 0;
+	if (opt == SP_VOPT_MARK) {
+		ret = sp_evspec_mark_parse(cmd, text, &m);
+		if (!ret)
+			snprintf(events[(*nr)++], SP_EVSPEC_NAME, "%s", m.ev.event);
+		sp_evspec_mark_release(&m);
+		return ret;
+	}
+	if (opt == SP_VOPT_SPAN) {
+		ret = sp_evspec_span_parse(cmd, text, &sp);
+		if (!ret) {
+			snprintf(events[(*nr)++], SP_EVSPEC_NAME, "%s", sp.start.event);
+			if (strcmp(sp.start.event, sp.end.event))
+				snprintf(events[(*nr)++], SP_EVSPEC_NAME, "%s", sp.end.event);
+		}
+		sp_evspec_span_release(&sp);
+		return ret;
+	}
+	/* the ways of coloring by task need nothing */
+	if (!strcmp(text, "pid") || !strcmp(text, "command") || !strcmp(text, "process") ||
+	    !strcmp(text, "parent"))
+		return 0;
+	ret = sp_evspec_color_parse(cmd, text, &c);
+	if (!ret)
+		snprintf(events[(*nr)++], SP_EVSPEC_NAME, "%s", c.ev.event);
+	sp_evspec_color_release(&c);
+	return ret;
+}
+
 int sp_evspec_keep(struct sp_view_opts *o, int opt, const char *arg)
 {
 	bool mark = opt == SP_VOPT_MARK;

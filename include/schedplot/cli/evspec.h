@@ -78,6 +78,19 @@ int sp_evspec_color_parse(const char *cmd, const char *text, struct sp_colorspec
 void sp_evspec_color_release(struct sp_colorspec *spec);
 
 /**
+ * sp_evspec_events - the events a --mark, --span or --color-by needs recorded
+ * @cmd: the subcommand, for messages
+ * @opt: SP_VOPT_MARK, SP_VOPT_SPAN or SP_VOPT_COLOR_BY
+ * @text: the definition
+ * @events: set to its events, "system:event", each once
+ * @nr: set to how many (--color-by pid, command or process: none)
+ *
+ * Return: 0 or SP_EXIT_USAGE, having said why.
+ */
+int sp_evspec_events(const char *cmd, int opt, const char *text,
+		     char events[2][SP_EVSPEC_NAME], int *nr);
+
+/**
  * sp_evspec_mark_parse - parse a --mark definition
  * @cmd: the subcommand, for messages
  * @text: the definition
