@@ -8,6 +8,8 @@ BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+# the views of contrib/views; the program finds them as BINDIR/../share/schedplot/views
+VIEWSDIR   := $(PREFIX)/share/schedplot/views
 DESTDIR    ?=
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
@@ -308,10 +310,13 @@ install: $(PROG)
 		$(INSTALL) -m 644 contrib/schedplot.bash $(DESTDIR)$(BASHCOMPDIR)/schedplot)
 	$(if $(wildcard contrib/_schedplot),$(INSTALL) -d $(DESTDIR)$(ZSHCOMPDIR) && \
 		$(INSTALL) -m 644 contrib/_schedplot $(DESTDIR)$(ZSHCOMPDIR)/_schedplot)
+	$(INSTALL) -d $(DESTDIR)$(VIEWSDIR)
+	$(INSTALL) -m 644 $(wildcard contrib/views/*.view) $(DESTDIR)$(VIEWSDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/schedplot $(DESTDIR)$(BASHCOMPDIR)/schedplot
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_schedplot
+	rm -f $(patsubst contrib/views/%,$(DESTDIR)$(VIEWSDIR)/%,$(wildcard contrib/views/*.view))
 	rm -f $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 
 clean:

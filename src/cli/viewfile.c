@@ -3,11 +3,14 @@
  * viewfile: "@FILE" and "--view FILE" read as the options FILE holds.
  * See include/schedplot/cli/viewfile.h.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/viewfile.h"
@@ -82,16 +85,109 @@ static char *slurp(const char *path)
 
 static int add_args(struct words *w, const char *cmd, char **args, int nr, int depth);
 
+/*
+ * The installed views' folder, in @buf: beside the program's own folder,
+ * as make install puts them (BINDIR/../share/schedplot/views), so that an
+ * installation works wherever it was moved.  Return: @buf, or NULL.
+ */
+static const char *views_dir(char *buf, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	if ((size_t)snprintf(buf, size, "%s/../%s", exe, SP_VIEWS_SUBDIR) >= size)
+		return NULL;
+	return buf;
+}
+
+/*
+ * A view file by its path, else, for a bare NAME no file has, the installed
+ * view NAME or NAME.view.  Return: the path to read (@name itself when no
+ * installed view has the name, so that the error names what was given).
+ */
+static const char *view_path(const char *name, char *buf, size_t size)
+{
+	char dir[PATH_MAX];
+	static const char *const ext[] = { "", ".view" };
+
+	if (strchr(name, '/') || !access(name, F_OK) || !views_dir(dir, sizeof(dir)))
+		return name;
+	for (size_t i = 0; i < sizeof(ext) / sizeof(*ext); i++)
+		if ((size_t)snprintf(buf, size, "%s/%s%s", dir, name, ext[i]) < size &&
+		    !access(buf, R_OK))
+			return buf;
+	return name;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A bare name that is neither a file nor an installed view: say which views there are. */
+static int no_view(const char *name)
+{
+	char dir[PATH_MAX], list[512] = "";
+	struct dirent *e;
+	DIR *d = views_dir(dir, sizeof(dir)) ? opendir(dir) : NULL;
+	size_t len = 0;
+	char **names = NULL;
+	size_t nr = 0;
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char **grown;
+
+		if (n <= 5 || strcmp(e->d_name + n - 5, ".view"))
+			continue;
+		grown = realloc(names, (nr + 1) * sizeof(*names));
+		if (!grown)
+			break;
+		names = grown;
+		names[nr] = strndup(e->d_name, n - 5);
+		if (names[nr])
+			nr++;
+	}
+	if (d)
+		closedir(d);
+	qsort(names, nr, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < nr; i++) {
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						i ? ", " : "", names[i]);
+		free(names[i]);
+	}
+	free(names);
+	if (nr)
+		sp_cli_fail(name, "no such view file, nor an installed view of that name "
+			    "(installed: %s)", list);
+	else
+		sp_cli_fail(name, "no such view file (and no views are installed beside the "
+			    "program)");
+	return SP_EXIT_USAGE;
+}
+
 /* The words of the file @path, each expanded in turn.  Return: 0 or SP_EXIT_USAGE. */
 static int add_file(struct words *w, const char *cmd, const char *path, int depth)
 {
-	char *text, *p, *out, **words = NULL;
+	char *text, *p, *out, **words = NULL, found[PATH_MAX];
 	int nr = 0, alloc = 0, line = 1, ret;
 
 	if (depth >= MAX_DEPTH) {
 		sp_cli_fail(path, "view files name each other more than %d deep", MAX_DEPTH);
 		return SP_EXIT_USAGE;
 	}
+	path = view_path(path, found, sizeof(found));
+	if (!strchr(path, '/') && access(path, F_OK))
+		return no_view(path);
 	text = slurp(path);
 	if (!text)
 		return SP_EXIT_USAGE;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make install puts the program, every man page and the bash and zsh completions
-# where PREFIX, DESTDIR, BINDIR, MANDIR and ZSHCOMPDIR say; make uninstall
-# removes them;
+# make install puts the program, every man page, the bash and zsh completions
+# and the views of contrib/views where PREFIX, DESTDIR, BINDIR, MANDIR and
+# ZSHCOMPDIR say, and the installed program finds a view by its name; make
+# uninstall removes them;
 # --version prints the version of the VERSION file.
 . "$(dirname "$0")/../lib/lib.sh"
 
@@ -76,6 +77,25 @@ check_installed() {
 	run "$bin/schedplot" --version
 	expect_status 0 "installed schedplot --version"
 	expect_grep "$OUT" "^schedplot $version\$" "installed schedplot prints version $version"
+	missing=
+	for page in "$SRCDIR"/contrib/views/*.view; do
+		cmp -s "$page" "$root/$6/$(basename "$page")" || missing="$missing $(basename "$page")"
+	done
+	if [ -z "$missing" ]; then
+		ok "installed every view of contrib/views in $6"
+	else
+		not_ok "views missing or different in $6:$missing"
+	fi
+	# by name, from anywhere: the installed program finds its views
+	run env -C "$TMP" "$bin/schedplot" stats -q --json --view futex \
+		--view interrupts.view "$SRCDIR/traces/views/phases.dat"
+	expect_status 0 "installed schedplot stats --view futex --view interrupts.view"
+	expect_grep "$OUT" '"name": "futex calls"' "--view futex: the installed view's span"
+	expect_grep "$OUT" '"name": "irq handlers"' "--view interrupts.view: the installed view's span"
+	run env -C "$TMP" "$bin/schedplot" stats --view futexes "$SRCDIR/traces/views/phases.dat"
+	expect_status 2 "installed schedplot --view of a name no view has"
+	expect_stderr_line "futexes: no such view file, nor an installed view of that name \\(installed: block-io, futex, interrupts, phases\\)" \
+		"--view of an unknown name: lists the installed views"
 }
 
 # check_uninstalled ROOT: no file is left
@@ -92,7 +112,7 @@ check_uninstalled() {
 root=$TMP/root
 make_run "make install DESTDIR=... PREFIX=/usr" install DESTDIR="$root" PREFIX=/usr
 check_installed "$root" /usr/bin /usr/share/man /usr/share/bash-completion/completions \
-	/usr/share/zsh/site-functions
+	/usr/share/zsh/site-functions /usr/share/schedplot/views
 make_run "make uninstall DESTDIR=... PREFIX=/usr" uninstall DESTDIR="$root" PREFIX=/usr
 check_uninstalled "$root"
 
@@ -100,7 +120,7 @@ root=$TMP/root2
 make_run "make install with BINDIR, MANDIR and ZSHCOMPDIR" install DESTDIR="$root" \
 	PREFIX=/opt/sp BINDIR=/opt/sp/sbin MANDIR=/opt/sp/man ZSHCOMPDIR=/opt/sp/zsh
 check_installed "$root" /opt/sp/sbin /opt/sp/man /opt/sp/share/bash-completion/completions \
-	/opt/sp/zsh
+	/opt/sp/zsh /opt/sp/share/schedplot/views
 make_run "make uninstall with BINDIR, MANDIR and ZSHCOMPDIR" uninstall DESTDIR="$root" \
 	PREFIX=/opt/sp BINDIR=/opt/sp/sbin MANDIR=/opt/sp/man ZSHCOMPDIR=/opt/sp/zsh
 check_uninstalled "$root"

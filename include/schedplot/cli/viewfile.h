@@ -10,8 +10,14 @@
  * and their values separated by white space, quoted as in a shell ('...'
  * as it is, "..." with \" and \\, \ before any other character);
  * a word that begins with # comments out the rest of its line.  A view
- * file may name other view files, 8 deep at most.
+ * file may name other view files, 8 deep at most.  A bare NAME that no
+ * file has is looked up among the installed views (contrib/views, which
+ * make install puts in PREFIX/share/schedplot/views): NAME or NAME.view in
+ * SP_VIEWS_SUBDIR beside the program's folder.
  */
+
+/* The installed views, relative to the folder above the program's (BINDIR/..). */
+#define SP_VIEWS_SUBDIR "share/schedplot/views"
 
 /**
  * sp_viewfile_expand - replace each "@FILE" and "--view FILE" by what FILE holds
