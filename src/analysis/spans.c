@@ -11,13 +11,19 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/trace/reader.h"
 
+static uint64_t reader_gaps(const void *reader)
+{
+	return sp_reader_gaps_seen(reader);
+}
+
 int sp_spans_init(struct sp_spans *sp, const struct sp_scope *scope,
 		  const struct sp_reader *reader, int nr_cpus)
 {
 	int k;
 
 	sp->scope = *scope;
-	sp->reader = reader;
+	sp->gaps_seen = reader_gaps;
+	sp->gaps_src = reader;
 	sp->nr_cpus = nr_cpus;
 	for (k = 0; k < sp->nr_kinds; k++) {
 		sp->kinds[k].last = sp_alloc_array((size_t)nr_cpus, sizeof(*sp->kinds[k].last));
@@ -215,7 +221,7 @@ static void span_start(struct sp_spans *sp, int kind, const struct sp_event *ev,
 static void spans_watch(void *data, const struct sp_event *ev)
 {
 	struct sp_spans *sp = data;
-	uint64_t gaps = sp_reader_gaps_seen(sp->reader);
+	uint64_t gaps = sp->gaps_seen(sp->gaps_src);
 	int i;
 
 	for (i = 0; i < sp->nr_marks; i++)

@@ -109,8 +109,15 @@ struct sp_spans {
 	void (*on_mark)(void *data, int mark, const struct sp_event *ev);
 	void *hook_data;
 
+	/*
+	 * The gaps (places records were lost) seen so far, over all CPUs:
+	 * sp_spans_init() sets the reader's (sp_reader_gaps_seen()); another
+	 * source of records may set its own after it
+	 */
+	uint64_t (*gaps_seen)(const void *src);
+	const void *gaps_src;
+
 	/* private */
-	const struct sp_reader *reader;	/* the lost records */
 	int nr_cpus;
 	int error;			/* sticky -ENOMEM */
 };
