@@ -52,6 +52,7 @@ void sp_antagonists_release(struct sp_antagonists *a)
 		free(a->cpus[c].runs);
 	free(a->cpus);
 	free(a->sums);
+	free(a->used);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -126,20 +127,27 @@ static int sum_add(struct sp_antagonists *a, int32_t pid, uint64_t ns)
 	if ((a->nr_sums + 1) * 2 > a->alloc_sums) {
 		size_t alloc = a->alloc_sums ? a->alloc_sums * 2 : 64;
 		struct sp_behind *old = a->sums, *v = sp_alloc_array(alloc, sizeof(*v));
+		size_t *used = sp_alloc_array(alloc / 2, sizeof(*used));
 
-		if (!v)
+		if (!v || !used) {
+			free(v);
+			free(used);
 			return -ENOMEM;
+		}
 		for (i = 0; i < alloc; i++)
 			v[i].pid = -1;
-		for (size_t j = 0; j < a->alloc_sums; j++) {
-			if (old[j].pid < 0)
-				continue;
-			for (i = pid_hash(old[j].pid, alloc - 1); v[i].pid >= 0; i = (i + 1) & (alloc - 1))
+		for (size_t j = 0; j < a->nr_sums; j++) {
+			const struct sp_behind *o = &old[a->used[j]];
+
+			for (i = pid_hash(o->pid, alloc - 1); v[i].pid >= 0; i = (i + 1) & (alloc - 1))
 				;
-			v[i] = old[j];
+			v[i] = *o;
+			used[j] = i;
 		}
 		free(old);
+		free(a->used);
 		a->sums = v;
+		a->used = used;
 		a->alloc_sums = alloc;
 	}
 	mask = a->alloc_sums - 1;
@@ -149,7 +157,7 @@ static int sum_add(struct sp_antagonists *a, int32_t pid, uint64_t ns)
 	if (a->sums[i].pid < 0) {
 		a->sums[i].pid = pid;
 		a->sums[i].ns = 0;
-		a->nr_sums++;
+		a->used[a->nr_sums++] = i;
 	}
 	a->sums[i].ns += ns;
 	return 0;
@@ -166,7 +174,7 @@ size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t
 			    uint64_t *total_ns)
 {
 	__typeof__(a->cpus[0]) *h;
-	size_t n = 0, i, k;
+	size_t n = 0, i, k, below, above;
 
 	*nr = 0;
 	*total_ns = 0;
@@ -175,11 +183,25 @@ size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t
 	h = &a->cpus[cpu];
 	if (h->dropped_ns > t0)
 		a->nr_partial++;
-	for (i = 0; i < a->alloc_sums; i++)
-		a->sums[i].pid = -1;
+	for (i = 0; i < a->nr_sums; i++)
+		a->sums[a->used[i]].pid = -1;
 	a->nr_sums = 0;
-	/* newest first, back to the first run that ended by t0 */
-	for (k = h->nr; k-- > 0;) {
+	/*
+	 * from the newest run that began before t1 (a CPU's runs are in time
+	 * order: found by bisection, as runs told after the wait's end may
+	 * be many), back to the first that ended by t0
+	 */
+	below = 0;
+	above = h->nr;
+	while (below < above) {
+		size_t mid = below + (above - below) / 2;
+
+		if (h->runs[(h->head + mid) % h->alloc].t0 < t1)
+			below = mid + 1;
+		else
+			above = mid;
+	}
+	for (k = below; k-- > 0;) {
 		const struct sp_antagonist_run *r = &h->runs[(h->head + k) % h->alloc];
 		uint64_t lo = r->t0 > t0 ? r->t0 : t0, hi = r->t1 < t1 ? r->t1 : t1;
 
@@ -195,12 +217,10 @@ size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t
 		*total_ns += hi - lo;
 	}
 	/* the @max longest, by insertion: few antagonists per wait */
-	for (i = 0; i < a->alloc_sums; i++) {
-		struct sp_behind b = a->sums[i];
+	for (i = 0; i < a->nr_sums; i++) {
+		struct sp_behind b = a->sums[a->used[i]];
 		size_t j;
 
-		if (b.pid < 0)
-			continue;
 		(*nr)++;
 		if (n < max)
 			n++;
@@ -356,9 +376,9 @@ static void behind_wait(void *data, const struct sp_wait *w)
 	sp_behind_table_add(&wb->table, w->pid, SP_BEHIND_TOTAL, w->dur_ns);
 	/* every antagonist, from the query's scratch */
 	sp_antagonists_of_wait(a, w, NULL, 0, &nr, &total);
-	for (size_t i = 0; nr && i < a->alloc_sums; i++)
-		if (a->sums[i].pid >= 0)
-			sp_behind_table_add(&wb->table, w->pid, a->sums[i].pid, a->sums[i].ns);
+	for (size_t i = 0; i < nr; i++)
+		sp_behind_table_add(&wb->table, w->pid, a->sums[a->used[i]].pid,
+				    a->sums[a->used[i]].ns);
 }
 
 static void behind_reset(void *data)

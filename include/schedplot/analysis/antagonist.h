@@ -42,9 +42,14 @@ struct sp_antagonists {
 	} *cpus;
 	uint64_t nr_partial;		/* queries that reached before the runs kept */
 	int error;			/* -ENOMEM: a run could not be kept */
-	/* the query's scratch: pid -> time, open addressing */
+	/*
+	 * the query's scratch: pid -> time, open addressing; used[] the
+	 * slots the last query filled, so that a query costs what it
+	 * finds, not the size the largest one grew the table to
+	 */
 	struct sp_behind *sums;
 	size_t alloc_sums, nr_sums;
+	size_t *used;
 };
 
 /**
