@@ -194,7 +194,8 @@ int sp_warmup_finish(struct sp_warmup *w)
 		w->series[SP_WARMUP_WAITING][i] = len > 0 ? w->area[1][i] / len : 0;
 		w->series[SP_WARMUP_LATENCY][i] = NAN;
 	}
-	qsort(w->waits, w->nr_waits, sizeof(*w->waits), cmp_wait);
+	if (w->nr_waits)	/* qsort() takes no NULL, even for none */
+		qsort(w->waits, w->nr_waits, sizeof(*w->waits), cmp_wait);
 	for (i = 0; i < w->nr_waits; i = j) {
 		for (j = i; j < w->nr_waits && w->waits[j].window == w->waits[i].window; j++)
 			;

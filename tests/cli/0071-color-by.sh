@@ -8,6 +8,9 @@
 # few values are a legend, many a color bar; bad definitions are one line,
 # exit 2.
 . "$(dirname "$0")/../lib/lib.sh"
+# full stacks for LeakSanitizer: libtraceevent has no frame pointers, and
+# tests/tools/lsan.supp names its function that loses memory on a bad filter
+export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}fast_unwind_on_malloc=0
 
 views=$TRACES/views
 defs=(next_prio
