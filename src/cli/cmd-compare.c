@@ -494,8 +494,8 @@ static const struct sp_opt compare_own[] = {
 	{ "alpha", OPT_ALPHA, required_argument, "X", "Test",
 	  "significance level of the test: p <= X (default 0.05)" },
 	{ "threshold", OPT_THRESHOLD, required_argument, "P", "Test",
-	  "a significant change of the median smaller than P (1% or 0.01) is noise (default "
-	  "1%, criterion's)" },
+	  "a significant change is noise unless its interval lies wholly beyond +-P (1% or "
+	  "0.01; default 1%, criterion's rule)" },
 	{ "fail-on", OPT_FAIL_ON, required_argument, "WHAT", "Test",
 	  "exit 3 when a metric changed beyond the threshold: regression (on its bad side) "
 	  "or change (either)" },
