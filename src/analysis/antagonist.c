@@ -59,7 +59,7 @@ void sp_antagonists_release(struct sp_antagonists *a)
 static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 {
 	struct sp_antagonists *a = data;
-	__typeof__(a->cpus[0]) *h;
+	struct sp_antagonist_cpu *h;
 
 	if (pid == 0 || cpu < 0 || cpu >= a->nr_cpus)
 		return;
@@ -88,6 +88,8 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		h->dropped_ns = h->runs[h->head].t1;
 		h->head = (h->head + 1) % h->alloc;
 		h->nr--;
+		if (h->finger)
+			h->finger--;
 	}
 	h->runs[(h->head + h->nr) % h->alloc] = (struct sp_antagonist_run){ t0, t1, pid };
 	h->nr++;
@@ -99,7 +101,7 @@ static void on_reset(void *data)
 	int c;
 
 	for (c = 0; c < a->nr_cpus; c++) {
-		a->cpus[c].head = a->cpus[c].nr = 0;
+		a->cpus[c].head = a->cpus[c].nr = a->cpus[c].finger = 0;
 		a->cpus[c].dropped_ns = 0;
 	}
 	a->nr_partial = 0;
@@ -163,6 +165,55 @@ static int sum_add(struct sp_antagonists *a, int32_t pid, uint64_t ns)
 	return 0;
 }
 
+#define RUN_AT(h, i)	((h)->runs[((h)->head + (i)) % (h)->alloc])
+
+/*
+ * The first of a CPU's runs (oldest 0) that began at or after @t1; its
+ * runs are in time order.  Queries come in nearly the order of their
+ * waits, many runs behind the newest: gallop from where the last one
+ * ended, then bisect.
+ */
+static size_t first_begun_by(struct sp_antagonist_cpu *h, uint64_t t1)
+{
+	size_t below, above, step, at = h->finger < h->nr ? h->finger : h->nr;
+
+	if (at < h->nr && RUN_AT(h, at).t0 < t1) {
+		/* forward: runs[below - 1] began before t1 */
+		below = at + 1;
+		above = h->nr;
+		for (step = 1; below < above; step *= 2) {
+			at = below - 1 + step < above ? below - 1 + step : above;
+			if (at == above || RUN_AT(h, at).t0 >= t1) {
+				above = at;
+				break;
+			}
+			below = at + 1;
+		}
+	} else {
+		/* backward: runs[above] and later began at or after t1 */
+		above = at;
+		below = 0;
+		for (step = 1; above > 0; step *= 2) {
+			at = above > step ? above - step : 0;
+			if (RUN_AT(h, at).t0 < t1) {
+				below = at + 1;
+				break;
+			}
+			above = at;
+		}
+	}
+	while (below < above) {
+		size_t mid = below + (above - below) / 2;
+
+		if (RUN_AT(h, mid).t0 < t1)
+			below = mid + 1;
+		else
+			above = mid;
+	}
+	h->finger = below;
+	return below;
+}
+
 /* Longer first; the lower pid first on ties. */
 static bool behind_before(const struct sp_behind *x, const struct sp_behind *y)
 {
@@ -173,8 +224,8 @@ size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t
 			    uint64_t t1, struct sp_behind *top, size_t max, size_t *nr,
 			    uint64_t *total_ns)
 {
-	__typeof__(a->cpus[0]) *h;
-	size_t n = 0, i, k, below, above;
+	struct sp_antagonist_cpu *h;
+	size_t n = 0, i, k;
 
 	*nr = 0;
 	*total_ns = 0;
@@ -186,22 +237,8 @@ size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t
 	for (i = 0; i < a->nr_sums; i++)
 		a->sums[a->used[i]].pid = -1;
 	a->nr_sums = 0;
-	/*
-	 * from the newest run that began before t1 (a CPU's runs are in time
-	 * order: found by bisection, as runs told after the wait's end may
-	 * be many), back to the first that ended by t0
-	 */
-	below = 0;
-	above = h->nr;
-	while (below < above) {
-		size_t mid = below + (above - below) / 2;
-
-		if (h->runs[(h->head + mid) % h->alloc].t0 < t1)
-			below = mid + 1;
-		else
-			above = mid;
-	}
-	for (k = below; k-- > 0;) {
+	/* from the newest run that began before t1 back to the first that ended by t0 */
+	for (k = first_begun_by(h, t1); k-- > 0;) {
 		const struct sp_antagonist_run *r = &h->runs[(h->head + k) % h->alloc];
 		uint64_t lo = r->t0 > t0 ? r->t0 : t0, hi = r->t1 < t1 ? r->t1 : t1;
 

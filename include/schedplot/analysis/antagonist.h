@@ -35,9 +35,10 @@ struct sp_antagonist_run;
 struct sp_antagonists {
 	int nr_cpus;
 	size_t keep;			/* runs kept per CPU at most */
-	struct {
+	struct sp_antagonist_cpu {
 		struct sp_antagonist_run *runs;	/* a ring of alloc entries */
 		size_t head, nr, alloc;
+		size_t finger;		/* where the last query's search ended */
 		uint64_t dropped_ns;	/* the end of the last run dropped, 0: none */
 	} *cpus;
 	uint64_t nr_partial;		/* queries that reached before the runs kept */
