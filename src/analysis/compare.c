@@ -9,14 +9,8 @@
 #include <string.h>
 
 #include "schedplot/analysis/compare.h"
+#include "schedplot/analysis/values.h"
 #include "schedplot/base/alloc.h"
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
 
 /* P(B = j) for B ~ Binomial(n, 1/2) */
 static double binom_half_pmf(size_t n, size_t j)
@@ -52,17 +46,13 @@ int sp_runs_summary_compute(struct sp_runs_summary *s, const double *x, size_t n
 {
 	double *v, sum = 0, dev = 0;
 	size_t i, k;
+	int ret;
 
-	if (!nr)
+	if (!nr || !sp_values_finite(x, nr))
 		return -EINVAL;
-	for (i = 0; i < nr; i++)
-		if (!isfinite(x[i]))
-			return -EINVAL;
-	v = sp_alloc_array(nr, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	memcpy(v, x, nr * sizeof(*v));
-	qsort(v, nr, sizeof(*v), cmp_double);
+	ret = sp_values_sorted_copy(x, nr, &v);
+	if (ret)
+		return ret;
 
 	memset(s, 0, sizeof(*s));
 	s->nr = nr;

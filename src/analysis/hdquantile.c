@@ -17,10 +17,12 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedplot/analysis/hdquantile.h"
+#include "schedplot/analysis/values.h"
 #include "schedplot/base/alloc.h"
 
 #define BETACF_EPS	(4 * DBL_EPSILON)
@@ -135,44 +137,42 @@ static int hd_ccdf(size_t i, size_t n, double a, double b, double *out)
 }
 
 /*
- * The window [*lo, *hi) of weights that matter: I(lo/n) <= SP_HD_TAIL and
- * 1 - I(hi/n) <= SP_HD_TAIL, found by bisection since I is monotone in i.
+ * Where the monotone @mass(i) of i in [0, n] crosses SP_HD_TAIL, by
+ * bisection.  @rising: mass rises with i, invariant mass(l) <= tail <
+ * mass(r), *@at gets l; else it falls, invariant mass(l) > tail >=
+ * mass(r), *@at gets r.
  */
-static int hd_window(size_t n, double a, double b, size_t *lo, size_t *hi)
+static int hd_tail_edge(int (*mass)(size_t i, size_t n, double a, double b, double *out),
+			size_t n, double a, double b, bool rising, size_t *at)
 {
 	size_t l = 0, r = n;
 	double v;
 	int ret;
 
-	/* invariant: I(l/n) <= tail < I(r/n) */
 	while (r - l > 1) {
 		size_t m = l + (r - l) / 2;
 
-		ret = hd_cdf(m, n, a, b, &v);
+		ret = mass(m, n, a, b, &v);
 		if (ret)
 			return ret;
-		if (v <= SP_HD_TAIL)
+		if ((v <= SP_HD_TAIL) == rising)
 			l = m;
 		else
 			r = m;
 	}
-	*lo = l;
-	/* invariant: 1 - I(l/n) > tail >= 1 - I(r/n) */
-	l = 0;
-	r = n;
-	while (r - l > 1) {
-		size_t m = l + (r - l) / 2;
-
-		ret = hd_ccdf(m, n, a, b, &v);
-		if (ret)
-			return ret;
-		if (v <= SP_HD_TAIL)
-			r = m;
-		else
-			l = m;
-	}
-	*hi = r;
+	*at = rising ? l : r;
 	return 0;
+}
+
+/*
+ * The window [*lo, *hi) of weights that matter: I(lo/n) <= SP_HD_TAIL and
+ * 1 - I(hi/n) <= SP_HD_TAIL, found by bisection since I is monotone in i.
+ */
+static int hd_window(size_t n, double a, double b, size_t *lo, size_t *hi)
+{
+	int ret = hd_tail_edge(hd_cdf, n, a, b, true, lo);
+
+	return ret ? ret : hd_tail_edge(hd_ccdf, n, a, b, false, hi);
 }
 
 int sp_hdquantile_weights(size_t n, double p, double *w)
@@ -237,29 +237,16 @@ int sp_hdquantile_sorted(const double *sorted, size_t n, double p, double *out)
 	return ret;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 int sp_hdquantile_deciles(const double *x, size_t n, double dec[SP_NR_DECILES])
 {
 	double *s;
-	size_t i;
-	int d, ret = 0;
+	int d, ret;
 
-	if (!n)
+	if (!n || !sp_values_finite(x, n))
 		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return -EINVAL;
-	s = sp_alloc_array(n, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	ret = sp_values_sorted_copy(x, n, &s);
+	if (ret)
+		return ret;
 	for (d = 0; d < SP_NR_DECILES && !ret; d++)
 		ret = sp_hdquantile_sorted(s, n, (d + 1) / 10.0, &dec[d]);
 	free(s);

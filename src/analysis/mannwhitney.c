@@ -17,22 +17,17 @@
 
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/superiority.h"
+#include "schedplot/analysis/values.h"
 #include "schedplot/base/alloc.h"
 
 /* Forced exact tests above this many values would need too much memory. */
 #define MW_EXACT_LIMIT	200
 
+/* v first: sp_values_cmp() orders it */
 struct mw_value {
 	double v;
 	int in_a;
 };
-
-static int cmp_value(const void *pa, const void *pb)
-{
-	const struct mw_value *a = pa, *b = pb;
-
-	return (a->v > b->v) - (a->v < b->v);
-}
 
 /*
  * P(R <= r2) and P(R >= r2) where R is the doubled rank sum of a random
@@ -89,14 +84,8 @@ int sp_mannwhitney_test(struct sp_mannwhitney *res, const double *a, size_t nr_a
 	double tie_sum = 0, mu, var;
 	int ret = 0;
 
-	if (!nr_a || !nr_b)
+	if (!nr_a || !nr_b || sp_values_have_nan(a, nr_a) || sp_values_have_nan(b, nr_b))
 		return -EINVAL;
-	for (i = 0; i < nr_a; i++)
-		if (isnan(a[i]))
-			return -EINVAL;
-	for (i = 0; i < nr_b; i++)
-		if (isnan(b[i]))
-			return -EINVAL;
 	if (method == SP_MANNWHITNEY_EXACT && n > MW_EXACT_LIMIT)
 		return -E2BIG;
 	pool = sp_alloc_array(n, sizeof(*pool));
@@ -109,7 +98,7 @@ int sp_mannwhitney_test(struct sp_mannwhitney *res, const double *a, size_t nr_a
 		pool[i] = (struct mw_value){ .v = a[i], .in_a = 1 };
 	for (i = 0; i < nr_b; i++)
 		pool[nr_a + i] = (struct mw_value){ .v = b[i], .in_a = 0 };
-	qsort(pool, n, sizeof(*pool), cmp_value);
+	qsort(pool, n, sizeof(*pool), sp_values_cmp);
 
 	*res = (struct sp_mannwhitney){ .nr_a = nr_a, .nr_b = nr_b };
 	/* the tie run [i, j) holds ranks i+1 .. j, midrank (i+1+j)/2 */
@@ -240,13 +229,6 @@ static int u_quantile(size_t m, size_t n, double p, size_t *q)
 	return 0;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 int sp_mannwhitney_shift_ci(const double *a, size_t nr_a, const double *b, size_t nr_b,
 			    double level, double *lo, double *hi)
 {
@@ -258,12 +240,8 @@ int sp_mannwhitney_shift_ci(const double *a, size_t nr_a, const double *b, size_
 		return -EINVAL;
 	if (nr_a > SP_MANNWHITNEY_SHIFT_MAX_PAIRS / nr_b)
 		return -E2BIG;
-	for (i = 0; i < nr_a; i++)
-		if (isnan(a[i]))
-			return -EINVAL;
-	for (j = 0; j < nr_b; j++)
-		if (isnan(b[j]))
-			return -EINVAL;
+	if (sp_values_have_nan(a, nr_a) || sp_values_have_nan(b, nr_b))
+		return -EINVAL;
 	if (nr_a <= SP_MANNWHITNEY_EXACT_MAX && nr_b <= SP_MANNWHITNEY_EXACT_MAX) {
 		ret = u_quantile(nr_a, nr_b, (1 - level) / 2, &k);
 		if (ret)
@@ -283,7 +261,7 @@ int sp_mannwhitney_shift_ci(const double *a, size_t nr_a, const double *b, size_
 	for (i = 0; i < nr_a; i++)
 		for (j = 0; j < nr_b; j++)
 			d[i * nr_b + j] = b[j] - a[i];
-	qsort(d, mn, sizeof(*d), cmp_double);
+	qsort(d, mn, sizeof(*d), sp_values_cmp);
 	*lo = d[k - 1];
 	*hi = d[mn - k];
 	free(d);

@@ -30,6 +30,7 @@
 
 #include "schedplot/analysis/rng.h"
 #include "schedplot/analysis/shift.h"
+#include "schedplot/analysis/values.h"
 #include "schedplot/base/alloc.h"
 
 #define HD_CACHE_SLOTS	8
@@ -63,13 +64,6 @@ struct tagged {
 	double v;
 	size_t run;
 };
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
 
 static int cmp_tagged(const void *pa, const void *pb)
 {
@@ -148,9 +142,8 @@ static int group_prepare(struct shift_group *sg, const struct sp_shift_group *g,
 	for (r = 0; r < g->nr_runs; r++) {
 		if (!g->runs[r].nr && mode == SP_SHIFT_RUNS)
 			return -EINVAL;
-		for (i = 0; i < g->runs[r].nr; i++)
-			if (!isfinite(g->runs[r].v[i]))
-				return -EINVAL;
+		if (!sp_values_finite(g->runs[r].v, g->runs[r].nr))
+			return -EINVAL;
 		nr += g->runs[r].nr;
 	}
 	if (!nr)
@@ -480,7 +473,7 @@ int sp_shift_compute(struct sp_shift *sh, const struct sp_shift_group *a,
 			below += row[i] < 0 ? 1 : row[i] == 0 ? 0.5 : 0;
 		pstar = below / (double)nr_boot;
 		sh->dec[d].p = 2 * (pstar < 1 - pstar ? pstar : 1 - pstar);
-		qsort(row, nr_boot, sizeof(*row), cmp_double);
+		qsort(row, nr_boot, sizeof(*row), sp_values_cmp);
 	}
 	ret = shift_adjust(sh, boot, nr_boot);
 out:

@@ -9,19 +9,14 @@
 
 #include "schedplot/analysis/hdquantile.h"
 #include "schedplot/analysis/spearman.h"
+#include "schedplot/analysis/values.h"
 #include "schedplot/base/alloc.h"
 
+/* v first: sp_values_cmp() orders it */
 struct ranked {
 	double v;
 	size_t i;
 };
-
-static int cmp_ranked(const void *pa, const void *pb)
-{
-	const struct ranked *a = pa, *b = pb;
-
-	return (a->v > b->v) - (a->v < b->v);
-}
 
 /* the midranks of @v into @r, 1-based */
 static int midranks(const double *v, size_t n, double *r)
@@ -33,7 +28,7 @@ static int midranks(const double *v, size_t n, double *r)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		t[i] = (struct ranked){ v[i], i };
-	qsort(t, n, sizeof(*t), cmp_ranked);
+	qsort(t, n, sizeof(*t), sp_values_cmp);
 	for (i = 0; i < n; i = j) {
 		for (j = i; j < n && t[j].v == t[i].v; j++)
 			;
@@ -89,11 +84,8 @@ int sp_spearman(const double *x, const double *y, size_t n, bool exact, double *
 	size_t i;
 	int ret;
 
-	if (n < 3)
+	if (n < 3 || sp_values_have_nan(x, n) || sp_values_have_nan(y, n))
 		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (isnan(x[i]) || isnan(y[i]))
-			return -EINVAL;
 	rx = sp_alloc_array(n, sizeof(*rx));
 	ry = sp_alloc_array(n, sizeof(*ry));
 	ret = rx && ry ? 0 : -ENOMEM;

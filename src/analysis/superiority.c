@@ -12,14 +12,8 @@
 #include <string.h>
 
 #include "schedplot/analysis/superiority.h"
+#include "schedplot/analysis/values.h"
 #include "schedplot/base/alloc.h"
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
 
 /* how many of the @n sorted @v are below @x, and how many equal it */
 static void count_below(const double *v, size_t n, double x, size_t *below, size_t *equal)
@@ -87,27 +81,19 @@ int sp_superiority_compute(struct sp_superiority *s, const double *a, size_t nr_
 			   const double *b, size_t nr_b, double level)
 {
 	double *sa, *sb, mean_a, var_a, mean_b, var_b, z;
-	size_t i;
+	int ret;
 
-	if (!nr_a || !nr_b || !(level > 0 && level < 1))
+	if (!nr_a || !nr_b || !(level > 0 && level < 1) || sp_values_have_nan(a, nr_a) ||
+	    sp_values_have_nan(b, nr_b))
 		return -EINVAL;
-	for (i = 0; i < nr_a; i++)
-		if (isnan(a[i]))
-			return -EINVAL;
-	for (i = 0; i < nr_b; i++)
-		if (isnan(b[i]))
-			return -EINVAL;
-	sa = sp_alloc_array(nr_a, sizeof(*sa));
-	sb = sp_alloc_array(nr_b, sizeof(*sb));
-	if (!sa || !sb) {
+	ret = sp_values_sorted_copy(a, nr_a, &sa);
+	if (ret)
+		return ret;
+	ret = sp_values_sorted_copy(b, nr_b, &sb);
+	if (ret) {
 		free(sa);
-		free(sb);
-		return -ENOMEM;
+		return ret;
 	}
-	memcpy(sa, a, nr_a * sizeof(*sa));
-	memcpy(sb, b, nr_b * sizeof(*sb));
-	qsort(sa, nr_a, sizeof(*sa), cmp_double);
-	qsort(sb, nr_b, sizeof(*sb), cmp_double);
 	/* B's values placed among A's: their mean is P(B > A) + P(B = A) / 2 */
 	placements(sb, nr_b, sa, nr_a, &mean_b, &var_b);
 	placements(sa, nr_a, sb, nr_b, &mean_a, &var_a);
