@@ -32,6 +32,24 @@
 /* tail mass left out of the window; far below a double's resolution */
 #define SP_HD_TAIL	1e-20
 
+#define LENTZ_TINY	(DBL_MIN / DBL_EPSILON)
+
+/*
+ * One term @aa of the fraction in the modified Lentz method: updates @c
+ * and @d (kept off 0) and returns the factor the fraction's value takes.
+ */
+static double lentz_step(double aa, double *c, double *d)
+{
+	*d = 1 + aa * *d;
+	if (fabs(*d) < LENTZ_TINY)
+		*d = LENTZ_TINY;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < LENTZ_TINY)
+		*c = LENTZ_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /*
  * The continued fraction for I_x(a, b) (Numerical Recipes 6.4.5) by the
  * modified Lentz method; converges fast for x < (a + 1) / (a + b + 2), in
@@ -39,36 +57,20 @@
  */
 static int betacf(double a, double b, double x, double *out)
 {
-	const double tiny = DBL_MIN / DBL_EPSILON;
 	double qab = a + b, qap = a + 1, qam = a - 1;
 	double c = 1, d = 1 - qab * x / qap, h;
 	long m;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
 	d = 1 / d;
 	h = d;
 	for (m = 1; m <= BETACF_MAXIT; m++) {
-		double m2 = 2.0 * m, aa, del;
+		double m2 = 2.0 * m, del;
 
-		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		/* the even term, then the odd one */
+		h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+		del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < BETACF_EPS) {
 			*out = h;

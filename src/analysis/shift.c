@@ -60,18 +60,19 @@ struct sized {
 	size_t i;		/* the resample */
 };
 
+/* v first: sp_values_cmp() orders it */
 struct tagged {
 	double v;
 	size_t run;
 };
 
+/* by value, then by run */
 static int cmp_tagged(const void *pa, const void *pb)
 {
 	const struct tagged *a = pa, *b = pb;
+	int by_value = sp_values_cmp(a, b);
 
-	if (a->v != b->v)
-		return (a->v > b->v) - (a->v < b->v);
-	return (a->run > b->run) - (a->run < b->run);
+	return by_value ? by_value : (a->run > b->run) - (a->run < b->run);
 }
 
 static int hd_cache_get(struct shift_group *sg, size_t n, const struct hd_cache_entry **w)
