@@ -140,16 +140,12 @@ int sp_explain_init(struct sp_explain *x)
 void sp_explain_release(struct sp_explain *x)
 {
 	cases_free(x);
-	free(x->cases);
+	SP_FREE_AND_NULL(x->cases);
 	for (int c = 0; x->rings && c < x->nr_cpus; c++)
 		free(x->rings[c].runs);
-	free(x->rings);
-	free(x->migs);
-	free(x->busy_edges);
-	x->cases = NULL;
-	x->rings = NULL;
-	x->migs = NULL;
-	x->busy_edges = NULL;
+	SP_FREE_AND_NULL(x->rings);
+	SP_FREE_AND_NULL(x->migs);
+	SP_FREE_AND_NULL(x->busy_edges);
 	x->alloc_migs = x->nr_migs = x->nr_busy_edges = x->alloc_busy_edges = 0;
 }
 
@@ -722,13 +718,14 @@ static void on_reset(void *data)
 
 void sp_explain_observer(struct sp_explain *x, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->run_info = on_run_info;
-	obs->wait = on_wait;
-	obs->migration = on_migration;
-	obs->steps = on_steps;
-	obs->reset = on_reset;
-	obs->data = x;
+	*obs = (struct sp_model_observer){
+		.run_info = on_run_info,
+		.wait = on_wait,
+		.migration = on_migration,
+		.steps = on_steps,
+		.reset = on_reset,
+		.data = x,
+	};
 }
 
 /* ---- the facts ---- */

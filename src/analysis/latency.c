@@ -281,16 +281,20 @@ void sp_latency_add(struct sp_latency *l, const struct sp_wait *w)
 		csv_row(l, w);
 }
 
-void sp_latency_reset(struct sp_latency *l)
+/* The groups' samples freed; the groups themselves are kept for reuse. */
+static void groups_clear(struct sp_latency *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->nr_groups; i++) {
+	for (size_t i = 0; i < l->nr_groups; i++) {
 		sp_samples_release(&l->groups[i].samples[0]);
 		sp_samples_release(&l->groups[i].samples[1]);
 		sp_samples_release(&l->groups[i].all);
 	}
 	l->nr_groups = 0;
+}
+
+void sp_latency_reset(struct sp_latency *l)
+{
+	groups_clear(l);
 	l->last_group = 0;
 	memset(l->nr_contradicted, 0, sizeof(l->nr_contradicted));
 	if (l->index)
@@ -413,21 +417,11 @@ const char *sp_latency_group_name(const struct sp_latency *l, const struct sp_la
 
 void sp_latency_release(struct sp_latency *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->nr_groups; i++) {
-		sp_samples_release(&l->groups[i].samples[0]);
-		sp_samples_release(&l->groups[i].samples[1]);
-		sp_samples_release(&l->groups[i].all);
-	}
-	free(l->groups);
-	free(l->index);
-	free(l->slowest);
-	free(l->time_hist);
-	l->groups = NULL;
-	l->index = NULL;
-	l->slowest = NULL;
-	l->time_hist = NULL;
-	l->nr_groups = l->alloc_groups = l->alloc_index = 0;
+	groups_clear(l);
+	SP_FREE_AND_NULL(l->groups);
+	SP_FREE_AND_NULL(l->index);
+	SP_FREE_AND_NULL(l->slowest);
+	SP_FREE_AND_NULL(l->time_hist);
+	l->alloc_groups = l->alloc_index = 0;
 	l->nr_slowest_kept = 0;
 }

@@ -329,15 +329,16 @@ static void marks_reset(void *data)
 
 void sp_overlay_observer(struct sp_overlay *mk, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	/* only what the marks asked for is told */
-	obs->migration = mk->migrations ? marks_migration : NULL;
-	obs->wakeup = mk->wakeups ? marks_wakeup : NULL;
-	obs->wait = marks_wait;
-	obs->extra = mk->migrations ? marks_extra : NULL;
-	obs->watch = mk->nr_events ? marks_watch : NULL;
-	obs->reset = marks_reset;
-	obs->data = mk;
+	*obs = (struct sp_model_observer){
+		/* only what the marks asked for is told */
+		.migration = mk->migrations ? marks_migration : NULL,
+		.wakeup = mk->wakeups ? marks_wakeup : NULL,
+		.wait = marks_wait,
+		.extra = mk->migrations ? marks_extra : NULL,
+		.watch = mk->nr_events ? marks_watch : NULL,
+		.reset = marks_reset,
+		.data = mk,
+	};
 }
 
 static int cmp_pid_ts(const void *a, const void *b)
@@ -371,16 +372,12 @@ int sp_overlay_finish(struct sp_overlay *mk)
 
 void sp_overlay_release(struct sp_overlay *mk)
 {
-	free(mk->marks);
-	free(mk->runs);
-	free(mk->text);
-	free(mk->places);
-	free(mk->recent);
-	mk->recent = NULL;
-	mk->places = NULL;
+	SP_FREE_AND_NULL(mk->marks);
+	SP_FREE_AND_NULL(mk->runs);
+	SP_FREE_AND_NULL(mk->text);
+	SP_FREE_AND_NULL(mk->places);
+	SP_FREE_AND_NULL(mk->recent);
 	mk->nr_places = mk->alloc_places = 0;
-	mk->marks = mk->runs = NULL;
-	mk->text = NULL;
 	mk->nr_marks = mk->nr_runs = mk->nr_text = 0;
 	mk->alloc_marks = mk->alloc_runs = mk->alloc_text = 0;
 }

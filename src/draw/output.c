@@ -461,15 +461,13 @@ static void release(struct sp_output *out)
 	if (out->surface)
 		cairo_surface_destroy(out->surface);
 	sp_tempfile_discard(&out->tf);
-	free(out->path);
-	free(out->buf);
+	SP_FREE_AND_NULL(out->path);
+	SP_FREE_AND_NULL(out->buf);
 	overlay_free(out->overlay);
 	out->overlay = NULL;
 	out->cr = NULL;
 	out->surface = NULL;
 	out->fp = NULL;
-	out->path = NULL;
-	out->buf = NULL;
 	out->nr_buf = 0;
 	out->alloc_buf = 0;
 	out->write_errno = 0;

@@ -3,6 +3,10 @@
 #define SP_ALLOC_H
 
 #include <stddef.h>
+#include <stdlib.h>
+
+/* free(@p) and set it NULL, so that a second release finds nothing to free */
+#define SP_FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
 
 /**
  * sp_alloc_array - calloc() with overflow-checked n * size
