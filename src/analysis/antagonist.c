@@ -110,10 +110,11 @@ static void on_reset(void *data)
 
 void sp_antagonists_observer(struct sp_antagonists *a, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->run = on_run;
-	obs->reset = on_reset;
-	obs->data = a;
+	*obs = (struct sp_model_observer){
+		.run = on_run,
+		.reset = on_reset,
+		.data = a,
+	};
 }
 
 static inline size_t pid_hash(int32_t pid, size_t mask)
@@ -427,10 +428,11 @@ static void behind_reset(void *data)
 
 void sp_waited_behind_observer(struct sp_waited_behind *wb, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->wait = behind_wait;
-	obs->reset = behind_reset;
-	obs->data = wb;
+	*obs = (struct sp_model_observer){
+		.wait = behind_wait,
+		.reset = behind_reset,
+		.data = wb,
+	};
 }
 
 void sp_behind_table_release(struct sp_behind_table *t)

@@ -198,10 +198,11 @@ static void obs_reset(void *data)
 
 void sp_chain_observer(struct sp_chain *ch, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->run_info = obs_run_info;
-	obs->reset = obs_reset;
-	obs->data = ch;
+	*obs = (struct sp_model_observer){
+		.run_info = obs_run_info,
+		.reset = obs_reset,
+		.data = ch,
+	};
 }
 
 bool sp_chain_long_pole(const struct sp_behind_entry *v, size_t nr, int pid,

@@ -84,10 +84,11 @@ int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
 
 void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->steps = collect_steps;
-	obs->reset = sp_rw_collect_reset;
-	obs->data = c;
+	*obs = (struct sp_model_observer){
+		.steps = collect_steps,
+		.reset = sp_rw_collect_reset,
+		.data = c,
+	};
 }
 
 void sp_rw_collect_reset(void *data)

@@ -347,11 +347,12 @@ static void fieldkey_reset(void *data)
 
 void sp_fieldkey_observer(struct sp_fieldkey *fk, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->watch = fieldkey_watch;
-	obs->run = fieldkey_run;
-	obs->reset = fieldkey_reset;
-	obs->data = fk;
+	*obs = (struct sp_model_observer){
+		.watch = fieldkey_watch,
+		.run = fieldkey_run,
+		.reset = fieldkey_reset,
+		.data = fk,
+	};
 }
 
 int64_t sp_fieldkey_value(const struct sp_fieldkey *fk, int key)

@@ -85,12 +85,13 @@ static void marks_reset(void *data)
 
 void sp_marks_observer(struct sp_marks *mk, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->wait = marks_wait;
-	obs->migration = marks_migration;
-	obs->extra = marks_extra;
-	obs->reset = marks_reset;
-	obs->data = mk;
+	*obs = (struct sp_model_observer){
+		.wait = marks_wait,
+		.migration = marks_migration,
+		.extra = marks_extra,
+		.reset = marks_reset,
+		.data = mk,
+	};
 }
 
 void sp_marks_release(struct sp_marks *mk)

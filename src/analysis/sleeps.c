@@ -169,8 +169,9 @@ static void obs_reset(void *data)
 
 void sp_sleeps_observer(struct sp_sleeps *sl, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->run_info = obs_run_info;
-	obs->reset = obs_reset;
-	obs->data = sl;
+	*obs = (struct sp_model_observer){
+		.run_info = obs_run_info,
+		.reset = obs_reset,
+		.data = sl,
+	};
 }

@@ -263,10 +263,11 @@ static void spans_reset(void *data)
 
 void sp_spans_observer(struct sp_spans *sp, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->watch = spans_watch;
-	obs->reset = spans_reset;
-	obs->data = sp;
+	*obs = (struct sp_model_observer){
+		.watch = spans_watch,
+		.reset = spans_reset,
+		.data = sp,
+	};
 }
 
 int sp_spans_finish(struct sp_spans *sp)

@@ -275,10 +275,11 @@ static void obs_reset(void *data)
 
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->steps = obs_steps;
-	obs->wait = obs_wait;
-	obs->extra = s->power ? obs_extra : NULL;
-	obs->reset = obs_reset;
-	obs->data = s;
+	*obs = (struct sp_model_observer){
+		.steps = obs_steps,
+		.wait = obs_wait,
+		.extra = s->power ? obs_extra : NULL,
+		.reset = obs_reset,
+		.data = s,
+	};
 }

@@ -929,14 +929,15 @@ static void on_span(void *data, int kind, uint64_t t0_ns, uint64_t t1_ns, int cp
 
 void sp_export_observer(struct sp_export *x, struct sp_model_observer *obs)
 {
-	memset(obs, 0, sizeof(*obs));
-	obs->run_info = on_run;
-	obs->wait = on_wait;
-	obs->steps = on_steps;
-	obs->migration = on_migration;
-	obs->extra = on_extra;
-	obs->reset = on_reset;
-	obs->data = x;
+	*obs = (struct sp_model_observer){
+		.run_info = on_run,
+		.wait = on_wait,
+		.steps = on_steps,
+		.migration = on_migration,
+		.extra = on_extra,
+		.reset = on_reset,
+		.data = x,
+	};
 }
 
 /* ---- one trace ---- */
