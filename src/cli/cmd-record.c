@@ -13,10 +13,130 @@
 #include "schedplot/base/error.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/evspec.h"
+#include "schedplot/cli/options.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/trace/record.h"
 
-static const char record_usage[] =
+/* What the command line asks for; the events views need are kept in @names. */
+struct record_cmd {
+	struct sp_record_options o;
+	const char **events;	/* -e, then what --mark, --span, --color-by need */
+	char **names;		/* the events views need, each once */
+	int nr_names;
+};
+
+/*
+ * The events a view's --mark, --span or --color-by needs, added to the
+ * events recorded unless there.
+ * Return: 0, or the exit code having said what is wrong.
+ */
+static int view_events(struct record_cmd *rc, int key, const char *text)
+{
+	const char *opt = key == SP_VOPT_MARK ? "--mark" : key == SP_VOPT_SPAN ? "--span" :
+			  "--color-by";
+	char ev[2][SP_EVSPEC_NAME];
+	int i, j, n, ret;
+
+	ret = sp_evspec_events("record", key, text, ev, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < rc->nr_names && strcmp(rc->names[j], ev[i]); j++)
+			;
+		if (j < rc->nr_names)
+			continue;
+		rc->names[rc->nr_names] = strdup(ev[i]);
+		if (!rc->names[rc->nr_names])
+			return sp_cli_fail(NULL, "out of memory");
+		rc->events[rc->o.nr_events++] = rc->names[rc->nr_names++];
+		sp_cli_note(NULL, "%s '%s' needs %s", opt, text, ev[i]);
+	}
+	return 0;
+}
+
+/* -o and the options record shares with the views: the events they need. */
+static int record_parse_shared(struct sp_opts_ctx *ctx, int key, const char *arg)
+{
+	struct record_cmd *rc = ctx->own;
+
+	if (key == 'o') {
+		rc->o.output = arg;
+		return 0;
+	}
+	return view_events(rc, key, arg);
+}
+
+static int record_parse(struct sp_opts_ctx *ctx, int key, const char *arg)
+{
+	struct record_cmd *rc = ctx->own;
+	double v;
+	char *end;
+
+	switch (key) {
+	case 'e':
+		rc->events[rc->o.nr_events++] = arg;
+		return 0;
+	case 'd':
+		if (sp_cli_parse_seconds(arg, &v) || !(v > 0) || v > 1e7)
+			return sp_cli_usage("record", "--duration needs a time above 0 like 10, "
+					    "500ms or 2s (plain numbers are seconds), not '%s'", arg);
+		rc->o.duration_s = v;
+		return 0;
+	case 'b':
+		v = strtod(arg, &end);
+		if (end == arg || *end || v < 4 || v > 1 << 24)
+			return sp_cli_usage("record", "--buffer-size wants KiB from 4, not '%s'", arg);
+		rc->o.buffer_kb = v;
+		return 0;
+	case SP_VOPT_FILE_VERSION:
+		if (strcmp(arg, "6") && strcmp(arg, "7"))
+			return sp_cli_usage("record", "--file-version is 6 or 7, not '%s'", arg);
+		rc->o.file_version = atoi(arg);
+		return 0;
+	default:
+		if (strcmp(arg, "zstd") && strcmp(arg, "none"))
+			return sp_cli_usage("record", "--compression is zstd or none, not '%s'", arg);
+		rc->o.compression = arg;
+		return 0;
+	}
+}
+
+static const int record_keys[] = {
+	'o', SP_OPTS_OWN, SP_VOPT_MARK, SP_VOPT_SPAN, SP_VOPT_COLOR_BY, 0,
+};
+
+static const struct sp_opt record_own[] = {
+	{ "event", 'e', required_argument, "EVENT", "Recording",
+	  "record these events too, as trace-cmd record -e takes them: SYSTEM:EVENT, SYSTEM, "
+	  "EVENT or globs ('irq:*'); may be repeated.  ftrace:print is always recorded: the "
+	  "command writes it to the file named by $SCHEDPLOT_TRACE_MARKER" },
+	{ "duration", 'd', required_argument, "TIME", "Recording",
+	  "stop after this long: seconds, or 500ms, 2s, ..." },
+	{ "buffer-size", 'b', required_argument, "KB", "Recording",
+	  "ring buffer per CPU in KiB (default 8192)" },
+	{ "file-version", SP_VOPT_FILE_VERSION, required_argument, "N", "Recording",
+	  "6 or 7 (default 7)" },
+	{ "compression", SP_VOPT_COMPRESSION, required_argument, "NAME", "Recording",
+	  "zstd or none (version 7; default zstd)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+static const struct sp_opt_help record_help[] = {
+	{ "output", "the trace (default trace.dat)" },
+	{ "mark", "record the events this needs, as the views take it (what a view file "
+	  "holds)" },
+	{ "span", "record the events this needs, as the views take it" },
+	{ "color-by", "record the event this needs, as the views take it" },
+	{ "view", "or @FILE: read options from FILE, a view file (schedplot(1)), and record the "
+	  "events its --mark, --span and --color-by need" },
+	{ "verbose", "say what was recorded" },
+	{ "quiet", "no summary and no warnings" },
+	{ NULL, NULL },
+};
+
+const struct sp_cmd_opts sp_cmd_record_opts = {
+	.name = "record",
+	.usage =
 	"usage: schedplot record [OPTIONS] [-- COMMAND [ARGS...]]\n"
 	"\n"
 	"Record the scheduler events the views need (sched_switch, sched_wakeup,\n"
@@ -30,79 +150,14 @@ static const char record_usage[] =
 	"  sudo schedplot record -- make -j64            record a build\n"
 	"  sudo schedplot record --duration 10 -o idle.dat\n"
 	"  sudo schedplot record -e irq:irq_handler_entry -- ./bench\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE         the trace (default trace.dat)\n"
-	"  -e, --event EVENT         record these events too, as trace-cmd record -e\n"
-	"                            takes them: SYSTEM:EVENT, SYSTEM, EVENT or globs\n"
-	"                            ('irq:*'); may be repeated.  ftrace:print is always\n"
-	"                            recorded: the command writes it to the file named\n"
-	"                            by $SCHEDPLOT_TRACE_MARKER\n"
-	"  -d, --duration TIME       stop after this long: seconds, or 500ms, 2s, ...\n"
-	"  -b, --buffer-size KB      ring buffer per CPU in KiB (default 8192)\n"
-	"      --file-version N      6 or 7 (default 7)\n"
-	"      --compression NAME    zstd or none (version 7; default zstd)\n"
-	"      --view FILE, @FILE    read options from FILE, a view file (schedplot(1)),\n"
-	"                            and record the events its --mark, --span and\n"
-	"                            --color-by need\n"
-	"      --mark DEF, --span DEF, --color-by WHAT\n"
-	"                            record the events these need, as the views take\n"
-	"                            them (what a view file holds)\n"
-	"  -v, --verbose             say what was recorded\n"
-	"  -q, --quiet               no summary and no warnings\n"
-	"  -h, --help                show this help\n"
-	"\n"
-	"See schedplot-record(1) for the details.\n";
-
-enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_MARK, OPT_SPAN, OPT_COLOR_BY };
-
-static const struct option record_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "buffer-size", required_argument, NULL, 'b' },
-	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
-	{ "compression", required_argument, NULL, OPT_COMPRESSION },
-	{ "mark", required_argument, NULL, OPT_MARK },
-	{ "span", required_argument, NULL, OPT_SPAN },
-	{ "color-by", required_argument, NULL, OPT_COLOR_BY },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	"\n",
+	.footer = "See schedplot-record(1) for the details.\n",
+	.keys = record_keys,
+	.own = record_own,
+	.help = record_help,
+	.parse = record_parse,
+	.stop_at_operand = true,
 };
-
-/*
- * The events a view's --mark, --span or --color-by needs, added to
- * @events (each kept in @names, which the caller frees) unless there.
- * Return: 0, or the exit code having said what is wrong.
- */
-static int view_events(int opt, const char *text, const char **events, int *nr_events,
-		       char **names, int *nr_names)
-{
-	static const int vopt[] = { [OPT_MARK - OPT_MARK] = SP_VOPT_MARK,
-				    [OPT_SPAN - OPT_MARK] = SP_VOPT_SPAN,
-				    [OPT_COLOR_BY - OPT_MARK] = SP_VOPT_COLOR_BY };
-	char ev[2][SP_EVSPEC_NAME];
-	int i, j, n, ret;
-
-	ret = sp_evspec_events("record", vopt[opt - OPT_MARK], text, ev, &n);
-	if (ret)
-		return ret;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < *nr_names && strcmp(names[j], ev[i]); j++)
-			;
-		if (j < *nr_names)
-			continue;
-		names[*nr_names] = strdup(ev[i]);
-		if (!names[*nr_names])
-			return sp_cli_fail(NULL, "out of memory");
-		events[(*nr_events)++] = names[(*nr_names)++];
-		sp_cli_note(NULL, "%s '%s' needs %s", opt == OPT_MARK ? "--mark" :
-			    opt == OPT_SPAN ? "--span" : "--color-by", text, ev[i]);
-	}
-	return 0;
-}
 
 static volatile sig_atomic_t stop;
 
@@ -113,104 +168,40 @@ static void on_signal(int sig)
 
 int sp_cmd_record(int argc, char **argv)
 {
-	struct sp_record_options o = { .output = "trace.dat", .stop = &stop };
-	const char **events = NULL;
-	char **names = NULL;		/* the events views need, each once */
-	int nr_names = 0;
+	struct record_cmd rc = { .o = { .output = "trace.dat", .stop = &stop } };
+	struct sp_record_options *o = &rc.o;
 	struct sp_record_result res;
 	struct sigaction sa;
 	struct sp_error err;
-	double v;
-	char *end;
-	int opt, ret, status;
+	int ret, status;
 
 	/* every argument an -e, or a --span of two events */
-	events = calloc(2 * (size_t)argc + 1, sizeof(*events));
-	names = calloc(2 * (size_t)argc + 1, sizeof(*names));
-	if (!events || !names) {
+	rc.events = calloc(2 * (size_t)argc + 1, sizeof(*rc.events));
+	rc.names = calloc(2 * (size_t)argc + 1, sizeof(*rc.names));
+	if (!rc.events || !rc.names) {
 		ret = sp_cli_fail(NULL, "out of memory");
 		goto out;
 	}
-	optind = 1;
-	opterr = 0;
-	/* '+': options stop at the command's name; ':' tells a missing value apart */
-	while ((opt = getopt_long(argc, argv, "+:o:e:d:b:vqh", record_options, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'e':
-			events[o.nr_events++] = optarg;
-			break;
-		case OPT_MARK:
-		case OPT_SPAN:
-		case OPT_COLOR_BY:
-			ret = view_events(opt, optarg, events, &o.nr_events, names, &nr_names);
-			if (ret)
-				goto out;
-			break;
-		case 'd':
-			if (sp_cli_parse_seconds(optarg, &v) || !(v > 0) || v > 1e7) {
-				ret = sp_cli_usage("record", "--duration needs a time above 0 "
-						    "like 10, 500ms or 2s (plain numbers are "
-						    "seconds), not '%s'", optarg);
-				goto out;
-			}
-			o.duration_s = v;
-			break;
-		case 'b':
-			v = strtod(optarg, &end);
-			if (end == optarg || *end || v < 4 || v > 1 << 24) {
-				ret = sp_cli_usage("record", "--buffer-size wants KiB from 4, not '%s'",
-						    optarg);
-				goto out;
-			}
-			o.buffer_kb = v;
-			break;
-		case OPT_FILE_VERSION:
-			if (strcmp(optarg, "6") && strcmp(optarg, "7")) {
-				ret = sp_cli_usage("record", "--file-version is 6 or 7, not '%s'",
-						    optarg);
-				goto out;
-			}
-			o.file_version = atoi(optarg);
-			break;
-		case OPT_COMPRESSION:
-			if (strcmp(optarg, "zstd") && strcmp(optarg, "none")) {
-				ret = sp_cli_usage("record", "--compression is zstd or none, not '%s'",
-						    optarg);
-				goto out;
-			}
-			o.compression = optarg;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			ret = SP_EXIT_OK;
-			goto out;
-		default:
-			if (sp_cli_parse_common(opt))
-				break;
-			ret = sp_cli_bad_option("record", record_options, NULL, opt, argv);
-			goto out;
-		}
-	}
-	if (o.file_version == 6 && o.compression && !strcmp(o.compression, "zstd")) {
+	ret = sp_opts_parse(&sp_cmd_record_opts, argc, argv, NULL, &rc, record_parse_shared);
+	if (ret >= 0)
+		goto out;
+	if (o->file_version == 6 && o->compression && !strcmp(o->compression, "zstd")) {
 		ret = sp_cli_usage("record", "file version 6 cannot be compressed");
 		goto out;
 	}
-	o.events = events;
+	o->events = rc.events;
 	if (optind < argc)
-		o.argv = argv + optind;
+		o->argv = argv + optind;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!sp_cli.quiet && !o.argv && !o.duration_s)
+	if (!sp_cli.quiet && !o->argv && !o->duration_s)
 		fprintf(stderr, "schedplot: recording; press Ctrl-C to stop\n");
 	sp_error_clear(&err);
-	ret = sp_record_run(&o, &res, &err);
+	ret = sp_record_run(o, &res, &err);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (ret) {
@@ -218,7 +209,7 @@ int sp_cmd_record(int argc, char **argv)
 			err.code = ret;
 		/* name the output only when the error is about writing it */
 		sp_cli_error(strstr(err.msg, "write") || strstr(err.msg, "temporary") ||
-			     strstr(err.msg, "rename") ? o.output : NULL, &err);
+			     strstr(err.msg, "rename") ? o->output : NULL, &err);
 		ret = SP_EXIT_FAILURE;
 		goto out;
 	}
@@ -226,10 +217,10 @@ int sp_cmd_record(int argc, char **argv)
 		sp_cli_warn("this kernel has no %s; recorded without", res.missing);
 	if (res.lost)
 		sp_cli_warn("%s: %llu events were lost (ring buffer full); try a larger --buffer-size",
-			    o.output, (unsigned long long)res.lost);
+			    o->output, (unsigned long long)res.lost);
 	if (!sp_cli.quiet)
 		fprintf(stderr, "schedplot: %s: %llu records of %d event types on %d CPUs, "
-			"%llu pages\n", o.output, (unsigned long long)res.records, res.nr_events,
+			"%llu pages\n", o->output, (unsigned long long)res.records, res.nr_events,
 			res.nr_cpus, (unsigned long long)res.pages);
 	ret = SP_EXIT_OK;
 	status = res.command_status;
@@ -238,9 +229,9 @@ int sp_cmd_record(int argc, char **argv)
 	else if (res.command_ran && WIFSIGNALED(status))
 		ret = 128 + WTERMSIG(status);
 out:
-	for (int i = 0; i < nr_names; i++)
-		free(names[i]);
-	free(names);
-	free(events);
+	for (int i = 0; i < rc.nr_names; i++)
+		free(rc.names[i]);
+	free(rc.names);
+	free(rc.events);
 	return ret;
 }

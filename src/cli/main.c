@@ -47,7 +47,7 @@ static const struct sp_command commands[] = {
 	{ "export", NULL, sp_cmd_export, "the traces as a SQLite database, for your own queries",
 	  &sp_cmd_export_opts },
 	{ "record", NULL, sp_cmd_record,
-	  "record a trace of the scheduler and the CPU topology (root)", NULL },
+	  "record a trace of the scheduler and the CPU topology (root)", &sp_cmd_record_opts },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -334,6 +334,8 @@ static struct option *build_getopt(const struct sp_cmd_opts *cmd, struct getopt_
 		return NULL;
 	if (cmd->in_order)
 		t->shorts[t->len++] = '-';
+	else if (cmd->stop_at_operand)
+		t->shorts[t->len++] = '+';
 	t->shorts[t->len++] = ':';
 	for_each_opt(cmd, add_getopt, t);
 	return t->longs;

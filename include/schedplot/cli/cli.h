@@ -315,6 +315,7 @@ int sp_cmd_compare(int argc, char **argv);
 int sp_cmd_export(int argc, char **argv);
 
 extern const struct sp_cmd_opts sp_cmd_export_opts;
+extern const struct sp_cmd_opts sp_cmd_record_opts;
 
 /* A CSV output (--csv): an atomic output, or standard output. */
 struct sp_cli_csv {

@@ -84,6 +84,8 @@ struct sp_cmd_opts {
 	/* an own option (or with in_order an operand, key 1): 0 or an exit code */
 	int (*parse)(struct sp_opts_ctx *ctx, int key, const char *arg);
 	bool in_order;			/* operands come back in order as key 1 */
+	bool stop_at_operand;		/* the options end at the first operand (a command
+					 * to run, with options of its own, follows) */
 };
 
 /* What a parse hook is handed. */

@@ -77,6 +77,8 @@ enum sp_view_opt {
 	SP_VOPT_TASK,
 	SP_VOPT_IDLE,
 	SP_VOPT_LONG_POLE,		/* tasks */
+	SP_VOPT_FILE_VERSION,		/* record */
+	SP_VOPT_COMPRESSION,
 };
 
 /* --events: at most this many, names shorter than this */
