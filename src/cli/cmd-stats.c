@@ -1215,9 +1215,6 @@ static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	char *end;
 
 	switch (opt) {
-	case 'j':
-		sc->json = true;
-		return 0;
 	case 'b':
 		if (strcmp(arg, "command") && strcmp(arg, "task"))
 			return sp_cli_usage("stats", "--by must be task or command, not '%s'", arg);
@@ -1233,12 +1230,10 @@ static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 }
 
 static const int stats_keys[] = {
-	'i', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_VOPT_MARK, SP_VOPT_SPAN, 0,
+	'i', SP_VOPT_JSON, SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_VOPT_MARK, SP_VOPT_SPAN, 0,
 };
 
 static const struct sp_opt stats_own[] = {
-	{ "json", 'j', no_argument, NULL, "Output",
-	  "print one JSON object (all tasks) instead of text" },
 	{ "top", 'n', required_argument, "N", "Output",
 	  "tasks to list in the text summary (default 15, 0: all)" },
 	{ "by", 'b', required_argument, "KEY", "Output",
@@ -1248,6 +1243,7 @@ static const struct sp_opt stats_own[] = {
 };
 
 static const struct sp_opt_help stats_help[] = {
+	{ "json", "print one JSON object (all tasks) instead of text" },
 	{ "min", "count from TIME after the trace's start" },
 	{ "max", "count up to TIME after the trace's start" },
 	{ "time", "count over a window in the trace's own timestamps (seconds); TIME: "
@@ -1262,6 +1258,11 @@ static const struct sp_opt_help stats_help[] = {
 	  "with the same FIELD values, e.g. 'irq:irq_handler_entry..irq:irq_handler_exit "
 	  "key=irq'; may be repeated" },
 	{ NULL, NULL },
+};
+
+static const struct sp_opt_letter stats_letters[] = {
+	{ "json", 'j' },
+	{ NULL, 0 },
 };
 
 static const struct sp_cmd_opts stats_opts = {
@@ -1285,6 +1286,7 @@ static const struct sp_cmd_opts stats_opts = {
 	.keys = stats_keys,
 	.own = stats_own,
 	.help = stats_help,
+	.letters = stats_letters,
 	.parse = stats_parse,
 };
 
@@ -1294,6 +1296,7 @@ static int stats_parsed(struct sp_view_run *run)
 	struct stats_scope *sc = run->data;
 
 	sc->opts = &run->opts;
+	sc->json = run->opts.json;
 	if (!sc->has_top)
 		sc->top = 15;
 	sc->window = run->opts.has_min || run->opts.has_max || run->opts.has_time;

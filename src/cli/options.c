@@ -151,6 +151,31 @@ static const struct sp_opt *find_name(const struct sp_opt *table, const char *na
 	return NULL;
 }
 
+/* @fn on shared option @o as @cmd takes it: under the letter it gives it, if any. */
+static int call_shared(const struct sp_cmd_opts *cmd, const struct sp_opt *o,
+		       int (*fn)(const struct sp_opt *opt, void *data), void *data)
+{
+	struct sp_opt lettered = *o;
+
+	for (const struct sp_opt_letter *l = cmd->letters; l && l->name; l++)
+		if (!strcmp(l->name, o->name))
+			lettered.key = l->letter;
+	return fn(&lettered, data);
+}
+
+/* The shared option's key of what getopt_long returned: @key, or that of a letter of @cmd's. */
+static int shared_key(const struct sp_cmd_opts *cmd, int key)
+{
+	const struct sp_opt *o;
+
+	for (const struct sp_opt_letter *l = cmd->letters; l && l->name; l++) {
+		o = find_name(shared_opts, l->name);
+		if (l->letter == key && o)
+			return o->key;
+	}
+	return key;
+}
+
 /* Calls @fn on each option of @cmd in --help order; stops at a non-zero return. */
 static int for_each_opt(const struct sp_cmd_opts *cmd,
 			int (*fn)(const struct sp_opt *opt, void *data), void *data)
@@ -168,7 +193,7 @@ static int for_each_opt(const struct sp_cmd_opts *cmd,
 		}
 		o = find_key(shared_opts, *k);
 		if (o)
-			ret = fn(o, data);
+			ret = call_shared(cmd, o, fn, data);
 	}
 	for (o = cmd->own; !own_done && o && o->name && !ret; o++)
 		ret = fn(o, data);
@@ -408,7 +433,7 @@ int sp_opts_parse(const struct sp_cmd_opts *cmd, int argc, char **argv,
 		else if (opt == 1 || find_key(cmd->own, opt))
 			ret = cmd->parse(&ctx, opt, optarg);
 		else
-			ret = shared(&ctx, opt, optarg);
+			ret = shared(&ctx, shared_key(cmd, opt), optarg);
 		if (!ret)
 			ret = -1;
 	}

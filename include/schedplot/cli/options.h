@@ -44,6 +44,15 @@ struct sp_opt_help {
 	const char *help;
 };
 
+/*
+ * A shared option's short letter in one command only: stats' -j for
+ * --json, where the -j of the commands that read many traces is --jobs.
+ */
+struct sp_opt_letter {
+	const char *name;	/* NULL ends the list */
+	int letter;
+};
+
 /* In sp_cmd_opts.keys: the command's own options are listed here. */
 #define SP_OPTS_OWN		(-1)
 
@@ -81,6 +90,7 @@ struct sp_cmd_opts {
 	const struct sp_opt *own;	/* its own options (NULL: none), listed at
 					 * SP_OPTS_OWN, else after the shared ones */
 	const struct sp_opt_help *help;	/* its words for shared options (NULL: none) */
+	const struct sp_opt_letter *letters; /* its letters for shared options (NULL: none) */
 	/* an own option (or with in_order an operand, key 1): 0 or an exit code */
 	int (*parse)(struct sp_opts_ctx *ctx, int key, const char *arg);
 	bool in_order;			/* operands come back in order as key 1 */
