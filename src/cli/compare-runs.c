@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedplot compare: reading the runs.  A trace is reduced in one pass
- * over its model to a handful of numbers and its wakeup latencies; a file
- * of numbers is read whole.
+ * over its model to a handful of numbers, its wakeup latencies and, with
+ * --target, the noise on the targets' CPUs (--skip-warmup auto makes a
+ * second pass, from where the first found the run settled); a file of
+ * numbers is read whole.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -173,72 +175,50 @@ static void pass_reset(void *data)
 }
 
 /*
- * One pass over the trace @r->file: the run's numbers from @from_ns on (an
- * offset into its window), its warm-up series over the whole window.
+ * With --target: what else took time on the CPUs the targets ran on while
+ * they ran (from the first moment one was current to the last).  Those
+ * CPUs and that time are known only when the pass ends, so the pass keeps
+ * what the noise is made of, the other tasks' runs and the interrupt and
+ * frequency records, and tells them to the trackers once both are known.
  */
-static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t from_ns,
-		     struct trace_pass *p, struct sp_trace *t)
-{
-	struct sp_model_observer obs = { 0 };
-	struct sp_pass pass;
-	int ret;
+struct noise_run {
+	uint64_t start_ns, end_ns;
+	int32_t cpu;
+	uint32_t comm;		/* sp_model_str(): the name as the run began */
+};
 
-	ret = sp_cli_open(t, r->file);
-	if (ret)
-		return ret;
-	p->o = o;
-	p->t = t;
-	if (t->end_ns > t->window_start_ns && from_ns >= t->end_ns - t->window_start_ns) {
-		sp_trace_close(t);
-		return sp_cli_fail(r->file, "--skip-warmup skips the whole run (%.6f s)",
-				   (t->end_ns - t->window_start_ns) / 1e9);
-	}
-	p->from_ns = t->window_start_ns + from_ns;
-	sp_stats_init(&p->stats, p->from_ns, t->end_ns, t->nr_cpus);
-	p->has_wu = !sp_warmup_init(&p->wu, t->window_start_ns, t->end_ns, SP_WARMUP_WINDOWS);
-	if (sp_view_opts_has_targets(&o->shared)) {
-		p->target_cpu = calloc((size_t)t->nr_cpus + 1, sizeof(bool));
-		if (!p->target_cpu) {
-			sp_stats_release(&p->stats);
-			sp_warmup_release(&p->wu);
-			sp_trace_close(t);
-			return sp_cli_fail(r->file, "out of memory");
-		}
-	}
-	obs.steps = pass_steps;
-	obs.wait = pass_wait;
-	obs.migration = pass_migration;
-	if (sp_view_opts_has_targets(&o->shared))
-		obs.run_info = pass_run;
-	obs.reset = pass_reset;
-	obs.data = p;
-	sp_pass_init_one(&pass, &obs);
-	ret = sp_cli_run(t, &pass, NULL);
-	if (!ret && p->has_wu && sp_warmup_finish(&p->wu))
-		p->has_wu = false;
-	if (ret) {
-		sp_stats_release(&p->stats);
-		sp_warmup_release(&p->wu);
-		free(p->target_cpu);
-		sp_trace_close(t);
-	}
-	return ret;
-}
+/* an interrupt or frequency record, its values kept beyond the callback */
+#define NOISE_MAX_VALUES	2
+#define NOISE_MAX_REQUESTS	8
 
-/*
- * The second pass with --target: what else took time on the CPUs the
- * targets ran on while they ran (from the first moment one was current to
- * the last), once the first pass has found those CPUs and that time.
- */
+struct noise_record {
+	uint64_t ts_ns;
+	int32_t cpu;
+	uint16_t extra;
+	bool has_str;
+	union sp_value values[NOISE_MAX_VALUES];
+	/* a string field; the trackers keep no more of a name (struct sp_irqtime_source) */
+	char str[32];
+};
+
 struct noise_pass {
 	const struct sp_cmp_opts *o;
 	struct sp_trace *t;
+	/* per request of the reader: whether its records are kept, how their values are read */
+	bool keep[NOISE_MAX_REQUESTS];
+	int kind[NOISE_MAX_REQUESTS][NOISE_MAX_VALUES];	/* enum sp_value_kind; -1 past the last */
+	struct noise_run *runs;
+	size_t nr_runs, alloc_runs;
+	struct noise_record *records;
+	size_t nr_records, alloc_records;
+	int has_irq;			/* sp_irqtime_request()'s answer */
+	struct sp_irqtime irq;
+	struct sp_power power;
+	/* told once the pass has ended */
 	const bool *target_cpu;
 	uint64_t t0_ns, t1_ns;
 	struct sp_cmp_noise *noise;
 	size_t nr_noise, alloc_noise;
-	struct sp_irqtime irq;
-	struct sp_power power;
 	int error;
 };
 
@@ -274,120 +254,278 @@ static bool on_target_cpu(const struct noise_pass *np, int cpu)
 	return cpu >= 0 && cpu < np->t->nr_cpus && np->target_cpu[cpu];
 }
 
-static void noise_run(void *data, const struct sp_run *r)
+/* keep the run of another task than the targets */
+static void noise_keep_run(void *data, const struct sp_run *r)
 {
 	struct noise_pass *np = data;
-	uint64_t t0 = r->start_ns > np->t0_ns ? r->start_ns : np->t0_ns;
-	uint64_t t1 = r->end_ns < np->t1_ns ? r->end_ns : np->t1_ns;
-	const char *comm;
+	const struct sp_model *m = &np->t->model;
+	const struct sp_task *task;
+	struct noise_run *nr;
 
-	if (r->pid == 0 || t1 <= t0 || !on_target_cpu(np, r->cpu))
+	if (r->pid == 0 || r->end_ns <= r->start_ns ||
+	    is_target_in(np->o, m, r->pid, run_comm(m, r)))
 		return;
-	comm = run_comm(&np->t->model, r);
-	if (!is_target_in(np->o, &np->t->model, r->pid, comm))
-		add_noise(np, SP_CMP_NOISE_TASK, r->cpu, comm, t1 - t0);
+	if (np->error || sp_grow_array(&np->runs, &np->alloc_runs, np->nr_runs + 1,
+				       sizeof(*np->runs))) {
+		np->error = -ENOMEM;
+		return;
+	}
+	nr = &np->runs[np->nr_runs++];
+	nr->start_ns = r->start_ns;
+	nr->end_ns = r->end_ns;
+	nr->cpu = r->cpu;
+	/* run_comm()'s name, kept by its id: the last name is the one of now */
+	task = r->start_comm ? NULL : sp_model_task(m, r->pid);
+	nr->comm = r->start_comm ? r->start_comm : task ? task->comm : 0;
 }
 
-static void noise_extra(void *data, const struct sp_event *ev)
+/* keep an interrupt or frequency record */
+static void noise_keep_record(void *data, const struct sp_event *ev)
 {
 	struct noise_pass *np = data;
+	struct noise_record *rec;
 
-	sp_irqtime_add(&np->irq, ev);
-	sp_power_add(&np->power, ev);
+	if (ev->extra >= NOISE_MAX_REQUESTS || !np->keep[ev->extra])
+		return;
+	if (np->error || sp_grow_array(&np->records, &np->alloc_records, np->nr_records + 1,
+				       sizeof(*np->records))) {
+		np->error = -ENOMEM;
+		return;
+	}
+	rec = &np->records[np->nr_records++];
+	memset(rec, 0, sizeof(*rec));
+	rec->ts_ns = ev->ts_ns;
+	rec->cpu = ev->cpu;
+	rec->extra = ev->extra;
+	for (int i = 0; i < NOISE_MAX_VALUES && np->kind[ev->extra][i] >= 0; i++) {
+		if (np->kind[ev->extra][i] != SP_VALUE_STR) {
+			rec->values[i] = ev->values[i];
+		} else if (ev->values[i].str) {
+			snprintf(rec->str, sizeof(rec->str), "%s", ev->values[i].str);
+			rec->has_str = true;
+		}
+	}
 }
 
 static void noise_reset(void *data)
 {
 	struct noise_pass *np = data;
 
-	np->nr_noise = 0;
-	sp_irqtime_reset(&np->irq);
-	sp_power_reset(&np->power);
+	np->nr_runs = 0;
+	np->nr_records = 0;
 }
 
-/* the second pass over @r->file: the noise of @p's targets, into @r */
-static int noise_pass(const struct sp_cmp_opts *o, const struct trace_pass *p,
-		      struct sp_cmp_run *r)
+/*
+ * Ask the reader of @t for the interrupt and frequency records, and note
+ * how the values of the records asked for are read.
+ */
+static int noise_request(struct noise_pass *np, struct sp_trace *t, struct sp_error *err)
 {
-	struct noise_pass np = { .o = o, .target_cpu = p->target_cpu };
-	struct sp_model_observer obs = { 0 };
-	struct sp_error err;
-	struct sp_pass pass;
-	struct sp_trace t;
-	int ret, irq;
+	int ret, req[sizeof(np->irq.req) / sizeof(np->irq.req[0]) + SP_POWER_NR_KINDS], nr = 0;
 
-	ret = sp_cli_open(&t, r->file);
+	ret = sp_irqtime_init(&np->irq, t->nr_cpus, 0, 0);
+	if (!ret)
+		ret = sp_power_init(&np->power, t->nr_cpus, 0, 0);
+	np->has_irq = ret ? ret : sp_irqtime_request(&np->irq, t->reader, err);
+	ret = np->has_irq < 0 ? np->has_irq : sp_power_request(&np->power, t->reader, true,
+								 false, err);
 	if (ret)
 		return ret;
-	np.t = &t;
-	np.t0_ns = p->target_first_ns;
-	np.t1_ns = p->target_last_ns;
-	sp_error_clear(&err);
-	ret = sp_irqtime_init(&np.irq, t.nr_cpus, np.t0_ns, np.t1_ns);
-	if (!ret)
-		ret = sp_power_init(&np.power, t.nr_cpus, np.t0_ns, np.t1_ns);
-	irq = ret ? ret : sp_irqtime_request(&np.irq, t.reader, &err);
-	ret = irq < 0 ? irq : sp_power_request(&np.power, t.reader, true, false, &err);
-	if (!ret) {
-		obs.run_info = noise_run;
-		obs.extra = noise_extra;
-		obs.reset = noise_reset;
-		obs.data = &np;
-		sp_pass_init_one(&pass, &obs);
-		/* the first pass reported what is odd in the trace already */
-		ret = sp_trace_run(&t, &pass, NULL, &err);
-	}
-	if (!ret)
-		ret = np.error ? np.error : np.irq.error;
-	if (ret) {
-		if (!err.code)
-			err.code = ret;
-		sp_cli_error(r->file, &err);
-		ret = SP_EXIT_FAILURE;
-		goto out;
-	}
-	sp_power_finish(&np.power, t.model.end_ns);
-	for (size_t i = 0; i < np.irq.nr_src; i++) {
-		const struct sp_irqtime_source *s = &np.irq.src[i];
+	memset(np->kind, 0xff, sizeof(np->kind));
+	for (size_t k = 0; k < sizeof(np->irq.req) / sizeof(np->irq.req[0]); k++)
+		req[nr++] = np->irq.req[k];
+	for (int k = 0; k < SP_POWER_NR_KINDS; k++)
+		req[nr++] = np->power.request[k];
+	for (int k = 0; k < nr; k++) {
+		if (req[k] < 0)
+			continue;
+		if (req[k] >= NOISE_MAX_REQUESTS)
+			return -E2BIG;
+		np->keep[req[k]] = true;
+		for (int i = 0; i < NOISE_MAX_VALUES; i++) {
+			int kind = sp_reader_value_kind(t->reader, req[k], i);
 
-		if (s->ns && on_target_cpu(&np, s->cpu))
-			add_noise(&np, s->kind == SP_IRQTIME_IRQ ? SP_CMP_NOISE_IRQ :
+			np->kind[req[k]][i] = kind < 0 ? -1 : kind;
+			if (kind < 0)
+				break;
+		}
+	}
+	return 0;
+}
+/*
+ * Once the pass has ended: the noise of @p's targets from what @np kept,
+ * told to the trackers over the targets' time, into @r.
+ */
+static int noise_finish(struct noise_pass *np, const struct trace_pass *p, struct sp_cmp_run *r)
+{
+	const struct sp_trace *t = np->t;
+	union sp_value values[NOISE_MAX_VALUES];
+	struct sp_event ev;
+	size_t i;
+
+	if (np->error)
+		return sp_cli_fail(r->file, "out of memory");
+	np->target_cpu = p->target_cpu;
+	np->t0_ns = p->target_first_ns;
+	np->t1_ns = p->target_last_ns;
+	for (i = 0; i < np->nr_runs; i++) {
+		const struct noise_run *nr = &np->runs[i];
+		uint64_t t0 = nr->start_ns > np->t0_ns ? nr->start_ns : np->t0_ns;
+		uint64_t t1 = nr->end_ns < np->t1_ns ? nr->end_ns : np->t1_ns;
+
+		if (t1 > t0 && on_target_cpu(np, nr->cpu))
+			add_noise(np, SP_CMP_NOISE_TASK, nr->cpu, sp_model_str(&t->model, nr->comm),
+				  t1 - t0);
+	}
+	/* the window of the trackers is known only now */
+	np->irq.w0_ns = np->power.w0_ns = np->t0_ns;
+	np->irq.w1_ns = np->power.w1_ns = np->t1_ns;
+	sp_irqtime_reset(&np->irq);
+	sp_power_reset(&np->power);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SP_EV_EXTRA;
+	ev.values = values;
+	for (i = 0; i < np->nr_records; i++) {
+		const struct noise_record *rec = &np->records[i];
+
+		ev.ts_ns = rec->ts_ns;
+		ev.cpu = rec->cpu;
+		ev.extra = rec->extra;
+		for (int v = 0; v < NOISE_MAX_VALUES; v++) {
+			values[v] = rec->values[v];
+			if (np->kind[rec->extra][v] == SP_VALUE_STR)
+				values[v].str = rec->has_str ? rec->str : NULL;
+		}
+		sp_irqtime_add(&np->irq, &ev);
+		sp_power_add(&np->power, &ev);
+	}
+	if (np->irq.error)
+		np->error = np->irq.error;
+	sp_power_finish(&np->power, t->model.end_ns);
+	for (i = 0; i < np->irq.nr_src; i++) {
+		const struct sp_irqtime_source *s = &np->irq.src[i];
+
+		if (s->ns && on_target_cpu(np, s->cpu))
+			add_noise(np, s->kind == SP_IRQTIME_IRQ ? SP_CMP_NOISE_IRQ :
 				  SP_CMP_NOISE_SOFTIRQ, s->cpu, s->name, s->ns);
 	}
-	r->target_cpus = sp_alloc_array((size_t)t.nr_cpus + 1, sizeof(*r->target_cpus));
-	if (np.error || !r->target_cpus) {
-		ret = sp_cli_fail(r->file, "out of memory");
-		goto out;
-	}
-	for (int c = 0; c < t.nr_cpus; c++)
-		if (np.target_cpu[c])
+	r->target_cpus = sp_alloc_array((size_t)t->nr_cpus + 1, sizeof(*r->target_cpus));
+	if (np->error || !r->target_cpus)
+		return sp_cli_fail(r->file, "out of memory");
+	for (int c = 0; c < t->nr_cpus; c++)
+		if (np->target_cpu[c])
 			r->target_cpus[r->nr_target_cpus++] = c;
-	r->has_freq = sp_power_spread(&np.power, np.target_cpu, &r->freq_mean_khz,
+	r->has_freq = sp_power_spread(&np->power, np->target_cpu, &r->freq_mean_khz,
 				      &r->freq_spread) > 0;
 	r->has_noise = true;
-	r->targets_ns[0] = np.t0_ns;
-	r->targets_ns[1] = np.t1_ns;
-	r->has_irq = irq > 0;
-	r->noise = np.noise;
-	r->nr_noise = np.nr_noise;
-	np.noise = NULL;
-out:
-	free(np.noise);
-	sp_irqtime_release(&np.irq);
-	sp_power_release(&np.power);
-	sp_trace_close(&t);
+	r->targets_ns[0] = np->t0_ns;
+	r->targets_ns[1] = np->t1_ns;
+	r->has_irq = np->has_irq > 0;
+	r->noise = np->noise;
+	r->nr_noise = np->nr_noise;
+	np->noise = NULL;
+	return SP_EXIT_OK;
+}
+
+static void noise_release(struct noise_pass *np)
+{
+	free(np->runs);
+	free(np->records);
+	free(np->noise);
+	sp_irqtime_release(&np->irq);
+	sp_power_release(&np->power);
+	memset(np, 0, sizeof(*np));
+}
+
+/* forget what the pass gathered, and close the trace */
+static void load_release(struct trace_pass *p, struct noise_pass *np, struct sp_trace *t)
+{
+	sp_stats_release(&p->stats);
+	sp_warmup_release(&p->wu);
+	free(p->target_cpu);
+	memset(p, 0, sizeof(*p));
+	noise_release(np);
+	sp_trace_close(t);
+}
+
+/*
+ * The one pass over the trace @r->file: the run's numbers from @from_ns on
+ * (an offset into its window), its warm-up series over the whole window,
+ * and with --target what the noise is made of.  On failure nothing is
+ * left open.
+ */
+static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t from_ns,
+		     struct trace_pass *p, struct noise_pass *np, struct sp_trace *t)
+{
+	struct sp_model_observer obs = { 0 }, noise = { 0 };
+	bool targets = sp_view_opts_has_targets(&o->shared);
+	struct sp_error err;
+	struct sp_pass pass;
+	int ret;
+
+	ret = sp_cli_open(t, r->file);
+	if (ret)
+		return ret;
+	p->o = o;
+	p->t = t;
+	np->o = o;
+	np->t = t;
+	if (t->end_ns > t->window_start_ns && from_ns >= t->end_ns - t->window_start_ns) {
+		sp_trace_close(t);
+		return sp_cli_fail(r->file, "--skip-warmup skips the whole run (%.6f s)",
+				   (t->end_ns - t->window_start_ns) / 1e9);
+	}
+	p->from_ns = t->window_start_ns + from_ns;
+	sp_stats_init(&p->stats, p->from_ns, t->end_ns, t->nr_cpus);
+	p->has_wu = !sp_warmup_init(&p->wu, t->window_start_ns, t->end_ns, SP_WARMUP_WINDOWS);
+	sp_pass_init(&pass);
+	obs.steps = pass_steps;
+	obs.wait = pass_wait;
+	obs.migration = pass_migration;
+	obs.reset = pass_reset;
+	obs.data = p;
+	if (targets) {
+		obs.run_info = pass_run;
+		noise.run_info = noise_keep_run;
+		noise.extra = noise_keep_record;
+		noise.reset = noise_reset;
+		noise.data = np;
+		p->target_cpu = calloc((size_t)t->nr_cpus + 1, sizeof(bool));
+		if (!p->target_cpu) {
+			load_release(p, np, t);
+			return sp_cli_fail(r->file, "out of memory");
+		}
+		sp_error_clear(&err);
+		ret = noise_request(np, t, &err);
+		if (ret) {
+			if (!err.code)
+				err.code = ret;
+			sp_cli_error(r->file, &err);
+			load_release(p, np, t);
+			return SP_EXIT_FAILURE;
+		}
+	}
+	sp_pass_add(&pass, &obs);
+	if (targets)
+		sp_pass_add(&pass, &noise);
+	ret = sp_cli_run(t, &pass, NULL);
+	if (!ret && p->has_wu && sp_warmup_finish(&p->wu))
+		p->has_wu = false;
+	if (ret)
+		load_release(p, np, t);
 	return ret;
 }
 
 int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 {
 	struct trace_pass p = { 0 };
+	struct noise_pass np = { 0 };
 	struct sp_trace t;
 	uint64_t dur_ns, win_ns;
 	size_t i;
 	int ret, sorted;
 
-	ret = load_pass(o, r, o->skip_warmup == SP_CMP_SKIP_TIME ? o->skip_ns : 0, &p, &t);
+	ret = load_pass(o, r, o->skip_warmup == SP_CMP_SKIP_TIME ? o->skip_ns : 0, &p, &np, &t);
 	if (ret)
 		return ret;
 	r->has_warmup = p.has_wu;
@@ -395,12 +533,8 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 	r->warmup_by = p.has_wu ? p.wu.by : 0;
 	/* auto: the numbers again, from where this run settled */
 	if (o->skip_warmup == SP_CMP_SKIP_AUTO && r->warmup_ns) {
-		sp_stats_release(&p.stats);
-		sp_warmup_release(&p.wu);
-		free(p.target_cpu);
-		sp_trace_close(&t);
-		memset(&p, 0, sizeof(p));
-		ret = load_pass(o, r, r->warmup_ns, &p, &t);
+		load_release(&p, &np, &t);
+		ret = load_pass(o, r, r->warmup_ns, &p, &np, &t);
 		if (ret)
 			return ret;
 	}
@@ -471,12 +605,9 @@ int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
 		r->samples[i] = (double)r->waits[i];
 	r->nr_samples = o->no_shift ? 0 : r->nr_waits;
 	if (sp_view_opts_has_targets(&o->shared))
-		ret = noise_pass(o, &p, r);
+		ret = noise_finish(&np, &p, r);
 out:
-	sp_stats_release(&p.stats);
-	sp_warmup_release(&p.wu);
-	free(p.target_cpu);
-	sp_trace_close(&t);
+	load_release(&p, &np, &t);
 	return ret;
 }
 
