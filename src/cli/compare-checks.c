@@ -21,20 +21,29 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/cli/compare.h"
 
-static const char *const check_keys[SP_CMP_NR_CHECK_KINDS] = {
-	[SP_CMP_CHECK_FEW_RUNS] = "few_runs",
-	[SP_CMP_CHECK_LOST] = "lost_events",
-	[SP_CMP_CHECK_REPAIRS] = "repairs",
-	[SP_CMP_CHECK_CENSORED] = "censored_waits",
-	[SP_CMP_CHECK_CONTRADICTED] = "contradicted_waits",
-	[SP_CMP_CHECK_CV] = "unstable",
-	[SP_CMP_CHECK_WARMUP] = "warmup",
-	[SP_CMP_CHECK_NOISE] = "noise",
+/* Each kind of check: its JSON key, and its title above the table. */
+static const struct {
+	const char *key;
+	const char *title;
+} check_names[SP_CMP_NR_CHECK_KINDS] = {
+	[SP_CMP_CHECK_FEW_RUNS] = { "few_runs", "too few" },
+	[SP_CMP_CHECK_LOST] = { "lost_events", "lost events" },
+	[SP_CMP_CHECK_REPAIRS] = { "repairs", "repairs" },
+	[SP_CMP_CHECK_CENSORED] = { "censored_waits", "censored waits" },
+	[SP_CMP_CHECK_CONTRADICTED] = { "contradicted_waits", "contradicted waits" },
+	[SP_CMP_CHECK_CV] = { "unstable", "unstable" },
+	[SP_CMP_CHECK_WARMUP] = { "warmup", "warm-up" },
+	[SP_CMP_CHECK_NOISE] = { "noise", "noise" },
 };
 
 const char *sp_cmp_check_key(enum sp_cmp_check_kind kind)
 {
-	return check_keys[kind];
+	return check_names[kind].key;
+}
+
+const char *sp_cmp_check_title(enum sp_cmp_check_kind kind)
+{
+	return check_names[kind].title;
 }
 
 /* A check's line, grown piece by piece; truncated past its end. */

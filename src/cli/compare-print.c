@@ -30,16 +30,12 @@ static void json_num(double v)
 	printf("%.*g", prec, v);
 }
 
-static const char *const check_titles[SP_CMP_NR_CHECK_KINDS] = {
-	[SP_CMP_CHECK_FEW_RUNS] = "too few",
-	[SP_CMP_CHECK_LOST] = "lost events",
-	[SP_CMP_CHECK_REPAIRS] = "repairs",
-	[SP_CMP_CHECK_CENSORED] = "censored waits",
-	[SP_CMP_CHECK_CONTRADICTED] = "contradicted waits",
-	[SP_CMP_CHECK_CV] = "unstable",
-	[SP_CMP_CHECK_WARMUP] = "warm-up",
-	[SP_CMP_CHECK_NOISE] = "noise",
-};
+/* ", \"@key\": @v", @v as json_num() writes it */
+static void json_key(const char *key, double v)
+{
+	printf(", \"%s\": ", key);
+	json_num(v);
+}
 
 static const char *const verdict_names[] = {
 	[SP_CMP_SAME] = "same",
@@ -191,8 +187,7 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 			printf(", \"skipped_ns\": %llu", (unsigned long long)run->skipped_ns);
 			print_other_tasks(run);
 			for (k = 0; k < SP_CMP_NR_TRACE_METRICS; k++) {
-				printf(", \"%s\": ", sp_cmp_trace_metrics[k].key);
-				json_num(run->m[k]);
+				json_key(sp_cmp_trace_metrics[k].key, run->m[k]);
 			}
 			printf("}");
 		}
@@ -213,26 +208,18 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 		for (i = 0; i < 2; i++) {
 			const struct sp_runs_summary *s = &cm->sum[i];
 
-			printf(", \"%s\": {\"n\": %zu, \"median\": ", i ? "b" : "a", s->nr);
-			json_num(s->nr ? s->median : NAN);
-			printf(", \"ci_low\": ");
-			json_num(s->has_ci ? s->ci_lo : NAN);
-			printf(", \"ci_high\": ");
-			json_num(s->has_ci ? s->ci_hi : NAN);
-			printf(", \"mean\": ");
-			json_num(s->nr ? s->mean : NAN);
-			printf(", \"sd\": ");
-			json_num(s->nr ? s->sd : NAN);
-			printf(", \"cv\": ");
-			json_num(s->nr ? s->cv : NAN);
-			printf(", \"min\": ");
-			json_num(s->nr ? s->min : NAN);
-			printf(", \"max\": ");
-			json_num(s->nr ? s->max : NAN);
+			printf(", \"%s\": {\"n\": %zu", i ? "b" : "a", s->nr);
+			json_key("median", s->nr ? s->median : NAN);
+			json_key("ci_low", s->has_ci ? s->ci_lo : NAN);
+			json_key("ci_high", s->has_ci ? s->ci_hi : NAN);
+			json_key("mean", s->nr ? s->mean : NAN);
+			json_key("sd", s->nr ? s->sd : NAN);
+			json_key("cv", s->nr ? s->cv : NAN);
+			json_key("min", s->nr ? s->min : NAN);
+			json_key("max", s->nr ? s->max : NAN);
 			printf("}");
 		}
-		printf(", \"change\": ");
-		json_num(cm->change);
+		json_key("change", cm->change);
 		printf(", \"change_ci\": ");
 		if (cm->has_change_ci) {
 			printf("[");
@@ -243,20 +230,15 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 		} else {
 			printf("null");
 		}
-		printf(", \"u\": ");
-		json_num(cm->mw.u_a);
-		printf(", \"p_value\": ");
-		json_num(cm->mw.p);
+		json_key("u", cm->mw.u_a);
+		json_key("p_value", cm->mw.p);
 		printf(", \"significant\": %s, \"superiority\": ", cm->significant ? "true" : "false");
 		if (cm->has_sup) {
 			printf("{\"p\": ");
 			json_num(cm->sup.p);
-			printf(", \"se\": ");
-			json_num(cm->sup.se);
-			printf(", \"ci_low\": ");
-			json_num(cm->sup.ci_lo);
-			printf(", \"ci_high\": ");
-			json_num(cm->sup.ci_hi);
+			json_key("se", cm->sup.se);
+			json_key("ci_low", cm->sup.ci_lo);
+			json_key("ci_high", cm->sup.ci_hi);
 			printf("}");
 		} else {
 			printf("null");
@@ -273,16 +255,11 @@ void sp_cmp_print_json(const struct sp_cmp *c)
 
 		printf("%s\n    {\"q\": %.1f, \"a\": ", k ? "," : "", d->q);
 		json_num(d->a);
-		printf(", \"b\": ");
-		json_num(d->b);
-		printf(", \"diff\": ");
-		json_num(d->diff);
-		printf(", \"ci_low\": ");
-		json_num(d->ci_lo);
-		printf(", \"ci_high\": ");
-		json_num(d->ci_hi);
-		printf(", \"p_value\": ");
-		json_num(d->p);
+		json_key("b", d->b);
+		json_key("diff", d->diff);
+		json_key("ci_low", d->ci_lo);
+		json_key("ci_high", d->ci_hi);
+		json_key("p_value", d->p);
 		printf(", \"significant\": %s, \"withheld\": ", d->significant ? "true" : "false");
 		if (d->support == SP_SHIFT_SUPPORTED) {
 			printf("null");
@@ -440,7 +417,7 @@ void sp_cmp_print_text(const struct sp_cmp *c)
 	if (c->nr_checks) {
 		printf("checks of the samples:\n");
 		for (k = 0; k < c->nr_checks; k++) {
-			snprintf(line, sizeof(line), "%s: %s", check_titles[c->checks[k].kind],
+			snprintf(line, sizeof(line), "%s: %s", sp_cmp_check_title(c->checks[k].kind),
 				 c->checks[k].text);
 			print_wrapped(line, 2, 96);
 		}

@@ -222,6 +222,24 @@ struct noise_pass {
 	int error;
 };
 
+/*
+ * A new element at the end of the growable @array (a pointer to its
+ * first element), zeroed; NULL when out of memory, which @np then keeps
+ */
+static void *noise_push(struct noise_pass *np, void *array, size_t *alloc, size_t *nr,
+			size_t size)
+{
+	char *e;
+
+	if (np->error || sp_grow_array(array, alloc, *nr + 1, size)) {
+		np->error = -ENOMEM;
+		return NULL;
+	}
+	e = *(char **)array + (*nr)++ * size;
+	memset(e, 0, size);
+	return e;
+}
+
 /* @ns more of @name, of @kind, on @cpu */
 static void add_noise(struct noise_pass *np, enum sp_cmp_noise_kind kind, int cpu,
 		      const char *name, uint64_t ns)
@@ -236,13 +254,9 @@ static void add_noise(struct noise_pass *np, enum sp_cmp_noise_kind kind, int cp
 			return;
 		}
 	}
-	if (np->error || sp_grow_array(&np->noise, &np->alloc_noise, np->nr_noise + 1,
-				       sizeof(*np->noise))) {
-		np->error = -ENOMEM;
+	n = noise_push(np, &np->noise, &np->alloc_noise, &np->nr_noise, sizeof(*n));
+	if (!n)
 		return;
-	}
-	n = &np->noise[np->nr_noise++];
-	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	snprintf(n->name, sizeof(n->name), "%s", *name ? name : "?");
 	n->cpu = cpu;
@@ -261,22 +275,17 @@ static void noise_keep_run(void *data, const struct sp_run *r)
 	const struct sp_model *m = &np->t->model;
 	const struct sp_task *task;
 	struct noise_run *nr;
+	uint32_t comm;
 
 	if (r->pid == 0 || r->end_ns <= r->start_ns ||
 	    is_target_in(np->o, m, r->pid, run_comm(m, r)))
 		return;
-	if (np->error || sp_grow_array(&np->runs, &np->alloc_runs, np->nr_runs + 1,
-				       sizeof(*np->runs))) {
-		np->error = -ENOMEM;
-		return;
-	}
-	nr = &np->runs[np->nr_runs++];
-	nr->start_ns = r->start_ns;
-	nr->end_ns = r->end_ns;
-	nr->cpu = r->cpu;
 	/* run_comm()'s name, kept by its id: the last name is the one of now */
 	task = r->start_comm ? NULL : sp_model_task(m, r->pid);
-	nr->comm = r->start_comm ? r->start_comm : task ? task->comm : 0;
+	comm = r->start_comm ? r->start_comm : task ? task->comm : 0;
+	nr = noise_push(np, &np->runs, &np->alloc_runs, &np->nr_runs, sizeof(*nr));
+	if (nr)
+		*nr = (struct noise_run){ r->start_ns, r->end_ns, r->cpu, comm };
 }
 
 /* keep an interrupt or frequency record */
@@ -287,13 +296,9 @@ static void noise_keep_record(void *data, const struct sp_event *ev)
 
 	if (ev->extra >= NOISE_MAX_REQUESTS || !np->keep[ev->extra])
 		return;
-	if (np->error || sp_grow_array(&np->records, &np->alloc_records, np->nr_records + 1,
-				       sizeof(*np->records))) {
-		np->error = -ENOMEM;
+	rec = noise_push(np, &np->records, &np->alloc_records, &np->nr_records, sizeof(*rec));
+	if (!rec)
 		return;
-	}
-	rec = &np->records[np->nr_records++];
-	memset(rec, 0, sizeof(*rec));
 	rec->ts_ns = ev->ts_ns;
 	rec->cpu = ev->cpu;
 	rec->extra = ev->extra;

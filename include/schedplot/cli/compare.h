@@ -290,6 +290,14 @@ void sp_cmp_checks(struct sp_cmp *c);
 const char *sp_cmp_check_key(enum sp_cmp_check_kind kind);
 
 /**
+ * sp_cmp_check_title - the title of a kind of check, above the table
+ * @kind: the kind
+ *
+ * Return: a static string.
+ */
+const char *sp_cmp_check_title(enum sp_cmp_check_kind kind);
+
+/**
  * sp_cmp_print_text - the table, benchstat's way, and the shift function
  * @c: the computed comparison
  *
