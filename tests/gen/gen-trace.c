@@ -44,6 +44,17 @@
  * another CPU wakes it onto its own CPU, where it waits behind the waker;
  * the truth then lists every wakeup that left an idle previous CPU, with
  * its waker, CPUs and wait, the scripted ones with their kworker's run.
+ *
+ * --script FILE writes, instead of a simulation, the records FILE lists,
+ * for small traces whose numbers are worked out by hand (no truth file):
+ *
+ *	cpus N					the trace's CPUs (first)
+ *	task PID COMM				a name, for the records and cmdlines
+ *	TS CPU COMMON switch PREV STATE NEXT	sched_switch, STATE R or S
+ *	TS CPU COMMON wakeup PID TARGET		sched_wakeup
+ *	TS CPU COMMON migrate PID FROM TO	sched_migrate_task
+ *
+ * TS in ns, COMMON the record's common_pid; '#' begins a comment.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
@@ -1244,8 +1255,131 @@ static const char usage[] =
 	"      --topology FILE     where the topology goes (default FILE.dat.lscpu)\n"
 	"      --topology-markers  also save the topology in the trace, as schedplot\n"
 	"                          record does (ftrace:print records)\n"
+	"      --script FILE       write the records FILE lists instead (no truth;\n"
+	"                          the format is in gen-trace.c's opening comment)\n"
 	"  -o, --output FILE       the trace\n"
 	"  -h, --help              this help\n";
+
+#define SCRIPT_TASKS	64
+
+/* A --script FILE's names: pid -> comm. */
+struct script_names {
+	int pid[SCRIPT_TASKS];
+	char comm[SCRIPT_TASKS][16];
+	int nr;
+};
+
+static const char *script_comm(const struct script_names *n, int pid)
+{
+	for (int i = 0; i < n->nr; i++)
+		if (n->pid[i] == pid)
+			return n->comm[i];
+	return pid ? "task" : "swapper";
+}
+
+/* One record line of a --script FILE, written; -1 on a line it cannot read. */
+static int script_record(struct sp_writer *w, const struct script_names *n, const char *line,
+			 int nr_cpus, struct sp_error *err)
+{
+	unsigned long long ts;
+	int cpu, common, a, b, c, len = 0;
+	char what[16], state[4];
+	struct sp_event ev = { .target_cpu = -1, .orig_cpu = -1, .other_pid = -1 };
+
+	if (sscanf(line, "%llu %d %d %15s %n", &ts, &cpu, &common, what, &len) != 4 ||
+	    cpu < 0 || cpu >= nr_cpus)
+		return -1;
+	line += len;
+	ev.ts_ns = ts;
+	ev.cpu = cpu;
+	ev.common_pid = common;
+	if (!strcmp(what, "switch") && sscanf(line, "%d %3s %d", &a, state, &b) == 3 &&
+	    (!strcmp(state, "R") || !strcmp(state, "S"))) {
+		ev.type = SP_EV_SWITCH;
+		ev.pid = a;
+		ev.other_pid = b;
+		ev.comm = script_comm(n, a);
+		ev.other_comm = script_comm(n, b);
+		ev.prev_runnable = state[0] == 'R';
+	} else if (!strcmp(what, "wakeup") && sscanf(line, "%d %d", &a, &b) == 2) {
+		ev.type = SP_EV_WAKEUP;
+		ev.pid = a;
+		ev.comm = script_comm(n, a);
+		ev.target_cpu = b;
+	} else if (!strcmp(what, "migrate") && sscanf(line, "%d %d %d", &a, &b, &c) == 3) {
+		ev.type = SP_EV_MIGRATE;
+		ev.pid = a;
+		ev.comm = script_comm(n, a);
+		ev.orig_cpu = b;
+		ev.target_cpu = c;
+	} else {
+		return -1;
+	}
+	return sp_writer_write_event(w, &ev, err) ? -2 : 0;
+}
+
+/* --script: the records @path lists, into @out.  Return: the exit status. */
+static int write_script(const char *path, const char *out, struct sp_writer_options *wo)
+{
+	struct script_names n = { .nr = 0 };
+	struct sp_writer *w = NULL;
+	struct sp_error err = { 0 };
+	char line[256];
+	int lineno = 0, ret = 0, pid;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "gen-trace: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char *hash = strchr(line, '#'), comm[16];
+		int nr_cpus;
+
+		lineno++;
+		if (hash)
+			*hash = 0;
+		if (strspn(line, " \t\n") == strlen(line))
+			continue;
+		if (!w && sscanf(line, " cpus %d", &nr_cpus) == 1 && nr_cpus > 0 &&
+		    nr_cpus <= MAX_CPUS) {
+			wo->nr_cpus = nr_cpus;
+			w = sp_writer_open(out, wo, &err);
+			if (!w || sp_writer_add_sched_formats(w, &err) ||
+			    sp_writer_add_cmdline(w, 0, "<idle>", &err))
+				ret = 1;
+		} else if (w && sscanf(line, " task %d %15s", &pid, comm) == 2 &&
+			   n.nr < SCRIPT_TASKS) {
+			n.pid[n.nr] = pid;
+			snprintf(n.comm[n.nr++], sizeof(n.comm[0]), "%s", comm);
+			if (sp_writer_add_cmdline(w, pid, comm, &err))
+				ret = 1;
+		} else if (!w || (ret = script_record(w, &n, line, wo->nr_cpus, &err)) == -1) {
+			fprintf(stderr, "gen-trace: %s:%d: cannot read this line (%s)\n", path,
+				lineno, w ? "a record" : "\"cpus N\" first");
+			ret = 2;
+		} else if (ret) {
+			ret = 1;
+		}
+	}
+	fclose(f);
+	if (ret == 1)
+		fprintf(stderr, "gen-trace: %s: %s\n", out, err.msg[0] ? err.msg : "out of memory");
+	if (!w) {
+		if (!ret)
+			fprintf(stderr, "gen-trace: %s: no records\n", path);
+		return ret ? ret : 2;
+	}
+	if (ret) {
+		sp_writer_abort(w);
+		return ret;
+	}
+	if (sp_writer_close(w, &err)) {
+		fprintf(stderr, "gen-trace: %s: %s\n", out, err.msg);
+		return 1;
+	}
+	return 0;
+}
 
 static bool parse_num(const char *s, double min, double max, double *v)
 {
@@ -1278,6 +1412,7 @@ int main(int argc, char **argv)
 		{ "topology", required_argument, NULL, 'P' },
 		{ "topology-markers", no_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "script", required_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1285,7 +1420,7 @@ int main(int argc, char **argv)
 	struct sim s = { .nr_cpus = 8, .nr_sockets = 1, .seconds_ns = 1000000000ull,
 			 .max_events = 100000, .scale = 1, .nr_freqs = 4 };
 	struct sim cal;
-	const char *out = NULL, *truth = NULL, *topo = NULL;
+	const char *out = NULL, *truth = NULL, *topo = NULL, *script = NULL;
 	char *truth_buf = NULL, *topo_buf = NULL;
 	double v, rate;
 	bool markers = false;
@@ -1372,6 +1507,9 @@ int main(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'Z':
+			script = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -1380,6 +1518,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (script && out && optind == argc)
+		return write_script(script, out, &wo);
 	if (s.nr_scripts && s.messaging) {
 		fprintf(stderr, "gen-trace: --misplace scripts the hpc workload\n");
 		return 2;
