@@ -12,6 +12,7 @@
 
 #include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/chain.h"
+#include "schedplot/analysis/losttime.h"
 #include "schedplot/analysis/sleeps.h"
 #include "schedplot/analysis/stats.h"
 #include "schedplot/cli/cli.h"
@@ -58,6 +59,7 @@ struct stats_scope {
 	bool chained;
 	struct sp_behind_entry *chain_ns, *chain_count;
 	size_t nr_chain_ns, nr_chain_count;
+	struct sp_lost_time lost;	/* SchedViz's lost time: wall, per CPU, per thread */
 };
 
 static void scope_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -973,6 +975,9 @@ static void print_json(const struct sp_trace *t, const struct sp_stats *s,
 	       (unsigned long long)s->idle_while_waiting_ns);
 	printf("  \"lost_cpu_ns\": %llu,\n  \"lost_fraction\": %.9g,\n",
 	       (unsigned long long)s->lost_cpu_ns, sp_stats_lost_fraction(s));
+	printf("  \"lost_time_ns\": {\"wall\": %llu, \"per_cpu\": %llu, \"per_thread\": %llu},\n",
+	       (unsigned long long)sc->lost.wall_ns, (unsigned long long)sc->lost.per_cpu_ns,
+	       (unsigned long long)sc->lost.per_thread_ns);
 	/* no samples have no statistics: null, not a 0 that reads as measured */
 	if (s->latency.n)
 		printf("  \"wakeup_latency_ns\": {\"count\": %llu, \"mean\": %llu, "
@@ -1117,6 +1122,11 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 	printf("lost capacity       %s of CPU time, %.2f%% of %d CPUs x the window (CPUs that "
 	       "idled while a task waited)\n", sp_cli_format_duration(b1, 32, s->lost_cpu_ns),
 	       100 * sp_stats_lost_fraction(s), sc->nr_cpus);
+	printf("lost time           wall %s, per CPU %s, per thread %s (a CPU idled while "
+	       "another ran with tasks waiting for it)\n",
+	       sp_cli_format_duration(b1, 32, sc->lost.wall_ns),
+	       sp_cli_format_duration(b2, 32, sc->lost.per_cpu_ns),
+	       sp_cli_format_duration(b3, 32, sc->lost.per_thread_ns));
 	c = sc->nr_cpus > 1 ? sp_view_opts_one_cpu(sc->opts, m) : -1;
 	if (c >= 0)
 		printf("                    all runs of the tasks counted were on CPU %d: if they "
@@ -1363,6 +1373,9 @@ static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
 			return sp_cli_fail(t->path, "out of memory");
 		sc->has_spans = true;
 	}
+	/* the time lost to CPUs that idled while others were overloaded */
+	if (sp_lost_time_init(&sc->lost, &sc->scope, t0, sc->opts->t1_ns, t->nr_cpus))
+		return sp_cli_fail(t->path, "out of memory");
 	/* who each wait counted waited behind */
 	if (sp_antagonists_init(&sc->hist, t->nr_cpus))
 		return sp_cli_fail(t->path, "out of memory");
@@ -1403,6 +1416,8 @@ static void stats_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 		sp_chain_observer(&sc->chain, &obs);
 		sp_pass_add(&pass->pass, &obs);
 	}
+	sp_lost_time_observer(&sc->lost, &obs);
+	sp_pass_add(&pass->pass, &obs);
 	pass->filter = &sc->filter;
 }
 
@@ -1423,6 +1438,8 @@ static int stats_finish(struct sp_view_run *run)
 	if (sc->chained)
 		sp_chain_finish(&sc->chain);
 	sp_stats_finish(s);
+	if (sp_lost_time_finish(&sc->lost))
+		return sp_cli_fail(t->path, "out of memory keeping the CPUs' idle and busy time");
 	if (s->power)
 		sp_power_finish(s->power, t->model.end_ns);
 	if (s->lat_error)
@@ -1469,6 +1486,7 @@ static void stats_release(struct sp_view_run *run)
 	free(sc->chain_ns);
 	free(sc->chain_count);
 	sp_chain_release(&sc->chain);
+	sp_lost_time_release(&sc->lost);
 	sp_sleeps_release(&sc->sleeps);
 	sp_behind_table_release(&sc->behind.table);
 	sp_antagonists_release(&sc->hist);

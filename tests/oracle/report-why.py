@@ -36,7 +36,20 @@ from that report's text, read here:
     and "-1" for the rest (the CPU ran no other task).  With --window T0
     T1 each piece is cut to [T0, T1].
 
-Usage: report-why.py [--trace-cmd PROG] [--sleeps | --chain [--window T0 T1]] FILE
+  * lost time (--lost SCOPE, doc/design.md "Lost time", after SchedViz): at
+    each moment a CPU is idle when it runs pid 0 and no task waits for
+    it, overloaded when it runs another task and some task waits for it
+    (a wait is for the CPU of the run it ended in); with I idle CPUs, O
+    overloaded ones and W tasks waiting for those, "wall" is the time
+    with I > 0 and O > 0, "per CPU" the integral of min(I, O), "per
+    thread" that of min(I, W).  Each elementary interval between two
+    changes is judged from every CPU's state afresh.  Each SCOPE,
+    "T0:T1:CPUS:PIDS", cuts it to the window [T0, T1], counts only the
+    CPUs C,C... (and the waits for them) and only the waits of the tasks
+    P,P...; an empty part leaves that out.
+
+Usage: report-why.py [--trace-cmd PROG] [--sleeps | --chain [--window T0 T1] |
+                     --lost SCOPE [--lost SCOPE...]] FILE
 Prints one line per wait that ended: "START PID CPU DUR CONTRADICTED
 PLACED ANTAGONISTS", START and DUR in ns, CONTRADICTED 0 or 1, PLACED the
 CPU of its first placement, ANTAGONISTS "pid:ns,pid:ns..." sorted by time
@@ -45,7 +58,8 @@ one line per sleep that ended instead: "START PID STATE DUR WAKER" (STATE
 S, D or other; WAKER a pid, irq, softirq, or -1 for none).  With --chain,
 one line per task and cause: "PID KIND WHO PIECES NS" (KIND ran, cpu, S,
 D, other or unknown; WHO the antagonist or the waker, -1 for none), and
-"PID total - - NS" for its time followed.
+"PID total - - NS" for its time followed.  With --lost, one line per
+SCOPE: "WALL PER_CPU PER_THREAD", in ns.
 """
 
 import argparse
@@ -72,6 +86,7 @@ def main():
     ap.add_argument("--sleeps", action="store_true")
     ap.add_argument("--chain", action="store_true")
     ap.add_argument("--window", nargs=2, type=int, default=[0, 2 ** 64 - 1])
+    ap.add_argument("--lost", action="append", metavar="SCOPE")
     ap.add_argument("file")
     args = ap.parse_args()
     args.text = False
@@ -112,6 +127,15 @@ def main():
 
     if args.chain:
         chain(runs, ends, args.window)
+        return
+
+    if args.lost:
+        for scope in args.lost:
+            t0, t1, cpus, pids = scope.split(":")
+            window = (int(t0) if t0 else 0, int(t1) if t1 else 2 ** 64 - 1)
+            cpus = {int(c) for c in cpus.split(",")} if cpus else None
+            pids = {int(p) for p in pids.split(",")} if pids else None
+            print("%d %d %d" % lost_time(runs, window, cpus, pids))
         return
 
     _, per_cpu, _, _, _ = rs.parse(rs.read_report(args))
@@ -168,6 +192,44 @@ def main():
                                               ",".join("%d:%d" % a for a in ants) or "-"))
     out.sort(key=lambda l: (int(l.split()[0]), int(l.split()[1])))
     sys.stdout.write("".join(l + "\n" for l in out))
+
+
+def lost_time(runs, window, cpus, pids):
+    t0, t1 = window
+    changes = {}        # ts -> [(cpu, kind, +1 or -1)]
+
+    def add(cpu, kind, begin, end):
+        begin, end = max(begin, t0), min(end, t1)
+        if begin < end:
+            changes.setdefault(begin, []).append((cpu, kind, 1))
+            changes.setdefault(end, []).append((cpu, kind, -1))
+
+    for cpu, pid, begin, end, wait, _ in runs:
+        if cpus is not None and cpu not in cpus:
+            continue
+        add(cpu, "idle" if pid == 0 else "busy", begin, end)
+        if pid != 0 and wait > 0 and (pids is None or pid in pids):
+            add(cpu, "waiting", begin - wait, begin)
+    state = {}          # cpu -> {kind: count}
+    wall = per_cpu = per_thread = 0
+    prev = None
+    for ts in sorted(changes):
+        if prev is not None:
+            idle = over = waiting = 0
+            for k in state.values():
+                if k["busy"] > 0 and k["waiting"] > 0:
+                    over += 1
+                    waiting += k["waiting"]
+                elif k["busy"] == 0 and k["idle"] > 0 and k["waiting"] == 0:
+                    idle += 1
+            if idle and over:
+                wall += ts - prev
+                per_cpu += (ts - prev) * min(idle, over)
+                per_thread += (ts - prev) * min(idle, waiting)
+        for cpu, kind, delta in changes[ts]:
+            state.setdefault(cpu, {"idle": 0, "busy": 0, "waiting": 0})[kind] += delta
+        prev = ts
+    return wall, per_cpu, per_thread
 
 
 def held_on(by_cpu, begins, cpu, pid, start, stop):

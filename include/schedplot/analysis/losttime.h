@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef SP_LOSTTIME_H
+#define SP_LOSTTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedplot/model/scope.h"
+
+struct sp_model_observer;
+struct sp_lost_change;
+struct sp_lost_stretch;
+
+/*
+ * Lost time as SchedViz measures it (doc/design.md "Lost time"): at each
+ * moment a CPU of the set is *idle* when it runs its idle task and no
+ * task waits for it, *overloaded* when it runs another task and some
+ * task waits for it (a task waits for the CPU it then ran on, as in
+ * "Antagonists"); one that idles while a task waits for it is neither
+ * (the scheduler is about to run the task), and so is one whose current
+ * task is not known.  With I idle CPUs, O overloaded ones and W tasks
+ * waiting for those O:
+ *
+ *	wall		the time during which I > 0 and O > 0
+ *	per CPU		the integral of min(I, O)
+ *	per thread	the integral of min(I, W)
+ *
+ * over the window given.  The waits counted are those of the scope's
+ * tasks for the scope's CPUs, cut to the window; only the scope's CPUs
+ * idle or overload.  A wait still open at the end of the trace is not
+ * counted: the CPU it waits for is not known.
+ *
+ * The CPUs' stretches of idle and busy (consecutive runs of the same
+ * kind merged) and the waits are kept as changes, 16 bytes each, and
+ * swept in time order by sp_lost_time_finish().
+ */
+struct sp_lost_time {
+	struct sp_scope scope;		/* which waits and CPUs count */
+	uint64_t t0_ns, t1_ns;		/* the window integrated over */
+	int nr_cpus;
+	/* private: the changes, and each CPU's stretch under way */
+	struct sp_lost_change *changes;
+	size_t nr_changes, alloc_changes;
+	struct sp_lost_stretch *open;	/* nr_cpus entries */
+	int error;			/* -ENOMEM: some change was not kept */
+	/* by sp_lost_time_finish() */
+	uint64_t wall_ns;
+	uint64_t per_cpu_ns;
+	uint64_t per_thread_ns;
+};
+
+/**
+ * sp_lost_time_init - measure from scratch
+ * @lt: the measure
+ * @scope: the waits and CPUs counted (copied; its window is not used)
+ * @t0_ns: the window's start
+ * @t1_ns: its end
+ * @nr_cpus: the trace's CPUs
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uint64_t t0_ns,
+		      uint64_t t1_ns, int nr_cpus);
+
+/**
+ * sp_lost_time_release - free what @lt holds
+ * @lt: initialised (or zeroed) measure
+ */
+void sp_lost_time_release(struct sp_lost_time *lt);
+
+/**
+ * sp_lost_time_observer - the consumer of a pass that feeds @lt
+ * @lt: the measure
+ * @obs: filled in (run, wait, reset)
+ */
+void sp_lost_time_observer(struct sp_lost_time *lt, struct sp_model_observer *obs);
+
+/**
+ * sp_lost_time_finish - sweep the changes: wall_ns, per_cpu_ns and per_thread_ns
+ * @lt: the measure, after the pass
+ *
+ * Return: 0, or @lt->error (then the results are those of what was kept).
+ */
+int sp_lost_time_finish(struct sp_lost_time *lt);
+
+#endif /* SP_LOSTTIME_H */
