@@ -19,12 +19,6 @@
 
 /* Past this many pending changes (times) the oldest are handed out anyway. */
 #define SP_MAX_PENDING_CHANGES	(1u << 20)
-/*
- * How often (in records) the flush point is recomputed: O(CPUs) work, so
- * at least 1024 records and 16 per CPU apart, to keep it O(1) per record.
- * When changes are handed out does not change what is handed out.
- */
-#define SP_FLUSH_INTERVAL	1024
 
 struct sp_change {
 	uint64_t ts;
@@ -156,16 +150,6 @@ static inline struct sp_held *held_get(struct sp_model *m, uint64_t ref)
 	if (!ref || ref - 1 < m->held_off + m->head_held)
 		return NULL;
 	return &m->held[ref - 1 - m->held_off];
-}
-
-/* A power of two: SP_FLUSH_INTERVAL, or 16 records per CPU rounded up. */
-static inline uint64_t held_flush_interval(const struct sp_model *m)
-{
-	unsigned int n = (unsigned int)m->nr_cpus * 16;
-
-	if (n <= SP_FLUSH_INTERVAL)
-		return SP_FLUSH_INTERVAL;
-	return (uint64_t)1 << (32 - __builtin_clz(n - 1));
 }
 
 #endif /* SP_MODEL_HELD_H */

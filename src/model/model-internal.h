@@ -3,47 +3,15 @@
 #define SP_MODEL_INTERNAL_H
 
 /*
- * What the model's own files share (model.c, tasks.c, held.c), not its users:
- * the task table's lookups, inline where the model calls them several
- * times a record, and their slow paths.  Private: beside the sources, not
- * under include/.
+ * What the model's own files share, not its users: telling the consumers
+ * of the pass, counting repairs, the CPU filter.  Private: beside the
+ * sources, not under include/.
  */
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "schedplot/model/model.h"
-
-/**
- * sp_model_intern - the id of a name, kept once
- * @m: the model
- * @s: the name
- * @id: set to its id (sp_model_str() gives it back; 0 for "")
- *
- * Return: 0, or -ENOMEM.
- */
-int sp_model_intern(struct sp_model *m, const char *s, uint32_t *id);
-
-/**
- * sp_model_task_lookup - the table's task for a pid, past the cache
- * @m: the model
- * @pid: the task
- * @slot: the cache's slot for @pid: set to the task when found
- *
- * Return: the task, or NULL when the table has none.
- */
-struct sp_task *sp_model_task_lookup(const struct sp_model *m, int pid, int32_t *slot);
-
-/**
- * sp_model_task_new - a task for a pid seen for the first time
- * @m: the model
- * @pid: the task
- *
- * Return: the task, or NULL for ENOMEM.
- */
-struct sp_task *sp_model_task_new(struct sp_model *m, int pid);
 
 /* Tell every consumer of the pass that filed callback @cb, in the order filed. */
 #define TELL(m, cb, ...)							\
@@ -72,57 +40,33 @@ static inline void sp_model_tell_migration(struct sp_model *m, uint64_t ts, int 
  */
 void sp_model_note_repair(struct sp_model *m, int kind, int cpu, uint64_t ts_ns, int pid);
 
-/* A direct-mapped cache in front of the table: few tasks are busy at once. */
-static inline struct sp_task *task_find(const struct sp_model *m, int pid)
+/* Whether running(t) and waiting(t) count @cpu (the model's CPU filter). */
+static inline bool sp_model_cpu_selected(const struct sp_model *m, int cpu)
 {
-	int32_t *slot = (int32_t *)&m->task_cache[(uint32_t)pid % SP_TASK_CACHE];
-
-	if (*slot && m->tasks[*slot - 1].pid == pid)
-		return &m->tasks[*slot - 1];
-	return sp_model_task_lookup(m, pid, slot);
+	if (!m->filter.cpus)
+		return true;
+	return cpu >= 0 && cpu < m->nr_cpus && m->filter.cpus[cpu];
 }
 
 /*
- * The task for @pid, created on first sight; inline, as it is looked up
- * several times a record.  Return: NULL for pid < 0 or ENOMEM.
+ * How often (in records) the flush point is recomputed: O(CPUs) work, so
+ * at least 1024 records and 16 per CPU apart, to keep it O(1) per record.
+ * When changes are handed out does not change what is handed out.
  */
-static inline struct sp_task *task_get(struct sp_model *m, int pid)
-{
-	struct sp_task *t;
-
-	if (pid < 0)
-		return NULL;
-	t = task_find(m, pid);
-	return t ? t : sp_model_task_new(m, pid);
-}
+#define SP_FLUSH_INTERVAL	1024
 
 /*
- * The task's name is still @comm: two names per switch come through here.
- * With @block, @comm has 16 bytes to read (a record's char[16]): when they
- * equal the zero-padded copy, as on kernels that pad names, two word
- * compares decide.  Else glibc's strncmp() compares them in a few vector
- * steps, where a loop over the bytes took three times the instructions.
+ * A power of two: SP_FLUSH_INTERVAL, or 16 records per CPU rounded up;
+ * sp_model_init() keeps it, less one, as the mask the record count is
+ * tested with.
  */
-static inline bool same_comm(const char last[16], const char *comm, bool block)
+static inline uint64_t sp_model_flush_interval(int nr_cpus)
 {
-	return (block && !memcmp(last, comm, 16)) || !strncmp(last, comm, 16);
-}
+	unsigned int n = (unsigned int)nr_cpus * 16;
 
-static inline int set_comm(struct sp_model *m, int pid, const char *comm, bool block)
-{
-	struct sp_task *t;
-
-	if (!comm || pid <= 0)
-		return 0;
-	t = task_get(m, pid);
-	if (!t)
-		return -ENOMEM;
-	/* names change rarely (exec, prctl): compare with the copy in the task first */
-	if (t->comm && same_comm(t->last_comm, comm, block))
-		return 0;
-	memset(t->last_comm, 0, sizeof(t->last_comm));
-	memcpy(t->last_comm, comm, strnlen(comm, sizeof(t->last_comm)));
-	return sp_model_intern(m, comm, &t->comm);
+	if (n <= SP_FLUSH_INTERVAL)
+		return SP_FLUSH_INTERVAL;
+	return (uint64_t)1 << (32 - __builtin_clz(n - 1));
 }
 
 #endif /* SP_MODEL_INTERNAL_H */

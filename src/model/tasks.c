@@ -2,7 +2,7 @@
 /*
  * tasks: the model's task table and its interned command names.  Pids
  * are looked up in an open-addressing table behind a direct-mapped cache
- * (model-internal.h's task_find(), inline); names are kept once each, NUL
+ * (tasks.h's task_find(), inline); names are kept once each, NUL
  * separated, and named by their offset.
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/model/model.h"
-#include "model-internal.h"
+#include "tasks.h"
 
 static uint32_t hash_u32(uint32_t x)
 {

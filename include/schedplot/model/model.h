@@ -461,6 +461,7 @@ struct sp_model {
 	uint64_t held_off;
 	int running;
 	int waiting;
+	uint64_t flush_mask;		/* the flush point is recomputed when records & it is 0 */
 	bool finished;
 };
 
