@@ -6,7 +6,7 @@
  * With SP_AHEAD_HELPED no thread is started: whoever calls
  * sp_cpustream_scratch_help() reads the queued blocks, a bounded number
  * at a time.  Who owns which field, and under which lock, is said on the
- * fields (cpustream-internal.h).
+ * fields (cpustream-block.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -21,7 +21,8 @@
 #include "schedplot/base/thread.h"
 #include "schedplot/trace/blockpool.h"
 #include "schedplot/trace/cpustream.h"
-#include "cpustream-internal.h"
+#include "cpustream-ahead.h"
+#include "cpustream-block.h"
 
 /* SP_AHEAD_HELPED: blocks asked for at once, at most */
 #define HELPED_MAX	256

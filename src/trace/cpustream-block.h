@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef SP_CPUSTREAM_INTERNAL_H
-#define SP_CPUSTREAM_INTERNAL_H
+#ifndef SP_CPUSTREAM_BLOCK_H
+#define SP_CPUSTREAM_BLOCK_H
 
 /*
- * Inside the per-CPU streams; only src/trace/cpustream.c (the page walker
- * and the reading of blocks) and src/trace/cpustream-ahead.c (the
- * read-ahead thread and the shared scratch) include this.
+ * Inside the per-CPU streams: their types, and the reading of one block
+ * (cpustream-block.c), which the page walker (cpustream.c) and the
+ * read-ahead thread (cpustream-ahead.c) both use.  Private: beside the
+ * sources, not under include/.
  */
 
 #include <pthread.h>
@@ -157,42 +158,34 @@ int sp_cpustream_fill(const struct sp_cpustream *s, struct block *b, struct posi
 void sp_cpustream_block_release(const struct sp_cpustream *s, struct block *b);
 
 /**
- * sp_cpustream_scratch_new - decompression state, with a block pool or not
- * @codec: the file's codec
- * @with_pool: a pool for the streams' blocks (not for a helper's scratch)
+ * sp_cpustream_round_pages - @n bytes rounded up to whole pages
+ * @s: the stream
+ * @n: bytes
  *
- * Return: the scratch, or NULL without memory.
+ * Return: the bytes of the pages that hold @n.
  */
-struct sp_cpustream_scratch *sp_cpustream_scratch_new(enum sp_codec codec, bool with_pool);
+size_t sp_cpustream_round_pages(const struct sp_cpustream *s, size_t n);
 
-/**
- * sp_cpustream_ahead_ask - ask the helper for the block after the current one
- * @s: the stream; nothing happens when it may not read ahead now
- */
-void sp_cpustream_ahead_ask(struct sp_cpustream *s);
+/* The stream's words in the host's byte order. */
+static inline uint32_t get_u32(const struct sp_cpustream *s, const void *b)
+{
+	uint32_t v;
 
-/**
- * sp_cpustream_ahead_cancel - drop the block asked for
- * @s: the stream; waits for the helper to finish with it, or takes it out
- *     of the helper's queue
- */
-void sp_cpustream_ahead_cancel(struct sp_cpustream *s);
+	memcpy(&v, b, sizeof(v));
+	return s->swap ? __builtin_bswap32(v) : v;
+}
 
-/**
- * sp_cpustream_ahead_reclaim - take back a helped block nobody started
- * @s: the stream, asked as SP_AHEAD_HELPED; its @ahead_asked is cleared
- *     when the block was still queued
- */
-void sp_cpustream_ahead_reclaim(struct sp_cpustream *s);
+static inline uint64_t get_u64(const struct sp_cpustream *s, const void *b)
+{
+	uint64_t v;
 
-/**
- * sp_cpustream_ahead_take - wait for the block asked for
- * @s: the stream, its block asked for
- * @helped: set to whether it was asked as SP_AHEAD_HELPED
- * @err: set to the helper's error, if any
- *
- * Return: as sp_cpustream_fill(); on 1 the block is in @s->ahead.
- */
-int sp_cpustream_ahead_take(struct sp_cpustream *s, bool *helped, struct sp_error *err);
+	memcpy(&v, b, sizeof(v));
+	return s->swap ? __builtin_bswap64(v) : v;
+}
 
-#endif /* SP_CPUSTREAM_INTERNAL_H */
+static inline uint64_t get_long(const struct sp_cpustream *s, const void *b)
+{
+	return s->p.long_size == 8 ? get_u64(s, b) : get_u32(s, b);
+}
+
+#endif /* SP_CPUSTREAM_BLOCK_H */
