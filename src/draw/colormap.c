@@ -230,15 +230,23 @@ static int next_item(struct reader *r, char close)
 
 static int read_value(struct reader *r, int depth, const char *member);
 
-/* An object's members; at the top level "colors" and "schedplot_colors" are kept. */
-static int read_object(struct reader *r, int depth, bool top, bool colors)
+/* Steps into the object or array at r->s; true when @close ends it at once (stepped past). */
+static bool enter_empty(struct reader *r, char close)
 {
 	r->s++;
 	skip_space(r);
-	if (r->s < r->end && *r->s == '}') {
+	if (r->s < r->end && *r->s == close) {
 		r->s++;
-		return 0;
+		return true;
 	}
+	return false;
+}
+
+/* An object's members; at the top level "colors" and "schedplot_colors" are kept. */
+static int read_object(struct reader *r, int depth, bool top, bool colors)
+{
+	if (enter_empty(r, '}'))
+		return 0;
 	for (;;) {
 		char *name;
 		int ret;
@@ -285,12 +293,8 @@ static int read_object(struct reader *r, int depth, bool top, bool colors)
 
 static int read_array(struct reader *r, int depth)
 {
-	r->s++;
-	skip_space(r);
-	if (r->s < r->end && *r->s == ']') {
-		r->s++;
+	if (enter_empty(r, ']'))
 		return 0;
-	}
 	for (;;) {
 		int ret = read_value(r, depth + 1, NULL);
 
