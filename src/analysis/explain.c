@@ -33,7 +33,7 @@ struct sp_explain_ring {
 };
 
 struct sp_explain_mig {
-	int32_t pid;			/* 0: free */
+	int32_t pid;			/* first: the key in sp_explain.migs */
 	int32_t from, to;
 	uint64_t ts_ns;
 };
@@ -87,9 +87,7 @@ static void reset(struct sp_explain *x)
 		x->rings[c].head = x->rings[c].nr = 0;
 		x->rings[c].known_ns = x->rings[c].last_end_ns = 0;
 	}
-	if (x->migs)
-		memset(x->migs, 0, x->alloc_migs * sizeof(*x->migs));
-	x->nr_migs = 0;
+	sp_pidtab_clear(&x->migs, sizeof(struct sp_explain_mig));
 	x->nr_busy_edges = 0;
 	x->all_busy = false;
 	x->last_step_ns = 0;
@@ -106,8 +104,7 @@ int sp_explain_init(struct sp_explain *x)
 	x->nr_candidates = 0;
 	x->error = 0;
 	x->rings = NULL;
-	x->migs = NULL;
-	x->alloc_migs = x->nr_migs = 0;
+	x->migs = (struct sp_pidtab){ 0 };
 	x->busy_edges = NULL;
 	x->nr_busy_edges = x->alloc_busy_edges = 0;
 	x->all_busy = false;
@@ -144,9 +141,9 @@ void sp_explain_release(struct sp_explain *x)
 	for (int c = 0; x->rings && c < x->nr_cpus; c++)
 		free(x->rings[c].runs);
 	SP_FREE_AND_NULL(x->rings);
-	SP_FREE_AND_NULL(x->migs);
+	sp_pidtab_release(&x->migs);
 	SP_FREE_AND_NULL(x->busy_edges);
-	x->alloc_migs = x->nr_migs = x->nr_busy_edges = x->alloc_busy_edges = 0;
+	x->nr_busy_edges = x->alloc_busy_edges = 0;
 }
 
 /* ---- what each CPU ran lately ---- */
@@ -190,15 +187,6 @@ static uint64_t ring_idle(const struct sp_explain_ring *r, uint64_t t0, uint64_t
 
 /* ---- the last migration of each task ---- */
 
-static struct sp_explain_mig *mig_slot(struct sp_explain_mig *tab, size_t alloc, int pid)
-{
-	size_t i = ((uint32_t)pid * 2654435761u) & (alloc - 1);
-
-	while (tab[i].pid && tab[i].pid != pid)
-		i = (i + 1) & (alloc - 1);
-	return &tab[i];
-}
-
 static void on_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)
 {
 	struct sp_explain *x = data;
@@ -206,25 +194,11 @@ static void on_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int 
 
 	if (pid <= 0 || x->error)
 		return;
-	if ((x->nr_migs + 1) * 2 > x->alloc_migs) {
-		size_t alloc = x->alloc_migs ? 2 * x->alloc_migs : 1024;
-		struct sp_explain_mig *tab = sp_alloc_array(alloc, sizeof(*tab));
-
-		if (!tab) {
-			x->error = -ENOMEM;
-			return;
-		}
-		memset(tab, 0, alloc * sizeof(*tab));
-		for (size_t i = 0; i < x->alloc_migs; i++)
-			if (x->migs[i].pid)
-				*mig_slot(tab, alloc, x->migs[i].pid) = x->migs[i];
-		free(x->migs);
-		x->migs = tab;
-		x->alloc_migs = alloc;
+	m = sp_pidtab_get(&x->migs, pid, sizeof(*m), 1024);
+	if (!m) {
+		x->error = -ENOMEM;
+		return;
 	}
-	m = mig_slot(x->migs, x->alloc_migs, pid);
-	if (!m->pid)
-		x->nr_migs++;
 	*m = (struct sp_explain_mig){ pid, from_cpu, to_cpu, ts_ns };
 }
 
@@ -662,13 +636,11 @@ static void on_wait(void *data, const struct sp_wait *w)
 	c->mig_from = c->mig_to = -1;
 	c->idle_cpu = x->what == SP_EXPLAIN_IDLE_WAIT ? -2 : -1;
 	c->iww_ns = idle_while(x, w->start_ns, end);
-	if (x->migs) {
-		m = mig_slot(x->migs, x->alloc_migs, w->pid);
-		if (m->pid && m->ts_ns >= w->start_ns && m->ts_ns <= end) {
-			c->mig_ns = m->ts_ns;
-			c->mig_from = m->from;
-			c->mig_to = m->to;
-		}
+	m = sp_pidtab_find(&x->migs, w->pid, sizeof(*m));
+	if (m && m->ts_ns >= w->start_ns && m->ts_ns <= end) {
+		c->mig_ns = m->ts_ns;
+		c->mig_from = m->from;
+		c->mig_to = m->to;
 	}
 	row_add(c, w->prev_cpu, SP_ROLE_PREV);
 	if (w->wait_class == SP_WAIT_WAKEUP)

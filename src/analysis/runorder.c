@@ -11,7 +11,7 @@
 #include "schedplot/base/alloc.h"
 
 struct sp_runorder_task {
-	int32_t pid;			/* 0: a free slot */
+	int32_t pid;			/* first: the key in sp_runorder.tasks */
 	uint32_t nr;
 	bool has_last;
 	struct sp_run last;		/* the run handed out that ended latest */
@@ -40,49 +40,10 @@ static bool run_before(const struct sp_run *a, const struct sp_run *b)
 	return a->cpu < b->cpu;
 }
 
-static size_t slot(const struct sp_runorder *ro, int pid)
-{
-	size_t mask = ro->alloc - 1, i = ((uint32_t)pid * 2654435761u) & mask;
-
-	while (ro->tasks[i].pid && ro->tasks[i].pid != pid)
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* @pid's entry, made on first sight; NULL for ENOMEM. */
-static struct sp_runorder_task *task_get(struct sp_runorder *ro, int pid)
-{
-	size_t i;
-
-	if ((ro->nr + 1) * 2 > ro->alloc) {
-		struct sp_runorder_task *old = ro->tasks;
-		size_t n = ro->alloc, alloc = n ? n * 2 : 64;
-
-		ro->tasks = sp_alloc_array(alloc, sizeof(*ro->tasks));
-		if (!ro->tasks) {
-			ro->tasks = old;
-			return NULL;
-		}
-		ro->alloc = alloc;
-		for (size_t j = 0; j < n; j++)
-			if (old[j].pid)
-				ro->tasks[slot(ro, old[j].pid)] = old[j];
-		free(old);
-	}
-	i = slot(ro, pid);
-	if (!ro->tasks[i].pid) {
-		ro->tasks[i].pid = pid;
-		ro->tasks[i].nr = 0;
-		ro->tasks[i].has_last = false;
-		ro->nr++;
-	}
-	return &ro->tasks[i];
-}
-
 void sp_runorder_add(struct sp_runorder *ro, const struct sp_run *r, sp_runorder_fn fn,
 		     void *data)
 {
-	struct sp_runorder_task *t = task_get(ro, r->pid);
+	struct sp_runorder_task *t = sp_pidtab_get(&ro->tasks, r->pid, sizeof(*t), 64);
 	struct sp_run first;
 	uint32_t i;
 
@@ -109,8 +70,10 @@ void sp_runorder_add(struct sp_runorder *ro, const struct sp_run *r, sp_runorder
 
 void sp_runorder_flush(struct sp_runorder *ro, sp_runorder_fn fn, void *data)
 {
-	for (size_t i = 0; i < ro->alloc; i++) {
-		struct sp_runorder_task *t = &ro->tasks[i];
+	struct sp_runorder_task *tasks = ro->tasks.slots;
+
+	for (size_t i = 0; i < ro->tasks.alloc; i++) {
+		struct sp_runorder_task *t = &tasks[i];
 
 		for (uint32_t k = 0; t->pid && k < t->nr; k++)
 			hand_out(t, &t->runs[k], fn, data);
@@ -120,14 +83,12 @@ void sp_runorder_flush(struct sp_runorder *ro, sp_runorder_fn fn, void *data)
 
 void sp_runorder_clear(struct sp_runorder *ro)
 {
-	for (size_t i = 0; i < ro->alloc; i++)
-		ro->tasks[i].pid = 0;
-	ro->nr = 0;
+	sp_pidtab_clear(&ro->tasks, sizeof(struct sp_runorder_task));
 	ro->error = 0;
 }
 
 void sp_runorder_release(struct sp_runorder *ro)
 {
-	free(ro->tasks);
-	memset(ro, 0, sizeof(*ro));
+	sp_pidtab_release(&ro->tasks);
+	ro->error = 0;
 }

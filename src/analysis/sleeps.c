@@ -15,7 +15,7 @@
 
 /* A task's place in the counts. */
 struct sp_sleep_last {
-	int32_t pid;			/* 0: a free slot */
+	int32_t pid;			/* first: the key in sp_sleeps.last */
 	uint32_t task;			/* index in tasks + 1, 0: none yet */
 };
 
@@ -44,48 +44,12 @@ void sp_sleeps_init(struct sp_sleeps *sl, const struct sp_scope *scope)
 void sp_sleeps_release(struct sp_sleeps *sl)
 {
 	free(sl->tasks);
-	free(sl->last);
+	sp_pidtab_release(&sl->last);
 	sp_runorder_release(&sl->order);
 	sp_behind_table_release(&sl->wakers);
 	memset(sl, 0, sizeof(*sl));
 }
 
-static size_t last_slot(const struct sp_sleeps *sl, int pid)
-{
-	size_t mask = sl->alloc_last - 1, i = ((uint32_t)pid * 2654435761u) & mask;
-
-	while (sl->last[i].pid && sl->last[i].pid != pid)
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* @pid's entry, made on first sight; NULL for ENOMEM. */
-static struct sp_sleep_last *last_get(struct sp_sleeps *sl, int pid)
-{
-	size_t i;
-
-	if ((sl->nr_last + 1) * 2 > sl->alloc_last) {
-		struct sp_sleep_last *old = sl->last;
-		size_t n = sl->alloc_last, alloc = n ? n * 2 : 256;
-
-		sl->last = sp_alloc_array(alloc, sizeof(*sl->last));
-		if (!sl->last) {
-			sl->last = old;
-			return NULL;
-		}
-		sl->alloc_last = alloc;
-		for (size_t j = 0; j < n; j++)
-			if (old[j].pid)
-				sl->last[last_slot(sl, old[j].pid)] = old[j];
-		free(old);
-	}
-	i = last_slot(sl, pid);
-	if (!sl->last[i].pid) {
-		sl->last[i] = (struct sp_sleep_last){ .pid = pid };
-		sl->nr_last++;
-	}
-	return &sl->last[i];
-}
 
 /* The sleep between @prev, the task's run before, and @r, if there was one. */
 static void sleep_before(void *data, const struct sp_run *prev, const struct sp_run *r)
@@ -105,7 +69,7 @@ static void sleep_before(void *data, const struct sp_run *prev, const struct sp_
 	    !sp_scope_cpu(&sl->scope, prev->cpu) ||
 	    (sl->scope.target && !sp_scope_task(&sl->scope, r->pid)))
 		return;
-	l = last_get(sl, r->pid);
+	l = sp_pidtab_get(&sl->last, r->pid, sizeof(*l), 256);
 	if (!l) {
 		sl->error = -ENOMEM;
 		return;
@@ -145,12 +109,9 @@ void sp_sleeps_finish(struct sp_sleeps *sl)
 
 const struct sp_sleep_task *sp_sleeps_find(const struct sp_sleeps *sl, int pid)
 {
-	size_t i;
+	const struct sp_sleep_last *l = sp_pidtab_find(&sl->last, pid, sizeof(*l));
 
-	if (!sl->alloc_last)
-		return NULL;
-	i = last_slot(sl, pid);
-	return sl->last[i].pid && sl->last[i].task ? &sl->tasks[sl->last[i].task - 1] : NULL;
+	return l && l->task ? &sl->tasks[l->task - 1] : NULL;
 }
 
 static void obs_run_info(void *data, const struct sp_run *r)

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/base/pidtab.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/scope.h"
 
@@ -154,8 +155,7 @@ struct sp_explain {
 
 	/* private */
 	struct sp_explain_ring *rings;	/* per CPU */
-	struct sp_explain_mig *migs;	/* open addressing by pid: the last migration */
-	size_t alloc_migs, nr_migs;
+	struct sp_pidtab migs;		/* struct sp_explain_mig by pid: the last migration */
 	uint64_t *busy_edges;		/* times "every CPU busy" began or ended, alternately */
 	size_t nr_busy_edges, alloc_busy_edges;
 	bool all_busy;			/* since the last edge */

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/base/pidtab.h"
 #include "schedplot/model/model.h"
 
 /*
@@ -23,8 +24,7 @@
 struct sp_runorder_task;
 
 struct sp_runorder {
-	struct sp_runorder_task *tasks;	/* open addressing on pid */
-	size_t nr, alloc;
+	struct sp_pidtab tasks;		/* struct sp_runorder_task by pid */
 	int error;			/* -ENOMEM: a run was handed out unordered */
 };
 

@@ -8,6 +8,7 @@
 
 #include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/runorder.h"
+#include "schedplot/base/pidtab.h"
 #include "schedplot/model/scope.h"
 
 struct sp_model_observer;
@@ -39,8 +40,6 @@ struct sp_sleep_task {
 	uint64_t ns[SP_SLEEP_NR];
 };
 
-struct sp_sleep_last;
-
 struct sp_sleeps {
 	/*
 	 * the sleeps counted: begun inside the window, on a CPU of the set
@@ -54,8 +53,7 @@ struct sp_sleeps {
 	int error;			/* -ENOMEM: something was not counted */
 	/* private: each task's runs put in order; per pid, its index in tasks + 1 */
 	struct sp_runorder order;
-	struct sp_sleep_last *last;
-	size_t nr_last, alloc_last;
+	struct sp_pidtab last;		/* struct sp_sleep_last by pid */
 };
 
 /**
