@@ -221,6 +221,26 @@ int sp_cli_parse_jobs(const char *cmd, const char *arg)
 	return 0;
 }
 
+int sp_cli_parse_choice(const char *cmd, const char *opt, const char *arg,
+			const char *const *words, int *index)
+{
+	char list[256];
+	size_t n = 0;
+	int i;
+
+	for (i = 0; words[i]; i++) {
+		if (!strcmp(arg, words[i])) {
+			*index = i;
+			return 0;
+		}
+	}
+	list[0] = '\0';
+	for (i = 0; words[i] && n < sizeof(list); i++)
+		n += snprintf(list + n, sizeof(list) - n, "%s%s", !i ? "" : words[i + 1] ? ", " :
+			      " or ", words[i]);
+	return sp_cli_usage(cmd, "--%s must be %s, not '%s'", opt, list, arg);
+}
+
 char *sp_cli_format_duration(char *buf, size_t len, uint64_t ns)
 {
 	if (ns >= 1000000000ull)

@@ -68,10 +68,12 @@ struct latency_run {
 
 static int latency_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
+	static const char *const classes[] = { "wakeup", "preempt", NULL };
 	struct sp_view_run *run = ctx->own;
 	struct latency_run *v = run->data;
 	char *end;
 	size_t i;
+	int choice;
 
 	switch (opt) {
 	case SP_VOPT_BY:
@@ -84,13 +86,9 @@ static int latency_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		return sp_cli_usage("latency", "--by must be class, command, pid, cpu, placement, "
 				    "socket, waker or antagonist, not '%s'", arg);
 	case SP_VOPT_CLASS:
-		if (!strcmp(arg, "wakeup"))
-			v->class_mask = 1u << SP_WAIT_WAKEUP;
-		else if (!strcmp(arg, "preempt"))
-			v->class_mask = 1u << SP_WAIT_PREEMPT;
-		else
-			return sp_cli_usage("latency", "--class must be wakeup or preempt, not '%s'",
-					    arg);
+		if (sp_cli_parse_choice("latency", "class", arg, classes, &choice))
+			return SP_EXIT_USAGE;
+		v->class_mask = 1u << (choice ? SP_WAIT_PREEMPT : SP_WAIT_WAKEUP);
 		return 0;
 	case SP_VOPT_CCDF:
 		v->plot = SP_LATPLOT_CCDF;

@@ -68,9 +68,12 @@ static int record_parse_shared(struct sp_opts_ctx *ctx, int key, const char *arg
 
 static int record_parse(struct sp_opts_ctx *ctx, int key, const char *arg)
 {
+	static const char *const versions[] = { "6", "7", NULL };
+	static const char *const compressions[] = { "zstd", "none", NULL };
 	struct record_cmd *rc = ctx->own;
 	double v;
 	char *end;
+	int choice;
 
 	switch (key) {
 	case 'e':
@@ -89,13 +92,13 @@ static int record_parse(struct sp_opts_ctx *ctx, int key, const char *arg)
 		rc->o.buffer_kb = v;
 		return 0;
 	case SP_VOPT_FILE_VERSION:
-		if (strcmp(arg, "6") && strcmp(arg, "7"))
-			return sp_cli_usage("record", "--file-version is 6 or 7, not '%s'", arg);
+		if (sp_cli_parse_choice("record", "file-version", arg, versions, &choice))
+			return SP_EXIT_USAGE;
 		rc->o.file_version = atoi(arg);
 		return 0;
 	default:
-		if (strcmp(arg, "zstd") && strcmp(arg, "none"))
-			return sp_cli_usage("record", "--compression is zstd or none, not '%s'", arg);
+		if (sp_cli_parse_choice("record", "compression", arg, compressions, &choice))
+			return SP_EXIT_USAGE;
 		rc->o.compression = arg;
 		return 0;
 	}

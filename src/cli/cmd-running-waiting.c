@@ -67,32 +67,28 @@ struct rw_run {
 
 static int rw_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
+	static const char *const layouts[] = { "auto", "single", "split", NULL };
+	static const enum sp_rwgraph_panels panels[] = {
+		SP_RWGRAPH_PANELS_AUTO, SP_RWGRAPH_PANELS_SINGLE, SP_RWGRAPH_PANELS_SPLIT,
+	};
+	static const char *const shades[] = { "lost", "columns", NULL };
+	static const enum sp_rwgraph_shade shade_kinds[] = {
+		SP_RWGRAPH_SHADE_LOST, SP_RWGRAPH_SHADE_COLUMNS,
+	};
 	struct sp_view_run *run = ctx->own;
 	struct rw_run *v = run->data;
+	int choice;
 
 	if (opt == SP_VOPT_LAYOUT) {
-		if (!strcmp(arg, "auto"))
-			v->panels = SP_RWGRAPH_PANELS_AUTO;
-		else if (!strcmp(arg, "single"))
-			v->panels = SP_RWGRAPH_PANELS_SINGLE;
-		else if (!strcmp(arg, "split"))
-			v->panels = SP_RWGRAPH_PANELS_SPLIT;
-		else
-			return sp_cli_usage("running-waiting", "--layout must be auto, single or "
-					    "split, not '%s'", arg);
+		if (sp_cli_parse_choice("running-waiting", "layout", arg, layouts, &choice))
+			return SP_EXIT_USAGE;
+		v->panels = panels[choice];
 		return 0;
 	}
-	if (opt == SP_VOPT_SHADE) {
-		if (!strcmp(arg, "lost"))
-			v->shade_kind = SP_RWGRAPH_SHADE_LOST;
-		else if (!strcmp(arg, "columns"))
-			v->shade_kind = SP_RWGRAPH_SHADE_COLUMNS;
-		else
-			return sp_cli_usage("running-waiting", "--shade must be lost or columns, "
-					    "not '%s'", arg);
-		return 0;
-	}
-	return sp_cli_usage("running-waiting", "unknown option");
+	if (sp_cli_parse_choice("running-waiting", "shade", arg, shades, &choice))
+		return SP_EXIT_USAGE;
+	v->shade_kind = shade_kinds[choice];
+	return 0;
 }
 
 static void rw_size(struct sp_view_run *run)

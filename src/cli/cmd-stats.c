@@ -1220,15 +1220,17 @@ static int behind_by_command(const struct sp_model *m, struct stats_scope *sc)
 
 static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
+	static const char *const keys[] = { "task", "command", NULL };
 	struct sp_view_run *run = ctx->own;
 	struct stats_scope *sc = run->data;
 	char *end;
+	int choice;
 
 	switch (opt) {
 	case 'b':
-		if (strcmp(arg, "command") && strcmp(arg, "task"))
-			return sp_cli_usage("stats", "--by must be task or command, not '%s'", arg);
-		sc->by_command = !strcmp(arg, "command");
+		if (sp_cli_parse_choice("stats", "by", arg, keys, &choice))
+			return SP_EXIT_USAGE;
+		sc->by_command = choice == 1;
 		return 0;
 	default:
 		sc->top = strtol(arg, &end, 10);

@@ -48,11 +48,12 @@ struct tasks_run {
 
 static int tasks_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
-	static const char *const sorts[] = { "run", "wait", "pid", "start" };
+	static const char *const sorts[] = { "run", "wait", "pid", "start", NULL };
 	struct sp_view_run *run = ctx->own;
 	struct tasks_run *v = run->data;
 	unsigned long n;
 	char *end;
+	int choice;
 
 	switch (opt) {
 	case SP_VOPT_TOP:
@@ -68,14 +69,10 @@ static int tasks_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		v->long_pole = true;
 		return 0;
 	case SP_VOPT_SORT:
-		for (size_t i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++) {
-			if (!strcmp(arg, sorts[i])) {
-				v->sort = (enum sp_tasks_sort)i;
-				return 0;
-			}
-		}
-		return sp_cli_usage("tasks", "--sort must be run, wait, pid or start, not '%s'",
-				    arg);
+		if (sp_cli_parse_choice("tasks", "sort", arg, sorts, &choice))
+			return SP_EXIT_USAGE;
+		v->sort = (enum sp_tasks_sort)choice;
+		return 0;
 	default:
 		return sp_cli_usage("tasks", "unknown option");
 	}

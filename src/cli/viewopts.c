@@ -230,8 +230,10 @@ static int color_by_of(const char *name, enum sp_color_by *by)
 
 int sp_view_opts_option(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
+	static const char *const cpu_orders[] = { "numeric", "socket", NULL };
 	struct sp_view_opts *o = ctx->view;
 	const char *cmd = o->cmd;
+	int choice;
 
 	switch (opt) {
 	case 'i':
@@ -292,13 +294,9 @@ int sp_view_opts_option(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		o->palette = arg;
 		return 0;
 	case SP_VOPT_CPU_ORDER:
-		if (!strcmp(arg, "numeric"))
-			o->cpu_order = SP_CPU_ORDER_NUMERIC;
-		else if (!strcmp(arg, "socket"))
-			o->cpu_order = SP_CPU_ORDER_SOCKET;
-		else
-			return sp_cli_usage(cmd, "--cpu-order must be numeric or socket, not '%s'",
-					    arg);
+		if (sp_cli_parse_choice(cmd, "cpu-order", arg, cpu_orders, &choice))
+			return SP_EXIT_USAGE;
+		o->cpu_order = choice ? SP_CPU_ORDER_SOCKET : SP_CPU_ORDER_NUMERIC;
 		return 0;
 	case SP_VOPT_TOPOLOGY:
 		o->topology = arg;
@@ -421,12 +419,12 @@ int sp_view_opts_check_image(struct sp_view_opts *o)
 
 int sp_view_opts_aggregate(const char *cmd, const char *arg, enum sp_timeline_rule *rule)
 {
-	if (!strcmp(arg, "share"))
-		*rule = SP_TIMELINE_BUSIEST;
-	else if (!strcmp(arg, "longest"))
-		*rule = SP_TIMELINE_LONGEST;
-	else
-		return sp_cli_usage(cmd, "--aggregate must be share or longest, not '%s'", arg);
+	static const char *const rules[] = { "share", "longest", NULL };
+	int choice;
+
+	if (sp_cli_parse_choice(cmd, "aggregate", arg, rules, &choice))
+		return SP_EXIT_USAGE;
+	*rule = choice ? SP_TIMELINE_LONGEST : SP_TIMELINE_BUSIEST;
 	return 0;
 }
 

@@ -205,6 +205,20 @@ void sp_cli_json_string(FILE *f, const char *s);
 int sp_cli_parse_jobs(const char *cmd, const char *arg);
 
 /**
+ * sp_cli_parse_choice - which of a few words an option's value is
+ * @cmd: the subcommand, for the message
+ * @opt: the option's long name, without "--"
+ * @arg: the option's value
+ * @words: the words it takes, ended by NULL
+ * @index: set to the index in @words of the word @arg is
+ *
+ * Return: 0, or SP_EXIT_USAGE with "--OPT must be A, B or C, not 'ARG'"
+ * printed.
+ */
+int sp_cli_parse_choice(const char *cmd, const char *opt, const char *arg,
+			const char *const *words, int *index);
+
+/**
  * sp_cli_capture - send this thread's messages to @fp instead of stderr
  * @fp: the stream; NULL: stderr again
  *
