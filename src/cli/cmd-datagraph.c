@@ -81,14 +81,6 @@ struct datagraph_run {
 /* Runs kept for SVG hover titles at most: a zoomed-in window's. */
 #define DATAGRAPH_MAX_TITLED_RUNS SP_OUTPUT_SVG_MAX_TITLES
 
-static void datagraph_size(struct sp_view_run *run)
-{
-	const struct sp_view_opts *o = &run->opts;
-
-	run->width = o->width > 0 ? o->width : o->format == SP_FORMAT_PNG ? 1600 : 720;
-	run->height = 0;	/* grows with the rows and the legend: known after the pass */
-}
-
 /* --color-by FIELD or EVENT/FIELD: the watch of the records whose values color. */
 static int plan_field(struct sp_view_run *run, struct datagraph_run *v)
 {
@@ -267,8 +259,8 @@ static void datagraph_release(struct sp_view_run *run)
 const struct sp_view_desc sp_view_datagraph = {
 	.opts = &datagraph_opts,
 	.rows = true,
+	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
 	.data_size = sizeof(struct datagraph_run),
-	.size = datagraph_size,
 	.plan = datagraph_plan,
 	.observe = datagraph_observe,
 	.finish = datagraph_finish,

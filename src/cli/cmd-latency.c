@@ -126,15 +126,6 @@ static int latency_parsed(struct sp_view_run *run)
 	return SP_EXIT_OK;
 }
 
-static void latency_size(struct sp_view_run *run)
-{
-	const struct sp_view_opts *o = &run->opts;
-	bool png = o->format == SP_FORMAT_PNG;
-
-	run->width = o->width > 0 ? o->width : png ? 1200 : 504;
-	run->height = o->height > 0 ? o->height : png ? 800 : 360;
-}
-
 static int latency_plan(struct sp_view_run *run, struct _cairo *cr)
 {
 	struct latency_run *v = run->data;
@@ -562,9 +553,10 @@ static const struct sp_cmd_opts latency_opts = {
 const struct sp_view_desc sp_view_latency = {
 	.opts = &latency_opts,
 	.max_traces = MAX_TRACES,
+	.default_size = { .png_width = 1200, .vec_width = 504, .png_height = 800,
+			  .vec_height = 360 },
 	.data_size = sizeof(struct latency_run),
 	.parsed = latency_parsed,
-	.size = latency_size,
 	.plan = latency_plan,
 	.observe = latency_observe,
 	.trace_done = latency_trace_done,

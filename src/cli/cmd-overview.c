@@ -75,14 +75,6 @@ struct overview_run {
 	int *socket;			/* per CPU, for the marks; NULL without a topology */
 };
 
-static void overview_size(struct sp_view_run *run)
-{
-	const struct sp_view_opts *o = &run->opts;
-
-	run->width = o->width > 0 ? o->width : o->format == SP_FORMAT_PNG ? 1600 : 720;
-	run->height = 0;	/* laid out after the pass, from the legends */
-}
-
 static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 {
 	const struct sp_view_opts *o = &run->opts;
@@ -208,8 +200,8 @@ static void overview_release(struct sp_view_run *run)
 const struct sp_view_desc sp_view_overview = {
 	.opts = &overview_opts,
 	.rows = true,
+	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
 	.data_size = sizeof(struct overview_run),
-	.size = overview_size,
 	.plan = overview_plan,
 	.observe = overview_observe,
 	.finish = overview_finish,

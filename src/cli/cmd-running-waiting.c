@@ -25,15 +25,6 @@
 #include "schedplot/model/trace.h"
 #include "schedplot/views/rwgraph.h"
 
-/*
- * Default sizes: PNG in pixels, PDF/SVG in points; as wide as datagraph's
- * and overview's, so the time axes of one window line up.
- */
-#define RW_PNG_WIDTH	1600
-#define RW_PNG_HEIGHT	500
-#define RW_VEC_WIDTH	720
-#define RW_VEC_HEIGHT	260
-
 /* ---- the --csv output of running-waiting and overview (sp_cli_csv_open(), cli.c) ---- */
 
 static int csv_open(struct sp_view_run *run)
@@ -89,16 +80,6 @@ static int rw_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 		return SP_EXIT_USAGE;
 	v->shade_kind = shade_kinds[choice];
 	return 0;
-}
-
-static void rw_size(struct sp_view_run *run)
-{
-	const struct sp_view_opts *o = &run->opts;
-	bool png = o->format == SP_FORMAT_PNG;
-
-	/* known before the pass: the layout measures text on the output's own surface */
-	run->width = o->width > 0 ? o->width : png ? RW_PNG_WIDTH : RW_VEC_WIDTH;
-	run->height = o->height > 0 ? o->height : png ? RW_PNG_HEIGHT : RW_VEC_HEIGHT;
 }
 
 static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
@@ -230,8 +211,9 @@ static const struct sp_cmd_opts rw_opts = {
 
 const struct sp_view_desc sp_view_running_waiting = {
 	.opts = &rw_opts,
+	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH,
+			  .png_height = 500, .vec_height = 260 },
 	.data_size = sizeof(struct rw_run),
-	.size = rw_size,
 	.plan = rw_plan,
 	.observe = rw_observe,
 	.finish = rw_finish,

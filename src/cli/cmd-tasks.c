@@ -78,14 +78,6 @@ static int tasks_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	}
 }
 
-static void tasks_size(struct sp_view_run *run)
-{
-	const struct sp_view_opts *o = &run->opts;
-
-	run->width = o->width > 0 ? o->width : o->format == SP_FORMAT_PNG ? 1600 : 720;
-	run->height = 0;	/* grows with the rows: known after the pass */
-}
-
 static int tasks_plan(struct sp_view_run *run, struct _cairo *cr)
 {
 	const struct sp_view_opts *o = &run->opts;
@@ -287,8 +279,8 @@ static const struct sp_cmd_opts tasks_opts = {
 const struct sp_view_desc sp_view_tasks = {
 	.opts = &tasks_opts,
 	.rows = true,
+	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
 	.data_size = sizeof(struct tasks_run),
-	.size = tasks_size,
 	.plan = tasks_plan,
 	.observe = tasks_observe,
 	.finish = tasks_finish,

@@ -182,6 +182,20 @@ static int pass_traces(struct sp_view_run *run)
 }
 
 /* Everything from the trace's opening to the image's commit. */
+/* --width and --height, else the view's default size for the format. */
+static void default_size(struct sp_view_run *run)
+{
+	const struct sp_view_size *d = &run->desc->default_size;
+	const struct sp_view_opts *o = &run->opts;
+	bool png = o->format == SP_FORMAT_PNG;
+
+	run->width = o->width > 0 ? o->width : png ? d->png_width : d->vec_width;
+	if (!d->png_height)
+		run->height = 0;
+	else
+		run->height = o->height > 0 ? o->height : png ? d->png_height : d->vec_height;
+}
+
 static int run_view(struct sp_view_run *run)
 {
 	const struct sp_view_desc *desc = run->desc;
@@ -199,6 +213,8 @@ static int run_view(struct sp_view_run *run)
 	sp_theme_init(&run->theme, o->font_size);
 	if (desc->size)
 		desc->size(run);
+	else if (desc->draw)
+		default_size(run);
 	ret = run->no_image ? SP_EXIT_OK : probe_output(run);
 	if (!ret && desc->extra)
 		ret = desc->extra->open(run);

@@ -11,8 +11,8 @@
  *	start		with --min-at, the time of the event's first record, read
  *			with the trace's own reader (sp_view_opts_min_at())
  *	resolve		the window, the CPUs and, with desc->rows, the rows
- *	size		desc->size(): the image's width, and its height when
- *			known before the pass
+ *	size		the image's width, and its height when known before
+ *			the pass: desc->default_size, or desc->size()
  *	probe		the output: opened for good when the height is known
  *			(the plan then measures text on the surface it draws
  *			on), else opened and closed again so that a wrong
@@ -90,6 +90,20 @@ struct sp_view_extra {
 	int (*close)(struct sp_view_run *run, bool commit);
 };
 
+/*
+ * An image's size when --width and --height are not given: PNG in pixels,
+ * PDF and SVG in points.
+ */
+struct sp_view_size {
+	double png_width, vec_width;
+	double png_height, vec_height;	/* 0: laid out after the pass (desc->finish()),
+					 * from --height or what is drawn */
+};
+
+/* The width of the views over time, so that the time axes of one window line up. */
+#define SP_VIEW_TIME_PNG_WIDTH	1600
+#define SP_VIEW_TIME_VEC_WIDTH	720
+
 struct sp_view_desc {
 	const struct sp_cmd_opts *opts;	/* its command line (and its name); its parse hook
 					 * gets the run as ctx->own */
@@ -101,7 +115,10 @@ struct sp_view_desc {
 	/* after parsing: check the options together; SP_EXIT_OK or a code; may be NULL */
 	int (*parsed)(struct sp_view_run *run);
 
-	/* the image's size: run->width, and run->height or 0; NULL: no image */
+	/* the image's size, from --width and --height else these */
+	struct sp_view_size default_size;
+	/* the image's size when it is not default_size's: run->width, and
+	 * run->height or 0; may be NULL */
 	void (*size)(struct sp_view_run *run);
 	/* before the pass; @cr is the output's context when it is open, else NULL */
 	int (*plan)(struct sp_view_run *run, struct _cairo *cr);
