@@ -9,10 +9,10 @@
 #include "schedplot/cli/cli.h"
 #include "schedplot/analysis/fieldkey.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/viewchart.h"
 #include "schedplot/cli/viewmarks.h"
 #include "schedplot/cli/evspec.h"
 #include "schedplot/cli/viewopts.h"
-#include "schedplot/cli/viewpower.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/model.h"
@@ -68,12 +68,8 @@ static const struct sp_cmd_opts datagraph_opts = {
 
 struct datagraph_run {
 	struct sp_datagraph_figure fig;
-	struct sp_timeline tl;
-	struct sp_datagraph dg;
-	struct sp_view_power power;
+	struct sp_view_chart chart;
 	struct sp_runlist runs;		/* for SVG hover titles */
-	struct sp_dg_marks marks;	/* --migrations, --wakeups, --placement, --events */
-	int *socket;			/* per CPU, for the marks; NULL without a topology */
 	struct sp_fieldkey field;	/* --color-by FIELD */
 	struct sp_colorspec color;	/* what it says */
 };
@@ -135,13 +131,7 @@ static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
 				    fig->width);
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot lay out the chart");
-	ret = sp_timeline_init(&v->tl, o->t0_ns, o->t1_ns, fig->nr_cols, run->trace.nr_cpus,
-			       run->rows, (unsigned int)run->nr_rows);
-	if (ret)
-		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
-	sp_timeline_set_rule(&v->tl, o->aggregate);
-	ret = sp_view_power_plan(&v->power, o, &run->trace, fig->nr_cols, run->rows,
-				 (unsigned int)run->nr_rows);
+	ret = sp_view_chart_plan(run, &v->chart, fig->nr_cols);
 	if (ret)
 		return ret;
 	sp_runlist_init(&v->runs, o->t0_ns, o->t1_ns,
@@ -151,7 +141,7 @@ static int datagraph_plan(struct sp_view_run *run, struct _cairo *cr)
 		if (ret)
 			return ret;
 	}
-	return sp_view_marks_plan(run, &v->marks, &v->tl, &v->socket);
+	return sp_view_chart_plan_marks(run, &v->chart);
 }
 
 static void on_run_info(void *data, const struct sp_run *r)
@@ -169,7 +159,7 @@ static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass
 	struct datagraph_run *v = run->data;
 	struct sp_model_observer obs;
 
-	sp_timeline_observer(&v->tl, &obs);
+	sp_timeline_observer(&v->chart.tl, &obs);
 	/* --color-by FIELD: the timeline is told the runs keyed by value */
 	if (run->opts.color_field) {
 		if (sp_fieldkey_init(&v->field, &obs, run->trace.nr_cpus))
@@ -180,20 +170,19 @@ static void datagraph_observe(struct sp_view_run *run, struct sp_view_pass *pass
 	if (v->runs.max_runs)	/* the runs titled in an SVG */
 		sp_pass_add(&pass->pass, &(struct sp_model_observer){
 			.run_info = on_run_info, .reset = on_runs_reset, .data = &v->runs });
-	sp_view_marks_observe(&v->marks, pass);
-	sp_view_power_observe(&v->power, pass);
+	sp_view_chart_observe(&v->chart, pass);
 }
 
 static int datagraph_finish(struct sp_view_run *run)
 {
 	struct datagraph_run *v = run->data;
+	struct sp_datagraph *dg = &v->chart.dg;
 	struct sp_datagraph_opts dopts;
 	int ret;
 
-	ret = sp_timeline_finish(&v->tl);
+	ret = sp_view_chart_finish_timeline(run, &v->chart, &dopts);
 	if (ret)
-		return sp_cli_fail_code(NULL, ret, "cannot finish the timeline");
-	sp_view_opts_datagraph(&run->opts, run->row_socket, &dopts);
+		return ret;
 	if (run->opts.color_field) {
 		if (v->field.error)
 			return sp_cli_fail_code(NULL, v->field.error, "cannot key the runs by value");
@@ -202,26 +191,15 @@ static int datagraph_finish(struct sp_view_run *run)
 		dopts.field_title = v->color.title;
 		dopts.field_unknown = v->color.unknown;
 	}
-	ret = sp_view_power_finish(&v->power, &run->opts, &run->trace, &dopts);
+	ret = sp_view_chart_color(run, &v->chart, &dopts);
 	if (ret)
 		return ret;
-	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
-	if (ret)
-		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
 	/* -v: the time of each value, in the window, on the rows drawn */
-	for (size_t k = SP_DG_NR_SPECIAL_KEYS; run->opts.color_field && k < v->dg.nr_keys; k++)
-		sp_cli_note(run->trace.path, "colors: %s: %llu ns", v->dg.keys[k].label,
-			    (unsigned long long)v->dg.keys[k].ns);
-	ret = sp_view_opts_colors_out(&run->opts, &v->dg);
-	if (ret)
-		return ret;
-	if (sp_dg_marks_any(&v->marks)) {
-		ret = sp_dg_marks_finish(&v->marks);
-		if (ret)
-			return sp_cli_fail_code(NULL, ret, "cannot gather the marks");
-		v->fig.marks = &v->marks;
-	}
-	ret = sp_datagraph_figure_finish(&v->fig, &v->dg);
+	for (size_t k = SP_DG_NR_SPECIAL_KEYS; run->opts.color_field && k < dg->nr_keys; k++)
+		sp_cli_note(run->trace.path, "colors: %s: %llu ns", dg->keys[k].label,
+			    (unsigned long long)dg->keys[k].ns);
+	v->fig.marks = sp_view_chart_marks(&v->chart);
+	ret = sp_datagraph_figure_finish(&v->fig, dg);
 	if (ret == -ERANGE)
 		return sp_cli_usage("datagraph", "--height %g leaves no room for the chart",
 				    v->fig.height);
@@ -229,7 +207,7 @@ static int datagraph_finish(struct sp_view_run *run)
 		return sp_cli_fail_code(NULL, ret, "cannot lay out the chart");
 	run->height = v->fig.height;
 	if (v->fig.marks)
-		sp_view_marks_note(run, &v->marks);
+		sp_view_marks_note(run, v->fig.marks);
 	return SP_EXIT_OK;
 }
 
@@ -237,8 +215,8 @@ static int datagraph_draw(struct sp_view_run *run, struct _cairo *cr)
 {
 	struct datagraph_run *v = run->data;
 
-	sp_datagraph_figure_draw(cr, &v->fig, &v->dg);
-	sp_datagraph_titles(cr, &v->fig.layout.plot, &v->dg, &v->runs, run->opts.origin_ns);
+	sp_datagraph_figure_draw(cr, &v->fig, &v->chart.dg);
+	sp_datagraph_titles(cr, &v->fig.layout.plot, &v->chart.dg, &v->runs, run->opts.origin_ns);
 	return SP_EXIT_OK;
 }
 
@@ -246,14 +224,10 @@ static void datagraph_release(struct sp_view_run *run)
 {
 	struct datagraph_run *v = run->data;
 
-	sp_view_power_release(&v->power);
-	sp_datagraph_release(&v->dg);
-	sp_timeline_release(&v->tl);
+	sp_view_chart_release(&v->chart);
 	sp_runlist_release(&v->runs);
-	sp_dg_marks_release(&v->marks);
 	sp_fieldkey_release(&v->field);
 	sp_evspec_color_release(&v->color);
-	free(v->socket);
 }
 
 const struct sp_view_desc sp_view_datagraph = {

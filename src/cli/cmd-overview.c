@@ -12,9 +12,9 @@
 #include "schedplot/analysis/collect.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/driver.h"
+#include "schedplot/cli/viewchart.h"
 #include "schedplot/cli/viewmarks.h"
 #include "schedplot/cli/viewopts.h"
-#include "schedplot/cli/viewpower.h"
 #include "schedplot/draw/axes.h"
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/legend.h"
@@ -66,13 +66,9 @@ static const struct sp_cmd_opts overview_opts = {
 
 struct overview_run {
 	struct sp_overview_figure fig;
-	struct sp_timeline tl;
+	struct sp_view_chart chart;
 	struct sp_rw_collect rw;
 	struct sp_model_filter filter;
-	struct sp_datagraph dg;
-	struct sp_view_power power;
-	struct sp_dg_marks marks;	/* --migrations, --wakeups, --placement, --events */
-	int *socket;			/* per CPU, for the marks; NULL without a topology */
 };
 
 static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
@@ -104,13 +100,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 		return sp_cli_fail_code(NULL, ret, "cannot lay out the figure");
 
 	/* one pass: runs to the timeline, steps to the envelope, stats and CSV */
-	ret = sp_timeline_init(&v->tl, o->t0_ns, o->t1_ns, fig->nr_cols, run->trace.nr_cpus,
-			       run->rows, (unsigned int)run->nr_rows);
-	if (ret)
-		return sp_cli_fail_code(NULL, ret, "cannot set up the timeline");
-	sp_timeline_set_rule(&v->tl, o->aggregate);
-	ret = sp_view_power_plan(&v->power, o, &run->trace, fig->nr_cols, run->rows,
-				 (unsigned int)run->nr_rows);
+	ret = sp_view_chart_plan(run, &v->chart, fig->nr_cols);
 	if (ret)
 		return ret;
 	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
@@ -119,7 +109,7 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 	if (ret)
 		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
 	v->rw.csv_origin_ns = run->trace.first_ns;
-	return sp_view_marks_plan(run, &v->marks, &v->tl, &v->socket);
+	return sp_view_chart_plan_marks(run, &v->chart);
 }
 
 static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
@@ -129,11 +119,10 @@ static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 
 	sp_rw_collect_observer(&v->rw, &obs);
 	sp_pass_add(&pass->pass, &obs);
-	sp_timeline_observer(&v->tl, &obs);
+	sp_timeline_observer(&v->chart.tl, &obs);
 	sp_pass_add(&pass->pass, &obs);
 	pass->filter = &v->filter;
-	sp_view_marks_observe(&v->marks, pass);
-	sp_view_power_observe(&v->power, pass);
+	sp_view_chart_observe(&v->chart, pass);
 }
 
 static int overview_finish(struct sp_view_run *run)
@@ -142,30 +131,19 @@ static int overview_finish(struct sp_view_run *run)
 	struct sp_datagraph_opts dopts;
 	int ret;
 
-	ret = sp_timeline_finish(&v->tl);
+	ret = sp_view_chart_finish_timeline(run, &v->chart, &dopts);
 	if (ret)
-		return sp_cli_fail_code(NULL, ret, "cannot finish the timeline");
+		return ret;
 	if (sp_rw_collect_finish(&v->rw))
 		return sp_cli_fail(run->opts.csv, "cannot write the CSV file: %s",
 				   strerror(v->rw.csv_errno));
-	sp_view_opts_datagraph(&run->opts, run->row_socket, &dopts);
-	ret = sp_view_power_finish(&v->power, &run->opts, &run->trace, &dopts);
+	ret = sp_view_chart_color(run, &v->chart, &dopts);
 	if (ret)
 		return ret;
-	ret = sp_datagraph_init(&v->dg, &v->tl, &run->trace.model, &dopts);
-	if (ret)
-		return sp_cli_fail_code(NULL, ret, "cannot color the chart");
-	ret = sp_view_opts_colors_out(&run->opts, &v->dg);
-	if (ret)
-		return ret;
-	if (sp_dg_marks_any(&v->marks)) {
-		ret = sp_dg_marks_finish(&v->marks);
-		if (ret)
-			return sp_cli_fail_code(NULL, ret, "cannot gather the marks");
-		v->fig.marks = &v->marks;
-		sp_view_marks_note(run, &v->marks);
-	}
-	ret = sp_overview_figure_finish(&v->fig, &v->dg, (unsigned int)run->nr_rows);
+	v->fig.marks = sp_view_chart_marks(&v->chart);
+	if (v->fig.marks)
+		sp_view_marks_note(run, v->fig.marks);
+	ret = sp_overview_figure_finish(&v->fig, &v->chart.dg, (unsigned int)run->nr_rows);
 	if (ret == -ERANGE)
 		return sp_cli_usage("overview", "a %gx%g image leaves no room for the graphs; "
 				    "give a larger --height", v->fig.width, v->fig.height);
@@ -179,7 +157,7 @@ static int overview_draw(struct sp_view_run *run, struct _cairo *cr)
 {
 	struct overview_run *v = run->data;
 
-	if (sp_overview_figure_draw(cr, &v->fig, &v->dg, &v->rw))
+	if (sp_overview_figure_draw(cr, &v->fig, &v->chart.dg, &v->rw))
 		return sp_cli_fail(NULL, "cannot draw the time axis of this window");
 	return SP_EXIT_OK;
 }
@@ -188,13 +166,9 @@ static void overview_release(struct sp_view_run *run)
 {
 	struct overview_run *v = run->data;
 
-	sp_view_power_release(&v->power);
 	sp_overview_figure_release(&v->fig);
-	sp_datagraph_release(&v->dg);
+	sp_view_chart_release(&v->chart);
 	sp_rw_collect_release(&v->rw);
-	sp_timeline_release(&v->tl);
-	sp_dg_marks_release(&v->marks);
-	free(v->socket);
 }
 
 const struct sp_view_desc sp_view_overview = {
