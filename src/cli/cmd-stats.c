@@ -578,16 +578,24 @@ static void print_text_chain(const struct sp_model *m, const struct stats_scope 
 	}
 }
 
+/* The heading of the table of tasks or commands; Return: the rows it lists. */
+static size_t print_top_heading(const struct stats_scope *sc, const char *what,
+				const char *merged, size_t nr, size_t top)
+{
+	if (!top || top > nr)
+		top = nr;
+	printf("\ntop %zu of %zu %s by run time%s%s\n", top, nr, what, merged,
+	       sc->window ? " (run, wait, wakeups: over the whole trace)" : "");
+	return top;
+}
+
 static void print_text_commands(const struct stats_scope *sc, const struct command_row *cmds,
 				size_t nr, size_t top)
 {
 	char b1[32], b2[32], comm[17];
 	size_t i;
 
-	if (!top || top > nr)
-		top = nr;
-	printf("\ntop %zu of %zu commands by run time, threads merged by name%s\n", top, nr,
-	       sc->window ? " (run, wait, wakeups: over the whole trace)" : "");
+	top = print_top_heading(sc, "commands", ", threads merged by name", nr, top);
 	printf("%-16s %8s %12s %12s %8s %10s\n", "comm", "threads", "run", "wait", "wakeups",
 	       "migrations");
 	for (i = 0; i < top; i++) {
@@ -1156,10 +1164,7 @@ static void print_text(const struct sp_trace *t, const struct sp_stats *s,
 		print_text_behind(m, sc, sc->top, true);
 		return;
 	}
-	if (!top || top > nr_tasks)
-		top = nr_tasks;
-	printf("\ntop %zu of %zu tasks by run time%s\n", top, nr_tasks,
-	       sc->window ? " (run, wait, wakeups: over the whole trace)" : "");
+	top = print_top_heading(sc, "tasks", "", nr_tasks, top);
 	printf("%8s  %-16s %12s %12s %8s %10s\n", "pid", "comm", "run", "wait", "wakeups",
 	       "migrations");
 	for (i = 0; i < top; i++) {
