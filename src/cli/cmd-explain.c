@@ -138,7 +138,6 @@ static void explain_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	struct explain_run *v = run->data;
 	struct sp_view_opts *o = &run->opts;
 	struct sp_explain *x = &v->x;
-	struct sp_model_observer obs;
 
 	sp_explain_release(x);
 	x->what = v->what;
@@ -155,10 +154,8 @@ static void explain_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	x->hist = &v->hist;
 	if (sp_antagonists_init(&v->hist, run->trace.nr_cpus) || sp_explain_init(x))
 		x->error = -ENOMEM;
-	sp_antagonists_observer(&v->hist, &obs);
-	sp_pass_add(&pass->pass, &obs);
-	sp_explain_observer(x, &obs);
-	sp_pass_add(&pass->pass, &obs);
+	SP_PASS_OBSERVE(&pass->pass, sp_antagonists_observer, &v->hist);
+	SP_PASS_OBSERVE(&pass->pass, sp_explain_observer, x);
 	pass->filter = &v->filter;
 }
 

@@ -128,7 +128,6 @@ static int plan_spans(struct sp_trace *t, const struct sp_view_opts *o, struct s
 static int export_one(struct sp_export *x, const char *path, const char *output,
 		      const struct sp_view_opts *o)
 {
-	struct sp_model_observer obs;
 	struct sp_antagonists hist;
 	struct sp_waited_behind behind;
 	struct sp_error err;
@@ -165,16 +164,11 @@ static int export_one(struct sp_export *x, const char *path, const char *output,
 		goto out;
 	}
 	sp_pass_init(&pass);
-	sp_antagonists_observer(&hist, &obs);
-	sp_pass_add(&pass, &obs);
-	sp_waited_behind_observer(&behind, &obs);
-	sp_pass_add(&pass, &obs);
-	sp_export_observer(x, &obs);
-	sp_pass_add(&pass, &obs);
-	if (spans) {
-		sp_spans_observer(&sp, &obs);
-		sp_pass_add(&pass, &obs);
-	}
+	SP_PASS_OBSERVE(&pass, sp_antagonists_observer, &hist);
+	SP_PASS_OBSERVE(&pass, sp_waited_behind_observer, &behind);
+	SP_PASS_OBSERVE(&pass, sp_export_observer, x);
+	if (spans)
+		SP_PASS_OBSERVE(&pass, sp_spans_observer, &sp);
 	ret = sp_cli_run(&t, &pass, NULL);
 	if (!ret && spans && sp_spans_finish(&sp))
 		ret = sp_cli_fail(path, "out of memory");

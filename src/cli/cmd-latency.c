@@ -172,13 +172,10 @@ static void latency_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 			l->socket = topo->socket;
 	}
 	if (v->by == SP_LAT_BY_ANTAGONIST) {
-		struct sp_model_observer hist;
-
 		sp_antagonists_release(&v->hist);
 		if (sp_antagonists_init(&v->hist, run->trace.nr_cpus))
 			l->error = -ENOMEM;
-		sp_antagonists_observer(&v->hist, &hist);
-		sp_pass_add(&pass->pass, &hist);
+		SP_PASS_OBSERVE(&pass->pass, sp_antagonists_observer, &v->hist);
 		l->antagonists = &v->hist;
 	}
 	if (sp_latency_init(l))

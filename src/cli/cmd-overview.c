@@ -115,12 +115,9 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 static void overview_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct overview_run *v = run->data;
-	struct sp_model_observer obs;
 
-	sp_rw_collect_observer(&v->rw, &obs);
-	sp_pass_add(&pass->pass, &obs);
-	sp_timeline_observer(&v->chart.tl, &obs);
-	sp_pass_add(&pass->pass, &obs);
+	SP_PASS_OBSERVE(&pass->pass, sp_rw_collect_observer, &v->rw);
+	SP_PASS_OBSERVE(&pass->pass, sp_timeline_observer, &v->chart.tl);
 	pass->filter = &v->filter;
 	sp_view_chart_observe(&v->chart, pass);
 }

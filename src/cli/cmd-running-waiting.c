@@ -120,10 +120,8 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 static void rw_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct rw_run *v = run->data;
-	struct sp_model_observer obs;
 
-	sp_rw_collect_observer(&v->rw, &obs);
-	sp_pass_add(&pass->pass, &obs);
+	SP_PASS_OBSERVE(&pass->pass, sp_rw_collect_observer, &v->rw);
 	pass->filter = &v->filter;
 }
 

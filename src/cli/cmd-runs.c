@@ -220,10 +220,8 @@ static int runs_plan(struct sp_view_run *run, struct _cairo *cr)
 static void runs_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct runs_out *r = run->data;
-	struct sp_model_observer hist;
 
-	sp_antagonists_observer(&r->hist, &hist);
-	sp_pass_add(&pass->pass, &hist);
+	SP_PASS_OBSERVE(&pass->pass, sp_antagonists_observer, &r->hist);
 	sp_pass_add(&pass->pass, &(struct sp_model_observer){ .run_info = on_run,
 							      .reset = on_reset,
 							      .data = r });

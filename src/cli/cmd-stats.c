@@ -1399,32 +1399,21 @@ static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
 static void stats_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct stats_scope *sc = run->data;
-	struct sp_model_observer obs;
 
-	sp_stats_observer(sc->stats, &obs);
-	sp_pass_add(&pass->pass, &obs);
+	SP_PASS_OBSERVE(&pass->pass, sp_stats_observer, sc->stats);
 	if (sc->busy_ns)
 		sp_pass_add(&pass->pass, &(struct sp_model_observer){ .run = scope_run,
 								      .reset = scope_reset,
 								      .data = sc });
-	sp_marks_observer(&sc->marks, &obs);
-	sp_pass_add(&pass->pass, &obs);
-	if (sc->has_spans) {
-		sp_spans_observer(&sc->spans, &obs);
-		sp_pass_add(&pass->pass, &obs);
-	}
-	sp_antagonists_observer(&sc->hist, &obs);
-	sp_pass_add(&pass->pass, &obs);
-	sp_waited_behind_observer(&sc->behind, &obs);
-	sp_pass_add(&pass->pass, &obs);
-	sp_sleeps_observer(&sc->sleeps, &obs);
-	sp_pass_add(&pass->pass, &obs);
-	if (sc->chained) {
-		sp_chain_observer(&sc->chain, &obs);
-		sp_pass_add(&pass->pass, &obs);
-	}
-	sp_lost_time_observer(&sc->lost, &obs);
-	sp_pass_add(&pass->pass, &obs);
+	SP_PASS_OBSERVE(&pass->pass, sp_marks_observer, &sc->marks);
+	if (sc->has_spans)
+		SP_PASS_OBSERVE(&pass->pass, sp_spans_observer, &sc->spans);
+	SP_PASS_OBSERVE(&pass->pass, sp_antagonists_observer, &sc->hist);
+	SP_PASS_OBSERVE(&pass->pass, sp_waited_behind_observer, &sc->behind);
+	SP_PASS_OBSERVE(&pass->pass, sp_sleeps_observer, &sc->sleeps);
+	if (sc->chained)
+		SP_PASS_OBSERVE(&pass->pass, sp_chain_observer, &sc->chain);
+	SP_PASS_OBSERVE(&pass->pass, sp_lost_time_observer, &sc->lost);
 	pass->filter = &sc->filter;
 }
 

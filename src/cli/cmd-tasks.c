@@ -128,19 +128,13 @@ static int tasks_plan(struct sp_view_run *run, struct _cairo *cr)
 static void tasks_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
 	struct tasks_run *v = run->data;
-	struct sp_model_observer obs;
 
-	sp_taskline_observer(&v->tl, &obs);
-	sp_pass_add(&pass->pass, &obs);
-	if (v->spans.nr_kinds) {
-		sp_spans_observer(&v->spans, &obs);
-		sp_pass_add(&pass->pass, &obs);
-	}
+	SP_PASS_OBSERVE(&pass->pass, sp_taskline_observer, &v->tl);
+	if (v->spans.nr_kinds)
+		SP_PASS_OBSERVE(&pass->pass, sp_spans_observer, &v->spans);
 	if (v->chained) {
-		sp_antagonists_observer(&v->hist, &obs);
-		sp_pass_add(&pass->pass, &obs);
-		sp_chain_observer(&v->chain, &obs);
-		sp_pass_add(&pass->pass, &obs);
+		SP_PASS_OBSERVE(&pass->pass, sp_antagonists_observer, &v->hist);
+		SP_PASS_OBSERVE(&pass->pass, sp_chain_observer, &v->chain);
 	}
 }
 

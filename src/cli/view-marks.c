@@ -130,14 +130,9 @@ void sp_view_marks_note(const struct sp_view_run *run, const struct sp_dg_marks 
 
 void sp_view_marks_observe(struct sp_dg_marks *mk, struct sp_view_pass *pass)
 {
-	struct sp_model_observer obs;
-
-	if (mk->spans.nr_kinds) {
-		sp_spans_observer(&mk->spans, &obs);
-		sp_pass_add(&pass->pass, &obs);
-	}
+	if (mk->spans.nr_kinds)
+		SP_PASS_OBSERVE(&pass->pass, sp_spans_observer, &mk->spans);
 	if (!sp_overlay_any(&mk->ov))
 		return;
-	sp_overlay_observer(&mk->ov, &obs);
-	sp_pass_add(&pass->pass, &obs);
+	SP_PASS_OBSERVE(&pass->pass, sp_overlay_observer, &mk->ov);
 }

@@ -107,6 +107,20 @@ void sp_cli_notice(const char *file, const char *fmt, ...) __attribute__((format
  */
 void sp_cli_note(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * SP_PASS_OBSERVE - register in @pass (a struct sp_pass *) the consumer
+ * that @fill (sp_stats_observer(), sp_spans_observer(), ...) makes of
+ * @obj.  A macro, as each fill function takes its own type; a failure is
+ * kept in the pass (sp_pass_add()).
+ */
+#define SP_PASS_OBSERVE(pass, fill, obj)			\
+	do {							\
+		struct sp_model_observer observer_;		\
+								\
+		fill(obj, &observer_);				\
+		sp_pass_add(pass, &observer_);			\
+	} while (0)
+
 /**
  * sp_cli_load - open @path and build its model, with progress on a terminal
  * @t: the trace
