@@ -443,7 +443,10 @@ static int meta_v6(struct ctr *c, uint64_t *off)
 	if (ret)
 		return ret;
 	layout_block(c, c->layout ? &c->layout->event_formats : NULL, start, *off - start, false);
+	start = *off;
 	ret = meta_sized(c, off, c->size, 4, "kallsyms");
+	if (!ret)
+		layout_block(c, c->layout ? &c->layout->kallsyms : NULL, start, *off - start, false);
 	if (!ret)
 		ret = meta_sized(c, off, c->size, 4, "printk");
 	if (ret)
@@ -920,6 +923,7 @@ static int v7_option_list(struct ctr *c, const struct section *s, uint64_t *next
 					id == SP_DAT_SEC_HEADER_INFO ? &c->layout->header_info :
 					id == SP_DAT_SEC_FTRACE_EVENTS ? &c->layout->ftrace_formats :
 					id == SP_DAT_SEC_EVENT_FORMATS ? &c->layout->event_formats :
+					id == SP_DAT_SEC_KALLSYMS ? &c->layout->kallsyms :
 					id == SP_DAT_SEC_CMDLINES ? &c->layout->cmdlines : NULL;
 
 				if (b)

@@ -54,6 +54,8 @@ struct extra_field {
 	bool tail;		/* char buf[] of no fixed size: the string runs to the record's end */
 	char *buf;		/* a string not terminated inside the record, copied */
 	size_t alloc_buf;
+	struct sp_addrs addrs;	/* SP_VALUE_ADDRS: the last record's, in @buf */
+	int elem_size;		/* SP_VALUE_ADDRS: 4 or 8 */
 };
 
 /* An event asked for by name: sp_decoder_add_extra(). */
@@ -393,6 +395,39 @@ static const char *read_extra_str(const struct sp_decoder *d, const struct sp_ra
 	return xf->buf;
 }
 
+/*
+ * An array of numbers: as many as the record holds from the field's offset
+ * on, read into @xf's buffer.  Its declared size is not its length: ftrace
+ * declares kernel_stack's caller[8] and records as many as the stack had.
+ */
+static const struct sp_addrs *read_extra_addrs(const struct sp_decoder *d,
+					       const struct sp_raw_record *rec,
+					       struct extra_field *xf)
+{
+	uint64_t off = xf->f.offset, n, i;
+	size_t bytes;
+
+	xf->addrs.nr = 0;
+	if (off >= rec->size)
+		return &xf->addrs;
+	n = (rec->size - off) / xf->elem_size;
+	bytes = n * sizeof(uint64_t);
+	if (bytes > xf->alloc_buf) {
+		char *buf = realloc(xf->buf, bytes);
+
+		if (!buf)
+			return &xf->addrs;
+		xf->buf = buf;
+		xf->alloc_buf = bytes;
+	}
+	for (i = 0; i < n; i++)
+		((uint64_t *)xf->buf)[i] = sp_field_number(d->swap, (const char *)rec->data + off +
+							   i * xf->elem_size, xf->elem_size);
+	xf->addrs.addr = (const uint64_t *)xf->buf;
+	xf->addrs.nr = (uint32_t)n;
+	return &xf->addrs;
+}
+
 /* The values of @nr fields of a record into @values (0 or NULL where it has none). */
 static void read_values(struct sp_decoder *d, const struct sp_raw_record *rec,
 			struct extra_field *fields, int nr, union sp_value *values)
@@ -405,6 +440,8 @@ static void read_values(struct sp_decoder *d, const struct sp_raw_record *rec,
 
 		if (xf->kind == SP_VALUE_STR)
 			values[i].str = read_extra_str(d, rec, xf);
+		else if (xf->kind == SP_VALUE_ADDRS)
+			values[i].addrs = read_extra_addrs(d, rec, xf);
 		else if (sp_field_read_int(d->swap, rec, &xf->f, &val))
 			values[i].u64 = (uint64_t)val;
 		else
@@ -607,9 +644,13 @@ void sp_decoder_set_skipped(struct sp_decoder *d, unsigned int types)
 
 /* ---- events asked for by name ---- */
 
-/* The place and kind of a field asked for.  Return: 0, -ENOENT or -EINVAL (@err set). */
-static int extra_field_find(struct tep_event *event, const char *name, struct extra_field *xf,
-			    struct sp_error *err)
+/*
+ * The place and kind of a field asked for; arrays of unsigned numbers only
+ * when @arrays (requests: a watch's values are printed or compared).
+ * Return: 0, -ENOENT or -EINVAL (@err set).
+ */
+static int extra_field_find(struct tep_event *event, const char *name, bool arrays,
+			    struct extra_field *xf, struct sp_error *err)
 {
 	struct tep_format_field *tf = name ? tep_find_any_field(event, name) : NULL;
 	bool chars;
@@ -627,6 +668,12 @@ static int extra_field_find(struct tep_event *event, const char *name, struct ex
 	xf->f.dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
 	xf->f.relative = tf->flags & TEP_FIELD_IS_RELATIVE;
 	chars = (tf->flags & TEP_FIELD_IS_STRING) || (tf->type && strstr(tf->type, "char"));
+	if (arrays && !chars && !xf->f.dynamic && (tf->flags & TEP_FIELD_IS_ARRAY) &&
+	    (tf->elementsize == 4 || tf->elementsize == 8) && !xf->f.is_signed) {
+		xf->kind = SP_VALUE_ADDRS;
+		xf->elem_size = tf->elementsize;
+		return 0;
+	}
 	if (xf->f.dynamic || (tf->flags & TEP_FIELD_IS_ARRAY) || (chars && !tf->size)) {
 		if (!chars || (xf->f.dynamic && tf->size < 4))
 			return sp_error_set(err, -EINVAL, -1,
@@ -696,7 +743,7 @@ static int share_extra(struct sp_decoder *d, int idx, const char *const *fields,
 	if (!nf)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	for (i = 0; i < nr_fields && !ret; i++)
-		ret = extra_field_find(x->event, fields[i], &nf[i], err);
+		ret = extra_field_find(x->event, fields[i], true, &nf[i], err);
 	for (i = 0; i < nr_fields && i < x->nr_fields && !ret; i++)
 		if (!same_field(&nf[i], &x->fields[i]))
 			ret = sp_error_set(err, -EEXIST, -1,
@@ -747,7 +794,7 @@ int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
 		goto fail;
 	}
 	for (i = 0; i < nr_fields; i++) {
-		ret = extra_field_find(event, fields[i], &x.fields[i], err);
+		ret = extra_field_find(event, fields[i], true, &x.fields[i], err);
 		if (ret)
 			goto fail;
 	}
@@ -803,7 +850,7 @@ int sp_decoder_add_watch(struct sp_decoder *d, struct tep_event *event, const ch
 		goto fail;
 	}
 	for (i = 0; i < nr_fields; i++) {
-		ret = extra_field_find(event, fields[i], &w.fields[i], err);
+		ret = extra_field_find(event, fields[i], false, &w.fields[i], err);
 		if (ret)
 			goto fail;
 	}

@@ -103,7 +103,7 @@ int sp_evformat_check(const char *text, size_t len)
 	struct span fields[MAX_FIELDS];
 	const char *p = text, *end = text + len, *fmt = NULL;
 	int nr = 0, nr_strings = 0;
-	bool quoted = false;
+	bool quoted = false, choice = false;	/* choice: a '?' came before */
 
 	/*
 	 * A kernel writes printable ASCII, tabs and newlines only (a byte
@@ -162,6 +162,8 @@ int sp_evformat_check(const char *text, size_t len)
 				return -EBADMSG;
 			continue;
 		}
+		if (*p == '?')
+			choice = true;
 		if (*p == '"') {
 			quoted = true;
 			nr_strings++;
@@ -173,6 +175,22 @@ int sp_evformat_check(const char *text, size_t len)
 				q++;
 			if (q == n || !declared(fields, nr, n, (size_t)(q - n)))
 				return -EBADMSG;
+			/*
+			 * an element of an array field (ftrace:kernel_stack's
+			 * caller[0]): a literal index, and not where a branch
+			 * of a ?: may be
+			 */
+			if (q < end && *q == '[') {
+				if (choice)
+					return -EBADMSG;
+				const char *digits = ++q;
+
+				while (q < end && isdigit((unsigned char)*q))
+					q++;
+				if (q == digits || q >= end || *q != ']')
+					return -EBADMSG;
+				q++;
+			}
 			p = q - 1;
 		} else if ((size_t)(end - p) >= 2 && p[0] == '-' && p[1] == '>') {
 			return -EBADMSG;	/* only REC-> is dereferenced */
@@ -185,7 +203,7 @@ int sp_evformat_check(const char *text, size_t len)
 		} else if ((*p == '/' || *p == '%') && !nonzero_literal(p + 1, end)) {
 			return -EBADMSG;	/* libtraceevent folds constants: SIGFPE */
 		} else if (*p == '[' || *p == ']') {
-			return -EBADMSG;	/* no array in a sched format: a crash after ':' */
+			return -EBADMSG;	/* no other '[': a crash after ':' */
 		} else if ((*p == '{' || *p == '}') && after_operand(fmt, p)) {
 			return -EBADMSG;	/* braces open and close flag lists: a crash */
 		}

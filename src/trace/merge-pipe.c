@@ -92,6 +92,7 @@ struct request {
 	int nr_fields;
 	enum sp_value_kind *kind;
 	union sp_value *values;	/* the receiving thread's */
+	struct sp_addrs *addrs;	/* the receiving thread's, by field (SP_VALUE_ADDRS) */
 };
 
 /*
@@ -149,7 +150,10 @@ static char *text_put(char *out, const char *text, size_t n)
 	return out + text_bytes(n);
 }
 
-/* The bytes of values @v in a tail: a number 8, a string 8 for its length and its text. */
+/*
+ * The bytes of values @v in a tail: a number 8, a string 8 for its length
+ * and its text, an array 8 for its count and 8 a number.
+ */
 static size_t values_bytes(const struct request *q, const union sp_value *v)
 {
 	size_t bytes = 0;
@@ -159,6 +163,8 @@ static size_t values_bytes(const struct request *q, const union sp_value *v)
 		bytes += 8;
 		if (q->kind[i] == SP_VALUE_STR && v[i].str)
 			bytes += text_bytes(strlen(v[i].str));
+		else if (q->kind[i] == SP_VALUE_ADDRS)
+			bytes += (size_t)v[i].addrs->nr * 8;
 	}
 	return bytes;
 }
@@ -170,6 +176,14 @@ static char *values_put(const struct request *q, const union sp_value *v, char *
 	for (i = 0; i < q->nr_fields; i++) {
 		uint64_t n;
 
+		if (q->kind[i] == SP_VALUE_ADDRS) {
+			n = v[i].addrs->nr;
+			memcpy(out, &n, 8);
+			if (n)
+				memcpy(out + 8, v[i].addrs->addr, n * 8);
+			out += 8 + n * 8;
+			continue;
+		}
 		if (q->kind[i] != SP_VALUE_STR) {
 			memcpy(out, &v[i].u64, 8);
 			out += 8;
@@ -191,6 +205,14 @@ static const char *values_get(struct request *q, const char *in)
 	for (i = 0; i < q->nr_fields; i++) {
 		uint64_t n;
 
+		if (q->kind[i] == SP_VALUE_ADDRS) {
+			memcpy(&n, in, 8);
+			q->addrs[i].nr = (uint32_t)n;
+			q->addrs[i].addr = (const uint64_t *)(in + 8);
+			q->values[i].addrs = &q->addrs[i];
+			in += 8 + n * 8;
+			continue;
+		}
 		if (q->kind[i] != SP_VALUE_STR) {
 			memcpy(&q->values[i].u64, in, 8);
 			in += 8;
@@ -522,6 +544,7 @@ static void requests_free(struct pipe *p)
 	for (k = 0; k < p->nr_req; k++) {
 		free(p->req[k].kind);
 		free(p->req[k].values);
+		free(p->req[k].addrs);
 	}
 	free(p->req);
 }
@@ -542,7 +565,8 @@ static int requests_alloc(struct pipe *p, const struct sp_decoder *d)
 			q->nr_fields++;
 		q->kind = calloc(q->nr_fields + 1, sizeof(*q->kind));
 		q->values = aligned_alloc(64, (q->nr_fields + 8) / 8 * 64);
-		if (!q->kind || !q->values)
+		q->addrs = calloc(q->nr_fields + 1, sizeof(*q->addrs));
+		if (!q->kind || !q->values || !q->addrs)
 			return -ENOMEM;
 		for (i = 0; i < q->nr_fields; i++)
 			q->kind[i] = sp_decoder_extra_kind(d, k, i);

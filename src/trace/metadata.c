@@ -406,3 +406,26 @@ int sp_reader_scan_markers(struct sp_reader *r, const char *prefix,
 	}
 	return found;
 }
+
+int sp_metadata_load_functions(const struct sp_container_layout *l, int fd, struct tep_handle *tep,
+			       struct sp_error *err)
+{
+	struct meta m = { 0 };
+	uint64_t len;
+	int ret;
+
+	if (!l->kallsyms.present)
+		return -ENOENT;
+	ret = meta_load(l, fd, &l->kallsyms, "kallsyms", &m, err);
+	if (ret)
+		goto out;
+	ret = -ENOENT;
+	if (!meta_num(&m, 4, &len) || len > m.size - m.pos || !len)
+		goto out;
+	/* the byte after the text is the NUL meta_load added, or the next block's */
+	m.buf[m.pos + len] = '\0';
+	ret = tep_parse_kallsyms(tep, m.buf + m.pos) ? sp_metadata_damaged(err, "kallsyms") : 0;
+out:
+	free(m.buf);
+	return ret;
+}

@@ -52,6 +52,8 @@ struct sp_reader {
 	struct tep_handle *tep;
 	bool own_tep;			/* loaded here, not by libtracecmd */
 	bool use_libtracecmd;		/* the data is read by libtracecmd */
+	int functions;			/* sp_reader_load_functions(): 0 not tried, 1 loaded,
+					 * else the negative code it gave */
 	int trial_fd;			/* this process only tries the file (trial.h):
 					 * where its error goes; else -1 */
 	unsigned int page_size;

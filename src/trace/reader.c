@@ -544,6 +544,25 @@ static int find_event(struct sp_reader *r, const char *name, struct tep_event **
 	return 0;
 }
 
+int sp_reader_load_functions(struct sp_reader *r, struct sp_error *err)
+{
+	if (!r->functions) {
+		/* libtracecmd parsed them when it opened the file */
+		if (r->use_libtracecmd)
+			r->functions = 1;
+		else
+			r->functions = sp_metadata_load_functions(&r->layout, r->fd, r->tep, err);
+		if (!r->functions)
+			r->functions = 1;
+	}
+	return r->functions == 1 ? 0 : r->functions;
+}
+
+const char *sp_reader_function(const struct sp_reader *r, uint64_t addr)
+{
+	return r->functions == 1 ? tep_find_function(r->tep, addr) : NULL;
+}
+
 int sp_reader_request_event(struct sp_reader *r, const char *name, const char *const *fields,
 			    int nr_fields, struct sp_error *err)
 {

@@ -118,10 +118,11 @@ struct sp_container_layout {
 				 * time shift, TSC conversion) are present */
 	unsigned int nr_cpus;	/* entries in @cpus, in file order */
 	struct sp_container_cpu *cpus;
-	/* metadata: "header_page"/"header_event", ftrace and event formats, saved cmdlines */
+	/* metadata: "header_page"/"header_event", ftrace and event formats, kallsyms, saved cmdlines */
 	struct sp_container_block header_info;
 	struct sp_container_block ftrace_formats;	/* a 4-byte count, then sized formats */
 	struct sp_container_block event_formats;
+	struct sp_container_block kallsyms;		/* a 4-byte size, then /proc/kallsyms' text */
 	struct sp_container_block cmdlines;
 	/*
 	 * The text of the cpustats options (ring-buffer statistics), one

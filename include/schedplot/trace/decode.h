@@ -181,7 +181,9 @@ const char *sp_decoder_state_name(const struct sp_decoder *d, int index);
  * of 1, 2, 4 or 8 bytes (signed ones sign-extended), strings (char arrays,
  * __data_loc and __rel_loc char[], and a char[] of no size, which runs to
  * the record's end) NUL-terminated, in the record or copied into the
- * decoder, valid until the next record of the event is decoded.  Records
+ * decoder, and arrays of unsigned numbers of 4 or 8 bytes (SP_VALUE_ADDRS:
+ * as many as the record holds) copied into the decoder, all valid until
+ * the next record of the event is decoded.  Records
  * of events not asked for cost nothing more.
  *
  * Return: the index (0, 1, ... in the order of the calls that succeed);

@@ -39,6 +39,13 @@ enum sp_value_kind {
 	SP_VALUE_U64,		/* an unsigned number */
 	SP_VALUE_S64,		/* a signed number, sign-extended */
 	SP_VALUE_STR,		/* a string (char array or __data_loc char[]) */
+	SP_VALUE_ADDRS,		/* an array of unsigned numbers (ftrace:kernel_stack's caller) */
+};
+
+/* The numbers of an SP_VALUE_ADDRS field, as many as the record holds. */
+struct sp_addrs {
+	const uint64_t *addr;
+	uint32_t nr;
 };
 
 /* One field's value in an SP_EV_EXTRA record. */
@@ -46,6 +53,7 @@ union sp_value {
 	uint64_t u64;
 	int64_t s64;
 	const char *str;	/* NULL when the record does not hold the field */
+	const struct sp_addrs *addrs;	/* never NULL; nr 0 when the record holds none */
 };
 
 /*

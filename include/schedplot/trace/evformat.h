@@ -19,7 +19,8 @@
  * name in the false branch of a `?:`.  A kernel writes printable ASCII, every
  * field on a line of its own ending in ';', no dereference but REC->, no
  * ';' outside the strings of the print fmt, a non-zero number after every
- * '/' and '%' there, no '[' or ']' there in a sched event, braces only
+ * '/' and '%' there, no '[' or ']' there but a literal index after a
+ * REC->NAME before any '?' (ftrace:kernel_stack's caller[0]), braces only
  * around flag lists, and every field its print fmt uses; a format that
  * breaks any of these is damaged: leave it out.
  *

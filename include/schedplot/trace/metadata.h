@@ -60,4 +60,20 @@ int sp_metadata_load(const struct sp_container_layout *l, const char *path,
 int sp_metadata_load_event(const struct sp_container_layout *l, int fd, struct tep_handle *tep,
 			   const char *system, const char *name, struct sp_error *err);
 
+/**
+ * sp_metadata_load_functions - add the file's kernel symbols to a tep
+ * @l: the file's layout
+ * @fd: the file, open for reading
+ * @tep: the tep sp_metadata_load() made
+ * @err: filled in when the block does not load
+ *
+ * The saved /proc/kallsyms, for tep_find_function(); sp_metadata_load()
+ * leaves it out (megabytes of text few commands need).
+ *
+ * Return: 0, -ENOENT when the file saved none (an empty block too), or
+ * another negative code.
+ */
+int sp_metadata_load_functions(const struct sp_container_layout *l, int fd, struct tep_handle *tep,
+			       struct sp_error *err);
+
 #endif /* SP_METADATA_H */

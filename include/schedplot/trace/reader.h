@@ -239,6 +239,28 @@ void sp_reader_no_read_ahead(struct sp_reader *r);
 void sp_reader_set_skipped(struct sp_reader *r, unsigned int types);
 
 /**
+ * sp_reader_load_functions - make kernel addresses nameable
+ * @r: the reader
+ * @err: filled in when the file's symbol table does not load
+ *
+ * Loads the kernel symbols the file saved (its copy of /proc/kallsyms) for
+ * sp_reader_function(), once; later calls give the first call's result.
+ *
+ * Return: 0, -ENOENT when the file saved none, or another negative code.
+ */
+int sp_reader_load_functions(struct sp_reader *r, struct sp_error *err);
+
+/**
+ * sp_reader_function - the kernel function an address lies in
+ * @r: the reader, after sp_reader_load_functions()
+ * @addr: a kernel text address (a stack entry, a caller)
+ *
+ * Return: the function's name, valid while @r is open (the same pointer
+ * for the same function), or NULL when no saved symbol holds @addr.
+ */
+const char *sp_reader_function(const struct sp_reader *r, uint64_t addr);
+
+/**
  * sp_reader_request_event - deliver the records of one more event, with fields
  * @r: the reader
  * @name: "system:event", such as "power:cpu_frequency" or "ftrace:print"
@@ -251,8 +273,9 @@ void sp_reader_set_skipped(struct sp_reader *r, unsigned int types);
  * with ev->extra the index returned here and ev->values[i] the value of
  * @fields[i], to be read as sp_reader_value_kind() says: numbers as u64 or
  * s64 (sign-extended), strings as pointers valid during the callback that
- * receives the record (NULL when the record does not hold the string).
- * The records of events not asked for cost nothing more.  A pass with
+ * receives the record (NULL when the record does not hold the string),
+ * arrays of unsigned numbers as struct sp_addrs, valid as long (as many as
+ * the record holds, such as ftrace:kernel_stack's caller).  The records of events not asked for cost nothing more.  A pass with
  * events asked for merges the CPUs with the tree, never in batches (see
  * sp_reader_set_batch_min()).
  *
