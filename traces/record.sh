@@ -11,10 +11,10 @@
 # the ring buffers with "trace-cmd extract" (see stop_and_extract for how
 # the files are kept small).
 #
-# Usage: sudo traces/record.sh [--compare | --duty] [OUTDIR]
+# Usage: sudo traces/record.sh [--compare | --duty | --views | --sleeps] [OUTDIR]
 #   OUTDIR defaults to this directory; --compare records only compare/,
 #   --duty only ink/duty.dat, --views only views/ (with schedplot record,
-#   built in ../build/schedplot).
+#   built in ../build/schedplot), --sleeps only why/sleeps.dat.
 # Needs: root, tracefs, trace-cmd >= 3.0, perf (for "perf bench"), cc,
 # unshare and mount from util-linux.
 set -eu
@@ -23,6 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 only_compare=
 only_duty=
 only_views=
+only_sleeps=
 if [ "${1:-}" = --compare ]; then
 	only_compare=1
 	shift
@@ -31,6 +32,9 @@ elif [ "${1:-}" = --duty ]; then
 	shift
 elif [ "${1:-}" = --views ]; then
 	only_views=1
+	shift
+elif [ "${1:-}" = --sleeps ]; then
+	only_sleeps=1
 	shift
 fi
 outdir=${1:-$here}
@@ -74,6 +78,8 @@ cleanup()
 		echo 0 > "$tracefs/events/sched/$e/enable"
 	done
 	echo 0 > "$tracefs/events/timer/hrtimer_start/enable"
+	echo "!stacktrace if prev_state & 3" > "$tracefs/events/sched/sched_switch/trigger" \
+		2>/dev/null || true
 	echo "$saved_size" > "$tracefs/buffer_size_kb"
 	echo > "$tracefs/trace"
 	echo "$saved_on" > "$tracefs/tracing_on"
@@ -85,6 +91,7 @@ cc -O2 -Wall -pthread -o "$tmp/barrier" "$workloads/barrier.c"
 cc -O2 -Wall -o "$tmp/duty" "$workloads/duty.c"
 cc -O2 -Wall -pthread -o "$tmp/phases" "$workloads/phases.c"
 : > "$tmp/empty"
+: > "$tmp/kallsyms"
 
 # start_tracing BUFFER_KB: empty the buffers and start recording the events.
 start_tracing()
@@ -124,7 +131,7 @@ stop_and_extract()
 			mount --bind "$ev/$sys" "$tmp/events/$sys"
 		done
 		mount --rbind "$tmp/events" "$ev"
-		mount --bind "$tmp/empty" /proc/kallsyms
+		mount --bind "$tmp/kallsyms" /proc/kallsyms
 		exec trace-cmd extract -o "$tmp/out.dat" "$@"
 	' sh "$tracefs" "$tmp" "$@" >/dev/null)
 	mv "$tmp/out.dat" "$outdir/$out"
@@ -163,6 +170,35 @@ record_duty()
 	stop_and_extract ink/duty.dat
 }
 
+# Sleeps with the kernel stack of the switch that began them: the
+# stacktrace trigger on sched_switch for switches out in S or D.  dd with
+# O_DIRECT sleeps in D on each write; a shell loop writes to a pipe every
+# 5 ms (cat sleeps in S in pipe_read, the loop in S in its nanosleep).
+# The file keeps of /proc/kallsyms only the functions its stacks name and
+# the symbol after each (where the one before ends), read from the
+# buffer's text before extract consumes it.
+record_sleeps()
+{
+	local trigger=$tracefs/events/sched/sched_switch/trigger
+
+	start_tracing 1024
+	echo 0 > "$tracefs/tracing_on"
+	echo "stacktrace if prev_state & 3" > "$trigger"
+	echo 1 > "$tracefs/tracing_on"
+	dd if=/dev/zero of=/var/tmp/schedplot-sleeps.tmp bs=4k count=40 oflag=direct 2>/dev/null
+	for i in $(seq 20); do echo "$i"; sleep 0.005; done | cat >/dev/null
+	echo 0 > "$tracefs/tracing_on"
+	echo "!stacktrace if prev_state & 3" > "$trigger"
+	rm -f /var/tmp/schedplot-sleeps.tmp
+	sed -n 's/^ => \([^ +]*\).*/\1/p' "$tracefs/trace" | sort -u > "$tmp/names"
+	sort /proc/kallsyms | awk 'NR == FNR { want[$1] = 1; next }
+		keep { print; keep = 0 }
+		($3 in want) { print; keep = 1 }' "$tmp/names" - > "$tmp/kallsyms"
+	mkdir -p "$outdir/why"
+	stop_and_extract why/sleeps.dat
+	: > "$tmp/kallsyms"
+}
+
 # The events the views of contrib/views draw, with schedplot record (its
 # own instance, so the sched events above are left alone): interrupts,
 # futex calls, block requests and the phases the workload writes to
@@ -182,6 +218,10 @@ record_views()
 		"$tmp/phases" --threads 8 --rounds 400 /var/tmp/schedplot-phases.tmp
 }
 
+if [ -n "$only_sleeps" ]; then
+	record_sleeps
+	exit 0
+fi
 if [ -n "$only_views" ]; then
 	record_views
 	exit 0

@@ -256,6 +256,9 @@ static void json_waker(int waker)
 /* Wakers shown per task, at most. */
 #define WAKERS_TOP 3
 
+/* Blocking places shown per task, at most. */
+#define PLACES_TOP 3
+
 /* "sleeps": a task's sleeps counted, by state, and who ended them most often. */
 static void print_json_sleeps(const struct sp_model *m, const struct stats_scope *sc, int pid)
 {
@@ -280,7 +283,22 @@ static void print_json_sleeps(const struct sp_model *m, const struct stats_scope
 							       : "");
 		printf(", \"count\": %llu}", (unsigned long long)e[i].ns);
 	}
-	printf("]}");
+	printf("]");
+	if (sc->sleeps.has_places) {
+		const struct sp_sleep_place *pl[PLACES_TOP];
+
+		nr = sp_sleep_task_places(st, pl, PLACES_TOP);
+		printf(", \"blocked_in\": [");
+		for (i = 0; i < nr; i++) {
+			printf("%s{\"place\": ", i ? ", " : "");
+			sp_cli_json_string(stdout, sc->sleeps.places[pl[i]->place]);
+			printf(", \"state\": \"%s\", \"count\": %llu, \"ns\": %llu}",
+			       sp_sleep_state_name(pl[i]->state), (unsigned long long)pl[i]->nr,
+			       (unsigned long long)pl[i]->ns);
+		}
+		printf("]");
+	}
+	printf("}");
 }
 
 /* The pieces of @pid's chain counted for @code. */
@@ -447,6 +465,33 @@ static int cmp_sleeper(const void *pa, const void *pb)
 			     a->pid, b->pid);
 }
 
+/* Where the sleepers @v blocked, as far as the trace names it. */
+static void print_text_places(const struct sp_model *m, const struct stats_scope *sc,
+			      const struct sp_sleep_task *const *v, size_t n)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sp_sleep_place *pl[PLACES_TOP];
+		size_t nr = sp_sleep_task_places(v[i], pl, PLACES_TOP);
+		char name[40], d[32];
+
+		if (nr && !head) {
+			printf("\nblocked in: where they slept, the function the trace names "
+			       "(kernel stack of the switch, or sched_blocked_reason)\n");
+			printf("%-24s %-5s %6s %11s  %s\n", "task", "state", "sleeps", "time",
+			       "place");
+			head = true;
+		}
+		for (size_t j = 0; j < nr; j++)
+			printf("%-24s %-5s %6llu %11s  %s\n",
+			       j ? "" : behind_name(name, sizeof(name), m, v[i]->pid, false),
+			       sp_sleep_state_name(pl[j]->state), (unsigned long long)pl[j]->nr,
+			       sp_cli_format_duration(d, sizeof(d), pl[j]->ns),
+			       sc->sleeps.places[pl[j]->place]);
+	}
+}
+
 /* Why they slept: the tasks that slept longest, their sleeps by state and who woke them. */
 static void print_text_sleeps(const struct sp_model *m, const struct stats_scope *sc,
 			      size_t top)
@@ -498,6 +543,8 @@ static void print_text_sleeps(const struct sp_model *m, const struct stats_scope
 			printf(", %zu more", nr - WAKERS_TOP);
 		putchar('\n');
 	}
+	if (sc->sleeps.has_places)
+		print_text_places(m, sc, v, top);
 	free(v);
 }
 
@@ -1330,6 +1377,7 @@ static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
 {
 	struct stats_scope *sc = run->data;
 	struct sp_trace *t = &run->trace;
+	struct sp_error err = { 0 };
 	struct sp_stats *s;
 	uint64_t t0;
 	int ret;
@@ -1389,6 +1437,9 @@ static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
 	sc->behind.hist = &sc->hist;
 	sc->behind.scope = sc->scope;
 	sp_sleeps_init(&sc->sleeps, &sc->scope);
+	/* where the trace names the places tasks blocked in */
+	if (sp_sleeps_request(&sc->sleeps, t->reader, &err))
+		return sp_cli_fail(t->path, "out of memory");
 	/* with --target, where each target's time went */
 	sc->chained = sp_view_opts_has_targets(sc->opts);
 	if (sc->chained)

@@ -24,7 +24,13 @@ from that report's text, read here:
     sched_switch ended in a state other than R or R+ to the start of the
     wait before its next run (or that run), the runs taken in the order of
     their ends; its state is that prev_state (S, D, or another: I, T,
-    ...), its waker the waker of that wait.
+    ...), its waker the waker of that wait.  With --places, also where it
+    blocked: the kernel stack the stacktrace trigger recorded right after
+    that sched_switch (the kernel_stack record of the same pid on the same
+    CPU, at or after the switch and before the next run began), read from
+    the full stack `trace-cmd report` prints with its own handler: its
+    first function that is neither tracing nor scheduling (NOT_PLACES
+    below, the kernel's .sched.text), or "-" when none.
 
   * the chain (--chain): each task's time from the start of the wait or
     sleep before its first run to the end of its last, in pieces: each
@@ -48,14 +54,15 @@ from that report's text, read here:
     CPUs C,C... (and the waits for them) and only the waits of the tasks
     P,P...; an empty part leaves that out.
 
-Usage: report-why.py [--trace-cmd PROG] [--sleeps | --chain [--window T0 T1] |
+Usage: report-why.py [--trace-cmd PROG] [--sleeps [--places] | --chain [--window T0 T1] |
                      --lost SCOPE [--lost SCOPE...]] FILE
 Prints one line per wait that ended: "START PID CPU DUR CONTRADICTED
 PLACED ANTAGONISTS", START and DUR in ns, CONTRADICTED 0 or 1, PLACED the
 CPU of its first placement, ANTAGONISTS "pid:ns,pid:ns..." sorted by time
 held, longest first (ties: lower pid), or "-" when none.  With --sleeps,
 one line per sleep that ended instead: "START PID STATE DUR WAKER" (STATE
-S, D or other; WAKER a pid, irq, softirq, or -1 for none).  With --chain,
+S, D or other; WAKER a pid, irq, softirq, or -1 for none), with --places
+"START PID STATE DUR WAKER PLACE".  With --chain,
 one line per task and cause: "PID KIND WHO PIECES NS" (KIND ran, cpu, S,
 D, other or unknown; WHO the antagonist or the waker, -1 for none), and
 "PID total - - NS" for its time followed.  With --lost, one line per
@@ -78,12 +85,65 @@ spec.loader.exec_module(rs)
 TARGET_RE = re.compile(r"\btarget_cpu=(\d+)")
 PID_RE = re.compile(r"\bpid=(\d+)")
 CONTRADICT_NS = 1000000
+STACK_RE = re.compile(r"^\s*\S.*?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}): kernel_stack:")
+FRAME_RE = re.compile(r"^=> (\S+)")
+
+# The functions a stack passes through that are not where the task blocked:
+# the tracing that recorded it and the kernel's scheduling code (names
+# ending in "*" are prefixes).
+NOT_PLACES = set('''
+__schedule schedule schedule_idle schedule_user schedule_rtlock schedule_preempt_disabled
+preempt_schedule preempt_schedule_common preempt_schedule_notrace preempt_schedule_irq
+__cond_resched _cond_resched io_schedule io_schedule_timeout yield yield_to
+schedule_timeout schedule_timeout_interruptible schedule_timeout_killable
+schedule_timeout_uninterruptible schedule_timeout_idle schedule_hrtimeout
+schedule_hrtimeout_range schedule_hrtimeout_range_clock do_nanosleep
+__wait_on_bit __wait_on_bit_lock out_of_line_wait_on_bit out_of_line_wait_on_bit_timeout
+out_of_line_wait_on_bit_lock bit_wait bit_wait_io bit_wait_timeout bit_wait_io_timeout
+__wait_for_common wait_for_common wait_for_common_io do_wait_for_common
+down down_interruptible down_killable down_timeout rwsem_down_read_slowpath
+rwsem_down_write_slowpath percpu_rwsem_wait __percpu_down_read
+__ftrace_trace_stack event_triggers_call stacktrace_trigger
+'''.split())
+NOT_PLACE_PREFIXES = ("trace_event_raw_event_", "__traceiter_", "perf_trace_", "__bpf_trace_",
+                      "wait_for_completion", "mutex_lock", "__mutex_lock", "ww_mutex_lock",
+                      "__ww_mutex_lock", "__down", "down_read", "down_write", "rt_mutex_slowlock",
+                      "__rt_mutex_slowlock", "rt_mutex_lock", "rtlock_slowlock")
+
+
+def stacks(args):
+    """pid -> sorted [(ts, cpu, place)] of the kernel_stack records."""
+    p = subprocess.run([args.trace_cmd, "report", "-t", "-i", args.file],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if p.returncode:
+        rs.die("%s: trace-cmd report failed" % args.file)
+    out = {}
+    cur = None
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        m = STACK_RE.match(line)
+        if m:
+            cur = [int(m.group(1)), int(m.group(2)),
+                   int(m.group(3)) * 1000000000 + int(m.group(4)), None]
+            out.setdefault(cur[0], []).append(cur)
+            continue
+        f = FRAME_RE.match(line)
+        if not f:
+            cur = None
+            continue
+        name = f.group(1)
+        if cur and cur[3] is None and name not in NOT_PLACES and \
+                not name.startswith(NOT_PLACE_PREFIXES):
+            cur[3] = name
+    for v in out.values():
+        v.sort(key=lambda k: k[2])
+    return out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trace-cmd", default="trace-cmd")
     ap.add_argument("--sleeps", action="store_true")
+    ap.add_argument("--places", action="store_true")
     ap.add_argument("--chain", action="store_true")
     ap.add_argument("--window", nargs=2, type=int, default=[0, 2 ** 64 - 1])
     ap.add_argument("--lost", action="append", metavar="SCOPE")
@@ -107,7 +167,8 @@ def main():
         by_pid = {}
         for (cpu, pid, begin, end, wait, _), (how, waker) in zip(runs, ends):
             if pid != 0:
-                by_pid.setdefault(pid, []).append((begin, end, wait, how, waker))
+                by_pid.setdefault(pid, []).append((begin, end, wait, how, waker, cpu))
+        st = stacks(args) if args.places else {}
         out = []
         for pid, lst in by_pid.items():
             # by their ends: the run before is the one that ended last (runs
@@ -120,9 +181,12 @@ def main():
                 state = how[0] if how[0] in "SD" else "other"
                 woke = b[0] - b[2]
                 if woke >= a[1]:
-                    out.append((a[1], pid, state, woke - a[1], b[4]))
+                    place = next((k[3] for k in st.get(pid, ()) if k[1] == a[5] and
+                                  a[1] <= k[2] <= b[0] and k[3]), "-")
+                    out.append((a[1], pid, state, woke - a[1], b[4], place))
         out.sort()
-        sys.stdout.write("".join("%d %d %s %d %s\n" % o for o in out))
+        fmt = "%d %d %s %d %s %s\n" if args.places else "%d %d %s %d %s\n"
+        sys.stdout.write("".join(fmt % (o if args.places else o[:5]) for o in out))
         return
 
     if args.chain:
