@@ -96,6 +96,9 @@ static int record_parse(struct sp_opts_ctx *ctx, int key, const char *arg)
 			return SP_EXIT_USAGE;
 		rc->o.file_version = atoi(arg);
 		return 0;
+	case SP_VOPT_SLEEP_STACKS:
+		rc->o.sleep_stacks = true;
+		return 0;
 	default:
 		if (sp_cli_parse_choice("record", "compression", arg, compressions, &choice))
 			return SP_EXIT_USAGE;
@@ -121,6 +124,9 @@ static const struct sp_opt record_own[] = {
 	  "6 or 7 (default 7)" },
 	{ "compression", SP_VOPT_COMPRESSION, required_argument, "NAME", "Recording",
 	  "zstd or none (version 7; default zstd)" },
+	{ "sleep-stacks", SP_VOPT_SLEEP_STACKS, no_argument, NULL, "Recording",
+	  "the kernel stack of each switch out in S or D (the stacktrace trigger), and the "
+	  "kernel's symbols: stats then names where tasks blocked" },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 

@@ -441,6 +441,26 @@ static int record_loop(struct rec *r)
 	return 0;
 }
 
+/* /proc/kallsyms, for the names of the addresses of kernel stacks. */
+static int save_kallsyms(struct rec *r)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sp_error_set(r->err, -errno, -1, "cannot read /proc/kallsyms: %s",
+				    strerror(errno));
+	while (!ret && (n = read(fd, buf, sizeof(buf))) > 0)
+		ret = sp_writer_add_kallsyms_text(r->w, buf, n, r->err);
+	if (!ret && n < 0)
+		ret = sp_error_set(r->err, -errno, -1, "cannot read /proc/kallsyms: %s",
+				   strerror(errno));
+	close(fd);
+	return ret;
+}
+
 /* Everything but the pages: formats, command lines, per-CPU statistics. */
 static int save_metadata(struct rec *r)
 {
@@ -451,6 +471,16 @@ static int save_metadata(struct rec *r)
 	if (text)
 		ret = sp_writer_add_format(r->w, "ftrace", text, size, r->err);
 	free(text);
+	if (r->o->sleep_stacks && !ret) {
+		text = tracefs_event_file_read(NULL, "ftrace", "kernel_stack", "format", &size);
+		if (!text)
+			return sp_error_set(r->err, -EIO, -1,
+					    "cannot read the format of ftrace:kernel_stack");
+		ret = sp_writer_add_format(r->w, "ftrace", text, size, r->err);
+		free(text);
+		if (!ret)
+			ret = save_kallsyms(r);
+	}
 	for (i = 0; i < r->nr_enabled && !ret; i++) {
 		text = tracefs_event_file_read(NULL, r->enabled[i][0], r->enabled[i][1], "format",
 					       &size);
@@ -535,6 +565,11 @@ static int setup(struct rec *r)
 	ret = enable_events(r);
 	if (ret)
 		return ret;
+	if (r->o->sleep_stacks && tracefs_event_file_write(r->inst, "sched", "sched_switch",
+							   "trigger", SP_RECORD_SLEEP_STACKS) < 0)
+		return sp_error_set(r->err, -EIO, -1,
+				    "cannot set the stacktrace trigger on sched_switch: %s",
+				    strerror(errno));
 	r->marker_path = tracefs_instance_get_file(r->inst, "trace_marker");
 	r->tcpu = sp_alloc_array(r->nr_cpus, sizeof(*r->tcpu));
 	if (!r->tcpu)
@@ -584,6 +619,9 @@ static void cleanup(struct rec *r)
 	for (cpu = 0; r->tcpu && cpu < r->nr_cpus; cpu++)
 		if (r->tcpu[cpu])
 			tracefs_cpu_close(r->tcpu[cpu]);
+	if (r->inst && r->o->sleep_stacks)
+		tracefs_event_file_write(r->inst, "sched", "sched_switch", "trigger",
+					 "!" SP_RECORD_SLEEP_STACKS);
 	if (r->inst) {
 		/* an open trace_marker keeps the instance busy */
 		tracefs_print_close(r->inst);

@@ -102,6 +102,7 @@ struct sp_writer {
 	size_t nr_options;
 	size_t alloc_options;
 	struct buf cmdlines;
+	struct buf kallsyms;		/* /proc/kallsyms' text, or empty */
 	bool sched_formats;
 	unsigned char scratch[512];
 };

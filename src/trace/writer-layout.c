@@ -196,6 +196,12 @@ static void meta_empty4(struct buf *b)
 	buf_num(b, 0, 4);
 }
 
+static void meta_kallsyms(struct sp_writer *w, struct buf *b)
+{
+	buf_num(b, w->kallsyms.len, 4);
+	buf_bytes(b, w->kallsyms.p, w->kallsyms.len);
+}
+
 static void meta_cmdlines(struct sp_writer *w, struct buf *b)
 {
 	buf_num(b, w->cmdlines.len, 8);
@@ -292,7 +298,7 @@ static int write_v6(struct sp_writer *w, struct out *o, struct sp_error *err)
 	meta_headers(w, &b);
 	meta_ftrace(w, &b);
 	meta_events(w, &b);
-	meta_empty4(&b);			/* kallsyms */
+	meta_kallsyms(w, &b);
 	meta_empty4(&b);			/* printk */
 	meta_cmdlines(w, &b);
 	buf_num(&b, w->nr_cpus, 4);
@@ -397,7 +403,7 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 		case 0: meta_headers(w, &m); break;
 		case 1: meta_ftrace(w, &m); break;
 		case 2: meta_events(w, &m); break;
-		case 3: meta_empty4(&m); break;
+		case 3: meta_kallsyms(w, &m); break;
 		case 4: meta_empty4(&m); break;
 		case 5: meta_cmdlines(w, &m); break;
 		}

@@ -292,6 +292,13 @@ int sp_writer_add_cmdlines_text(struct sp_writer *w, const char *text, size_t le
 	return w->cmdlines.failed ? sp_error_set(err, -ENOMEM, -1, "out of memory") : 0;
 }
 
+int sp_writer_add_kallsyms_text(struct sp_writer *w, const char *text, size_t len,
+				struct sp_error *err)
+{
+	buf_bytes(&w->kallsyms, text, len);
+	return w->kallsyms.failed ? sp_error_set(err, -ENOMEM, -1, "out of memory") : 0;
+}
+
 int sp_writer_add_option(struct sp_writer *w, unsigned int id, const void *data, size_t len,
 			 struct sp_error *err)
 {
@@ -438,6 +445,7 @@ void sp_writer_abort(struct sp_writer *w)
 	for (i = 0; i < w->nr_options; i++)
 		free(w->options[i].data);
 	buf_release(&w->cmdlines);
+	buf_release(&w->kallsyms);
 	ZSTD_freeCCtx(w->cctx);
 	free(w->zbuf);
 	free(w->cpus);

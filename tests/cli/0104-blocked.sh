@@ -6,8 +6,54 @@
 # --json` (sleeps, time and state per place, the longest three) against
 # an independent reading of `trace-cmd report`'s full stacks
 # (tests/oracle/report-why.py --sleeps --places), and its text table; a
-# trace without stacks prints neither.
+# trace without stacks prints neither; and Android's sched_blocked_reason
+# on a generated trace against the generator's truth.
 . "$(dirname "$0")/../lib/lib.sh"
+
+# sched_blocked_reason (Android kernels; not this machine's): a generated
+# trace whose truth lists each task's sleeps and time per caller's function
+# (tests/gen/gen-trace.c --blocked-reason), against stats --json.
+GEN=${GEN_TRACE:-$SRCDIR/${BUILD:-build}/tests/gen-trace}
+if [ -x "$GEN" ] && command -v python3 >/dev/null; then
+	g=$TMP/reason.dat
+	"$GEN" --cpus 4 --workload messaging --events 20000 --blocked-reason --seed 3 \
+		-o "$g" >/dev/null
+	run "$SCHEDPLOT" stats -q --json "$g"
+	expect_status 0 "generated: stats --json"
+	if got=$(python3 - "$OUT" "$g.json" <<'PY'
+import json, sys
+stats, truth = sys.argv[1:]
+want = {}                       # pid -> {place: [count, ns]}
+for r in json.load(open(truth))["blocked_reason"]:
+    want.setdefault(r["pid"], {})[r["place"]] = [r["count"], r["ns"]]
+bad, n, tasks = [], 0, 0
+for t in json.load(open(stats))["tasks"]:
+    w = want.pop(t["pid"], {})
+    got = t["sleeps"].get("blocked_in", [])
+    top = sorted(w.values(), key=lambda v: -v[1])[:3]
+    if [g["ns"] for g in got] != [v[1] for v in top]:
+        bad.append("pid %d: %s, truth %s" % (t["pid"], got, w))
+    for g in got:
+        if g["state"] != "S" or w.get(g["place"]) != [g["count"], g["ns"]]:
+            bad.append("pid %d: %s, truth %s" % (t["pid"], g, w.get(g["place"])))
+        n += 1
+    tasks += bool(got)
+if want:
+    bad.append("tasks with reasons stats does not list: %s" % sorted(want)[:5])
+if bad:
+    print("%d differ: %s" % (len(bad), "; ".join(bad[:3])), file=sys.stderr)
+    sys.exit(1)
+print(n, tasks)
+PY
+	); then
+		set -- $got
+		ok "generated: the $1 places of $2 tasks' sleeps from sched_blocked_reason equal the truth"
+	else
+		not_ok "generated: sched_blocked_reason places differ from the truth"
+	fi
+else
+	skip "gen-trace not built ($GEN): no trace with sched_blocked_reason"
+fi
 
 if ! command -v trace-cmd >/dev/null || ! command -v python3 >/dev/null; then
 	skip "trace-cmd or python3 missing: cannot cross-check against trace-cmd report"

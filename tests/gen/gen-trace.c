@@ -44,6 +44,13 @@
  * another CPU wakes it onto its own CPU, where it waits behind the waker;
  * the truth then lists every wakeup that left an idle previous CPU, with
  * its waker, CPUs and wait, the scripted ones with their kworker's run.
+ * --blocked-reason records, as Android's kernels do, a
+ * sched:sched_blocked_reason (pid, caller, io_wait) as each task that ran
+ * is woken from a sleep, on the waker's CPU just before the wakeup; its
+ * caller lies in one of three functions of a small kallsyms saved in the
+ * trace, picked by the task's pid and count of such sleeps; the truth
+ * lists per task and function the sleeps and their time (from the
+ * switch-out to the wakeup).
  *
  * --script FILE writes, instead of a simulation, the records FILE lists,
  * for small traces whose numbers are worked out by hand (no truth file):
@@ -101,6 +108,8 @@ struct task {
 	int wake_rec_cpu;	/* the CPU of the wakeup record */
 	int wake_dest;		/* the CPU the wakeup put it on */
 	int scripted;		/* --misplace: the scripted misplacement it waits from, -1: none */
+	/* --blocked-reason: its sleeps and their time by the caller's function */
+	uint64_t reason_nr[3], reason_ns[3];
 	/* its last run: CPU and time (end 0: none yet) */
 	int last_cpu;
 	uint64_t last_start, last_end;
@@ -156,6 +165,7 @@ struct sim {
 	bool waking;			/* sched_waking records instead of sched_wakeup */
 	bool big_endian;		/* of the file written */
 	bool power;			/* power:cpu_idle and power:cpu_frequency records */
+	bool blocked_reason;		/* sched:sched_blocked_reason records */
 	int nr_freqs;			/* --frequencies: the policies pick among so many */
 	uint64_t seconds_ns, max_events;
 	double scale;
@@ -180,6 +190,7 @@ struct sim {
 	uint64_t place_nr[3], place_wait_ns[3];	/* stayed, moved_prev_idle, moved_prev_busy */
 	uint64_t nr_markers;	/* print records, not sched records */
 	uint64_t nr_power;	/* power records, not sched records either */
+	uint64_t nr_reasons;	/* sched_blocked_reason records, not counted as sched */
 	uint64_t end_ns;
 	/* --misplace: the scripted ones, and every wakeup that left an idle CPU */
 	int nr_scripts;
@@ -374,6 +385,56 @@ static void emit_power(struct sim *s, int c, int id, uint32_t state, int cpu_id)
 	s->cpus[c].last_ts = s->now;
 	if (s->w && !s->failed)
 		s->failed = sp_writer_write_raw(s->w, c, s->now, rec, sizeof(rec), &s->err);
+}
+
+/* ---- sched_blocked_reason records (--blocked-reason) ---- */
+
+#define BLOCKED_REASON_ID	8
+
+/* Android's event (TP_STRUCT__entry: pid_t pid, void *caller, bool io_wait). */
+static const char blocked_reason_format[] =
+	"name: sched_blocked_reason\nID: 8\nformat:\n" SP_TEST_COMMON_FIELDS
+	"\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:void * caller;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:bool io_wait;\toffset:24;\tsize:1;\tsigned:0;\n\n"
+	"print fmt: \"pid=%d iowait=%d caller=%pS\", REC->pid, REC->io_wait, REC->caller\n";
+
+/* The functions callers lie in, each 0x100 bytes long, and the one after them. */
+static const char *const reason_function[3] = { "pipe_read", "ext4_sync_file", "blkdev_read_iter" };
+#define REASON_TEXT	0xffffffff81200000ull
+
+static const char reason_kallsyms[] =
+	"ffffffff81200000 T pipe_read\n"
+	"ffffffff81200100 T ext4_sync_file\n"
+	"ffffffff81200200 T blkdev_read_iter\n"
+	"ffffffff81200300 t reason_text_end\n";
+
+static void put64(unsigned char *p, uint64_t v, bool big)
+{
+	for (int i = 0; i < 8; i++)
+		p[big ? 7 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/* @task, asleep since its last run, is woken now on CPU @c: why it blocked. */
+static void emit_blocked_reason(struct sim *s, int c, int task)
+{
+	struct task *t = &s->tasks[task];
+	unsigned char rec[32] = { 0 };
+	uint64_t n = t->reason_nr[0] + t->reason_nr[1] + t->reason_nr[2];
+	int k = (int)((t->pid + n) % 3);
+
+	rec[s->big_endian] = BLOCKED_REASON_ID;		/* common_type (u16) */
+	put32(rec + 4, (uint32_t)pid_of(s, s->cpus[c].cur), s->big_endian);
+	put32(rec + 8, (uint32_t)t->pid, s->big_endian);
+	put64(rec + 16, REASON_TEXT + 0x100 * k + 0x42, s->big_endian);
+	rec[24] = k != 0;				/* io_wait: not for a pipe */
+	t->reason_nr[k]++;
+	t->reason_ns[k] += s->now - t->last_end;
+	s->nr_reasons++;
+	s->end_ns = s->now;
+	s->cpus[c].last_ts = s->now;
+	if (s->w && !s->failed)
+		s->failed = sp_writer_write_raw(s->w, c, s->now, rec, 25, &s->err);
 }
 
 /* CPU @c's frequency so far, into the truth (up to now). */
@@ -610,6 +671,8 @@ static void wake_to(struct sim *s, int task, int rec_cpu, bool is_new, int force
 	t->wake_dest = dest;
 	if (force < 0)
 		t->scripted = -1;
+	if (s->blocked_reason && !is_new && t->ran)
+		emit_blocked_reason(s, rec_cpu, task);
 	if (dest != t->cpu) {
 		emit_task(s, SP_EV_MIGRATE, rec_cpu, task, dest, t->cpu);
 		s->migrations++;
@@ -1101,6 +1164,27 @@ static void write_misplacements(const struct sim *s, FILE *f)
 	fprintf(f, "\n  ],\n  \"scripted_misplacements\": %d,\n", scripts_done(s));
 }
 
+/* --blocked-reason: per task and function, the sleeps the records name. */
+static void write_blocked_reasons(const struct sim *s, FILE *f)
+{
+	bool first = true;
+
+	fprintf(f, "  \"blocked_reason\": [");
+	for (int i = 0; i < s->nr_tasks; i++)
+		for (int k = 0; k < 3; k++) {
+			const struct task *t = &s->tasks[i];
+
+			if (!t->reason_nr[k])
+				continue;
+			fprintf(f, "%s\n    {\"pid\": %d, \"place\": \"%s\", \"count\": %llu, "
+				"\"ns\": %llu}", first ? "" : ",", t->pid, reason_function[k],
+				(unsigned long long)t->reason_nr[k],
+				(unsigned long long)t->reason_ns[k]);
+			first = false;
+		}
+	fprintf(f, "\n  ],\n");
+}
+
 static int write_truth(const struct sim *s, const char *path, const char *trace)
 {
 	double window = (double)(s->end_ns - T0_NS);
@@ -1112,7 +1196,7 @@ static int write_truth(const struct sim *s, const char *path, const char *trace)
 	fprintf(f, "{\n  \"trace\": \"%s\",\n  \"nr_cpus\": %d,\n  \"nr_sockets\": %d,\n", trace,
 		s->nr_cpus, s->nr_sockets);
 	fprintf(f, "  \"records\": %llu,\n  \"sched_records\": %llu,\n",
-		(unsigned long long)(s->records + s->nr_markers + s->nr_power),
+		(unsigned long long)(s->records + s->nr_markers + s->nr_power + s->nr_reasons),
 		(unsigned long long)s->records);
 	fprintf(f, "  \"start_ns\": %llu,\n  \"end_ns\": %llu,\n", T0_NS,
 		(unsigned long long)s->end_ns);
@@ -1148,6 +1232,8 @@ static int write_truth(const struct sim *s, const char *path, const char *trace)
 	fprintf(f, "  \"lost_cpu_ns\": %llu,\n", (unsigned long long)s->lost_cpu_ns);
 	if (s->nr_scripts)
 		write_misplacements(s, f);
+	if (s->blocked_reason)
+		write_blocked_reasons(s, f);
 	fprintf(f, "  \"by_type\": {\"sched_switch\": %llu, \"sched_wakeup\": %llu, "
 		"\"sched_wakeup_new\": %llu, \"sched_migrate_task\": %llu, "
 		"\"sched_process_fork\": %llu, \"sched_process_exit\": %llu}\n}\n",
@@ -1244,6 +1330,8 @@ static const char usage[] =
 	"      --power             power:cpu_idle and power:cpu_frequency records too\n"
 	"      --frequencies N     --power: the policies pick among N of the four\n"
 	"                          frequencies (1..4, default 4; 1: it never changes)\n"
+	"      --blocked-reason    sched_blocked_reason records as tasks are woken\n"
+	"                          from sleeps, named by a small kallsyms\n"
 	"      --misplace N        hpc: N scripted wakeups that leave an idle CPU (a\n"
 	"                          kworker ran there just before) for the waker's busy\n"
 	"                          one; the truth lists every such wakeup\n"
@@ -1404,6 +1492,7 @@ int main(int argc, char **argv)
 		{ "power", no_argument, NULL, 'W' },
 		{ "frequencies", required_argument, NULL, 'Q' },
 		{ "misplace", required_argument, NULL, 'X' },
+		{ "blocked-reason", no_argument, NULL, 'Y' },
 		{ "seed", required_argument, NULL, 'r' },
 		{ "file-version", required_argument, NULL, 'F' },
 		{ "compression", required_argument, NULL, 'C' },
@@ -1462,6 +1551,9 @@ int main(int argc, char **argv)
 			break;
 		case 'K':
 			s.waking = true;
+			break;
+		case 'Y':
+			s.blocked_reason = true;
 			break;
 		case 'W':
 			s.power = true;
@@ -1557,6 +1649,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (sp_writer_add_sched_formats(s.w, &s.err) ||
+	    (s.blocked_reason &&
+	     (sp_writer_add_format(s.w, "sched", blocked_reason_format,
+				   sizeof(blocked_reason_format) - 1, &s.err) ||
+	      sp_writer_add_kallsyms_text(s.w, reason_kallsyms, sizeof(reason_kallsyms) - 1,
+					  &s.err))) ||
 	    (s.power && (sp_writer_add_format(s.w, "power", cpu_frequency_format,
 					      sizeof(cpu_frequency_format) - 1, &s.err) ||
 			 sp_writer_add_format(s.w, "power", cpu_idle_format,

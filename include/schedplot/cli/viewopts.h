@@ -79,6 +79,7 @@ enum sp_view_opt {
 	SP_VOPT_LONG_POLE,		/* tasks */
 	SP_VOPT_FILE_VERSION,		/* record */
 	SP_VOPT_COMPRESSION,
+	SP_VOPT_SLEEP_STACKS,
 };
 
 /* --events: at most this many, names shorter than this */

@@ -21,7 +21,15 @@ struct sp_error;
  *   schedplot-topology v1 CPU:CORE:DIE:CLUSTER:SOCKET:NODE ...
  *
  * with up to 64 CPUs per record; -1 stands for what sysfs does not say.
+ *
+ * With sleep_stacks, the instance's sched_switch gets the trigger
+ * SP_RECORD_SLEEP_STACKS: the kernel stack of each switch out in S or D,
+ * an ftrace:kernel_stack record right after it, in the task's context;
+ * the file then keeps that event's format and /proc/kallsyms, to name the
+ * addresses (doc/design.md "Sleeps").
  */
+
+#define SP_RECORD_SLEEP_STACKS	"stacktrace if prev_state & 3"
 
 #define SP_RECORD_TOPOLOGY_TAG	"schedplot-topology v1"
 
@@ -34,6 +42,7 @@ struct sp_record_options {
 	unsigned int buffer_kb;		/* per-CPU ring buffer; 0 means 8192 */
 	int file_version;		/* 6 or 7 (0: 7) */
 	const char *compression;	/* see struct sp_writer_options */
+	bool sleep_stacks;		/* the stack of each switch out in S or D */
 	volatile sig_atomic_t *stop;	/* set by a signal handler to stop */
 };
 

@@ -130,6 +130,18 @@ int sp_writer_add_cmdlines_text(struct sp_writer *w, const char *text, size_t le
 				struct sp_error *err);
 
 /**
+ * sp_writer_add_kallsyms_text - save kernel symbols (/proc/kallsyms text)
+ * @w: the writer
+ * @text: lines "ADDRESS TYPE NAME [MODULE]", appended to those saved
+ * @len: its length
+ * @err: filled in on failure
+ *
+ * Readers name the addresses of kernel stacks with them.  Return: 0 or -ENOMEM.
+ */
+int sp_writer_add_kallsyms_text(struct sp_writer *w, const char *text, size_t len,
+				struct sp_error *err);
+
+/**
  * sp_writer_add_option - save an option (enum sp_writer_option) in the trace
  * @w: the writer
  * @id: the option id
