@@ -13,6 +13,7 @@
 #include "schedplot/draw/theme.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-grid.h"
 #include "schedplot/views/datagraph-power.h"
 
 /* C-states: the shallowest light grey, the deepest dark grey */

@@ -21,54 +21,9 @@
 #include "schedplot/model/runlist.h"
 #include "schedplot/model/timeline.h"
 #include "schedplot/views/datagraph.h"
+#include "schedplot/views/datagraph-grid.h"
 #include "schedplot/views/datagraph-power.h"
 #include "schedplot/views/runtitles.h"
-
-static unsigned int columns_for(bool image, double plot_w)
-{
-	double n = image ? floor(plot_w) : ceil(plot_w * 2);
-
-	return n < 1 ? 1 : (unsigned int)n;
-}
-
-unsigned int sp_datagraph_columns(cairo_t *cr, double plot_w)
-{
-	return columns_for(sp_render_is_image(cr), plot_w);
-}
-
-unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w)
-{
-	return columns_for(format == SP_FORMAT_PNG, plot_w);
-}
-
-/* Top edge of row @r (row 0 at the bottom) in a plot; @snap rounds to pixels. */
-static double row_top(const struct sp_rect *plot, unsigned int nr_rows, unsigned int r,
-		      bool snap)
-{
-	double y = plot->y + plot->h - (double)(r + 1) * plot->h / nr_rows;
-
-	return snap ? round(y) : y;
-}
-
-static double col_x(const struct sp_rect *plot, unsigned int nr_cols, unsigned int c, bool snap)
-{
-	double x = plot->x + (double)c * plot->w / nr_cols;
-
-	return snap ? round(x) : x;
-}
-
-void sp_datagraph_row_span(const struct sp_rect *plot, unsigned int nr_rows, unsigned int row,
-			   bool snap, double *y0, double *y1)
-{
-	*y0 = row_top(plot, nr_rows, row, snap);
-	*y1 = row ? row_top(plot, nr_rows, row - 1, snap) : plot->y + plot->h;
-}
-
-double sp_datagraph_col_x(const struct sp_rect *plot, unsigned int nr_cols, unsigned int col,
-			  bool snap)
-{
-	return col_x(plot, nr_cols, col, snap);
-}
 
 struct segment {
 	uint32_t key;
@@ -175,12 +130,11 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 		qsort(seg, nr_seg, sizeof(*seg), cmp_segment);
 	hatch = sp_render_no_data(theme, image);
 	for (i = 0; i < nr_seg; i++) {
-		double x0 = col_x(plot, nr_cols, seg[i].c0, image);
-		double x1 = col_x(plot, nr_cols, seg[i].c1, image);
-		double y0 = row_top(plot, nr_rows, seg[i].row, image);
-		double y1 = seg[i].row ? row_top(plot, nr_rows, seg[i].row - 1, image)
-				       : plot->y + plot->h;
+		double x0 = sp_datagraph_col_x(plot, nr_cols, seg[i].c0, image);
+		double x1 = sp_datagraph_col_x(plot, nr_cols, seg[i].c1, image);
+		double y0, y1;
 
+		sp_datagraph_row_span(plot, nr_rows, seg[i].row, image, &y0, &y1);
 		cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
 		if (i + 1 == nr_seg || seg[i + 1].key != seg[i].key ||
 		    seg[i + 1].level != seg[i].level)
@@ -197,11 +151,12 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 
 		sp_render_set_color(cr, &theme->axis);
 		for (r = 1; r < nr_rows; r++) {
-			double y;
+			double y0, y;
 
 			if (dg->row_socket[r] == dg->row_socket[r - 1])
 				continue;
-			y = row_top(plot, nr_rows, r - 1, image);
+			/* the bottom of row r, the top of row r - 1 */
+			sp_datagraph_row_span(plot, nr_rows, r, image, &y0, &y);
 			cairo_rectangle(cr, plot->x, y - lw / 2, plot->w, lw);
 		}
 		cairo_fill(cr);

@@ -27,10 +27,12 @@
  * (CPU labels left of it) and sp_datagraph_legend() (entries for
  * sp_legend_draw()) as you need.  Time axes come from draw/axes.h.
  *
- * Three files implement it: datagraph-keys.c the colors and legend keys
- * (sp_datagraph_init(), _release(), _legend()), datagraph-rows.c the rows
- * and their CPU labels (sp_datagraph_columns(), _draw(), _rows_width(),
- * _rows_draw()), datagraph.c the whole figure (sp_datagraph_figure_*()).
+ * Four files implement it: datagraph-keys.c the colors and legend keys
+ * (sp_datagraph_init(), _release(), _legend()), datagraph-grid.c where
+ * columns and rows lie (datagraph-grid.h: sp_datagraph_columns(),
+ * _row_span(), _col_x()), datagraph-rows.c the rows and their CPU labels
+ * (sp_datagraph_draw(), _rows_width(), _rows_draw()), datagraph.c the
+ * whole figure (sp_datagraph_figure_*()).
  */
 
 #include <stdbool.h>
@@ -41,6 +43,7 @@
 #include "schedplot/draw/layout.h"
 #include "schedplot/draw/output.h"
 #include "schedplot/draw/palette.h"
+#include "schedplot/views/datagraph-grid.h"
 
 enum sp_color_by {
 	SP_COLOR_BY_PID,
@@ -185,25 +188,6 @@ int sp_datagraph_colors(const struct sp_datagraph *dg, struct sp_color_map *map)
 void sp_datagraph_release(struct sp_datagraph *dg);
 
 /**
- * sp_datagraph_columns - how many timeline columns suit a plot width
- * @cr: where the chart will be drawn
- * @plot_w: the plot width in user units
- *
- * Return: the width in whole pixels for image surfaces (one column per
- * pixel: pixel-exact), twice the width in points for vector surfaces.
- */
-unsigned int sp_datagraph_columns(struct _cairo *cr, double plot_w);
-
-/**
- * sp_datagraph_format_columns - sp_datagraph_columns() before the surface exists
- * @format: the output format: PNG is an image surface, PDF and SVG vector ones
- * @plot_w: the plot width in user units
- *
- * Return: what sp_datagraph_columns() returns on a surface of @format.
- */
-unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w);
-
-/**
  * sp_datagraph_draw - draw the rows inside a plot rectangle
  * @cr: cairo context
  * @theme: the theme (idle, no-data and other colors; separator width)
@@ -218,30 +202,6 @@ unsigned int sp_datagraph_format_columns(enum sp_format format, double plot_w);
  */
 void sp_datagraph_draw(struct _cairo *cr, const struct sp_theme *theme,
 		       const struct sp_rect *plot, const struct sp_datagraph *dg);
-
-/**
- * sp_datagraph_row_span - the vertical extent of a row in a plot
- * @plot: the rectangle
- * @nr_rows: rows (row 0 at the bottom)
- * @row: the row
- * @snap: round to whole pixels, as sp_datagraph_draw() does on images
- * @y0: set to its top
- * @y1: set to its bottom
- */
-void sp_datagraph_row_span(const struct sp_rect *plot, unsigned int nr_rows, unsigned int row,
-			   bool snap, double *y0, double *y1);
-
-/**
- * sp_datagraph_col_x - the left edge of a column in a plot
- * @plot: the rectangle
- * @nr_cols: columns
- * @col: 0..@nr_cols (@nr_cols: the right edge)
- * @snap: round to whole pixels
- *
- * Return: the x coordinate.
- */
-double sp_datagraph_col_x(const struct sp_rect *plot, unsigned int nr_cols, unsigned int col,
-			  bool snap);
 
 /**
  * sp_datagraph_rows_width - room the CPU labels need left of the plot
