@@ -417,7 +417,7 @@ static void obs_extra(void *data, const struct sp_event *ev)
 
 	if (ev->extra == sl->req[SP_SLEEP_STACK]) {
 		const struct sp_addrs *a = ev->values[0].addrs;
-		const char *names[STACK_MAX];
+		const char *names[STACK_MAX] = { NULL };
 		size_t n = a->nr < STACK_MAX ? a->nr : STACK_MAX;
 
 		for (size_t i = 0; i < n; i++)

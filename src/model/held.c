@@ -72,7 +72,8 @@ __attribute__((noinline)) int held_change_insert(struct sp_model *m, uint64_t ts
 		}
 	}
 	/* slide back only when that frees half: sliding for less is quadratic */
-	if (m->nr_changes == m->alloc_changes && m->head_changes >= m->alloc_changes / 2) {
+	if (m->nr_changes == m->alloc_changes && m->head_changes &&
+	    m->head_changes >= m->alloc_changes / 2) {
 		memmove(m->changes, m->changes + m->head_changes,
 			(m->nr_changes - m->head_changes) * sizeof(*m->changes));
 		m->nr_changes -= m->head_changes;
@@ -141,7 +142,8 @@ __attribute__((noinline)) int held_room(struct sp_model *m)
 	if (m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES)
 		held_release(m, m->held[m->head_held].ts + 1);
 	/* slide back only when that frees half: sliding for less is quadratic */
-	if (m->nr_held == m->alloc_held && m->head_held >= m->alloc_held / 2) {
+	if (m->nr_held == m->alloc_held && m->head_held &&
+	    m->head_held >= m->alloc_held / 2) {
 		memmove(m->held, m->held + m->head_held,
 			(m->nr_held - m->head_held) * sizeof(*m->held));
 		m->held_off += m->head_held;
