@@ -56,6 +56,9 @@ void sp_antagonists_release(struct sp_antagonists *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* A CPU's @i-th kept run, oldest 0. */
+#define RUN_AT(h, i)	((h)->runs[((h)->head + (i)) % (h)->alloc])
+
 static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 {
 	struct sp_antagonists *a = data;
@@ -77,7 +80,7 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 			return;
 		}
 		for (size_t i = 0; i < h->nr; i++)
-			v[i] = h->runs[(h->head + i) % h->alloc];
+			v[i] = RUN_AT(h, i);
 		free(h->runs);
 		h->runs = v;
 		h->alloc = alloc;
@@ -91,7 +94,7 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		if (h->finger)
 			h->finger--;
 	}
-	h->runs[(h->head + h->nr) % h->alloc] = (struct sp_antagonist_run){ t0, t1, pid };
+	RUN_AT(h, h->nr) = (struct sp_antagonist_run){ t0, t1, pid };
 	h->nr++;
 }
 
@@ -166,8 +169,6 @@ static int sum_add(struct sp_antagonists *a, int32_t pid, uint64_t ns)
 	return 0;
 }
 
-#define RUN_AT(h, i)	((h)->runs[((h)->head + (i)) % (h)->alloc])
-
 /*
  * The first of a CPU's runs (oldest 0) that began at or after @t1; its
  * runs are in time order.  Queries come in nearly the order of their
@@ -240,7 +241,7 @@ size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t
 	a->nr_sums = 0;
 	/* from the newest run that began before t1 back to the first that ended by t0 */
 	for (k = first_begun_by(h, t1); k-- > 0;) {
-		const struct sp_antagonist_run *r = &h->runs[(h->head + k) % h->alloc];
+		const struct sp_antagonist_run *r = &RUN_AT(h, k);
 		uint64_t lo = r->t0 > t0 ? r->t0 : t0, hi = r->t1 < t1 ? r->t1 : t1;
 
 		if (r->t1 <= t0)
