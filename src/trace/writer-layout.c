@@ -33,33 +33,13 @@ struct out {
 	bool big_endian;
 };
 
-/* The output is written front to back: a FIFO or a device takes it too. */
-static int write_seq(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -ENOSPC;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static void out_flush(struct out *o)
 {
 	int ret;
 
 	if (o->ret || !o->n)
 		return;
-	ret = write_seq(o->fd, o->buf, o->n);
+	ret = sp_wio_write(o->fd, o->buf, o->n, SP_WIO_SEQUENTIAL);
 	if (ret)
 		o->ret = ret;
 	o->n = 0;
@@ -238,7 +218,7 @@ static void common_options(struct sp_writer *w, struct buf *b)
 		buf_num(b, w->options[i].len, 4);
 		buf_bytes(b, w->options[i].data, w->options[i].len);
 	}
-	option_num(b, SP_DAT_OPT_CPUCOUNT, w->nr_cpus, 4);
+	option_num(b, SP_DAT_OPT_CPUCOUNT, w->pages.nr_cpus, 4);
 }
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -252,13 +232,13 @@ static void layout_cpus(struct sp_writer *w, uint64_t start, uint64_t *offs, uin
 	uint64_t p = start;
 	int i;
 
-	for (i = 0; i < w->nr_cpus; i++) {
-		struct wcpu *c = &w->cpus[i];
+	for (i = 0; i < w->pages.nr_cpus; i++) {
+		struct wcpu *c = &w->pages.cpus[i];
 
-		p = align_up(p, w->page_size);
+		p = align_up(p, w->pages.page_size);
 		offs[i] = p;
 		if (c->nr_chunks)
-			p += c->file_bytes + (w->compress ? SP_DAT_CHUNK_COUNT_SIZE : 0);
+			p += c->file_bytes + (w->pages.compress ? SP_DAT_CHUNK_COUNT_SIZE : 0);
 	}
 	*end = p;
 }
@@ -268,50 +248,50 @@ static void write_cpus(struct sp_writer *w, struct out *o, const uint64_t *offs)
 	size_t k;
 	int i;
 
-	for (i = 0; i < w->nr_cpus && !o->ret; i++) {
-		struct wcpu *c = &w->cpus[i];
+	for (i = 0; i < w->pages.nr_cpus && !o->ret; i++) {
+		struct wcpu *c = &w->pages.cpus[i];
 
 		if (!c->nr_chunks)
 			continue;
 		out_zero(o, offs[i] - o->off);
-		if (w->compress)
+		if (w->pages.compress)
 			out_num(o, c->nr_chunks, SP_DAT_CHUNK_COUNT_SIZE);
 		for (k = 0; k < c->nr_chunks; k++)
-			out_spool(o, w->spool_fd, c->chunks[k].spool_off, c->chunks[k].len);
+			out_spool(o, w->pages.spool_fd, c->chunks[k].spool_off, c->chunks[k].len);
 	}
 }
 
 static int write_v6(struct sp_writer *w, struct out *o, struct sp_error *err)
 {
-	struct buf b = { .big_endian = w->big_endian };
+	struct buf b = { .big_endian = w->pages.big_endian };
 	uint64_t *offs, table, data_start, end;
 	char clock[128];
 	int i, ret = 0;
 
-	offs = sp_alloc_array(w->nr_cpus, sizeof(*offs));
+	offs = sp_alloc_array(w->pages.nr_cpus, sizeof(*offs));
 	if (!offs)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	buf_bytes(&b, SP_DAT_MAGIC "6", SP_DAT_MAGIC_LEN + 2);	/* with the NUL */
-	buf_num(&b, w->big_endian, 1);		/* byte order */
+	buf_num(&b, w->pages.big_endian, 1);		/* byte order */
 	buf_num(&b, LONG_SIZE, 1);
-	buf_num(&b, w->page_size, 4);
+	buf_num(&b, w->pages.page_size, 4);
 	meta_headers(w, &b);
 	meta_ftrace(w, &b);
 	meta_events(w, &b);
 	meta_kallsyms(w, &b);
 	meta_empty4(&b);			/* printk */
 	meta_cmdlines(w, &b);
-	buf_num(&b, w->nr_cpus, 4);
+	buf_num(&b, w->pages.nr_cpus, 4);
 	buf_bytes(&b, SP_DAT_TAG_OPTIONS, SP_DAT_TAG_LEN);
 	common_options(w, &b);
 	buf_num(&b, 0, 2);
 	buf_bytes(&b, SP_DAT_TAG_FLYRECORD, SP_DAT_TAG_LEN);
 	table = b.len;
 	snprintf(clock, sizeof(clock), "[%s]", w->clock);
-	data_start = table + 16ull * w->nr_cpus + 8 + strlen(clock);
+	data_start = table + 16ull * w->pages.nr_cpus + 8 + strlen(clock);
 	layout_cpus(w, data_start, offs, &end);
-	for (i = 0; i < w->nr_cpus; i++) {
-		struct wcpu *c = &w->cpus[i];
+	for (i = 0; i < w->pages.nr_cpus; i++) {
+		struct wcpu *c = &w->pages.cpus[i];
 
 		buf_num(&b, c->nr_chunks ? offs[i] : 0, 8);
 		buf_num(&b, c->file_bytes, 8);
@@ -334,7 +314,7 @@ out:
 static int section(struct sp_writer *w, struct buf *file, unsigned int id, uint32_t desc,
 		   const struct buf *data, bool may_compress)
 {
-	bool z = w->compress && may_compress;
+	bool z = w->pages.compress && may_compress;
 
 	buf_num(file, id, 2);
 	buf_num(file, z ? SP_DAT_SEC_FL_COMPRESS : 0, 2);
@@ -351,13 +331,13 @@ static int section(struct sp_writer *w, struct buf *file, unsigned int id, uint3
 		p = buf_room(file, 8 + bound);
 		if (!p)
 			return -ENOMEM;
-		n = ZSTD_compressCCtx(w->cctx, p + 8, bound, data->p, data->len, 19);
+		n = ZSTD_compressCCtx(w->pages.cctx, p + 8, bound, data->p, data->len, 19);
 		if (ZSTD_isError(n))
 			return -EIO;
-		put_num(p, n, 4, w->big_endian);
-		put_num(p + 4, data->len, 4, w->big_endian);
+		put_num(p, n, 4, w->pages.big_endian);
+		put_num(p + 4, data->len, 4, w->pages.big_endian);
 		file->len -= bound - n;
-		put_num(p - 8, n + 8, 8, w->big_endian);
+		put_num(p - 8, n + 8, 8, w->pages.big_endian);
 	}
 	return file->failed ? -ENOMEM : 0;
 }
@@ -374,26 +354,26 @@ enum { STR_HEADERS, STR_FTRACE, STR_EVENTS, STR_KALLSYMS, STR_PRINTK, STR_CMDLIN
 static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 {
 	uint32_t str_id[NR_STRINGS];
-	struct buf b = { .big_endian = w->big_endian }, m = b, opts = b, strs = b;
+	struct buf b = { .big_endian = w->pages.big_endian }, m = b, opts = b, strs = b;
 	uint64_t sec_off[6], opt1, buf_sec, buf_data, end, opt2;
 	uint64_t *offs = NULL;
 	char zver[32];
-	const char *comp = w->compress ? "zstd" : "none";
+	const char *comp = w->pages.compress ? "zstd" : "none";
 	int i, nr_with_data = 0, ret = 0;
 
-	offs = sp_alloc_array(w->nr_cpus, sizeof(*offs));
+	offs = sp_alloc_array(w->pages.nr_cpus, sizeof(*offs));
 	if (!offs)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	for (i = 0; i < NR_STRINGS; i++) {
 		str_id[i] = strs.len;
 		buf_str(&strs, strings[i]);
 	}
-	snprintf(zver, sizeof(zver), "%s", w->compress ? ZSTD_versionString() : "");
+	snprintf(zver, sizeof(zver), "%s", w->pages.compress ? ZSTD_versionString() : "");
 
 	buf_bytes(&b, SP_DAT_MAGIC "7", SP_DAT_MAGIC_LEN + 2);	/* with the NUL */
-	buf_num(&b, w->big_endian, 1);
+	buf_num(&b, w->pages.big_endian, 1);
 	buf_num(&b, LONG_SIZE, 1);
-	buf_num(&b, w->page_size, 4);
+	buf_num(&b, w->pages.page_size, 4);
 	buf_str(&b, comp);
 	buf_str(&b, zver);
 	buf_num(&b, 0, 8);			/* first options section, set below */
@@ -433,13 +413,13 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 	buf_data = buf_sec + 16;
 	layout_cpus(w, buf_data, offs, &end);
 	buf_num(&b, SP_DAT_OPT_BUFFER, 2);
-	buf_num(&b, w->compress ? SP_DAT_SEC_FL_COMPRESS : 0, 2);
+	buf_num(&b, w->pages.compress ? SP_DAT_SEC_FL_COMPRESS : 0, 2);
 	buf_num(&b, str_id[STR_BUFFER], 4);
 	buf_num(&b, end - buf_data, 8);
 	opt2 = end;
-	put_num(b.p + b.len - 16 - 8, opt2, 8, w->big_endian);	/* DONE link of options 1 */
+	put_num(b.p + b.len - 16 - 8, opt2, 8, w->pages.big_endian);	/* DONE link of options 1 */
 	put_num(b.p + SP_DAT_MAGIC_LEN + 2 + 2 + 4 + strlen(comp) + 1 + strlen(zver) + 1, opt1, 8,
-		w->big_endian);
+		w->pages.big_endian);
 	if (b.failed) {
 		ret = -ENOMEM;
 		goto fail;
@@ -450,21 +430,21 @@ static int write_v7(struct sp_writer *w, struct out *o, struct sp_error *err)
 
 	/* options 2: the BUFFER option; then the strings */
 	opts.len = 0;
-	for (i = 0; i < w->nr_cpus; i++)
-		nr_with_data += w->cpus[i].nr_chunks > 0;
+	for (i = 0; i < w->pages.nr_cpus; i++)
+		nr_with_data += w->pages.cpus[i].nr_chunks > 0;
 	buf_num(&opts, SP_DAT_OPT_BUFFER, 2);
 	buf_num(&opts, 8 + 1 + strlen(w->clock) + 1 + 4 + 4 + 20ull * nr_with_data, 4);
 	buf_num(&opts, buf_sec, 8);
 	buf_str(&opts, "");
 	buf_str(&opts, w->clock);
-	buf_num(&opts, w->page_size, 4);
+	buf_num(&opts, w->pages.page_size, 4);
 	buf_num(&opts, nr_with_data, 4);
-	for (i = 0; i < w->nr_cpus; i++) {
-		if (!w->cpus[i].nr_chunks)
+	for (i = 0; i < w->pages.nr_cpus; i++) {
+		if (!w->pages.cpus[i].nr_chunks)
 			continue;
 		buf_num(&opts, i, 4);
 		buf_num(&opts, offs[i], 8);
-		buf_num(&opts, w->cpus[i].file_bytes, 8);
+		buf_num(&opts, w->pages.cpus[i].file_bytes, 8);
 	}
 	buf_num(&opts, SP_DAT_ID_DONE, 2);
 	buf_num(&opts, 8, 4);
@@ -501,12 +481,12 @@ int sp_writer_layout_write(struct sp_writer *w, int fd, struct sp_error *err)
 	if (!o)
 		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	o->fd = fd;
-	o->big_endian = w->big_endian;
+	o->big_endian = w->pages.big_endian;
 	ret = w->version == 6 ? write_v6(w, o, err) : write_v7(w, o, err);
 	if (!ret) {
 		out_flush(o);
 		if (o->ret)
-			ret = sp_writer_io_error(err, o->ret, "the trace");
+			ret = sp_wio_error(err, o->ret, "the trace");
 	}
 	free(o);
 	return ret;

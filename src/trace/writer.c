@@ -37,9 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <unistd.h>
-
-#include <zstd.h>
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
@@ -186,13 +183,14 @@ struct sp_writer *sp_writer_open(const char *path, const struct sp_writer_option
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		return NULL;
 	}
-	w->spool_fd = -1;
+	w->pages.spool_fd = -1;
 	w->version = opts->file_version ? opts->file_version : 7;
-	w->compress = w->version == 7 && (!opts->compression || !strcmp(opts->compression, "zstd"));
-	w->level = opts->compression_level ? opts->compression_level : 1;
-	w->nr_cpus = opts->nr_cpus;
-	w->big_endian = opts->big_endian;
-	w->page_size = opts->page_size ? opts->page_size : 4096;
+	w->pages.compress = w->version == 7 &&
+			    (!opts->compression || !strcmp(opts->compression, "zstd"));
+	w->pages.level = opts->compression_level ? opts->compression_level : 1;
+	w->pages.nr_cpus = opts->nr_cpus;
+	w->pages.big_endian = opts->big_endian;
+	w->pages.page_size = opts->page_size ? opts->page_size : 4096;
 	w->trace_id = opts->trace_id;
 	w->clock = strdup(opts->clock ? opts->clock : "local");
 	if (opts->uname) {
@@ -209,25 +207,15 @@ struct sp_writer *sp_writer_open(const char *path, const struct sp_writer_option
 		 "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 		 "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 		 "\tfield: char data;\toffset:16;\tsize:%u;\tsigned:0;\n",
-		 w->page_size - PAGE_HDR_SIZE);
+		 w->pages.page_size - PAGE_HDR_SIZE);
 	w->header_page = strdup(opts->header_page ? opts->header_page : hp);
 	w->header_event = strdup(opts->header_event ? opts->header_event : default_header_event);
-	w->cpus = sp_alloc_array(w->nr_cpus, sizeof(*w->cpus));
-	if (!w->clock || !w->uname || !w->header_page || !w->header_event || !w->cpus) {
+	if (!w->clock || !w->uname || !w->header_page || !w->header_event) {
 		sp_error_set(err, -ENOMEM, -1, "out of memory");
 		goto fail;
 	}
-	if (w->compress) {
-		w->cctx = ZSTD_createCCtx();
-		w->zbuf_len = ZSTD_compressBound((size_t)SP_DAT_PAGES_IN_CHUNK * w->page_size);
-		w->zbuf = malloc(w->zbuf_len + SP_DAT_CHUNK_HDR_SIZE);
-		if (!w->cctx || !w->zbuf) {
-			sp_error_set(err, -ENOMEM, -1, "out of memory");
-			goto fail;
-		}
-	}
 	if (sp_tempfile_open(&w->out, path, O_WRONLY | SP_TEMPFILE_DEFER, err) ||
-	    sp_writer_spool_open(w, err))
+	    sp_pages_open(&w->pages, w->out.direct ? NULL : sp_tempfile_path(&w->out), err))
 		goto fail;
 	return w;
 fail:
@@ -323,16 +311,65 @@ int sp_writer_add_option(struct sp_writer *w, unsigned int id, const void *data,
 }
 
 /* ------------------------------------------------------------------ */
+/* Records, into the pages                                             */
+
+int sp_writer_write_raw(struct sp_writer *w, int cpu, uint64_t ts_ns, const void *payload,
+			size_t len, struct sp_error *err)
+{
+	return sp_pages_record(&w->pages, cpu, ts_ns, payload, len, err);
+}
+
+int sp_writer_write_page(struct sp_writer *w, int cpu, const void *page, size_t len,
+			 struct sp_error *err)
+{
+	return sp_pages_page(&w->pages, cpu, page, len, err);
+}
+
+int sp_writer_lost(struct sp_writer *w, int cpu, uint64_t count)
+{
+	return sp_pages_lost(&w->pages, cpu, count);
+}
+
+uint64_t sp_writer_nr_records(const struct sp_writer *w, int cpu)
+{
+	return sp_pages_nr_records(&w->pages, cpu);
+}
+
+/* ------------------------------------------------------------------ */
 /* Sched events                                                        */
 
-static void put_comm(unsigned char *p, const char *comm)
+#define COMM_LEN	16
+
+/* A task as the sched formats lay it out: char comm[16], then pid_t pid. */
+static void put_task(const struct sp_writer *w, unsigned char *p, const char *comm, int pid)
 {
 	size_t n = comm ? strnlen(comm, COMM_LEN - 1) : 0;
 
 	memset(p, 0, COMM_LEN);
 	if (n)
 		memcpy(p, comm, n);
+	put_num(p + COMM_LEN, (uint32_t)pid, 4, w->pages.big_endian);
 }
+
+static void put_u32(const struct sp_writer *w, unsigned char *p, uint32_t v)
+{
+	put_num(p, v, 4, w->pages.big_endian);
+}
+
+/* Every task in the built-in formats has the default priority. */
+#define PRIO	120
+
+/* The built-in format, by its id, that writes each type of sched record. */
+static const uint16_t format_id[SP_EV_NR_TYPES] = {
+	[SP_EV_SWITCH] = SP_WRITER_ID_SWITCH,
+	[SP_EV_WAKEUP] = SP_WRITER_ID_WAKEUP,
+	[SP_EV_WAKEUP_NEW] = SP_WRITER_ID_WAKEUP_NEW,
+	[SP_EV_WAKING] = SP_WRITER_ID_WAKING,
+	[SP_EV_MIGRATE] = SP_WRITER_ID_MIGRATE,
+	[SP_EV_FORK] = SP_WRITER_ID_FORK,
+	[SP_EV_EXEC] = SP_WRITER_ID_EXEC,
+	[SP_EV_EXIT] = SP_WRITER_ID_EXIT,
+};
 
 int sp_writer_write_event(struct sp_writer *w, const struct sp_event *ev, struct sp_error *err)
 {
@@ -341,71 +378,58 @@ int sp_writer_write_event(struct sp_writer *w, const struct sp_event *ev, struct
 
 	if (!w->sched_formats)
 		return sp_error_set(err, -EINVAL, -1, "the sched formats were not added");
+	if (ev->type >= SP_EV_NR_TYPES || !format_id[ev->type])
+		return sp_error_set(err, -EINVAL, -1, "event type %d has no built-in format",
+				    ev->type);
 	memset(p, 0, 64);
-	put_num(p + 4, (uint32_t)ev->common_pid, 4, w->big_endian);
+	put_num(p, format_id[ev->type], 2, w->pages.big_endian);
+	put_u32(w, p + 4, (uint32_t)ev->common_pid);
 	switch (ev->type) {
 	case SP_EV_SWITCH:
-		put_num(p, SP_WRITER_ID_SWITCH, 2, w->big_endian);
-		put_comm(p + 8, ev->comm);
-		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
-		put_num(p + 28, 120, 4, w->big_endian);
-		put_num(p + 32, ev->prev_runnable ? 0 : 1, 8, w->big_endian);
-		put_comm(p + 40, ev->other_comm);
-		put_num(p + 56, (uint32_t)ev->other_pid, 4, w->big_endian);
-		put_num(p + 60, 120, 4, w->big_endian);
+		put_task(w, p + 8, ev->comm, ev->pid);
+		put_u32(w, p + 28, PRIO);
+		put_num(p + 32, ev->prev_runnable ? 0 : 1, 8, w->pages.big_endian);
+		put_task(w, p + 40, ev->other_comm, ev->other_pid);
+		put_u32(w, p + 60, PRIO);
 		len = 64;
 		break;
 	case SP_EV_WAKEUP:
 	case SP_EV_WAKEUP_NEW:
 	case SP_EV_WAKING:
-		put_num(p, ev->type == SP_EV_WAKEUP ? SP_WRITER_ID_WAKEUP :
-			  ev->type == SP_EV_WAKEUP_NEW ? SP_WRITER_ID_WAKEUP_NEW :
-			  SP_WRITER_ID_WAKING, 2, w->big_endian);
-		put_comm(p + 8, ev->comm);
-		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
-		put_num(p + 28, 120, 4, w->big_endian);
-		put_num(p + 32, (uint32_t)ev->target_cpu, 4, w->big_endian);
+		put_task(w, p + 8, ev->comm, ev->pid);
+		put_u32(w, p + 28, PRIO);
+		put_u32(w, p + 32, (uint32_t)ev->target_cpu);
 		len = 36;
 		break;
 	case SP_EV_MIGRATE:
-		put_num(p, SP_WRITER_ID_MIGRATE, 2, w->big_endian);
-		put_comm(p + 8, ev->comm);
-		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
-		put_num(p + 28, 120, 4, w->big_endian);
-		put_num(p + 32, (uint32_t)ev->orig_cpu, 4, w->big_endian);
-		put_num(p + 36, (uint32_t)ev->target_cpu, 4, w->big_endian);
+		put_task(w, p + 8, ev->comm, ev->pid);
+		put_u32(w, p + 28, PRIO);
+		put_u32(w, p + 32, (uint32_t)ev->orig_cpu);
+		put_u32(w, p + 36, (uint32_t)ev->target_cpu);
 		len = 40;
 		break;
 	case SP_EV_FORK:
-		put_num(p, SP_WRITER_ID_FORK, 2, w->big_endian);
-		put_comm(p + 8, ev->comm);
-		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
-		put_comm(p + 28, ev->other_comm);
-		put_num(p + 44, (uint32_t)ev->other_pid, 4, w->big_endian);
+		put_task(w, p + 8, ev->comm, ev->pid);
+		put_task(w, p + 28, ev->other_comm, ev->other_pid);
 		len = 48;
 		break;
 	case SP_EV_EXEC:
-		put_num(p, SP_WRITER_ID_EXEC, 2, w->big_endian);
 		n = ev->comm ? strnlen(ev->comm, 255) : 0;
 		/* __data_loc: length << 16 | offset */
-		put_num(p + 8, 20 | (uint32_t)(n + 1) << 16, 4, w->big_endian);
-		put_num(p + 12, (uint32_t)ev->pid, 4, w->big_endian);
-		put_num(p + 16, (uint32_t)ev->pid, 4, w->big_endian);
+		put_u32(w, p + 8, 20 | (uint32_t)(n + 1) << 16);
+		put_u32(w, p + 12, (uint32_t)ev->pid);
+		put_u32(w, p + 16, (uint32_t)ev->pid);
 		if (n)
 			memcpy(p + 20, ev->comm, n);
 		p[20 + n] = '\0';
 		len = 21 + n;
 		break;
 	case SP_EV_EXIT:
-		put_num(p, SP_WRITER_ID_EXIT, 2, w->big_endian);
-		put_comm(p + 8, ev->comm);
-		put_num(p + 24, (uint32_t)ev->pid, 4, w->big_endian);
-		put_num(p + 28, 120, 4, w->big_endian);
+	default:		/* format_id admits no other */
+		put_task(w, p + 8, ev->comm, ev->pid);
+		put_u32(w, p + 28, PRIO);
 		len = 32;
 		break;
-	default:
-		return sp_error_set(err, -EINVAL, -1, "event type %d has no built-in format",
-				    ev->type);
 	}
 	return sp_writer_write_raw(w, ev->cpu, ev->ts_ns, p, len, err);
 }
@@ -414,7 +438,7 @@ int sp_writer_close(struct sp_writer *w, struct sp_error *err)
 {
 	int ret;
 
-	ret = sp_writer_pages_flush(w, err);
+	ret = sp_pages_flush(&w->pages, err);
 	if (!ret)
 		ret = sp_tempfile_ready(&w->out, err);
 	if (!ret)
@@ -432,12 +456,7 @@ void sp_writer_abort(struct sp_writer *w)
 	if (!w)
 		return;
 	sp_tempfile_discard(&w->out);
-	if (w->spool_fd >= 0)
-		close(w->spool_fd);
-	for (i = 0; w->cpus && i < (size_t)w->nr_cpus; i++) {
-		free(w->cpus[i].chunk);
-		free(w->cpus[i].chunks);
-	}
+	sp_pages_release(&w->pages);
 	for (i = 0; i < w->nr_formats; i++) {
 		free(w->formats[i].system);
 		free(w->formats[i].text);
@@ -446,9 +465,6 @@ void sp_writer_abort(struct sp_writer *w)
 		free(w->options[i].data);
 	buf_release(&w->cmdlines);
 	buf_release(&w->kallsyms);
-	ZSTD_freeCCtx(w->cctx);
-	free(w->zbuf);
-	free(w->cpus);
 	free(w->formats);
 	free(w->options);
 	free(w->clock);
