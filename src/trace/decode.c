@@ -58,21 +58,21 @@ struct extra_field {
 	int elem_size;		/* SP_VALUE_ADDRS: 4 or 8 */
 };
 
-/* An event asked for by name: sp_decoder_add_extra(). */
-struct extra {
+/*
+ * An event's fields, looked up once, and the values of them read from its
+ * last record: an event asked for by name (sp_decoder_add_extra()) is one.
+ */
+struct fields_plan {
 	struct tep_event *event;
 	int nr_fields;
 	struct extra_field *fields;
-	union sp_value *values;	/* the last record's */
+	union sp_value *values;
 };
 
 /* An event's records that pass a filter: sp_decoder_add_watch(). */
 struct watch {
-	struct tep_event *event;
+	struct fields_plan plan;	/* values: the last record's that passed */
 	struct sp_evfilter *filter;	/* NULL: every record */
-	int nr_fields;
-	struct extra_field *fields;
-	union sp_value *values;	/* the last record's that passed */
 };
 
 struct sp_decoder {
@@ -91,7 +91,7 @@ struct sp_decoder {
 	unsigned int undecoded;
 	int nr_ids;
 	uint16_t *extra_of_id;		/* event id -> index in @extras (SP_EV_EXTRA ids) */
-	struct extra *extras;
+	struct fields_plan *extras;
 	size_t nr_extras;
 	size_t alloc_extras;
 	struct watch watches[SP_EVENT_MAX_WATCHES];
@@ -428,15 +428,16 @@ static const struct sp_addrs *read_extra_addrs(const struct sp_decoder *d,
 	return &xf->addrs;
 }
 
-/* The values of @nr fields of a record into @values (0 or NULL where it has none). */
+/* The values of a plan's fields in a record (0 or NULL where it has none). */
 static void read_values(struct sp_decoder *d, const struct sp_raw_record *rec,
-			struct extra_field *fields, int nr, union sp_value *values)
+			struct fields_plan *p)
 {
+	union sp_value *values = p->values;
 	long long val;
 	int i;
 
-	for (i = 0; i < nr; i++) {
-		struct extra_field *xf = &fields[i];
+	for (i = 0; i < p->nr_fields; i++) {
+		struct extra_field *xf = &p->fields[i];
 
 		if (xf->kind == SP_VALUE_STR)
 			values[i].str = read_extra_str(d, rec, xf);
@@ -462,9 +463,10 @@ decode_watches(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
 	for (i = 0; i < d->nr_watches; i++) {
 		struct watch *w = &d->watches[i];
 
-		if (w->event->id != id || (w->filter && !sp_evfilter_match(w->filter, rec, cpu)))
+		if (w->plan.event->id != id ||
+		    (w->filter && !sp_evfilter_match(w->filter, rec, cpu)))
 			continue;
-		read_values(d, rec, w->fields, w->nr_fields, w->values);
+		read_values(d, rec, &w->plan);
 		ev->watched |= 1u << i;
 	}
 }
@@ -473,7 +475,7 @@ decode_watches(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
 static __attribute__((noinline)) void
 decode_extra(struct sp_decoder *d, const struct sp_raw_record *rec, struct sp_event *ev)
 {
-	struct extra *x;
+	struct fields_plan *x;
 	long long id;
 
 	if (!sp_field_read_int(d->swap, rec, &d->common_type, &id) || id < 0 || id >= d->nr_ids) {
@@ -481,7 +483,7 @@ decode_extra(struct sp_decoder *d, const struct sp_raw_record *rec, struct sp_ev
 		return;
 	}
 	x = &d->extras[d->extra_of_id[id]];
-	read_values(d, rec, x->fields, x->nr_fields, x->values);
+	read_values(d, rec, x);
 	ev->extra = d->extra_of_id[id];
 	ev->values = x->values;
 }
@@ -605,6 +607,15 @@ struct sp_decoder *sp_decoder_alloc(struct tep_handle *tep, bool swap)
 	return d;
 }
 
+static void fields_plan_release(struct fields_plan *p)
+{
+	for (int i = 0; p->fields && i < p->nr_fields; i++)
+		free(p->fields[i].buf);
+	free(p->fields);
+	free(p->values);
+	memset(p, 0, sizeof(*p));
+}
+
 void sp_decoder_free(struct sp_decoder *d)
 {
 	size_t i;
@@ -615,18 +626,11 @@ void sp_decoder_free(struct sp_decoder *d)
 	trace_seq_destroy(&d->seq);
 	free(d->type_of_id);
 	free(d->extra_of_id);
-	for (i = 0; i < d->nr_extras; i++) {
-		for (k = 0; k < d->extras[i].nr_fields; k++)
-			free(d->extras[i].fields[k].buf);
-		free(d->extras[i].fields);
-		free(d->extras[i].values);
-	}
+	for (i = 0; i < d->nr_extras; i++)
+		fields_plan_release(&d->extras[i]);
 	free(d->extras);
 	for (k = 0; k < d->nr_watches; k++) {
-		for (i = 0; i < (size_t)d->watches[k].nr_fields; i++)
-			free(d->watches[k].fields[i].buf);
-		free(d->watches[k].fields);
-		free(d->watches[k].values);
+		fields_plan_release(&d->watches[k].plan);
 		sp_evfilter_free(d->watches[k].filter);
 	}
 	free(d);
@@ -726,6 +730,43 @@ static bool same_field(const struct extra_field *a, const struct extra_field *b)
 	       a->tail == b->tail;
 }
 
+/* Look up @nr_fields fields of @event, see extra_field_find(); on failure @p holds nothing. */
+static int fields_plan_init(struct fields_plan *p, struct tep_event *event,
+			    const char *const *fields, int nr_fields, bool arrays,
+			    struct sp_error *err)
+{
+	int i, ret = 0;
+
+	p->event = event;
+	p->nr_fields = nr_fields;
+	p->fields = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*p->fields));
+	p->values = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*p->values));
+	if (!p->fields || !p->values)
+		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
+	for (i = 0; i < nr_fields && !ret; i++)
+		ret = extra_field_find(event, fields[i], arrays, &p->fields[i], err);
+	if (ret)
+		fields_plan_release(p);
+	return ret;
+}
+
+static int fields_plan_kind(const struct fields_plan *p, int field)
+{
+	if (field < 0 || field >= p->nr_fields)
+		return -EINVAL;
+	return p->fields[field].kind;
+}
+
+/* A trace without sched events: the common fields are those of the first event asked for. */
+static void adopt_common_fields(struct sp_decoder *d, struct tep_event *event)
+{
+	if (d->common_type.size)
+		return;
+	sp_field_find(event, "common_type", &d->common_type);
+	sp_field_find(event, "common_pid", &d->common_pid);
+	plan_common(d);
+}
+
 /*
  * A second request of an event shares the first one's index when one
  * field list begins the other (the power layers and --events may both
@@ -734,45 +775,32 @@ static bool same_field(const struct extra_field *a, const struct extra_field *b)
 static int share_extra(struct sp_decoder *d, int idx, const char *const *fields, int nr_fields,
 		       struct sp_error *err)
 {
-	struct extra *x = &d->extras[idx];
-	struct extra_field *nf;
-	union sp_value *nv;
-	int i, ret = 0;
+	struct fields_plan *x = &d->extras[idx], np;
+	int i, ret;
 
-	nf = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*nf));
-	if (!nf)
-		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	for (i = 0; i < nr_fields && !ret; i++)
-		ret = extra_field_find(x->event, fields[i], true, &nf[i], err);
+	ret = fields_plan_init(&np, x->event, fields, nr_fields, true, err);
 	for (i = 0; i < nr_fields && i < x->nr_fields && !ret; i++)
-		if (!same_field(&nf[i], &x->fields[i]))
+		if (!same_field(&np.fields[i], &x->fields[i]))
 			ret = sp_error_set(err, -EEXIST, -1,
 					   "event %s:%s was asked for already with other fields",
 					   x->event->system, x->event->name);
 	if (ret || nr_fields <= x->nr_fields) {
-		free(nf);
+		fields_plan_release(&np);
 		return ret ? ret : idx;
 	}
-	nv = sp_alloc_array(nr_fields, sizeof(*nv));
-	if (!nv) {
-		free(nf);
-		return sp_error_set(err, -ENOMEM, -1, "out of memory");
-	}
 	/* the fields already there keep their copied strings */
-	memcpy(nf, x->fields, x->nr_fields * sizeof(*nf));
+	memcpy(np.fields, x->fields, x->nr_fields * sizeof(*np.fields));
 	free(x->fields);
 	free(x->values);
-	x->fields = nf;
-	x->values = nv;
-	x->nr_fields = nr_fields;
+	*x = np;
 	return idx;
 }
 
 int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
 			 const char *const *fields, int nr_fields, struct sp_error *err)
 {
-	struct extra x = { .event = event, .nr_fields = nr_fields };
-	int i, ret;
+	struct fields_plan x;
+	int ret;
 
 	if (!event || nr_fields < 0 || (nr_fields && !fields))
 		return sp_error_set(err, -EINVAL, -1, "no event or fields to decode");
@@ -787,36 +815,19 @@ int sp_decoder_add_extra(struct sp_decoder *d, struct tep_event *event,
 		return sp_error_set(err, -EINVAL, -1,
 				    "event %s:%s is a sched record, decoded already",
 				    event->system, event->name);
-	x.fields = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*x.fields));
-	x.values = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*x.values));
-	if (!x.fields || !x.values) {
-		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
-		goto fail;
-	}
-	for (i = 0; i < nr_fields; i++) {
-		ret = extra_field_find(event, fields[i], true, &x.fields[i], err);
-		if (ret)
-			goto fail;
-	}
+	ret = fields_plan_init(&x, event, fields, nr_fields, true, err);
+	if (ret)
+		return ret;
 	if (grow_ids(d, event->id + 1) ||
 	    sp_grow_array(&d->extras, &d->alloc_extras, d->nr_extras + 1, sizeof(*d->extras))) {
-		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
-		goto fail;
+		fields_plan_release(&x);
+		return sp_error_set(err, -ENOMEM, -1, "out of memory");
 	}
-	/* a trace without sched events: the common fields are this event's */
-	if (!d->common_type.size) {
-		sp_field_find(event, "common_type", &d->common_type);
-		sp_field_find(event, "common_pid", &d->common_pid);
-		plan_common(d);
-	}
+	adopt_common_fields(d, event);
 	d->extras[d->nr_extras] = x;
 	d->extra_of_id[event->id] = d->nr_extras;
 	d->type_of_id[event->id] = SP_EV_EXTRA;
 	return d->nr_extras++;
-fail:
-	free(x.fields);
-	free(x.values);
-	return ret;
 }
 
 int sp_decoder_nr_extras(const struct sp_decoder *d)
@@ -826,54 +837,36 @@ int sp_decoder_nr_extras(const struct sp_decoder *d)
 
 int sp_decoder_extra_kind(const struct sp_decoder *d, int extra, int field)
 {
-	if (extra < 0 || (size_t)extra >= d->nr_extras || field < 0 ||
-	    field >= d->extras[extra].nr_fields)
+	if (extra < 0 || (size_t)extra >= d->nr_extras)
 		return -EINVAL;
-	return d->extras[extra].fields[field].kind;
+	return fields_plan_kind(&d->extras[extra], field);
 }
 
 int sp_decoder_add_watch(struct sp_decoder *d, struct tep_event *event, const char *filter,
 			 const char *const *fields, int nr_fields, struct sp_error *err)
 {
-	struct watch w = { .event = event, .nr_fields = nr_fields };
-	int i, ret;
+	struct watch w = { 0 };
+	int ret;
 
 	if (!event || nr_fields < 0 || (nr_fields && !fields))
 		return sp_error_set(err, -EINVAL, -1, "no event or fields to decode");
 	if (d->nr_watches >= SP_EVENT_MAX_WATCHES)
 		return sp_error_set(err, -E2BIG, -1, "more than %d filtered events",
 				    SP_EVENT_MAX_WATCHES);
-	w.fields = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*w.fields));
-	w.values = sp_alloc_array(nr_fields ? nr_fields : 1, sizeof(*w.values));
-	if (!w.fields || !w.values) {
-		ret = sp_error_set(err, -ENOMEM, -1, "out of memory");
-		goto fail;
-	}
-	for (i = 0; i < nr_fields; i++) {
-		ret = extra_field_find(event, fields[i], false, &w.fields[i], err);
-		if (ret)
-			goto fail;
-	}
+	ret = fields_plan_init(&w.plan, event, fields, nr_fields, false, err);
+	if (ret)
+		return ret;
 	if (filter && *filter) {
 		w.filter = sp_evfilter_alloc(d->tep, event, filter, err);
 		if (!w.filter) {
-			ret = err && err->code ? err->code : -EINVAL;
-			goto fail;
+			fields_plan_release(&w.plan);
+			return err && err->code ? err->code : -EINVAL;
 		}
 	}
-	/* a trace without sched events: the common fields are this event's */
-	if (!d->common_type.size) {
-		sp_field_find(event, "common_type", &d->common_type);
-		sp_field_find(event, "common_pid", &d->common_pid);
-		plan_common(d);
-	}
-	d->watch_values[d->nr_watches] = w.values;
+	adopt_common_fields(d, event);
+	d->watch_values[d->nr_watches] = w.plan.values;
 	d->watches[d->nr_watches] = w;
 	return d->nr_watches++;
-fail:
-	free(w.fields);
-	free(w.values);
-	return ret;
 }
 
 int sp_decoder_nr_watches(const struct sp_decoder *d)
@@ -883,8 +876,7 @@ int sp_decoder_nr_watches(const struct sp_decoder *d)
 
 int sp_decoder_watch_kind(const struct sp_decoder *d, int watch, int field)
 {
-	if (watch < 0 || watch >= d->nr_watches || field < 0 ||
-	    field >= d->watches[watch].nr_fields)
+	if (watch < 0 || watch >= d->nr_watches)
 		return -EINVAL;
-	return d->watches[watch].fields[field].kind;
+	return fields_plan_kind(&d->watches[watch].plan, field);
 }
