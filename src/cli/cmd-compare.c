@@ -477,12 +477,7 @@ static int compare_shared(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	return ret < 0 ? 0 : ret;
 }
 
-static const int compare_keys[] = {
-	SP_OPTS_OWN, 'o', SP_VOPT_JSON, SP_VOPT_FORMAT, SP_VOPT_WIDTH, SP_VOPT_HEIGHT, SP_VOPT_TITLE,
-	SP_VOPT_AGGREGATE, SP_VOPT_COLORS, SP_OPTS_TASKS, 'j', 0,
-};
-
-static const struct sp_opt compare_own[] = {
+static const struct sp_opt compare_options[] = {
 	{ "vs", OPT_VS, no_argument, NULL, "Groups",
 	  "the files after it form the second group" },
 	{ "names", OPT_NAMES, required_argument, "A,B", "Groups",
@@ -513,24 +508,23 @@ static const struct sp_opt compare_own[] = {
 	{ "view", OPT_VIEW, required_argument, "VIEW", "Output",
 	  "runs, cdf, shift, ridgeline, datagraph or running-waiting alone (default: a page "
 	  "of runs, CDF and shift function)" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help compare_help[] = {
-	{ "json", "print one JSON object instead of the table" },
-	{ "target", "a run's duration spans the tasks named COMM (glob) or of thread id PID "
-	  "(repeat or separate with commas), not the complete window" },
-	{ "output", "draw the runs, the wait distributions (where they cross dashed) and the "
-	  "shift function (PNG, PDF, SVG; '-': standard output)" },
-	{ "width", "image width (default 900 px; 720 pt for PDF, SVG)" },
-	{ "height", "image height (default as the width)" },
-	{ "title", "image title" },
-	{ "aggregate", "the datagraph panels' cells: share (default) or longest, as in "
-	  "schedplot-datagraph(1)" },
-	{ "colors", "the datagraph panels take the colors of the commands FILE names "
-	  "(datagraph --color-by command --colors-out FILE)" },
-	{ "verbose", "explain repairs and oddities" },
-	{ NULL, NULL },
+	SP_OPT_WORDS("output", "draw the runs, the wait distributions (where they cross dashed) "
+		     "and the shift function (PNG, PDF, SVG; '-': standard output)"),
+	SP_OPT_WORDS("json", "print one JSON object instead of the table"),
+	SP_OPT_SHARED("format"),
+	SP_OPT_WORDS("width", "image width (default 900 px; 720 pt for PDF, SVG)"),
+	SP_OPT_WORDS("height", "image height (default as the width)"),
+	SP_OPT_WORDS("title", "image title"),
+	SP_OPT_WORDS("aggregate", "the datagraph panels' cells: share (default) or longest, as "
+		     "in schedplot-datagraph(1)"),
+	SP_OPT_WORDS("colors", "the datagraph panels take the colors of the commands FILE names "
+		     "(datagraph --color-by command --colors-out FILE)"),
+	SP_OPT_WORDS("target", "a run's duration spans the tasks named COMM (glob) or of thread "
+		     "id PID (repeat or separate with commas), not the complete window"),
+	SP_OPT_SHARED("target-process"), SP_OPT_SHARED("target-tree"),
+	SP_OPT_SHARED("jobs"),
+	SP_OPT_WORDS("verbose", "explain repairs and oddities"),
+	{ }
 };
 
 static const struct sp_cmd_opts compare_opts = {
@@ -553,9 +547,7 @@ static const struct sp_cmd_opts compare_opts = {
 	"Metrics: duration, running_avg, waiting_avg, idle_while_waiting,\n"
 	"lost_fraction, wakeup_p50, wakeup_p99, migrations_per_s.\n"
 	"See schedplot-compare(1) for their exact meaning.\n",
-	.keys = compare_keys,
-	.own = compare_own,
-	.help = compare_help,
+	.opts = compare_options,
 	.parse = compare_parse,
 	.in_order = true,
 };

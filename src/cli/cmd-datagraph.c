@@ -22,22 +22,24 @@
 #include "schedplot/views/datagraph.h"
 #include "schedplot/views/datagraph-marks.h"
 
-static const int datagraph_keys[] = {
-	'i', SP_OPTS_WINDOW, SP_VOPT_MIN_AT, SP_OPTS_SCOPE, SP_OPTS_IMAGE, SP_OPTS_COLORS,
-	SP_OPTS_ROWS, SP_OPTS_POWER, SP_OPTS_MARKS, 0,
-};
-
-static const struct sp_opt_help datagraph_help[] = {
-	{ "target", "keep the colors of these commands (glob patterns) or thread ids (repeat "
-	  "or separate with commas), others black" },
-	{ "cpus", "CPUs to draw, e.g. 0-15,32-47 (default all)" },
-	{ "color-by", "pid (default: every thread its own color), command, or process (threads "
-	  "as their process; 'parent' is its old name); a field of the switch-in record, "
-	  "such as next_prio; or EVENT[/FILTER]/FIELD[ per=cpu|task|trace|FIELD]: the "
-	  "latest value of the event's field on the run's CPU (default), of its task, or "
-	  "anywhere ('ftrace:print/buf per=trace'). Numbers go dark to light, in a legend "
-	  "or, with many values, a color bar" },
-	{ NULL, NULL },
+static const struct sp_opt datagraph_options[] = {
+	SP_OPT_SHARED("input"), SP_OPTS_WINDOW, SP_OPT_SHARED("min-at"),
+	SP_OPT_WORDS("cpus", "CPUs to draw, e.g. 0-15,32-47 (default all)"),
+	SP_OPT_WORDS("target", "keep the colors of these commands (glob patterns) or thread ids "
+		     "(repeat or separate with commas), others black"),
+	SP_OPT_SHARED("target-process"), SP_OPT_SHARED("target-tree"),
+	SP_OPTS_IMAGE,
+	SP_OPT_WORDS("color-by", "pid (default: every thread its own color), command, or process "
+		     "(threads as their process; 'parent' is its old name); a field of the "
+		     "switch-in record, such as next_prio; or EVENT[/FILTER]/FIELD[ "
+		     "per=cpu|task|trace|FIELD]: the latest value of the event's field on the "
+		     "run's CPU (default), of its task, or anywhere ('ftrace:print/buf "
+		     "per=trace'). Numbers go dark to light, in a legend or, with many values, a "
+		     "color bar"),
+	SP_OPT_SHARED("palette"), SP_OPT_SHARED("aggregate"),
+	SP_OPT_SHARED("colors"), SP_OPT_SHARED("colors-out"),
+	SP_OPTS_ROWS, SP_OPTS_POWER, SP_OPTS_MARKS,
+	{ }
 };
 
 static const struct sp_cmd_opts datagraph_opts = {
@@ -62,8 +64,7 @@ static const struct sp_cmd_opts datagraph_opts = {
 	"                                   idle time shaded by idle state\n"
 	"\n",
 	.footer = "See schedplot-datagraph(1) for how to record a suitable trace.\n",
-	.keys = datagraph_keys,
-	.help = datagraph_help,
+	.opts = datagraph_options,
 };
 
 struct datagraph_run {

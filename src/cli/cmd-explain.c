@@ -432,13 +432,8 @@ static void explain_release(struct sp_view_run *run)
 	sp_antagonists_release(&v->hist);
 }
 
-static const int explain_keys[] = {
-	'i', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, 'o', SP_VOPT_TEXT, SP_VOPT_JSON,
-	SP_VOPT_FORMAT, SP_VOPT_WIDTH,
-	SP_VOPT_FONT_SIZE, SP_VOPT_PALETTE, 0,
-};
-
-static const struct sp_opt explain_own[] = {
+static const struct sp_opt explain_options[] = {
+	SP_OPT_WORDS("input", "the trace to read (default: trace.dat); or name it"),
 	{ "what", SP_VOPT_WHAT, required_argument, "KIND", "Decisions",
 	  "the decisions ranked (default: placement):\n"
 	  "placement  wakeups that left an idle previous CPU, longest wait first\n"
@@ -452,17 +447,15 @@ static const struct sp_opt explain_own[] = {
 	  "the wait of --task going on at TIME (the trace's own seconds), else the one "
 	  "that began nearest to it" },
 	{ "task", SP_VOPT_TASK, required_argument, "PID", "Decisions", "the task of --at" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help explain_help[] = {
-	{ "text", "print the facts only, no image" },
-	{ "input", "the trace to read (default: trace.dat); or name it" },
-	SP_OPTS_WAITS_HELP,
-	{ "width", "image width (px for PNG, default 1600; pt for PDF/SVG, default 252: one "
-	  "column of a paper)" },
-	{ "font-size", "base font size (default: from the width)" },
-	{ NULL, NULL },
+	SP_OPTS_WAITS,
+	SP_OPT_SHARED("output"),
+	SP_OPT_WORDS("text", "print the facts only, no image"),
+	SP_OPT_SHARED("json"), SP_OPT_SHARED("format"),
+	SP_OPT_WORDS("width", "image width (px for PNG, default 1600; pt for PDF/SVG, default "
+		     "252: one column of a paper)"),
+	SP_OPT_WORDS("font-size", "base font size (default: from the width)"),
+	SP_OPT_SHARED("palette"),
+	{ }
 };
 
 static const struct sp_cmd_opts explain_opts = {
@@ -487,9 +480,7 @@ static const struct sp_cmd_opts explain_opts = {
 	"  schedplot explain --at 436.5012 --task 6871 trace.dat\n"
 	"  schedplot explain --json --top 10 trace.dat        for a script\n"
 	"\n",
-	.keys = explain_keys,
-	.own = explain_own,
-	.help = explain_help,
+	.opts = explain_options,
 	.parse = explain_parse,
 };
 

@@ -44,29 +44,23 @@ static int export_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	return 0;
 }
 
-static const int export_keys[] = { 'o', SP_OPTS_OWN, 'i', SP_VOPT_MARK, SP_VOPT_SPAN, 0 };
-
-static const struct sp_opt export_own_opts[] = {
+static const struct sp_opt export_options[] = {
+	SP_OPT_WORDS("output", "the database: a new file, or with --append one that export wrote "
+		     "(or an empty file)"),
 	{ "append", 'a', no_argument, NULL, "Output",
 	  "add the traces to the existing database FILE, one transaction each (a new FILE "
 	  "is made)" },
 	{ "idle", SP_VOPT_IDLE, no_argument, NULL, "Output",
 	  "also the runs of the idle task (pid 0)" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help export_help[] = {
-	{ "output", "the database: a new file, or with --append one that export wrote (or "
-	  "an empty file)" },
-	{ "input", "a trace to export (repeatable; also as operands)" },
-	{ "mark", "the records of EVENT (SYSTEM:EVENT) that pass FILTER (as trace-cmd "
-	  "report -F takes it) into the table marks, with FIELD's value as their text "
-	  "(repeatable)" },
-	{ "span", "intervals from a START record to the next END record of the same key "
-	  "into the table spans, with the key's values (repeatable)" },
-	{ "verbose", "say which trace_id each trace got; list what was repaired or lost in "
-	  "it (the first 10 of each with CPU and time; -vv: all)" },
-	{ NULL, NULL },
+	SP_OPT_WORDS("input", "a trace to export (repeatable; also as operands)"),
+	SP_OPT_WORDS("mark", "the records of EVENT (SYSTEM:EVENT) that pass FILTER (as trace-cmd "
+		     "report -F takes it) into the table marks, with FIELD's value as their text "
+		     "(repeatable)"),
+	SP_OPT_WORDS("span", "intervals from a START record to the next END record of the same "
+		     "key into the table spans, with the key's values (repeatable)"),
+	SP_OPT_WORDS("verbose", "say which trace_id each trace got; list what was repaired or "
+		     "lost in it (the first 10 of each with CPU and time; -vv: all)"),
+	{ }
 };
 
 const struct sp_cmd_opts sp_cmd_export_opts = {
@@ -87,9 +81,7 @@ const struct sp_cmd_opts sp_cmd_export_opts = {
 	"  sqlite3 runs.db 'SELECT comm, sum(dur_ns) FROM waits GROUP BY comm'\n"
 	"\n",
 	.footer = "See schedplot-export(1) for the schema and example queries.\n",
-	.keys = export_keys,
-	.own = export_own_opts,
-	.help = export_help,
+	.opts = export_options,
 	.parse = export_parse,
 };
 

@@ -481,13 +481,9 @@ static void latency_release(struct sp_view_run *run)
 	sp_antagonists_release(&v->hist);
 }
 
-static const int latency_keys[] = {
-	'i', 'j', SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_VOPT_TOPOLOGY, 'o',
-	SP_VOPT_TEXT, SP_VOPT_JSON, SP_VOPT_FORMAT, SP_VOPT_CSV, SP_VOPT_WIDTH, SP_VOPT_HEIGHT,
-	SP_VOPT_TITLE, SP_VOPT_NO_LEGEND, SP_VOPT_FONT_SIZE, SP_VOPT_PALETTE, 0,
-};
-
-static const struct sp_opt latency_own[] = {
+static const struct sp_opt latency_options[] = {
+	SP_OPT_WORDS("input", "a trace to read (default: trace.dat); or name them"),
+	SP_OPT_SHARED("jobs"),
 	{ "by", SP_VOPT_BY, required_argument, "WHAT", "Groups",
 	  "split into groups: class, command, pid, cpu, placement, socket, waker or "
 	  "antagonist (the task that held the CPU longest while it waited) (default: one "
@@ -503,23 +499,21 @@ static const struct sp_opt latency_own[] = {
 	  "trace)" },
 	{ "slowest", SP_VOPT_SLOWEST, required_argument, "N", "Plot",
 	  "list the N longest waits (default 0)" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help latency_help[] = {
-	{ "text", "print the table only, no image" },
-	{ "input", "a trace to read (default: trace.dat); or name them" },
-	SP_OPTS_WAITS_HELP,
-	{ "topology", "output of 'lscpu -p' on the traced machine, for --by socket when the "
-	  "trace has no topology" },
-	{ "csv", "also write every wait, one line each" },
-	{ "width", "image width: pixels for PNG (default 1200), points for PDF and SVG "
-	  "(default 504)" },
-	{ "height", "image height" },
-	{ "title", "title (default: the trace's name, or the first and last of several and "
-	  "their number; '' for none)" },
-	{ "no-legend", "leave out the table under the plot" },
-	{ NULL, NULL },
+	SP_OPTS_WAITS,
+	SP_OPT_WORDS("topology", "output of 'lscpu -p' on the traced machine, for --by socket "
+		     "when the trace has no topology"),
+	SP_OPT_SHARED("output"),
+	SP_OPT_WORDS("text", "print the table only, no image"),
+	SP_OPT_SHARED("json"), SP_OPT_SHARED("format"),
+	SP_OPT_WORDS("csv", "also write every wait, one line each"),
+	SP_OPT_WORDS("width", "image width: pixels for PNG (default 1200), points for PDF and "
+		     "SVG (default 504)"),
+	SP_OPT_WORDS("height", "image height"),
+	SP_OPT_WORDS("title", "title (default: the trace's name, or the first and last of "
+		     "several and their number; '' for none)"),
+	SP_OPT_WORDS("no-legend", "leave out the table under the plot"),
+	SP_OPT_SHARED("font-size"), SP_OPT_SHARED("palette"),
+	{ }
 };
 
 static const struct sp_cmd_opts latency_opts = {
@@ -541,9 +535,7 @@ static const struct sp_cmd_opts latency_opts = {
 	"  schedplot latency --json trace.dat             the numbers for a script\n"
 	"  schedplot latency before.dat after.dat         one line per run\n"
 	"\n",
-	.keys = latency_keys,
-	.own = latency_own,
-	.help = latency_help,
+	.opts = latency_options,
 	.parse = latency_parse,
 };
 

@@ -28,22 +28,26 @@
 #include "schedplot/views/datagraph-marks.h"
 #include "schedplot/views/rwgraph.h"
 
-static const int overview_keys[] = {
-	'i', SP_OPTS_WINDOW, SP_VOPT_MIN_AT, SP_OPTS_SCOPE, SP_OPTS_IMAGE, SP_VOPT_NO_SHADE,
-	SP_VOPT_CSV, SP_OPTS_COLORS, SP_OPTS_ROWS, SP_OPTS_POWER, SP_OPTS_MARKS, 0,
-};
-
-static const struct sp_opt_help overview_help[] = {
-	{ "cpus", "draw and count only these CPUs (0-3,8)" },
-	{ "target", "these commands (glob) or thread ids keep their colors, others are "
-	  "black, and only they are counted as running or waiting" },
-	{ "height", "image height (default: from the number of CPUs)" },
-	{ "no-legend", "leave out the legends" },
-	{ "mark", "a shape where each record of EVENT that passes FILTER (trace-cmd report -F) "
-	  "fired" },
-	{ "csv", "also write running/waiting: time_ns,running,waiting,lost (time_ns after "
-	  "the '# start_ns=N' first line); '-': standard output" },
-	{ NULL, NULL },
+static const struct sp_opt overview_options[] = {
+	SP_OPT_SHARED("input"), SP_OPTS_WINDOW, SP_OPT_SHARED("min-at"),
+	SP_OPT_WORDS("cpus", "draw and count only these CPUs (0-3,8)"),
+	SP_OPT_WORDS("target", "these commands (glob) or thread ids keep their colors, others "
+		     "are black, and only they are counted as running or waiting"),
+	SP_OPT_SHARED("target-process"), SP_OPT_SHARED("target-tree"),
+	SP_OPT_SHARED("output"), SP_OPT_SHARED("format"), SP_OPT_SHARED("width"),
+	SP_OPT_WORDS("height", "image height (default: from the number of CPUs)"),
+	SP_OPT_SHARED("title"),
+	SP_OPT_WORDS("no-legend", "leave out the legends"),
+	SP_OPT_SHARED("font-size"), SP_OPT_SHARED("no-shade"),
+	SP_OPT_WORDS("csv", "also write running/waiting: time_ns,running,waiting,lost (time_ns "
+		     "after the '# start_ns=N' first line); '-': standard output"),
+	SP_OPTS_COLORS, SP_OPTS_ROWS, SP_OPTS_POWER,
+	SP_OPT_SHARED("migrations"), SP_OPT_SHARED("wakeups"),
+	SP_OPT_SHARED("placement"), SP_OPT_SHARED("events"),
+	SP_OPT_WORDS("mark", "a shape where each record of EVENT that passes FILTER (trace-cmd "
+		     "report -F) fired"),
+	SP_OPT_SHARED("span"),
+	{ }
 };
 
 static const struct sp_cmd_opts overview_opts = {
@@ -60,8 +64,7 @@ static const struct sp_cmd_opts overview_opts = {
 	"  schedplot overview --min 3 --max 3.2 --target ua -o zoom.pdf trace.dat\n"
 	"  schedplot overview --freq merged trace.dat   CPU frequency below the tasks\n"
 	"\n",
-	.keys = overview_keys,
-	.help = overview_help,
+	.opts = overview_options,
 };
 
 struct overview_run {

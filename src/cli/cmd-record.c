@@ -107,11 +107,8 @@ static int record_parse(struct sp_opts_ctx *ctx, int key, const char *arg)
 	}
 }
 
-static const int record_keys[] = {
-	'o', SP_OPTS_OWN, SP_VOPT_MARK, SP_VOPT_SPAN, SP_VOPT_COLOR_BY, 0,
-};
-
-static const struct sp_opt record_own[] = {
+static const struct sp_opt record_options[] = {
+	SP_OPT_WORDS("output", "the trace (default trace.dat)"),
 	{ "event", 'e', required_argument, "EVENT", "Recording",
 	  "record these events too, as trace-cmd record -e takes them: SYSTEM:EVENT, SYSTEM, "
 	  "EVENT or globs ('irq:*'); may be repeated.  ftrace:print is always recorded: the "
@@ -127,20 +124,15 @@ static const struct sp_opt record_own[] = {
 	{ "sleep-stacks", SP_VOPT_SLEEP_STACKS, no_argument, NULL, "Recording",
 	  "the kernel stack of each switch out in S or D (the stacktrace trigger), and the "
 	  "kernel's symbols: stats then names where tasks blocked" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help record_help[] = {
-	{ "output", "the trace (default trace.dat)" },
-	{ "mark", "record the events this needs, as the views take it (what a view file "
-	  "holds)" },
-	{ "span", "record the events this needs, as the views take it" },
-	{ "color-by", "record the event this needs, as the views take it" },
-	{ "view", "or @FILE: read options from FILE, a view file (schedplot(1)), and record the "
-	  "events its --mark, --span and --color-by need" },
-	{ "verbose", "say what was recorded" },
-	{ "quiet", "no summary and no warnings" },
-	{ NULL, NULL },
+	SP_OPT_WORDS("mark", "record the events this needs, as the views take it (what a view "
+		     "file holds)"),
+	SP_OPT_WORDS("span", "record the events this needs, as the views take it"),
+	SP_OPT_WORDS("color-by", "record the event this needs, as the views take it"),
+	SP_OPT_WORDS("verbose", "say what was recorded"),
+	SP_OPT_WORDS("quiet", "no summary and no warnings"),
+	SP_OPT_WORDS("view", "or @FILE: read options from FILE, a view file (schedplot(1)), and "
+		     "record the events its --mark, --span and --color-by need"),
+	{ }
 };
 
 const struct sp_cmd_opts sp_cmd_record_opts = {
@@ -161,9 +153,7 @@ const struct sp_cmd_opts sp_cmd_record_opts = {
 	"  sudo schedplot record -e irq:irq_handler_entry -- ./bench\n"
 	"\n",
 	.footer = "See schedplot-record(1) for the details.\n",
-	.keys = record_keys,
-	.own = record_own,
-	.help = record_help,
+	.opts = record_options,
 	.parse = record_parse,
 	.stop_at_operand = true,
 };

@@ -161,28 +161,25 @@ static void rw_release(struct sp_view_run *run)
 	sp_rw_collect_release(&v->rw);
 }
 
-static const int rw_keys[] = {
-	'i', SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_OPTS_IMAGE, SP_VOPT_NO_SHADE, SP_OPTS_OWN,
-	SP_VOPT_CSV, 0,
-};
-
-static const struct sp_opt rw_own[] = {
+static const struct sp_opt rw_options[] = {
+	SP_OPT_SHARED("input"), SP_OPTS_WINDOW,
+	SP_OPT_WORDS("cpus", "count only these CPUs and the tasks on them (0-3,8)"),
+	SP_OPT_WORDS("target", "count only tasks with this command (glob) or thread id (repeat "
+		     "or separate with commas)"),
+	SP_OPT_WORDS("target-process", "count only the threads of these processes"),
+	SP_OPT_SHARED("target-tree"),
+	SP_OPT_SHARED("output"), SP_OPT_SHARED("format"), SP_OPT_SHARED("width"),
+	SP_OPT_WORDS("height", "image height (default 500 px, 260 pt)"),
+	SP_OPT_SHARED("title"), SP_OPT_SHARED("no-legend"),
+	SP_OPT_SHARED("font-size"), SP_OPT_SHARED("no-shade"),
 	{ "shade", SP_VOPT_SHADE, required_argument, "KIND", "Output",
 	  "lost (default): the band above running; columns: each column shaded where a "
 	  "task waited while a CPU idled (reads on small machines only)" },
 	{ "layout", SP_VOPT_LAYOUT, required_argument, "LAYOUT", "Output",
 	  "single, split (waiting in a panel of its own) or auto (default: split when the "
 	  "scales differ 10x)" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help rw_help[] = {
-	{ "cpus", "count only these CPUs and the tasks on them (0-3,8)" },
-	{ "target", "count only tasks with this command (glob) or thread id (repeat or "
-	  "separate with commas)" },
-	{ "target-process", "count only the threads of these processes" },
-	{ "height", "image height (default 500 px, 260 pt)" },
-	{ NULL, NULL },
+	SP_OPT_SHARED("csv"),
+	{ }
 };
 
 static const struct sp_cmd_opts rw_opts = {
@@ -201,9 +198,7 @@ static const struct sp_cmd_opts rw_opts = {
 	"  schedplot running-waiting -o rw.pdf --min 3 --max 3.2 trace.dat\n"
 	"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
 	"\n",
-	.keys = rw_keys,
-	.own = rw_own,
-	.help = rw_help,
+	.opts = rw_options,
 	.parse = rw_parse,
 };
 

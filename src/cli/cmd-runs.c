@@ -300,29 +300,24 @@ static int runs_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	return 0;
 }
 
-static const int runs_keys[] = {
-	'i', 'o', SP_VOPT_JSON, SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, 0,
-};
-
-static const struct sp_opt runs_own[] = {
+static const struct sp_opt runs_options[] = {
+	SP_OPT_SHARED("input"),
+	SP_OPT_WORDS("output", "write to FILE (replaced whole, at the end; '-': standard output, "
+		     "the default)"),
+	SP_OPT_WORDS("json", "JSON lines instead of CSV"),
 	{ "idle", SP_VOPT_IDLE, no_argument, NULL, "Output",
 	  "also the runs of the idle task (pid 0)" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help runs_help[] = {
-	{ "json", "JSON lines instead of CSV" },
-	{ "output", "write to FILE (replaced whole, at the end; '-': standard output, the "
-	  "default)" },
-	{ "min", "runs that end after TIME from the trace start" },
-	{ "max", "runs that begin before TIME from the trace start" },
-	{ "time", "the window in the trace's own timestamps (seconds); runs overlapping the "
-	  "window are written whole; TIME: seconds, or 100ms, 250us, 2s, 300ns" },
-	{ "cpus", "runs on these CPUs (0-3,8)" },
-	{ "target", "runs of these commands (glob) or thread ids (repeat or separate with "
-	  "commas)" },
-	{ "target-process", "runs of the threads of these processes (by leader)" },
-	{ NULL, NULL },
+	SP_OPT_WORDS("min", "runs that end after TIME from the trace start"),
+	SP_OPT_WORDS("max", "runs that begin before TIME from the trace start"),
+	SP_OPT_WORDS("time", "the window in the trace's own timestamps (seconds); runs "
+		     "overlapping the window are written whole; TIME: seconds, or 100ms, 250us, "
+		     "2s, 300ns"),
+	SP_OPT_WORDS("cpus", "runs on these CPUs (0-3,8)"),
+	SP_OPT_WORDS("target", "runs of these commands (glob) or thread ids (repeat or separate "
+		     "with commas)"),
+	SP_OPT_WORDS("target-process", "runs of the threads of these processes (by leader)"),
+	SP_OPT_SHARED("target-tree"),
+	{ }
 };
 
 static const struct sp_cmd_opts runs_opts = {
@@ -341,9 +336,7 @@ static const struct sp_cmd_opts runs_opts = {
 	"  schedplot runs --target 'stress*' -o s.csv trace.dat\n"
 	"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
 	"\n",
-	.keys = runs_keys,
-	.own = runs_own,
-	.help = runs_help,
+	.opts = runs_options,
 	.parse = runs_parse,
 };
 

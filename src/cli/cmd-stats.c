@@ -1293,40 +1293,29 @@ static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	}
 }
 
-static const int stats_keys[] = {
-	'i', SP_VOPT_JSON, SP_OPTS_OWN, SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_VOPT_MARK, SP_VOPT_SPAN, 0,
-};
-
-static const struct sp_opt stats_own[] = {
+static const struct sp_opt stats_options[] = {
+	SP_OPT_SHARED("input"),
+	{ .name = "json", .key = 'j', .help = "print one JSON object (all tasks) instead of text" },
 	{ "top", 'n', required_argument, "N", "Output",
 	  "tasks to list in the text summary (default 15, 0: all)" },
 	{ "by", 'b', required_argument, "KEY", "Output",
 	  "list tasks (task, the default) or commands (command: the threads of one name "
 	  "merged, as perf sched latency)" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help stats_help[] = {
-	{ "json", "print one JSON object (all tasks) instead of text" },
-	{ "min", "count from TIME after the trace's start" },
-	{ "max", "count up to TIME after the trace's start" },
-	{ "time", "count over a window in the trace's own timestamps (seconds); TIME: "
-	  "seconds, or 100ms, 250us, 2s, 300ns" },
-	{ "cpus", "count only these CPUs and the tasks on them (0-3,8)" },
-	{ "target", "count only tasks named COMM (glob) or of thread id PID (repeat or "
-	  "separate with commas)" },
-	{ "target-process", "count only the threads of these processes (by leader)" },
-	{ "mark", "count the records of EVENT that pass FILTER (as in trace-cmd report -F); "
-	  "may be repeated" },
-	{ "span", "count and time the intervals from each START record to the next END record "
-	  "with the same FIELD values, e.g. 'irq:irq_handler_entry..irq:irq_handler_exit "
-	  "key=irq'; may be repeated" },
-	{ NULL, NULL },
-};
-
-static const struct sp_opt_letter stats_letters[] = {
-	{ "json", 'j' },
-	{ NULL, 0 },
+	SP_OPT_WORDS("min", "count from TIME after the trace's start"),
+	SP_OPT_WORDS("max", "count up to TIME after the trace's start"),
+	SP_OPT_WORDS("time", "count over a window in the trace's own timestamps (seconds); TIME: "
+		     "seconds, or 100ms, 250us, 2s, 300ns"),
+	SP_OPT_WORDS("cpus", "count only these CPUs and the tasks on them (0-3,8)"),
+	SP_OPT_WORDS("target", "count only tasks named COMM (glob) or of thread id PID (repeat "
+		     "or separate with commas)"),
+	SP_OPT_WORDS("target-process", "count only the threads of these processes (by leader)"),
+	SP_OPT_SHARED("target-tree"),
+	SP_OPT_WORDS("mark", "count the records of EVENT that pass FILTER (as in trace-cmd "
+		     "report -F); may be repeated"),
+	SP_OPT_WORDS("span", "count and time the intervals from each START record to the next "
+		     "END record with the same FIELD values, e.g. "
+		     "'irq:irq_handler_entry..irq:irq_handler_exit key=irq'; may be repeated"),
+	{ }
 };
 
 static const struct sp_cmd_opts stats_opts = {
@@ -1347,10 +1336,7 @@ static const struct sp_cmd_opts stats_opts = {
 	"  schedplot stats --min 2 --max 2.5s     the numbers of half a second\n"
 	"\n",
 	.footer = "See schedplot-stats(1) for the exact meaning of every number.\n",
-	.keys = stats_keys,
-	.own = stats_own,
-	.help = stats_help,
-	.letters = stats_letters,
+	.opts = stats_options,
 	.parse = stats_parse,
 };
 

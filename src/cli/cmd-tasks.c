@@ -213,12 +213,13 @@ static void tasks_release(struct sp_view_run *run)
 	sp_antagonists_release(&v->hist);
 }
 
-static const int tasks_keys[] = {
-	'i', SP_OPTS_WINDOW, SP_OPTS_SCOPE, SP_OPTS_OWN, SP_VOPT_PALETTE, SP_VOPT_AGGREGATE,
-	SP_VOPT_CPU_ORDER, SP_VOPT_TOPOLOGY, SP_OPTS_IMAGE, SP_VOPT_SPAN, 0,
-};
-
-static const struct sp_opt tasks_own[] = {
+static const struct sp_opt tasks_options[] = {
+	SP_OPT_SHARED("input"), SP_OPTS_WINDOW,
+	SP_OPT_WORDS("cpus", "count and draw only the runs on these CPUs"),
+	SP_OPT_WORDS("target", "only these commands (glob patterns) or thread ids (repeat or "
+		     "separate with commas), all unless --top"),
+	SP_OPT_WORDS("target-process", "only the threads of these processes (by leader)"),
+	SP_OPT_SHARED("target-tree"),
 	{ "top", SP_VOPT_TOP, required_argument, "N", "Rows",
 	  "the N tasks with most run time in the window (default 32; 0: all)" },
 	{ "sort", SP_VOPT_SORT, required_argument, "KEY", "Rows",
@@ -228,24 +229,23 @@ static const struct sp_opt tasks_own[] = {
 	  "mark each row's long pole, what the task waited on most besides running (a CPU "
 	  "held by a task, a wakeup from a task or an interrupt), as stats --target names "
 	  "it: a bar along the row, its name over the longest; needs --target" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
-static const struct sp_opt_help tasks_help[] = {
-	{ "cpus", "count and draw only the runs on these CPUs" },
-	{ "target", "only these commands (glob patterns) or thread ids (repeat or separate "
-	  "with commas), all unless --top" },
-	{ "target-process", "only the threads of these processes (by leader)" },
-	{ "aggregate", "how a pixel column of a row is colored: share (default: the CPU it "
-	  "ran on longest, paler the less of the column it ran; waiting hatched as strong "
-	  "as its share) or longest (whatever held it longest, sleep included)" },
-	{ "cpu-order", "numeric or socket: the order of the CPU key" },
-	{ "height", "image height (default: grows with the rows)" },
-	{ "no-legend", "leave out the CPU key" },
-	{ "span", "a bar along the row of the task that began each span (the start record's "
-	  "common_pid), e.g. 'syscalls:sys_enter_futex..syscalls:sys_exit_futex "
-	  "key=common_pid'; may be repeated" },
-	{ NULL, NULL },
+	SP_OPT_SHARED("palette"),
+	SP_OPT_WORDS("aggregate", "how a pixel column of a row is colored: share (default: the "
+		     "CPU it ran on longest, paler the less of the column it ran; waiting "
+		     "hatched as strong as its share) or longest (whatever held it longest, "
+		     "sleep included)"),
+	SP_OPT_WORDS("cpu-order", "numeric or socket: the order of the CPU key"),
+	SP_OPT_SHARED("topology"),
+	SP_OPT_SHARED("output"), SP_OPT_SHARED("format"), SP_OPT_SHARED("width"),
+	SP_OPT_WORDS("height", "image height (default: grows with the rows)"),
+	SP_OPT_SHARED("title"),
+	SP_OPT_WORDS("no-legend", "leave out the CPU key"),
+	SP_OPT_SHARED("font-size"),
+	SP_OPT_WORDS("span", "a bar along the row of the task that began each span (the start "
+		     "record's common_pid), e.g. "
+		     "'syscalls:sys_enter_futex..syscalls:sys_exit_futex key=common_pid'; may be "
+		     "repeated"),
+	{ }
 };
 
 static const struct sp_cmd_opts tasks_opts = {
@@ -264,9 +264,7 @@ static const struct sp_cmd_opts tasks_opts = {
 	"  schedplot tasks --min 2 --max 2.01 trace.dat -o zoom.svg\n"
 	"                                   hover a run in a browser to name it\n"
 	"\n",
-	.keys = tasks_keys,
-	.own = tasks_own,
-	.help = tasks_help,
+	.opts = tasks_options,
 	.parse = tasks_parse,
 };
 

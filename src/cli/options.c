@@ -119,7 +119,7 @@ static const struct sp_opt shared_opts[] = {
 	  "a bar along the CPU's row from each START record to the next END record with the "
 	  "same FIELD values, e.g. 'irq:irq_handler_entry..irq:irq_handler_exit key=irq'; "
 	  "may be repeated" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+	{ }
 };
 
 /* What every command takes; parsed here. */
@@ -132,35 +132,32 @@ static const struct sp_opt general_opts[] = {
 	  "or @FILE: read options (--mark, --span, ...) from FILE, a view file "
 	  "(schedplot(1); ready ones in contrib/views)" },
 	{ "help", 'h', no_argument, NULL, G_GENERAL, "show this help" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+	{ }
 };
-
-static const struct sp_opt *find_key(const struct sp_opt *table, int key)
-{
-	for (; table && table->name; table++)
-		if (table->key == key)
-			return table;
-	return NULL;
-}
 
 static const struct sp_opt *find_name(const struct sp_opt *table, const char *name)
 {
-	for (; table && table->name; table++)
+	for (; table->name; table++)
 		if (!strcmp(table->name, name))
 			return table;
 	return NULL;
 }
 
-/* @fn on shared option @o as @cmd takes it: under the letter it gives it, if any. */
-static int call_shared(const struct sp_cmd_opts *cmd, const struct sp_opt *o,
-		       int (*fn)(const struct sp_opt *opt, void *data), void *data)
+/* The command's own option of key @key. */
+static const struct sp_opt *find_own(const struct sp_cmd_opts *cmd, int key)
 {
-	struct sp_opt lettered = *o;
+	for (const struct sp_opt *o = cmd->opts; o->name; o++)
+		if (o->group && o->key == key)
+			return o;
+	return NULL;
+}
 
-	for (const struct sp_opt_letter *l = cmd->letters; l && l->name; l++)
-		if (!strcmp(l->name, o->name))
-			lettered.key = l->letter;
-	return fn(&lettered, data);
+/* The shared or general option an entry of a command's table without a group takes. */
+static const struct sp_opt *find_shared(const struct sp_opt *entry)
+{
+	const struct sp_opt *o = find_name(shared_opts, entry->name);
+
+	return o ? o : find_name(general_opts, entry->name);
 }
 
 /* The shared option's key of what getopt_long returned: @key, or that of a letter of @cmd's. */
@@ -168,54 +165,47 @@ static int shared_key(const struct sp_cmd_opts *cmd, int key)
 {
 	const struct sp_opt *o;
 
-	for (const struct sp_opt_letter *l = cmd->letters; l && l->name; l++) {
-		o = find_name(shared_opts, l->name);
-		if (l->letter == key && o)
+	for (const struct sp_opt *e = cmd->opts; e->name; e++) {
+		if (e->group || e->key != key)
+			continue;
+		o = find_shared(e);
+		if (o)
 			return o->key;
 	}
 	return key;
 }
 
-/* Calls @fn on each option of @cmd in --help order; stops at a non-zero return. */
+/*
+ * Calls @fn on each option of @cmd in --help order, a shared one as @cmd
+ * says it; stops at a non-zero return.
+ */
 static int for_each_opt(const struct sp_cmd_opts *cmd,
 			int (*fn)(const struct sp_opt *opt, void *data), void *data)
 {
 	const struct sp_opt *o;
-	bool own_done = false;
+	struct sp_opt said;
 	int ret = 0;
 
-	for (const int *k = cmd->keys; k && *k && !ret; k++) {
-		if (*k == SP_OPTS_OWN) {
-			for (o = cmd->own; o && o->name && !ret; o++)
-				ret = fn(o, data);
-			own_done = true;
+	for (const struct sp_opt *e = cmd->opts; e->name && !ret; e++) {
+		if (e->group) {
+			ret = fn(e, data);
 			continue;
 		}
-		o = find_key(shared_opts, *k);
-		if (o)
-			ret = call_shared(cmd, o, fn, data);
+		o = find_shared(e);
+		if (!o)
+			continue;
+		said = *o;
+		if (e->key)
+			said.key = e->key;
+		if (e->help)
+			said.help = e->help;
+		ret = fn(&said, data);
 	}
-	for (o = cmd->own; !own_done && o && o->name && !ret; o++)
-		ret = fn(o, data);
-	/* a command's own option of a general one's name replaces it */
+	/* the general ones the table does not list; an own one of their name replaces them */
 	for (o = general_opts; o->name && !ret; o++)
-		if (!find_name(cmd->own, o->name))
+		if (!find_name(cmd->opts, o->name))
 			ret = fn(o, data);
 	return ret;
-}
-
-const struct sp_opt *sp_opts_find(const struct sp_cmd_opts *cmd, const char *name)
-{
-	const struct sp_opt *o = find_name(cmd->own, name);
-
-	if (o)
-		return o;
-	for (const int *k = cmd->keys; k && *k; k++) {
-		o = *k == SP_OPTS_OWN ? NULL : find_key(shared_opts, *k);
-		if (o && !strcmp(o->name, name))
-			return o;
-	}
-	return find_name(general_opts, name);
 }
 
 /* ---- --help ---- */
@@ -224,7 +214,6 @@ const struct sp_opt *sp_opts_find(const struct sp_cmd_opts *cmd, const char *nam
 #define HELP_WIDTH	79
 
 struct help_state {
-	const struct sp_cmd_opts *cmd;
 	FILE *f;
 	const char *group;
 };
@@ -274,14 +263,6 @@ static void print_wrapped(FILE *f, const char *text, int col)
 	}
 }
 
-static const char *help_of(const struct sp_cmd_opts *cmd, const struct sp_opt *opt)
-{
-	for (const struct sp_opt_help *h = cmd->help; h && h->name; h++)
-		if (!strcmp(h->name, opt->name))
-			return h->help;
-	return opt->help;
-}
-
 static int help_line(const struct sp_opt *opt, void *data)
 {
 	struct help_state *st = data;
@@ -300,13 +281,13 @@ static int help_line(const struct sp_opt *opt, void *data)
 	else if (opt->value)
 		n += snprintf(spec + n, sizeof(spec) - n, " %s", opt->value);
 	fputs(spec, st->f);
-	print_wrapped(st->f, help_of(st->cmd, opt), n + 2 > HELP_COLUMN ? HELP_COLUMN + 1 : n);
+	print_wrapped(st->f, opt->help, n + 2 > HELP_COLUMN ? HELP_COLUMN + 1 : n);
 	return 0;
 }
 
 void sp_opts_help(const struct sp_cmd_opts *cmd, FILE *f)
 {
-	struct help_state st = { .cmd = cmd, .f = f };
+	struct help_state st = { .f = f };
 
 	fputs(cmd->usage, f);
 	for_each_opt(cmd, help_line, &st);
@@ -430,7 +411,7 @@ int sp_opts_parse(const struct sp_cmd_opts *cmd, int argc, char **argv,
 		}
 		if (opt == '?' || opt == ':')
 			ret = bad_option(cmd, t.longs, opt, argv);
-		else if (opt == 1 || find_key(cmd->own, opt))
+		else if (opt == 1 || find_own(cmd, opt))
 			ret = cmd->parse(&ctx, opt, optarg);
 		else
 			ret = shared(&ctx, shared_key(cmd, opt), optarg);

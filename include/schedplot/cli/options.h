@@ -16,9 +16,9 @@
  * command that does not take it, but that another command takes, "does
  * not apply" (sp_opts_set_all()).
  *
- * Adding an option another command has: its key in the command's list.
- * Adding an option of one command: one entry in its own table and a case
- * in its parse hook.
+ * Adding an option another command has: SP_OPT_SHARED() of its name in
+ * the command's table.  Adding an option of one command: one entry in its
+ * table and a case in its parse hook.
  */
 
 #include <getopt.h>
@@ -28,55 +28,57 @@
 struct sp_view_opts;
 struct sp_opts_ctx;
 
-/* One option: its names, its value, its help. */
+/*
+ * One option: its names, its value, its help.  In a command's table an
+ * entry without a group takes the shared option (or general one) of its
+ * name, in the command's own words and letter where it gives them.
+ */
 struct sp_opt {
 	const char *name;	/* the long name, without "--"; NULL ends a table */
-	int key;		/* its short letter, or a value above 255 (enum sp_view_opt) */
+	int key;		/* its short letter, or a value above 255 (enum sp_view_opt);
+				 * of a shared one: its letter in this command only (stats'
+				 * -j for --json, where -j is --jobs), 0: the shared key */
 	int has_arg;		/* no_argument, required_argument or optional_argument */
 	const char *value;	/* the value's name in the help ("FILE"); NULL: none */
-	const char *group;	/* the heading it is listed under in --help */
-	const char *help;	/* what it does: one sentence, wrapped when printed */
+	const char *group;	/* the heading it is listed under in --help; NULL: shared */
+	const char *help;	/* what it does: one sentence, wrapped when printed; of a
+				 * shared one, the command's words (NULL: the shared ones) */
 };
 
-/* A command's own words for an option it shares (what --cpus selects there). */
-struct sp_opt_help {
-	const char *name;	/* NULL ends the list */
-	const char *help;
-};
+/* A shared option in a command's table, as every command says it. */
+#define SP_OPT_SHARED(long_name)	{ .name = (long_name) }
+/* A shared option in a command's table, in the command's own words. */
+#define SP_OPT_WORDS(long_name, words)	{ .name = (long_name), .help = (words) }
 
-/*
- * A shared option's short letter in one command only: stats' -j for
- * --json, where the -j of the commands that read many traces is --jobs.
- */
-struct sp_opt_letter {
-	const char *name;	/* NULL ends the list */
-	int letter;
-};
+/* The shared options, by group, for a command's table. */
+#define SP_OPTS_WINDOW		SP_OPT_SHARED("min"), SP_OPT_SHARED("max"), SP_OPT_SHARED("time")
+#define SP_OPTS_TASKS		SP_OPT_SHARED("target"), SP_OPT_SHARED("target-process"), \
+				SP_OPT_SHARED("target-tree")
+#define SP_OPTS_SCOPE		SP_OPT_SHARED("cpus"), SP_OPTS_TASKS
+#define SP_OPTS_IMAGE		SP_OPT_SHARED("output"), SP_OPT_SHARED("format"), \
+				SP_OPT_SHARED("width"), SP_OPT_SHARED("height"), \
+				SP_OPT_SHARED("title"), SP_OPT_SHARED("no-legend"), \
+				SP_OPT_SHARED("font-size")
+#define SP_OPTS_ROWS		SP_OPT_SHARED("cpu-order"), SP_OPT_SHARED("topology"), \
+				SP_OPT_SHARED("socket-order")
+#define SP_OPTS_COLORS		SP_OPT_SHARED("color-by"), SP_OPT_SHARED("palette"), \
+				SP_OPT_SHARED("aggregate"), SP_OPT_SHARED("colors"), \
+				SP_OPT_SHARED("colors-out")
+#define SP_OPTS_POWER		SP_OPT_SHARED("freq"), SP_OPT_SHARED("idle-states")
+#define SP_OPTS_MARKS		SP_OPT_SHARED("migrations"), SP_OPT_SHARED("wakeups"), \
+				SP_OPT_SHARED("placement"), SP_OPT_SHARED("events"), \
+				SP_OPT_SHARED("mark"), SP_OPT_SHARED("span")
 
-/* In sp_cmd_opts.keys: the command's own options are listed here. */
-#define SP_OPTS_OWN		(-1)
-
-/* The shared options, by group: macros of keys for sp_cmd_opts.keys. */
-#define SP_OPTS_WINDOW		SP_VOPT_MIN, SP_VOPT_MAX, SP_VOPT_TIME
-#define SP_OPTS_TASKS		SP_VOPT_TARGET, SP_VOPT_TARGET_PROCESS, SP_VOPT_TARGET_TREE
-#define SP_OPTS_SCOPE		SP_VOPT_CPUS, SP_OPTS_TASKS
-#define SP_OPTS_IMAGE		'o', SP_VOPT_FORMAT, SP_VOPT_WIDTH, SP_VOPT_HEIGHT, \
-				SP_VOPT_TITLE, SP_VOPT_NO_LEGEND, SP_VOPT_FONT_SIZE
-#define SP_OPTS_ROWS		SP_VOPT_CPU_ORDER, SP_VOPT_TOPOLOGY, SP_VOPT_SOCKET_ORDER
-#define SP_OPTS_COLORS		SP_VOPT_COLOR_BY, SP_VOPT_PALETTE, SP_VOPT_AGGREGATE, \
-				SP_VOPT_COLORS, SP_VOPT_COLORS_OUT
-#define SP_OPTS_POWER		SP_VOPT_FREQ, SP_VOPT_IDLE_STATES
-#define SP_OPTS_MARKS		SP_VOPT_MIGRATIONS, SP_VOPT_WAKEUPS, SP_VOPT_PLACEMENT, \
-				SP_VOPT_EVENTS, SP_VOPT_MARK, SP_VOPT_SPAN
-
-/* The words of the commands that count waits (explain, latency) for the window and scope. */
-#define SP_OPTS_WAITS_HELP \
-	{ "min", "start the window TIME after the trace start: count the waits that begin " \
-	  "in it" }, \
-	{ "cpus", "count waits that end on these CPUs (0-3,8)" }, \
-	{ "target", "count waits of these commands (glob) or thread ids (repeat or separate " \
-	  "with commas)" }, \
-	{ "target-process", "count waits of the threads of these processes" }
+/* The window and scope of the commands that count waits (explain, latency), in their words. */
+#define SP_OPTS_WAITS \
+	SP_OPT_WORDS("min", "start the window TIME after the trace start: count the " \
+		     "waits that begin in it"), \
+	SP_OPT_SHARED("max"), SP_OPT_SHARED("time"), \
+	SP_OPT_WORDS("cpus", "count waits that end on these CPUs (0-3,8)"), \
+	SP_OPT_WORDS("target", "count waits of these commands (glob) or thread ids " \
+		     "(repeat or separate with commas)"), \
+	SP_OPT_WORDS("target-process", "count waits of the threads of these processes"), \
+	SP_OPT_SHARED("target-tree")
 
 /* A command's command line. */
 struct sp_cmd_opts {
@@ -85,12 +87,9 @@ struct sp_cmd_opts {
 					 * examples (ends with a blank line) */
 	const char *footer;		/* --help after the options; NULL: "See
 					 * schedplot-NAME(1).\n" */
-	const int *keys;		/* the shared options it takes, in --help order, and
-					 * SP_OPTS_OWN; ended by 0.  -v, -q and -h are added */
-	const struct sp_opt *own;	/* its own options (NULL: none), listed at
-					 * SP_OPTS_OWN, else after the shared ones */
-	const struct sp_opt_help *help;	/* its words for shared options (NULL: none) */
-	const struct sp_opt_letter *letters; /* its letters for shared options (NULL: none) */
+	const struct sp_opt *opts;	/* its options in --help order, its own and the
+					 * shared ones it takes; ended by a NULL name.  -v,
+					 * -q, --view and -h are added where not listed */
 	/* an own option (or with in_order an operand, key 1): 0 or an exit code */
 	int (*parse)(struct sp_opts_ctx *ctx, int key, const char *arg);
 	bool in_order;			/* operands come back in order as key 1 */
@@ -132,15 +131,6 @@ int sp_opts_parse(const struct sp_cmd_opts *cmd, int argc, char **argv,
  * @f: the stream
  */
 void sp_opts_help(const struct sp_cmd_opts *cmd, FILE *f);
-
-/**
- * sp_opts_find - the option of a command named @name
- * @cmd: the command's options
- * @name: a long name (exact)
- *
- * Return: the option, NULL when @cmd does not take it.
- */
-const struct sp_opt *sp_opts_find(const struct sp_cmd_opts *cmd, const char *name);
 
 /**
  * sp_opts_set_all - every command's options, for "does not apply"
