@@ -379,18 +379,33 @@ static int meta_headers(struct ctr *c, uint64_t *off, uint64_t limit)
 	return 0;
 }
 
+/*
+ * A 4-byte count of items at *@off, read past; each item takes at least
+ * @min_size bytes, so a count that cannot fit before @limit is damage.
+ */
+static int meta_count(struct ctr *c, uint64_t *off, uint64_t limit, unsigned int min_size,
+		      const char *what, uint64_t *count)
+{
+	int ret;
+
+	ret = ctr_num(c, *off, 4, limit, what, count);
+	if (ret)
+		return ret;
+	*off += 4;
+	if (*count > (limit - *off) / min_size)
+		return ctr_span(c, *off, *count * min_size, limit, what);
+	return 0;
+}
+
 /* A 4-byte count, then that many format files, each with an 8-byte size. */
 static int meta_files(struct ctr *c, uint64_t *off, uint64_t limit, const char *what)
 {
 	uint64_t count, i;
 	int ret;
 
-	ret = ctr_num(c, *off, 4, limit, what, &count);
+	ret = meta_count(c, off, limit, 8, what, &count);
 	if (ret)
 		return ret;
-	*off += 4;
-	if (count > (limit - *off) / 8)
-		return ctr_span(c, *off, count * 8, limit, what);
 	for (i = 0; i < count; i++) {
 		ret = meta_sized(c, off, limit, 8, what);
 		if (ret)
@@ -405,13 +420,10 @@ static int meta_events(struct ctr *c, uint64_t *off, uint64_t limit)
 	uint64_t systems, i;
 	int ret;
 
-	ret = ctr_num(c, *off, 4, limit, what, &systems);
+	/* each system has at least a NUL and a 4-byte count */
+	ret = meta_count(c, off, limit, 5, what, &systems);
 	if (ret)
 		return ret;
-	*off += 4;
-	/* each system has at least a NUL and a 4-byte count */
-	if (systems > (limit - *off) / 5)
-		return ctr_span(c, *off, systems * 5, limit, what);
 	for (i = 0; i < systems; i++) {
 		ret = ctr_string(c, *off, limit, MAX_NAME, "event system name", NULL, off);
 		if (!ret)
