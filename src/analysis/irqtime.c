@@ -11,6 +11,7 @@
 #include "schedplot/analysis/irqtime.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
+#include "schedplot/base/span.h"
 #include "schedplot/model/model.h"
 #include "schedplot/trace/event.h"
 #include "schedplot/trace/reader.h"
@@ -114,11 +115,7 @@ static int source(struct sp_irqtime *it, enum sp_irqtime_kind kind, const char *
 /* the part of [@t0, @t1] inside the window */
 static uint64_t clip(const struct sp_irqtime *it, uint64_t t0, uint64_t t1)
 {
-	if (t0 < it->w0_ns)
-		t0 = it->w0_ns;
-	if (t1 > it->w1_ns)
-		t1 = it->w1_ns;
-	return t1 > t0 ? t1 - t0 : 0;
+	return sp_span_clip(&t0, &t1, it->w0_ns, it->w1_ns) ? t1 - t0 : 0;
 }
 
 void sp_irqtime_add(struct sp_irqtime *it, const struct sp_event *ev)

@@ -10,6 +10,7 @@
 #include "schedplot/analysis/mannwhitney.h"
 #include "schedplot/analysis/warmup.h"
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/span.h"
 #include "schedplot/model/model.h"
 
 size_t sp_mser(const double *x, size_t n)
@@ -100,11 +101,7 @@ static void integrate(struct sp_warmup *w, uint64_t from, uint64_t to)
 {
 	size_t i;
 
-	if (from < w->t0_ns)
-		from = w->t0_ns;
-	if (to > w->t1_ns)
-		to = w->t1_ns;
-	if (to <= from)
+	if (!sp_span_clip(&from, &to, w->t0_ns, w->t1_ns))
 		return;
 	for (i = window_of(w, from); i < w->nr && from < to; i++) {
 		uint64_t end = i + 1 < w->nr ? window_start(w, i + 1) : w->t1_ns;

@@ -9,6 +9,7 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/muldiv.h"
+#include "schedplot/base/span.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/taskline.h"
 
@@ -191,11 +192,7 @@ static void add_span(struct sp_taskline *tl, struct sp_taskline_task *task, unsi
 	uint64_t span = tl->t1_ns - tl->t0_ns;
 	unsigned int c0, c1;
 
-	if (t0 < tl->t0_ns)
-		t0 = tl->t0_ns;
-	if (t1 > tl->t1_ns)
-		t1 = tl->t1_ns;
-	if (t1 <= t0)
+	if (!sp_span_clip(&t0, &t1, tl->t0_ns, tl->t1_ns))
 		return;
 	if (t0 < task->first_ns)
 		task->first_ns = t0;

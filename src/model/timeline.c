@@ -11,6 +11,7 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/base/muldiv.h"
+#include "schedplot/base/span.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/timeline.h"
 
@@ -245,11 +246,7 @@ void sp_timeline_add(struct sp_timeline *tl, int cpu, int pid, uint64_t t0_ns, u
 	if (row < 0)
 		return;
 	a = &tl->acc[row];
-	if (t0_ns < a->covered_ns)
-		t0_ns = a->covered_ns;
-	if (t1_ns > tl->t1_ns)
-		t1_ns = tl->t1_ns;
-	if (t0_ns >= t1_ns)
+	if (!sp_span_clip(&t0_ns, &t1_ns, a->covered_ns, tl->t1_ns))
 		return;
 	if (pid < 0)
 		pid = SP_TIMELINE_NO_DATA;

@@ -18,6 +18,7 @@
 
 #include "schedplot/analysis/explain.h"
 #include "schedplot/analysis/latency.h"
+#include "schedplot/base/span.h"
 #include "schedplot/draw/axes.h"
 #include "schedplot/draw/figure.h"
 #include "schedplot/draw/layout.h"
@@ -650,11 +651,7 @@ static int draw_rows(cairo_t *cr, const struct sp_explain_figure *fig,
 		for (size_t k = 0; k < row->nr_runs; k++) {
 			uint64_t a = row->runs[k].start_ns, b = row->runs[k].end_ns;
 
-			if (a < row->known_ns)
-				a = row->known_ns;
-			if (b > c->t1_ns)
-				b = c->t1_ns;
-			if (b > a)
+			if (sp_span_clip(&a, &b, row->known_ns, c->t1_ns))
 				sp_timeline_add(&tl, row->cpu, row->runs[k].pid, a, b);
 		}
 	}
