@@ -176,3 +176,37 @@ uint64_t held_reach_back_limit(const struct sp_model *m, uint64_t now)
 	}
 	return limit;
 }
+
+/*
+ * What is still to be told can begin no earlier than: a CPU's reach back
+ * (a repair at its last sched record ends its current run and begins
+ * another, maybe a wait), a wakeup held on a CPU, a wait under way, a
+ * wait held, and the record being added; a CPU with no records yet
+ * begins its first run at its first record (cpu->start_ns).
+ */
+uint64_t sp_model_settled(const struct sp_model *m)
+{
+	uint64_t settled;
+	size_t i;
+	int c;
+
+	if (!m->nr_records)
+		return 0;
+	settled = held_reach_back_limit(m, m->cpus[m->ev_cpu].last_ts_ns);
+	for (c = 0; c < m->nr_cpus; c++) {
+		const struct sp_cpu *cpu = &m->cpus[c];
+
+		if (!cpu->nr_records && cpu->start_ns < settled)
+			settled = cpu->start_ns;
+		if (cpu->deferred_wake_ns < settled)
+			settled = cpu->deferred_wake_ns;
+	}
+	for (i = 0; i < m->nr_tasks; i++)
+		if (m->tasks[i].state == SP_TASK_WAITING && m->tasks[i].wait_since_ns < settled)
+			settled = m->tasks[i].wait_since_ns;
+	for (i = m->head_held; i < m->nr_held; i++)
+		if (m->held[i].kind == HELD_BECAME && m->held[i].has_wait &&
+		    m->held[i].w.start_ns < settled)
+			settled = m->held[i].w.start_ns;
+	return settled;
+}

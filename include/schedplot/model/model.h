@@ -505,6 +505,37 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev);
 int sp_model_finish(struct sp_model *m);
 
 /**
+ * sp_model_settled - how far what the consumers were told is complete
+ * @m: the model, during the pass (a consumer's callbacks may ask)
+ *
+ * Every wait that begins before the time returned has been told, and so
+ * has every run that begins before it but each CPU's current one
+ * (sp_model_current()), which lasts until that time at least.  A
+ * consumer that keeps what it is told until it can sum it in time order
+ * (analysis/losttime.c) may sum what lies before it.  It looks at every
+ * task: ask now and then, not for each record.
+ *
+ * Return: that time (0 before the first record).
+ */
+uint64_t sp_model_settled(const struct sp_model *m);
+
+/**
+ * sp_model_current - a CPU's current task and since when
+ * @m: the model
+ * @cpu: the CPU, a valid one
+ * @since_ns: set to when it became current
+ *
+ * During run() of @cpu, the task whose run is told.
+ *
+ * Return: its pid (0: the idle task), or -1 while not known.
+ */
+static inline int sp_model_current(const struct sp_model *m, int cpu, uint64_t *since_ns)
+{
+	*since_ns = m->cpus[cpu].run_start_ns;
+	return m->cpus[cpu].cur_pid;
+}
+
+/**
  * sp_waker_format - a waker as runs and latency write it
  * @buf: room for the text
  * @size: its size (12 is enough)
