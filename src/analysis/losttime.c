@@ -4,10 +4,20 @@
  * (doc/design.md "Lost time").
  *
  * The pass tells each CPU's runs in time order but a wait only as it
- * ends, so the changes are kept and swept once, in time order, at the
- * end: each CPU's stretch of idle or busy (its runs merged while they
- * are of one kind and touch) begins and ends, a wait for a CPU begins
- * and ends.
+ * ends, so the changes are kept and swept in time order: each CPU's
+ * stretch of idle or busy (its runs merged while they are of one kind
+ * and touch) begins and ends, a wait for a CPU begins and ends.  What
+ * lies before the model's settled time (sp_model_settled()) is complete
+ * and is swept as the pass goes, the rest at the end:
+ *
+ *	CPU 0	|busy----------|idle---------(current run, not told yet)
+ *	CPU 1	|idle----|busy--------------------(current run)
+ *	task 7	       |waits..........(still open)
+ *	                       ^ settled: swept before it, kept after
+ *
+ * A stretch's beginning is kept as soon as it is known, so that a long
+ * run holds nothing back: the kind of a CPU's current run is known
+ * (sp_model_current()) before it is told.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,6 +26,9 @@
 #include "schedplot/analysis/losttime.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/model/model.h"
+
+/* Changes kept before the first sweep is tried, and at least between two. */
+#define SWEEP_EVERY	((size_t)1 << 14)
 
 enum lost_what {
 	LOST_IDLE,		/* the CPU runs its idle task */
@@ -35,21 +48,55 @@ struct sp_lost_change {
 struct sp_lost_stretch {
 	uint64_t start_ns, end_ns;
 	int what;		/* LOST_IDLE, LOST_BUSY, or -1: none */
+	bool begun;		/* its beginning is kept already */
 };
 
+/* A CPU's stretches and waiters as swept so far, by enum lost_what. */
+struct sp_lost_cpu {
+	int n[LOST_NR];
+};
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static void forget(struct sp_lost_time *lt)
+{
+	lt->nr_changes = 0;
+	lt->sweep_at = 0;
+	lt->error = 0;
+	for (int c = 0; c < lt->nr_cpus; c++) {
+		lt->open[c].what = -1;
+		memset(&lt->swept[c], 0, sizeof(lt->swept[c]));
+	}
+	lt->all = (struct sp_lost_counts){ 0 };
+	lt->swept_ns = 0;
+	lt->wall_ns = lt->per_cpu_ns = lt->per_thread_ns = 0;
+}
+
 int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uint64_t t0_ns,
-		      uint64_t t1_ns, int nr_cpus)
+		      uint64_t t1_ns, int nr_cpus, const struct sp_model *model)
 {
 	memset(lt, 0, sizeof(*lt));
 	lt->scope = *scope;
 	lt->t0_ns = t0_ns;
 	lt->t1_ns = t1_ns;
 	lt->nr_cpus = nr_cpus > 0 ? nr_cpus : 0;
+	lt->model = model;
+	lt->sweep_every = SWEEP_EVERY;
 	lt->open = sp_alloc_array((size_t)lt->nr_cpus, sizeof(*lt->open));
-	if (!lt->open && lt->nr_cpus)
+	lt->swept = sp_alloc_array((size_t)lt->nr_cpus, sizeof(*lt->swept));
+	if ((!lt->open || !lt->swept) && lt->nr_cpus) {
+		sp_lost_time_release(lt);
 		return -ENOMEM;
-	for (int c = 0; c < lt->nr_cpus; c++)
-		lt->open[c].what = -1;
+	}
+	forget(lt);
 	return 0;
 }
 
@@ -57,31 +104,183 @@ void sp_lost_time_release(struct sp_lost_time *lt)
 {
 	SP_FREE_AND_NULL(lt->changes);
 	SP_FREE_AND_NULL(lt->open);
+	SP_FREE_AND_NULL(lt->swept);
 	lt->nr_changes = lt->alloc_changes = 0;
+}
+
+/* Room for @n more changes.  Return: 0, or -ENOMEM (then @lt->error says so). */
+static int room(struct sp_lost_time *lt, size_t n)
+{
+	if (lt->nr_changes + n <= lt->alloc_changes)
+		return 0;
+	if (sp_grow_array(&lt->changes, &lt->alloc_changes, lt->nr_changes + n,
+			  sizeof(*lt->changes)))
+		return lt->error = -ENOMEM;
+	return 0;
+}
+
+static inline void put(struct sp_lost_time *lt, int cpu, int what, uint64_t ts, int delta)
+{
+	lt->changes[lt->nr_changes++] = (struct sp_lost_change){
+		.ts_ns = ts, .cpu = cpu, .what = (int16_t)what, .delta = (int16_t)delta };
+}
+
+/* Keep one change: @what on @cpu begins (@delta +1) or ends (-1) at @ts. */
+static void keep_change(struct sp_lost_time *lt, int cpu, int what, uint64_t ts, int delta)
+{
+	if (!room(lt, 1))
+		put(lt, cpu, what, ts, delta);
 }
 
 /* Keep [@t0, @t1) of @what on @cpu, cut to the window; nothing when that is empty. */
 static void keep(struct sp_lost_time *lt, int cpu, int what, uint64_t t0, uint64_t t1)
 {
-	struct sp_lost_change *ch;
+	t0 = max_u64(t0, lt->t0_ns);
+	t1 = min_u64(t1, lt->t1_ns);
+	if (t1 <= t0 || room(lt, 2))
+		return;
+	put(lt, cpu, what, t0, 1);
+	put(lt, cpu, what, t1, -1);
+}
 
-	if (t0 < lt->t0_ns)
-		t0 = lt->t0_ns;
-	if (t1 > lt->t1_ns)
-		t1 = lt->t1_ns;
-	if (t1 <= t0)
+/*
+ * @cpu's stretch under way ends where it ends now.  One whose beginning
+ * was kept ends after the window's start and after that beginning
+ * (settle_cpus() says why), so only its end is left to keep.
+ */
+static void close_stretch(struct sp_lost_time *lt, int cpu)
+{
+	struct sp_lost_stretch *st = &lt->open[cpu];
+
+	if (st->what < 0)
 		return;
-	if (sp_grow_array(&lt->changes, &lt->alloc_changes, lt->nr_changes + 2,
-			  sizeof(*lt->changes))) {
-		lt->error = -ENOMEM;
-		return;
+	if (st->begun)
+		keep_change(lt, cpu, st->what, min_u64(st->end_ns, lt->t1_ns), -1);
+	else
+		keep(lt, cpu, st->what, st->start_ns, st->end_ns);
+	st->what = -1;
+}
+
+/*
+ * Before a sweep to @upto (@settled, cut to the window): keep what is
+ * known of each CPU before it.  A CPU's current run lasts until @settled
+ * at least and is of a known kind: it goes on with the stretch under way
+ * or begins one.  Without one that begins before @settled, the next run
+ * begins at @settled or later: a stretch that ends before it is over.  A
+ * stretch's beginning before @upto is then kept, as its end is at
+ * @settled or later: the stretch is not empty.
+ */
+static void settle_cpus(struct sp_lost_time *lt, uint64_t settled, uint64_t upto)
+{
+	for (int c = 0; c < lt->nr_cpus; c++) {
+		struct sp_lost_stretch *st = &lt->open[c];
+		uint64_t since, start;
+		int pid, what;
+
+		if (!sp_scope_cpu(&lt->scope, c))
+			continue;
+		pid = sp_model_current(lt->model, c, &since);
+		what = pid == 0 ? LOST_IDLE : LOST_BUSY;
+		/* (a current run that began before the stretch's end is the one being told) */
+		if (pid >= 0 && since < settled && (st->what < 0 || since >= st->end_ns)) {
+			if (st->what != what || st->end_ns != since) {
+				close_stretch(lt, c);
+				*st = (struct sp_lost_stretch){ .start_ns = since, .end_ns = since,
+								.what = what };
+			}
+		} else if (st->end_ns < settled) {
+			close_stretch(lt, c);
+		}
+		start = max_u64(st->start_ns, lt->t0_ns);
+		if (st->what >= 0 && !st->begun && start < upto) {
+			keep_change(lt, c, st->what, start, 1);
+			st->begun = true;
+		}
 	}
-	ch = &lt->changes[lt->nr_changes];
-	ch[0] = (struct sp_lost_change){ .ts_ns = t0, .cpu = cpu, .what = (int16_t)what,
-					 .delta = 1 };
-	ch[1] = (struct sp_lost_change){ .ts_ns = t1, .cpu = cpu, .what = (int16_t)what,
-					 .delta = -1 };
-	lt->nr_changes += 2;
+}
+
+/* What a CPU adds to the counts: idle, overloaded, and the tasks waiting for it then. */
+static struct sp_lost_counts counts_of(const int n[LOST_NR])
+{
+	struct sp_lost_counts k = { 0 };
+
+	if (n[LOST_BUSY] > 0 && n[LOST_WAITER] > 0) {
+		k.over = 1;
+		k.waiting = n[LOST_WAITER];
+	} else if (n[LOST_BUSY] <= 0 && n[LOST_IDLE] > 0 && n[LOST_WAITER] <= 0) {
+		k.idle = 1;
+	}
+	return k;
+}
+
+static int by_time(const void *pa, const void *pb)
+{
+	const struct sp_lost_change *a = pa, *b = pb;
+
+	if (a->ts_ns != b->ts_ns)
+		return a->ts_ns < b->ts_ns ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Sum the changes up to @upto in time order, and drop them; no change
+ * kept later is before @upto.  Changes at one time may be summed in any
+ * order, and some now and the others later: nothing is summed between
+ * them.
+ */
+static void sweep(struct sp_lost_time *lt, uint64_t upto)
+{
+	struct sp_lost_change *v = lt->changes;
+	size_t nr = 0, i;
+
+	for (i = 0; i < lt->nr_changes; i++) {
+		if (v[i].ts_ns <= upto) {
+			struct sp_lost_change ch = v[i];
+
+			if (i != nr) {
+				v[i] = v[nr];
+				v[nr] = ch;
+			}
+			nr++;
+		}
+	}
+	qsort(v, nr, sizeof(*v), by_time);
+	for (i = 0; i < nr; i++) {
+		struct sp_lost_counts *all = &lt->all, was, now;
+		int *n = lt->swept[v[i].cpu].n;
+		uint64_t dur = v[i].ts_ns - lt->swept_ns;
+
+		if (dur && all->idle > 0 && all->over > 0) {
+			lt->wall_ns += dur;
+			lt->per_cpu_ns += dur * min_u64((uint64_t)all->idle, (uint64_t)all->over);
+			lt->per_thread_ns += dur * min_u64((uint64_t)all->idle,
+							   (uint64_t)all->waiting);
+		}
+		lt->swept_ns = v[i].ts_ns;
+		was = counts_of(n);
+		n[v[i].what] += v[i].delta;
+		now = counts_of(n);
+		all->idle += now.idle - was.idle;
+		all->over += now.over - was.over;
+		all->waiting += now.waiting - was.waiting;
+	}
+	memmove(v, v + nr, (lt->nr_changes - nr) * sizeof(*v));
+	lt->nr_changes -= nr;
+}
+
+/* Now and then, sweep what the model says is complete. */
+static void sweep_settled(struct sp_lost_time *lt)
+{
+	uint64_t settled, upto;
+
+	if (!lt->model || lt->nr_changes < max_u64(lt->sweep_at, lt->sweep_every))
+		return;
+	settled = sp_model_settled(lt->model);
+	upto = min_u64(settled, lt->t1_ns);
+	settle_cpus(lt, settled, upto);
+	sweep(lt, upto);
+	/* what stays (an old wait still open) is sorted again only once it has doubled */
+	lt->sweep_at = 2 * lt->nr_changes;
 }
 
 static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
@@ -97,9 +296,9 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		st->end_ns = t1;
 		return;
 	}
-	if (st->what >= 0)
-		keep(lt, cpu, st->what, st->start_ns, st->end_ns);
+	close_stretch(lt, cpu);
 	*st = (struct sp_lost_stretch){ .start_ns = t0, .end_ns = t1, .what = what };
+	sweep_settled(lt);
 }
 
 static void on_wait(void *data, const struct sp_wait *w)
@@ -112,17 +311,12 @@ static void on_wait(void *data, const struct sp_wait *w)
 	if (lt->scope.target && !sp_scope_task(&lt->scope, w->pid))
 		return;
 	keep(lt, w->cpu, LOST_WAITER, w->start_ns, w->start_ns + w->dur_ns);
+	sweep_settled(lt);
 }
 
 static void on_reset(void *data)
 {
-	struct sp_lost_time *lt = data;
-
-	lt->nr_changes = 0;
-	lt->error = 0;
-	for (int c = 0; c < lt->nr_cpus; c++)
-		lt->open[c].what = -1;
-	lt->wall_ns = lt->per_cpu_ns = lt->per_thread_ns = 0;
+	forget(data);
 }
 
 void sp_lost_time_observer(struct sp_lost_time *lt, struct sp_model_observer *obs)
@@ -135,75 +329,10 @@ void sp_lost_time_observer(struct sp_lost_time *lt, struct sp_model_observer *ob
 	};
 }
 
-static int by_time(const void *pa, const void *pb)
-{
-	const struct sp_lost_change *a = pa, *b = pb;
-
-	if (a->ts_ns != b->ts_ns)
-		return a->ts_ns < b->ts_ns ? -1 : 1;
-	return 0;
-}
-
-/* What a CPU adds to the counts: idle, overloaded, and the tasks waiting for it then. */
-struct lost_counts {
-	int idle, over, waiting;
-};
-
-static struct lost_counts counts_of(const int n[LOST_NR])
-{
-	struct lost_counts k = { 0 };
-
-	if (n[LOST_BUSY] > 0 && n[LOST_WAITER] > 0) {
-		k.over = 1;
-		k.waiting = n[LOST_WAITER];
-	} else if (n[LOST_BUSY] <= 0 && n[LOST_IDLE] > 0 && n[LOST_WAITER] <= 0) {
-		k.idle = 1;
-	}
-	return k;
-}
-
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 int sp_lost_time_finish(struct sp_lost_time *lt)
 {
-	int (*n)[LOST_NR];
-	struct lost_counts all = { 0 };
-	uint64_t last = 0;
-
-	for (int c = 0; c < lt->nr_cpus; c++) {
-		struct sp_lost_stretch *st = &lt->open[c];
-
-		if (st->what >= 0)
-			keep(lt, c, st->what, st->start_ns, st->end_ns);
-		st->what = -1;
-	}
-	lt->wall_ns = lt->per_cpu_ns = lt->per_thread_ns = 0;
-	n = sp_alloc_array((size_t)lt->nr_cpus, sizeof(*n));
-	if (!n && lt->nr_cpus)
-		return lt->error = -ENOMEM;
-	qsort(lt->changes, lt->nr_changes, sizeof(*lt->changes), by_time);
-	for (size_t i = 0; i < lt->nr_changes; i++) {
-		const struct sp_lost_change *ch = &lt->changes[i];
-		struct lost_counts was, now;
-		uint64_t dur = i ? ch->ts_ns - last : 0;
-
-		if (dur && all.idle > 0 && all.over > 0) {
-			lt->wall_ns += dur;
-			lt->per_cpu_ns += dur * min_u64((uint64_t)all.idle, (uint64_t)all.over);
-			lt->per_thread_ns += dur * min_u64((uint64_t)all.idle,
-							   (uint64_t)all.waiting);
-		}
-		last = ch->ts_ns;
-		was = counts_of(n[ch->cpu]);
-		n[ch->cpu][ch->what] += ch->delta;
-		now = counts_of(n[ch->cpu]);
-		all.idle += now.idle - was.idle;
-		all.over += now.over - was.over;
-		all.waiting += now.waiting - was.waiting;
-	}
-	free(n);
+	for (int c = 0; c < lt->nr_cpus; c++)
+		close_stretch(lt, c);
+	sweep(lt, UINT64_MAX);
 	return lt->error;
 }

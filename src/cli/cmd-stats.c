@@ -1415,7 +1415,8 @@ static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
 		sc->has_spans = true;
 	}
 	/* the time lost to CPUs that idled while others were overloaded */
-	if (sp_lost_time_init(&sc->lost, &sc->scope, t0, sc->opts->t1_ns, t->nr_cpus))
+	if (sp_lost_time_init(&sc->lost, &sc->scope, t0, sc->opts->t1_ns, t->nr_cpus,
+			      &t->model))
 		return sp_cli_fail(t->path, "out of memory");
 	/* who each wait counted waited behind */
 	if (sp_antagonists_init(&sc->hist, t->nr_cpus))

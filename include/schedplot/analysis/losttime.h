@@ -7,8 +7,10 @@
 
 #include "schedplot/model/scope.h"
 
+struct sp_model;
 struct sp_model_observer;
 struct sp_lost_change;
+struct sp_lost_cpu;
 struct sp_lost_stretch;
 
 /*
@@ -32,18 +34,33 @@ struct sp_lost_stretch;
  *
  * The CPUs' stretches of idle and busy (consecutive runs of the same
  * kind merged) and the waits are kept as changes, 16 bytes each, and
- * swept in time order by sp_lost_time_finish().
+ * swept in time order: as the pass goes those before the model's settled
+ * time (sp_model_settled()), the rest by sp_lost_time_finish().  So the
+ * changes kept are those since the oldest wait still open began, or since
+ * the last sched record of the CPU that has gone longest without one: a
+ * bound that does not grow with the trace's length.
  */
+struct sp_lost_counts {
+	int idle, over, waiting;	/* I, O and W */
+};
+
 struct sp_lost_time {
 	struct sp_scope scope;		/* which waits and CPUs count */
 	uint64_t t0_ns, t1_ns;		/* the window integrated over */
 	int nr_cpus;
-	/* private: the changes, and each CPU's stretch under way */
+	size_t sweep_every;		/* changes kept before a sweep is tried (tests lower it) */
+	/* private: the changes not swept yet, and each CPU's stretch under way */
+	const struct sp_model *model;	/* asked how far the pass is complete; NULL: not */
 	struct sp_lost_change *changes;
 	size_t nr_changes, alloc_changes;
+	size_t sweep_at;		/* changes kept when the next sweep is tried */
 	struct sp_lost_stretch *open;	/* nr_cpus entries */
+	/* the sweep so far: each CPU's counts, I, O and W, the last change's time */
+	struct sp_lost_cpu *swept;	/* nr_cpus entries */
+	struct sp_lost_counts all;
+	uint64_t swept_ns;
 	int error;			/* -ENOMEM: some change was not kept */
-	/* by sp_lost_time_finish() */
+	/* summed by the sweeps, complete after sp_lost_time_finish() */
 	uint64_t wall_ns;
 	uint64_t per_cpu_ns;
 	uint64_t per_thread_ns;
@@ -56,11 +73,13 @@ struct sp_lost_time {
  * @t0_ns: the window's start
  * @t1_ns: its end
  * @nr_cpus: the trace's CPUs
+ * @model: the model of the pass that feeds @lt, asked now and then how far
+ *         what it told is complete; NULL: everything is swept at the end
  *
  * Return: 0, or -ENOMEM.
  */
 int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uint64_t t0_ns,
-		      uint64_t t1_ns, int nr_cpus);
+		      uint64_t t1_ns, int nr_cpus, const struct sp_model *model);
 
 /**
  * sp_lost_time_release - free what @lt holds
@@ -76,7 +95,7 @@ void sp_lost_time_release(struct sp_lost_time *lt);
 void sp_lost_time_observer(struct sp_lost_time *lt, struct sp_model_observer *obs);
 
 /**
- * sp_lost_time_finish - sweep the changes: wall_ns, per_cpu_ns and per_thread_ns
+ * sp_lost_time_finish - sweep the changes left: wall_ns, per_cpu_ns and per_thread_ns
  * @lt: the measure, after the pass
  *
  * Return: 0, or @lt->error (then the results are those of what was kept).
