@@ -48,41 +48,55 @@ static int commit_output(struct sp_view_run *run)
 	return SP_EXIT_OK;
 }
 
+static void close_trace(struct sp_view_run *run)
+{
+	if (run->trace_open) {
+		sp_trace_close(&run->trace);
+		run->trace_open = false;
+	}
+}
+
 /* Open trace @i of the options and resolve the window and CPUs against it. */
 static int open_trace(struct sp_view_run *run, int i)
 {
 	int ret;
 
-	if (run->trace_open) {
-		sp_trace_close(&run->trace);
-		run->trace_open = false;
-	}
+	close_trace(run);
 	ret = sp_cli_open(&run->trace, run->opts.traces[i]);
 	if (ret)
 		return ret;
 	run->trace_open = true;
 	run->trace_index = i;
+	if (run->desc->whole_traces)
+		return SP_EXIT_OK;
 	ret = sp_view_opts_min_at(&run->opts, &run->trace);
 	if (ret)
 		return ret;
 	return sp_view_opts_resolve(&run->opts, &run->trace);
 }
 
-/* The pass over the open trace, told to the view's consumers. */
+/* The pass over the open trace, told to the view's consumers, again while it asks. */
 static int pass_trace(struct sp_view_run *run)
 {
+	const struct sp_view_desc *desc = run->desc;
 	struct sp_view_pass pass;
 	int ret;
 
-	memset(&pass, 0, sizeof(pass));
-	sp_pass_init(&pass.pass);
-	run->desc->observe(run, &pass);
-	ret = sp_cli_run(&run->trace, &pass.pass, pass.filter);
-	if (!ret)
-		ret = sp_view_opts_check_targets(&run->opts, &run->trace.model,
-						 run->trace.path);
-	if (!ret && run->desc->trace_done)
-		ret = run->desc->trace_done(run);
+	do {
+		run->pass_again = false;
+		ret = desc->prepare ? desc->prepare(run) : SP_EXIT_OK;
+		if (ret)
+			return ret;
+		memset(&pass, 0, sizeof(pass));
+		sp_pass_init(&pass.pass);
+		desc->observe(run, &pass);
+		ret = sp_cli_run(&run->trace, &pass.pass, pass.filter);
+		if (!ret && !desc->whole_traces)
+			ret = sp_view_opts_check_targets(&run->opts, &run->trace.model,
+							 run->trace.path);
+		if (!ret && desc->trace_done)
+			ret = desc->trace_done(run);
+	} while (!ret && run->pass_again);
 	return ret;
 }
 
@@ -101,14 +115,11 @@ static int pass_job(void *data, int i)
 {
 	struct trace_jobs *j = data;
 	struct sp_view_run *run = j->own[i];
-	int ret = i ? open_trace(run, i) : SP_EXIT_OK;
+	int ret = i || !run->trace_open ? open_trace(run, i) : SP_EXIT_OK;
 
 	if (!ret)
 		ret = pass_trace(run);
-	if (run->trace_open) {
-		sp_trace_close(&run->trace);
-		run->trace_open = false;
-	}
+	close_trace(run);
 	return ret;
 }
 
@@ -165,14 +176,19 @@ static int pass_parallel(struct sp_view_run *run)
 	return ret;
 }
 
-/* The pass over each trace: one after the other, or several at once. */
+/*
+ * The pass over each trace: one after the other, or several at once; the
+ * first may have been opened already (to plan the view).
+ */
 static int pass_traces(struct sp_view_run *run)
 {
 	int ret, i;
 
 	if (run->opts.nr_traces > 1 && sp_parallel_jobs(run->opts.nr_traces) > 1)
 		return pass_parallel(run);
-	ret = pass_trace(run);
+	ret = run->trace_open ? SP_EXIT_OK : open_trace(run, 0);
+	if (!ret)
+		ret = pass_trace(run);
 	for (i = 1; !ret && i < run->opts.nr_traces; i++) {
 		ret = open_trace(run, i);
 		if (!ret)
@@ -181,7 +197,14 @@ static int pass_traces(struct sp_view_run *run)
 	return ret;
 }
 
-/* Everything from the trace's opening to the image's commit. */
+int sp_view_traces(struct sp_view_run *run)
+{
+	int ret = pass_traces(run);
+
+	close_trace(run);
+	return ret;
+}
+
 /* --width and --height, else the view's default size for the format. */
 static void default_size(struct sp_view_run *run)
 {
@@ -196,6 +219,7 @@ static void default_size(struct sp_view_run *run)
 		run->height = o->height > 0 ? o->height : png ? d->png_height : d->vec_height;
 }
 
+/* Everything from the trace's opening to the image's commit. */
 static int run_view(struct sp_view_run *run)
 {
 	const struct sp_view_desc *desc = run->desc;
@@ -301,8 +325,7 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 		desc->release(run);
 	free(run->rows);
 	free(run->row_socket);
-	if (run->trace_open)
-		sp_trace_close(&run->trace);
+	close_trace(run);
 out_opts:
 	sp_view_opts_release(&run->opts);
 	free(run->data);

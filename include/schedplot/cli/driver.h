@@ -19,15 +19,17 @@
  *			directory fails before the pass; then desc->extra's
  *			outputs (--csv)
  *	plan		desc->plan(): columns, data structures
- *	pass		one sp_trace_run() told to desc->observe()'s consumers;
- *			a view of several traces (max_traces > 1) opens,
- *			resolves and passes over each in turn, told of each
- *			by desc->trace_done() before the next is opened; with
- *			more than one job (--jobs, sp_parallel_jobs()) several at
- *			once, each in a copy of the run (its own trace, opts
- *			and --csv stream; the view's data shared, so observe
- *			and trace_done must touch only trace_index's part),
- *			closed after its pass: no trace is open at finish
+ *	pass		one sp_trace_run() told to desc->observe()'s consumers,
+ *			desc->prepare() before it; a view of several traces
+ *			(max_traces > 1) opens, resolves and passes over each in
+ *			turn, told of each by desc->trace_done() before the next
+ *			is opened (which may ask for another pass over the same
+ *			trace: run->pass_again); with more than one job (--jobs,
+ *			sp_parallel_jobs()) several at once, each in a copy of
+ *			the run (its own trace, opts and --csv stream; the view's
+ *			data shared, so prepare, observe and trace_done must
+ *			touch only trace_index's part), closed after its pass:
+ *			no trace is open at finish
  *	finish		desc->finish(): what the pass gathered, the height
  *	draw		the output opened if it was only probed; desc->draw()
  *	commit		the image, then desc->extra's outputs; on any failure
@@ -37,6 +39,10 @@
  * SP_EXIT_OK or an exit code; the driver stops at the first that fails
  * and calls desc->release() whatever happened.  Adding a view means
  * writing its module under views/ and one description.
+ *
+ * A command with a main of its own (compare: two groups of inputs, or
+ * files of numbers) runs its traces through the same loop, the pass
+ * included, with sp_view_traces().
  */
 
 #include <stdbool.h>
@@ -70,6 +76,8 @@ struct sp_view_run {
 	struct sp_cli_csv csv;		/* the --csv file of views with SP_VOPT_CSV */
 	void *data;			/* the view's own: desc->data_size bytes, zeroed */
 	bool no_image;			/* set by desc->parsed(): only text, no image */
+	bool pass_again;		/* set by desc->trace_done(): pass over the same
+					 * trace once more, from desc->prepare() on */
 
 	/* private */
 	bool trace_open;
@@ -110,6 +118,9 @@ struct sp_view_desc {
 	int max_traces;			/* input traces taken; 0: one ("one trace file at a
 					 * time") */
 	bool rows;			/* one row per CPU drawn: plan rows (--cpu-order) */
+	bool whole_traces;		/* no window, CPUs or targets resolved against each
+					 * trace: the view reads it whole and checks its
+					 * targets itself (compare) */
 	size_t data_size;		/* of run->data */
 
 	/* after parsing: check the options together; SP_EXIT_OK or a code; may be NULL */
@@ -122,6 +133,8 @@ struct sp_view_desc {
 	void (*size)(struct sp_view_run *run);
 	/* before the pass; @cr is the output's context when it is open, else NULL */
 	int (*plan)(struct sp_view_run *run, struct _cairo *cr);
+	/* before each pass over a trace, open: what observe registers; may be NULL */
+	int (*prepare)(struct sp_view_run *run);
 	/* register the consumers of the pass (sp_pass_add()) */
 	void (*observe)(struct sp_view_run *run, struct sp_view_pass *pass);
 	/* after the pass over each trace, while it is open; may be NULL */
@@ -161,5 +174,17 @@ extern const struct sp_view_extra sp_view_csv;
  * every error printed.
  */
 int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv);
+
+/**
+ * sp_view_traces - the pass over each trace, for a command with a main of its own
+ * @run: zeroed, then desc (its prepare, observe and trace_done hooks),
+ *       opts.traces, opts.nr_traces and data set
+ *
+ * Every trace is opened, passed over and closed as sp_view_main() does:
+ * one after the other, or several at once (--jobs).  No trace is open on
+ * return.  Return: SP_EXIT_OK, or the exit code of the first trace that
+ * failed (its error printed).
+ */
+int sp_view_traces(struct sp_view_run *run);
 
 #endif /* SP_DRIVER_H */
