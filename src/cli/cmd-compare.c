@@ -710,31 +710,51 @@ static void compare_release(struct sp_cmp *c)
 	}
 	sp_view_opts_release(&c->o.shared);
 	free(c->metrics);
+	sp_cmp_graphs_release(&c->graphs);
 }
 
-/* Job @i of the checks: is file @i a trace? */
-static int check_one(void *data, int i)
-{
-	const char *const *files = data;
-
-	return sp_cli_check(files[i]);
-}
-
-/* Job @i of the passes: run @i of the first group, then of the second. */
-static int load_one(void *data, int i)
+/* Job @i of --values: the file of run @i of the first group, then of the second. */
+static int load_values_one(void *data, int i)
 {
 	struct sp_cmp *c = data;
-	int g = i < c->g[0].nr_runs ? 0 : 1;
-	struct sp_cmp_run *run = &c->g[g].runs[g ? i - c->g[0].nr_runs : i];
 
-	return c->o.values ? sp_cmp_load_values(&c->o, run) : sp_cmp_load_trace(&c->o, run);
+	return sp_cmp_load_values(&c->o, sp_cmp_run_at(c, i));
 }
 
-static int load_groups(struct sp_cmp *c)
+/* The files of numbers: independent, read on the CPUs there are, the largest first. */
+static int load_values(struct sp_cmp *c)
+{
+	int i, ret, nr = c->o.nr_files[0] + c->o.nr_files[1];
+	const char **files = calloc(nr, sizeof(*files));
+
+	if (!files)
+		return sp_cli_fail(NULL, "out of memory");
+	for (i = 0; i < nr; i++)
+		files[i] = sp_cmp_run_at(c, i)->file;
+	ret = sp_parallel_files(nr, load_values_one, c, files);
+	free(files);
+	return ret;
+}
+
+/* The columns of every run's chart (--view datagraph or running-waiting) on @out, else 0. */
+static size_t chart_columns(const struct sp_cmp *c, const struct sp_output *out)
+{
+	struct sp_theme theme;
+
+	if (c->o.view == SP_COMPARE_VIEW_DATAGRAPH)
+		return sp_datagraph_format_columns(c->o.shared.format, out->width);
+	if (c->o.view != SP_COMPARE_VIEW_RUNNING_WAITING)
+		return 0;
+	sp_theme_init(&theme, 0);
+	return sp_compare_graphs_cols(out->cr, &theme, c->o.shared.format == SP_FORMAT_PNG,
+				      out->width);
+}
+
+/* Every run: the traces' passes (with the charts, on @out) or the files of numbers. */
+static int load_groups(struct sp_cmp *c, const struct sp_output *out)
 {
 	const struct sp_cmp_opts *o = &c->o;
-	int i, r, ret, nr = o->nr_files[0] + o->nr_files[1];
-	const char **files;
+	int i, r, ret;
 
 	for (i = 0; i < 2; i++) {
 		c->g[i].name = o->names[i];
@@ -745,21 +765,11 @@ static int load_groups(struct sp_cmp *c)
 		for (r = 0; r < o->nr_files[i]; r++)
 			c->g[i].runs[r].file = o->files[i][r];
 	}
-	files = calloc(nr, sizeof(*files));
-	if (!files)
-		return sp_cli_fail(NULL, "out of memory");
-	memcpy(files, o->files[0], o->nr_files[0] * sizeof(*files));
-	memcpy(files + o->nr_files[0], o->files[1], o->nr_files[1] * sizeof(*files));
-	/* a file that is no trace fails at once, not after the passes over the others */
-	ret = o->values ? SP_EXIT_OK : sp_parallel_run(nr, check_one, files);
-	/* the runs are independent: read on the CPUs there are, the largest first */
-	if (!ret)
-		ret = sp_parallel_files(nr, load_one, c, files);
-	free(files);
+	if (o->values)
+		return load_values(c);
+	ret = sp_cmp_load_traces(c, chart_columns(c, out));
 	if (ret)
 		return ret;
-	if (o->values)
-		return SP_EXIT_OK;
 	/* different machines can be compared, but the numbers then mean less */
 	for (i = 0; i < 2; i++)
 		for (r = 0; r < c->g[i].nr_runs; r++)
@@ -802,23 +812,44 @@ static double axis_scale(const struct sp_cmp_metric_desc *d, char *title, size_t
 	}
 }
 
-/* Draw the figure and commit it; nothing is left behind on failure. */
-static int draw_figure(struct sp_cmp *c)
+/*
+ * Open the image (-o) before the passes, the inputs protected: the charts
+ * of --view running-waiting measure their columns on it.
+ */
+static int open_figure(const struct sp_cmp *c, struct sp_output *out)
 {
 	const struct sp_cmp_opts *o = &c->o;
+	struct sp_error err = { 0 };
+	int i, r;
+
+	if (!o->shared.output)
+		return SP_EXIT_OK;
+	for (i = 0; i < 2; i++)
+		for (r = 0; r < o->nr_files[i]; r++)
+			if (sp_output_protect(out, o->files[i][r]))
+				return sp_cli_fail(NULL, "out of memory");
+	if (sp_output_open(out, o->shared.output, o->shared.format,
+			   o->shared.width ? o->shared.width : default_side(o),
+			   o->shared.height ? o->shared.height : default_side(o), &err))
+		return sp_cli_output_error(o->shared.output, &err);
+	return SP_EXIT_OK;
+}
+
+/* Draw the figure on @out and commit it; nothing is left behind on failure. */
+static int draw_figure(struct sp_cmp *c, struct sp_output *out)
+{
+	const struct sp_cmp_opts *o = &c->o;
+	const struct sp_cmp_graphs *graphs = &c->graphs;
 	struct sp_compare_figure fig = { 0 };
 	struct sp_compare_runs rg[2];
-	struct sp_cmp_graphs graphs = { 0 };
 	struct sp_error err = { 0 };
 	uint64_t *warmup = NULL;
-	struct sp_output out;
 	struct sp_theme theme;
 	char y_title[64];
 	int i, r, k = 0, ret = SP_EXIT_OK, code;
 	double scale;
 	size_t j;
 
-	sp_output_init(&out);
 	if (o->metric)
 		for (k = 0; k < c->nr_metrics - 1; k++)
 			if (!strcmp(c->metrics[k].desc->name, o->metric))
@@ -870,59 +901,35 @@ static int draw_figure(struct sp_cmp *c)
 	fig.pixels = o->shared.format == SP_FORMAT_PNG;
 
 	sp_theme_init(&theme, 0);
-	for (i = 0; !ret && i < 2; i++)
-		for (r = 0; !ret && r < o->nr_files[i]; r++)
-			if (sp_output_protect(&out, o->files[i][r]))
-				ret = sp_cli_fail(NULL, "out of memory");
-	if (ret)
-		goto out;
-	if (sp_output_open(&out, o->shared.output, o->shared.format, o->shared.width ? o->shared.width : default_side(o),
-			   o->shared.height ? o->shared.height : default_side(o), &err)) {
-		ret = sp_cli_output_error(o->shared.output, &err);
-		goto out;
-	}
-	if (o->view == SP_COMPARE_VIEW_DATAGRAPH || o->view == SP_COMPARE_VIEW_RUNNING_WAITING) {
-		bool rw = o->view == SP_COMPARE_VIEW_RUNNING_WAITING;
-
-		ret = sp_cmp_graphs_load(c, rw, rw ?
-			sp_compare_graphs_cols(out.cr, &theme, fig.pixels, out.width) :
-			sp_datagraph_format_columns(o->shared.format, out.width), &graphs);
-		if (ret) {
-			sp_output_close(&out, false, NULL);
-			goto out;
-		}
-		fig.graphs = graphs.dg;
-		fig.envelopes = graphs.env;
-		if (rw) {
-			warmup = calloc(graphs.nr ? graphs.nr : 1, sizeof(*warmup));
+	if (graphs->nr) {
+		fig.graphs = graphs->dg;
+		fig.envelopes = graphs->env;
+		if (graphs->rw) {
+			warmup = calloc(graphs->nr, sizeof(*warmup));
 			if (!warmup) {
-				sp_output_close(&out, false, NULL);
 				ret = sp_cli_fail(NULL, "out of memory");
 				goto out;
 			}
-			for (j = 0; j < graphs.nr; j++) {
-				int gi = j < (size_t)c->g[0].nr_runs ? 0 : 1;
-				const struct sp_cmp_run *run =
-					&c->g[gi].runs[gi ? j - c->g[0].nr_runs : j];
+			for (j = 0; j < graphs->nr; j++) {
+				const struct sp_cmp_run *run = sp_cmp_run_at(c, (int)j);
 
 				/* what is skipped is not drawn as settling later */
 				warmup[j] = run->skipped_ns ? run->skipped_ns : run->warmup_ns;
 			}
 			fig.warmup_ns = warmup;
 		}
-		fig.graph_labels = graphs.labels;
-		fig.nr_graphs = graphs.nr;
+		fig.graph_labels = graphs->labels;
+		fig.nr_graphs = graphs->nr;
 	}
-	code = sp_compare_figure_draw(out.cr, &theme, &fig, out.width, out.height);
+	code = sp_compare_figure_draw(out->cr, &theme, &fig, out->width, out->height);
 	if (code) {
-		sp_output_close(&out, false, NULL);
 		ret = code == -ERANGE ?
 			sp_cli_fail(o->shared.output, "the image is too small for its labels "
 				    "(try a larger --width/--height)") :
 			sp_cli_fail_code(o->shared.output, code, "cannot draw the figure");
 		goto out;
 	}
-	if (sp_output_close(&out, true, &err))
+	if (sp_output_close(out, true, &err))
 		ret = sp_cli_output_error(o->shared.output, &err);
 out:
 	for (i = 0; i < 2; i++) {
@@ -931,26 +938,28 @@ out:
 		free(rg[i].nr_waits);
 		free(rg[i].labels);
 	}
-	sp_cmp_graphs_release(&graphs);
 	free(warmup);
-	sp_output_release(&out);
 	return ret;
 }
 
 int sp_cmd_compare(int argc, char **argv)
 {
+	struct sp_output out;
 	struct sp_cmp c;
 	bool to_stdout;
 	int ret;
 
 	memset(&c, 0, sizeof(c));
+	sp_output_init(&out);
 	ret = parse_args(&c.o, argc, argv);
 	if (ret >= 0)
 		goto out;
 	ret = check_output(&c.o);
+	if (!ret)
+		ret = open_figure(&c, &out);
 	if (ret)
 		goto out;
-	ret = load_groups(&c);
+	ret = load_groups(&c, &out);
 	if (ret)
 		goto out;
 	ret = compute(&c);
@@ -964,7 +973,7 @@ int sp_cmd_compare(int argc, char **argv)
 		goto out;
 	sp_cmp_checks(&c);
 	if (c.o.shared.output) {
-		ret = draw_figure(&c);
+		ret = draw_figure(&c, &out);
 		if (ret)
 			goto out;
 	}
@@ -980,6 +989,7 @@ int sp_cmd_compare(int argc, char **argv)
 	else
 		ret = fail_on_code(&c);
 out:
+	sp_output_release(&out);
 	compare_release(&c);
 	return ret;
 }

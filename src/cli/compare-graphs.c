@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * schedplot compare --view datagraph or running-waiting: every run's chart
- * for small multiples.  Each trace is read again over the same length of
- * time from its own start (the longest run's complete window): into a
- * timeline, its CPUs in numeric order and its tasks coloured by command, or
- * into the running-waiting envelope (over its own window only, with as
- * many columns as its share of that time), so that the runs compare at a
- * glance.
- * The traces stay open until the figure is drawn: the charts name their
- * tasks from the models.
+ * for small multiples, gathered in the one pass over its trace that also
+ * gives the run's numbers (compare-runs.c).  Each covers the same length of
+ * time from its own start (the longest run's complete window, known from
+ * the check of every trace before the passes): a timeline, its CPUs in
+ * numeric order and its tasks coloured by command, or the running-waiting
+ * envelope (over its own window only, with as many columns as its share of
+ * that time), so that the runs compare at a glance.  A chart keeps what it
+ * draws: its trace is closed after the pass.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,110 +21,111 @@
 #include "schedplot/model/timeline.h"
 #include "schedplot/model/trace.h"
 
-static int graph_load_rw(struct sp_cmp_graph *g, const char *file, uint64_t dur_ns,
-			 size_t nr_cols)
+int sp_cmp_graphs_init(struct sp_cmp_graphs *gs, const struct sp_cmp *c, bool rw, size_t nr_cols,
+		       uint64_t dur_ns)
 {
-	struct sp_model_observer obs;
-	struct sp_pass pass;
-	uint64_t t0_ns = g->trace.window_start_ns, own_ns = g->trace.end_ns - t0_ns;
-	int ret;
-
-	/* over the run's own window: the envelope knows nothing after its end */
-	if (!own_ns)
-		own_ns = 1;
-	nr_cols = (size_t)fmax(1, round((double)nr_cols * (double)own_ns / (double)dur_ns));
-	if (nr_cols > own_ns)
-		nr_cols = own_ns;
-	ret = sp_rw_collect_init(&g->rw, t0_ns, t0_ns + own_ns, nr_cols, g->trace.nr_cpus, t0_ns,
-				 NULL);
-	if (ret)
-		return sp_cli_fail_code(file, ret, "cannot set up the graph's columns");
-	g->has_rw = true;
-	sp_rw_collect_observer(&g->rw, &obs);
-	sp_pass_init_one(&pass, &obs);
-	ret = sp_cli_run(&g->trace, &pass, NULL);
-	if (ret)
-		return ret;
-	if (sp_rw_collect_finish(&g->rw))
-		return sp_cli_fail(file, "cannot finish the running-waiting graph");
-	return SP_EXIT_OK;
-}
-
-static int graph_load(struct sp_cmp_graph *g, const struct sp_cmp_opts *o, const char *file,
-		      uint64_t dur_ns, bool rw, size_t nr_cols)
-{
-	struct sp_datagraph_opts dopts = { .color_by = SP_COLOR_BY_COMMAND,
-					   .colors = o->shared.colors_in ?
-						     (struct sp_color_map *)&o->shared.colors : NULL };
-	struct sp_model_observer obs;
-	struct sp_pass pass;
-	int ret, cpu;
-
-	ret = sp_cli_open(&g->trace, file);
-	if (ret)
-		return ret;
-	g->open = true;
-	if (rw)
-		return graph_load_rw(g, file, dur_ns, nr_cols);
-	g->rows = calloc(g->trace.nr_cpus, sizeof(*g->rows));
-	if (!g->rows)
-		return sp_cli_fail(file, "out of memory");
-	for (cpu = 0; cpu < g->trace.nr_cpus; cpu++)
-		g->rows[cpu] = cpu;
-	ret = sp_timeline_init(&g->tl, g->trace.window_start_ns, g->trace.window_start_ns + dur_ns,
-			       (unsigned int)nr_cols, g->trace.nr_cpus, g->rows,
-			       (unsigned int)g->trace.nr_cpus);
-	if (ret)
-		return sp_cli_fail_code(file, ret, "cannot set up the timeline");
-	sp_timeline_set_rule(&g->tl, o->shared.aggregate);
-	sp_timeline_observer(&g->tl, &obs);
-	sp_pass_init_one(&pass, &obs);
-	ret = sp_cli_run(&g->trace, &pass, NULL);
-	if (ret)
-		return ret;
-	ret = sp_timeline_finish(&g->tl);
-	if (ret)
-		return sp_cli_fail_code(file, ret, "cannot finish the timeline");
-	ret = sp_datagraph_init(&g->dg, &g->tl, &g->trace.model, &dopts);
-	if (ret)
-		return sp_cli_fail_code(file, ret, "cannot color the chart");
-	return SP_EXIT_OK;
-}
-
-int sp_cmp_graphs_load(const struct sp_cmp *c, bool rw, size_t nr_cols, struct sp_cmp_graphs *gs)
-{
-	uint64_t dur_ns = 1;
-	size_t n = 0;
-	int i, r, ret;
+	size_t n;
 
 	memset(gs, 0, sizeof(*gs));
-	for (i = 0; i < 2; i++)
-		gs->nr += (size_t)c->g[i].nr_runs;
+	gs->nr = (size_t)c->g[0].nr_runs + (size_t)c->g[1].nr_runs;
+	gs->rw = rw;
+	gs->nr_cols = nr_cols;
+	gs->dur_ns = dur_ns;
 	gs->g = calloc(gs->nr, sizeof(*gs->g));
 	gs->dg = calloc(gs->nr, sizeof(*gs->dg));
 	gs->env = calloc(gs->nr, sizeof(*gs->env));
 	gs->labels = calloc(gs->nr, sizeof(*gs->labels));
 	if (!gs->g || !gs->dg || !gs->env || !gs->labels)
 		return sp_cli_fail(NULL, "out of memory");
-	for (i = 0; i < 2; i++)
-		for (r = 0; r < c->g[i].nr_runs; r++)
-			if (c->g[i].runs[r].window_ns > dur_ns)
-				dur_ns = c->g[i].runs[r].window_ns;
-	for (i = 0; i < 2; i++) {
-		for (r = 0; r < c->g[i].nr_runs; r++, n++) {
-			const char *file = c->g[i].runs[r].file;
-			const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	for (n = 0; n < gs->nr; n++) {
+		const char *file = sp_cmp_run_at(c, (int)n)->file;
+		const char *group = c->g[n < (size_t)c->g[0].nr_runs ? 0 : 1].name;
 
-			ret = graph_load(&gs->g[n], &c->o, file, dur_ns, rw, nr_cols);
-			if (ret)
-				return ret;
-			gs->dg[n] = &gs->g[n].dg;
-			gs->env[n] = &gs->g[n].rw.env;
-			snprintf(gs->g[n].label, sizeof(gs->g[n].label), "%s  %s", c->g[i].name,
-				 base);
-			gs->labels[n] = gs->g[n].label;
-		}
+		gs->dg[n] = &gs->g[n].dg;
+		gs->env[n] = &gs->g[n].rw.env;
+		snprintf(gs->g[n].label, sizeof(gs->g[n].label), "%s  %s", group,
+			 sp_cli_base_name(file));
+		gs->labels[n] = gs->g[n].label;
 	}
+	return SP_EXIT_OK;
+}
+
+/* over the run's own window: the envelope knows nothing after its end */
+static int rw_start(struct sp_cmp_graphs *gs, struct sp_cmp_graph *g, const struct sp_trace *t)
+{
+	uint64_t t0_ns = t->window_start_ns, own_ns = t->end_ns - t0_ns;
+	size_t nr_cols;
+	int ret;
+
+	if (!own_ns)
+		own_ns = 1;
+	nr_cols = (size_t)fmax(1, round((double)gs->nr_cols * (double)own_ns /
+					(double)gs->dur_ns));
+	if (nr_cols > own_ns)
+		nr_cols = own_ns;
+	ret = sp_rw_collect_init(&g->rw, t0_ns, t0_ns + own_ns, nr_cols, t->nr_cpus, t0_ns, NULL);
+	if (ret)
+		return sp_cli_fail_code(t->path, ret, "cannot set up the graph's columns");
+	g->has_rw = true;
+	return SP_EXIT_OK;
+}
+
+int sp_cmp_graph_start(struct sp_cmp_graphs *gs, int i, const struct sp_cmp_opts *o,
+		       const struct sp_trace *t)
+{
+	struct sp_cmp_graph *g = &gs->g[i];
+	int ret, cpu;
+
+	if (gs->rw)
+		return rw_start(gs, g, t);
+	g->rows = calloc(t->nr_cpus, sizeof(*g->rows));
+	if (!g->rows)
+		return sp_cli_fail(t->path, "out of memory");
+	for (cpu = 0; cpu < t->nr_cpus; cpu++)
+		g->rows[cpu] = cpu;
+	ret = sp_timeline_init(&g->tl, t->window_start_ns, t->window_start_ns + gs->dur_ns,
+			       (unsigned int)gs->nr_cols, t->nr_cpus, g->rows,
+			       (unsigned int)t->nr_cpus);
+	if (ret)
+		return sp_cli_fail_code(t->path, ret, "cannot set up the timeline");
+	sp_timeline_set_rule(&g->tl, o->shared.aggregate);
+	return SP_EXIT_OK;
+}
+
+void sp_cmp_graph_observe(struct sp_cmp_graphs *gs, int i, struct sp_pass *pass)
+{
+	struct sp_model_observer obs;
+
+	if (gs->rw)
+		sp_rw_collect_observer(&gs->g[i].rw, &obs);
+	else
+		sp_timeline_observer(&gs->g[i].tl, &obs);
+	sp_pass_add(pass, &obs);
+}
+
+int sp_cmp_graph_finish(struct sp_cmp_graphs *gs, int i, const struct sp_cmp_opts *o,
+			const struct sp_trace *t)
+{
+	struct sp_datagraph_opts dopts = {
+		.color_by = SP_COLOR_BY_COMMAND,
+		.colors = o->shared.colors_in ? (struct sp_color_map *)&o->shared.colors : NULL,
+	};
+	struct sp_cmp_graph *g = &gs->g[i];
+	int ret;
+
+	if (gs->rw) {
+		if (sp_rw_collect_finish(&g->rw))
+			return sp_cli_fail(t->path, "cannot finish the running-waiting graph");
+		return SP_EXIT_OK;
+	}
+	ret = sp_timeline_finish(&g->tl);
+	if (ret)
+		return sp_cli_fail_code(t->path, ret, "cannot finish the timeline");
+	ret = sp_datagraph_init(&g->dg, &g->tl, &t->model, &dopts);
+	if (ret)
+		return sp_cli_fail_code(t->path, ret, "cannot color the chart");
+	/* the keys hold the names drawn: nothing reads the model, closed after the pass */
+	g->dg.model = NULL;
 	return SP_EXIT_OK;
 }
 
@@ -136,8 +137,6 @@ void sp_cmp_graphs_release(struct sp_cmp_graphs *gs)
 		if (gs->g[n].has_rw)
 			sp_rw_collect_release(&gs->g[n].rw);
 		free(gs->g[n].rows);
-		if (gs->g[n].open)
-			sp_trace_close(&gs->g[n].trace);
 	}
 	free(gs->g);
 	free(gs->dg);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * schedplot compare: reading the runs.  A trace is reduced in one pass
- * over its model to a handful of numbers, its wakeup latencies and, with
- * --target, the noise on the targets' CPUs (--skip-warmup auto makes a
- * second pass, from where the first found the run settled); a file of
- * numbers is read whole.
+ * schedplot compare: reading the runs.  Every trace is checked, then passed
+ * over in the driver's loop (driver.h): one pass over its model reduces it
+ * to a handful of numbers, its wakeup latencies, with --target the noise on
+ * the targets' CPUs, and with --view datagraph or running-waiting gathers
+ * its chart (compare-graphs.c); --skip-warmup auto passes over the open
+ * trace a second time, from where the first found the run settled.  A file
+ * of numbers is read whole.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +22,8 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/cli/cli.h"
 #include "schedplot/cli/compare.h"
+#include "schedplot/cli/driver.h"
+#include "schedplot/cli/parallel.h"
 #include "schedplot/cli/viewopts.h"
 #include "schedplot/base/error.h"
 #include "schedplot/model/model.h"
@@ -27,6 +31,7 @@
 #include "schedplot/model/target.h"
 #include "schedplot/model/trace.h"
 #include "schedplot/trace/reader.h"
+#include "schedplot/views/compare.h"
 
 const struct sp_cmp_metric_desc sp_cmp_trace_metrics[SP_CMP_NR_TRACE_METRICS] = {
 	[SP_CMP_DURATION] = { "duration", "duration_s", SP_CMP_U_SECONDS, 1 },
@@ -442,177 +447,310 @@ static void noise_release(struct noise_pass *np)
 	memset(np, 0, sizeof(*np));
 }
 
-/* forget what the pass gathered, and close the trace */
-static void load_release(struct trace_pass *p, struct noise_pass *np, struct sp_trace *t)
+/* Forget what a pass gathered. */
+static void pass_release(struct trace_pass *p, struct noise_pass *np)
 {
 	sp_stats_release(&p->stats);
 	sp_warmup_release(&p->wu);
 	free(p->target_cpu);
 	memset(p, 0, sizeof(*p));
 	noise_release(np);
-	sp_trace_close(t);
 }
 
 /*
- * The one pass over the trace @r->file: the run's numbers from @from_ns on
- * (an offset into its window), its warm-up series over the whole window,
- * and with --target what the noise is made of.  On failure nothing is
- * left open.
+ * What the passes over one trace gather: its run's numbers and, with
+ * --target, what the noise is made of.
  */
-static int load_pass(const struct sp_cmp_opts *o, struct sp_cmp_run *r, uint64_t from_ns,
-		     struct trace_pass *p, struct noise_pass *np, struct sp_trace *t)
+struct trace_load {
+	struct trace_pass p;
+	struct noise_pass np;
+	bool again;		/* the second pass: --skip-warmup auto, from where it settled */
+};
+
+/* The view's data of the passes (driver.h): a load per trace, in sp_cmp_run_at()'s order. */
+struct cmp_load {
+	struct sp_cmp *c;
+	struct trace_load *traces;
+};
+
+/*
+ * Before a pass over the open trace: the run's numbers from an offset
+ * into its window on, its warm-up series over the whole window, with
+ * --target what the noise is made of, and on the first pass the chart
+ * --view asks for.
+ */
+static int load_prepare(struct sp_view_run *run)
 {
-	struct sp_model_observer obs = { 0 }, noise = { 0 };
-	bool targets = sp_view_opts_has_targets(&o->shared);
+	struct cmp_load *l = run->data;
+	struct trace_load *tl = &l->traces[run->trace_index];
+	const struct sp_cmp_opts *o = &l->c->o;
+	struct sp_cmp_run *r = sp_cmp_run_at(l->c, run->trace_index);
+	struct trace_pass *p = &tl->p;
+	struct noise_pass *np = &tl->np;
+	struct sp_trace *t = &run->trace;
+	uint64_t from_ns = tl->again ? r->warmup_ns :
+			   o->skip_warmup == SP_CMP_SKIP_TIME ? o->skip_ns : 0;
 	struct sp_error err;
-	struct sp_pass pass;
 	int ret;
 
-	ret = sp_cli_open(t, r->file);
-	if (ret)
-		return ret;
+	pass_release(p, np);
 	p->o = o;
 	p->t = t;
 	np->o = o;
 	np->t = t;
-	if (t->end_ns > t->window_start_ns && from_ns >= t->end_ns - t->window_start_ns) {
-		sp_trace_close(t);
+	if (t->end_ns > t->window_start_ns && from_ns >= t->end_ns - t->window_start_ns)
 		return sp_cli_fail(r->file, "--skip-warmup skips the whole run (%.6f s)",
 				   (t->end_ns - t->window_start_ns) / 1e9);
-	}
 	p->from_ns = t->window_start_ns + from_ns;
 	sp_stats_init(&p->stats, p->from_ns, t->end_ns, t->nr_cpus);
 	p->has_wu = !sp_warmup_init(&p->wu, t->window_start_ns, t->end_ns, SP_WARMUP_WINDOWS);
-	sp_pass_init(&pass);
-	obs.steps = pass_steps;
-	obs.wait = pass_wait;
-	obs.migration = pass_migration;
-	obs.reset = pass_reset;
-	obs.data = p;
-	if (targets) {
-		obs.run_info = pass_run;
-		noise.run_info = noise_keep_run;
-		noise.extra = noise_keep_record;
-		noise.reset = noise_reset;
-		noise.data = np;
+	if (sp_view_opts_has_targets(&o->shared)) {
 		p->target_cpu = calloc((size_t)t->nr_cpus + 1, sizeof(bool));
-		if (!p->target_cpu) {
-			load_release(p, np, t);
+		if (!p->target_cpu)
 			return sp_cli_fail(r->file, "out of memory");
-		}
 		sp_error_clear(&err);
 		ret = noise_request(np, t, &err);
 		if (ret) {
 			if (!err.code)
 				err.code = ret;
 			sp_cli_error(r->file, &err);
-			load_release(p, np, t);
 			return SP_EXIT_FAILURE;
 		}
 	}
-	sp_pass_add(&pass, &obs);
-	if (targets)
-		sp_pass_add(&pass, &noise);
-	ret = sp_cli_run(t, &pass, NULL);
-	if (!ret && p->has_wu && sp_warmup_finish(&p->wu))
-		p->has_wu = false;
-	if (ret)
-		load_release(p, np, t);
-	return ret;
+	if (tl->again || !l->c->graphs.nr)
+		return SP_EXIT_OK;
+	return sp_cmp_graph_start(&l->c->graphs, run->trace_index, o, t);
 }
 
-int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r)
+static void load_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
-	struct trace_pass p = { 0 };
-	struct noise_pass np = { 0 };
-	struct sp_trace t;
-	uint64_t dur_ns, win_ns;
-	size_t i;
-	int ret, sorted;
+	struct cmp_load *l = run->data;
+	struct trace_load *tl = &l->traces[run->trace_index];
+	bool targets = sp_view_opts_has_targets(&l->c->o.shared);
+	struct sp_model_observer obs = {
+		.steps = pass_steps,
+		.wait = pass_wait,
+		.migration = pass_migration,
+		.reset = pass_reset,
+		.run_info = targets ? pass_run : NULL,
+		.data = &tl->p,
+	};
+	struct sp_model_observer noise = {
+		.run_info = noise_keep_run,
+		.extra = noise_keep_record,
+		.reset = noise_reset,
+		.data = &tl->np,
+	};
 
-	ret = load_pass(o, r, o->skip_warmup == SP_CMP_SKIP_TIME ? o->skip_ns : 0, &p, &np, &t);
-	if (ret)
-		return ret;
-	r->has_warmup = p.has_wu;
-	r->warmup_ns = p.has_wu ? p.wu.end_ns : 0;
-	r->warmup_by = p.has_wu ? p.wu.by : 0;
-	/* auto: the numbers again, from where this run settled */
-	if (o->skip_warmup == SP_CMP_SKIP_AUTO && r->warmup_ns) {
-		load_release(&p, &np, &t);
-		ret = load_pass(o, r, r->warmup_ns, &p, &np, &t);
-		if (ret)
-			return ret;
-	}
-	r->skipped_ns = p.from_ns - t.window_start_ns;
+	sp_pass_add(&pass->pass, &obs);
+	if (targets)
+		sp_pass_add(&pass->pass, &noise);
+	if (!tl->again && l->c->graphs.nr)
+		sp_cmp_graph_observe(&l->c->graphs, run->trace_index, &pass->pass);
+}
+
+/* The numbers of run @r from the pass @p over @t, and @np's noise. */
+static int run_numbers(const struct sp_cmp_opts *o, struct sp_cmp_run *r, struct trace_pass *p,
+		       struct noise_pass *np, const struct sp_trace *t)
+{
+	uint64_t dur_ns, win_ns;
+	int sorted;
+	size_t i;
+
+	r->skipped_ns = p->from_ns - t->window_start_ns;
 	/* the waits are kept sorted: sorted first, the summary reads them */
-	sorted = sp_samples_sort(&p.stats.lat);
-	sp_stats_finish(&p.stats);
-	if (p.stats.lat_error) {
-		ret = sp_cli_fail(r->file, "out of memory keeping %llu wakeup latencies",
-				  (unsigned long long)p.stats.lat.nr);
-		goto out;
-	}
-	if (sp_view_opts_has_targets(&o->shared) && warn_unmatched(o, &t.model, r->file)) {
-		ret = sp_cli_fail(r->file, "out of memory");
-		goto out;
-	}
-	if (sp_view_opts_has_targets(&o->shared) && !p.target_seen) {
+	sorted = sp_samples_sort(&p->stats.lat);
+	sp_stats_finish(&p->stats);
+	if (p->stats.lat_error)
+		return sp_cli_fail(r->file, "out of memory keeping %llu wakeup latencies",
+				   (unsigned long long)p->stats.lat.nr);
+	if (sp_view_opts_has_targets(&o->shared) && warn_unmatched(o, &t->model, r->file))
+		return sp_cli_fail(r->file, "out of memory");
+	if (sp_view_opts_has_targets(&o->shared) && !p->target_seen) {
 		struct sp_target tg;
 		const char *suffix, *pattern;
 
 		sp_view_opts_target(&o->shared, &tg);
 		pattern = sp_target_nth(&tg, 0, &suffix);
-		ret = sp_cli_fail(r->file, "no task matching --target%s '%s'%s ran (its duration "
-				  "is unknown; check the names with 'schedplot stats')", suffix,
-				  pattern, tg.nr_tasks + tg.nr_procs + tg.nr_trees > 1 ?
-				  " or the others" : "");
-		goto out;
+		return sp_cli_fail(r->file, "no task matching --target%s '%s'%s ran (its duration "
+				   "is unknown; check the names with 'schedplot stats')", suffix,
+				   pattern, tg.nr_tasks + tg.nr_procs + tg.nr_trees > 1 ?
+				   " or the others" : "");
 	}
-	win_ns = t.end_ns - p.from_ns;
-	dur_ns = sp_view_opts_has_targets(&o->shared) ? p.target_last_ns - p.target_first_ns :
-							 win_ns;
-	r->nr_cpus = t.nr_cpus;
-	r->window_ns = t.end_ns - t.window_start_ns;
+	win_ns = t->end_ns - p->from_ns;
+	dur_ns = sp_view_opts_has_targets(&o->shared) ? p->target_last_ns - p->target_first_ns :
+							  win_ns;
+	r->nr_cpus = t->nr_cpus;
+	r->window_ns = t->end_ns - t->window_start_ns;
 	r->lost_exact = true;
-	for (int c = 0; c < t.nr_cpus; c++) {
-		r->lost_events += sp_reader_lost_events(t.reader, c);
-		r->lost_exact &= sp_reader_lost_exact(t.reader, c);
+	for (int c = 0; c < t->nr_cpus; c++) {
+		r->lost_events += sp_reader_lost_events(t->reader, c);
+		r->lost_exact &= sp_reader_lost_exact(t->reader, c);
 	}
-	r->repairs = sp_model_nr_repairs(&t.model);
-	r->censored_waits = t.model.nr_waits_open;
-	r->contradicted_waits = p.stats.nr_contradicted;
+	r->repairs = sp_model_nr_repairs(&t->model);
+	r->censored_waits = t->model.nr_waits_open;
+	r->contradicted_waits = p->stats.nr_contradicted;
 	r->m[SP_CMP_DURATION] = dur_ns / 1e9;
-	r->m[SP_CMP_RUNNING_AVG] = sp_stats_running_avg(&p.stats);
-	r->m[SP_CMP_WAITING_AVG] = sp_stats_waiting_avg(&p.stats);
-	r->m[SP_CMP_IDLE_WAITING] = win_ns ? (double)p.stats.idle_while_waiting_ns /
+	r->m[SP_CMP_RUNNING_AVG] = sp_stats_running_avg(&p->stats);
+	r->m[SP_CMP_WAITING_AVG] = sp_stats_waiting_avg(&p->stats);
+	r->m[SP_CMP_IDLE_WAITING] = win_ns ? (double)p->stats.idle_while_waiting_ns /
 					     (double)win_ns : 0.0;
-	r->m[SP_CMP_LOST] = sp_stats_lost_fraction(&p.stats);
-	r->m[SP_CMP_WAKEUP_P50] = p.stats.latency.n ? (double)p.stats.latency.p50 : NAN;
-	r->m[SP_CMP_WAKEUP_P99] = p.stats.latency.n ? (double)p.stats.latency.p99 : NAN;
-	r->m[SP_CMP_MIGRATIONS] = dur_ns ? p.nr_migrations / (dur_ns / 1e9) : 0.0;
+	r->m[SP_CMP_LOST] = sp_stats_lost_fraction(&p->stats);
+	r->m[SP_CMP_WAKEUP_P50] = p->stats.latency.n ? (double)p->stats.latency.p50 : NAN;
+	r->m[SP_CMP_WAKEUP_P99] = p->stats.latency.n ? (double)p->stats.latency.p99 : NAN;
+	r->m[SP_CMP_MIGRATIONS] = dur_ns ? p->nr_migrations / (dur_ns / 1e9) : 0.0;
 
-	if (sorted) {
-		ret = sp_cli_fail_code(r->file, sorted, "cannot sort the wakeup latencies");
-		goto out;
-	}
+	if (sorted)
+		return sp_cli_fail_code(r->file, sorted, "cannot sort the wakeup latencies");
 	/* the sorted waits, widened to 8 bytes; as doubles only for the shift function */
-	r->nr_waits = p.stats.lat.nr;
+	r->nr_waits = p->stats.lat.nr;
 	r->waits = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->waits));
 	if (!o->no_shift)
 		r->samples = sp_alloc_array(r->nr_waits ? r->nr_waits : 1, sizeof(*r->samples));
-	if (!r->waits || (!o->no_shift && !r->samples)) {
-		ret = sp_cli_fail(r->file, "out of memory");
-		goto out;
-	}
+	if (!r->waits || (!o->no_shift && !r->samples))
+		return sp_cli_fail(r->file, "out of memory");
 	for (i = 0; i < r->nr_waits; i++)
-		r->waits[i] = sp_samples_at(&p.stats.lat, i);
+		r->waits[i] = sp_samples_at(&p->stats.lat, i);
 	for (i = 0; !o->no_shift && i < r->nr_waits; i++)
 		r->samples[i] = (double)r->waits[i];
 	r->nr_samples = o->no_shift ? 0 : r->nr_waits;
 	if (sp_view_opts_has_targets(&o->shared))
-		ret = noise_finish(&np, &p, r);
+		return noise_finish(np, p, r);
+	return SP_EXIT_OK;
+}
+
+/*
+ * After a pass over the open trace: on the first, where the run settled
+ * and the chart; then, unless --skip-warmup auto asks for the numbers
+ * again from where it settled, the run's numbers.
+ */
+static int load_trace_done(struct sp_view_run *run)
+{
+	struct cmp_load *l = run->data;
+	struct trace_load *tl = &l->traces[run->trace_index];
+	const struct sp_cmp_opts *o = &l->c->o;
+	struct sp_cmp_run *r = sp_cmp_run_at(l->c, run->trace_index);
+	struct trace_pass *p = &tl->p;
+	int ret;
+
+	if (p->has_wu && sp_warmup_finish(&p->wu))
+		p->has_wu = false;
+	if (!tl->again) {
+		r->has_warmup = p->has_wu;
+		r->warmup_ns = p->has_wu ? p->wu.end_ns : 0;
+		r->warmup_by = p->has_wu ? p->wu.by : 0;
+		if (l->c->graphs.nr) {
+			ret = sp_cmp_graph_finish(&l->c->graphs, run->trace_index, o, &run->trace);
+			if (ret)
+				return ret;
+		}
+		if (o->skip_warmup == SP_CMP_SKIP_AUTO && r->warmup_ns) {
+			tl->again = true;
+			run->pass_again = true;
+			return SP_EXIT_OK;
+		}
+	}
+	ret = run_numbers(o, r, p, &tl->np, &run->trace);
+	pass_release(p, &tl->np);
+	return ret;
+}
+
+static const struct sp_view_desc load_desc = {
+	.whole_traces = true,
+	.prepare = load_prepare,
+	.observe = load_observe,
+	.trace_done = load_trace_done,
+};
+
+struct sp_cmp_run *sp_cmp_run_at(const struct sp_cmp *c, int i)
+{
+	int g = i < c->g[0].nr_runs ? 0 : 1;
+
+	return &c->g[g].runs[g ? i - c->g[0].nr_runs : i];
+}
+
+/* The check of every trace before the passes; with charts, each one's complete window. */
+struct trace_check {
+	const struct sp_cmp *c;
+	uint64_t *window_ns;	/* per trace; NULL: no charts */
+};
+
+static int check_one(void *data, int i)
+{
+	struct trace_check *k = data;
+	const char *file = sp_cmp_run_at(k->c, i)->file;
+	struct sp_trace t;
+	int ret;
+
+	if (!k->window_ns)
+		return sp_cli_check(file);
+	/* where the window starts needs what a check leaves out: an open */
+	ret = sp_cli_open(&t, file);
+	if (ret)
+		return ret;
+	k->window_ns[i] = t.end_ns - t.window_start_ns;
+	sp_trace_close(&t);
+	return SP_EXIT_OK;
+}
+
+/* Every trace checked, so that a file that is no trace fails before any pass; the charts set up. */
+static int check_traces(struct sp_cmp *c, int nr, size_t nr_cols)
+{
+	enum sp_compare_view view = c->o.view;
+	bool charts = view == SP_COMPARE_VIEW_DATAGRAPH || view == SP_COMPARE_VIEW_RUNNING_WAITING;
+	struct trace_check k = { .c = c };
+	uint64_t dur_ns = 1;
+	int i, ret;
+
+	if (charts) {
+		k.window_ns = calloc(nr, sizeof(*k.window_ns));
+		if (!k.window_ns)
+			return sp_cli_fail(NULL, "out of memory");
+	}
+	ret = sp_parallel_run(nr, check_one, &k);
+	for (i = 0; !ret && charts && i < nr; i++)
+		if (k.window_ns[i] > dur_ns)
+			dur_ns = k.window_ns[i];
+	free(k.window_ns);
+	if (ret || !charts)
+		return ret;
+	return sp_cmp_graphs_init(&c->graphs, c, view == SP_COMPARE_VIEW_RUNNING_WAITING, nr_cols,
+				  dur_ns);
+}
+
+int sp_cmp_load_traces(struct sp_cmp *c, size_t nr_cols)
+{
+	int i, nr = c->g[0].nr_runs + c->g[1].nr_runs, ret;
+	struct cmp_load l = { .c = c };
+	struct sp_view_run *run;
+	char **files;
+
+	ret = check_traces(c, nr, nr_cols);
+	if (ret)
+		return ret;
+	/* the trace is large: off the stack */
+	run = calloc(1, sizeof(*run));
+	l.traces = calloc(nr, sizeof(*l.traces));
+	files = calloc(nr, sizeof(*files));
+	if (!run || !l.traces || !files) {
+		ret = sp_cli_fail(NULL, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nr; i++)
+		files[i] = (char *)sp_cmp_run_at(c, i)->file;
+	run->desc = &load_desc;
+	sp_view_opts_init(&run->opts, "compare");
+	run->opts.traces = files;
+	run->opts.nr_traces = nr;
+	run->data = &l;
+	ret = sp_view_traces(run);
+	sp_view_opts_release(&run->opts);
 out:
-	load_release(&p, &np, &t);
+	for (i = 0; l.traces && i < nr; i++)
+		pass_release(&l.traces[i].p, &l.traces[i].np);
+	free(l.traces);
+	free(files);
+	free(run);
 	return ret;
 }
 

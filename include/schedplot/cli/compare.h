@@ -4,7 +4,9 @@
 
 /*
  * schedplot compare, split by concern: the command line and the
- * statistics (cmd-compare.c), reading the runs (compare-runs.c) and
+ * statistics (cmd-compare.c), reading the runs (compare-runs.c: each trace
+ * in one pass of the driver's, driver.h) and their charts
+ * (compare-graphs.c), the checks of the samples (compare-checks.c) and
  * printing the table or JSON (compare-print.c).  Private to those files.
  */
 #include "schedplot/draw/colormap.h"
@@ -196,6 +198,28 @@ struct sp_cmp_metric {
 	enum sp_cmp_verdict verdict;
 };
 
+/* One run's chart for --view datagraph or running-waiting, gathered in its pass. */
+struct sp_cmp_graph {
+	int *rows;		/* the CPU of each row: 0, 1, ... */
+	struct sp_timeline tl;
+	struct sp_datagraph dg;
+	struct sp_rw_collect rw;	/* --view running-waiting */
+	bool has_rw;
+	char label[256];	/* "group  file" */
+};
+
+/* The charts of every run, in sp_cmp_run_at()'s order; none when nr is 0. */
+struct sp_cmp_graphs {
+	struct sp_cmp_graph *g;
+	const struct sp_datagraph **dg;	/* for the figure */
+	const struct sp_envelope **env;
+	const char **labels;
+	size_t nr;
+	bool rw;		/* running-waiting envelopes, not datagraphs */
+	size_t nr_cols;		/* of every timeline, or envelope over dur_ns */
+	uint64_t dur_ns;	/* the longest run's complete window */
+};
+
 /* Everything the command computes before it writes anything. */
 struct sp_cmp {
 	struct sp_cmp_opts o;
@@ -209,55 +233,83 @@ struct sp_cmp {
 	bool has_crossings;	/* traces: both groups have waits */
 	struct sp_crossing crossings[SP_CROSSINGS_MAX];	/* of the pooled CDFs */
 	size_t nr_crossings;
-};
-
-/* One run's chart for --view datagraph or running-waiting; the trace stays open. */
-struct sp_cmp_graph {
-	struct sp_trace trace;
-	bool open;
-	int *rows;		/* the CPU of each row: 0, 1, ... */
-	struct sp_timeline tl;
-	struct sp_datagraph dg;
-	struct sp_rw_collect rw;	/* --view running-waiting */
-	bool has_rw;
-	char label[256];	/* "group  file" */
-};
-
-struct sp_cmp_graphs {
-	struct sp_cmp_graph *g;		/* the first group's runs, then the second's */
-	const struct sp_datagraph **dg;	/* for the figure */
-	const struct sp_envelope **env;
-	const char **labels;
-	size_t nr;
+	struct sp_cmp_graphs graphs;	/* --view datagraph or running-waiting */
 };
 
 /**
- * sp_cmp_graphs_load - read every trace again into a datagraph or an envelope
- * @c: the runs, loaded (their windows' lengths known)
- * @rw: running-waiting envelopes, not datagraphs
- * @nr_cols: columns of every timeline or envelope
- * @gs: out; release with sp_cmp_graphs_release() whatever the result
+ * sp_cmp_run_at - the run of the @i-th trace or file given
+ * @c: the groups
+ * @i: from 0, the first group's runs, then the second's
  *
- * Every timeline spans the longest run's window from its own run's start.
+ * Return: the run.
+ */
+struct sp_cmp_run *sp_cmp_run_at(const struct sp_cmp *c, int i);
+
+/**
+ * sp_cmp_graphs_init - room for every run's chart, before the passes
+ * @gs: set up; release with sp_cmp_graphs_release() whatever the result
+ * @c: the groups (their names and files label the charts)
+ * @rw: running-waiting envelopes, not datagraphs
+ * @nr_cols: columns of every timeline, or of an envelope over @dur_ns
+ * @dur_ns: the longest run's complete window: every chart spans as long
+ *
  * Prints errors.  Return: SP_EXIT_OK or an exit code.
  */
-int sp_cmp_graphs_load(const struct sp_cmp *c, bool rw, size_t nr_cols, struct sp_cmp_graphs *gs);
+int sp_cmp_graphs_init(struct sp_cmp_graphs *gs, const struct sp_cmp *c, bool rw, size_t nr_cols,
+		       uint64_t dur_ns);
 
 /**
- * sp_cmp_graphs_release - close the traces and free the charts
- * @gs: loaded, or zeroed
+ * sp_cmp_graph_start - set up the chart of trace @i before its pass
+ * @gs: set up by sp_cmp_graphs_init()
+ * @i: the trace (sp_cmp_run_at()'s order)
+ * @o: the options (--aggregate)
+ * @t: the trace, open
+ *
+ * Prints errors.  Return: SP_EXIT_OK or an exit code.
+ */
+int sp_cmp_graph_start(struct sp_cmp_graphs *gs, int i, const struct sp_cmp_opts *o,
+		       const struct sp_trace *t);
+
+/**
+ * sp_cmp_graph_observe - register chart @i as a consumer of its trace's pass
+ * @gs: its chart started (sp_cmp_graph_start())
+ * @i: the trace
+ * @pass: the pass
+ */
+void sp_cmp_graph_observe(struct sp_cmp_graphs *gs, int i, struct sp_pass *pass);
+
+/**
+ * sp_cmp_graph_finish - finish chart @i after its pass, while its trace is open
+ * @gs: the charts
+ * @i: the trace
+ * @o: the options (--colors)
+ * @t: the trace, its model built
+ *
+ * The chart keeps what it draws: the trace can be closed.  Prints errors.
+ * Return: SP_EXIT_OK or an exit code.
+ */
+int sp_cmp_graph_finish(struct sp_cmp_graphs *gs, int i, const struct sp_cmp_opts *o,
+			const struct sp_trace *t);
+
+/**
+ * sp_cmp_graphs_release - free the charts
+ * @gs: set up, or zeroed
  */
 void sp_cmp_graphs_release(struct sp_cmp_graphs *gs);
 
 /**
- * sp_cmp_load_trace - reduce one trace to the numbers of a run
- * @o: the options (--target)
- * @r: the run: @r->file in; metrics, CPUs and wakeup latencies out
+ * sp_cmp_load_traces - reduce every trace to the numbers of its run, in one pass each
+ * @c: the groups, their runs' files set
+ * @nr_cols: with --view datagraph or running-waiting, the charts' columns
+ *	     (gathered in the same pass, into @c->graphs)
  *
- * Prints errors and the warnings of the pass.
- * Return: SP_EXIT_OK or an exit code.
+ * Every trace is checked first, so that a file that is no trace fails
+ * before any pass; then each is passed over through the driver's loop
+ * (driver.h), several at once with --jobs: the run's numbers, CPUs and
+ * wakeup latencies, and with --target its noise.  Prints errors and the
+ * warnings of the passes.  Return: SP_EXIT_OK or an exit code.
  */
-int sp_cmp_load_trace(const struct sp_cmp_opts *o, struct sp_cmp_run *r);
+int sp_cmp_load_traces(struct sp_cmp *c, size_t nr_cols);
 
 /**
  * sp_cmp_load_values - read a file of numbers into @r->samples
