@@ -527,8 +527,9 @@ static const struct sp_opt compare_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts compare_opts = {
+const struct sp_cmd_opts sp_cmd_compare_opts = {
 	.name = "compare",
+	.summary = "did a change make a difference? two groups of runs, tested",
 	.usage =
 	"usage: schedplot compare [OPTIONS] A1.dat A2.dat ... --vs B1.dat B2.dat ...\n"
 	"       schedplot compare [OPTIONS] --values A.txt --vs B.txt\n"
@@ -567,7 +568,7 @@ static int parse_args(struct sp_cmp_opts *o, int argc, char **argv)
 	}
 	sp_view_opts_init(&o->shared, "compare");
 	/* in order: the files come back as key 1, so --vs splits them */
-	ret = sp_opts_parse(&compare_opts, argc, argv, &o->shared, &st, compare_shared);
+	ret = sp_opts_parse(&sp_cmd_compare_opts, argc, argv, &o->shared, &st, compare_shared);
 	if (ret >= 0)
 		return ret;
 	group = st.group;

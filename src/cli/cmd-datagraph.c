@@ -42,31 +42,6 @@ static const struct sp_opt datagraph_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts datagraph_opts = {
-	.name = "datagraph",
-	.usage =
-	"usage: schedplot datagraph [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"Draw every CPU at once: time left to right, one row per CPU, each row\n"
-	"colored by the task running on it, white where the CPU is idle, hatched\n"
-	"grey where the trace says nothing (before a CPU's first record).\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot datagraph trace.dat                    trace-datagraph.png\n"
-	"  schedplot datagraph --min 3 --max 3.2 --target ua trace.dat -o zoom.pdf\n"
-	"                                   zoom in; tasks other than ua in black\n"
-	"  schedplot datagraph --topology lscpu.txt trace.dat\n"
-	"                                   group CPUs by socket, first at the bottom\n"
-	"                                   (traces from 'schedplot record' need no\n"
-	"                                   --topology: they hold the topology)\n"
-	"  schedplot datagraph --freq merged --idle-states trace.dat\n"
-	"                                   CPU frequency below the tasks of each row,\n"
-	"                                   idle time shaded by idle state\n"
-	"\n",
-	.footer = "See schedplot-datagraph(1) for how to record a suitable trace.\n",
-	.opts = datagraph_options,
-};
-
 struct datagraph_run {
 	struct sp_datagraph_figure fig;
 	struct sp_view_chart chart;
@@ -232,13 +207,34 @@ static void datagraph_release(struct sp_view_run *run)
 }
 
 const struct sp_view_desc sp_view_datagraph = {
-	.opts = &datagraph_opts,
+	.cmd = {
+		.name = "datagraph",
+		.summary = "draw every CPU over time, colored by the task running",
+		.usage =
+		"usage: schedplot datagraph [OPTIONS] [TRACE.dat]\n"
+		"\n"
+		"Draw every CPU at once: time left to right, one row per CPU, each row\n"
+		"colored by the task running on it, white where the CPU is idle, hatched\n"
+		"grey where the trace says nothing (before a CPU's first record).\n"
+		"\n"
+		"Examples:\n"
+		"  schedplot datagraph trace.dat                    trace-datagraph.png\n"
+		"  schedplot datagraph --min 3 --max 3.2 --target ua trace.dat -o zoom.pdf\n"
+		"                                   zoom in; tasks other than ua in black\n"
+		"  schedplot datagraph --topology lscpu.txt trace.dat\n"
+		"                                   group CPUs by socket, first at the bottom\n"
+		"                                   (traces from 'schedplot record' need no\n"
+		"                                   --topology: they hold the topology)\n"
+		"  schedplot datagraph --freq merged --idle-states trace.dat\n"
+		"                                   CPU frequency below the tasks of each row,\n"
+		"                                   idle time shaded by idle state\n"
+		"\n",
+		.footer = "See schedplot-datagraph(1) for how to record a suitable trace.\n",
+		.opts = datagraph_options,
+	},
 	.rows = true,
 	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
 	.data_size = sizeof(struct datagraph_run),
-	.plan = datagraph_plan,
-	.observe = datagraph_observe,
-	.finish = datagraph_finish,
+	SP_VIEW_HOOKS(datagraph),
 	.draw = datagraph_draw,
-	.release = datagraph_release,
 };

@@ -458,41 +458,37 @@ static const struct sp_opt explain_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts explain_opts = {
-	.name = "explain",
-	.usage =
-	"usage: schedplot explain [OPTIONS] TRACE.dat\n"
-	"\n"
-	"The worst scheduler decisions of a trace, each drawn as a small figure that\n"
-	"explains itself: only the CPUs involved (where the task ran before, its\n"
-	"waker's, where it was placed, where it ran), a window scaled to the story,\n"
-	"the task in color and everything else muted, the wakeup's arrow, the short\n"
-	"runs that made the previous CPU look busy, and the wait that followed, in\n"
-	"words on the figure.  Prints the same facts and, for each, the datagraph\n"
-	"command that shows its context.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot explain trace.dat                   the worst wakeup that left an\n"
-	"                                                idle CPU: trace-explain.png\n"
-	"  schedplot explain --top 4 -o worst.png trace.dat   four, as a grid\n"
-	"  schedplot explain --top 4 -o worst.pdf trace.dat   one page each\n"
-	"  schedplot explain --what wait --text trace.dat     the longest wait, in words\n"
-	"  schedplot explain --at 436.5012 --task 6871 trace.dat\n"
-	"  schedplot explain --json --top 10 trace.dat        for a script\n"
-	"\n",
-	.opts = explain_options,
-	.parse = explain_parse,
-};
-
 const struct sp_view_desc sp_view_explain = {
-	.opts = &explain_opts,
+	.cmd = {
+		.name = "explain",
+		.summary = "the worst scheduler decisions, each drawn and said in words",
+		.usage =
+		"usage: schedplot explain [OPTIONS] TRACE.dat\n"
+		"\n"
+		"The worst scheduler decisions of a trace, each drawn as a small figure that\n"
+		"explains itself: only the CPUs involved (where the task ran before, its\n"
+		"waker's, where it was placed, where it ran), a window scaled to the story,\n"
+		"the task in color and everything else muted, the wakeup's arrow, the short\n"
+		"runs that made the previous CPU look busy, and the wait that followed, in\n"
+		"words on the figure.  Prints the same facts and, for each, the datagraph\n"
+		"command that shows its context.\n"
+		"\n"
+		"Examples:\n"
+		"  schedplot explain trace.dat                   the worst wakeup that left an\n"
+		"                                                idle CPU: trace-explain.png\n"
+		"  schedplot explain --top 4 -o worst.png trace.dat   four, as a grid\n"
+		"  schedplot explain --top 4 -o worst.pdf trace.dat   one page each\n"
+		"  schedplot explain --what wait --text trace.dat     the longest wait, in words\n"
+		"  schedplot explain --at 436.5012 --task 6871 trace.dat\n"
+		"  schedplot explain --json --top 10 trace.dat        for a script\n"
+		"\n",
+		.opts = explain_options,
+		.parse = explain_parse,
+	},
 	.data_size = sizeof(struct explain_run),
 	.parsed = explain_parsed,
 	.size = explain_size,
-	.plan = explain_plan,
-	.observe = explain_observe,
+	SP_VIEW_HOOKS(explain),
 	.trace_done = explain_trace_done,
-	.finish = explain_finish,
 	.draw = explain_draw,
-	.release = explain_release,
 };

@@ -65,6 +65,7 @@ static const struct sp_opt export_options[] = {
 
 const struct sp_cmd_opts sp_cmd_export_opts = {
 	.name = "export",
+	.summary = "the traces as a SQLite database, for your own queries",
 	.usage =
 	"usage: schedplot export -o FILE.db [OPTIONS] TRACE.dat...\n"
 	"\n"

@@ -516,41 +516,37 @@ static const struct sp_opt latency_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts latency_opts = {
-	.name = "latency",
-	.usage =
-	"usage: schedplot latency [OPTIONS] TRACE.dat [TRACE.dat...]\n"
-	"\n"
-	"How long tasks waited for a CPU: from the moment a task became runnable\n"
-	"(a wakeup, or a switch-out while runnable) to the moment it ran again,\n"
-	"every wait of the trace, as a whole distribution.  Draws its CDF on a log\n"
-	"time axis and prints, per group, n, min, p50, p90, p99, p99.9, max and\n"
-	"mean (exact, nearest rank), with a command to zoom on the longest wait.\n"
-	"Several traces draw one line each: run-to-run variation at a glance.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot latency trace.dat                    trace-latency.png and the table\n"
-	"  schedplot latency --by placement trace.dat     did a wakeup leave an idle CPU?\n"
-	"  schedplot latency --ccdf -o tail.pdf trace.dat the tail, on a log axis\n"
-	"  schedplot latency --json trace.dat             the numbers for a script\n"
-	"  schedplot latency before.dat after.dat         one line per run\n"
-	"\n",
-	.opts = latency_options,
-	.parse = latency_parse,
-};
-
 const struct sp_view_desc sp_view_latency = {
-	.opts = &latency_opts,
+	.cmd = {
+		.name = "latency",
+		.summary = "the whole distribution of how long tasks waited for a CPU",
+		.usage =
+		"usage: schedplot latency [OPTIONS] TRACE.dat [TRACE.dat...]\n"
+		"\n"
+		"How long tasks waited for a CPU: from the moment a task became runnable\n"
+		"(a wakeup, or a switch-out while runnable) to the moment it ran again,\n"
+		"every wait of the trace, as a whole distribution.  Draws its CDF on a log\n"
+		"time axis and prints, per group, n, min, p50, p90, p99, p99.9, max and\n"
+		"mean (exact, nearest rank), with a command to zoom on the longest wait.\n"
+		"Several traces draw one line each: run-to-run variation at a glance.\n"
+		"\n"
+		"Examples:\n"
+		"  schedplot latency trace.dat                    trace-latency.png and the table\n"
+		"  schedplot latency --by placement trace.dat     did a wakeup leave an idle CPU?\n"
+		"  schedplot latency --ccdf -o tail.pdf trace.dat the tail, on a log axis\n"
+		"  schedplot latency --json trace.dat             the numbers for a script\n"
+		"  schedplot latency before.dat after.dat         one line per run\n"
+		"\n",
+		.opts = latency_options,
+		.parse = latency_parse,
+	},
 	.max_traces = MAX_TRACES,
 	.default_size = { .png_width = 1200, .vec_width = 504, .png_height = 800,
 			  .vec_height = 360 },
 	.data_size = sizeof(struct latency_run),
 	.parsed = latency_parsed,
-	.plan = latency_plan,
-	.observe = latency_observe,
+	SP_VIEW_HOOKS(latency),
 	.trace_done = latency_trace_done,
-	.finish = latency_finish,
 	.draw = latency_draw,
-	.release = latency_release,
 	.extra = &sp_view_csv,
 };

@@ -50,23 +50,6 @@ static const struct sp_opt overview_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts overview_opts = {
-	.name = "overview",
-	.usage =
-	"usage: schedplot overview [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"One figure for a paper or a bug report: the datagraph (one row per CPU,\n"
-	"colored by the task running) on top, and below it how many tasks run and\n"
-	"how many wait, on the same time axis.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot overview trace.dat                       trace-overview.png\n"
-	"  schedplot overview --min 3 --max 3.2 --target ua -o zoom.pdf trace.dat\n"
-	"  schedplot overview --freq merged trace.dat   CPU frequency below the tasks\n"
-	"\n",
-	.opts = overview_options,
-};
-
 struct overview_run {
 	struct sp_overview_figure fig;
 	struct sp_view_chart chart;
@@ -172,14 +155,27 @@ static void overview_release(struct sp_view_run *run)
 }
 
 const struct sp_view_desc sp_view_overview = {
-	.opts = &overview_opts,
+	.cmd = {
+		.name = "overview",
+		.summary = "the datagraph and running-waiting on one time axis",
+		.usage =
+		"usage: schedplot overview [OPTIONS] [TRACE.dat]\n"
+		"\n"
+		"One figure for a paper or a bug report: the datagraph (one row per CPU,\n"
+		"colored by the task running) on top, and below it how many tasks run and\n"
+		"how many wait, on the same time axis.\n"
+		"\n"
+		"Examples:\n"
+		"  schedplot overview trace.dat                       trace-overview.png\n"
+		"  schedplot overview --min 3 --max 3.2 --target ua -o zoom.pdf trace.dat\n"
+		"  schedplot overview --freq merged trace.dat   CPU frequency below the tasks\n"
+		"\n",
+		.opts = overview_options,
+	},
 	.rows = true,
 	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
 	.data_size = sizeof(struct overview_run),
-	.plan = overview_plan,
-	.observe = overview_observe,
-	.finish = overview_finish,
+	SP_VIEW_HOOKS(overview),
 	.draw = overview_draw,
-	.release = overview_release,
 	.extra = &sp_view_csv,
 };

@@ -137,6 +137,7 @@ static const struct sp_opt record_options[] = {
 
 const struct sp_cmd_opts sp_cmd_record_opts = {
 	.name = "record",
+	.summary = "record a trace of the scheduler and the CPU topology (root)",
 	.usage =
 	"usage: schedplot record [OPTIONS] [-- COMMAND [ARGS...]]\n"
 	"\n"

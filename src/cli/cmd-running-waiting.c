@@ -182,35 +182,31 @@ static const struct sp_opt rw_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts rw_opts = {
-	.name = "running-waiting",
-	.usage =
-	"usage: schedplot running-waiting [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
-	"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
-	"pixel column shows the smallest and largest value inside it, so short\n"
-	"spikes stay visible.  Orange, above the green: lost capacity, CPUs that\n"
-	"idled while a task waited (work conservation violated).\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot running-waiting trace.dat                  trace-running-waiting.png\n"
-	"  schedplot running-waiting -o rw.pdf --min 3 --max 3.2 trace.dat\n"
-	"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
-	"\n",
-	.opts = rw_options,
-	.parse = rw_parse,
-};
-
 const struct sp_view_desc sp_view_running_waiting = {
-	.opts = &rw_opts,
+	.cmd = {
+		.name = "running-waiting",
+		.summary = "draw how many tasks run and how many wait, over time",
+		.usage =
+		"usage: schedplot running-waiting [OPTIONS] [TRACE.dat]\n"
+		"\n"
+		"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
+		"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
+		"pixel column shows the smallest and largest value inside it, so short\n"
+		"spikes stay visible.  Orange, above the green: lost capacity, CPUs that\n"
+		"idled while a task waited (work conservation violated).\n"
+		"\n"
+		"Examples:\n"
+		"  schedplot running-waiting trace.dat                  trace-running-waiting.png\n"
+		"  schedplot running-waiting -o rw.pdf --min 3 --max 3.2 trace.dat\n"
+		"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
+		"\n",
+		.opts = rw_options,
+		.parse = rw_parse,
+	},
 	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH,
 			  .png_height = 500, .vec_height = 260 },
 	.data_size = sizeof(struct rw_run),
-	.plan = rw_plan,
-	.observe = rw_observe,
-	.finish = rw_finish,
+	SP_VIEW_HOOKS(rw),
 	.draw = rw_draw,
-	.release = rw_release,
 	.extra = &sp_view_csv,
 };

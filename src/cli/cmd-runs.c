@@ -320,33 +320,29 @@ static const struct sp_opt runs_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts runs_opts = {
-	.name = "runs",
-	.usage =
-	"usage: schedplot runs [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"Every run of every task, one line each, in the order the runs end: the\n"
-	"CPU, when it began and ended (ns after the trace start, given in a first\n"
-	"line '# start_ns=N'), the task, the state it was switched out in, and the\n"
-	"wait that ended when it began (how long, who woke it, where it ran before).\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot runs trace.dat > runs.csv              CSV for a script\n"
-	"  schedplot runs --json trace.dat | jq .           JSON lines\n"
-	"  schedplot runs --target 'stress*' -o s.csv trace.dat\n"
-	"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
-	"\n",
-	.opts = runs_options,
-	.parse = runs_parse,
-};
-
 const struct sp_view_desc sp_view_runs = {
-	.opts = &runs_opts,
+	.cmd = {
+		.name = "runs",
+		.summary = "every run of every task, one line each (CSV or JSON)",
+		.usage =
+		"usage: schedplot runs [OPTIONS] [TRACE.dat]\n"
+		"\n"
+		"Every run of every task, one line each, in the order the runs end: the\n"
+		"CPU, when it began and ended (ns after the trace start, given in a first\n"
+		"line '# start_ns=N'), the task, the state it was switched out in, and the\n"
+		"wait that ended when it began (how long, who woke it, where it ran before).\n"
+		"\n"
+		"Examples:\n"
+		"  schedplot runs trace.dat > runs.csv              CSV for a script\n"
+		"  schedplot runs --json trace.dat | jq .           JSON lines\n"
+		"  schedplot runs --target 'stress*' -o s.csv trace.dat\n"
+		"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
+		"\n",
+		.opts = runs_options,
+		.parse = runs_parse,
+	},
 	.data_size = sizeof(struct runs_out),
 	.parsed = runs_parsed,
-	.plan = runs_plan,
-	.observe = runs_observe,
+	SP_VIEW_HOOKS(runs),
 	.trace_done = runs_trace_done,
-	.finish = runs_finish,
-	.release = runs_release,
 };

@@ -1318,28 +1318,6 @@ static const struct sp_opt stats_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts stats_opts = {
-	.name = "stats",
-	.usage =
-	"usage: schedplot stats [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"Print what the scheduler did: per-CPU busy time, the tasks that ran most,\n"
-	"how many tasks ran and waited on average, and how long a task waited while\n"
-	"a CPU was idle (work conservation violated); with power:cpu_frequency\n"
-	"events, each CPU's time-weighted mean frequency.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot stats trace.dat              readable summary\n"
-	"  schedplot stats --json trace.dat       one JSON object, times in ns\n"
-	"  schedplot stats --top 40 trace.dat     list 40 tasks instead of 15\n"
-	"  schedplot stats --by command trace.dat run and wait of each command name\n"
-	"  schedplot stats --min 2 --max 2.5s     the numbers of half a second\n"
-	"\n",
-	.footer = "See schedplot-stats(1) for the exact meaning of every number.\n",
-	.opts = stats_options,
-	.parse = stats_parse,
-};
-
 /* Only text: no image. */
 static int stats_parsed(struct sp_view_run *run)
 {
@@ -1535,11 +1513,29 @@ static void stats_release(struct sp_view_run *run)
 }
 
 const struct sp_view_desc sp_view_stats = {
-	.opts = &stats_opts,
+	.cmd = {
+		.name = "stats",
+		.summary = "print the numbers behind the pictures (text or JSON)",
+		.usage =
+		"usage: schedplot stats [OPTIONS] [TRACE.dat]\n"
+		"\n"
+		"Print what the scheduler did: per-CPU busy time, the tasks that ran most,\n"
+		"how many tasks ran and waited on average, and how long a task waited while\n"
+		"a CPU was idle (work conservation violated); with power:cpu_frequency\n"
+		"events, each CPU's time-weighted mean frequency.\n"
+		"\n"
+		"Examples:\n"
+		"  schedplot stats trace.dat              readable summary\n"
+		"  schedplot stats --json trace.dat       one JSON object, times in ns\n"
+		"  schedplot stats --top 40 trace.dat     list 40 tasks instead of 15\n"
+		"  schedplot stats --by command trace.dat run and wait of each command name\n"
+		"  schedplot stats --min 2 --max 2.5s     the numbers of half a second\n"
+		"\n",
+		.footer = "See schedplot-stats(1) for the exact meaning of every number.\n",
+		.opts = stats_options,
+		.parse = stats_parse,
+	},
 	.data_size = sizeof(struct stats_scope),
 	.parsed = stats_parsed,
-	.plan = stats_plan,
-	.observe = stats_observe,
-	.finish = stats_finish,
-	.release = stats_release,
+	SP_VIEW_HOOKS(stats),
 };

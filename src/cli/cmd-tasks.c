@@ -248,34 +248,30 @@ static const struct sp_opt tasks_options[] = {
 	{ }
 };
 
-static const struct sp_cmd_opts tasks_opts = {
-	.name = "tasks",
-	.usage =
-	"usage: schedplot tasks [OPTIONS] [TRACE.dat]\n"
-	"\n"
-	"Draw the busiest tasks, one row each: time left to right, each row\n"
-	"colored by the CPU the task ran on (a color per CPU, a hue per socket\n"
-	"when the topology is known), hatched red where it waited for a CPU,\n"
-	"white where it slept.  A change of color along a row is a migration.\n"
-	"\n"
-	"Examples:\n"
-	"  schedplot tasks trace.dat                        trace-tasks.png\n"
-	"  schedplot tasks --target 'stress*' --sort start trace.dat\n"
-	"  schedplot tasks --min 2 --max 2.01 trace.dat -o zoom.svg\n"
-	"                                   hover a run in a browser to name it\n"
-	"\n",
-	.opts = tasks_options,
-	.parse = tasks_parse,
-};
-
 const struct sp_view_desc sp_view_tasks = {
-	.opts = &tasks_opts,
+	.cmd = {
+		.name = "tasks",
+		.summary = "draw every busy task over time, colored by the CPU it ran on",
+		.usage =
+		"usage: schedplot tasks [OPTIONS] [TRACE.dat]\n"
+		"\n"
+		"Draw the busiest tasks, one row each: time left to right, each row\n"
+		"colored by the CPU the task ran on (a color per CPU, a hue per socket\n"
+		"when the topology is known), hatched red where it waited for a CPU,\n"
+		"white where it slept.  A change of color along a row is a migration.\n"
+		"\n"
+		"Examples:\n"
+		"  schedplot tasks trace.dat                        trace-tasks.png\n"
+		"  schedplot tasks --target 'stress*' --sort start trace.dat\n"
+		"  schedplot tasks --min 2 --max 2.01 trace.dat -o zoom.svg\n"
+		"                                   hover a run in a browser to name it\n"
+		"\n",
+		.opts = tasks_options,
+		.parse = tasks_parse,
+	},
 	.rows = true,
 	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
 	.data_size = sizeof(struct tasks_run),
-	.plan = tasks_plan,
-	.observe = tasks_observe,
-	.finish = tasks_finish,
+	SP_VIEW_HOOKS(tasks),
 	.draw = tasks_draw,
-	.release = tasks_release,
 };

@@ -18,51 +18,50 @@
 
 /* A subcommand: a view run by the view driver, or a function of its own. */
 struct sp_command {
-	const char *name;
 	const struct sp_view_desc *view;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
 	const struct sp_cmd_opts *opts;	/* fn's command line (a view's is in its desc) */
 };
 
 static const struct sp_command commands[] = {
-	{ "datagraph", &sp_view_datagraph, NULL,
-	  "draw every CPU over time, colored by the task running", NULL },
-	{ "running-waiting", &sp_view_running_waiting, NULL,
-	  "draw how many tasks run and how many wait, over time", NULL },
-	{ "overview", &sp_view_overview, NULL,
-	  "the datagraph and running-waiting on one time axis", NULL },
-	{ "latency", &sp_view_latency, NULL,
-	  "the whole distribution of how long tasks waited for a CPU", NULL },
-	{ "tasks", &sp_view_tasks, NULL,
-	  "draw every busy task over time, colored by the CPU it ran on", NULL },
-	{ "explain", &sp_view_explain, NULL,
-	  "the worst scheduler decisions, each drawn and said in words", NULL },
-	{ "stats", &sp_view_stats, NULL, "print the numbers behind the pictures (text or JSON)",
-	  NULL },
-	{ "compare", NULL, sp_cmd_compare,
-	  "did a change make a difference? two groups of runs, tested", NULL },
-	{ "runs", &sp_view_runs, NULL, "every run of every task, one line each (CSV or JSON)",
-	  NULL },
-	{ "export", NULL, sp_cmd_export, "the traces as a SQLite database, for your own queries",
-	  &sp_cmd_export_opts },
-	{ "record", NULL, sp_cmd_record,
-	  "record a trace of the scheduler and the CPU topology (root)", &sp_cmd_record_opts },
+	{ .view = &sp_view_datagraph },
+	{ .view = &sp_view_running_waiting },
+	{ .view = &sp_view_overview },
+	{ .view = &sp_view_latency },
+	{ .view = &sp_view_tasks },
+	{ .view = &sp_view_explain },
+	{ .view = &sp_view_stats },
+	{ .fn = sp_cmd_compare, .opts = &sp_cmd_compare_opts },
+	{ .view = &sp_view_runs },
+	{ .fn = sp_cmd_export, .opts = &sp_cmd_export_opts },
+	{ .fn = sp_cmd_record, .opts = &sp_cmd_record_opts },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* The command's name, summary and options. */
+static const struct sp_cmd_opts *command_line(const struct sp_command *cmd)
+{
+	return cmd->view ? &cmd->view->cmd : cmd->opts;
+}
+
+static const struct sp_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(name, command_line(&commands[i])->name))
+			return &commands[i];
+	return NULL;
+}
 
 /* Every command's options, for "does not apply" (sp_opts_set_all()). */
 static const struct sp_cmd_opts *const *all_opts(void)
 {
 	static const struct sp_cmd_opts *all[NR_COMMANDS + 1];
-	size_t i, n = 0;
+	size_t i;
 
 	if (!all[0])
 		for (i = 0; i < NR_COMMANDS; i++)
-			if (commands[i].view || commands[i].opts)
-				all[n++] = commands[i].view ? commands[i].view->opts :
-					   commands[i].opts;
+			all[i] = command_line(&commands[i]);
 	return all;
 }
 
@@ -79,7 +78,7 @@ static int run_expanded(const struct sp_command *cmd, int argc, char **argv)
 	char **orig = argv;
 	int ret;
 
-	ret = sp_viewfile_expand(cmd->name, &argc, &argv);
+	ret = sp_viewfile_expand(command_line(cmd)->name, &argc, &argv);
 	if (ret)
 		return ret;
 	ret = run_command(cmd, argc, argv);
@@ -97,7 +96,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Commands:\n", f);
 	for (i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "  %-17s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-17s %s\n", command_line(&commands[i])->name,
+			command_line(&commands[i])->summary);
 	fputs("\n"
 	      "Examples:\n"
 	      "  schedplot datagraph trace.dat -o cores.png       every CPU over time\n"
@@ -151,8 +151,8 @@ static void version(void)
 
 int main(int argc, char **argv)
 {
+	const struct sp_command *cmd;
 	const char *name;
-	size_t i;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -174,17 +174,17 @@ int main(int argc, char **argv)
 		name = argv[2];
 		argv = help_argv;
 		argc = 2;
-		for (i = 0; i < NR_COMMANDS; i++)
-			if (!strcmp(name, commands[i].name))
-				return run_command(&commands[i], argc, argv);
+		cmd = find_command(name);
+		if (cmd)
+			return run_command(cmd, argc, argv);
 		return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
 	}
 	if (!strcmp(name, "help")) {
 		usage(stdout);
 		return SP_EXIT_OK;
 	}
-	for (i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(name, commands[i].name))
-			return run_expanded(&commands[i], argc - 1, argv + 1);
+	cmd = find_command(name);
+	if (cmd)
+		return run_expanded(cmd, argc - 1, argv + 1);
 	return sp_cli_usage(NULL, "'%s' is not a schedplot command", name);
 }

@@ -342,8 +342,10 @@ int sp_cmd_record(int argc, char **argv);
 int sp_cmd_compare(int argc, char **argv);
 int sp_cmd_export(int argc, char **argv);
 
-extern const struct sp_cmd_opts sp_cmd_export_opts;
+/* Their command lines. */
 extern const struct sp_cmd_opts sp_cmd_record_opts;
+extern const struct sp_cmd_opts sp_cmd_compare_opts;
+extern const struct sp_cmd_opts sp_cmd_export_opts;
 
 /* A CSV output (--csv): an atomic output, or standard output. */
 struct sp_cli_csv {

@@ -6,7 +6,7 @@
  * The view driver: every view command (datagraph, running-waiting,
  * overview, ...) is one struct sp_view_desc, run by sp_view_main():
  *
- *	parse		the options desc->opts describes (sp_view_opts_parse())
+ *	parse		the options desc->cmd describes (sp_view_opts_parse())
  *	open		the trace (its span; the model is built by the pass)
  *	start		with --min-at, the time of the event's first record, read
  *			with the trace's own reader (sp_view_opts_min_at())
@@ -113,8 +113,8 @@ struct sp_view_size {
 #define SP_VIEW_TIME_VEC_WIDTH	720
 
 struct sp_view_desc {
-	const struct sp_cmd_opts *opts;	/* its command line (and its name); its parse hook
-					 * gets the run as ctx->own */
+	struct sp_cmd_opts cmd;		/* its name and command line; its parse hook gets
+					 * the run as ctx->own */
 	int max_traces;			/* input traces taken; 0: one ("one trace file at a
 					 * time") */
 	bool rows;			/* one row per CPU drawn: plan rows (--cpu-order) */
@@ -149,6 +149,15 @@ struct sp_view_desc {
 	/* written besides the image; NULL: nothing */
 	const struct sp_view_extra *extra;
 };
+
+/*
+ * The hooks every view has, named after it as the kernel's
+ * DEFINE_SHOW_ATTRIBUTE() names a file's operations: PREFIX_plan,
+ * PREFIX_observe, PREFIX_finish and PREFIX_release.
+ */
+#define SP_VIEW_HOOKS(prefix)						\
+	.plan = prefix##_plan, .observe = prefix##_observe,		\
+	.finish = prefix##_finish, .release = prefix##_release
 
 /* The views, one description each. */
 extern const struct sp_view_desc sp_view_datagraph;

@@ -83,6 +83,7 @@ struct sp_opt {
 /* A command's command line. */
 struct sp_cmd_opts {
 	const char *name;		/* the subcommand */
+	const char *summary;		/* what it does, in one line of schedplot --help */
 	const char *usage;		/* --help before the options: synopsis, description,
 					 * examples (ends with a blank line) */
 	const char *footer;		/* --help after the options; NULL: "See
