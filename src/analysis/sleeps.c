@@ -401,12 +401,27 @@ int sp_sleeps_request(struct sp_sleeps *sl, struct sp_reader *r, struct sp_error
 	if (sl->req[SP_SLEEP_STACK] < 0 && sl->req[SP_SLEEP_REASON] < 0)
 		return 0;
 	sl->reader = r;
-	/* without symbols, stacks name nothing and callers are addresses */
-	ret = sp_reader_load_functions(r, err);
-	if (ret == -ENOMEM)
-		return ret;
-	sp_error_clear(err);
 	return 0;
+}
+
+/*
+ * The function @addr lies in.  The symbols load at the first record that
+ * needs them: every trace-cmd file has the kernel_stack format, few have
+ * its records, and parsing a kernel's symbols costs more than the pass
+ * over a million events.  Without symbols, stacks name nothing and
+ * callers are addresses.
+ */
+static const char *function_at(struct sp_sleeps *sl, uint64_t addr)
+{
+	if (!sl->functions_tried) {
+		struct sp_error err = { 0 };
+
+		sl->functions_tried = true;
+		if (sp_reader_load_functions(sl->reader, &err) == -ENOMEM)
+			sl->error = -ENOMEM;
+		sp_error_clear(&err);
+	}
+	return sp_reader_function(sl->reader, addr);
 }
 
 /* A record asked for by sp_sleeps_request(): the place it names, if any. */
@@ -421,11 +436,11 @@ static void obs_extra(void *data, const struct sp_event *ev)
 		size_t n = a->nr < STACK_MAX ? a->nr : STACK_MAX;
 
 		for (size_t i = 0; i < n; i++)
-			names[i] = sp_reader_function(sl->reader, a->addr[i]);
+			names[i] = function_at(sl, a->addr[i]);
 		sp_sleeps_place_seen(sl, SP_SLEEP_STACK, ev->common_pid, ev->cpu, ev->ts_ns,
 				     sp_sleep_place_of_stack(names, n));
 	} else if (ev->extra == sl->req[SP_SLEEP_REASON]) {
-		const char *name = sp_reader_function(sl->reader, ev->values[1].u64);
+		const char *name = function_at(sl, ev->values[1].u64);
 
 		if (!name) {
 			snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)ev->values[1].u64);
@@ -445,13 +460,15 @@ static void obs_reset(void *data)
 {
 	struct sp_sleeps *sl = data;
 	struct sp_scope scope = sl->scope;
-	const struct sp_reader *reader = sl->reader;
+	struct sp_reader *reader = sl->reader;
+	bool functions_tried = sl->functions_tried;
 	int req[SP_SLEEP_NR_SOURCES];
 
 	memcpy(req, sl->req, sizeof(req));
 	sp_sleeps_release(sl);
 	sp_sleeps_init(sl, &scope);
 	sl->reader = reader;
+	sl->functions_tried = functions_tried;
 	memcpy(sl->req, req, sizeof(req));
 }
 

@@ -85,7 +85,8 @@ struct sp_sleeps {
 	struct sp_pidtab last;		/* struct sp_sleep_last by pid */
 	uint32_t *place_hash;		/* open addressing over places: index + 1, 0 free */
 	size_t alloc_place_hash;
-	const struct sp_reader *reader;	/* names addresses; NULL: no records asked for */
+	struct sp_reader *reader;	/* names addresses; NULL: no records asked for */
+	bool functions_tried;		/* the reader's symbols were asked for */
 	int req[SP_SLEEP_NR_SOURCES];	/* the reader's requests, -1: none */
 };
 
@@ -147,9 +148,9 @@ void sp_sleeps_observer(struct sp_sleeps *sl, struct sp_model_observer *obs);
  * @err: filled in on failure
  *
  * Asks for ftrace:kernel_stack and sched:sched_blocked_reason, where the
- * trace has them in a layout read here, and loads the kernel symbols the
- * trace saved.  A trace with neither is no error: its sleeps have no
- * places.
+ * trace has them in a layout read here; the kernel symbols the trace
+ * saved load at the first such record.  A trace with neither is no error:
+ * its sleeps have no places.
  *
  * Return: 0, or -ENOMEM.
  */
