@@ -47,7 +47,7 @@ const char *sp_cmp_check_title(enum sp_cmp_check_kind kind)
 }
 
 /* A check's line, grown piece by piece; truncated past its end. */
-static void add(struct sp_cmp_check *ck, const char *fmt, ...)
+static void check_append(struct sp_cmp_check *ck, const char *fmt, ...)
 {
 	size_t len = strlen(ck->text);
 	va_list ap;
@@ -57,13 +57,6 @@ static void add(struct sp_cmp_check *ck, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ck->text + len, sizeof(ck->text) - len, fmt, ap);
 	va_end(ap);
-}
-
-static const char *base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
 }
 
 /* A per-run count: "t2-1.dat 26, t2-4.dat 18 (2 runs of 10)" */
@@ -83,8 +76,8 @@ static bool runs_with(const struct sp_cmp *c, struct sp_cmp_check *ck,
 		}
 	if (!nr)
 		return false;
-	add(ck, "%llu %s in %d run%s of %d:", (unsigned long long)sum, what, nr,
-	    nr == 1 ? "" : "s", total);
+	check_append(ck, "%llu %s in %d run%s of %d:", (unsigned long long)sum, what, nr,
+		     nr == 1 ? "" : "s", total);
 	for (i = 0; i < 2; i++)
 		for (r = 0; r < c->g[i].nr_runs; r++) {
 			const struct sp_cmp_run *run = &c->g[i].runs[r];
@@ -93,11 +86,11 @@ static bool runs_with(const struct sp_cmp *c, struct sp_cmp_check *ck,
 			if (!n)
 				continue;
 			if (shown++ == 6) {
-				add(ck, " ...");
+				check_append(ck, " ...");
 				return true;
 			}
-			add(ck, "%s %s %llu", shown > 1 ? "," : "", base(run->file),
-			    (unsigned long long)n);
+			check_append(ck, "%s %s %llu", shown > 1 ? "," : "",
+				     sp_cli_base_name(run->file), (unsigned long long)n);
 		}
 	return true;
 }
@@ -122,7 +115,8 @@ static uint64_t contradicted_of(const struct sp_cmp_run *r)
 	return r->contradicted_waits;
 }
 
-static struct sp_cmp_check *next(struct sp_cmp *c, enum sp_cmp_check_kind kind)
+/* The next check, blank, of @kind; it counts once c->nr_checks is increased. */
+static struct sp_cmp_check *check_begin(struct sp_cmp *c, enum sp_cmp_check_kind kind)
 {
 	struct sp_cmp_check *ck = &c->checks[c->nr_checks];
 
@@ -135,7 +129,7 @@ static void check_few_runs(struct sp_cmp *c)
 {
 	const struct sp_cmp_metric *cm = &c->metrics[0];
 	size_t na = cm->sum[0].nr, nb = cm->sum[1].nr, n = na < nb ? na : nb;
-	struct sp_cmp_check why = { 0 }, *ck = next(c, SP_CMP_CHECK_FEW_RUNS);
+	struct sp_cmp_check why = { 0 }, *ck = check_begin(c, SP_CMP_CHECK_FEW_RUNS);
 	const char *unit = c->o.values ? "values" : "runs";
 	double min_p;
 
@@ -143,24 +137,24 @@ static void check_few_runs(struct sp_cmp *c)
 		return;
 	min_p = sp_mannwhitney_min_p(na, nb);
 	if (min_p > c->o.alpha)
-		add(&why, "; p cannot go below %.3g, so no difference can be shown at %g", min_p,
-		    c->o.alpha);
+		check_append(&why, "; p cannot go below %.3g, so no difference can be shown at %g",
+			     min_p, c->o.alpha);
 	if (n < 6)
-		add(&why, "; no 95%% interval of a median below 6 %s", unit);
+		check_append(&why, "; no 95%% interval of a median below 6 %s", unit);
 	if (!c->o.values && c->has_shift && (c->g[0].nr_runs < SP_SHIFT_MIN_RUNS ||
 					     c->g[1].nr_runs < SP_SHIFT_MIN_RUNS))
-		add(&why, "; no interval of the shift function below %d runs a group",
-		    SP_SHIFT_MIN_RUNS);
+		check_append(&why, "; no interval of the shift function below %d runs a group",
+			     SP_SHIFT_MIN_RUNS);
 	if (!*why.text)
 		return;
-	add(ck, "%zu and %zu %s: %s", na, nb, unit, why.text + 2);
+	check_append(ck, "%zu and %zu %s: %s", na, nb, unit, why.text + 2);
 	c->nr_checks++;
 }
 
 static void check_cv(struct sp_cmp *c)
 {
 	const struct sp_cmp_metric *cm = &c->metrics[0];
-	struct sp_cmp_check *ck = next(c, SP_CMP_CHECK_CV);
+	struct sp_cmp_check *ck = check_begin(c, SP_CMP_CHECK_CV);
 	bool any = false;
 
 	for (int i = 0; i < 2; i++) {
@@ -168,14 +162,14 @@ static void check_cv(struct sp_cmp *c)
 
 		if (!cm->sum[i].nr || !(fabs(cv) > SP_CMP_MAX_CV))
 			continue;
-		add(ck, "%s%s's %s varies by CV %.1f%%", any ? ", " : "", c->g[i].name,
-		    cm->desc->name, 100 * fabs(cv));
+		check_append(ck, "%s%s's %s varies by CV %.1f%%", any ? ", " : "", c->g[i].name,
+			     cm->desc->name, 100 * fabs(cv));
 		any = true;
 	}
 	if (!any)
 		return;
-	add(ck, " (above %.0f%%: the runs are not repeatable; quiet and pin the machine, "
-	    "run longer)", 100 * SP_CMP_MAX_CV);
+	check_append(ck, " (above %.0f%%: the runs are not repeatable; quiet and pin the machine, "
+		     "run longer)", 100 * SP_CMP_MAX_CV);
 	c->nr_checks++;
 }
 
@@ -192,13 +186,13 @@ static void format_time(char *buf, size_t len, uint64_t ns)
 
 static void check_warmup(struct sp_cmp *c)
 {
-	struct sp_cmp_check *ck = next(c, SP_CMP_CHECK_WARMUP);
+	struct sp_cmp_check *ck = check_begin(c, SP_CMP_CHECK_WARMUP);
 	int i, r, nr = 0, total = 0, shown = 0;
 	char at[32], of[32];
 
 	if (c->o.skip_warmup == SP_CMP_SKIP_TIME) {
 		format_time(at, sizeof(at), c->o.skip_ns);
-		add(ck, "every run counted from %s into it on (--skip-warmup)", at);
+		check_append(ck, "every run counted from %s into it on (--skip-warmup)", at);
 		c->nr_checks++;
 		return;
 	}
@@ -209,8 +203,8 @@ static void check_warmup(struct sp_cmp *c)
 		}
 	if (!nr)
 		return;
-	add(ck, "%d run%s of %d settle%s only after a warm-up (MSER over %d windows):", nr,
-	    nr == 1 ? "" : "s", total, nr == 1 ? "s" : "", SP_WARMUP_WINDOWS);
+	check_append(ck, "%d run%s of %d settle%s only after a warm-up (MSER over %d windows):", nr,
+		     nr == 1 ? "" : "s", total, nr == 1 ? "s" : "", SP_WARMUP_WINDOWS);
 	for (i = 0; i < 2; i++)
 		for (r = 0; r < c->g[i].nr_runs; r++) {
 			const struct sp_cmp_run *run = &c->g[i].runs[r];
@@ -218,17 +212,18 @@ static void check_warmup(struct sp_cmp *c)
 			if (!run->warmup_ns)
 				continue;
 			if (shown++ == 6) {
-				add(ck, " ...");
+				check_append(ck, " ...");
 				break;
 			}
 			format_time(at, sizeof(at), run->warmup_ns);
 			format_time(of, sizeof(of), run->window_ns);
-			add(ck, "%s %s %s of %s (%s)", shown > 1 ? "," : "", base(run->file), at, of,
-			    sp_warmup_series_name(run->warmup_by));
+			check_append(ck, "%s %s %s of %s (%s)", shown > 1 ? "," : "",
+				     sp_cli_base_name(run->file), at, of,
+				     sp_warmup_series_name(run->warmup_by));
 		}
-	add(ck, c->o.skip_warmup == SP_CMP_SKIP_AUTO ?
-	    "; each is counted from there on (--skip-warmup auto)" :
-	    "; --skip-warmup auto compares the steady state only");
+	check_append(ck, c->o.skip_warmup == SP_CMP_SKIP_AUTO ?
+		     "; each is counted from there on (--skip-warmup auto)" :
+		     "; --skip-warmup auto compares the steady state only");
 	c->nr_checks++;
 }
 
@@ -368,24 +363,25 @@ static void noise_name(struct sp_cmp_check *ck, const struct noise_candidate *cd
 	char slow[32], fast[32];
 
 	if (cd->kind == NOISE_FREQ) {
-		add(ck, " a frequency spread of %.0f%% against %.0f%% (the time-weighted standard "
-		    "deviation of the frequency on the targets' CPUs over its mean", 100 * cd->slow,
-		    100 * cd->fast);
+		check_append(ck, " a frequency spread of %.0f%% against %.0f%% (the time-weighted "
+			     "standard deviation of the frequency on the targets' CPUs over its "
+			     "mean", 100 * cd->slow, 100 * cd->fast);
 	} else {
 		format_time(slow, sizeof(slow), (uint64_t)cd->slow);
 		format_time(fast, sizeof(fast), (uint64_t)cd->fast);
 		if (cd->fast > 0 && cd->slow / cd->fast >= 100)
-			add(ck, " over 100x the %s%s time", kind_words[cd->kind], cd->name);
+			check_append(ck, " over 100x the %s%s time", kind_words[cd->kind],
+				     cd->name);
 		else if (cd->fast > 0)
-			add(ck, " %.*fx the %s%s time", cd->slow / cd->fast < 10 ? 1 : 0,
-			    cd->slow / cd->fast, kind_words[cd->kind], cd->name);
+			check_append(ck, " %.*fx the %s%s time", cd->slow / cd->fast < 10 ? 1 : 0,
+				     cd->slow / cd->fast, kind_words[cd->kind], cd->name);
 		else
-			add(ck, " all the %s%s time", kind_words[cd->kind], cd->name);
+			check_append(ck, " all the %s%s time", kind_words[cd->kind], cd->name);
 		if (cd->cpu >= 0)
-			add(ck, " on CPU %d", cd->cpu);
-		add(ck, " (%s against %s a run", slow, cd->fast > 0 ? fast : "none");
+			check_append(ck, " on CPU %d", cd->cpu);
+		check_append(ck, " (%s against %s a run", slow, cd->fast > 0 ? fast : "none");
 	}
-	add(ck, ", Spearman %.2f with the duration, p %.2g", cd->rho, cd->p);
+	check_append(ck, ", Spearman %.2f with the duration, p %.2g", cd->rho, cd->p);
 }
 
 /*
@@ -457,14 +453,15 @@ static void noise_group(struct sp_cmp *c, int g, struct sp_cmp_check *ck)
 	}
 	if (!nr_best || sp_hochberg_adjust(pv, nr, 0.05, alpha, sig))
 		goto out;
-	add(ck, "%sin %s the slow half of the runs against the fast half had", *ck->text ? "; " :
-	    "", grp->name);
+	check_append(ck, "%sin %s the slow half of the runs against the fast half had",
+		     *ck->text ? "; " : "", grp->name);
 	for (size_t b = 0; b < nr_best; b++) {
-		add(ck, "%s", b ? "," : "");
+		check_append(ck, "%s", b ? "," : "");
 		noise_name(ck, &cand[best[b]]);
-		add(ck, "%s)", sig[best[b]] ? ", significant" : "");
+		check_append(ck, "%s)", sig[best[b]] ? ", significant" : "");
 	}
-	add(ck, " (Hochberg over %zu source%s and CPU%s)", nr, nr == 1 ? "" : "s", nr == 1 ? "" : "s");
+	check_append(ck, " (Hochberg over %zu source%s and CPU%s)", nr, nr == 1 ? "" : "s",
+		     nr == 1 ? "" : "s");
 out:
 	free(dur);
 	free(v);
@@ -501,19 +498,20 @@ static void noise_runs(struct sp_cmp *c, struct sp_cmp_check *ck)
 			if (!top || !(dur > 0) || (double)top->ns < 0.05 * dur)
 				continue;
 			if (shown++ == 6) {
-				add(ck, " ...");
+				check_append(ck, " ...");
 				return;
 			}
 			format_time(t, sizeof(t), top->ns);
-			add(ck, "%s%s: %s%s %s on CPU %d (%.0f%% of its duration)",
-			    shown > 1 ? ", " : "", base(run->file), kind_words[top->kind], top->name,
-			    t, top->cpu, 100 * (double)top->ns / dur);
+			check_append(ck, "%s%s: %s%s %s on CPU %d (%.0f%% of its duration)",
+				     shown > 1 ? ", " : "", sp_cli_base_name(run->file),
+				     kind_words[top->kind], top->name, t, top->cpu,
+				     100 * (double)top->ns / dur);
 		}
 }
 
 static void check_noise(struct sp_cmp *c)
 {
-	struct sp_cmp_check *ck = next(c, SP_CMP_CHECK_NOISE);
+	struct sp_cmp_check *ck = check_begin(c, SP_CMP_CHECK_NOISE);
 
 	if (!sp_view_opts_has_targets(&c->o.shared))
 		return;
@@ -535,25 +533,28 @@ void sp_cmp_checks(struct sp_cmp *c)
 		for (int i = 0; i < 2; i++)
 			for (int r = 0; r < c->g[i].nr_runs; r++)
 				exact &= c->g[i].runs[r].lost_exact;
-		ck = next(c, SP_CMP_CHECK_LOST);
+		ck = check_begin(c, SP_CMP_CHECK_LOST);
 		if (runs_with(c, ck, lost_of, exact ? "events lost" : "or more events lost")) {
-			add(ck, " (ring buffer overruns: what happened then is missing)");
+			check_append(ck, " (ring buffer overruns: what happened then is missing)");
 			c->nr_checks++;
 		}
-		ck = next(c, SP_CMP_CHECK_REPAIRS);
+		ck = check_begin(c, SP_CMP_CHECK_REPAIRS);
 		if (runs_with(c, ck, repairs_of, "repairs")) {
-			add(ck, " (missed switches rebuilt; schedplot stats -v lists them)");
+			check_append(ck, " (missed switches rebuilt; schedplot stats -v lists "
+				     "them)");
 			c->nr_checks++;
 		}
-		ck = next(c, SP_CMP_CHECK_CENSORED);
+		ck = check_begin(c, SP_CMP_CHECK_CENSORED);
 		if (runs_with(c, ck, censored_of, "waits open at the end")) {
-			add(ck, " (censored: no latency, the longest waits may be missing)");
+			check_append(ck, " (censored: no latency, the longest waits may be "
+				     "missing)");
 			c->nr_checks++;
 		}
-		ck = next(c, SP_CMP_CHECK_CONTRADICTED);
+		ck = check_begin(c, SP_CMP_CHECK_CONTRADICTED);
 		if (runs_with(c, ck, contradicted_of, "waits contradicted")) {
-			add(ck, " (the CPU the task waited for ran its idle task meanwhile: records "
-			    "lost or out of order; schedplot stats lists the longest)");
+			check_append(ck, " (the CPU the task waited for ran its idle task "
+				     "meanwhile: records lost or out of order; schedplot stats "
+				     "lists the longest)");
 			c->nr_checks++;
 		}
 		check_warmup(c);
