@@ -534,6 +534,7 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	static const char *const special[] = { "idle", "no data", "other tasks" };
 	struct build b = { .dg = dg, .o = o, .m = m };
 	uint32_t *remap = NULL;
+	const char *group;
 	size_t nr_pids = 0, i, n;
 	unsigned int r;
 	int ret = -ENOMEM;
@@ -641,22 +642,17 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 	}
 	switch (dg->color_by) {
 	case SP_COLOR_BY_COMMAND:
-		dg->legend_title = "command (most CPU time first)";
-		if (dg->auto_threads) {
-			snprintf(dg->auto_buf, sizeof(dg->auto_buf),
-				 "command: %zu threads are too many to tell apart "
-				 "(--color-by pid to try)", dg->auto_threads);
-			dg->legend_title = dg->auto_buf;
-		}
-		break;
 	case SP_COLOR_BY_PROCESS:
-		dg->legend_title = "process, named by its leader (most CPU time first)";
-		if (dg->auto_threads) {
+		group = dg->color_by == SP_COLOR_BY_COMMAND ? "command" :
+							      "process, named by its leader";
+		if (dg->auto_threads)
 			snprintf(dg->auto_buf, sizeof(dg->auto_buf),
-				 "process, named by its leader: %zu threads are too many to tell "
-				 "apart (--color-by pid to try)", dg->auto_threads);
-			dg->legend_title = dg->auto_buf;
-		}
+				 "%s: %zu threads are too many to tell apart (--color-by pid to try)",
+				 group, dg->auto_threads);
+		else
+			snprintf(dg->auto_buf, sizeof(dg->auto_buf), "%s (most CPU time first)",
+				 group);
+		dg->legend_title = dg->auto_buf;
 		break;
 	case SP_COLOR_BY_FIELD:
 		snprintf(dg->auto_buf, sizeof(dg->auto_buf), "%s%s", o->field_title,

@@ -136,7 +136,7 @@ struct sp_datagraph {
 	struct sp_legend_entry *entries;	/* for sp_datagraph_legend() */
 	const char *legend_title;
 	const struct sp_dg_power *power;	/* or NULL */
-	char title_buf[160];		/* legend_title with the power layers' */
+	char title_buf[256];		/* legend_title with the power layers', both whole */
 	size_t auto_threads;		/* threads that made color_by_auto choose color_by */
 	char auto_buf[128];
 	const struct sp_fieldkey *field;	/* SP_COLOR_BY_FIELD */
