@@ -36,6 +36,14 @@ void sp_figure_background(cairo_t *cr, const struct sp_theme *theme)
 	cairo_restore(cr);
 }
 
+void sp_figure_frame_draw(cairo_t *cr, const struct sp_theme *theme,
+			  const struct sp_rect *title_area, const char *title)
+{
+	sp_figure_background(cr, theme);
+	if (title_area->w > 0 && sp_figure_has_title(title))
+		sp_figure_title_draw(cr, theme, title_area, title);
+}
+
 bool sp_figure_has_title(const char *title)
 {
 	return title && title[0];
@@ -156,6 +164,16 @@ int sp_figure_time_ticks(struct sp_time_ticks *t, cairo_t *cr, const struct sp_t
 	ret = sp_time_ticks_fit(t, cr, plot_w, t0_ns, t1_ns, origin_ns);
 	cairo_restore(cr);
 	return ret;
+}
+
+void sp_figure_time_axis_draw(cairo_t *cr, const struct sp_theme *theme,
+			      const struct sp_rect *plot, uint64_t t0_ns, uint64_t t1_ns,
+			      uint64_t origin_ns)
+{
+	struct sp_time_ticks ticks;
+
+	if (!sp_figure_time_ticks(&ticks, cr, theme, plot->w, t0_ns, t1_ns, origin_ns))
+		sp_axis_time_draw(cr, theme, plot, &ticks, t0_ns, t1_ns, false);
 }
 
 double sp_figure_legend_height(cairo_t *cr, const struct sp_theme *theme,

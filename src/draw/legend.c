@@ -132,6 +132,16 @@ double sp_legend_size(cairo_t *cr, const struct sp_theme *theme, const struct sp
 	return bh + entries_size(cr, theme, legend, place, avail);
 }
 
+void sp_legend_bar_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
+			  double size)
+{
+	double thick = (e->style ? e->style : 40) / 100.0;
+
+	cairo_rectangle(cr, x - size * 0.5, y - size * thick * 0.5, size, size * thick);
+	sp_render_set_color(cr, &e->color);
+	cairo_fill(cr);
+}
+
 void sp_legend_draw(cairo_t *cr, const struct sp_theme *theme, const struct sp_legend *legend,
 		    const struct sp_rect *area)
 {

@@ -57,8 +57,6 @@ static void migration_sample(cairo_t *cr, const struct sp_legend_entry *e, doubl
 			     double size);
 static void event_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
 			 double size);
-static void span_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
-			double size);
 
 /* The samples of migration lines: a class's dashes, or thick across sockets */
 #define SAMPLE_CROSS SP_MIG_NR_CLASSES
@@ -140,7 +138,7 @@ int sp_dg_marks_finish(struct sp_dg_marks *mk)
 	ret = mk->spans.nr_kinds ? sp_spans_finish(&mk->spans) : 0;
 	for (k = 0; k < mk->spans.nr_kinds && !ret; k++)
 		sampled(entry(mk, &sp_span_color[k], "%s: %zu", mk->spans.kinds[k].name,
-			      mk->spans.kinds[k].durs.nr), span_sample, k);
+			      mk->spans.kinds[k].durs.nr), sp_legend_bar_sample, 0);
 	return ret;
 }
 
@@ -467,15 +465,6 @@ static void event_sample(cairo_t *cr, const struct sp_legend_entry *e, double x,
 	sp_render_set_color(cr, &(struct sp_rgb){ 0.15, 0.15, 0.15 });
 	cairo_set_line_width(cr, 0.5);
 	cairo_stroke(cr);
-}
-
-/* A span's sample: its bar, as drawn along a row */
-static void span_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
-			double size)
-{
-	cairo_rectangle(cr, x - size * 0.5, y - size * 0.2, size, size * 0.4);
-	sp_render_set_color(cr, &e->color);
-	cairo_fill(cr);
 }
 
 static void draw_event(cairo_t *cr, const struct sp_theme *theme, const struct geom *g,

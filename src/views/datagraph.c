@@ -93,21 +93,16 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 	const struct sp_theme *theme = fig->theme;
 	const struct sp_layout *lay = &fig->layout;
 	struct sp_legend_entry buf[SP_DG_MARKS_LEGEND_BUF] = { 0 };
-	struct sp_time_ticks ticks;
 	struct sp_legend legend;
 
-	sp_figure_background(cr, theme);
-	if (lay->title.w > 0 && fig->title)
-		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
+	sp_figure_frame_draw(cr, theme, &lay->title, fig->title);
 	sp_datagraph_draw(cr, theme, &lay->plot, dg);
 	if (fig->marks)
 		sp_dg_marks_draw(cr, theme, &lay->plot, fig->marks);
 	sp_axis_frame_draw(cr, theme, &lay->plot);
 	sp_datagraph_rows_draw(cr, theme, &lay->plot, dg);
-	if (!sp_figure_time_ticks(&ticks, cr, theme, lay->plot.w, dg->tl->t0_ns, dg->tl->t1_ns,
-				  fig->origin_ns))
-		sp_axis_time_draw(cr, theme, &lay->plot, &ticks, dg->tl->t0_ns, dg->tl->t1_ns,
-				  false);
+	sp_figure_time_axis_draw(cr, theme, &lay->plot, dg->tl->t0_ns, dg->tl->t1_ns,
+				 fig->origin_ns);
 	if (fig->legend && lay->legend.w > 0) {
 		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);
 		sp_legend_draw(cr, theme, &legend, &lay->legend);

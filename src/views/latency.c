@@ -493,9 +493,7 @@ static int draw_time_map(cairo_t *cr, const struct sp_theme *theme,
 	if (ret)
 		return ret;
 
-	sp_figure_background(cr, theme);
-	if (sp_figure_has_title(fig->title))
-		sp_figure_title_draw(cr, theme, &lay.title, fig->title);
+	sp_figure_frame_draw(cr, theme, &lay.title, fig->title);
 	cairo_save(cr);
 	cairo_rectangle(cr, lay.plot.x, lay.plot.y, lay.plot.w, lay.plot.h);
 	cairo_clip(cr);
@@ -611,9 +609,7 @@ int sp_latency_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 	if (ret)
 		return ret;
 
-	sp_figure_background(cr, theme);
-	if (sp_figure_has_title(fig->title))
-		sp_figure_title_draw(cr, theme, &lay.title, fig->title);
+	sp_figure_frame_draw(cr, theme, &lay.title, fig->title);
 	if (fig->note) {
 		cairo_save(cr);
 		sp_render_font(cr, theme, theme->font_size, false);

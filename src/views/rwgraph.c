@@ -1132,9 +1132,7 @@ int sp_rwgraph_figure_draw(cairo_t *cr, const struct sp_theme *theme,
 				   fig->origin_ns);
 	if (ret)
 		return ret;
-	sp_figure_background(cr, theme);
-	if (sp_figure_has_title(fig->title))
-		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
+	sp_figure_frame_draw(cr, theme, &lay->title, fig->title);
 	ret = sp_rwgraph_draw_panels(cr, theme, &lay->plot, env, &xt, style, &top, &bottom);
 	if (ret)
 		return ret;

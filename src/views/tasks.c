@@ -112,6 +112,15 @@ static int cmp_pid_row(const void *x, const void *y)
 	return (a[0] > b[0]) - (a[0] < b[0]);
 }
 
+/* The row of a task, or -1 when it has none. */
+static int row_of_pid(const struct sp_tasks_chart *ch, int pid)
+{
+	int32_t key[2] = { pid, 0 };
+	const int32_t *hit = bsearch(key, ch->pid_rows, ch->nr_rows, sizeof(key), cmp_pid_row);
+
+	return hit ? hit[1] : -1;
+}
+
 /* The CPU colors: sockets numbered in the key's order, CPUs inside each. */
 static void cpu_colors(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 {
@@ -131,25 +140,6 @@ static void cpu_colors(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o)
 					     &ch->cpu_color[o->cpus[i]]);
 		index++;
 	}
-}
-
-/* The key: waiting, then the CPUs the rows ran on, in the key's order. */
-/* A span's sample: its bar, as drawn along a row */
-static void span_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
-			double size)
-{
-	cairo_rectangle(cr, x - size * 0.5, y - size * 0.2, size, size * 0.4);
-	sp_render_set_color(cr, &e->color);
-	cairo_fill(cr);
-}
-
-/* A long pole's sample: its bar, as drawn along the top of a row */
-static void pole_sample(cairo_t *cr, const struct sp_legend_entry *e, double x, double y,
-			double size)
-{
-	cairo_rectangle(cr, x - size * 0.5, y - size * 0.15, size, size * 0.3);
-	sp_render_set_color(cr, &e->color);
-	cairo_fill(cr);
 }
 
 /* Each row's long pole: what took most of its time other than its runs (sp_chain_long_pole()). */
@@ -174,6 +164,7 @@ static void poles_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o,
 	}
 }
 
+/* The key: waiting, then the CPUs the rows ran on, in the key's order. */
 static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o,
 		       const struct sp_model *m)
 {
@@ -202,13 +193,15 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o,
 		snprintf(ch->span_labels[k], sizeof(ch->span_labels[k]), "%s: %zu",
 			 ch->spans->kinds[k].name, ch->spans->kinds[k].durs.nr);
 		ch->entries[n].color = sp_span_color[k];
-		ch->entries[n].sample = span_sample;
+		ch->entries[n].sample = sp_legend_bar_sample;
 		ch->entries[n++].label = ch->span_labels[k];
 	}
 	poles_fill(ch, o, m);
 	if (ch->any_pole) {
 		ch->entries[n].color = pole_color;
-		ch->entries[n].sample = pole_sample;
+		/* thinner, as drawn along the top of a row */
+		ch->entries[n].sample = sp_legend_bar_sample;
+		ch->entries[n].style = 30;
 		ch->entries[n++].label = "long pole, named on its row";
 	}
 	ch->nr_more = 0;
@@ -340,11 +333,7 @@ static double edge(double x0, double w, unsigned int n, unsigned int i, bool sna
 
 static int task_row(const void *data, const struct sp_runlist_run *r)
 {
-	const struct sp_tasks_chart *ch = data;
-	int32_t key[2] = { r->pid, 0 };
-	const int32_t *hit = bsearch(key, ch->pid_rows, ch->nr_rows, sizeof(key), cmp_pid_row);
-
-	return hit ? hit[1] : -1;
+	return row_of_pid(data, r->pid);
 }
 
 static void task_label(const void *data, const struct sp_runlist_run *r, char *buf, size_t len)
@@ -470,16 +459,14 @@ static void draw_spans(cairo_t *cr, const struct sp_rect *plot, const struct sp_
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
 	for (size_t i = 0; i < sp->nr_pieces; i++) {
 		const struct sp_span_piece *p = &sp->pieces[i];
-		int32_t key[2] = { p->pid, 0 };
-		const int32_t *hit = bsearch(key, ch->pid_rows, ch->nr_rows, sizeof(key),
-					     cmp_pid_row);
+		int row = row_of_pid(ch, p->pid);
 		double x0, x1, y;
 
-		if (!hit)
+		if (row < 0)
 			continue;
 		x0 = time_x(plot, tl, p->t0_ns);
 		x1 = time_x(plot, tl, p->t1_ns);
-		y = plot->y + (hit[1] + 1) * row_h - row_h * 0.1 - (p->kind + 1) * (bar + edge_h);
+		y = plot->y + (row + 1) * row_h - row_h * 0.1 - (p->kind + 1) * (bar + edge_h);
 		sp_span_bar_draw(cr, x0, x1, y, bar, p->kind);
 	}
 }
@@ -530,23 +517,21 @@ static void draw_poles(cairo_t *cr, const struct sp_theme *theme, const struct s
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
 	for (size_t i = 0; i < chain->nr_pieces; i++) {
 		const struct sp_chain_piece *p = &chain->pieces[i];
-		int32_t key[2] = { p->pid, 0 };
-		const int32_t *hit = bsearch(key, ch->pid_rows, ch->nr_rows, sizeof(key),
-					     cmp_pid_row);
+		int row = row_of_pid(ch, p->pid);
 		double x0, x1, y;
 
-		if (!hit || ch->rows[hit[1]].pole != p->cause || p->t1_ns <= tl->t0_ns ||
+		if (row < 0 || ch->rows[row].pole != p->cause || p->t1_ns <= tl->t0_ns ||
 		    p->t0_ns >= tl->t1_ns)
 			continue;
 		x0 = time_x(plot, tl, p->t0_ns);
 		x1 = time_x(plot, tl, p->t1_ns);
 		if (x1 - x0 < 1)
 			x1 = x0 + 1;
-		if (x1 - x0 > longest[hit[1]][1] - longest[hit[1]][0]) {
-			longest[hit[1]][0] = x0;
-			longest[hit[1]][1] = x1;
+		if (x1 - x0 > longest[row][1] - longest[row][0]) {
+			longest[row][0] = x0;
+			longest[row][1] = x1;
 		}
-		y = plot->y + hit[1] * row_h + fmax(row_h * 0.08, 1);
+		y = plot->y + row * row_h + fmax(row_h * 0.08, 1);
 		if (image) {
 			/* whole pixels: a crisp bar */
 			x0 = floor(x0);
@@ -710,19 +695,14 @@ void sp_tasks_figure_draw(cairo_t *cr, const struct sp_tasks_figure *fig,
 	const struct sp_theme *theme = fig->theme;
 	const struct sp_layout *lay = &fig->layout;
 	const struct sp_taskline *tl = ch->tl;
-	struct sp_time_ticks ticks;
 	struct sp_legend legend;
 
-	sp_figure_background(cr, theme);
-	if (lay->title.w > 0 && fig->title)
-		sp_figure_title_draw(cr, theme, &lay->title, fig->title);
+	sp_figure_frame_draw(cr, theme, &lay->title, fig->title);
 	sp_tasks_draw(cr, theme, &lay->plot, ch);
 	sp_axis_frame_draw(cr, theme, &lay->plot);
 	if (ch->nr_rows)
 		rows_draw(cr, theme, &lay->plot, ch);
-	if (!sp_figure_time_ticks(&ticks, cr, theme, lay->plot.w, tl->t0_ns, tl->t1_ns,
-				  fig->origin_ns))
-		sp_axis_time_draw(cr, theme, &lay->plot, &ticks, tl->t0_ns, tl->t1_ns, false);
+	sp_figure_time_axis_draw(cr, theme, &lay->plot, tl->t0_ns, tl->t1_ns, fig->origin_ns);
 	if (fig->legend && lay->legend.w > 0) {
 		chart_legend(ch, &legend);
 		sp_legend_draw(cr, theme, &legend, &lay->legend);

@@ -40,6 +40,16 @@ struct _cairo *sp_figure_scratch(void);
 void sp_figure_background(struct _cairo *cr, const struct sp_theme *theme);
 
 /**
+ * sp_figure_frame_draw - the background, then the title when the figure has one
+ * @cr: cairo context
+ * @theme: the theme
+ * @title_area: the title rectangle (sp_layout.title; of no width: no title)
+ * @title: the title, NULL or "" for none
+ */
+void sp_figure_frame_draw(struct _cairo *cr, const struct sp_theme *theme,
+			  const struct sp_rect *title_area, const char *title);
+
+/**
  * sp_figure_has_title - whether a title is drawn at all
  * @title: the title, NULL or "" for none
  *
@@ -155,6 +165,21 @@ int sp_figure_relayout(struct sp_layout *lay, struct sp_layout_spec *spec, doubl
 int sp_figure_time_ticks(struct sp_time_ticks *t, struct _cairo *cr,
 			 const struct sp_theme *theme, double plot_w, uint64_t t0_ns,
 			 uint64_t t1_ns, uint64_t origin_ns);
+
+/**
+ * sp_figure_time_axis_draw - the time axis under a plot, when its ticks fit
+ * @cr: cairo context
+ * @theme: the theme
+ * @plot: the plot rectangle
+ * @t0_ns: the window drawn across the plot
+ * @t1_ns: ditto, > @t0_ns
+ * @origin_ns: labels count from here (0: absolute timestamps)
+ *
+ * As sp_figure_time_ticks() and sp_axis_time_draw(); nothing when no ticks fit.
+ */
+void sp_figure_time_axis_draw(struct _cairo *cr, const struct sp_theme *theme,
+			      const struct sp_rect *plot, uint64_t t0_ns, uint64_t t1_ns,
+			      uint64_t origin_ns);
 
 /**
  * sp_figure_legend_height - height of a legend under the plots, in lines at most

@@ -86,6 +86,18 @@ double sp_legend_size(struct _cairo *cr, const struct sp_theme *theme,
 		      const struct sp_legend *legend, enum sp_legend_place place, double avail);
 
 /**
+ * sp_legend_bar_sample - a legend entry's sample: a bar, as a row's spans are drawn
+ * @cr: cairo context
+ * @e: the entry: its color, and in @style the bar's thickness in hundredths
+ *     of the square's side (0: 40)
+ * @x: the square's center
+ * @y: the square's center
+ * @size: the square's side
+ */
+void sp_legend_bar_sample(struct _cairo *cr, const struct sp_legend_entry *e, double x, double y,
+			  double size);
+
+/**
  * sp_legend_draw - draw a legend in a rectangle
  * @cr: cairo context
  * @theme: the theme
