@@ -26,6 +26,7 @@
 #include "schedplot/analysis/losttime.h"
 #include "schedplot/base/alloc.h"
 #include "schedplot/model/model.h"
+#include "schedplot/trace/radix.h"
 
 /* Changes kept before the first sweep is tried, and at least between two. */
 #define SWEEP_EVERY	((size_t)1 << 14)
@@ -103,9 +104,10 @@ int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uin
 void sp_lost_time_release(struct sp_lost_time *lt)
 {
 	SP_FREE_AND_NULL(lt->changes);
+	SP_FREE_AND_NULL(lt->keys);
 	SP_FREE_AND_NULL(lt->open);
 	SP_FREE_AND_NULL(lt->swept);
-	lt->nr_changes = lt->alloc_changes = 0;
+	lt->nr_changes = lt->alloc_changes = lt->alloc_keys = 0;
 }
 
 /* Room for @n more changes.  Return: 0, or -ENOMEM (then @lt->error says so). */
@@ -213,13 +215,24 @@ static struct sp_lost_counts counts_of(const int n[LOST_NR])
 	return k;
 }
 
-static int by_time(const void *pa, const void *pb)
+/*
+ * The first @nr changes' indices in time order, or NULL when they are
+ * one change or none.  A radix sort: a comparison sort of the changes was
+ * most of what lost time cost.  Return: the order, or NULL with @lt->error
+ * set when there is no room (then they are summed as they are kept).
+ */
+static const struct sp_radix_key *in_time_order(struct sp_lost_time *lt, size_t nr)
 {
-	const struct sp_lost_change *a = pa, *b = pb;
-
-	if (a->ts_ns != b->ts_ns)
-		return a->ts_ns < b->ts_ns ? -1 : 1;
-	return 0;
+	if (nr < 2)
+		return NULL;
+	if (2 * nr > lt->alloc_keys &&
+	    sp_grow_array(&lt->keys, &lt->alloc_keys, 2 * nr, sizeof(*lt->keys))) {
+		lt->error = -ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < nr; i++)
+		lt->keys[i] = (struct sp_radix_key){ .ts = lt->changes[i].ts_ns, .item = (uint32_t)i };
+	return sp_radix_sort(lt->keys, lt->keys + nr, nr);
 }
 
 /*
@@ -231,6 +244,7 @@ static int by_time(const void *pa, const void *pb)
 static void sweep(struct sp_lost_time *lt, uint64_t upto)
 {
 	struct sp_lost_change *v = lt->changes;
+	const struct sp_radix_key *order;
 	size_t nr = 0, i;
 
 	for (i = 0; i < lt->nr_changes; i++) {
@@ -244,11 +258,12 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 			nr++;
 		}
 	}
-	qsort(v, nr, sizeof(*v), by_time);
+	order = in_time_order(lt, nr);
 	for (i = 0; i < nr; i++) {
+		const struct sp_lost_change *ch = &v[order ? order[i].item : i];
 		struct sp_lost_counts *all = &lt->all, was, now;
-		int *n = lt->swept[v[i].cpu].n;
-		uint64_t dur = v[i].ts_ns - lt->swept_ns;
+		int *n = lt->swept[ch->cpu].n;
+		uint64_t dur = ch->ts_ns - lt->swept_ns;
 
 		if (dur && all->idle > 0 && all->over > 0) {
 			lt->wall_ns += dur;
@@ -256,9 +271,9 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 			lt->per_thread_ns += dur * min_u64((uint64_t)all->idle,
 							   (uint64_t)all->waiting);
 		}
-		lt->swept_ns = v[i].ts_ns;
+		lt->swept_ns = ch->ts_ns;
 		was = counts_of(n);
-		n[v[i].what] += v[i].delta;
+		n[ch->what] += ch->delta;
 		now = counts_of(n);
 		all->idle += now.idle - was.idle;
 		all->over += now.over - was.over;

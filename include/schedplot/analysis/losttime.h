@@ -12,6 +12,7 @@ struct sp_model_observer;
 struct sp_lost_change;
 struct sp_lost_cpu;
 struct sp_lost_stretch;
+struct sp_radix_key;
 
 /*
  * Lost time as SchedViz measures it (doc/design.md "Lost time"): at each
@@ -53,6 +54,8 @@ struct sp_lost_time {
 	const struct sp_model *model;	/* asked how far the pass is complete; NULL: not */
 	struct sp_lost_change *changes;
 	size_t nr_changes, alloc_changes;
+	struct sp_radix_key *keys;	/* a sweep's order and the sort's room */
+	size_t alloc_keys;
 	size_t sweep_at;		/* changes kept when the next sweep is tried */
 	struct sp_lost_stretch *open;	/* nr_cpus entries */
 	/* the sweep so far: each CPU's counts, I, O and W, the last change's time */
