@@ -462,16 +462,19 @@ static void pass_release(struct trace_pass *p, struct noise_pass *np)
  * --target, what the noise is made of.
  */
 struct trace_load {
+	const struct sp_cmp_opts *o;
+	struct sp_cmp_run *r;		/* the trace's run */
+	struct sp_cmp_graphs *graphs;	/* the charts --view asks for; NULL: none */
 	struct trace_pass p;
 	struct noise_pass np;
 	bool again;		/* the second pass: --skip-warmup auto, from where it settled */
 };
 
 /* The view's data of the passes (driver.h): a load per trace, in sp_cmp_run_at()'s order. */
-struct cmp_load {
-	struct sp_cmp *c;
-	struct trace_load *traces;
-};
+static struct trace_load *load_of(const struct sp_view_run *run)
+{
+	return (struct trace_load *)run->data + run->trace_index;
+}
 
 /*
  * Before a pass over the open trace: the run's numbers from an offset
@@ -481,10 +484,9 @@ struct cmp_load {
  */
 static int load_prepare(struct sp_view_run *run)
 {
-	struct cmp_load *l = run->data;
-	struct trace_load *tl = &l->traces[run->trace_index];
-	const struct sp_cmp_opts *o = &l->c->o;
-	struct sp_cmp_run *r = sp_cmp_run_at(l->c, run->trace_index);
+	struct trace_load *tl = load_of(run);
+	const struct sp_cmp_opts *o = tl->o;
+	struct sp_cmp_run *r = tl->r;
 	struct trace_pass *p = &tl->p;
 	struct noise_pass *np = &tl->np;
 	struct sp_trace *t = &run->trace;
@@ -517,16 +519,15 @@ static int load_prepare(struct sp_view_run *run)
 			return SP_EXIT_FAILURE;
 		}
 	}
-	if (tl->again || !l->c->graphs.nr)
+	if (tl->again || !tl->graphs)
 		return SP_EXIT_OK;
-	return sp_cmp_graph_start(&l->c->graphs, run->trace_index, o, t);
+	return sp_cmp_graph_start(tl->graphs, run->trace_index, o, t);
 }
 
 static void load_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 {
-	struct cmp_load *l = run->data;
-	struct trace_load *tl = &l->traces[run->trace_index];
-	bool targets = sp_view_opts_has_targets(&l->c->o.shared);
+	struct trace_load *tl = load_of(run);
+	bool targets = sp_view_opts_has_targets(&tl->o->shared);
 	struct sp_model_observer obs = {
 		.steps = pass_steps,
 		.wait = pass_wait,
@@ -545,8 +546,8 @@ static void load_observe(struct sp_view_run *run, struct sp_view_pass *pass)
 	sp_pass_add(&pass->pass, &obs);
 	if (targets)
 		sp_pass_add(&pass->pass, &noise);
-	if (!tl->again && l->c->graphs.nr)
-		sp_cmp_graph_observe(&l->c->graphs, run->trace_index, &pass->pass);
+	if (!tl->again && tl->graphs)
+		sp_cmp_graph_observe(tl->graphs, run->trace_index, &pass->pass);
 }
 
 /* The numbers of run @r from the pass @p over @t, and @np's noise. */
@@ -626,10 +627,8 @@ static int run_numbers(const struct sp_cmp_opts *o, struct sp_cmp_run *r, struct
  */
 static int load_trace_done(struct sp_view_run *run)
 {
-	struct cmp_load *l = run->data;
-	struct trace_load *tl = &l->traces[run->trace_index];
-	const struct sp_cmp_opts *o = &l->c->o;
-	struct sp_cmp_run *r = sp_cmp_run_at(l->c, run->trace_index);
+	struct trace_load *tl = load_of(run);
+	struct sp_cmp_run *r = tl->r;
 	struct trace_pass *p = &tl->p;
 	int ret;
 
@@ -639,18 +638,18 @@ static int load_trace_done(struct sp_view_run *run)
 		r->has_warmup = p->has_wu;
 		r->warmup_ns = p->has_wu ? p->wu.end_ns : 0;
 		r->warmup_by = p->has_wu ? p->wu.by : 0;
-		if (l->c->graphs.nr) {
-			ret = sp_cmp_graph_finish(&l->c->graphs, run->trace_index, o, &run->trace);
+		if (tl->graphs) {
+			ret = sp_cmp_graph_finish(tl->graphs, run->trace_index, tl->o, &run->trace);
 			if (ret)
 				return ret;
 		}
-		if (o->skip_warmup == SP_CMP_SKIP_AUTO && r->warmup_ns) {
+		if (tl->o->skip_warmup == SP_CMP_SKIP_AUTO && r->warmup_ns) {
 			tl->again = true;
 			run->pass_again = true;
 			return SP_EXIT_OK;
 		}
 	}
-	ret = run_numbers(o, r, p, &tl->np, &run->trace);
+	ret = run_numbers(tl->o, r, p, &tl->np, &run->trace);
 	pass_release(p, &tl->np);
 	return ret;
 }
@@ -721,7 +720,7 @@ static int check_traces(struct sp_cmp *c, int nr, size_t nr_cols)
 int sp_cmp_load_traces(struct sp_cmp *c, size_t nr_cols)
 {
 	int i, nr = c->g[0].nr_runs + c->g[1].nr_runs, ret;
-	struct cmp_load l = { .c = c };
+	struct trace_load *loads;
 	struct sp_view_run *run;
 	char **files;
 
@@ -730,25 +729,29 @@ int sp_cmp_load_traces(struct sp_cmp *c, size_t nr_cols)
 		return ret;
 	/* the trace is large: off the stack */
 	run = calloc(1, sizeof(*run));
-	l.traces = calloc(nr, sizeof(*l.traces));
+	loads = calloc(nr, sizeof(*loads));
 	files = calloc(nr, sizeof(*files));
-	if (!run || !l.traces || !files) {
+	if (!run || !loads || !files) {
 		ret = sp_cli_fail(NULL, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < nr; i++)
-		files[i] = (char *)sp_cmp_run_at(c, i)->file;
+	for (i = 0; i < nr; i++) {
+		loads[i].o = &c->o;
+		loads[i].r = sp_cmp_run_at(c, i);
+		loads[i].graphs = c->graphs.nr ? &c->graphs : NULL;
+		files[i] = (char *)loads[i].r->file;
+	}
 	run->desc = &load_desc;
 	sp_view_opts_init(&run->opts, "compare");
 	run->opts.traces = files;
 	run->opts.nr_traces = nr;
-	run->data = &l;
+	run->data = loads;
 	ret = sp_view_traces(run);
 	sp_view_opts_release(&run->opts);
 out:
-	for (i = 0; l.traces && i < nr; i++)
-		pass_release(&l.traces[i].p, &l.traces[i].np);
-	free(l.traces);
+	for (i = 0; loads && i < nr; i++)
+		pass_release(&loads[i].p, &loads[i].np);
+	free(loads);
 	free(files);
 	free(run);
 	return ret;
