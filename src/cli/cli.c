@@ -558,19 +558,6 @@ int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
 	return SP_EXIT_OK;
 }
 
-int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_pass *pass,
-		const struct sp_model_filter *filter)
-{
-	int ret = sp_cli_open(t, path);
-
-	if (ret)
-		return ret;
-	ret = sp_cli_run(t, pass, filter);
-	if (ret)
-		sp_trace_close(t);
-	return ret;
-}
-
 const char *sp_cli_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -122,19 +122,6 @@ void sp_cli_note(const char *file, const char *fmt, ...) __attribute__((format(p
 	} while (0)
 
 /**
- * sp_cli_load - open @path and build its model, with progress on a terminal
- * @t: the trace
- * @path: the file
- * @pass: its consumers, see sp_trace_run() (may be NULL)
- * @filter: see sp_trace_run() (may be NULL)
- *
- * Prints the error on failure and closes @t.
- * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
- */
-int sp_cli_load(struct sp_trace *t, const char *path, const struct sp_pass *pass,
-		const struct sp_model_filter *filter);
-
-/**
  * sp_cli_open - open @path and read its span only (sp_trace_open())
  * @t: the trace
  * @path: the file
