@@ -246,6 +246,22 @@ static inline int32_t load_i32(const struct sp_raw_record *rec, const struct sp_
 }
 
 /*
+ * Where a __data_loc / __rel_loc field's data lies in a record: its 4-byte
+ * word holds length << 16 | offset, a __rel_loc's offset counted from the
+ * field's end.  The caller has checked that the word lies in the record.
+ */
+static void dynamic_loc(const struct sp_decoder *d, const struct sp_raw_record *rec,
+			const struct sp_field *f, uint64_t *off, uint64_t *n)
+{
+	uint64_t loc = sp_field_number(d->swap, (const char *)rec->data + f->offset, 4);
+
+	*off = loc & 0xffff;
+	*n = loc >> 16;
+	if (f->relative)
+		*off += f->offset + f->size;
+}
+
+/*
  * Fixed char[N] or __data_loc / __rel_loc strings, NUL-terminated: in the
  * record itself when the name ends there, else copied into @buf.
  */
@@ -254,27 +270,21 @@ read_str_slow(const struct sp_decoder *d, const struct sp_raw_record *rec,
 	      const struct sp_field *f, char *buf, size_t len)
 {
 	const char *data = rec->data;
-	long long off, n, i;
+	uint64_t off, n, i;
 
 	if (!f->size || (unsigned int)(f->offset + f->size) > rec->size)
 		return NULL;
 	if (f->dynamic) {
-		uint64_t loc;
-
 		if (f->size < 4)
 			return NULL;
-		loc = sp_field_number(d->swap, data + f->offset, 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (f->relative)
-			off += f->offset + f->size;
+		dynamic_loc(d, rec, f, &off, &n);
 	} else {
 		off = f->offset;
 		n = f->size;
 	}
-	if (off < 0 || n < 0 || off + n > rec->size)
+	if (off > rec->size || n > rec->size - off)
 		return NULL;
-	if (n > (long long)len - 1)
+	if (n > len - 1)
 		n = len - 1;
 	/* terminated inside the record (the usual char[16]): no copy needed */
 	if (n && !data[off + n - 1])
@@ -364,15 +374,9 @@ static const char *read_extra_str(const struct sp_decoder *d, const struct sp_ra
 	uint64_t off, n;
 
 	if (f->dynamic) {
-		uint64_t loc;
-
 		if ((unsigned int)(f->offset + f->size) > rec->size)
 			return NULL;
-		loc = sp_field_number(d->swap, data + f->offset, 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (f->relative)
-			off += f->offset + f->size;
+		dynamic_loc(d, rec, f, &off, &n);
 	} else {
 		off = f->offset;
 		n = xf->tail ? (rec->size > off ? rec->size - off : 0) : (uint64_t)f->size;
