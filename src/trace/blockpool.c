@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "schedplot/base/alloc.h"
 #include "schedplot/trace/blockpool.h"
 
 #define POOL_REGION	(32ul << 20)
@@ -22,11 +23,17 @@ struct pool_piece {
 	size_t size;
 };
 
+/* A region, as mapped. */
+struct pool_map {
+	char *addr;
+	size_t size;
+};
+
 struct sp_block_pool {
 	pthread_mutex_t lock;
-	char **maps;			/* regions, as mapped */
-	size_t *map_sizes;
+	struct pool_map *maps;
 	size_t nr_maps;
+	size_t alloc_maps;
 	char *next;			/* free room in the newest region */
 	size_t room;
 	struct pool_piece *spare;	/* blocks given back */
@@ -35,25 +42,16 @@ struct sp_block_pool {
 /* A new region of at least @size bytes, aligned to a huge page. */
 static char *pool_map(struct sp_block_pool *bp, size_t size)
 {
-	size_t map_size = size + POOL_ALIGN, n = bp->nr_maps + 1;
-	char **maps;
-	size_t *sizes;
+	size_t map_size = size + POOL_ALIGN;
 	char *m;
 
-	maps = realloc(bp->maps, n * sizeof(*maps));
-	if (maps)
-		bp->maps = maps;
-	sizes = realloc(bp->map_sizes, n * sizeof(*sizes));
-	if (sizes)
-		bp->map_sizes = sizes;
-	if (!maps || !sizes)
+	if (sp_grow_array(&bp->maps, &bp->alloc_maps, bp->nr_maps + 1, sizeof(*bp->maps)))
 		return NULL;
 	m = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		 -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
-	bp->maps[bp->nr_maps] = m;
-	bp->map_sizes[bp->nr_maps++] = map_size;
+	bp->maps[bp->nr_maps++] = (struct pool_map){ m, map_size };
 	m = (char *)(((uintptr_t)m + POOL_ALIGN - 1) & ~(POOL_ALIGN - 1));
 #ifdef MADV_HUGEPAGE
 	madvise(m, size, MADV_HUGEPAGE);	/* a hint: without it, small pages */
@@ -121,9 +119,8 @@ void sp_block_pool_free(struct sp_block_pool *bp)
 	if (!bp)
 		return;
 	for (size_t i = 0; i < bp->nr_maps; i++)
-		munmap(bp->maps[i], bp->map_sizes[i]);
+		munmap(bp->maps[i].addr, bp->maps[i].size);
 	pthread_mutex_destroy(&bp->lock);
 	free(bp->maps);
-	free(bp->map_sizes);
 	free(bp);
 }
