@@ -29,18 +29,15 @@
 /* export's own options */
 struct export_own {
 	bool append;
-	bool idle;
 };
 
 static int export_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
 	struct export_own *own = ctx->own;
 
+	(void)opt;
 	(void)arg;
-	if (opt == 'a')
-		own->append = true;
-	else
-		own->idle = true;
+	own->append = true;
 	return 0;
 }
 
@@ -50,8 +47,7 @@ static const struct sp_opt export_options[] = {
 	{ "append", 'a', no_argument, NULL, "Output",
 	  "add the traces to the existing database FILE, one transaction each (a new FILE "
 	  "is made)" },
-	{ "idle", SP_VOPT_IDLE, no_argument, NULL, "Output",
-	  "also the runs of the idle task (pid 0)" },
+	SP_OPT_SHARED("idle"),
 	SP_OPT_WORDS("input", "a trace to export (repeatable; also as operands)"),
 	SP_OPT_WORDS("mark", "the records of EVENT (SYSTEM:EVENT) that pass FILTER (as trace-cmd "
 		     "report -F takes it) into the table marks, with FIELD's value as their text "
@@ -273,7 +269,7 @@ int sp_cmd_export(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
-	ret = open_db(&x, output, own.append, own.idle, &tf, &is_new);
+	ret = open_db(&x, output, own.append, o.idle, &tf, &is_new);
 	if (ret)
 		goto out;
 	for (i = 0; i < o.nr_traces && !ret; i++) {

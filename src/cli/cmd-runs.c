@@ -31,7 +31,6 @@ struct runs_out {
 	struct sp_tempfile tf;
 	bool to_file;			/* -o FILE */
 	bool json;
-	bool idle;
 	FILE *out;			/* where the lines go: @fp, or @spool for now */
 	FILE *spool;			/* see spool_begin(); NULL when not spooling */
 	bool spool_error;
@@ -115,7 +114,7 @@ static void on_run(void *data, const struct sp_run *run)
 	char waker[16];
 	size_t nr;
 
-	if (run->pid == 0 && !r->idle)
+	if (run->pid == 0 && !r->o->idle)
 		return;
 	if (!sp_scope_run(&o->scope, run))
 		return;
@@ -289,24 +288,12 @@ static int runs_parsed(struct sp_view_run *run)
 	return SP_EXIT_OK;
 }
 
-static int runs_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
-{
-	struct sp_view_run *run = ctx->own;
-	struct runs_out *r = run->data;
-
-	(void)opt;
-	(void)arg;
-	r->idle = true;
-	return 0;
-}
-
 static const struct sp_opt runs_options[] = {
 	SP_OPT_SHARED("input"),
 	SP_OPT_WORDS("output", "write to FILE (replaced whole, at the end; '-': standard output, "
 		     "the default)"),
 	SP_OPT_WORDS("json", "JSON lines instead of CSV"),
-	{ "idle", SP_VOPT_IDLE, no_argument, NULL, "Output",
-	  "also the runs of the idle task (pid 0)" },
+	SP_OPT_SHARED("idle"),
 	SP_OPT_WORDS("min", "runs that end after TIME from the trace start"),
 	SP_OPT_WORDS("max", "runs that begin before TIME from the trace start"),
 	SP_OPT_WORDS("time", "the window in the trace's own timestamps (seconds); runs "
@@ -339,7 +326,6 @@ const struct sp_view_desc sp_view_runs = {
 		"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
 		"\n",
 		.opts = runs_options,
-		.parse = runs_parse,
 	},
 	.data_size = sizeof(struct runs_out),
 	.parsed = runs_parsed,

@@ -72,6 +72,8 @@ static const struct sp_opt shared_opts[] = {
 	{ "csv", SP_VOPT_CSV, required_argument, "FILE", G_OUTPUT,
 	  "also write the step functions: time_ns,running,waiting,lost, time_ns after the "
 	  "'# start_ns=N' first line (the trace start); '-': standard output" },
+	{ "idle", SP_VOPT_IDLE, no_argument, NULL, G_OUTPUT,
+	  "also the runs of the idle task (pid 0)" },
 	{ "color-by", SP_VOPT_COLOR_BY, required_argument, "WHAT", G_COLORS,
 	  "pid (default: every thread its own color), command, or process (threads as "
 	  "their process; 'parent' is its old name)" },

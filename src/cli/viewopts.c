@@ -307,6 +307,9 @@ int sp_view_opts_option(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	case SP_VOPT_NO_SHADE:
 		o->no_shade = true;
 		return 0;
+	case SP_VOPT_IDLE:
+		o->idle = true;
+		return 0;
 	case SP_VOPT_CSV:
 		o->csv = arg;
 		return 0;

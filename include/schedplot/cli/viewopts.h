@@ -75,7 +75,7 @@ enum sp_view_opt {
 	SP_VOPT_WHAT,			/* explain */
 	SP_VOPT_AT,
 	SP_VOPT_TASK,
-	SP_VOPT_IDLE,
+	SP_VOPT_IDLE,			/* --idle (runs, export): shared, parsed here */
 	SP_VOPT_LONG_POLE,		/* tasks */
 	SP_VOPT_FILE_VERSION,		/* record */
 	SP_VOPT_COMPRESSION,
@@ -125,6 +125,7 @@ struct sp_view_opts {
 	enum sp_cpu_order cpu_order;
 	const char *topology;		/* --topology FILE (lscpu -p output); NULL: the
 					 * trace's own, when it has one */
+	bool idle;			/* --idle: the runs of the idle task too */
 	bool no_shade;
 	const char *csv;
 	enum sp_dg_freq_mode freq;	/* --freq [rows|merged] */
