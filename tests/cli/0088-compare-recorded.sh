@@ -87,7 +87,7 @@ json_check "--skip-warmup TIME: the same numbers as auto where the times agree" 
 	'(lambda r, a: r["waiting_avg"] == a["waiting_avg"] and r["wakeup_p50_ns"] == a["wakeup_p50_ns"] and r["skipped_ns"] == 1083846229)(d["groups"][0]["runs"][0], json.load(open(sys.argv[1].replace("stdout", "auto.json")))["groups"][0]["runs"][0])'
 run "$SCHEDPLOT" compare -q --skip-warmup 5s "$cold" --vs "$cold"
 expect_status 1 "--skip-warmup longer than the run: an error"
-expect_grep "$ERR" "skips the whole run" "--skip-warmup too long: said"
+expect_grep "$ERR" "skips the whole run \\(2\\.356187 s\\)$" "--skip-warmup too long: said, with the run's length"
 run "$SCHEDPLOT" compare -q --skip-warmup soon "$cold" --vs "$cold"
 expect_status 2 "--skip-warmup soon: a usage error"
 run "$SCHEDPLOT" compare -q --no-shift --view running-waiting "$cold" --vs "$cold" -o "$TMP/cold.png"
@@ -451,6 +451,12 @@ expect_grep "$TMP/dg.svg" '</svg>' "--view datagraph: SVG complete"
 expect_grep "$TMP/dg.pdf" '%%EOF' "--view datagraph: PDF complete"
 run "$SCHEDPLOT" compare -q --no-shift --view datagraph "${a[@]}" --vs "${b[@]}" -o "$TMP/dg2.png"
 check "--view datagraph: the same input gives the same bytes" cmp -s "$TMP/dg.png" "$TMP/dg2.png"
+# the charts are gathered in the pass that gives the numbers: one pass a
+# trace, so its repairs are told once
+run "$SCHEDPLOT" compare --no-shift --view datagraph "${a[0]}" --vs "${b[0]}" -o "$TMP/dg3.png"
+expect_status 0 "--view datagraph without -q"
+check "--view datagraph: one pass a trace, its repairs told once" \
+	test "$(grep -c "t2-1.dat: repaired 26 inconsistencies" "$ERR")" = 1
 
 # bands: runs of image rows mostly covered by a chart (not white)
 cat >"$TMP/bands.py" <<'PY'
