@@ -530,10 +530,9 @@ static const struct sp_opt compare_options[] = {
 const struct sp_cmd_opts sp_cmd_compare_opts = {
 	.name = "compare",
 	.summary = "did a change make a difference? two groups of runs, tested",
-	.usage =
-	"usage: schedplot compare [OPTIONS] A1.dat A2.dat ... --vs B1.dat B2.dat ...\n"
-	"       schedplot compare [OPTIONS] --values A.txt --vs B.txt\n"
-	"\n"
+	.synopsis = "[OPTIONS] A1.dat A2.dat ... --vs B1.dat B2.dat ...\n"
+		    "[OPTIONS] --values A.txt --vs B.txt",
+	.description =
 	"Did the change make a difference?  Reduce each run (trace) of two groups to\n"
 	"a few numbers, summarise each group (median with a 95% interval, mean, sd,\n"
 	"CV) and test the groups against each other (two-sided Mann-Whitney U).\n"

@@ -210,9 +210,7 @@ const struct sp_view_desc sp_view_datagraph = {
 	.cmd = {
 		.name = "datagraph",
 		.summary = "draw every CPU over time, colored by the task running",
-		.usage =
-		"usage: schedplot datagraph [OPTIONS] [TRACE.dat]\n"
-		"\n"
+		.description =
 		"Draw every CPU at once: time left to right, one row per CPU, each row\n"
 		"colored by the task running on it, white where the CPU is idle, hatched\n"
 		"grey where the trace says nothing (before a CPU's first record).\n"

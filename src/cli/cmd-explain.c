@@ -462,9 +462,8 @@ const struct sp_view_desc sp_view_explain = {
 	.cmd = {
 		.name = "explain",
 		.summary = "the worst scheduler decisions, each drawn and said in words",
-		.usage =
-		"usage: schedplot explain [OPTIONS] TRACE.dat\n"
-		"\n"
+		.synopsis = "[OPTIONS] TRACE.dat",
+		.description =
 		"The worst scheduler decisions of a trace, each drawn as a small figure that\n"
 		"explains itself: only the CPUs involved (where the task ran before, its\n"
 		"waker's, where it was placed, where it ran), a window scaled to the story,\n"

@@ -62,9 +62,8 @@ static const struct sp_opt export_options[] = {
 const struct sp_cmd_opts sp_cmd_export_opts = {
 	.name = "export",
 	.summary = "the traces as a SQLite database, for your own queries",
-	.usage =
-	"usage: schedplot export -o FILE.db [OPTIONS] TRACE.dat...\n"
-	"\n"
+	.synopsis = "-o FILE.db [OPTIONS] TRACE.dat...",
+	.description =
 	"Write what the traces hold into a SQLite database: the traces, their CPUs,\n"
 	"tasks and task names, every run, wait, sleep and migration, who held the CPU\n"
 	"each wait was for, the repairs and lost events, and the power states and\n"

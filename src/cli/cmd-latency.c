@@ -520,9 +520,8 @@ const struct sp_view_desc sp_view_latency = {
 	.cmd = {
 		.name = "latency",
 		.summary = "the whole distribution of how long tasks waited for a CPU",
-		.usage =
-		"usage: schedplot latency [OPTIONS] TRACE.dat [TRACE.dat...]\n"
-		"\n"
+		.synopsis = "[OPTIONS] TRACE.dat [TRACE.dat...]",
+		.description =
 		"How long tasks waited for a CPU: from the moment a task became runnable\n"
 		"(a wakeup, or a switch-out while runnable) to the moment it ran again,\n"
 		"every wait of the trace, as a whole distribution.  Draws its CDF on a log\n"

@@ -158,9 +158,7 @@ const struct sp_view_desc sp_view_overview = {
 	.cmd = {
 		.name = "overview",
 		.summary = "the datagraph and running-waiting on one time axis",
-		.usage =
-		"usage: schedplot overview [OPTIONS] [TRACE.dat]\n"
-		"\n"
+		.description =
 		"One figure for a paper or a bug report: the datagraph (one row per CPU,\n"
 		"colored by the task running) on top, and below it how many tasks run and\n"
 		"how many wait, on the same time axis.\n"

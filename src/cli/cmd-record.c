@@ -138,9 +138,8 @@ static const struct sp_opt record_options[] = {
 const struct sp_cmd_opts sp_cmd_record_opts = {
 	.name = "record",
 	.summary = "record a trace of the scheduler and the CPU topology (root)",
-	.usage =
-	"usage: schedplot record [OPTIONS] [-- COMMAND [ARGS...]]\n"
-	"\n"
+	.synopsis = "[OPTIONS] [-- COMMAND [ARGS...]]",
+	.description =
 	"Record the scheduler events the views need (sched_switch, sched_wakeup,\n"
 	"sched_wakeup_new, sched_waking, sched_migrate_task, sched_process_fork/exec/exit,\n"
 	"power:cpu_frequency and power:cpu_idle where the kernel has them) and the CPU\n"

@@ -186,9 +186,7 @@ const struct sp_view_desc sp_view_running_waiting = {
 	.cmd = {
 		.name = "running-waiting",
 		.summary = "draw how many tasks run and how many wait, over time",
-		.usage =
-		"usage: schedplot running-waiting [OPTIONS] [TRACE.dat]\n"
-		"\n"
+		.description =
 		"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
 		"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
 		"pixel column shows the smallest and largest value inside it, so short\n"

@@ -311,9 +311,7 @@ const struct sp_view_desc sp_view_runs = {
 	.cmd = {
 		.name = "runs",
 		.summary = "every run of every task, one line each (CSV or JSON)",
-		.usage =
-		"usage: schedplot runs [OPTIONS] [TRACE.dat]\n"
-		"\n"
+		.description =
 		"Every run of every task, one line each, in the order the runs end: the\n"
 		"CPU, when it began and ended (ns after the trace start, given in a first\n"
 		"line '# start_ns=N'), the task, the state it was switched out in, and the\n"

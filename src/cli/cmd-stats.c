@@ -1516,9 +1516,7 @@ const struct sp_view_desc sp_view_stats = {
 	.cmd = {
 		.name = "stats",
 		.summary = "print the numbers behind the pictures (text or JSON)",
-		.usage =
-		"usage: schedplot stats [OPTIONS] [TRACE.dat]\n"
-		"\n"
+		.description =
 		"Print what the scheduler did: per-CPU busy time, the tasks that ran most,\n"
 		"how many tasks ran and waited on average, and how long a task waited while\n"
 		"a CPU was idle (work conservation violated); with power:cpu_frequency\n"

@@ -252,9 +252,7 @@ const struct sp_view_desc sp_view_tasks = {
 	.cmd = {
 		.name = "tasks",
 		.summary = "draw every busy task over time, colored by the CPU it ran on",
-		.usage =
-		"usage: schedplot tasks [OPTIONS] [TRACE.dat]\n"
-		"\n"
+		.description =
 		"Draw the busiest tasks, one row each: time left to right, each row\n"
 		"colored by the CPU the task ran on (a color per CPU, a hue per socket\n"
 		"when the topology is known), hatched red where it waited for a CPU,\n"

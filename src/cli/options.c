@@ -287,11 +287,30 @@ static int help_line(const struct sp_opt *opt, void *data)
 	return 0;
 }
 
+/* "usage: schedplot NAME SYNOPSIS", a line for each way to call it */
+static void print_synopsis(const struct sp_cmd_opts *cmd, FILE *f)
+{
+	const char *s = cmd->synopsis ? cmd->synopsis : "[OPTIONS] [TRACE.dat]";
+	const char *lead = "usage:";
+
+	for (;;) {
+		int len = (int)strcspn(s, "\n");
+
+		fprintf(f, "%-6s schedplot %s %.*s\n", lead, cmd->name, len, s);
+		if (!s[len])
+			break;
+		s += len + 1;
+		lead = "";
+	}
+	fputc('\n', f);
+}
+
 void sp_opts_help(const struct sp_cmd_opts *cmd, FILE *f)
 {
 	struct help_state st = { .f = f };
 
-	fputs(cmd->usage, f);
+	print_synopsis(cmd, f);
+	fputs(cmd->description, f);
 	for_each_opt(cmd, help_line, &st);
 	if (cmd->footer)
 		fprintf(f, "\n%s", cmd->footer);

@@ -11,7 +11,7 @@
  * declares its own in its file.  From that one description
  * sp_opts_parse() builds getopt_long's table and short-option string,
  * parses, hands each option to whoever owns it, and prints --help: the
- * command's own text (synopsis, description, examples), then the options
+ * command's synopsis and own text (description, examples), then the options
  * grouped under headings, then its closing line.  An option given to a
  * command that does not take it, but that another command takes, "does
  * not apply" (sp_opts_set_all()).
@@ -84,8 +84,10 @@ struct sp_opt {
 struct sp_cmd_opts {
 	const char *name;		/* the subcommand */
 	const char *summary;		/* what it does, in one line of schedplot --help */
-	const char *usage;		/* --help before the options: synopsis, description,
-					 * examples (ends with a blank line) */
+	const char *synopsis;		/* what follows "usage: schedplot NAME" ('\n': another
+					 * way to call it); NULL: "[OPTIONS] [TRACE.dat]" */
+	const char *description;	/* --help after the synopsis, before the options:
+					 * what it does, examples (ends with a blank line) */
 	const char *footer;		/* --help after the options; NULL: "See
 					 * schedplot-NAME(1).\n" */
 	const struct sp_opt *opts;	/* its options in --help order, its own and the
