@@ -136,16 +136,16 @@ static int cmp_run(const void *a, const void *b)
 static struct sp_task **sorted_tasks(const struct sp_model *m, const struct stats_scope *sc,
 				     size_t *nr)
 {
-	struct sp_task **v = calloc(m->nr_tasks + 1, sizeof(*v));
+	struct sp_task **v = calloc(m->tasks.nr + 1, sizeof(*v));
 	size_t i, n = 0;
 
 	if (!v)
 		return NULL;
-	for (i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i].pid != 0 &&
-		    sp_view_opts_is_target(sc->opts, m->tasks[i].pid,
-					   sp_model_str(m, m->tasks[i].comm)))
-			v[n++] = &m->tasks[i];
+	for (i = 0; i < m->tasks.nr; i++)
+		if (m->tasks.v[i].pid != 0 &&
+		    sp_view_opts_is_target(sc->opts, m->tasks.v[i].pid,
+					   sp_model_str(m, m->tasks.v[i].comm)))
+			v[n++] = &m->tasks.v[i];
 	qsort(v, n, sizeof(*v), cmp_run);
 	*nr = n;
 	return v;

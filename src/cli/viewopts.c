@@ -677,8 +677,8 @@ int sp_view_opts_one_cpu(const struct sp_view_opts *o, const struct sp_model *m)
 
 	if (!sp_view_opts_has_targets(o))
 		return -1;
-	for (size_t i = 0; i < m->nr_tasks; i++) {
-		const struct sp_task *t = &m->tasks[i];
+	for (size_t i = 0; i < m->tasks.nr; i++) {
+		const struct sp_task *t = &m->tasks.v[i];
 
 		if (t->pid <= 0 || !t->run_ns ||
 		    !sp_view_opts_is_target(o, t->pid, sp_model_str(m, t->comm)))

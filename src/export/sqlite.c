@@ -537,9 +537,9 @@ static struct task_row *task_row(struct sp_export *x, int pid)
 
 	if (!task)
 		return NULL;
-	i = (size_t)(task - m->tasks);
+	i = (size_t)(task - m->tasks.v);
 	if (i >= x->alloc_tasks) {
-		n = m->alloc_tasks > i ? m->alloc_tasks : i + 1;
+		n = m->tasks.alloc > i ? m->tasks.alloc : i + 1;
 		if (sp_grow_array(&x->tasks, &x->alloc_tasks, n, sizeof(*x->tasks))) {
 			if (!x->error) {
 				x->error = -ENOMEM;
@@ -1127,8 +1127,8 @@ static void insert_tasks(struct sp_export *x)
 	sqlite3_stmt *st = x->st[ST_TASK];
 	size_t i;
 
-	for (i = 0; i < m->nr_tasks && !x->error; i++) {
-		const struct sp_task *task = &m->tasks[i];
+	for (i = 0; i < m->tasks.nr && !x->error; i++) {
+		const struct sp_task *task = &m->tasks.v[i];
 
 		sqlite3_bind_int64(st, 1, x->trace_id);
 		sqlite3_bind_int64(st, 2, task->pid);

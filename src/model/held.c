@@ -114,8 +114,8 @@ void held_release(struct sp_model *m, uint64_t upto)
 		if (h->kind == HELD_RUN ? !TOLD(m, run_info) :
 		    h->kind == HELD_BECAME ? !h->has_wait || !TOLD(m, wait) : !TOLD(m, migration))
 			continue;
-		if (h->task && m->tasks[h->task - 1].comm != h->comm) {
-			t = &m->tasks[h->task - 1];
+		if (h->task && m->tasks.v[h->task - 1].comm != h->comm) {
+			t = &m->tasks.v[h->task - 1];
 			comm = t->comm;
 			t->comm = h->comm;
 		}
@@ -201,9 +201,9 @@ uint64_t sp_model_settled(const struct sp_model *m)
 		if (cpu->deferred_wake_ns < settled)
 			settled = cpu->deferred_wake_ns;
 	}
-	for (i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i].state == SP_TASK_WAITING && m->tasks[i].wait_since_ns < settled)
-			settled = m->tasks[i].wait_since_ns;
+	for (i = 0; i < m->tasks.nr; i++)
+		if (m->tasks.v[i].state == SP_TASK_WAITING && m->tasks.v[i].wait_since_ns < settled)
+			settled = m->tasks.v[i].wait_since_ns;
 	for (i = m->head_held; i < m->nr_held; i++)
 		if (m->held[i].kind == HELD_BECAME && m->held[i].has_wait &&
 		    m->held[i].w.start_ns < settled)

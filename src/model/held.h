@@ -137,7 +137,7 @@ static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, enum hel
 	*ref = m->held_off + m->nr_held + 1;
 	h = &m->held[m->nr_held++];
 	h->ts = ts;
-	h->task = t ? t - m->tasks + 1 : 0;
+	h->task = t ? t - m->tasks.v + 1 : 0;
 	h->comm = t ? t->comm : 0;
 	h->kind = kind;
 	h->has_wait = false;

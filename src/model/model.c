@@ -4,10 +4,11 @@
  * by the rules of doc/design.md ("Exact semantics").  This file keeps the
  * model's lifecycle and its counts of repairs; the record handling is
  * sched.c's, the state changes state.c's, the repairs of missed switches
- * repair.c's, what is held back until no repair can precede it held.c's,
- * and the task table tasks.c's.
+ * repair.c's, what is held back until no repair can precede it held.c's;
+ * the task table (tasktab.c) is embedded, knowing nothing of the model.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,10 @@ int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uin
 	m->first_ns = SP_NO_TS;
 	m->window_start_ns = 0;
 	m->wakeup_from_waking = wakeup_from_waking;
+	/* as a task is first seen: nowhere, not woken */
+	sp_tasktab_init(&m->tasks, &(struct sp_task){ .ppid = -1, .cpu = -1, .last_cpu = -1,
+						      .wake_ns = SP_NO_TS, .waker = SP_WAKER_NONE,
+						      .waker_cpu = -1, .waking_cpu = -1 });
 	if (pass)
 		m->pass = *pass;
 	if (filter)
@@ -105,12 +110,20 @@ int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uin
 void sp_model_release(struct sp_model *m)
 {
 	free(m->cpus);
-	free(m->tasks);
-	free(m->task_index);
-	free(m->strs);
-	free(m->str_index);
+	sp_tasktab_release(&m->tasks);
 	free(m->changes);
 	free(m->held);
 	free(m->repair_notes);
 	memset(m, 0, sizeof(*m));
+}
+
+const char *sp_waker_format(char *buf, size_t size, int waker)
+{
+	if (waker == SP_WAKER_IRQ)
+		snprintf(buf, size, "irq");
+	else if (waker == SP_WAKER_SOFTIRQ)
+		snprintf(buf, size, "softirq");
+	else
+		snprintf(buf, size, "%d", waker < 0 ? -1 : waker);
+	return buf;
 }

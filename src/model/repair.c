@@ -42,7 +42,6 @@
 #include "model-internal.h"
 #include "repair.h"
 #include "state.h"
-#include "tasks.h"
 
 /*
  * A repair made @pid current on @c from c's last sched record: its
@@ -69,8 +68,8 @@ static void prev_idle_repair(struct sp_model *m, int c, bool idle)
 	uint64_t since = m->cpus[c].last_sched_seq;
 	size_t i;
 
-	for (i = 0; i < m->nr_tasks; i++) {
-		struct sp_task *t = &m->tasks[i];
+	for (i = 0; i < m->tasks.nr; i++) {
+		struct sp_task *t = &m->tasks.v[i];
 
 		if (t->state == SP_TASK_WAITING && t->wake_ns != SP_NO_TS &&
 		    t->last_cpu == c && t->wait_seq > since)
@@ -247,7 +246,7 @@ int repair_missed_switch(struct sp_model *m, int c, int pid)
 	sp_model_note_repair(m, SP_REPAIR_MISSED_SWITCH, c, t_r, pid);
 	if ((cpu->cur_pid == 0) != (pid == 0))
 		prev_idle_repair(m, c, pid == 0);
-	t = cpu->cur_pid > 0 ? task_get(m, cpu->cur_pid) : NULL;
+	t = cpu->cur_pid > 0 ? sp_tasktab_get(&m->tasks, cpu->cur_pid) : NULL;
 	ret = state_run_end(m, c, t_r, STATE_END_OTHER, NULL);
 	if (!ret && t && cpu->deferred_wake_ns != SP_NO_TS &&
 	    became_since(m, t, cpu->deferred_wake_seq))
@@ -255,7 +254,7 @@ int repair_missed_switch(struct sp_model *m, int c, int pid)
 	else if (!ret && t && t->state == SP_TASK_OTHER)
 		ret = state_deferred_apply(m, cpu, t, pid);
 	state_deferred_mig_apply(m, cpu);
-	t = pid > 0 ? task_get(m, pid) : NULL;
+	t = pid > 0 ? sp_tasktab_get(&m->tasks, pid) : NULL;
 	if (t)
 		migration_repair(m, c, t);
 	if (!ret && t) {

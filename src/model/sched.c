@@ -12,7 +12,6 @@
 #include "model-internal.h"
 #include "repair.h"
 #include "state.h"
-#include "tasks.h"
 
 static bool is_wakeup(const struct sp_model *m, enum sp_event_type type)
 {
@@ -37,7 +36,7 @@ static int record_waker(const struct sp_event *ev)
  */
 static int handle_waking(struct sp_model *m, const struct sp_event *ev)
 {
-	struct sp_task *t = task_get(m, ev->pid);
+	struct sp_task *t = sp_tasktab_get(&m->tasks, ev->pid);
 
 	if (!t)
 		return ev->pid < 0 ? 0 : -ENOMEM;
@@ -64,7 +63,7 @@ static void wakeup_waker(struct sp_task *t, const struct sp_event *ev, int *wake
 
 static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 {
-	struct sp_task *t = task_get(m, ev->pid);
+	struct sp_task *t = sp_tasktab_get(&m->tasks, ev->pid);
 	int place = ev->target_cpu, waker, waker_cpu;
 
 	if (!t)
@@ -72,7 +71,7 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 	wakeup_waker(t, ev, &waker, &waker_cpu);
 	m->waker = waker;
 	m->waker_cpu = waker_cpu;
-	if (ev->comm && set_comm(m, ev->pid, ev->comm, ev->comm16))
+	if (ev->comm && sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16))
 		return -ENOMEM;
 	t->wakeups++;
 	if (place < 0 || place >= m->nr_cpus)
@@ -99,13 +98,13 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 
 static int handle_migrate(struct sp_model *m, const struct sp_event *ev)
 {
-	struct sp_task *t = task_get(m, ev->pid);
+	struct sp_task *t = sp_tasktab_get(&m->tasks, ev->pid);
 	bool counted;
 
 	m->nr_migrations++;
 	if (!t)
 		return ev->pid < 0 ? 0 : -ENOMEM;
-	if (ev->comm && set_comm(m, ev->pid, ev->comm, ev->comm16))
+	if (ev->comm && sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16))
 		return -ENOMEM;
 	t->migrations++;
 	if (ev->target_cpu < 0 || ev->target_cpu >= m->nr_cpus || t->state != SP_TASK_WAITING)
@@ -175,11 +174,11 @@ static int handle_fork(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_task *child;
 
-	if (ev->comm && set_comm(m, ev->pid, ev->comm, ev->comm16))
+	if (ev->comm && sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16))
 		return -ENOMEM;
-	if (ev->other_comm && set_comm(m, ev->other_pid, ev->other_comm, ev->comm16))
+	if (ev->other_comm && sp_tasktab_set_comm(&m->tasks, ev->other_pid, ev->other_comm, ev->comm16))
 		return -ENOMEM;
-	child = task_get(m, ev->other_pid);
+	child = sp_tasktab_get(&m->tasks, ev->other_pid);
 	if (child)
 		child->ppid = ev->pid;
 	return 0;
@@ -189,9 +188,9 @@ static int handle_exec(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_task *t;
 
-	if (ev->comm && set_comm(m, ev->pid, ev->comm, ev->comm16))
+	if (ev->comm && sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16))
 		return -ENOMEM;
-	t = task_get(m, ev->pid);
+	t = sp_tasktab_get(&m->tasks, ev->pid);
 	if (t)
 		t->exec_seen = true;
 	return 0;
@@ -202,8 +201,8 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 	struct sp_cpu *cpu = &m->cpus[ev->cpu];
 	int ret;
 
-	if (set_comm(m, ev->pid, ev->comm, ev->comm16) ||
-	    set_comm(m, ev->other_pid, ev->other_comm, ev->comm16))
+	if (sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16) ||
+	    sp_tasktab_set_comm(&m->tasks, ev->other_pid, ev->other_comm, ev->comm16))
 		return -ENOMEM;
 	cpu->nr_switches++;
 	if (ev->pid != cpu->cur_pid)
@@ -296,7 +295,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 		ret = handle_exec(m, ev);
 		break;
 	case SP_EV_EXIT:
-		ret = set_comm(m, ev->pid, ev->comm, ev->comm16);
+		ret = sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16);
 		break;
 	default:
 		break;
@@ -322,8 +321,8 @@ int sp_model_finish(struct sp_model *m)
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < m->nr_tasks; i++) {
-		struct sp_task *t = &m->tasks[i];
+	for (i = 0; i < m->tasks.nr; i++) {
+		struct sp_task *t = &m->tasks.v[i];
 
 		if (t->state != SP_TASK_WAITING)
 			continue;

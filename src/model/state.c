@@ -11,7 +11,6 @@
 #include "held.h"
 #include "model-internal.h"
 #include "state.h"
-#include "tasks.h"
 
 /*
  * Whether a migration of @t now is a placement at wakeup: @t asleep, or
@@ -164,7 +163,7 @@ int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t se
 		struct sp_held *b;
 		uint64_t ref;
 
-		t = task_get(m, pid);
+		t = sp_tasktab_get(&m->tasks, pid);
 		if (!t)
 			return -ENOMEM;
 		/*
@@ -249,7 +248,7 @@ int state_run_end(struct sp_model *m, int c, uint64_t ts, enum state_end_how how
 	if (dur)
 		TELL(m, run, c, pid, cpu->run_start_ns, ts);
 	if (TOLD(m, run_info)) {
-		const struct sp_task *rt = pid > 0 ? task_find(m, pid) : NULL;
+		const struct sp_task *rt = pid > 0 ? sp_tasktab_find(&m->tasks, pid) : NULL;
 		struct sp_held *h;
 		uint64_t ref;
 		struct sp_run r = {
@@ -276,7 +275,7 @@ int state_run_end(struct sp_model *m, int c, uint64_t ts, enum state_end_how how
 	if (pid == 0)
 		return ret;
 	cpu->busy_ns += dur;
-	t = task_get(m, pid);
+	t = sp_tasktab_get(&m->tasks, pid);
 	if (!t)
 		return -ENOMEM;
 	t->run_ns += dur;

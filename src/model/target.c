@@ -114,8 +114,8 @@ int sp_target_unmatched(const struct sp_target *tg, const struct sp_model *m, bo
 
 		unmatched[i] = true;
 		/* a tree's root is a task the pattern selects as --target does */
-		for (k = 0; k < m->nr_tasks && unmatched[i]; k++) {
-			const struct sp_task *t = &m->tasks[k];
+		for (k = 0; k < m->tasks.nr && unmatched[i]; k++) {
+			const struct sp_task *t = &m->tasks.v[k];
 
 			if (t->pid > 0 &&
 			    sp_target_pattern_match(m, p, process, t->pid, sp_model_str(m, t->comm)))

@@ -142,12 +142,12 @@ static int one_pass(struct sp_trace *t, bool from_waking, const struct sp_pass *
 	if (ret)
 		return err && err->code ? err->code : sp_error_set(err, ret, -1, "out of memory");
 	/* name tasks the sched records never named, from the saved cmdlines */
-	for (size_t i = 0; i < t->model.nr_tasks; i++) {
+	for (size_t i = 0; i < t->model.tasks.nr; i++) {
 		const char *comm;
 
-		if (t->model.tasks[i].comm)
+		if (t->model.tasks.v[i].comm)
 			continue;
-		pid = t->model.tasks[i].pid;
+		pid = t->model.tasks.v[i].pid;
 		comm = sp_reader_comm(t->reader, pid);
 		if (comm && sp_model_set_comm(&t->model, pid, comm))
 			return sp_error_set(err, -ENOMEM, -1, "out of memory");

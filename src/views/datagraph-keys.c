@@ -122,14 +122,14 @@ static int build_ranks(struct build *b)
 	const struct sp_task **v;
 	size_t i, n = 0;
 
-	if (id_map_init(&b->rank, m->nr_tasks + 1))
+	if (id_map_init(&b->rank, m->tasks.nr + 1))
 		return -ENOMEM;
-	v = sp_alloc_array(m->nr_tasks + 1, sizeof(*v));
+	v = sp_alloc_array(m->tasks.nr + 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i].pid > 0)
-			v[n++] = &m->tasks[i];
+	for (i = 0; i < m->tasks.nr; i++)
+		if (m->tasks.v[i].pid > 0)
+			v[n++] = &m->tasks.v[i];
 	qsort(v, n, sizeof(*v), cmp_task_run);
 	for (i = 0; i < n; i++)
 		id_put(&b->rank, v[i]->pid, (uint32_t)i);
@@ -167,12 +167,12 @@ static int build_command_colors(struct build *b)
 	size_t i, j, n = 0, overflow = SP_STRING_COLORS;
 	int ret = -ENOMEM;
 
-	v = sp_alloc_array(m->nr_tasks + 1, sizeof(*v));
-	if (!v || id_map_init(&slot, m->nr_tasks + 1) ||
-	    id_map_init(&b->command_color, m->nr_tasks + 1))
+	v = sp_alloc_array(m->tasks.nr + 1, sizeof(*v));
+	if (!v || id_map_init(&slot, m->tasks.nr + 1) ||
+	    id_map_init(&b->command_color, m->tasks.nr + 1))
 		goto out;
-	for (i = 0; i < m->nr_tasks; i++) {
-		const struct sp_task *t = &m->tasks[i];
+	for (i = 0; i < m->tasks.nr; i++) {
+		const struct sp_task *t = &m->tasks.v[i];
 		uint32_t k;
 
 		if (t->pid <= 0 || !t->comm)
@@ -212,7 +212,7 @@ static size_t rank_of(const struct build *b, int pid)
 	uint32_t r = id_get(&b->rank, pid);
 
 	/* tasks the model never listed go after all it did */
-	return r != UINT32_MAX ? r : b->m->nr_tasks + (size_t)(pid & 0xffff);
+	return r != UINT32_MAX ? r : b->m->tasks.nr + (size_t)(pid & 0xffff);
 }
 
 static void set_color(struct sp_datagraph_key *k, const struct sp_palette *pal, size_t index)

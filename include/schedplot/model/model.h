@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/model/tasktab.h"
 #include "schedplot/trace/event.h"
 
 /*
@@ -26,7 +27,6 @@
 #define SP_WAKER_NONE		(-1)	/* no wakeup: a preemption, or no wait */
 #define SP_WAKER_IRQ		(-2)	/* a hard interrupt */
 #define SP_WAKER_SOFTIRQ	(-3)	/* a softirq */
-#define SP_TASK_CACHE 4096
 /*
  * A wait is contradicted (doc/design.md "Contradicted waits") when the CPU
  * it was placed on runs its idle task this long after the placement
@@ -44,50 +44,7 @@ enum sp_repair_kind {
 	SP_REPAIR_NR_KINDS,
 };
 
-enum sp_task_state {
-	SP_TASK_OTHER = 0,	/* sleeping, blocked, exited or unknown */
-	SP_TASK_WAITING,	/* runnable, not current anywhere */
-	SP_TASK_RUNNING,	/* current on task->cpu */
-};
-
 struct sp_held;
-
-struct sp_task {
-	int32_t pid;
-	int32_t ppid;		/* parent from sched_process_fork, -1 when unknown */
-	bool exec_seen;		/* ran sched_process_exec: leads a process of its own */
-	uint32_t comm;		/* string id, see sp_model_str() */
-	uint64_t run_ns;
-	uint64_t wait_ns;
-	uint64_t wakeups;
-	uint64_t migrations;
-	/* tracking state */
-	uint8_t state;		/* enum sp_task_state */
-	bool wait_counted;	/* counted in waiting(t) (passes the filters) */
-	int32_t cpu;		/* CPU it runs on, or was last placed on */
-	uint64_t place_ns;	/* waiting: when it was placed on cpu (wakeup, migration) */
-	bool contradicted;	/* waiting: a CPU it was placed on idled since (SP_CONTRADICT_NS) */
-	uint64_t wait_since_ns;
-	uint64_t wait_seq;	/* records handled when the wait began */
-	uint64_t wake_ns;	/* start of a pending wakeup latency, SP_NO_TS if none */
-	/* what the current wait will be reported with (struct sp_wait) */
-	int32_t last_cpu;	/* where it last ran, -1 before its first run */
-	int32_t waker;
-	int32_t waker_cpu;
-	int32_t wake_target;
-	bool wake_prev_idle;
-	/* its last becoming current while a repair may still precede it (index + 1, 0: none) */
-	uint64_t became;
-	/* its last migration held while a repair may still precede it (likewise) */
-	uint64_t held_mig;
-	/*
-	 * the sched_waking of it since its last wakeup record, which began
-	 * the next one: its waker and CPU (waking_cpu -1: none)
-	 */
-	int32_t waking_waker;
-	int32_t waking_cpu;
-	char last_comm[16];	/* the name last seen, to skip interning it again */
-};
 
 struct sp_cpu {
 	uint64_t start_ns;	/* first record of any event, SP_NO_TS if none */
@@ -424,22 +381,11 @@ struct sp_model {
 	int32_t waker;			/* the wakeup being told: its waker ... */
 	int32_t waker_cpu;		/* ... and the waker's CPU */
 
-	struct sp_task *tasks;
-	size_t nr_tasks;
-	size_t alloc_tasks;
+	struct sp_tasktab tasks;	/* the tasks by pid, and their names */
 
 	/* private */
 	struct sp_pass pass;		/* the consumers told */
 	struct sp_model_filter filter;
-	int32_t *task_index;		/* open-addressing pid -> tasks[] + 1 */
-	int32_t task_cache[SP_TASK_CACHE];	/* pid % SP_TASK_CACHE -> tasks[] + 1 */
-	size_t alloc_index;
-	char *strs;			/* interned command names, NUL separated */
-	size_t nr_strs_bytes;
-	size_t alloc_strs;
-	uint32_t *str_index;		/* hash of offsets + 1 into strs */
-	size_t alloc_str_index;
-	size_t nr_str_ids;
 	struct sp_change *changes;	/* pending step changes, sorted by time */
 	size_t head_changes;		/* first pending one */
 	size_t nr_changes;
@@ -552,7 +498,10 @@ const char *sp_waker_format(char *buf, size_t size, int waker);
  *
  * Return: the task, or NULL when the trace never named it.
  */
-struct sp_task *sp_model_task(const struct sp_model *m, int pid);
+static inline struct sp_task *sp_model_task(const struct sp_model *m, int pid)
+{
+	return sp_tasktab_find(&m->tasks, pid);
+}
 
 /**
  * sp_model_tgid - the process a task belongs to
@@ -569,7 +518,10 @@ struct sp_task *sp_model_task(const struct sp_model *m, int pid);
  * Return: the pid of the task leading @pid's process (@pid itself when
  * none is known).
  */
-int sp_model_tgid(const struct sp_model *m, int pid);
+static inline int sp_model_tgid(const struct sp_model *m, int pid)
+{
+	return sp_tasktab_tgid(&m->tasks, pid);
+}
 
 /**
  * sp_model_str - the string behind an id
@@ -578,7 +530,10 @@ int sp_model_tgid(const struct sp_model *m, int pid);
  *
  * Return: the string ("" for id 0).
  */
-const char *sp_model_str(const struct sp_model *m, uint32_t id);
+static inline const char *sp_model_str(const struct sp_model *m, uint32_t id)
+{
+	return sp_tasktab_str(&m->tasks, id);
+}
 
 /**
  * sp_model_comm - a task's command name
@@ -587,7 +542,10 @@ const char *sp_model_str(const struct sp_model *m, uint32_t id);
  *
  * Return: its name, "<idle>" for pid 0, or "" when unknown.
  */
-const char *sp_model_comm(const struct sp_model *m, int pid);
+static inline const char *sp_model_comm(const struct sp_model *m, int pid)
+{
+	return sp_tasktab_comm(&m->tasks, pid);
+}
 
 /**
  * sp_model_set_comm - name a task (e.g. from the file's saved cmdlines)
@@ -597,7 +555,10 @@ const char *sp_model_comm(const struct sp_model *m, int pid);
  *
  * Return: 0, or -ENOMEM.
  */
-int sp_model_set_comm(struct sp_model *m, int pid, const char *comm);
+static inline int sp_model_set_comm(struct sp_model *m, int pid, const char *comm)
+{
+	return sp_tasktab_set_comm(&m->tasks, pid, comm, false);
+}
 
 /**
  * sp_model_nr_repairs - all repairs of all kinds
