@@ -62,16 +62,10 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 	const struct sp_view_opts *o = &run->opts;
 	struct overview_run *v = run->data;
 	struct sp_overview_figure *fig = &v->fig;
-	int nr, ret;
+	int ret;
 
-	nr = sp_view_opts_filter(&v->filter, &run->opts);
 	fig->theme = &run->theme;
-	fig->style.nr_cpus = nr;
-	fig->style.shade = !o->no_shade;
-	fig->style.pixels = o->format == SP_FORMAT_PNG;
-	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
-				 run->trace.window_start_ns : 0;
-	fig->style.counting = sp_view_opts_counting(&run->opts);
+	sp_view_rw_style(run, &v->filter, &fig->style);
 	fig->legend = !o->no_legend;
 	fig->note = !o->no_shade;
 	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);
@@ -89,12 +83,9 @@ static int overview_plan(struct sp_view_run *run, struct _cairo *cr)
 	ret = sp_view_chart_plan(run, &v->chart, fig->nr_cols);
 	if (ret)
 		return ret;
-	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
-				 sp_rwgraph_nr_cols(&fig->plot, &fig->style, o->t0_ns, o->t1_ns),
-				 nr, run->trace.window_start_ns, run->csv.fp);
+	ret = sp_view_rw_collect(run, &v->rw, &fig->plot, &fig->style);
 	if (ret)
-		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
-	v->rw.csv_origin_ns = run->trace.first_ns;
+		return ret;
 	return sp_view_chart_plan_marks(run, &v->chart);
 }
 

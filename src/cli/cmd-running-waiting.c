@@ -44,6 +44,36 @@ const struct sp_view_extra sp_view_csv = {
 	.close = csv_close,
 };
 
+/* ---- the graph, also overview's ---- */
+
+void sp_view_rw_style(struct sp_view_run *run, struct sp_model_filter *filter,
+		      struct sp_rwgraph_style *style)
+{
+	const struct sp_view_opts *o = &run->opts;
+
+	style->nr_cpus = sp_view_opts_filter(filter, &run->opts);
+	style->shade = !o->no_shade;
+	style->pixels = o->format == SP_FORMAT_PNG;
+	style->complete_ns = run->trace.window_start_ns > o->t0_ns ?
+			     run->trace.window_start_ns : 0;
+	style->counting = sp_view_opts_counting(&run->opts);
+}
+
+int sp_view_rw_collect(struct sp_view_run *run, struct sp_rw_collect *rw,
+		       const struct sp_rect *plot, const struct sp_rwgraph_style *style)
+{
+	const struct sp_view_opts *o = &run->opts;
+	int ret;
+
+	ret = sp_rw_collect_init(rw, o->t0_ns, o->t1_ns,
+				 sp_rwgraph_nr_cols(plot, style, o->t0_ns, o->t1_ns),
+				 style->nr_cpus, run->trace.window_start_ns, run->csv.fp);
+	if (ret)
+		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
+	rw->csv_origin_ns = run->trace.first_ns;
+	return SP_EXIT_OK;
+}
+
 /* ---- the view ---- */
 
 struct rw_run {
@@ -87,17 +117,10 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 	const struct sp_view_opts *o = &run->opts;
 	struct rw_run *v = run->data;
 	struct sp_rwgraph_figure *fig = &v->fig;
-	int nr, ret;
 
-	nr = sp_view_opts_filter(&v->filter, &run->opts);
-	fig->style.nr_cpus = nr;
-	fig->style.shade = !o->no_shade;
+	sp_view_rw_style(run, &v->filter, &fig->style);
 	fig->style.shade_kind = v->shade_kind;
 	fig->style.panels = v->panels;
-	fig->style.pixels = o->format == SP_FORMAT_PNG;
-	fig->style.complete_ns = run->trace.window_start_ns > o->t0_ns ?
-				 run->trace.window_start_ns : 0;
-	fig->style.counting = sp_view_opts_counting(&run->opts);
 	fig->title = o->title ? o->title : sp_cli_base_name(o->traces[0]);
 	fig->legend = !o->no_legend;
 	fig->t0_ns = o->t0_ns;
@@ -108,13 +131,7 @@ static int rw_plan(struct sp_view_run *run, struct _cairo *cr)
 		return sp_cli_usage("running-waiting", "a %gx%g image leaves no room for the "
 				    "graph at this font size; give a larger --width/--height",
 				    run->width, run->height);
-	ret = sp_rw_collect_init(&v->rw, o->t0_ns, o->t1_ns,
-				 sp_rwgraph_nr_cols(&v->lay.plot, &fig->style, o->t0_ns, o->t1_ns),
-				 nr, run->trace.window_start_ns, run->csv.fp);
-	if (ret)
-		return sp_cli_fail_code(NULL, ret, "cannot set up the graph's columns");
-	v->rw.csv_origin_ns = run->trace.first_ns;
-	return SP_EXIT_OK;
+	return sp_view_rw_collect(run, &v->rw, &v->lay.plot, &fig->style);
 }
 
 static void rw_observe(struct sp_view_run *run, struct sp_view_pass *pass)

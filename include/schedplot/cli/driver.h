@@ -173,6 +173,35 @@ extern const struct sp_view_desc sp_view_runs;
 /* The --csv output of running-waiting and overview (cmd-running-waiting.c). */
 extern const struct sp_view_extra sp_view_csv;
 
+/*
+ * The running/waiting graph of running-waiting and overview
+ * (cmd-running-waiting.c).
+ */
+struct sp_rect;
+struct sp_rw_collect;
+struct sp_rwgraph_style;
+
+/**
+ * sp_view_rw_style - the graph's style from a run's options
+ * @run: the run, its trace open
+ * @filter: set to what is counted (--cpus, the targets)
+ * @style: its CPUs counted, shade, pixels, complete window and what is counted set
+ */
+void sp_view_rw_style(struct sp_view_run *run, struct sp_model_filter *filter,
+		      struct sp_rwgraph_style *style);
+
+/**
+ * sp_view_rw_collect - set up what the pass gathers for the graph, once it is laid out
+ * @run: the run
+ * @rw: zeroed
+ * @plot: the graph's plot
+ * @style: from sp_view_rw_style()
+ *
+ * Return: SP_EXIT_OK, or an exit code (the error printed).
+ */
+int sp_view_rw_collect(struct sp_view_run *run, struct sp_rw_collect *rw,
+		       const struct sp_rect *plot, const struct sp_rwgraph_style *style);
+
 /**
  * sp_view_main - run a view command
  * @desc: the view
