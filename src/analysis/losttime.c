@@ -25,6 +25,7 @@
 
 #include "schedplot/analysis/losttime.h"
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/span.h"
 #include "schedplot/model/model.h"
 #include "schedplot/trace/radix.h"
 
@@ -137,9 +138,7 @@ static void keep_change(struct sp_lost_time *lt, int cpu, int what, uint64_t ts,
 /* Keep [@t0, @t1) of @what on @cpu, cut to the window; nothing when that is empty. */
 static void keep(struct sp_lost_time *lt, int cpu, int what, uint64_t t0, uint64_t t1)
 {
-	t0 = max_u64(t0, lt->t0_ns);
-	t1 = min_u64(t1, lt->t1_ns);
-	if (t1 <= t0 || room(lt, 2))
+	if (!sp_span_clip(&t0, &t1, lt->t0_ns, lt->t1_ns) || room(lt, 2))
 		return;
 	put(lt, cpu, what, t0, 1);
 	put(lt, cpu, what, t1, -1);
