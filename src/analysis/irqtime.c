@@ -10,7 +10,6 @@
 
 #include "schedplot/analysis/irqtime.h"
 #include "schedplot/base/alloc.h"
-#include "schedplot/base/error.h"
 #include "schedplot/base/span.h"
 #include "schedplot/model/model.h"
 #include "schedplot/trace/event.h"
@@ -64,11 +63,7 @@ void sp_irqtime_reset(struct sp_irqtime *it)
 int sp_irqtime_request(struct sp_irqtime *it, struct sp_reader *r, struct sp_error *err)
 {
 	static const char *const name_field[] = { "name" }, *const vec_field[] = { "vec" };
-	static const struct {
-		const char *event;
-		const char *const *fields;
-		int nr;
-	} want[NR_REQ] = {
+	static const struct sp_event_request want[NR_REQ] = {
 		[HARD_ENTRY] = { "irq:irq_handler_entry", name_field, 1 },
 		[HARD_EXIT] = { "irq:irq_handler_exit", NULL, 0 },
 		[SOFT_ENTRY] = { "irq:softirq_entry", vec_field, 1 },
@@ -76,15 +71,10 @@ int sp_irqtime_request(struct sp_irqtime *it, struct sp_reader *r, struct sp_err
 	};
 
 	for (int k = 0; k < NR_REQ; k++) {
-		int ret = sp_reader_request_event(r, want[k].event, want[k].fields, want[k].nr, err);
+		int ret = sp_reader_request_present(r, &want[k], &it->req[k], err);
 
-		if (ret == -ENOENT) {
-			sp_error_clear(err);
-			continue;
-		}
-		if (ret < 0)
+		if (ret)
 			return ret;
-		it->req[k] = ret;
 	}
 	return (it->req[HARD_ENTRY] >= 0 && it->req[HARD_EXIT] >= 0) ||
 	       (it->req[SOFT_ENTRY] >= 0 && it->req[SOFT_EXIT] >= 0);

@@ -377,11 +377,7 @@ int sp_sleeps_request(struct sp_sleeps *sl, struct sp_reader *r, struct sp_error
 {
 	static const char *const stack_fields[] = { "caller" };
 	static const char *const reason_fields[] = { "pid", "caller" };
-	static const struct {
-		const char *event;
-		const char *const *fields;
-		int nr;
-	} want[SP_SLEEP_NR_SOURCES] = {
+	static const struct sp_event_request want[SP_SLEEP_NR_SOURCES] = {
 		[SP_SLEEP_STACK] = { "ftrace:kernel_stack", stack_fields, 1 },
 		[SP_SLEEP_REASON] = { "sched:sched_blocked_reason", reason_fields, 2 },
 	};
@@ -389,7 +385,8 @@ int sp_sleeps_request(struct sp_sleeps *sl, struct sp_reader *r, struct sp_error
 
 	/* an event the trace lacks, or holds in a layout not read here, names nothing */
 	for (int k = 0; k < SP_SLEEP_NR_SOURCES; k++) {
-		ret = sp_reader_request_event(r, want[k].event, want[k].fields, want[k].nr, err);
+		ret = sp_reader_request_event(r, want[k].name, want[k].fields, want[k].nr_fields,
+					      err);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret < 0) {

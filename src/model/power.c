@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "schedplot/base/alloc.h"
-#include "schedplot/base/error.h"
 #include "schedplot/model/model.h"
 #include "schedplot/model/power.h"
 #include "schedplot/model/timeline.h"
@@ -64,18 +63,14 @@ int sp_power_request(struct sp_power *p, struct sp_reader *r, bool freq, bool id
 	bool want[SP_POWER_NR_KINDS] = { [SP_POWER_FREQ] = freq, [SP_POWER_IDLE] = idle };
 
 	for (int k = 0; k < SP_POWER_NR_KINDS; k++) {
+		struct sp_event_request event = { event_name[k], fields, 2 };
 		int ret;
 
 		if (!want[k] || p->request[k] >= 0)
 			continue;
-		ret = sp_reader_request_event(r, event_name[k], fields, 2, err);
-		if (ret == -ENOENT) {
-			sp_error_clear(err);
-			continue;
-		}
-		if (ret < 0)
+		ret = sp_reader_request_present(r, &event, &p->request[k], err);
+		if (ret)
 			return ret;
-		p->request[k] = ret;
 	}
 	return 0;
 }

@@ -572,6 +572,21 @@ int sp_reader_request_event(struct sp_reader *r, const char *name, const char *c
 	return ret ? ret : sp_decoder_add_extra(r->dec, ev, fields, nr_fields, err);
 }
 
+int sp_reader_request_present(struct sp_reader *r, const struct sp_event_request *want, int *req,
+			      struct sp_error *err)
+{
+	int ret = sp_reader_request_event(r, want->name, want->fields, want->nr_fields, err);
+
+	if (ret == -ENOENT) {
+		sp_error_clear(err);
+		return 0;
+	}
+	if (ret < 0)
+		return ret;
+	*req = ret;
+	return 0;
+}
+
 int sp_reader_watch(struct sp_reader *r, const char *name, const char *filter,
 		    const char *const *fields, int nr_fields, struct sp_error *err)
 {

@@ -292,6 +292,26 @@ const char *sp_reader_function(const struct sp_reader *r, uint64_t addr);
 int sp_reader_request_event(struct sp_reader *r, const char *name, const char *const *fields,
 			    int nr_fields, struct sp_error *err);
 
+/* An event to ask for and the fields wanted of it, as a row of a caller's table. */
+struct sp_event_request {
+	const char *name;		/* "system:event" */
+	const char *const *fields;
+	int nr_fields;
+};
+
+/**
+ * sp_reader_request_present - sp_reader_request_event(), for an event the trace may lack
+ * @r: the reader
+ * @want: the event and its fields
+ * @req: set to the request's index; left alone when the trace has no such event
+ * @err: filled in on failure; cleared when the trace has no such event
+ *
+ * Return: 0, also when the trace has no such event; another negative code
+ * of sp_reader_request_event() as it is.
+ */
+int sp_reader_request_present(struct sp_reader *r, const struct sp_event_request *want, int *req,
+			      struct sp_error *err);
+
 /**
  * sp_reader_value_kind - how a field of an event asked for is to be read
  * @r: the reader
