@@ -535,6 +535,7 @@ int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
 	       const struct sp_model_filter *filter)
 {
 	struct progress p = { .path = t->path };
+	bool again = t->has_model;	/* the same repairs and gaps as the first pass */
 	struct sp_error err;
 	int ret;
 
@@ -554,7 +555,8 @@ int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
 		sp_cli_error(t->path, &err);
 		return SP_EXIT_FAILURE;
 	}
-	report_oddities(t);
+	if (!again)
+		report_oddities(t);
 	return SP_EXIT_OK;
 }
 

@@ -457,6 +457,9 @@ run "$SCHEDPLOT" compare --no-shift --view datagraph "${a[0]}" --vs "${b[0]}" -o
 expect_status 0 "--view datagraph without -q"
 check "--view datagraph: one pass a trace, its repairs told once" \
 	test "$(grep -c "t2-1.dat: repaired 26 inconsistencies" "$ERR")" = 1
+run "$SCHEDPLOT" compare --no-shift --skip-warmup auto "${a[0]}" --vs "${b[0]}"
+check "--skip-warmup auto: the second pass over a trace does not tell its repairs again" \
+	test "$(grep -c "t2-1.dat: repaired 26 inconsistencies" "$ERR")" = 1
 
 # bands: runs of image rows mostly covered by a chart (not white)
 cat >"$TMP/bands.py" <<'PY'

@@ -145,7 +145,8 @@ int sp_cli_check(const char *path);
  * @pass: its consumers (may be NULL)
  * @filter: may be NULL
  *
- * Prints the error and the warnings about repairs and lost events.
+ * Prints the error and the warnings about repairs and lost events, these
+ * on the first pass over @t only (another finds the same).
  * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
  */
 int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
