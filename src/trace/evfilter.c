@@ -53,7 +53,7 @@ static void field_names(struct tep_event *event, char *buf, size_t size)
  * event (common ones too) or COMM or CPU.  Numbers start with a digit.
  * Return: 0 or -ENOENT with @err naming the first unknown one.
  */
-static int check_names(struct tep_event *event, const char *text, struct sp_error *err)
+static int check_field_names(struct tep_event *event, const char *text, struct sp_error *err)
 {
 	const char *p = text;
 	char name[128], fields[160];
@@ -228,7 +228,7 @@ struct sp_evfilter *sp_evfilter_alloc(struct tep_handle *tep, struct tep_event *
 	char *spec, *regex, msg[200];
 	int i;
 
-	if (check_names(event, text, err))
+	if (check_field_names(event, text, err))
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	regex = globs_to_regex(text);
