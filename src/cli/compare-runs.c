@@ -661,13 +661,6 @@ static const struct sp_view_desc load_desc = {
 	.trace_done = load_trace_done,
 };
 
-struct sp_cmp_run *sp_cmp_run_at(const struct sp_cmp *c, int i)
-{
-	int g = i < c->g[0].nr_runs ? 0 : 1;
-
-	return &c->g[g].runs[g ? i - c->g[0].nr_runs : i];
-}
-
 /* The check of every trace before the passes; with charts, each one's complete window. */
 struct trace_check {
 	const struct sp_cmp *c;

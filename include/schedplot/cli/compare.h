@@ -243,7 +243,12 @@ struct sp_cmp {
  *
  * Return: the run.
  */
-struct sp_cmp_run *sp_cmp_run_at(const struct sp_cmp *c, int i);
+static inline struct sp_cmp_run *sp_cmp_run_at(const struct sp_cmp *c, int i)
+{
+	int g = i < c->g[0].nr_runs ? 0 : 1;
+
+	return &c->g[g].runs[g ? i - c->g[0].nr_runs : i];
+}
 
 /**
  * sp_cmp_graphs_init - room for every run's chart, before the passes
