@@ -68,23 +68,23 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		return;
 	h = &a->cpus[cpu];
 	if (h->nr == h->alloc && h->alloc < a->keep) {
-		/* grow the ring, unrolled so that it starts at 0 */
+		/*
+		 * grow the ring in place: it drops its oldest only once it has
+		 * all it may keep, so until then it starts at 0 and realloc()
+		 * moves no run (a copy was most of what keeping runs cost)
+		 */
 		size_t alloc = h->alloc ? h->alloc * 2 : 64;
 		struct sp_antagonist_run *v;
 
 		if (alloc > a->keep)
 			alloc = a->keep;
-		v = sp_alloc_array(alloc, sizeof(*v));
+		v = realloc(h->runs, alloc * sizeof(*v));
 		if (!v) {
 			a->error = -ENOMEM;
 			return;
 		}
-		for (size_t i = 0; i < h->nr; i++)
-			v[i] = RUN_AT(h, i);
-		free(h->runs);
 		h->runs = v;
 		h->alloc = alloc;
-		h->head = 0;
 	}
 	if (h->nr == h->alloc) {
 		/* full: the oldest goes */
