@@ -59,6 +59,57 @@ void sp_antagonists_release(struct sp_antagonists *a)
 /* A CPU's @i-th kept run, oldest 0. */
 #define RUN_AT(h, i)	((h)->runs[((h)->head + (i)) % (h)->alloc])
 
+/*
+ * Drop @h's runs that ended by @floor_ns (no query to come reaches them),
+ * oldest first.  Return: how many.
+ */
+static size_t drop_before(struct sp_antagonist_cpu *h, uint64_t floor_ns)
+{
+	size_t n = 0;
+
+	while (n < h->nr && RUN_AT(h, n).t1 <= floor_ns)
+		n++;
+	if (n) {
+		h->dropped_ns = RUN_AT(h, n - 1).t1;
+		h->head = (h->head + n) % h->alloc;
+		h->nr -= n;
+		h->finger = h->finger > n ? h->finger - n : 0;
+	}
+	return n;
+}
+
+/* With a->model, drop what no query can reach.  Return: true when that freed half. */
+static bool dropped_half(const struct sp_antagonists *a, struct sp_antagonist_cpu *h)
+{
+	return a->model && h->alloc >= KEEP_MIN &&
+	       drop_before(h, sp_model_settled(a->model)) >= h->alloc / 2;
+}
+
+/* Room for @alloc runs in @h's ring.  Return: 0 or -ENOMEM. */
+static int grow(struct sp_antagonist_cpu *h, size_t alloc)
+{
+	struct sp_antagonist_run *v;
+
+	if (!h->head) {
+		/* in order already: realloc() moves no run (a copy cost most of keeping them) */
+		v = realloc(h->runs, alloc * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+	} else {
+		/* unrolled, so that it starts at 0 */
+		v = sp_alloc_array(alloc, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = 0; i < h->nr; i++)
+			v[i] = RUN_AT(h, i);
+		free(h->runs);
+		h->head = 0;
+	}
+	h->runs = v;
+	h->alloc = alloc;
+	return 0;
+}
+
 static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 {
 	struct sp_antagonists *a = data;
@@ -67,24 +118,14 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 	if (pid == 0 || cpu < 0 || cpu >= a->nr_cpus)
 		return;
 	h = &a->cpus[cpu];
-	if (h->nr == h->alloc && h->alloc < a->keep) {
-		/*
-		 * grow the ring in place: it drops its oldest only once it has
-		 * all it may keep, so until then it starts at 0 and realloc()
-		 * moves no run (a copy was most of what keeping runs cost)
-		 */
+	/* full at this size: grow, unless dropping what no query can reach freed half */
+	if (h->nr == h->alloc && h->alloc < a->keep && !dropped_half(a, h)) {
 		size_t alloc = h->alloc ? h->alloc * 2 : 64;
-		struct sp_antagonist_run *v;
 
-		if (alloc > a->keep)
-			alloc = a->keep;
-		v = realloc(h->runs, alloc * sizeof(*v));
-		if (!v) {
+		if (grow(h, alloc < a->keep ? alloc : a->keep)) {
 			a->error = -ENOMEM;
 			return;
 		}
-		h->runs = v;
-		h->alloc = alloc;
 	}
 	if (h->nr == h->alloc) {
 		/* full: the oldest goes */

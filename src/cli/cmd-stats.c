@@ -1409,6 +1409,8 @@ static int stats_plan(struct sp_view_run *run, struct _cairo *cr)
 	sc->chained = sp_view_opts_has_targets(sc->opts);
 	if (sc->chained)
 		sp_chain_init(&sc->chain, &sc->hist, &sc->scope, false);
+	else	/* only the waits as the pass tells them ask: the runs before them can go */
+		sc->hist.model = &t->model;
 	return SP_EXIT_OK;
 }
 

@@ -8,6 +8,7 @@
 
 #include "schedplot/model/scope.h"
 
+struct sp_model;
 struct sp_model_observer;
 struct sp_wait;
 
@@ -42,6 +43,11 @@ struct sp_antagonists {
 		uint64_t dropped_ns;	/* the end of the last run dropped, 0: none */
 	} *cpus;
 	uint64_t nr_partial;		/* queries that reached before the runs kept */
+	/*
+	 * set by the caller when every query comes from a wait the pass tells
+	 * later: runs before sp_model_settled() are dropped; NULL: kept
+	 */
+	const struct sp_model *model;
 	int error;			/* -ENOMEM: a run could not be kept */
 	/*
 	 * the query's scratch: pid -> time, open addressing; used[] the
