@@ -106,11 +106,12 @@ int sp_pages_page(struct sp_pages *pg, int cpu, const void *page, size_t len,
 int sp_pages_lost(struct sp_pages *pg, int cpu, uint64_t count);
 
 /**
- * sp_pages_nr_records - records appended
+ * sp_pages_nr_records - records appended one by one
  * @pg: the pages
  * @cpu: the CPU, or -1 for all
  *
- * Return: the count (0 for a CPU out of range).
+ * Return: the count (0 for a CPU out of range); the records of whole pages
+ * (sp_pages_page()) are not counted.
  */
 uint64_t sp_pages_nr_records(const struct sp_pages *pg, int cpu);
 
