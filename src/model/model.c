@@ -109,6 +109,8 @@ int sp_model_init(struct sp_model *m, int nr_cpus, const uint64_t *start_ns, uin
 
 void sp_model_release(struct sp_model *m)
 {
+	for (int c = 0; m->cpus && c < m->nr_cpus; c++)
+		free(m->cpus[c].woken);
 	free(m->cpus);
 	sp_tasktab_release(&m->tasks);
 	free(m->changes);

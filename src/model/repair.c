@@ -60,16 +60,18 @@ static void migration_repair(struct sp_model *m, int c, const struct sp_task *t)
 /*
  * c went idle, or stopped being idle, at its last sched record after all:
  * the wakeups since then of tasks that last ran on c saw it wrongly.
- * Rare (a repair that starts or ends the idle task), so a look at every
- * task is affordable.
+ * Those tasks are on c's list of the woken; one may have run since, or
+ * have been woken again by a record older than c's last sched record
+ * (a wakeup held on another CPU), so each is checked again.
  */
 static void prev_idle_repair(struct sp_model *m, int c, bool idle)
 {
-	uint64_t since = m->cpus[c].last_sched_seq;
+	const struct sp_cpu *cpu = &m->cpus[c];
+	uint64_t since = cpu->last_sched_seq;
 	size_t i;
 
-	for (i = 0; i < m->tasks.nr; i++) {
-		struct sp_task *t = &m->tasks.v[i];
+	for (i = 0; i < cpu->nr_woken; i++) {
+		struct sp_task *t = &m->tasks.v[cpu->woken[i]];
 
 		if (t->state == SP_TASK_WAITING && t->wake_ns != SP_NO_TS &&
 		    t->last_cpu == c && t->wait_seq > since)

@@ -302,6 +302,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	}
 	cpu->last_sched_ns = ev->ts_ns;
 	cpu->last_sched_seq = m->nr_records;
+	cpu->nr_woken = 0;
 out:
 	if (!(m->nr_records & m->flush_mask))
 		held_flush(m, held_reach_back_limit(m, ev->ts_ns));

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 
+#include "schedplot/base/alloc.h"
+
 #include "held.h"
 #include "model-internal.h"
 #include "state.h"
@@ -88,6 +90,15 @@ int state_wakeup_wait(struct sp_model *m, struct sp_task *t, uint64_t ts, int wa
 	t->waker_cpu = waker_cpu;
 	t->wake_target = place;
 	t->wake_prev_idle = prev_idle;
+	if (t->last_cpu >= 0) {
+		struct sp_cpu *last = &m->cpus[t->last_cpu];
+
+		if (last->nr_woken == last->alloc_woken &&
+		    sp_grow_array(&last->woken, &last->alloc_woken, last->nr_woken + 1,
+				  sizeof(*last->woken)))
+			return -ENOMEM;
+		last->woken[last->nr_woken++] = (uint32_t)(t - m->tasks.v);
+	}
 	return wait_begin(m, t, ts, place);
 }
 

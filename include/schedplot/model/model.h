@@ -88,6 +88,13 @@ struct sp_cpu {
 	/* the last held becoming current of a task that ran here before (0: none) */
 	uint64_t held_from;
 	/*
+	 * the tasks (indices into the task table) woken since the last sched
+	 * record that last ran here: those whose wakeup a repair of this CPU
+	 * can reach back to, so that it need not look at every task
+	 */
+	uint32_t *woken;
+	size_t nr_woken, alloc_woken;
+	/*
 	 * the last SP_IDLE_SEEN timestamps (distinct) of its records with
 	 * common_pid 0, a ring; idle_seen_next is the slot to write next
 	 */
