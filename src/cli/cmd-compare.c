@@ -528,8 +528,8 @@ static const struct sp_opt compare_options[] = {
 };
 
 const struct sp_cmd_opts sp_cmd_compare_opts = {
-	.name = "compare",
-	.summary = "did a change make a difference? two groups of runs, tested",
+	SP_CMD_NAMED(compare, "compare",
+		     "did a change make a difference? two groups of runs, tested"),
 	.synopsis = "[OPTIONS] A1.dat A2.dat ... --vs B1.dat B2.dat ...\n"
 		    "[OPTIONS] --values A.txt --vs B.txt",
 	.description =
@@ -547,7 +547,6 @@ const struct sp_cmd_opts sp_cmd_compare_opts = {
 	"Metrics: duration, running_avg, waiting_avg, idle_while_waiting,\n"
 	"lost_fraction, wakeup_p50, wakeup_p99, migrations_per_s.\n"
 	"See schedplot-compare(1) for their exact meaning.\n",
-	.opts = compare_options,
 	.parse = compare_parse,
 	.in_order = true,
 };

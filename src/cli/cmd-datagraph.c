@@ -208,8 +208,8 @@ static void datagraph_release(struct sp_view_run *run)
 
 const struct sp_view_desc sp_view_datagraph = {
 	.cmd = {
-		.name = "datagraph",
-		.summary = "draw every CPU over time, colored by the task running",
+		SP_CMD_NAMED(datagraph, "datagraph",
+			     "draw every CPU over time, colored by the task running"),
 		.description =
 		"Draw every CPU at once: time left to right, one row per CPU, each row\n"
 		"colored by the task running on it, white where the CPU is idle, hatched\n"
@@ -228,10 +228,9 @@ const struct sp_view_desc sp_view_datagraph = {
 		"                                   idle time shaded by idle state\n"
 		"\n",
 		.footer = "See schedplot-datagraph(1) for how to record a suitable trace.\n",
-		.opts = datagraph_options,
 	},
 	.rows = true,
-	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
+	.default_size = { SP_VIEW_TIME_WIDTHS },
 	.data_size = sizeof(struct datagraph_run),
 	SP_VIEW_HOOKS(datagraph),
 	.draw = datagraph_draw,

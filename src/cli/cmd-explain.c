@@ -460,8 +460,8 @@ static const struct sp_opt explain_options[] = {
 
 const struct sp_view_desc sp_view_explain = {
 	.cmd = {
-		.name = "explain",
-		.summary = "the worst scheduler decisions, each drawn and said in words",
+		SP_CMD_NAMED(explain, "explain",
+			     "the worst scheduler decisions, each drawn and said in words"),
 		.synopsis = "[OPTIONS] TRACE.dat",
 		.description =
 		"The worst scheduler decisions of a trace, each drawn as a small figure that\n"
@@ -481,7 +481,6 @@ const struct sp_view_desc sp_view_explain = {
 		"  schedplot explain --at 436.5012 --task 6871 trace.dat\n"
 		"  schedplot explain --json --top 10 trace.dat        for a script\n"
 		"\n",
-		.opts = explain_options,
 		.parse = explain_parse,
 	},
 	.data_size = sizeof(struct explain_run),

@@ -60,8 +60,7 @@ static const struct sp_opt export_options[] = {
 };
 
 const struct sp_cmd_opts sp_cmd_export_opts = {
-	.name = "export",
-	.summary = "the traces as a SQLite database, for your own queries",
+	SP_CMD_NAMED(export, "export", "the traces as a SQLite database, for your own queries"),
 	.synopsis = "-o FILE.db [OPTIONS] TRACE.dat...",
 	.description =
 	"Write what the traces hold into a SQLite database: the traces, their CPUs,\n"
@@ -77,7 +76,6 @@ const struct sp_cmd_opts sp_cmd_export_opts = {
 	"  sqlite3 runs.db 'SELECT comm, sum(dur_ns) FROM waits GROUP BY comm'\n"
 	"\n",
 	.footer = "See schedplot-export(1) for the schema and example queries.\n",
-	.opts = export_options,
 	.parse = export_parse,
 };
 

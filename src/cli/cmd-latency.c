@@ -518,8 +518,8 @@ static const struct sp_opt latency_options[] = {
 
 const struct sp_view_desc sp_view_latency = {
 	.cmd = {
-		.name = "latency",
-		.summary = "the whole distribution of how long tasks waited for a CPU",
+		SP_CMD_NAMED(latency, "latency",
+			     "the whole distribution of how long tasks waited for a CPU"),
 		.synopsis = "[OPTIONS] TRACE.dat [TRACE.dat...]",
 		.description =
 		"How long tasks waited for a CPU: from the moment a task became runnable\n"
@@ -536,7 +536,6 @@ const struct sp_view_desc sp_view_latency = {
 		"  schedplot latency --json trace.dat             the numbers for a script\n"
 		"  schedplot latency before.dat after.dat         one line per run\n"
 		"\n",
-		.opts = latency_options,
 		.parse = latency_parse,
 	},
 	.max_traces = MAX_TRACES,

@@ -147,8 +147,8 @@ static void overview_release(struct sp_view_run *run)
 
 const struct sp_view_desc sp_view_overview = {
 	.cmd = {
-		.name = "overview",
-		.summary = "the datagraph and running-waiting on one time axis",
+		SP_CMD_NAMED(overview, "overview",
+			     "the datagraph and running-waiting on one time axis"),
 		.description =
 		"One figure for a paper or a bug report: the datagraph (one row per CPU,\n"
 		"colored by the task running) on top, and below it how many tasks run and\n"
@@ -159,10 +159,9 @@ const struct sp_view_desc sp_view_overview = {
 		"  schedplot overview --min 3 --max 3.2 --target ua -o zoom.pdf trace.dat\n"
 		"  schedplot overview --freq merged trace.dat   CPU frequency below the tasks\n"
 		"\n",
-		.opts = overview_options,
 	},
 	.rows = true,
-	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
+	.default_size = { SP_VIEW_TIME_WIDTHS },
 	.data_size = sizeof(struct overview_run),
 	SP_VIEW_HOOKS(overview),
 	.draw = overview_draw,

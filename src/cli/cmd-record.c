@@ -136,8 +136,8 @@ static const struct sp_opt record_options[] = {
 };
 
 const struct sp_cmd_opts sp_cmd_record_opts = {
-	.name = "record",
-	.summary = "record a trace of the scheduler and the CPU topology (root)",
+	SP_CMD_NAMED(record, "record",
+		     "record a trace of the scheduler and the CPU topology (root)"),
 	.synopsis = "[OPTIONS] [-- COMMAND [ARGS...]]",
 	.description =
 	"Record the scheduler events the views need (sched_switch, sched_wakeup,\n"
@@ -153,7 +153,6 @@ const struct sp_cmd_opts sp_cmd_record_opts = {
 	"  sudo schedplot record -e irq:irq_handler_entry -- ./bench\n"
 	"\n",
 	.footer = "See schedplot-record(1) for the details.\n",
-	.opts = record_options,
 	.parse = record_parse,
 	.stop_at_operand = true,
 };

@@ -201,8 +201,8 @@ static const struct sp_opt rw_options[] = {
 
 const struct sp_view_desc sp_view_running_waiting = {
 	.cmd = {
-		.name = "running-waiting",
-		.summary = "draw how many tasks run and how many wait, over time",
+		SP_CMD_NAMED(rw, "running-waiting",
+			     "draw how many tasks run and how many wait, over time"),
 		.description =
 		"Draw how many tasks run (green, thick) and how many wait on a run queue\n"
 		"(red, thin) over time, with a dotted line at the number of CPUs.  Every\n"
@@ -215,11 +215,9 @@ const struct sp_view_desc sp_view_running_waiting = {
 		"  schedplot running-waiting -o rw.pdf --min 3 --max 3.2 trace.dat\n"
 		"  schedplot running-waiting --csv rw.csv trace.dat     also the numbers\n"
 		"\n",
-		.opts = rw_options,
 		.parse = rw_parse,
 	},
-	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH,
-			  .png_height = 500, .vec_height = 260 },
+	.default_size = { SP_VIEW_TIME_WIDTHS, .png_height = 500, .vec_height = 260 },
 	.data_size = sizeof(struct rw_run),
 	SP_VIEW_HOOKS(rw),
 	.draw = rw_draw,

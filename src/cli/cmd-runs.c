@@ -309,8 +309,7 @@ static const struct sp_opt runs_options[] = {
 
 const struct sp_view_desc sp_view_runs = {
 	.cmd = {
-		.name = "runs",
-		.summary = "every run of every task, one line each (CSV or JSON)",
+		SP_CMD_NAMED(runs, "runs", "every run of every task, one line each (CSV or JSON)"),
 		.description =
 		"Every run of every task, one line each, in the order the runs end: the\n"
 		"CPU, when it began and ended (ns after the trace start, given in a first\n"
@@ -323,7 +322,6 @@ const struct sp_view_desc sp_view_runs = {
 		"  schedplot runs --target 'stress*' -o s.csv trace.dat\n"
 		"  schedplot runs --min 2 --max 2.5 --cpus 0-3 trace.dat\n"
 		"\n",
-		.opts = runs_options,
 	},
 	.data_size = sizeof(struct runs_out),
 	.parsed = runs_parsed,

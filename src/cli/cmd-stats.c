@@ -1516,8 +1516,8 @@ static void stats_release(struct sp_view_run *run)
 
 const struct sp_view_desc sp_view_stats = {
 	.cmd = {
-		.name = "stats",
-		.summary = "print the numbers behind the pictures (text or JSON)",
+		SP_CMD_NAMED(stats, "stats",
+			     "print the numbers behind the pictures (text or JSON)"),
 		.description =
 		"Print what the scheduler did: per-CPU busy time, the tasks that ran most,\n"
 		"how many tasks ran and waited on average, and how long a task waited while\n"
@@ -1532,7 +1532,6 @@ const struct sp_view_desc sp_view_stats = {
 		"  schedplot stats --min 2 --max 2.5s     the numbers of half a second\n"
 		"\n",
 		.footer = "See schedplot-stats(1) for the exact meaning of every number.\n",
-		.opts = stats_options,
 		.parse = stats_parse,
 	},
 	.data_size = sizeof(struct stats_scope),

@@ -250,8 +250,8 @@ static const struct sp_opt tasks_options[] = {
 
 const struct sp_view_desc sp_view_tasks = {
 	.cmd = {
-		.name = "tasks",
-		.summary = "draw every busy task over time, colored by the CPU it ran on",
+		SP_CMD_NAMED(tasks, "tasks",
+			     "draw every busy task over time, colored by the CPU it ran on"),
 		.description =
 		"Draw the busiest tasks, one row each: time left to right, each row\n"
 		"colored by the CPU the task ran on (a color per CPU, a hue per socket\n"
@@ -264,11 +264,10 @@ const struct sp_view_desc sp_view_tasks = {
 		"  schedplot tasks --min 2 --max 2.01 trace.dat -o zoom.svg\n"
 		"                                   hover a run in a browser to name it\n"
 		"\n",
-		.opts = tasks_options,
 		.parse = tasks_parse,
 	},
 	.rows = true,
-	.default_size = { .png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH },
+	.default_size = { SP_VIEW_TIME_WIDTHS },
 	.data_size = sizeof(struct tasks_run),
 	SP_VIEW_HOOKS(tasks),
 	.draw = tasks_draw,

@@ -111,6 +111,9 @@ struct sp_view_size {
 /* The width of the views over time, so that the time axes of one window line up. */
 #define SP_VIEW_TIME_PNG_WIDTH	1600
 #define SP_VIEW_TIME_VEC_WIDTH	720
+/* Those widths in a struct sp_view_size's initializer. */
+#define SP_VIEW_TIME_WIDTHS						\
+	.png_width = SP_VIEW_TIME_PNG_WIDTH, .vec_width = SP_VIEW_TIME_VEC_WIDTH
 
 struct sp_view_desc {
 	struct sp_cmd_opts cmd;		/* its name and command line; its parse hook gets

@@ -100,6 +100,14 @@ struct sp_cmd_opts {
 					 * to run, with options of its own, follows) */
 };
 
+/*
+ * The head of a command's description: its name, its line in schedplot
+ * --help, and its table of options, named after PREFIX as SP_VIEW_HOOKS()
+ * names a view's hooks: PREFIX_options.
+ */
+#define SP_CMD_NAMED(prefix, cmd_name, cmd_summary)				\
+	.name = (cmd_name), .summary = (cmd_summary), .opts = prefix##_options
+
 /* What a parse hook is handed. */
 struct sp_opts_ctx {
 	const struct sp_cmd_opts *cmd;
