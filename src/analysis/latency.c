@@ -12,6 +12,7 @@
 #include "schedplot/analysis/antagonist.h"
 #include "schedplot/analysis/latency.h"
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/hashindex.h"
 
 static const char *const placement_names[SP_PLACE_NR] = {
 	[SP_PLACE_STAYED] = "stayed",
@@ -88,24 +89,12 @@ static uint32_t hash_key(int64_t key)
 	return (uint32_t)(x >> 32);
 }
 
-static int index_rebuild(struct sp_latency *l, size_t alloc)
+/* the hash of the key of the group an index slot holds (groups[] + 1) */
+static uint32_t group_slot_hash(const void *data, uint32_t slot)
 {
-	int32_t *index = sp_alloc_array(alloc, sizeof(*index));
-	size_t i;
+	const struct sp_latency *l = data;
 
-	if (!index)
-		return -ENOMEM;
-	for (i = 0; i < l->nr_groups; i++) {
-		size_t h = hash_key(l->groups[i].key) & (alloc - 1);
-
-		while (index[h])
-			h = (h + 1) & (alloc - 1);
-		index[h] = (int32_t)i + 1;
-	}
-	free(l->index);
-	l->index = index;
-	l->alloc_index = alloc;
-	return 0;
+	return hash_key(l->groups[slot - 1].key);
 }
 
 /* The group of @key, made on first sight.  Return: NULL when out of memory. */
@@ -119,7 +108,8 @@ static struct sp_latency_group *group_get(struct sp_latency *l, int64_t key)
 		return &l->groups[l->last_group];
 
 	if ((l->nr_groups + 1) * 2 > l->alloc_index &&
-	    index_rebuild(l, l->alloc_index ? l->alloc_index * 2 : 64))
+	    sp_hashindex_rebuild(&l->index, &l->alloc_index,
+				 l->alloc_index ? l->alloc_index * 2 : 64, group_slot_hash, l))
 		return NULL;
 	h = hash_key(key) & (l->alloc_index - 1);
 	while (l->index[h]) {
@@ -135,7 +125,7 @@ static struct sp_latency_group *group_get(struct sp_latency *l, int64_t key)
 	g = &l->groups[l->nr_groups];
 	memset(g, 0, sizeof(*g));
 	g->key = key;
-	l->index[h] = (int32_t)++l->nr_groups;
+	l->index[h] = (uint32_t)++l->nr_groups;
 	l->last_group = l->nr_groups - 1;
 	return g;
 }
@@ -358,7 +348,8 @@ int sp_latency_finish(struct sp_latency *l)
 	}
 	if (l->nr_groups)	/* no groups: no array to sort */
 		qsort(l->groups, l->nr_groups, sizeof(*l->groups), cmp_groups);
-	index_rebuild(l, l->alloc_index ? l->alloc_index : 64);
+	sp_hashindex_rebuild(&l->index, &l->alloc_index, l->alloc_index ? l->alloc_index : 64,
+			     group_slot_hash, l);
 	if (l->nr_slowest_kept)
 		qsort(l->slowest, l->nr_slowest_kept, sizeof(*l->slowest), cmp_slowest);
 	if (l->csv && fflush(l->csv) && !l->error)

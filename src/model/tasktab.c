@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/hashindex.h"
 #include "schedplot/model/tasktab.h"
 
 void sp_tasktab_init(struct sp_tasktab *tt, const struct sp_task *fresh)
@@ -48,25 +49,12 @@ static uint32_t hash_str(const char *s)
 
 /* ---- interned strings ---- */
 
-static int str_index_rebuild(struct sp_tasktab *tt, size_t alloc)
+/* the hash of the name a string index slot holds (offset + 1) */
+static uint32_t str_slot_hash(const void *data, uint32_t slot)
 {
-	uint32_t *index = sp_alloc_array(alloc, sizeof(*index));
-	size_t off;
+	const struct sp_tasktab *tt = data;
 
-	if (!index)
-		return -ENOMEM;
-	/* offset 0 is the empty string; index entries are offset + 1 */
-	for (off = 1; off < tt->nr_strs_bytes; off += strlen(tt->strs + off) + 1) {
-		size_t i = hash_str(tt->strs + off) & (alloc - 1);
-
-		while (index[i])
-			i = (i + 1) & (alloc - 1);
-		index[i] = off + 1;
-	}
-	free(tt->str_index);
-	tt->str_index = index;
-	tt->alloc_str_index = alloc;
-	return 0;
+	return hash_str(tt->strs + slot - 1);
 }
 
 int sp_tasktab_intern(struct sp_tasktab *tt, const char *s, uint32_t *id)
@@ -78,7 +66,9 @@ int sp_tasktab_intern(struct sp_tasktab *tt, const char *s, uint32_t *id)
 		return 0;
 	}
 	if ((tt->nr_str_ids + 1) * 2 > tt->alloc_str_index &&
-	    str_index_rebuild(tt, tt->alloc_str_index ? tt->alloc_str_index * 2 : 256))
+	    sp_hashindex_rebuild(&tt->str_index, &tt->alloc_str_index,
+				 tt->alloc_str_index ? tt->alloc_str_index * 2 : 256,
+				 str_slot_hash, tt))
 		return -ENOMEM;
 	i = hash_str(s) & (tt->alloc_str_index - 1);
 	while (tt->str_index[i]) {
@@ -111,24 +101,12 @@ const char *sp_tasktab_str(const struct sp_tasktab *tt, uint32_t id)
 
 /* ---- task table ---- */
 
-static int task_index_rebuild(struct sp_tasktab *tt, size_t alloc)
+/* the hash of the pid a task index slot holds (v[] + 1) */
+static uint32_t task_slot_hash(const void *data, uint32_t slot)
 {
-	int32_t *index = sp_alloc_array(alloc, sizeof(*index));
-	size_t t;
+	const struct sp_tasktab *tt = data;
 
-	if (!index)
-		return -ENOMEM;
-	for (t = 0; t < tt->nr; t++) {
-		size_t i = hash_u32(tt->v[t].pid) & (alloc - 1);
-
-		while (index[i])
-			i = (i + 1) & (alloc - 1);
-		index[i] = t + 1;
-	}
-	free(tt->index);
-	tt->index = index;
-	tt->alloc_index = alloc;
-	return 0;
+	return hash_u32(tt->v[slot - 1].pid);
 }
 
 struct sp_task *sp_tasktab_lookup(const struct sp_tasktab *tt, int pid, int32_t *slot)
@@ -156,7 +134,8 @@ struct sp_task *sp_tasktab_add(struct sp_tasktab *tt, int pid)
 	size_t i;
 
 	if ((tt->nr + 1) * 2 > tt->alloc_index &&
-	    task_index_rebuild(tt, tt->alloc_index ? tt->alloc_index * 2 : 1024))
+	    sp_hashindex_rebuild(&tt->index, &tt->alloc_index,
+				 tt->alloc_index ? tt->alloc_index * 2 : 1024, task_slot_hash, tt))
 		return NULL;
 	if (sp_grow_array(&tt->v, &tt->alloc, tt->nr + 1, sizeof(*tt->v)))
 		return NULL;

@@ -85,7 +85,7 @@ struct sp_latency {
 
 	/* private */
 	size_t alloc_groups;
-	int32_t *index;			/* open addressing, key -> groups[] + 1 */
+	uint32_t *index;		/* open addressing, key -> groups[] + 1 */
 	size_t alloc_index;
 	size_t last_group;		/* the group of the last wait added */
 };

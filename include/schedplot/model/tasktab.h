@@ -68,7 +68,7 @@ struct sp_tasktab {
 	size_t alloc;
 	struct sp_task fresh;		/* what a task seen first starts as, but its pid */
 	/* private */
-	int32_t *index;			/* open-addressing pid -> v[] + 1 */
+	uint32_t *index;		/* open-addressing pid -> v[] + 1 */
 	int32_t cache[SP_TASK_CACHE];	/* pid % SP_TASK_CACHE -> v[] + 1 */
 	size_t alloc_index;
 	char *strs;			/* interned names, NUL separated */
