@@ -41,8 +41,7 @@ struct explain_run {
 
 static int explain_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
-	struct sp_view_run *run = ctx->own;
-	struct explain_run *v = run->data;
+	struct explain_run *v = ctx->own;
 	unsigned long n;
 	double s;
 	char *end;

@@ -69,8 +69,7 @@ struct latency_run {
 static int latency_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
 	static const char *const classes[] = { "wakeup", "preempt", NULL };
-	struct sp_view_run *run = ctx->own;
-	struct latency_run *v = run->data;
+	struct latency_run *v = ctx->own;
 	char *end;
 	size_t i;
 	int choice;

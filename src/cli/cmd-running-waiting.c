@@ -96,8 +96,7 @@ static int rw_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 	static const enum sp_rwgraph_shade shade_kinds[] = {
 		SP_RWGRAPH_SHADE_LOST, SP_RWGRAPH_SHADE_COLUMNS,
 	};
-	struct sp_view_run *run = ctx->own;
-	struct rw_run *v = run->data;
+	struct rw_run *v = ctx->own;
 	int choice;
 
 	if (opt == SP_VOPT_LAYOUT) {

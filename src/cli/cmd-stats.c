@@ -1273,8 +1273,7 @@ static int behind_by_command(const struct sp_model *m, struct stats_scope *sc)
 static int stats_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
 	static const char *const keys[] = { "task", "command", NULL };
-	struct sp_view_run *run = ctx->own;
-	struct stats_scope *sc = run->data;
+	struct stats_scope *sc = ctx->own;
 	char *end;
 	int choice;
 

@@ -49,8 +49,7 @@ struct tasks_run {
 static int tasks_parse(struct sp_opts_ctx *ctx, int opt, const char *arg)
 {
 	static const char *const sorts[] = { "run", "wait", "pid", "start", NULL };
-	struct sp_view_run *run = ctx->own;
-	struct tasks_run *v = run->data;
+	struct tasks_run *v = ctx->own;
 	unsigned long n;
 	char *end;
 	int choice;

@@ -302,7 +302,7 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 		return sp_cli_fail(NULL, "out of memory");
 	}
 	ret = sp_view_opts_parse(&run->opts, &desc->cmd, desc->max_traces ? desc->max_traces : 1,
-				 argc, argv, run);
+				 argc, argv, run->data);
 	if (ret < 0 && desc->draw)
 		ret = sp_view_opts_check_image(&run->opts);
 	if (ret < 0 && desc->draw)

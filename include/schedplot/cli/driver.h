@@ -117,7 +117,7 @@ struct sp_view_size {
 
 struct sp_view_desc {
 	struct sp_cmd_opts cmd;		/* its name and command line; its parse hook gets
-					 * the run as ctx->own */
+					 * the view's data (run->data) as ctx->own */
 	int max_traces;			/* input traces taken; 0: one ("one trace file at a
 					 * time") */
 	bool rows;			/* one row per CPU drawn: plan rows (--cpu-order) */
