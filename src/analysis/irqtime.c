@@ -45,8 +45,7 @@ int sp_irqtime_init(struct sp_irqtime *it, int nr_cpus, uint64_t w0_ns, uint64_t
 
 void sp_irqtime_release(struct sp_irqtime *it)
 {
-	free(it->cpus);
-	free(it->src);
+	SP_FREE_ALL(it->cpus, it->src);
 	memset(it, 0, sizeof(*it));
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schedplot/analysis/quantile.h"
+#include "schedplot/base/alloc.h"
 
 /* Ranges this short are sorted by insertion: a digit's buckets cost more. */
 #define INSERTION_MAX	48
@@ -526,7 +527,6 @@ int sp_samples_merge(struct sp_samples *dst, struct sp_samples *src)
 
 void sp_samples_release(struct sp_samples *s)
 {
-	free(s->v);
-	free(s->wide);
+	SP_FREE_ALL(s->v, s->wide);
 	memset(s, 0, sizeof(*s));
 }

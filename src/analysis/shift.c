@@ -189,12 +189,7 @@ static void group_release(struct shift_group *sg)
 {
 	for (int i = 0; i < HD_CACHE_SLOTS; i++)
 		free(sg->cache[i].w);
-	free(sg->pool);
-	free(sg->pool_run);
-	free(sg->buf);
-	free(sg->count);
-	free(sg->draws);
-	free(sg->order);
+	SP_FREE_ALL(sg->pool, sg->pool_run, sg->buf, sg->count, sg->draws, sg->order);
 	memset(sg, 0, sizeof(*sg));
 }
 

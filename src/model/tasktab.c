@@ -21,10 +21,7 @@ void sp_tasktab_init(struct sp_tasktab *tt, const struct sp_task *fresh)
 
 void sp_tasktab_release(struct sp_tasktab *tt)
 {
-	free(tt->v);
-	free(tt->index);
-	free(tt->strs);
-	free(tt->str_index);
+	SP_FREE_ALL(tt->v, tt->index, tt->strs, tt->str_index);
 	memset(tt, 0, sizeof(*tt));
 }
 

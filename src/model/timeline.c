@@ -351,13 +351,8 @@ int sp_timeline_init(struct sp_timeline *tl, uint64_t t0_ns, uint64_t t1_ns,
 
 void sp_timeline_release(struct sp_timeline *tl)
 {
-	free(tl->row_of_cpu);
-	free(tl->cpu_of_row);
-	free(tl->acc);
-	free(tl->cells);
-	free(tl->busy);
-	free(tl->no_data);
-	free(tl->totals);
+	SP_FREE_ALL(tl->row_of_cpu, tl->cpu_of_row, tl->acc, tl->cells, tl->busy, tl->no_data,
+		    tl->totals);
 	memset(tl, 0, sizeof(*tl));
 }
 

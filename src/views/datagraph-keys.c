@@ -695,10 +695,7 @@ int sp_datagraph_colors(const struct sp_datagraph *dg, struct sp_color_map *map)
 
 void sp_datagraph_release(struct sp_datagraph *dg)
 {
-	free(dg->cell_key);
-	free(dg->keys);
-	free(dg->row_socket);
-	free(dg->entries);
+	SP_FREE_ALL(dg->cell_key, dg->keys, dg->row_socket, dg->entries);
 	memset(dg, 0, sizeof(*dg));
 }
 

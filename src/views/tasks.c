@@ -302,12 +302,8 @@ nomem_rows:
 
 void sp_tasks_release(struct sp_tasks_chart *ch)
 {
-	free(ch->rows);
-	free(ch->pid_rows);
-	free(ch->cpu_color);
-	free(ch->entries);
-	free(ch->span_labels);
-	free(ch->entry_labels);
+	SP_FREE_ALL(ch->rows, ch->pid_rows, ch->cpu_color, ch->entries, ch->span_labels,
+		    ch->entry_labels);
 	memset(ch, 0, sizeof(*ch));
 }
 

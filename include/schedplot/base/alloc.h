@@ -8,6 +8,17 @@
 /* free(@p) and set it NULL, so that a second release finds nothing to free */
 #define SP_FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
 
+/*
+ * free() each pointer listed, in order: a release function's arrays named
+ * in one statement, SP_FREE_ALL(t->rows, t->cols, t->names).
+ */
+#define SP_FREE_ALL(...) do {								\
+	void *sp_free_all_[] = { __VA_ARGS__ };						\
+											\
+	for (size_t sp_i_ = 0; sp_i_ < sizeof(sp_free_all_) / sizeof(*sp_free_all_); sp_i_++) \
+		free(sp_free_all_[sp_i_]);						\
+} while (0)
+
 /**
  * sp_alloc_array - calloc() with overflow-checked n * size
  * @n: number of elements
