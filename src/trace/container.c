@@ -380,58 +380,56 @@ static int meta_headers(struct ctr *c, uint64_t *off, uint64_t limit)
 }
 
 /*
- * A 4-byte count of items at *@off, read past; each item takes at least
- * @min_size bytes, so a count that cannot fit before @limit is damage.
+ * A 4-byte count of items at *@off, then the items, each read past by
+ * @item.  Each takes at least @min_size bytes, so a count that cannot
+ * fit before @limit is damage.
  */
-static int meta_count(struct ctr *c, uint64_t *off, uint64_t limit, unsigned int min_size,
-		      const char *what, uint64_t *count)
-{
-	int ret;
-
-	ret = ctr_num(c, *off, 4, limit, what, count);
-	if (ret)
-		return ret;
-	*off += 4;
-	if (*count > (limit - *off) / min_size)
-		return ctr_span(c, *off, *count * min_size, limit, what);
-	return 0;
-}
-
-/* A 4-byte count, then that many format files, each with an 8-byte size. */
-static int meta_files(struct ctr *c, uint64_t *off, uint64_t limit, const char *what)
+static int meta_list(struct ctr *c, uint64_t *off, uint64_t limit, unsigned int min_size,
+		     const char *what,
+		     int (*item)(struct ctr *c, uint64_t *off, uint64_t limit, const char *what))
 {
 	uint64_t count, i;
 	int ret;
 
-	ret = meta_count(c, off, limit, 8, what, &count);
+	ret = ctr_num(c, *off, 4, limit, what, &count);
 	if (ret)
 		return ret;
+	*off += 4;
+	if (count > (limit - *off) / min_size)
+		return ctr_span(c, *off, count * min_size, limit, what);
 	for (i = 0; i < count; i++) {
-		ret = meta_sized(c, off, limit, 8, what);
+		ret = item(c, off, limit, what);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int meta_events(struct ctr *c, uint64_t *off, uint64_t limit)
+/* A format file: an 8-byte size and that many bytes. */
+static int meta_file(struct ctr *c, uint64_t *off, uint64_t limit, const char *what)
 {
-	const char *what = "event formats";
-	uint64_t systems, i;
+	return meta_sized(c, off, limit, 8, what);
+}
+
+/* A 4-byte count, then that many format files. */
+static int meta_files(struct ctr *c, uint64_t *off, uint64_t limit, const char *what)
+{
+	return meta_list(c, off, limit, 8, what, meta_file);
+}
+
+/* An event system: its name, then its format files. */
+static int meta_system(struct ctr *c, uint64_t *off, uint64_t limit, const char *what)
+{
 	int ret;
 
+	ret = ctr_string(c, *off, limit, MAX_NAME, "event system name", NULL, off);
+	return ret ? ret : meta_files(c, off, limit, what);
+}
+
+static int meta_events(struct ctr *c, uint64_t *off, uint64_t limit)
+{
 	/* each system has at least a NUL and a 4-byte count */
-	ret = meta_count(c, off, limit, 5, what, &systems);
-	if (ret)
-		return ret;
-	for (i = 0; i < systems; i++) {
-		ret = ctr_string(c, *off, limit, MAX_NAME, "event system name", NULL, off);
-		if (!ret)
-			ret = meta_files(c, off, limit, what);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return meta_list(c, off, limit, 5, "event formats", meta_system);
 }
 
 /* The metadata that v6 files hold in a row, from header_page to cmdlines. */
