@@ -116,8 +116,8 @@ static int room(struct sp_lost_time *lt, size_t n)
 {
 	if (lt->nr_changes + n <= lt->alloc_changes)
 		return 0;
-	if (sp_grow_array(&lt->changes, &lt->alloc_changes, lt->nr_changes + n,
-			  sizeof(*lt->changes)))
+	if (sp_grow_array_uninit(&lt->changes, &lt->alloc_changes, lt->nr_changes + n,
+				 sizeof(*lt->changes)))
 		return lt->error = -ENOMEM;
 	return 0;
 }
@@ -225,7 +225,7 @@ static const struct sp_radix_key *in_time_order(struct sp_lost_time *lt, size_t 
 	if (nr < 2)
 		return NULL;
 	if (2 * nr > lt->alloc_keys &&
-	    sp_grow_array(&lt->keys, &lt->alloc_keys, 2 * nr, sizeof(*lt->keys))) {
+	    sp_grow_array_uninit(&lt->keys, &lt->alloc_keys, 2 * nr, sizeof(*lt->keys))) {
 		lt->error = -ENOMEM;
 		return NULL;
 	}

@@ -13,11 +13,11 @@ void *sp_alloc_array(size_t n, size_t size)
 	return calloc(n ? n : 1, size ? size : 1);
 }
 
-int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size)
+int sp_grow_array_uninit(void *array, size_t *alloc, size_t need, size_t size)
 {
 	void **ptr = array;
 	size_t new_alloc = *alloc ? *alloc : 16;
-	char *p;
+	void *p;
 
 	if (need <= *alloc)
 		return 0;
@@ -31,8 +31,18 @@ int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size)
 	p = realloc(*ptr, new_alloc * size);
 	if (!p)
 		return -ENOMEM;
-	memset(p + *alloc * size, 0, (new_alloc - *alloc) * size);
 	*ptr = p;
 	*alloc = new_alloc;
 	return 0;
+}
+
+int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size)
+{
+	void **ptr = array;
+	size_t was = *alloc;
+	int ret = sp_grow_array_uninit(array, alloc, need, size);
+
+	if (!ret && *alloc > was)
+		memset((char *)*ptr + was * size, 0, (*alloc - was) * size);
+	return ret;
 }

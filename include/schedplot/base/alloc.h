@@ -39,4 +39,17 @@ void *sp_alloc_array(size_t n, size_t size);
  */
 int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size);
 
+/**
+ * sp_grow_array_uninit - sp_grow_array() without zeroing what it adds
+ * @array: pointer to the array pointer
+ * @alloc: pointer to the current capacity (in elements)
+ * @need: the capacity wanted
+ * @size: size of one element
+ *
+ * For arrays whose elements are written before they are read: zeroing a
+ * large array costs a pass over it.  Return: 0, or -ENOMEM (the array is
+ * unchanged).
+ */
+int sp_grow_array_uninit(void *array, size_t *alloc, size_t need, size_t size);
+
 #endif /* SP_ALLOC_H */
