@@ -30,16 +30,17 @@ struct sp_sleep_mark {
 };
 
 /*
- * A task's place in the counts, and the places seen for it that no sleep
- * counted has passed yet, in time order: the pass tells a run after some
- * of the task's later ones (runorder.c and the model's holding back), so
- * several sleeps may wait for theirs.
+ * A task's place in the counts, its runs put in order, and the places seen
+ * for it that no sleep counted has passed yet, in time order: the pass
+ * tells a run after some of the task's later ones (runorder.c and the
+ * model's holding back), so several sleeps may wait for theirs.
  */
 struct sp_sleep_last {
 	int32_t pid;			/* first: the key in sp_sleeps.last */
 	uint32_t task;			/* index in tasks + 1, 0: none yet */
 	struct sp_sleep_mark *marks;	/* [head, nr) are kept */
 	uint32_t head, nr, alloc;
+	struct sp_runorder_task order;
 };
 
 /*
@@ -127,7 +128,6 @@ void sp_sleeps_release(struct sp_sleeps *sl)
 	for (size_t i = 0; i < sl->last.alloc; i++)
 		free(((struct sp_sleep_last *)sl->last.slots)[i].marks);
 	sp_pidtab_release(&sl->last);
-	sp_runorder_release(&sl->order);
 	sp_behind_table_release(&sl->wakers);
 	memset(sl, 0, sizeof(*sl));
 }
@@ -262,10 +262,10 @@ static int place_add(struct sp_sleep_task *t, uint32_t place, enum sp_sleep_stat
 	return 0;
 }
 
-/* The sleep between @prev, the task's run before, and @r, if there was one. */
-static void count_sleep(struct sp_sleeps *sl, const struct sp_run *prev, const struct sp_run *r)
+/* The sleep between @prev, the task's run before, and @r of @l's task, if there was one. */
+static void count_sleep(struct sp_sleeps *sl, struct sp_sleep_last *l, const struct sp_run *prev,
+			const struct sp_run *r)
 {
-	struct sp_sleep_last *l;
 	struct sp_sleep_task *t;
 	enum sp_sleep_state state;
 	uint64_t woke;
@@ -280,11 +280,6 @@ static void count_sleep(struct sp_sleeps *sl, const struct sp_run *prev, const s
 	    !sp_scope_cpu(&sl->scope, prev->cpu) ||
 	    (sl->scope.target && !sp_scope_task(&sl->scope, r->pid)))
 		return;
-	l = sp_pidtab_get(&sl->last, r->pid, sizeof(*l), 256);
-	if (!l) {
-		sl->error = -ENOMEM;
-		return;
-	}
 	if (!l->task) {
 		if (sp_grow_array(&sl->tasks, &sl->alloc_tasks, sl->nr_tasks + 1,
 				  sizeof(*sl->tasks))) {
@@ -307,30 +302,44 @@ static void count_sleep(struct sp_sleeps *sl, const struct sp_run *prev, const s
 		sl->error = sl->wakers.error;
 }
 
-/* Count the sleep before @r; the places up to its start are then used up. */
+/*
+ * Count the sleep before @r, a run of sl->cur's task; the places up to its
+ * start are then used up.
+ */
 static void sleep_before(void *data, const struct sp_run *prev, const struct sp_run *r)
 {
 	struct sp_sleeps *sl = data;
-	struct sp_sleep_last *l;
 
-	count_sleep(sl, prev, r);
-	l = sp_pidtab_find(&sl->last, r->pid, sizeof(*l));
-	if (l)
-		marks_drop(l, r->start_ns + 1);
+	count_sleep(sl, sl->cur, prev, r);
+	marks_drop(sl->cur, r->start_ns + 1);
 }
 
 void sp_sleeps_add(struct sp_sleeps *sl, const struct sp_run *r)
 {
+	struct sp_sleep_last *l;
+
 	if (r->pid <= 0)
 		return;
-	sp_runorder_add(&sl->order, r, sleep_before, sl);
-	if (sl->order.error)
-		sl->error = sl->order.error;
+	l = sp_pidtab_get(&sl->last, r->pid, sizeof(*l), 256);
+	if (!l) {
+		/* its sleeps are not counted: they need the run before, in order */
+		sl->error = -ENOMEM;
+		return;
+	}
+	sl->cur = l;
+	sp_runorder_task_add(&l->order, r, sleep_before, sl);
 }
 
 void sp_sleeps_finish(struct sp_sleeps *sl)
 {
-	sp_runorder_flush(&sl->order, sleep_before, sl);
+	struct sp_sleep_last *last = sl->last.slots;
+
+	for (size_t i = 0; i < sl->last.alloc; i++) {
+		if (!last[i].pid)
+			continue;
+		sl->cur = &last[i];
+		sp_runorder_task_flush(&last[i].order, sleep_before, sl);
+	}
 }
 
 const struct sp_sleep_task *sp_sleeps_find(const struct sp_sleeps *sl, int pid)

@@ -2,6 +2,7 @@
 #ifndef SP_RUNORDER_H
 #define SP_RUNORDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,15 +22,46 @@
 
 #define SP_RUNORDER_KEEP 3
 
-struct sp_runorder_task;
-
-struct sp_runorder {
-	struct sp_pidtab tasks;		/* struct sp_runorder_task by pid */
-	int error;			/* -ENOMEM: a run was handed out unordered */
-};
-
 /* Called with each run, in order per task, and the task's run before it (NULL: none). */
 typedef void (*sp_runorder_fn)(void *data, const struct sp_run *prev, const struct sp_run *r);
+
+/*
+ * One task's runs held, for a consumer that keeps its own state per task
+ * (zeroed: none held, none handed out).  The runs live in a ring of
+ * slots: those held from head on, sorted, and just before them the one
+ * handed out that ended latest, so that a run that comes in order is
+ * copied once and moves no other.
+ */
+struct sp_runorder_task {
+	uint8_t head;			/* slot of the held run that ends first */
+	uint8_t nr;			/* runs held */
+	bool has_last;			/* slot[head - 1] is the run handed out that ended latest */
+	struct sp_run slot[SP_RUNORDER_KEEP + 1];
+};
+
+/**
+ * sp_runorder_task_add - take @r; hand out the task's oldest when it holds too many
+ * @t: the task's runs
+ * @r: a run of the task
+ * @fn: called with the runs handed out (the pointers hold until the next call on @t)
+ * @data: handed to @fn
+ */
+void sp_runorder_task_add(struct sp_runorder_task *t, const struct sp_run *r, sp_runorder_fn fn,
+			  void *data);
+
+/**
+ * sp_runorder_task_flush - hand out every run @t holds, in order
+ * @t: the task's runs
+ * @fn: called with each
+ * @data: handed to @fn
+ */
+void sp_runorder_task_flush(struct sp_runorder_task *t, sp_runorder_fn fn, void *data);
+
+/* Every task's runs, by pid. */
+struct sp_runorder {
+	struct sp_pidtab tasks;		/* pid, then struct sp_runorder_task */
+	int error;			/* -ENOMEM: a run was handed out unordered */
+};
 
 /**
  * sp_runorder_add - take @r; hand out the task's oldest when it holds too many

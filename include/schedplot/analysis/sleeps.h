@@ -15,6 +15,7 @@ struct sp_error;
 struct sp_model_observer;
 struct sp_reader;
 struct sp_run;
+struct sp_sleep_last;
 
 /*
  * Why tasks slept (doc/design.md "Sleeps"): a sleep runs from a task's
@@ -80,9 +81,9 @@ struct sp_sleeps {
 	/* a record that names places was seen (kernel_stack, sched_blocked_reason) */
 	bool has_places;
 	int error;			/* -ENOMEM: something was not counted */
-	/* private: each task's runs put in order; per pid, its index in tasks + 1 */
-	struct sp_runorder order;
+	/* private: per pid, its index in tasks + 1, its runs put in order, its places */
 	struct sp_pidtab last;		/* struct sp_sleep_last by pid */
+	struct sp_sleep_last *cur;	/* the task of the runs sleep_before() is handed */
 	uint32_t *place_hash;		/* open addressing over places: index + 1, 0 free */
 	size_t alloc_place_hash;
 	struct sp_reader *reader;	/* names addresses; NULL: no records asked for */
