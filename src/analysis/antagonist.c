@@ -154,11 +154,7 @@ static void on_reset(void *data)
 
 void sp_antagonists_observer(struct sp_antagonists *a, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.run = on_run,
-		.reset = on_reset,
-		.data = a,
-	};
+	*obs = SP_MODEL_OBSERVER(a, .run = on_run, .reset = on_reset);
 }
 
 static inline size_t pid_hash(int32_t pid, size_t mask)
@@ -470,11 +466,7 @@ static void behind_reset(void *data)
 
 void sp_waited_behind_observer(struct sp_waited_behind *wb, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.wait = behind_wait,
-		.reset = behind_reset,
-		.data = wb,
-	};
+	*obs = SP_MODEL_OBSERVER(wb, .wait = behind_wait, .reset = behind_reset);
 }
 
 void sp_behind_table_release(struct sp_behind_table *t)

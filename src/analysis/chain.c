@@ -198,11 +198,7 @@ static void obs_reset(void *data)
 
 void sp_chain_observer(struct sp_chain *ch, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.run_info = obs_run_info,
-		.reset = obs_reset,
-		.data = ch,
-	};
+	*obs = SP_MODEL_OBSERVER(ch, .run_info = obs_run_info, .reset = obs_reset);
 }
 
 bool sp_chain_long_pole(const struct sp_behind_entry *v, size_t nr, int pid,

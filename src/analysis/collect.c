@@ -84,11 +84,7 @@ int sp_rw_collect_init(struct sp_rw_collect *c, uint64_t t0_ns, uint64_t t1_ns,
 
 void sp_rw_collect_observer(struct sp_rw_collect *c, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.steps = collect_steps,
-		.reset = sp_rw_collect_reset,
-		.data = c,
-	};
+	*obs = SP_MODEL_OBSERVER(c, .steps = collect_steps, .reset = sp_rw_collect_reset);
 }
 
 void sp_rw_collect_reset(void *data)

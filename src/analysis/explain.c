@@ -690,14 +690,8 @@ static void on_reset(void *data)
 
 void sp_explain_observer(struct sp_explain *x, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.run_info = on_run_info,
-		.wait = on_wait,
-		.migration = on_migration,
-		.steps = on_steps,
-		.reset = on_reset,
-		.data = x,
-	};
+	*obs = SP_MODEL_OBSERVER(x, .run_info = on_run_info, .wait = on_wait,
+				 .migration = on_migration, .steps = on_steps, .reset = on_reset);
 }
 
 /* ---- the facts ---- */

@@ -347,12 +347,8 @@ static void fieldkey_reset(void *data)
 
 void sp_fieldkey_observer(struct sp_fieldkey *fk, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.watch = fieldkey_watch,
-		.run = fieldkey_run,
-		.reset = fieldkey_reset,
-		.data = fk,
-	};
+	*obs = SP_MODEL_OBSERVER(fk, .watch = fieldkey_watch, .run = fieldkey_run,
+				 .reset = fieldkey_reset);
 }
 
 int64_t sp_fieldkey_value(const struct sp_fieldkey *fk, int key)

@@ -335,12 +335,7 @@ static void on_reset(void *data)
 
 void sp_lost_time_observer(struct sp_lost_time *lt, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.run = on_run,
-		.wait = on_wait,
-		.reset = on_reset,
-		.data = lt,
-	};
+	*obs = SP_MODEL_OBSERVER(lt, .run = on_run, .wait = on_wait, .reset = on_reset);
 }
 
 int sp_lost_time_finish(struct sp_lost_time *lt)

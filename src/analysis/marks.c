@@ -85,13 +85,8 @@ static void marks_reset(void *data)
 
 void sp_marks_observer(struct sp_marks *mk, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.wait = marks_wait,
-		.migration = marks_migration,
-		.extra = marks_extra,
-		.reset = marks_reset,
-		.data = mk,
-	};
+	*obs = SP_MODEL_OBSERVER(mk, .wait = marks_wait, .migration = marks_migration,
+				 .extra = marks_extra, .reset = marks_reset);
 }
 
 void sp_marks_release(struct sp_marks *mk)

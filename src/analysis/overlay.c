@@ -329,16 +329,12 @@ static void marks_reset(void *data)
 
 void sp_overlay_observer(struct sp_overlay *mk, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		/* only what the marks asked for is told */
-		.migration = mk->migrations ? marks_migration : NULL,
-		.wakeup = mk->wakeups ? marks_wakeup : NULL,
-		.wait = marks_wait,
-		.extra = mk->migrations ? marks_extra : NULL,
-		.watch = mk->nr_events ? marks_watch : NULL,
-		.reset = marks_reset,
-		.data = mk,
-	};
+	/* only what the marks asked for is told */
+	*obs = SP_MODEL_OBSERVER(mk, .wait = marks_wait, .reset = marks_reset,
+				 .migration = mk->migrations ? marks_migration : NULL,
+				 .extra = mk->migrations ? marks_extra : NULL,
+				 .wakeup = mk->wakeups ? marks_wakeup : NULL,
+				 .watch = mk->nr_events ? marks_watch : NULL);
 }
 
 static int cmp_pid_ts(const void *a, const void *b)

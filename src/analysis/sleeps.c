@@ -480,10 +480,6 @@ static void obs_reset(void *data)
 
 void sp_sleeps_observer(struct sp_sleeps *sl, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.run_info = obs_run_info,
-		.extra = sl->reader ? obs_extra : NULL,
-		.reset = obs_reset,
-		.data = sl,
-	};
+	*obs = SP_MODEL_OBSERVER(sl, .run_info = obs_run_info,
+				 .extra = sl->reader ? obs_extra : NULL, .reset = obs_reset);
 }

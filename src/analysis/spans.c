@@ -263,11 +263,7 @@ static void spans_reset(void *data)
 
 void sp_spans_observer(struct sp_spans *sp, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.watch = spans_watch,
-		.reset = spans_reset,
-		.data = sp,
-	};
+	*obs = SP_MODEL_OBSERVER(sp, .watch = spans_watch, .reset = spans_reset);
 }
 
 int sp_spans_finish(struct sp_spans *sp)

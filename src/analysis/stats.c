@@ -275,11 +275,6 @@ static void obs_reset(void *data)
 
 void sp_stats_observer(struct sp_stats *s, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.steps = obs_steps,
-		.wait = obs_wait,
-		.extra = s->power ? obs_extra : NULL,
-		.reset = obs_reset,
-		.data = s,
-	};
+	*obs = SP_MODEL_OBSERVER(s, .steps = obs_steps, .wait = obs_wait,
+				 .extra = s->power ? obs_extra : NULL, .reset = obs_reset);
 }

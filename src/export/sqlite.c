@@ -929,15 +929,8 @@ static void on_span(void *data, int kind, uint64_t t0_ns, uint64_t t1_ns, int cp
 
 void sp_export_observer(struct sp_export *x, struct sp_model_observer *obs)
 {
-	*obs = (struct sp_model_observer){
-		.run_info = on_run,
-		.wait = on_wait,
-		.steps = on_steps,
-		.migration = on_migration,
-		.extra = on_extra,
-		.reset = on_reset,
-		.data = x,
-	};
+	*obs = SP_MODEL_OBSERVER(x, .run_info = on_run, .wait = on_wait, .steps = on_steps,
+				 .migration = on_migration, .extra = on_extra, .reset = on_reset);
 }
 
 /* ---- one trace ---- */

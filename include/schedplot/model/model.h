@@ -257,6 +257,12 @@ struct sp_model_observer {
 	void *data;
 };
 
+/*
+ * An observer telling @obj's hooks, named as in an initializer and the
+ * others NULL: SP_MODEL_OBSERVER(x, .run = on_run, .reset = on_reset).
+ */
+#define SP_MODEL_OBSERVER(obj, ...) ((struct sp_model_observer){ __VA_ARGS__, .data = (obj) })
+
 /* Consumers a pass tells at most, per callback. */
 #define SP_PASS_MAX_CONSUMERS 16
 
