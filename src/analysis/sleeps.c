@@ -316,11 +316,15 @@ static void sleep_before(void *data, const struct sp_run *prev, const struct sp_
 
 void sp_sleeps_add(struct sp_sleeps *sl, const struct sp_run *r)
 {
-	struct sp_sleep_last *l;
+	struct sp_sleep_last *l = NULL;
 
 	if (r->pid <= 0)
 		return;
-	l = sp_pidtab_get(&sl->last, r->pid, sizeof(*l), 256);
+	/* most tasks are where their lookup begins */
+	if (sl->last.alloc)
+		l = (struct sp_sleep_last *)sl->last.slots + sp_pidtab_home(r->pid, sl->last.alloc);
+	if (!l || l->pid != r->pid)
+		l = sp_pidtab_get(&sl->last, r->pid, sizeof(*l), 256);
 	if (!l) {
 		/* its sleeps are not counted: they need the run before, in order */
 		sl->error = -ENOMEM;

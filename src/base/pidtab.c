@@ -26,7 +26,7 @@ static int32_t pid_at(const void *e)
 /* The slot of @pid in @slots of @alloc: its entry, or the free slot for it. */
 static size_t slot_of(void *slots, size_t alloc, int32_t pid, size_t size)
 {
-	size_t mask = alloc - 1, i = ((uint32_t)pid * 2654435761u) & mask;
+	size_t mask = alloc - 1, i = sp_pidtab_home(pid, alloc);
 	int32_t at;
 
 	while ((at = pid_at(entry(slots, i, size))) && at != pid)

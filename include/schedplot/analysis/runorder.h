@@ -39,15 +39,74 @@ struct sp_runorder_task {
 	struct sp_run slot[SP_RUNORDER_KEEP + 1];
 };
 
+/* The ring's slots, a power of 2, and a task's @i-th from head. */
+#define SP_RUNORDER_SLOTS	(SP_RUNORDER_KEEP + 1)
+#define SP_RUNORDER_SLOT(t, i)	(&(t)->slot[((t)->head + (i)) & (SP_RUNORDER_SLOTS - 1)])
+
+_Static_assert((SP_RUNORDER_SLOTS & (SP_RUNORDER_SLOTS - 1)) == 0,
+	       "the ring's size is a power of 2");
+
+/* The order handed out: by end, then start, then CPU. */
+static inline bool sp_runorder_before(const struct sp_run *a, const struct sp_run *b)
+{
+	if (a->end_ns != b->end_ns)
+		return a->end_ns < b->end_ns;
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns;
+	return a->cpu < b->cpu;
+}
+
+/* Hand out the oldest run held with the task's run before it; it is last when it ended latest. */
+static inline void sp_runorder_task_hand_out(struct sp_runorder_task *t, sp_runorder_fn fn,
+					     void *data)
+{
+	struct sp_run *run = SP_RUNORDER_SLOT(t, 0);
+	struct sp_run *last = t->has_last ? SP_RUNORDER_SLOT(t, SP_RUNORDER_SLOTS - 1) : NULL;
+
+	fn(data, last, run);
+	/* its slot comes before the runs held: last's */
+	if (last && run->end_ns < last->end_ns)
+		*run = *last;
+	t->head = (t->head + 1) & (SP_RUNORDER_SLOTS - 1);
+	t->nr--;
+	t->has_last = true;
+}
+
 /**
  * sp_runorder_task_add - take @r; hand out the task's oldest when it holds too many
  * @t: the task's runs
  * @r: a run of the task
  * @fn: called with the runs handed out (the pointers hold until the next call on @t)
  * @data: handed to @fn
+ *
+ * Inline, once a run of every task: a consumer's @fn is inlined into it.
  */
-void sp_runorder_task_add(struct sp_runorder_task *t, const struct sp_run *r, sp_runorder_fn fn,
-			  void *data);
+static inline void sp_runorder_task_add(struct sp_runorder_task *t, const struct sp_run *r,
+					sp_runorder_fn fn, void *data)
+{
+	unsigned int i;
+
+	if (t->nr == SP_RUNORDER_KEEP) {
+		/* the oldest goes, unless @r ends before it */
+		if (sp_runorder_before(r, SP_RUNORDER_SLOT(t, 0))) {
+			struct sp_run *last = t->has_last ?
+				SP_RUNORDER_SLOT(t, SP_RUNORDER_SLOTS - 1) : NULL;
+
+			fn(data, last, r);
+			if (!last || r->end_ns >= last->end_ns) {
+				*SP_RUNORDER_SLOT(t, SP_RUNORDER_SLOTS - 1) = *r;
+				t->has_last = true;
+			}
+			return;
+		}
+		sp_runorder_task_hand_out(t, fn, data);
+	}
+	/* insertion from the back: most runs come in order */
+	for (i = t->nr; i > 0 && sp_runorder_before(r, SP_RUNORDER_SLOT(t, i - 1)); i--)
+		*SP_RUNORDER_SLOT(t, i) = *SP_RUNORDER_SLOT(t, i - 1);
+	*SP_RUNORDER_SLOT(t, i) = *r;
+	t->nr++;
+}
 
 /**
  * sp_runorder_task_flush - hand out every run @t holds, in order
@@ -55,7 +114,12 @@ void sp_runorder_task_add(struct sp_runorder_task *t, const struct sp_run *r, sp
  * @fn: called with each
  * @data: handed to @fn
  */
-void sp_runorder_task_flush(struct sp_runorder_task *t, sp_runorder_fn fn, void *data);
+static inline void sp_runorder_task_flush(struct sp_runorder_task *t, sp_runorder_fn fn,
+					  void *data)
+{
+	while (t->nr)
+		sp_runorder_task_hand_out(t, fn, data);
+}
 
 /* Every task's runs, by pid. */
 struct sp_runorder {

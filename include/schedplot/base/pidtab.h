@@ -18,6 +18,20 @@ struct sp_pidtab {
 };
 
 /**
+ * sp_pidtab_home - the slot a lookup of @pid begins at
+ * @pid: the key
+ * @alloc: the table's slots
+ *
+ * Return: the slot, where @pid's entry is most often (Fibonacci hashing
+ * spreads the pids, which come mostly consecutive): a caller on a hot
+ * path may look there before it calls sp_pidtab_get().
+ */
+static inline size_t sp_pidtab_home(int32_t pid, size_t alloc)
+{
+	return ((uint32_t)pid * 2654435761u) & (alloc - 1);
+}
+
+/**
  * sp_pidtab_find - @pid's entry
  * @t: the table
  * @pid: the key (not 0)
