@@ -24,11 +24,6 @@ struct sp_antagonist_run {
 	int32_t pid;
 };
 
-struct sp_behind_pair {
-	int32_t waiter, antagonist;	/* waiter INT32_MIN: an empty slot */
-	uint64_t ns;
-};
-
 int sp_antagonists_init(struct sp_antagonists *a, int nr_cpus)
 {
 	memset(a, 0, sizeof(*a));
@@ -56,8 +51,15 @@ void sp_antagonists_release(struct sp_antagonists *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* @h's slot @k slots after @at (both below alloc): the ring wraps once at most. */
+static inline size_t ring_step(const struct sp_antagonist_cpu *h, size_t at, size_t k)
+{
+	at += k;
+	return at < h->alloc ? at : at - h->alloc;
+}
+
 /* A CPU's @i-th kept run, oldest 0. */
-#define RUN_AT(h, i)	((h)->runs[((h)->head + (i)) % (h)->alloc])
+#define RUN_AT(h, i)	((h)->runs[ring_step((h), (h)->head, (i))])
 
 /*
  * Drop @h's runs that ended by @floor_ns (no query to come reaches them),
@@ -71,7 +73,7 @@ static size_t drop_before(struct sp_antagonist_cpu *h, uint64_t floor_ns)
 		n++;
 	if (n) {
 		h->dropped_ns = RUN_AT(h, n - 1).t1;
-		h->head = (h->head + n) % h->alloc;
+		h->head = ring_step(h, h->head, n);
 		h->nr -= n;
 		h->finger = h->finger > n ? h->finger - n : 0;
 	}
@@ -130,7 +132,7 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 	if (h->nr == h->alloc) {
 		/* full: the oldest goes */
 		h->dropped_ns = h->runs[h->head].t1;
-		h->head = (h->head + 1) % h->alloc;
+		h->head = ring_step(h, h->head, 1);
 		h->nr--;
 		if (h->finger)
 			h->finger--;
@@ -318,13 +320,7 @@ size_t sp_antagonists_of_wait(struct sp_antagonists *a, const struct sp_wait *w,
 
 /* ---- sums per waiting task ---- */
 
-static inline size_t pair_hash(int32_t waiter, int32_t antagonist, size_t mask)
-{
-	return (((uint64_t)(uint32_t)waiter * 0x9e3779b97f4a7c15ull) ^
-		((uint32_t)antagonist * 2654435761u)) & mask;
-}
-
-void sp_behind_table_add(struct sp_behind_table *t, int waiter, int antagonist, uint64_t ns)
+void sp_behind_table_insert(struct sp_behind_table *t, int waiter, int antagonist, uint64_t ns)
 {
 	size_t mask, i;
 
@@ -343,7 +339,7 @@ void sp_behind_table_add(struct sp_behind_table *t, int waiter, int antagonist, 
 
 			if (p->waiter == INT32_MIN)
 				continue;
-			for (i = pair_hash(p->waiter, p->antagonist, alloc - 1);
+			for (i = sp_behind_hash(p->waiter, p->antagonist, alloc - 1);
 			     v[i].waiter != INT32_MIN; i = (i + 1) & (alloc - 1))
 				;
 			v[i] = *p;
@@ -353,7 +349,7 @@ void sp_behind_table_add(struct sp_behind_table *t, int waiter, int antagonist, 
 		t->alloc = alloc;
 	}
 	mask = t->alloc - 1;
-	for (i = pair_hash(waiter, antagonist, mask);
+	for (i = sp_behind_hash(waiter, antagonist, mask);
 	     t->pairs[i].waiter != INT32_MIN &&
 	     (t->pairs[i].waiter != waiter || t->pairs[i].antagonist != antagonist);
 	     i = (i + 1) & mask)
@@ -450,6 +446,9 @@ static void behind_wait(void *data, const struct sp_wait *w)
 	if (!sp_scope_wait(&wb->scope, w))
 		return;
 	sp_behind_table_add(&wb->table, w->pid, SP_BEHIND_TOTAL, w->dur_ns);
+	/* a wait of no time (the wakeup and the switch at once) had no antagonist */
+	if (!w->dur_ns)
+		return;
 	/* every antagonist, from the query's scratch */
 	sp_antagonists_of_wait(a, w, NULL, 0, &nr, &total);
 	for (size_t i = 0; i < nr; i++)

@@ -120,7 +120,10 @@ size_t sp_antagonists_of_wait(struct sp_antagonists *a, const struct sp_wait *w,
 			      struct sp_behind *top, size_t max, size_t *nr, uint64_t *total_ns);
 
 /* Per waiting task: its waits' time, and who it waited behind, summed. */
-struct sp_behind_pair;
+struct sp_behind_pair {
+	int32_t waiter, antagonist;	/* waiter INT32_MIN: an empty slot */
+	uint64_t ns;
+};
 
 /* The key of a waiter's own total in a table. */
 #define SP_BEHIND_TOTAL INT32_MIN
@@ -131,6 +134,16 @@ struct sp_behind_table {
 	int error;			/* -ENOMEM: a sum was lost */
 };
 
+/* The slot a pair's probe begins at; @mask: the slots - 1. */
+static inline size_t sp_behind_hash(int32_t waiter, int32_t antagonist, size_t mask)
+{
+	return (((uint64_t)(uint32_t)waiter * 0x9e3779b97f4a7c15ull) ^
+		((uint32_t)antagonist * 2654435761u)) & mask;
+}
+
+/* sp_behind_table_add() of a pair not in the table, or when it must grow first. */
+void sp_behind_table_insert(struct sp_behind_table *t, int waiter, int antagonist, uint64_t ns);
+
 /**
  * sp_behind_table_add - count one wait of @waiter: @ns behind @antagonist
  * @t: the table (zeroed to begin)
@@ -139,8 +152,27 @@ struct sp_behind_table {
  *	SP_BEHIND_TOTAL), or SP_BEHIND_TOTAL for the wait's own length (the
  *	denominator of the shares)
  * @ns: the time
+ *
+ * Inline, as it is called for every wait and sleep: a pair seen before
+ * costs its lookup.
  */
-void sp_behind_table_add(struct sp_behind_table *t, int waiter, int antagonist, uint64_t ns);
+static inline void sp_behind_table_add(struct sp_behind_table *t, int waiter, int antagonist,
+				       uint64_t ns)
+{
+	/* the table grows when half full, before it looks */
+	if ((t->nr + 1) * 2 <= t->alloc) {
+		size_t mask = t->alloc - 1, i;
+
+		for (i = sp_behind_hash(waiter, antagonist, mask); t->pairs[i].waiter != INT32_MIN;
+		     i = (i + 1) & mask) {
+			if (t->pairs[i].waiter == waiter && t->pairs[i].antagonist == antagonist) {
+				t->pairs[i].ns += ns;
+				return;
+			}
+		}
+	}
+	sp_behind_table_insert(t, waiter, antagonist, ns);
+}
 
 /* One sum of a table: what @waiter waited behind @antagonist (SP_BEHIND_TOTAL: its waits' time). */
 struct sp_behind_entry {
