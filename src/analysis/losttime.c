@@ -18,6 +18,15 @@
  * A stretch's beginning is kept as soon as it is known, so that a long
  * run holds nothing back: the kind of a CPU's current run is known
  * (sp_model_current()) before it is told.
+ *
+ * Nothing is sorted.  Each CPU's stretches come in time order and are
+ * kept so, in the CPU's lane, one change where a stretch ends as the next
+ * begins.  The waits come in the order of their ends (the model holds
+ * them back, so not in step with the runs) into a lane of their own: a
+ * wait's beginning goes a few places back, or, when that is further (a
+ * long wait), into a heap; its end goes last.  A sweep merges the lanes
+ * and the heap with a loser tree, a comparison or two a change, into a
+ * short buffer, and sums the buffer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,10 +36,18 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/span.h"
 #include "schedplot/model/model.h"
-#include "schedplot/trace/radix.h"
 
 /* Changes kept before the first sweep is tried, and at least between two. */
 #define SWEEP_EVERY	((size_t)1 << 14)
+
+/* How far back a wait's beginning goes in the waits' lane; further: the heap. */
+#define BACK_MAX	32
+
+/* Changes merged at a time before they are summed. */
+#define MERGED_MAX	1024
+
+/* A source of the sweep with nothing (more) to sweep; no change is this late. */
+#define NONE_LEFT	UINT64_MAX
 
 enum lost_what {
 	LOST_IDLE,		/* the CPU runs its idle task */
@@ -39,23 +56,72 @@ enum lost_what {
 	LOST_NR,
 };
 
+/* A lane's stretch under way: none, or begun (its beginning kept) or not, of a kind. */
+enum lost_stretch {
+	STRETCH_OFF = -2,	/* a CPU out of the set, or the waits' lane: never one */
+	STRETCH_NONE = -1,
+	STRETCH_BEGUN = 0,	/* + LOST_IDLE or LOST_BUSY */
+	STRETCH_NOT_BEGUN = 2,	/* + LOST_IDLE or LOST_BUSY */
+};
+
+/*
+ * What a change does to its CPU's stretches and waiters: one of them
+ * begins or ends, or a stretch of the other kind ends where one begins.
+ */
+enum lost_delta {
+	BEGINS,			/* + enum lost_what */
+	ENDS = BEGINS + LOST_NR,	/* + enum lost_what */
+	TURNS_TO = ENDS + LOST_NR,	/* + LOST_IDLE or LOST_BUSY */
+	DELTA_NR = TURNS_TO + 2,
+};
+
+/* At @ts_ns, @delta (enum lost_delta) on @cpu. */
 struct sp_lost_change {
 	uint64_t ts_ns;
 	int32_t cpu;
-	int16_t what;		/* enum lost_what */
-	int16_t delta;		/* +1 begins, -1 ends */
+	int32_t delta;
 };
 
-/* A CPU's stretch of one kind under way. */
-struct sp_lost_stretch {
+/*
+ * A CPU's changes in time order in v[head, nr) (those before head are
+ * swept) and its stretch under way, [start_ns, end_ns) of a kind; the
+ * waits' lane, after the CPUs', has changes only.
+ */
+struct sp_lost_lane {
+	struct sp_lost_change *v;
+	size_t head, nr, alloc;
 	uint64_t start_ns, end_ns;
-	int what;		/* LOST_IDLE, LOST_BUSY, or -1: none */
-	bool begun;		/* its beginning is kept already */
+	int stretch;		/* enum lost_stretch */
 };
 
-/* A CPU's stretches and waiters as swept so far, by enum lost_what. */
+/*
+ * A CPU's stretches and waiters as swept so far, by enum lost_what, in one
+ * word: each a field with a bias, so that a change adds one word (delta_of)
+ * and a field is above its bias when the count is above 0.  Idle and busy
+ * stretches overlap only where runs do, a few at most: 16 bits each; the
+ * waiters take the high 32.
+ */
+#define IDLE_BIAS	((uint64_t)1 << 15)
+#define BUSY_BIAS	((uint64_t)1 << 31)
+#define WAITER_BIAS	((uint64_t)1 << 63)
+#define COUNTS_ZERO	(IDLE_BIAS | BUSY_BIAS | WAITER_BIAS)
+
+static const uint64_t delta_of[DELTA_NR] = {
+	[BEGINS + LOST_IDLE] = 1,
+	[BEGINS + LOST_BUSY] = (uint64_t)1 << 16,
+	[BEGINS + LOST_WAITER] = (uint64_t)1 << 32,
+	[ENDS + LOST_IDLE] = -(uint64_t)1,
+	[ENDS + LOST_BUSY] = -((uint64_t)1 << 16),
+	[ENDS + LOST_WAITER] = -((uint64_t)1 << 32),
+	[TURNS_TO + LOST_IDLE] = 1 - ((uint64_t)1 << 16),
+	[TURNS_TO + LOST_BUSY] = ((uint64_t)1 << 16) - 1,
+};
+
+/* A CPU as swept so far: its counts, and what it adds to I and O (struct sp_lost_sum) and W. */
 struct sp_lost_cpu {
-	int n[LOST_NR];
+	uint64_t counts;
+	uint64_t idle_over;
+	uint32_t waiting;
 };
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -70,13 +136,19 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 
 static void forget(struct sp_lost_time *lt)
 {
-	lt->nr_changes = 0;
+	for (int c = 0; c <= lt->nr_cpus; c++) {
+		struct sp_lost_lane *l = &lt->lanes[c];
+
+		l->head = l->nr = 0;
+		l->start_ns = l->end_ns = 0;
+		l->stretch = c < lt->nr_cpus && sp_scope_cpu(&lt->scope, c) ? STRETCH_NONE :
+									       STRETCH_OFF;
+	}
+	for (int c = 0; c < lt->nr_cpus; c++)
+		lt->swept[c] = (struct sp_lost_cpu){ .counts = COUNTS_ZERO };
+	lt->nr_kept = lt->nr_late = 0;
 	lt->sweep_at = 0;
 	lt->error = 0;
-	for (int c = 0; c < lt->nr_cpus; c++) {
-		lt->open[c].what = -1;
-		memset(&lt->swept[c], 0, sizeof(lt->swept[c]));
-	}
 	lt->all = (struct sp_lost_counts){ 0 };
 	lt->swept_ns = 0;
 	lt->wall_ns = lt->per_cpu_ns = lt->per_thread_ns = 0;
@@ -88,13 +160,20 @@ int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uin
 	memset(lt, 0, sizeof(*lt));
 	lt->scope = *scope;
 	lt->t0_ns = t0_ns;
-	lt->t1_ns = t1_ns;
+	/* (a window to the end of time ends a nanosecond before: see NONE_LEFT) */
+	lt->t1_ns = min_u64(t1_ns, NONE_LEFT - 1);
 	lt->nr_cpus = nr_cpus > 0 ? nr_cpus : 0;
 	lt->model = model;
 	lt->sweep_every = SWEEP_EVERY;
-	lt->open = sp_alloc_array((size_t)lt->nr_cpus, sizeof(*lt->open));
+	/* the lanes and the heap are the sweep's sources */
+	for (lt->nr_leaves = 1; lt->nr_leaves < lt->nr_cpus + 2; lt->nr_leaves *= 2)
+		;
+	lt->lanes = sp_alloc_array((size_t)lt->nr_cpus + 1, sizeof(*lt->lanes));
 	lt->swept = sp_alloc_array((size_t)lt->nr_cpus, sizeof(*lt->swept));
-	if ((!lt->open || !lt->swept) && lt->nr_cpus) {
+	lt->next_ns = sp_alloc_array((size_t)lt->nr_leaves, sizeof(*lt->next_ns));
+	lt->losers = sp_alloc_array((size_t)lt->nr_leaves, sizeof(*lt->losers));
+	lt->merged = sp_alloc_array(MERGED_MAX, sizeof(*lt->merged));
+	if (!lt->lanes || !lt->swept || !lt->next_ns || !lt->losers || !lt->merged) {
 		sp_lost_time_release(lt);
 		return -ENOMEM;
 	}
@@ -104,44 +183,126 @@ int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uin
 
 void sp_lost_time_release(struct sp_lost_time *lt)
 {
-	SP_FREE_AND_NULL(lt->changes);
-	SP_FREE_AND_NULL(lt->keys);
-	SP_FREE_AND_NULL(lt->open);
-	SP_FREE_AND_NULL(lt->swept);
-	lt->nr_changes = lt->alloc_changes = lt->alloc_keys = 0;
+	for (int c = 0; lt->lanes && c <= lt->nr_cpus; c++)
+		free(lt->lanes[c].v);
+	SP_FREE_ALL(lt->lanes, lt->late, lt->next_ns, lt->losers, lt->merged, lt->swept);
+	lt->lanes = NULL;
+	lt->late = lt->merged = NULL;
+	lt->next_ns = NULL;
+	lt->losers = NULL;
+	lt->swept = NULL;
+	lt->nr_kept = lt->alloc_changes = 0;
+	lt->nr_late = lt->alloc_late = 0;
 }
 
-/* Room for @n more changes.  Return: 0, or -ENOMEM (then @lt->error says so). */
-static int room(struct sp_lost_time *lt, size_t n)
+/* Into the heap of changes that came too late for their lane, by time. */
+static void late_push(struct sp_lost_time *lt, const struct sp_lost_change *ch)
 {
-	if (lt->nr_changes + n <= lt->alloc_changes)
+	struct sp_lost_change *h;
+	size_t i;
+
+	if (lt->nr_late == lt->alloc_late &&
+	    sp_grow_array_uninit(&lt->late, &lt->alloc_late, lt->nr_late + 1, sizeof(*lt->late))) {
+		lt->error = -ENOMEM;
+		return;
+	}
+	lt->nr_kept++;
+	h = lt->late;
+	for (i = lt->nr_late++; i > 0 && h[(i - 1) / 2].ts_ns > ch->ts_ns; i = (i - 1) / 2)
+		h[i] = h[(i - 1) / 2];
+	h[i] = *ch;
+}
+
+/* Take the heap's earliest change out, into @top. */
+static void late_pop(struct sp_lost_time *lt, struct sp_lost_change *top)
+{
+	struct sp_lost_change *h = lt->late, last = h[--lt->nr_late];
+	size_t n = lt->nr_late, i = 0, k;
+
+	*top = h[0];
+	while ((k = 2 * i + 1) < n) {
+		if (k + 1 < n && h[k + 1].ts_ns < h[k].ts_ns)
+			k++;
+		if (h[k].ts_ns >= last.ts_ns)
+			break;
+		h[i] = h[k];
+		i = k;
+	}
+	if (n)
+		h[i] = last;
+}
+
+/*
+ * Room for @n more changes at the end of @l: the swept ones before its
+ * head are dropped once they are half of it.  Return: 0, or -ENOMEM (then
+ * @lt->error says so).
+ */
+static int room(struct sp_lost_time *lt, struct sp_lost_lane *l, size_t n)
+{
+	size_t was = l->alloc;
+
+	if (l->head && l->head >= l->alloc / 2) {
+		memmove(l->v, l->v + l->head, (l->nr - l->head) * sizeof(*l->v));
+		l->nr -= l->head;
+		l->head = 0;
+	}
+	if (l->nr + n <= l->alloc)
 		return 0;
-	if (sp_grow_array_uninit(&lt->changes, &lt->alloc_changes, lt->nr_changes + n,
-				 sizeof(*lt->changes)))
+	if (sp_grow_array_uninit(&l->v, &l->alloc, l->nr + n, sizeof(*l->v)))
 		return lt->error = -ENOMEM;
+	lt->alloc_changes += l->alloc - was;
 	return 0;
 }
 
-static inline void put(struct sp_lost_time *lt, int cpu, int what, uint64_t ts, int delta)
+/*
+ * Keep a change of a stretch of @cpu at @ts: after those kept already,
+ * as the pass tells a CPU's runs in time order; one before them (runs
+ * that overlap) goes to the heap.
+ */
+static void keep_stretch(struct sp_lost_time *lt, int cpu, uint64_t ts, int delta)
 {
-	lt->changes[lt->nr_changes++] = (struct sp_lost_change){
-		.ts_ns = ts, .cpu = cpu, .what = (int16_t)what, .delta = (int16_t)delta };
-}
+	struct sp_lost_lane *l = &lt->lanes[cpu];
+	struct sp_lost_change ch = { .ts_ns = ts, .cpu = cpu, .delta = delta };
 
-/* Keep one change: @what on @cpu begins (@delta +1) or ends (-1) at @ts. */
-static void keep_change(struct sp_lost_time *lt, int cpu, int what, uint64_t ts, int delta)
-{
-	if (!room(lt, 1))
-		put(lt, cpu, what, ts, delta);
-}
-
-/* Keep [@t0, @t1) of @what on @cpu, cut to the window; nothing when that is empty. */
-static void keep(struct sp_lost_time *lt, int cpu, int what, uint64_t t0, uint64_t t1)
-{
-	if (!sp_span_clip(&t0, &t1, lt->t0_ns, lt->t1_ns) || room(lt, 2))
+	if (l->nr > l->head && l->v[l->nr - 1].ts_ns > ts) {
+		late_push(lt, &ch);
 		return;
-	put(lt, cpu, what, t0, 1);
-	put(lt, cpu, what, t1, -1);
+	}
+	if (l->nr == l->alloc && room(lt, l, 1))
+		return;
+	l->v[l->nr++] = ch;
+	lt->nr_kept++;
+}
+
+/*
+ * Keep @ch, a change of a wait, in time order: a few places from the end
+ * at most, else in the heap.  Changes at one time stay in the order they
+ * came, which does not matter: nothing is summed between them.
+ */
+static void keep_wait(struct sp_lost_time *lt, const struct sp_lost_change *ch)
+{
+	struct sp_lost_lane *l = &lt->lanes[lt->nr_cpus];
+	struct sp_lost_change *v;
+	size_t i, stop;
+
+	if (l->nr == l->alloc && room(lt, l, 1))
+		return;
+	v = l->v;
+	i = l->nr;
+	stop = i - l->head > BACK_MAX ? i - BACK_MAX : l->head;
+	while (i > stop && v[i - 1].ts_ns > ch->ts_ns) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	if (i > l->head && v[i - 1].ts_ns > ch->ts_ns) {
+		/* too far back: put back what moved */
+		memmove(v + i, v + i + 1, (l->nr - i) * sizeof(*v));
+		late_push(lt, ch);
+		return;
+	}
+	v[i] = *ch;
+	l->nr++;
+	lt->nr_kept++;
 }
 
 /*
@@ -151,15 +312,30 @@ static void keep(struct sp_lost_time *lt, int cpu, int what, uint64_t t0, uint64
  */
 static void close_stretch(struct sp_lost_time *lt, int cpu)
 {
-	struct sp_lost_stretch *st = &lt->open[cpu];
+	struct sp_lost_lane *l = &lt->lanes[cpu];
+	uint64_t t0 = l->start_ns, t1 = l->end_ns;
 
-	if (st->what < 0)
+	if (l->stretch < STRETCH_BEGUN)
 		return;
-	if (st->begun)
-		keep_change(lt, cpu, st->what, min_u64(st->end_ns, lt->t1_ns), -1);
-	else
-		keep(lt, cpu, st->what, st->start_ns, st->end_ns);
-	st->what = -1;
+	if (l->stretch < STRETCH_NOT_BEGUN) {
+		keep_stretch(lt, cpu, min_u64(t1, lt->t1_ns), ENDS + l->stretch);
+	} else if (sp_span_clip(&t0, &t1, lt->t0_ns, lt->t1_ns)) {
+		keep_stretch(lt, cpu, t0, BEGINS + l->stretch - STRETCH_NOT_BEGUN);
+		keep_stretch(lt, cpu, t1, ENDS + l->stretch - STRETCH_NOT_BEGUN);
+	}
+	l->stretch = STRETCH_NONE;
+}
+
+/* Keep the beginning of @cpu's stretch under way, when it begins before @upto. */
+static void begin_stretch(struct sp_lost_time *lt, int cpu, uint64_t upto)
+{
+	struct sp_lost_lane *l = &lt->lanes[cpu];
+	uint64_t start = max_u64(l->start_ns, lt->t0_ns);
+
+	if (l->stretch >= STRETCH_NOT_BEGUN && start < upto) {
+		l->stretch -= STRETCH_NOT_BEGUN;
+		keep_stretch(lt, cpu, start, BEGINS + l->stretch);
+	}
 }
 
 /*
@@ -174,64 +350,164 @@ static void close_stretch(struct sp_lost_time *lt, int cpu)
 static void settle_cpus(struct sp_lost_time *lt, uint64_t settled, uint64_t upto)
 {
 	for (int c = 0; c < lt->nr_cpus; c++) {
-		struct sp_lost_stretch *st = &lt->open[c];
-		uint64_t since, start;
-		int pid, what;
+		struct sp_lost_lane *l = &lt->lanes[c];
+		uint64_t since;
+		int pid, what, was;
 
-		if (!sp_scope_cpu(&lt->scope, c))
+		if (l->stretch == STRETCH_OFF)
 			continue;
 		pid = sp_model_current(lt->model, c, &since);
 		what = pid == 0 ? LOST_IDLE : LOST_BUSY;
+		was = l->stretch < 0 ? -1 : l->stretch % STRETCH_NOT_BEGUN;
 		/* (a current run that began before the stretch's end is the one being told) */
-		if (pid >= 0 && since < settled && (st->what < 0 || since >= st->end_ns)) {
-			if (st->what != what || st->end_ns != since) {
+		if (pid >= 0 && since < settled && (was < 0 || since >= l->end_ns)) {
+			if (was != what || l->end_ns != since) {
 				close_stretch(lt, c);
-				*st = (struct sp_lost_stretch){ .start_ns = since, .end_ns = since,
-								.what = what };
+				l->start_ns = l->end_ns = since;
+				l->stretch = STRETCH_NOT_BEGUN + what;
 			}
-		} else if (st->end_ns < settled) {
+		} else if (l->end_ns < settled) {
 			close_stretch(lt, c);
 		}
-		start = max_u64(st->start_ns, lt->t0_ns);
-		if (st->what >= 0 && !st->begun && start < upto) {
-			keep_change(lt, c, st->what, start, 1);
-			st->begun = true;
-		}
+		begin_stretch(lt, c, upto);
 	}
-}
-
-/* What a CPU adds to the counts: idle, overloaded, and the tasks waiting for it then. */
-static struct sp_lost_counts counts_of(const int n[LOST_NR])
-{
-	struct sp_lost_counts k = { 0 };
-
-	if (n[LOST_BUSY] > 0 && n[LOST_WAITER] > 0) {
-		k.over = 1;
-		k.waiting = n[LOST_WAITER];
-	} else if (n[LOST_BUSY] <= 0 && n[LOST_IDLE] > 0 && n[LOST_WAITER] <= 0) {
-		k.idle = 1;
-	}
-	return k;
 }
 
 /*
- * The first @nr changes' indices in time order, or NULL when they are
- * one change or none.  A radix sort: a comparison sort of the changes was
- * most of what lost time cost.  Return: the order, or NULL with @lt->error
- * set when there is no room (then they are summed as they are kept).
+ * The time of source @src's next change up to @upto, or NONE_LEFT: a
+ * lane (0 to nr_cpus), the heap (nr_cpus + 1), or none (further leaves).
  */
-static const struct sp_radix_key *in_time_order(struct sp_lost_time *lt, size_t nr)
+static uint64_t next_of(const struct sp_lost_time *lt, int src, uint64_t upto)
 {
-	if (nr < 2)
-		return NULL;
-	if (2 * nr > lt->alloc_keys &&
-	    sp_grow_array_uninit(&lt->keys, &lt->alloc_keys, 2 * nr, sizeof(*lt->keys))) {
-		lt->error = -ENOMEM;
-		return NULL;
+	uint64_t ts;
+
+	if (src <= lt->nr_cpus) {
+		const struct sp_lost_lane *l = &lt->lanes[src];
+
+		if (l->head == l->nr)
+			return NONE_LEFT;
+		ts = l->v[l->head].ts_ns;
+	} else if (src == lt->nr_cpus + 1 && lt->nr_late) {
+		ts = lt->late[0].ts_ns;
+	} else {
+		return NONE_LEFT;
 	}
-	for (size_t i = 0; i < nr; i++)
-		lt->keys[i] = (struct sp_radix_key){ .ts = lt->changes[i].ts_ns, .item = (uint32_t)i };
-	return sp_radix_sort(lt->keys, lt->keys + nr, nr);
+	return ts <= upto ? ts : NONE_LEFT;
+}
+
+/* The tournament under @node: its winner, the losers kept at each node. */
+static int play(struct sp_lost_time *lt, int node)
+{
+	int a, b;
+
+	if (node >= lt->nr_leaves)
+		return node - lt->nr_leaves;
+	a = play(lt, 2 * node);
+	b = play(lt, 2 * node + 1);
+	if (lt->next_ns[b] < lt->next_ns[a]) {
+		lt->losers[node] = a;
+		return b;
+	}
+	lt->losers[node] = b;
+	return a;
+}
+
+/*
+ * Up to MERGED_MAX of the changes up to @upto, in time order, into
+ * @lt->merged, taken from their lanes and the heap: the winner of the
+ * tournament gives its change, then its next one plays the losers on its
+ * way up.  Return: how many.
+ */
+static size_t merge_some(struct sp_lost_time *lt, uint64_t upto)
+{
+	uint64_t *next = lt->next_ns;
+	int *losers = lt->losers, win = losers[0], nr_lanes = lt->nr_cpus + 1;
+	unsigned int leaves = (unsigned int)lt->nr_leaves;
+	struct sp_lost_change *out = lt->merged, *end = out + MERGED_MAX;
+
+	while (out < end && next[win] != NONE_LEFT) {
+		uint64_t at;
+
+		if (win < nr_lanes) {
+			struct sp_lost_lane *l = &lt->lanes[win];
+
+			*out++ = l->v[l->head];
+			if (++l->head < l->nr) {
+				at = l->v[l->head].ts_ns;
+				at = at <= upto ? at : NONE_LEFT;
+			} else {
+				l->head = l->nr = 0;
+				at = NONE_LEFT;
+			}
+		} else {
+			late_pop(lt, out++);
+			at = next_of(lt, win, upto);
+		}
+		next[win] = at;
+		for (unsigned int i = ((unsigned int)win + leaves) / 2; i; i /= 2) {
+			int l = losers[i];
+
+			if (next[l] < at) {
+				losers[i] = win;
+				win = l;
+				at = next[l];
+			}
+		}
+	}
+	losers[0] = win;
+	return (size_t)(out - lt->merged);
+}
+
+/*
+ * The sweep so far: I and O now, in one word (I in the low half, O in the
+ * high one: one addition a change), W, the last change's time, the sums.
+ */
+struct sp_lost_sum {
+	uint64_t idle_over;
+	uint32_t waiting;
+	uint64_t swept_ns, wall_ns, per_cpu_ns, per_thread_ns;
+};
+
+#define OVER_SHIFT	32
+
+/*
+ * Sum the @n changes of @v: up to each, what lies since the one before,
+ * then its CPU's share of I, O and W, as it was and as it is.
+ */
+static void sum_changes(struct sp_lost_sum *s, struct sp_lost_cpu *cpus,
+			const struct sp_lost_change *v, size_t nr)
+{
+	for (const struct sp_lost_change *ch = v; ch < v + nr; ch++) {
+		struct sp_lost_cpu *c = &cpus[ch->cpu];
+		uint64_t n, io;
+		uint32_t nw, busy, over;
+
+		if (ch->ts_ns > s->swept_ns) {
+			uint32_t idle = (uint32_t)s->idle_over;
+			uint32_t o = (uint32_t)(s->idle_over >> OVER_SHIFT);
+
+			if (idle && o) {
+				uint64_t dur = ch->ts_ns - s->swept_ns;
+				uint32_t w = s->waiting;
+
+				s->wall_ns += dur;
+				s->per_cpu_ns += dur * (idle < o ? idle : o);
+				s->per_thread_ns += dur * (idle < w ? idle : w);
+			}
+			s->swept_ns = ch->ts_ns;
+		}
+		n = c->counts += delta_of[ch->delta];
+		busy = (uint32_t)n > BUSY_BIAS + ((uint64_t)1 << 16) - 1;
+		nw = (uint32_t)(n >> 32) - (uint32_t)(WAITER_BIAS >> 32);
+		over = busy & ((int32_t)nw > 0);
+		io = (uint64_t)(((uint16_t)n > IDLE_BIAS) & !busy & ((int32_t)nw <= 0)) |
+		     (uint64_t)over << OVER_SHIFT;
+		s->idle_over += io - c->idle_over;
+		c->idle_over = io;
+		nw &= -(uint32_t)over;
+		s->waiting += nw - c->waiting;
+		c->waiting = nw;
+	}
 }
 
 /*
@@ -242,90 +518,153 @@ static const struct sp_radix_key *in_time_order(struct sp_lost_time *lt, size_t 
  */
 static void sweep(struct sp_lost_time *lt, uint64_t upto)
 {
-	struct sp_lost_change *v = lt->changes;
-	const struct sp_radix_key *order;
-	size_t nr = 0, i;
+	struct sp_lost_sum s = {
+		.idle_over = (uint64_t)lt->all.idle | (uint64_t)lt->all.over << OVER_SHIFT,
+		.waiting = (uint32_t)lt->all.waiting, .swept_ns = lt->swept_ns,
+	};
+	size_t n;
 
-	for (i = 0; i < lt->nr_changes; i++) {
-		if (v[i].ts_ns <= upto) {
-			struct sp_lost_change ch = v[i];
-
-			if (i != nr) {
-				v[i] = v[nr];
-				v[nr] = ch;
-			}
-			nr++;
-		}
+	for (int i = 0; i < lt->nr_leaves; i++)
+		lt->next_ns[i] = next_of(lt, i, upto);
+	lt->losers[0] = play(lt, 1);
+	while ((n = merge_some(lt, upto))) {
+		sum_changes(&s, lt->swept, lt->merged, n);
+		lt->nr_kept -= n;
 	}
-	order = in_time_order(lt, nr);
-	for (i = 0; i < nr; i++) {
-		const struct sp_lost_change *ch = &v[order ? order[i].item : i];
-		struct sp_lost_counts *all = &lt->all, was, now;
-		int *n = lt->swept[ch->cpu].n;
-		uint64_t dur = ch->ts_ns - lt->swept_ns;
-
-		if (dur && all->idle > 0 && all->over > 0) {
-			lt->wall_ns += dur;
-			lt->per_cpu_ns += dur * min_u64((uint64_t)all->idle, (uint64_t)all->over);
-			lt->per_thread_ns += dur * min_u64((uint64_t)all->idle,
-							   (uint64_t)all->waiting);
-		}
-		lt->swept_ns = ch->ts_ns;
-		was = counts_of(n);
-		n[ch->what] += ch->delta;
-		now = counts_of(n);
-		all->idle += now.idle - was.idle;
-		all->over += now.over - was.over;
-		all->waiting += now.waiting - was.waiting;
-	}
-	memmove(v, v + nr, (lt->nr_changes - nr) * sizeof(*v));
-	lt->nr_changes -= nr;
+	lt->all = (struct sp_lost_counts){ .idle = (int)(uint32_t)s.idle_over,
+					   .over = (int)(s.idle_over >> OVER_SHIFT),
+					   .waiting = (int)s.waiting };
+	lt->swept_ns = s.swept_ns;
+	lt->wall_ns += s.wall_ns;
+	lt->per_cpu_ns += s.per_cpu_ns;
+	lt->per_thread_ns += s.per_thread_ns;
 }
 
-/* Now and then, sweep what the model says is complete. */
-static void sweep_settled(struct sp_lost_time *lt)
+/* Sweep what the model says is complete; try again once what is kept has doubled. */
+__attribute__((noinline)) static void sweep_settled(struct sp_lost_time *lt)
 {
 	uint64_t settled, upto;
 
-	if (!lt->model || lt->nr_changes < max_u64(lt->sweep_at, lt->sweep_every))
+	if (!lt->model) {
+		lt->sweep_at = SIZE_MAX;
 		return;
+	}
 	settled = sp_model_settled(lt->model);
 	upto = min_u64(settled, lt->t1_ns);
 	settle_cpus(lt, settled, upto);
 	sweep(lt, upto);
-	/* what stays (an old wait still open) is sorted again only once it has doubled */
-	lt->sweep_at = 2 * lt->nr_changes;
+	/* (what stays, after an old wait still open, is not looked at again before) */
+	lt->sweep_at = max_u64(2 * lt->nr_kept, lt->sweep_every);
+}
+
+/*
+ * A run of @what on @cpu that neither goes on with the stretch under way
+ * nor begins where that one ends inside the window, or a CPU out of the
+ * set: what on_run() does not.
+ */
+__attribute__((noinline)) static void other_run(struct sp_lost_time *lt, int cpu, int what, uint64_t t0, uint64_t t1)
+{
+	struct sp_lost_lane *l = &lt->lanes[cpu];
+
+	if (l->stretch == STRETCH_OFF)
+		return;
+	if (l->stretch >= 0 && l->stretch % STRETCH_NOT_BEGUN == what && l->end_ns == t0) {
+		/* it goes on with a stretch that reaches into the window only now */
+		l->end_ns = t1;
+		begin_stretch(lt, cpu, min_u64(t1, lt->t1_ns));
+		return;
+	}
+	close_stretch(lt, cpu);
+	l->start_ns = t0;
+	l->end_ns = t1;
+	l->stretch = STRETCH_NOT_BEGUN + what;
+	begin_stretch(lt, cpu, min_u64(t1, lt->t1_ns));
+	if (lt->nr_kept >= lt->sweep_at)
+		sweep_settled(lt);
 }
 
 static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 {
 	struct sp_lost_time *lt = data;
-	struct sp_lost_stretch *st;
+	struct sp_lost_lane *l;
 	int what = pid == 0 ? LOST_IDLE : LOST_BUSY;
 
-	if (cpu < 0 || cpu >= lt->nr_cpus || !sp_scope_cpu(&lt->scope, cpu))
+	if ((unsigned int)cpu >= (unsigned int)lt->nr_cpus)
 		return;
-	st = &lt->open[cpu];
-	if (st->what == what && st->end_ns == t0) {
-		st->end_ns = t1;
-		return;
+	l = &lt->lanes[cpu];
+	if (l->end_ns == t0) {
+		/* the run goes on with the stretch under way */
+		if (l->stretch == STRETCH_BEGUN + what) {
+			l->end_ns = t1;
+			return;
+		}
+		/*
+		 * Or, mostly, the stretch under way is of the other kind and
+		 * ends where this one begins inside the window: one change,
+		 * after the CPU's others (they are before the stretch's
+		 * beginning).
+		 */
+		if (l->stretch == STRETCH_BEGUN + !what && t0 < t1 && t0 >= lt->t0_ns &&
+		    t0 < lt->t1_ns && l->nr < l->alloc) {
+			struct sp_lost_change *ch = &l->v[l->nr++];
+
+			ch->ts_ns = t0;
+			ch->cpu = cpu;
+			ch->delta = TURNS_TO + what;
+			l->end_ns = t1;
+			l->stretch = STRETCH_BEGUN + what;
+			if (++lt->nr_kept >= lt->sweep_at)
+				sweep_settled(lt);
+			return;
+		}
 	}
-	close_stretch(lt, cpu);
-	*st = (struct sp_lost_stretch){ .start_ns = t0, .end_ns = t1, .what = what };
-	sweep_settled(lt);
+	other_run(lt, cpu, what, t0, t1);
 }
 
 static void on_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_lost_time *lt = data;
+	struct sp_lost_change begin, end;
+	struct sp_lost_lane *l;
+	struct sp_lost_change *v;
+	uint64_t t0, t1;
+	size_t n;
 
-	if (!w->dur_ns || w->cpu < 0 || w->cpu >= lt->nr_cpus ||
-	    !sp_scope_cpu(&lt->scope, w->cpu))
+	if (!w->dur_ns || (unsigned int)w->cpu >= (unsigned int)lt->nr_cpus ||
+	    lt->lanes[w->cpu].stretch == STRETCH_OFF)
 		return;
 	if (lt->scope.target && !sp_scope_task(&lt->scope, w->pid))
 		return;
-	keep(lt, w->cpu, LOST_WAITER, w->start_ns, w->start_ns + w->dur_ns);
-	sweep_settled(lt);
+	t0 = w->start_ns;
+	t1 = t0 + w->dur_ns;
+	if (!sp_span_clip(&t0, &t1, lt->t0_ns, lt->t1_ns))
+		return;
+	begin = (struct sp_lost_change){ .ts_ns = t0, .cpu = w->cpu, .delta = BEGINS + LOST_WAITER };
+	end = (struct sp_lost_change){ .ts_ns = t1, .cpu = w->cpu, .delta = ENDS + LOST_WAITER };
+	/*
+	 * Mostly the beginning goes at the end or a place before, the end
+	 * last (the waits end in order); else keep_wait() finds their places.
+	 */
+	l = &lt->lanes[lt->nr_cpus];
+	v = l->v;
+	n = l->nr;
+	if (n + 2 <= l->alloc && n - l->head >= 2 && v[n - 1].ts_ns <= t1 &&
+	    v[n - 2].ts_ns <= t0) {
+		if (v[n - 1].ts_ns > t0) {
+			v[n] = v[n - 1];
+			v[n - 1] = begin;
+		} else {
+			v[n] = begin;
+		}
+		v[n + 1] = end;
+		l->nr = n + 2;
+		lt->nr_kept += 2;
+	} else {
+		keep_wait(lt, &begin);
+		keep_wait(lt, &end);
+	}
+	if (lt->nr_kept >= lt->sweep_at)
+		sweep_settled(lt);
 }
 
 static void on_reset(void *data)
@@ -342,6 +681,6 @@ int sp_lost_time_finish(struct sp_lost_time *lt)
 {
 	for (int c = 0; c < lt->nr_cpus; c++)
 		close_stretch(lt, c);
-	sweep(lt, UINT64_MAX);
+	sweep(lt, NONE_LEFT - 1);
 	return lt->error;
 }

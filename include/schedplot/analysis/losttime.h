@@ -11,8 +11,7 @@ struct sp_model;
 struct sp_model_observer;
 struct sp_lost_change;
 struct sp_lost_cpu;
-struct sp_lost_stretch;
-struct sp_radix_key;
+struct sp_lost_lane;
 
 /*
  * Lost time as SchedViz measures it (doc/design.md "Lost time"): at each
@@ -34,12 +33,14 @@ struct sp_radix_key;
  * counted: the CPU it waits for is not known.
  *
  * The CPUs' stretches of idle and busy (consecutive runs of the same
- * kind merged) and the waits are kept as changes, 16 bytes each, and
- * swept in time order: as the pass goes those before the model's settled
- * time (sp_model_settled()), the rest by sp_lost_time_finish().  So the
+ * kind merged) and the waits are kept as changes, 16 bytes each (one
+ * where a stretch ends as the next begins), in time order as they come,
+ * and swept: as the pass goes those before the model's settled time
+ * (sp_model_settled()), the rest by sp_lost_time_finish().  So the
  * changes kept are those since the oldest wait still open began, or since
  * the last sched record of the CPU that has gone longest without one: a
- * bound that does not grow with the trace's length.
+ * bound that does not grow with the trace's length, unless a wait lasts
+ * as long.
  */
 struct sp_lost_counts {
 	int idle, over, waiting;	/* I, O and W */
@@ -52,12 +53,16 @@ struct sp_lost_time {
 	size_t sweep_every;		/* changes kept before a sweep is tried (tests lower it) */
 	/* private: the changes not swept yet, and each CPU's stretch under way */
 	const struct sp_model *model;	/* asked how far the pass is complete; NULL: not */
-	struct sp_lost_change *changes;
-	size_t nr_changes, alloc_changes;
-	struct sp_radix_key *keys;	/* a sweep's order and the sort's room */
-	size_t alloc_keys;
+	struct sp_lost_lane *lanes;	/* each CPU's stretches and changes, then the waits' */
+	size_t nr_kept, alloc_changes;	/* changes kept; room for them in the lanes */
+	struct sp_lost_change *late;	/* a heap of those that came too late for their lane */
+	size_t nr_late, alloc_late;
 	size_t sweep_at;		/* changes kept when the next sweep is tried */
-	struct sp_lost_stretch *open;	/* nr_cpus entries */
+	/* a sweep's tournament of the lanes and the heap, and its merged changes */
+	int nr_leaves;			/* nr_cpus + 2 rounded up to a power of 2 */
+	uint64_t *next_ns;		/* each leaf's next change */
+	int *losers;			/* the loser at each node; the winner at 0 */
+	struct sp_lost_change *merged;
 	/* the sweep so far: each CPU's counts, I, O and W, the last change's time */
 	struct sp_lost_cpu *swept;	/* nr_cpus entries */
 	struct sp_lost_counts all;
