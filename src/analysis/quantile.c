@@ -27,21 +27,12 @@
  */
 static int grow(void *array, size_t *alloc, size_t need, size_t size)
 {
-	void **ptr = array;
 	size_t n = *alloc;
-	void *p;
 
 	if (need <= n)
 		return 0;
 	n = need > n + 1 ? need : n ? n + n / 2 : 1024;
-	if (n > SIZE_MAX / size)
-		return -ENOMEM;
-	p = realloc(*ptr, n * size);
-	if (!p)
-		return -ENOMEM;
-	*ptr = p;
-	*alloc = n;
-	return 0;
+	return sp_resize_array(array, alloc, n, size);
 }
 
 int sp_samples_add(struct sp_samples *s, uint64_t v)

@@ -13,11 +13,24 @@ void *sp_alloc_array(size_t n, size_t size)
 	return calloc(n ? n : 1, size ? size : 1);
 }
 
-int sp_grow_array_uninit(void *array, size_t *alloc, size_t need, size_t size)
+int sp_resize_array(void *array, size_t *alloc, size_t n, size_t size)
 {
 	void **ptr = array;
-	size_t new_alloc = *alloc ? *alloc : 16;
 	void *p;
+
+	if (n > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*ptr, n * size);
+	if (!p)
+		return -ENOMEM;
+	*ptr = p;
+	*alloc = n;
+	return 0;
+}
+
+int sp_grow_array_uninit(void *array, size_t *alloc, size_t need, size_t size)
+{
+	size_t new_alloc = *alloc ? *alloc : 16;
 
 	if (need <= *alloc)
 		return 0;
@@ -26,14 +39,7 @@ int sp_grow_array_uninit(void *array, size_t *alloc, size_t need, size_t size)
 			return -ENOMEM;
 		new_alloc *= 2;
 	}
-	if (new_alloc > SIZE_MAX / size)
-		return -ENOMEM;
-	p = realloc(*ptr, new_alloc * size);
-	if (!p)
-		return -ENOMEM;
-	*ptr = p;
-	*alloc = new_alloc;
-	return 0;
+	return sp_resize_array(array, alloc, new_alloc, size);
 }
 
 int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size)

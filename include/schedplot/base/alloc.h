@@ -52,4 +52,16 @@ int sp_grow_array(void *array, size_t *alloc, size_t need, size_t size);
  */
 int sp_grow_array_uninit(void *array, size_t *alloc, size_t need, size_t size);
 
+/**
+ * sp_resize_array - realloc() an array to @n elements, overflow-checked
+ * @array: pointer to the array pointer
+ * @alloc: pointer to the current capacity (in elements), set to @n
+ * @n: the capacity wanted, not 0
+ * @size: size of one element
+ *
+ * For arrays that grow by a rule of their own; what it adds is not
+ * zeroed.  Return: 0, or -ENOMEM (the array is unchanged).
+ */
+int sp_resize_array(void *array, size_t *alloc, size_t n, size_t size);
+
 #endif /* SP_ALLOC_H */
