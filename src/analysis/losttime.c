@@ -25,8 +25,9 @@
  * them back, so not in step with the runs) into a lane of their own: a
  * wait's beginning goes a few places back, or, when that is further (a
  * long wait), into a heap; its end goes last.  A sweep merges the lanes
- * and the heap with a loser tree, a comparison or two a change, into a
- * short buffer, and sums the buffer.
+ * and the heap with a loser tree, a comparison or two a change, and sums
+ * each change as it comes out: its CPU's counts are one word, and which
+ * of them are above 0 says from a table what the CPU adds to I, O and W.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,9 +43,6 @@
 
 /* How far back a wait's beginning goes in the waits' lane; further: the heap. */
 #define BACK_MAX	32
-
-/* Changes merged at a time before they are summed. */
-#define MERGED_MAX	1024
 
 /* A source of the sweep with nothing (more) to sweep; no change is this late. */
 #define NONE_LEFT	UINT64_MAX
@@ -94,17 +92,23 @@ struct sp_lost_lane {
 	int stretch;		/* enum lost_stretch */
 };
 
+/* A sweep's place in a lane, and the lane's end. */
+struct sp_lost_cursor {
+	const struct sp_lost_change *at, *end;
+};
+
 /*
  * A CPU's stretches and waiters as swept so far, by enum lost_what, in one
  * word: each a field with a bias, so that a change adds one word (delta_of)
- * and a field is above its bias when the count is above 0.  Idle and busy
- * stretches overlap only where runs do, a few at most: 16 bits each; the
- * waiters take the high 32.
+ * and, after ONES is taken away, a field's top bit says its count is above
+ * 0.  Idle and busy stretches overlap only where runs do, a few at most:
+ * 16 bits each; the waiters take the high 32.
  */
 #define IDLE_BIAS	((uint64_t)1 << 15)
 #define BUSY_BIAS	((uint64_t)1 << 31)
 #define WAITER_BIAS	((uint64_t)1 << 63)
 #define COUNTS_ZERO	(IDLE_BIAS | BUSY_BIAS | WAITER_BIAS)
+#define ONES		(1 | (uint64_t)1 << 16 | (uint64_t)1 << 32)
 
 static const uint64_t delta_of[DELTA_NR] = {
 	[BEGINS + LOST_IDLE] = 1,
@@ -117,7 +121,35 @@ static const uint64_t delta_of[DELTA_NR] = {
 	[TURNS_TO + LOST_BUSY] = ((uint64_t)1 << 16) - 1,
 };
 
-/* A CPU as swept so far: its counts, and what it adds to I and O (struct sp_lost_sum) and W. */
+/* I and O in one word, I in the low half, O in the high one: one addition a change. */
+#define OVER_SHIFT	32
+
+/* Which counts are above 0, a bit each by enum lost_what. */
+static inline unsigned int above_0(uint64_t counts)
+{
+	uint64_t m = counts - ONES;
+
+	return (unsigned int)((m >> 15 & 1) | (m >> 30 & 2) | (m >> 61 & 4));
+}
+
+/*
+ * By which counts are above 0: what a CPU adds to I and O (OVER_SHIFT),
+ * and a mask for its waiters, added to W when it is
+ * overloaded.  Idle: idle, neither busy nor waited for; overloaded: busy
+ * and waited for.
+ */
+static const struct {
+	uint64_t idle_over;
+	uint32_t waiters;
+} share_of[8] = {
+	[1 << LOST_IDLE] = { .idle_over = 1 },
+	[1 << LOST_BUSY | 1 << LOST_WAITER] = { .idle_over = (uint64_t)1 << OVER_SHIFT,
+						.waiters = UINT32_MAX },
+	[1 << LOST_IDLE | 1 << LOST_BUSY | 1 << LOST_WAITER] = {
+		.idle_over = (uint64_t)1 << OVER_SHIFT, .waiters = UINT32_MAX },
+};
+
+/* A CPU as swept so far: its counts, and what it adds to I and O (OVER_SHIFT) and W. */
 struct sp_lost_cpu {
 	uint64_t counts;
 	uint64_t idle_over;
@@ -172,8 +204,8 @@ int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uin
 	lt->swept = sp_alloc_array((size_t)lt->nr_cpus, sizeof(*lt->swept));
 	lt->next_ns = sp_alloc_array((size_t)lt->nr_leaves, sizeof(*lt->next_ns));
 	lt->losers = sp_alloc_array((size_t)lt->nr_leaves, sizeof(*lt->losers));
-	lt->merged = sp_alloc_array(MERGED_MAX, sizeof(*lt->merged));
-	if (!lt->lanes || !lt->swept || !lt->next_ns || !lt->losers || !lt->merged) {
+	lt->cursors = sp_alloc_array((size_t)lt->nr_cpus + 1, sizeof(*lt->cursors));
+	if (!lt->lanes || !lt->swept || !lt->next_ns || !lt->losers || !lt->cursors) {
 		sp_lost_time_release(lt);
 		return -ENOMEM;
 	}
@@ -185,9 +217,10 @@ void sp_lost_time_release(struct sp_lost_time *lt)
 {
 	for (int c = 0; lt->lanes && c <= lt->nr_cpus; c++)
 		free(lt->lanes[c].v);
-	SP_FREE_ALL(lt->lanes, lt->late, lt->next_ns, lt->losers, lt->merged, lt->swept);
+	SP_FREE_ALL(lt->lanes, lt->late, lt->next_ns, lt->losers, lt->cursors, lt->swept);
 	lt->lanes = NULL;
-	lt->late = lt->merged = NULL;
+	lt->late = NULL;
+	lt->cursors = NULL;
 	lt->next_ns = NULL;
 	lt->losers = NULL;
 	lt->swept = NULL;
@@ -412,35 +445,56 @@ static int play(struct sp_lost_time *lt, int node)
 	return a;
 }
 
+
 /*
- * Up to MERGED_MAX of the changes up to @upto, in time order, into
- * @lt->merged, taken from their lanes and the heap: the winner of the
- * tournament gives its change, then its next one plays the losers on its
- * way up.  Return: how many.
+ * Sum the changes up to @upto in time order, and drop them; no change
+ * kept later is before @upto.  Changes at one time may be summed in any
+ * order, and some now and the others later: nothing is summed between
+ * them.  The lanes and the heap are the leaves of a loser tree: the
+ * winner's change is summed, then its next one plays the losers on its
+ * way up.  Up to each change, what lies since the one before is summed,
+ * then its CPU's share of I, O and W, as it was and as it is.
  */
-static size_t merge_some(struct sp_lost_time *lt, uint64_t upto)
+static void sweep(struct sp_lost_time *lt, uint64_t upto)
 {
 	uint64_t *next = lt->next_ns;
-	int *losers = lt->losers, win = losers[0], nr_lanes = lt->nr_cpus + 1;
+	int *losers = lt->losers, nr_lanes = lt->nr_cpus + 1, win;
 	unsigned int leaves = (unsigned int)lt->nr_leaves;
-	struct sp_lost_change *out = lt->merged, *end = out + MERGED_MAX;
+	struct sp_lost_cursor *cur = lt->cursors;
+	struct sp_lost_cpu *cpus = lt->swept;
+	struct sp_lost_change late;
+	uint64_t idle_over = (uint64_t)lt->all.idle | (uint64_t)lt->all.over << OVER_SHIFT;
+	uint64_t swept = lt->swept_ns, wall = 0, per_cpu = 0, per_thread = 0;
+	uint32_t waiting = (uint32_t)lt->all.waiting;
+	bool losing = (uint32_t)idle_over && idle_over >> OVER_SHIFT;
+	size_t nr = 0;
 
-	while (out < end && next[win] != NONE_LEFT) {
-		uint64_t at;
+	for (int i = 0; i < nr_lanes; i++) {
+		const struct sp_lost_lane *l = &lt->lanes[i];
+
+		cur[i].at = cur[i].end = l->v;
+		if (l->v) {
+			cur[i].at += l->head;
+			cur[i].end += l->nr;
+		}
+	}
+	for (int i = 0; i < lt->nr_leaves; i++)
+		next[i] = next_of(lt, i, upto);
+	win = play(lt, 1);
+	while (next[win] != NONE_LEFT) {
+		const struct sp_lost_change *ch;
+		struct sp_lost_cpu *c;
+		uint64_t at, n;
+		uint32_t nw;
+		unsigned int k;
 
 		if (win < nr_lanes) {
-			struct sp_lost_lane *l = &lt->lanes[win];
-
-			*out++ = l->v[l->head];
-			if (++l->head < l->nr) {
-				at = l->v[l->head].ts_ns;
-				at = at <= upto ? at : NONE_LEFT;
-			} else {
-				l->head = l->nr = 0;
-				at = NONE_LEFT;
-			}
+			ch = cur[win].at++;
+			at = ch + 1 < cur[win].end ? ch[1].ts_ns : NONE_LEFT;
+			at = at <= upto ? at : NONE_LEFT;
 		} else {
-			late_pop(lt, out++);
+			late_pop(lt, &late);
+			ch = &late;
 			at = next_of(lt, win, upto);
 		}
 		next[win] = at;
@@ -453,91 +507,42 @@ static size_t merge_some(struct sp_lost_time *lt, uint64_t upto)
 				at = next[l];
 			}
 		}
-	}
-	losers[0] = win;
-	return (size_t)(out - lt->merged);
-}
+		nr++;
 
-/*
- * The sweep so far: I and O now, in one word (I in the low half, O in the
- * high one: one addition a change), W, the last change's time, the sums.
- */
-struct sp_lost_sum {
-	uint64_t idle_over;
-	uint32_t waiting;
-	uint64_t swept_ns, wall_ns, per_cpu_ns, per_thread_ns;
-};
+		if (losing) {
+			uint64_t dur = ch->ts_ns - swept;
+			uint32_t idle = (uint32_t)idle_over, o = (uint32_t)(idle_over >> OVER_SHIFT);
 
-#define OVER_SHIFT	32
-
-/*
- * Sum the @n changes of @v: up to each, what lies since the one before,
- * then its CPU's share of I, O and W, as it was and as it is.
- */
-static void sum_changes(struct sp_lost_sum *s, struct sp_lost_cpu *cpus,
-			const struct sp_lost_change *v, size_t nr)
-{
-	for (const struct sp_lost_change *ch = v; ch < v + nr; ch++) {
-		struct sp_lost_cpu *c = &cpus[ch->cpu];
-		uint64_t n, io;
-		uint32_t nw, busy, over;
-
-		if (ch->ts_ns > s->swept_ns) {
-			uint32_t idle = (uint32_t)s->idle_over;
-			uint32_t o = (uint32_t)(s->idle_over >> OVER_SHIFT);
-
-			if (idle && o) {
-				uint64_t dur = ch->ts_ns - s->swept_ns;
-				uint32_t w = s->waiting;
-
-				s->wall_ns += dur;
-				s->per_cpu_ns += dur * (idle < o ? idle : o);
-				s->per_thread_ns += dur * (idle < w ? idle : w);
-			}
-			s->swept_ns = ch->ts_ns;
+			wall += dur;
+			per_cpu += dur * (idle < o ? idle : o);
+			per_thread += dur * (idle < waiting ? idle : waiting);
 		}
+		swept = ch->ts_ns;
+		c = &cpus[ch->cpu];
 		n = c->counts += delta_of[ch->delta];
-		busy = (uint32_t)n > BUSY_BIAS + ((uint64_t)1 << 16) - 1;
-		nw = (uint32_t)(n >> 32) - (uint32_t)(WAITER_BIAS >> 32);
-		over = busy & ((int32_t)nw > 0);
-		io = (uint64_t)(((uint16_t)n > IDLE_BIAS) & !busy & ((int32_t)nw <= 0)) |
-		     (uint64_t)over << OVER_SHIFT;
-		s->idle_over += io - c->idle_over;
-		c->idle_over = io;
-		nw &= -(uint32_t)over;
-		s->waiting += nw - c->waiting;
+		k = above_0(n);
+		idle_over += share_of[k].idle_over - c->idle_over;
+		c->idle_over = share_of[k].idle_over;
+		nw = ((uint32_t)(n >> 32) - (uint32_t)(WAITER_BIAS >> 32)) & share_of[k].waiters;
+		waiting += nw - c->waiting;
 		c->waiting = nw;
+		losing = (uint32_t)idle_over && idle_over >> OVER_SHIFT;
 	}
-}
+	for (int i = 0; i < nr_lanes; i++) {
+		struct sp_lost_lane *l = &lt->lanes[i];
 
-/*
- * Sum the changes up to @upto in time order, and drop them; no change
- * kept later is before @upto.  Changes at one time may be summed in any
- * order, and some now and the others later: nothing is summed between
- * them.
- */
-static void sweep(struct sp_lost_time *lt, uint64_t upto)
-{
-	struct sp_lost_sum s = {
-		.idle_over = (uint64_t)lt->all.idle | (uint64_t)lt->all.over << OVER_SHIFT,
-		.waiting = (uint32_t)lt->all.waiting, .swept_ns = lt->swept_ns,
-	};
-	size_t n;
-
-	for (int i = 0; i < lt->nr_leaves; i++)
-		lt->next_ns[i] = next_of(lt, i, upto);
-	lt->losers[0] = play(lt, 1);
-	while ((n = merge_some(lt, upto))) {
-		sum_changes(&s, lt->swept, lt->merged, n);
-		lt->nr_kept -= n;
+		l->head = (size_t)(cur[i].at - l->v);
+		if (l->head == l->nr)
+			l->head = l->nr = 0;
 	}
-	lt->all = (struct sp_lost_counts){ .idle = (int)(uint32_t)s.idle_over,
-					   .over = (int)(s.idle_over >> OVER_SHIFT),
-					   .waiting = (int)s.waiting };
-	lt->swept_ns = s.swept_ns;
-	lt->wall_ns += s.wall_ns;
-	lt->per_cpu_ns += s.per_cpu_ns;
-	lt->per_thread_ns += s.per_thread_ns;
+	lt->nr_kept -= nr;
+	lt->all = (struct sp_lost_counts){ .idle = (int)(uint32_t)idle_over,
+					   .over = (int)(idle_over >> OVER_SHIFT),
+					   .waiting = (int)waiting };
+	lt->swept_ns = swept;
+	lt->wall_ns += wall;
+	lt->per_cpu_ns += per_cpu;
+	lt->per_thread_ns += per_thread;
 }
 
 /* Sweep what the model says is complete; try again once what is kept has doubled. */

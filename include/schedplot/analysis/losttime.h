@@ -11,6 +11,7 @@ struct sp_model;
 struct sp_model_observer;
 struct sp_lost_change;
 struct sp_lost_cpu;
+struct sp_lost_cursor;
 struct sp_lost_lane;
 
 /*
@@ -58,11 +59,11 @@ struct sp_lost_time {
 	struct sp_lost_change *late;	/* a heap of those that came too late for their lane */
 	size_t nr_late, alloc_late;
 	size_t sweep_at;		/* changes kept when the next sweep is tried */
-	/* a sweep's tournament of the lanes and the heap, and its merged changes */
+	/* a sweep's tournament of the lanes and the heap, and its place in each lane */
 	int nr_leaves;			/* nr_cpus + 2 rounded up to a power of 2 */
 	uint64_t *next_ns;		/* each leaf's next change */
 	int *losers;			/* the loser at each node; the winner at 0 */
-	struct sp_lost_change *merged;
+	struct sp_lost_cursor *cursors;
 	/* the sweep so far: each CPU's counts, I, O and W, the last change's time */
 	struct sp_lost_cpu *swept;	/* nr_cpus entries */
 	struct sp_lost_counts all;
