@@ -223,8 +223,9 @@ static void marks_drop(struct sp_sleep_last *l, uint64_t ts_ns)
  * The place of the sleep from @prev's end to @r's start: a stack on the
  * CPU @prev left, else a reason; 0 when none names it.
  */
-static uint32_t place_of_sleep(struct sp_sleep_last *l, const struct sp_run *prev,
-			       const struct sp_run *r)
+static __attribute__((noinline)) uint32_t place_of_sleep(struct sp_sleep_last *l,
+							  const struct sp_run *prev,
+							  const struct sp_run *r)
 {
 	uint32_t reason = 0, stack = 0;
 
@@ -262,9 +263,23 @@ static int place_add(struct sp_sleep_task *t, uint32_t place, enum sp_sleep_stat
 	return 0;
 }
 
+/* @l's task counted from now on, in sl->tasks.  Return: 0 or -ENOMEM. */
+static __attribute__((noinline)) int task_add(struct sp_sleeps *sl, struct sp_sleep_last *l,
+					      int pid)
+{
+	if (sp_grow_array(&sl->tasks, &sl->alloc_tasks, sl->nr_tasks + 1, sizeof(*sl->tasks))) {
+		sl->error = -ENOMEM;
+		return -ENOMEM;
+	}
+	sl->tasks[sl->nr_tasks] = (struct sp_sleep_task){ .pid = pid };
+	l->task = (uint32_t)++sl->nr_tasks;
+	return 0;
+}
+
 /* The sleep between @prev, the task's run before, and @r of @l's task, if there was one. */
-static void count_sleep(struct sp_sleeps *sl, struct sp_sleep_last *l, const struct sp_run *prev,
-			const struct sp_run *r)
+static inline __attribute__((always_inline)) void
+count_sleep(struct sp_sleeps *sl, struct sp_sleep_last *l, const struct sp_run *prev,
+	    const struct sp_run *r)
 {
 	struct sp_sleep_task *t;
 	enum sp_sleep_state state;
@@ -280,20 +295,14 @@ static void count_sleep(struct sp_sleeps *sl, struct sp_sleep_last *l, const str
 	    !sp_scope_cpu(&sl->scope, prev->cpu) ||
 	    (sl->scope.target && !sp_scope_task(&sl->scope, r->pid)))
 		return;
-	if (!l->task) {
-		if (sp_grow_array(&sl->tasks, &sl->alloc_tasks, sl->nr_tasks + 1,
-				  sizeof(*sl->tasks))) {
-			sl->error = -ENOMEM;
-			return;
-		}
-		sl->tasks[sl->nr_tasks] = (struct sp_sleep_task){ .pid = r->pid };
-		l->task = (uint32_t)++sl->nr_tasks;
-	}
+	if (!l->task && task_add(sl, l, r->pid))
+		return;
 	t = &sl->tasks[l->task - 1];
 	state = sp_sleep_state_of(prev->end_state);
 	t->nr[state]++;
 	t->ns[state] += woke - prev->end_ns;
-	place = place_of_sleep(l, prev, r);
+	/* most tasks have no place named */
+	place = l->nr ? place_of_sleep(l, prev, r) : 0;
 	if (place && place_add(t, place, state, woke - prev->end_ns))
 		sl->error = -ENOMEM;
 	if (r->waker != SP_WAKER_NONE)
@@ -306,12 +315,14 @@ static void count_sleep(struct sp_sleeps *sl, struct sp_sleep_last *l, const str
  * Count the sleep before @r, a run of sl->cur's task; the places up to its
  * start are then used up.
  */
-static void sleep_before(void *data, const struct sp_run *prev, const struct sp_run *r)
+static inline __attribute__((always_inline)) void
+sleep_before(void *data, const struct sp_run *prev, const struct sp_run *r)
 {
 	struct sp_sleeps *sl = data;
 
 	count_sleep(sl, sl->cur, prev, r);
-	marks_drop(sl->cur, r->start_ns + 1);
+	if (sl->cur->nr)
+		marks_drop(sl->cur, r->start_ns + 1);
 }
 
 void sp_sleeps_add(struct sp_sleeps *sl, const struct sp_run *r)

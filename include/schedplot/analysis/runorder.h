@@ -57,8 +57,8 @@ static inline bool sp_runorder_before(const struct sp_run *a, const struct sp_ru
 }
 
 /* Hand out the oldest run held with the task's run before it; it is last when it ended latest. */
-static inline void sp_runorder_task_hand_out(struct sp_runorder_task *t, sp_runorder_fn fn,
-					     void *data)
+static inline __attribute__((always_inline)) void
+sp_runorder_task_hand_out(struct sp_runorder_task *t, sp_runorder_fn fn, void *data)
 {
 	struct sp_run *run = SP_RUNORDER_SLOT(t, 0);
 	struct sp_run *last = t->has_last ? SP_RUNORDER_SLOT(t, SP_RUNORDER_SLOTS - 1) : NULL;
@@ -79,13 +79,23 @@ static inline void sp_runorder_task_hand_out(struct sp_runorder_task *t, sp_runo
  * @fn: called with the runs handed out (the pointers hold until the next call on @t)
  * @data: handed to @fn
  *
- * Inline, once a run of every task: a consumer's @fn is inlined into it.
+ * Inline, always, as it runs once a run of every task: a consumer's @fn
+ * is inlined into it, and it into the consumer.
  */
-static inline void sp_runorder_task_add(struct sp_runorder_task *t, const struct sp_run *r,
-					sp_runorder_fn fn, void *data)
+static inline __attribute__((always_inline)) void
+sp_runorder_task_add(struct sp_runorder_task *t, const struct sp_run *r, sp_runorder_fn fn,
+		     void *data)
 {
 	unsigned int i;
 
+	if (t->nr == SP_RUNORDER_KEEP &&
+	    !sp_runorder_before(r, SP_RUNORDER_SLOT(t, SP_RUNORDER_KEEP - 1))) {
+		/* in order, as most come: the oldest goes, @r is the newest */
+		sp_runorder_task_hand_out(t, fn, data);
+		*SP_RUNORDER_SLOT(t, SP_RUNORDER_KEEP - 1) = *r;
+		t->nr++;
+		return;
+	}
 	if (t->nr == SP_RUNORDER_KEEP) {
 		/* the oldest goes, unless @r ends before it */
 		if (sp_runorder_before(r, SP_RUNORDER_SLOT(t, 0))) {
