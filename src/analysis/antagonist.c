@@ -112,22 +112,16 @@ static int grow(struct sp_antagonist_cpu *h, size_t alloc)
 	return 0;
 }
 
-static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+/* Room for a run in @h's full ring: grown, or its oldest runs dropped.  Return: 0 or -ENOMEM. */
+static __attribute__((noinline)) int make_room(struct sp_antagonists *a,
+					       struct sp_antagonist_cpu *h)
 {
-	struct sp_antagonists *a = data;
-	struct sp_antagonist_cpu *h;
-
-	if (pid == 0 || cpu < 0 || cpu >= a->nr_cpus)
-		return;
-	h = &a->cpus[cpu];
 	/* full at this size: grow, unless dropping what no query can reach freed half */
-	if (h->nr == h->alloc && h->alloc < a->keep && !dropped_half(a, h)) {
+	if (h->alloc < a->keep && !dropped_half(a, h)) {
 		size_t alloc = h->alloc ? h->alloc * 2 : 64;
 
-		if (grow(h, alloc < a->keep ? alloc : a->keep)) {
-			a->error = -ENOMEM;
-			return;
-		}
+		if (grow(h, alloc < a->keep ? alloc : a->keep))
+			return -ENOMEM;
 	}
 	if (h->nr == h->alloc) {
 		/* full: the oldest goes */
@@ -136,6 +130,22 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		h->nr--;
 		if (h->finger)
 			h->finger--;
+	}
+	return 0;
+}
+
+static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
+{
+	struct sp_antagonists *a = data;
+	struct sp_antagonist_cpu *h;
+
+	/* the idle task holds no CPU from anyone */
+	if (pid == 0 || cpu < 0 || cpu >= a->nr_cpus)
+		return;
+	h = &a->cpus[cpu];
+	if (h->nr == h->alloc && make_room(a, h)) {
+		a->error = -ENOMEM;
+		return;
 	}
 	RUN_AT(h, h->nr) = (struct sp_antagonist_run){ t0, t1, pid };
 	h->nr++;
