@@ -35,6 +35,7 @@
 
 #include "schedplot/analysis/losttime.h"
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/losertree.h"
 #include "schedplot/base/span.h"
 #include "schedplot/model/model.h"
 
@@ -428,22 +429,13 @@ static uint64_t next_of(const struct sp_lost_time *lt, int src, uint64_t upto)
 	return ts <= upto ? ts : NONE_LEFT;
 }
 
-/* The tournament under @node: its winner, the losers kept at each node. */
-static int play(struct sp_lost_time *lt, int node)
+static bool leaf_before(const void *data, int a, int b)
 {
-	int a, b;
+	const struct sp_lost_time *lt = data;
 
-	if (node >= lt->nr_leaves)
-		return node - lt->nr_leaves;
-	a = play(lt, 2 * node);
-	b = play(lt, 2 * node + 1);
-	if (lt->next_ns[b] < lt->next_ns[a]) {
-		lt->losers[node] = a;
-		return b;
-	}
-	lt->losers[node] = b;
-	return a;
+	return lt->next_ns[a] < lt->next_ns[b];
 }
+
 
 
 /*
@@ -480,7 +472,7 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 	}
 	for (int i = 0; i < lt->nr_leaves; i++)
 		next[i] = next_of(lt, i, upto);
-	win = play(lt, 1);
+	win = sp_losertree_build(lt->losers, lt->nr_leaves, leaf_before, lt);
 	while (next[win] != NONE_LEFT) {
 		const struct sp_lost_change *ch;
 		struct sp_lost_cpu *c;

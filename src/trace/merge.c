@@ -18,6 +18,7 @@
 
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
+#include "schedplot/base/losertree.h"
 #include "schedplot/base/thread.h"
 #include "schedplot/trace/cpustream.h"
 #include "schedplot/trace/decode.h"
@@ -78,21 +79,17 @@ static inline bool key_before(const struct sp_merge_key *a, const struct sp_merg
 	return a->ts < b->ts || (a->ts == b->ts && a->rank < b->rank);
 }
 
-/* Play the matches below node @p; return the winner, storing the losers. */
-static int tree_build(struct sp_reader *r, int p)
+static bool leaf_before(const void *data, int a, int b)
 {
-	int a, b;
+	const struct sp_reader *r = data;
 
-	if (p >= r->nr_leaves)
-		return p - r->nr_leaves;
-	a = tree_build(r, 2 * p);
-	b = tree_build(r, 2 * p + 1);
-	if (key_before(&r->key[b], &r->key[a])) {
-		r->node[p] = a;
-		return b;
-	}
-	r->node[p] = b;
-	return a;
+	return key_before(&r->key[a], &r->key[b]);
+}
+
+/* Play every match; return the winner, storing the losers. */
+static int tree_build(struct sp_reader *r)
+{
+	return sp_losertree_build(r->node, r->nr_leaves, leaf_before, r);
 }
 
 /* Leaf @w's key changed: replay its matches up to the root. */
@@ -178,7 +175,7 @@ static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp
 	uint64_t nr = 0;
 	int ret = 0;
 
-	r->node[0] = tree_build(r, 1);
+	r->node[0] = tree_build(r);
 	for (;;) {
 		/* two leaves (the common 2-CPU trace): one match, not the tree's walk */
 		int leaf = r->nr_leaves == 2 ? key_before(&r->key[1], &r->key[0]) : r->node[0];
@@ -578,7 +575,7 @@ static int batch_tree(struct sp_reader *r, struct sp_reader_batch *b, struct rou
 		r->key[leaf].rank = leaf;
 		tree_key(r, b, leaf);
 	}
-	r->node[0] = tree_build(r, 1);
+	r->node[0] = tree_build(r);
 	while (left) {
 		struct leaf *lf;
 		bool more;
