@@ -271,18 +271,16 @@ static bool behind_before(const struct sp_behind *x, const struct sp_behind *y)
 	return x->ns != y->ns ? x->ns > y->ns : x->pid < y->pid;
 }
 
-size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t t0,
-			    uint64_t t1, struct sp_behind *top, size_t max, size_t *nr,
-			    uint64_t *total_ns)
+/*
+ * Sum per task, in the query's scratch (a->sums at a->used[0, nr_sums)),
+ * the runs of @h other than @pid's inside [@t0, @t1), and set @total_ns
+ * to their time together.  Return: 0, or -ENOMEM (a->error says so too).
+ */
+static inline int sum_runs(struct sp_antagonists *a, struct sp_antagonist_cpu *h, int pid,
+			   uint64_t t0, uint64_t t1, uint64_t *total_ns)
 {
-	struct sp_antagonist_cpu *h;
-	size_t n = 0, i, k;
+	size_t i, k;
 
-	*nr = 0;
-	*total_ns = 0;
-	if (cpu < 0 || cpu >= a->nr_cpus || t1 <= t0)
-		return 0;
-	h = &a->cpus[cpu];
 	if (h->dropped_ns > t0)
 		a->nr_partial++;
 	for (i = 0; i < a->nr_sums; i++)
@@ -299,10 +297,26 @@ size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t
 			continue;
 		if (sum_add(a, r->pid, hi - lo)) {
 			a->error = -ENOMEM;
-			*total_ns = 0;
-			return 0;
+			return -ENOMEM;
 		}
 		*total_ns += hi - lo;
+	}
+	return 0;
+}
+
+size_t sp_antagonists_query(struct sp_antagonists *a, int cpu, int pid, uint64_t t0,
+			    uint64_t t1, struct sp_behind *top, size_t max, size_t *nr,
+			    uint64_t *total_ns)
+{
+	size_t n = 0, i;
+
+	*nr = 0;
+	*total_ns = 0;
+	if (cpu < 0 || cpu >= a->nr_cpus || t1 <= t0)
+		return 0;
+	if (sum_runs(a, &a->cpus[cpu], pid, t0, t1, total_ns)) {
+		*total_ns = 0;
+		return 0;
 	}
 	/* the @max longest, by insertion: few antagonists per wait */
 	for (i = 0; i < a->nr_sums; i++) {
@@ -450,18 +464,18 @@ static void behind_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_waited_behind *wb = data;
 	struct sp_antagonists *a = wb->hist;
-	uint64_t total;
-	size_t nr;
+	uint64_t t1 = w->start_ns + w->dur_ns, total = 0;
 
 	if (!sp_scope_wait(&wb->scope, w))
 		return;
 	sp_behind_table_add(&wb->table, w->pid, SP_BEHIND_TOTAL, w->dur_ns);
 	/* a wait of no time (the wakeup and the switch at once) had no antagonist */
-	if (!w->dur_ns)
+	if (t1 <= w->start_ns || w->cpu < 0 || w->cpu >= a->nr_cpus)
 		return;
-	/* every antagonist, from the query's scratch */
-	sp_antagonists_of_wait(a, w, NULL, 0, &nr, &total);
-	for (size_t i = 0; i < nr; i++)
+	/* every antagonist, summed in the query's scratch */
+	if (sum_runs(a, &a->cpus[w->cpu], w->pid, w->start_ns, t1, &total))
+		return;
+	for (size_t i = 0; i < a->nr_sums; i++)
 		sp_behind_table_add(&wb->table, w->pid, a->sums[a->used[i]].pid,
 				    a->sums[a->used[i]].ns);
 }
