@@ -46,14 +46,14 @@ static void collect_steps(void *data, const struct sp_step *steps, size_t n)
 		const struct sp_step *s = &steps[i];
 
 		/* CSV: the value at t0 includes changes at t0; later changes inside [t0, t1) */
-		if (c->csv && s->ts > e->t0_ns && s->ts < e->t1_ns) {
+		if (c->csv && s->ts > e->window.t0_ns && s->ts < e->window.t1_ns) {
 			if (!c->csv_started) {
-				csv_row(c, e->t0_ns, c->running, c->waiting);
+				csv_row(c, e->window.t0_ns, c->running, c->waiting);
 				c->csv_started = true;
 			}
 			csv_row(c, s->ts, s->running, s->waiting);
 		}
-		if (s->ts < e->t1_ns) {
+		if (s->ts < e->window.t1_ns) {
 			c->running = s->running;
 			c->waiting = s->waiting;
 		}
@@ -114,10 +114,10 @@ int sp_rw_collect_finish(struct sp_rw_collect *c)
 	sp_envelope_finish(&c->env);
 	sp_stats_finish(c->stats);
 	if (!c->csv_started) {
-		csv_row(c, c->env.t0_ns, c->running, c->waiting);
+		csv_row(c, c->env.window.t0_ns, c->running, c->waiting);
 		c->csv_started = true;
 	}
-	csv_row(c, c->env.t1_ns, c->running, c->waiting);
+	csv_row(c, c->env.window.t1_ns, c->running, c->waiting);
 	return c->csv_errno ? -c->csv_errno : 0;
 }
 

@@ -30,15 +30,15 @@ void sp_overlay_init(struct sp_overlay *mk, const struct sp_timeline *tl,
 
 	mk->tl = tl;
 	mk->model = model;
-	sp_migrations_init(&mk->mig, model, socket, nr_cpus, tl->t0_ns, tl->t1_ns);
+	sp_migrations_init(&mk->mig, model, socket, nr_cpus, tl->window.t0_ns, tl->window.t1_ns);
 	mk->mig.move_numa_req = move;
 	mk->mig.swap_numa_req = swap;
-	sp_placement_init(&mk->place, tl->t0_ns, tl->t1_ns);
+	sp_placement_init(&mk->place, tl->window.t0_ns, tl->window.t1_ns);
 }
 
 static bool in_window(const struct sp_overlay *mk, uint64_t ts)
 {
-	return ts >= mk->tl->t0_ns && ts <= mk->tl->t1_ns;
+	return ts >= mk->tl->window.t0_ns && ts <= mk->tl->window.t1_ns;
 }
 
 static int row_of(const struct sp_overlay *mk, int cpu)
@@ -78,7 +78,7 @@ static bool collapsible(const struct sp_overlay_mark *m)
 
 static uint64_t col_of(const struct sp_overlay *mk, uint64_t ts)
 {
-	return sp_col_of(mk->tl->t0_ns, mk->tl->t1_ns - mk->tl->t0_ns, mk->tl->nr_cols, ts);
+	return sp_cols_of(&mk->tl->window, ts);
 }
 
 static bool same_place(const struct sp_overlay *mk, const struct sp_overlay_mark *a,
@@ -194,7 +194,7 @@ static void marks_migration(void *data, uint64_t ts, int pid, int from, int to)
 /* Arrows drawn at most: the timeline has a column per pixel (two per point) */
 static uint64_t arrows_max(const struct sp_overlay *mk)
 {
-	return (uint64_t)(mk->tl->nr_cols / SP_OVERLAY_ARROW_SPACING);
+	return (uint64_t)(mk->tl->window.nr_cols / SP_OVERLAY_ARROW_SPACING);
 }
 
 static void marks_wakeup(void *data, uint64_t ts, int waker, int wakee, int target_cpu)

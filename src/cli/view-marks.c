@@ -95,8 +95,8 @@ int sp_view_marks_plan(struct sp_view_run *run, struct sp_dg_marks *mk,
 			ret = sp_cli_fail(NULL, "out of memory");
 		/* a column apart is one bar */
 		if (!ret)
-			sp_spans_keep(&mk->spans, tl->t0_ns, tl->t1_ns,
-				      (tl->t1_ns - tl->t0_ns) / (tl->nr_cols ? tl->nr_cols : 1));
+			sp_spans_keep(&mk->spans, tl->window.t0_ns, tl->window.t1_ns,
+				      (tl->window.t1_ns - tl->window.t0_ns) / (tl->window.nr_cols ? tl->window.nr_cols : 1));
 	}
 	if (ret || !sp_dg_marks_any(mk))
 		return ret;

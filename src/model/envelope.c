@@ -4,6 +4,7 @@
  * min..max ranges and work-conservation time, for drawing at any zoom.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,29 +17,27 @@
 
 uint64_t sp_envelope_col_start(const struct sp_envelope *e, size_t i)
 {
-	return sp_col_start(e->t0_ns, e->t1_ns - e->t0_ns, e->nr_cols, i);
+	return sp_cols_start(&e->window, i);
 }
 
 /* The column holding @ts_ns; from t1 on, the last one. */
 size_t sp_envelope_col_of(const struct sp_envelope *e, uint64_t ts_ns)
 {
-	size_t i = (size_t)sp_col_of(e->t0_ns, e->t1_ns - e->t0_ns, e->nr_cols, ts_ns);
+	size_t i = (size_t)sp_cols_of(&e->window, ts_ns);
 
-	return i < e->nr_cols ? i : e->nr_cols - 1;
+	return i < e->window.nr_cols ? i : e->window.nr_cols - 1;
 }
 
 int sp_envelope_init(struct sp_envelope *e, uint64_t t0_ns, uint64_t t1_ns, size_t nr_cols,
 		     int nr_cpus)
 {
 	memset(e, 0, sizeof(*e));
-	if (t1_ns <= t0_ns || !nr_cols || nr_cols > t1_ns - t0_ns)
+	if (t1_ns <= t0_ns || !nr_cols || nr_cols > t1_ns - t0_ns || nr_cols > UINT_MAX)
 		return -EINVAL;
 	e->cols = sp_alloc_array(nr_cols, sizeof(*e->cols));
 	if (!e->cols)
 		return -ENOMEM;
-	e->t0_ns = t0_ns;
-	e->t1_ns = t1_ns;
-	e->nr_cols = nr_cols;
+	e->window = (struct sp_cols){ .t0_ns = t0_ns, .t1_ns = t1_ns, .nr_cols = (unsigned int)nr_cols };
 	e->nr_cpus = nr_cpus;
 	e->last_ns = t0_ns;
 	return 0;
@@ -48,17 +47,17 @@ void sp_envelope_release(struct sp_envelope *e)
 {
 	free(e->cols);
 	e->cols = NULL;
-	e->nr_cols = 0;
+	e->window.nr_cols = 0;
 }
 
 void sp_envelope_reset(struct sp_envelope *e)
 {
-	memset(e->cols, 0, e->nr_cols * sizeof(*e->cols));
+	memset(e->cols, 0, e->window.nr_cols * sizeof(*e->cols));
 	e->running_max = 0;
 	e->waiting_max = 0;
 	e->lost_max = 0;
 	e->shade_ns = 0;
-	e->last_ns = e->t0_ns;
+	e->last_ns = e->window.t0_ns;
 	e->running = 0;
 	e->waiting = 0;
 	e->finished = false;
@@ -112,10 +111,10 @@ static inline void col_add(struct sp_envelope *e, size_t i, uint64_t dur_ns, boo
  */
 static void advance_slow(struct sp_envelope *e, uint64_t upto)
 {
-	uint64_t a = e->last_ns, b = upto < e->t1_ns ? upto : e->t1_ns;
+	uint64_t a = e->last_ns, b = upto < e->window.t1_ns ? upto : e->window.t1_ns;
 
-	if (a < e->t0_ns)
-		a = e->t0_ns;
+	if (a < e->window.t0_ns)
+		a = e->window.t0_ns;
 	if (a >= b)
 		goto out;
 	/* most steps stay in the column of the last one: no division then */
@@ -181,9 +180,9 @@ void sp_envelope_finish(struct sp_envelope *e)
 
 	if (e->finished)
 		return;
-	advance_slow(e, e->t1_ns);
+	advance_slow(e, e->window.t1_ns);
 	e->finished = true;
-	for (i = 0; i < e->nr_cols; i++) {
+	for (i = 0; i < e->window.nr_cols; i++) {
 		const struct sp_envelope_col *c = &e->cols[i];
 
 		if (c->run_max > e->running_max)

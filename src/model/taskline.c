@@ -19,9 +19,7 @@ int sp_taskline_init(struct sp_taskline *tl, uint64_t t0_ns, uint64_t t1_ns,
 	memset(tl, 0, sizeof(*tl));
 	if (t1_ns <= t0_ns || !nr_cols)
 		return -EINVAL;
-	tl->t0_ns = t0_ns;
-	tl->t1_ns = t1_ns;
-	tl->nr_cols = nr_cols;
+	tl->window = (struct sp_cols){ .t0_ns = t0_ns, .t1_ns = t1_ns, .nr_cols = nr_cols };
 	tl->cpus = cpus;
 	tl->nr_cpus = nr_cpus;
 	sp_runlist_init(&tl->runs, t0_ns, t1_ns, max_runs);
@@ -117,7 +115,7 @@ static struct sp_taskline_task *task_get(struct sp_taskline *tl, int pid)
 	task->pid = pid;
 	task->first_ns = SP_NO_TS;
 	task->blocked_since_ns = SP_NO_TS;
-	task->cells = calloc(tl->nr_cols, sizeof(*task->cells));
+	task->cells = calloc(tl->window.nr_cols, sizeof(*task->cells));
 	if (!task->cells)
 		return NULL;
 	tl->nr_tasks++;
@@ -127,7 +125,7 @@ static struct sp_taskline_task *task_get(struct sp_taskline *tl, int pid)
 
 uint64_t sp_taskline_col_start(const struct sp_taskline *tl, unsigned int col)
 {
-	return sp_col_start(tl->t0_ns, tl->t1_ns - tl->t0_ns, tl->nr_cols, col);
+	return sp_cols_start(&tl->window, col);
 }
 
 /* @have plus @add, at most the whole column, and never 0 once anything was added. */
@@ -189,15 +187,14 @@ static void cell_whole(struct sp_taskline_cell *cell, unsigned int state)
 static void add_span(struct sp_taskline *tl, struct sp_taskline_task *task, unsigned int state,
 		     uint64_t t0, uint64_t t1)
 {
-	uint64_t span = tl->t1_ns - tl->t0_ns;
 	unsigned int c0, c1;
 
-	if (!sp_span_clip(&t0, &t1, tl->t0_ns, tl->t1_ns))
+	if (!sp_span_clip(&t0, &t1, tl->window.t0_ns, tl->window.t1_ns))
 		return;
 	if (t0 < task->first_ns)
 		task->first_ns = t0;
-	c0 = (unsigned int)sp_col_of(tl->t0_ns, span, tl->nr_cols, t0);
-	c1 = (unsigned int)sp_col_of(tl->t0_ns, span, tl->nr_cols, t1 - 1);
+	c0 = (unsigned int)sp_cols_of(&tl->window, t0);
+	c1 = (unsigned int)sp_cols_of(&tl->window, t1 - 1);
 	if (c0 == c1) {
 		cell_add(tl, &task->cells[c0], c0, state, t1 - t0);
 		return;
@@ -267,11 +264,11 @@ void sp_taskline_add(struct sp_taskline *tl, const struct sp_run *r)
 		tl->pending[p] = tl->pending[--tl->nr_pending];
 	}
 	counted = !tl->cpus || (r->cpu >= 0 && r->cpu < tl->nr_cpus && tl->cpus[r->cpu]);
-	run_in = counted && r->end_ns > r->start_ns && r->start_ns < tl->t1_ns &&
-		 r->end_ns > tl->t0_ns && r->cpu >= 0 && r->cpu < 65535 - SP_TASKLINE_CPU;
-	wait_in = r->wait_ns && w0 < tl->t1_ns && r->start_ns > tl->t0_ns;
+	run_in = counted && r->end_ns > r->start_ns && r->start_ns < tl->window.t1_ns &&
+		 r->end_ns > tl->window.t0_ns && r->cpu >= 0 && r->cpu < 65535 - SP_TASKLINE_CPU;
+	wait_in = r->wait_ns && w0 < tl->window.t1_ns && r->start_ns > tl->window.t0_ns;
 	/* the D sleep before it: from its last run's end until it became runnable */
-	blocked_in = since != SP_NO_TS && since < w0 && since < tl->t1_ns && w0 > tl->t0_ns;
+	blocked_in = since != SP_NO_TS && since < w0 && since < tl->window.t1_ns && w0 > tl->window.t0_ns;
 	if (!run_in && !wait_in && !blocked_in) {
 		blocked_note(tl, task, r);
 		return;
@@ -284,19 +281,19 @@ void sp_taskline_add(struct sp_taskline *tl, const struct sp_run *r)
 	}
 	if (blocked_in) {
 		add_span(tl, task, SP_TASKLINE_BLOCKED, since, w0);
-		task->blocked_ns += (w0 < tl->t1_ns ? w0 : tl->t1_ns) -
-				    (since > tl->t0_ns ? since : tl->t0_ns);
+		task->blocked_ns += (w0 < tl->window.t1_ns ? w0 : tl->window.t1_ns) -
+				    (since > tl->window.t0_ns ? since : tl->window.t0_ns);
 	}
 	blocked_note(tl, task, r);
 	if (wait_in) {
 		add_span(tl, task, SP_TASKLINE_WAIT, w0, r->start_ns);
-		task->wait_ns += (r->start_ns < tl->t1_ns ? r->start_ns : tl->t1_ns) -
-				 (w0 > tl->t0_ns ? w0 : tl->t0_ns);
+		task->wait_ns += (r->start_ns < tl->window.t1_ns ? r->start_ns : tl->window.t1_ns) -
+				 (w0 > tl->window.t0_ns ? w0 : tl->window.t0_ns);
 	}
 	if (run_in) {
 		add_span(tl, task, SP_TASKLINE_CPU + (unsigned int)r->cpu, r->start_ns, r->end_ns);
-		task->run_ns += (r->end_ns < tl->t1_ns ? r->end_ns : tl->t1_ns) -
-				(r->start_ns > tl->t0_ns ? r->start_ns : tl->t0_ns);
+		task->run_ns += (r->end_ns < tl->window.t1_ns ? r->end_ns : tl->window.t1_ns) -
+				(r->start_ns > tl->window.t0_ns ? r->start_ns : tl->window.t0_ns);
 		sp_runlist_add(&tl->runs, r);
 	}
 }

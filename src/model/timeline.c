@@ -15,21 +15,16 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/timeline.h"
 
-static uint64_t span_ns(const struct sp_timeline *tl)
-{
-	return tl->t1_ns - tl->t0_ns;
-}
-
 /* The column holding @ts, t0 <= ts < t1. */
 static uint64_t col_of(const struct sp_timeline *tl, uint64_t ts)
 {
-	return sp_col_of(tl->t0_ns, span_ns(tl), tl->nr_cols, ts);
+	return sp_cols_of(&tl->window, ts);
 }
 
 uint64_t sp_timeline_col_start(const struct sp_timeline *tl, unsigned int col)
 {
 	/* the smallest t with col_of(t) >= col */
-	return sp_col_start(tl->t0_ns, span_ns(tl), tl->nr_cols, col);
+	return sp_cols_start(&tl->window, col);
 }
 
 /* Tie order: tasks (lower pid first), then idle, then no data. */
@@ -173,7 +168,7 @@ static unsigned int acc_best(const struct sp_timeline *tl, const struct sp_timel
 
 static void acc_flush(struct sp_timeline *tl, unsigned int row, struct sp_timeline_acc *a)
 {
-	size_t i = (size_t)row * tl->nr_cols + (size_t)a->col;
+	size_t i = (size_t)row * tl->window.nr_cols + (size_t)a->col;
 	uint64_t w;
 
 	if (a->col < 0 || !a->nr_slots)
@@ -212,7 +207,7 @@ static void account(struct sp_timeline *tl, unsigned int row, int32_t pid, uint6
 		    uint64_t t1)
 {
 	struct sp_timeline_acc *a = &tl->acc[row];
-	size_t first = (size_t)row * tl->nr_cols;
+	size_t first = (size_t)row * tl->window.nr_cols;
 	uint64_t c0 = row_col_of(tl, a, t0), c1 = row_col_of(tl, a, t1 - 1), c, edge;
 
 	total_add(tl, pid, t1 - t0);
@@ -246,7 +241,7 @@ void sp_timeline_add(struct sp_timeline *tl, int cpu, int pid, uint64_t t0_ns, u
 	if (row < 0)
 		return;
 	a = &tl->acc[row];
-	if (!sp_span_clip(&t0_ns, &t1_ns, a->covered_ns, tl->t1_ns))
+	if (!sp_span_clip(&t0_ns, &t1_ns, a->covered_ns, tl->window.t1_ns))
 		return;
 	if (pid < 0)
 		pid = SP_TIMELINE_NO_DATA;
@@ -264,8 +259,8 @@ int sp_timeline_finish(struct sp_timeline *tl)
 	for (r = 0; r < tl->nr_rows; r++) {
 		struct sp_timeline_acc *a = &tl->acc[r];
 
-		if (a->covered_ns < tl->t1_ns)
-			account(tl, r, SP_TIMELINE_NO_DATA, a->covered_ns, tl->t1_ns);
+		if (a->covered_ns < tl->window.t1_ns)
+			account(tl, r, SP_TIMELINE_NO_DATA, a->covered_ns, tl->window.t1_ns);
 		acc_flush(tl, r, a);
 	}
 	tl->finished = true;
@@ -274,13 +269,13 @@ int sp_timeline_finish(struct sp_timeline *tl)
 
 void sp_timeline_reset(struct sp_timeline *tl)
 {
-	size_t i, n = (size_t)tl->nr_rows * tl->nr_cols;
+	size_t i, n = (size_t)tl->nr_rows * tl->window.nr_cols;
 
 	for (i = 0; i < n; i++)
 		cell_whole(tl, i, SP_TIMELINE_NO_DATA);
 	for (i = 0; i < tl->nr_rows; i++) {
 		tl->acc[i].col = -1;
-		tl->acc[i].covered_ns = tl->t0_ns;
+		tl->acc[i].covered_ns = tl->window.t0_ns;
 		tl->acc[i].busy_ns = tl->acc[i].no_data_ns = 0;
 		tl->acc[i].nr_slots = 0;
 		tl->acc[i].seen_start = tl->acc[i].seen_end = 0;
@@ -313,9 +308,7 @@ int sp_timeline_init(struct sp_timeline *tl, uint64_t t0_ns, uint64_t t1_ns,
 	memset(tl, 0, sizeof(*tl));
 	if (t1_ns <= t0_ns || !nr_cols || nr_cpus <= 0 || !nr_rows || nr_rows > (unsigned)nr_cpus)
 		return -EINVAL;
-	tl->t0_ns = t0_ns;
-	tl->t1_ns = t1_ns;
-	tl->nr_cols = nr_cols;
+	tl->window = (struct sp_cols){ .t0_ns = t0_ns, .t1_ns = t1_ns, .nr_cols = nr_cols };
 	tl->nr_rows = nr_rows;
 	tl->nr_cpus = nr_cpus;
 	tl->row_of_cpu = sp_alloc_array((size_t)nr_cpus, sizeof(*tl->row_of_cpu));

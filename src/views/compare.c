@@ -917,9 +917,9 @@ static int draw_graphs(cairo_t *cr, const struct sp_theme *theme,
 		sp_axis_frame_draw(cr, theme, &p);
 		sp_datagraph_rows_draw(cr, theme, &p, fig->graphs[i]);
 		if (i + 1 == fig->nr_graphs &&
-		    !sp_figure_time_ticks(&ticks, cr, theme, p.w, last->tl->t0_ns, last->tl->t1_ns,
-					  last->tl->t0_ns))
-			sp_axis_time_draw(cr, theme, &p, &ticks, last->tl->t0_ns, last->tl->t1_ns,
+		    !sp_figure_time_ticks(&ticks, cr, theme, p.w, last->tl->window.t0_ns, last->tl->window.t1_ns,
+					  last->tl->window.t0_ns))
+			sp_axis_time_draw(cr, theme, &p, &ticks, last->tl->window.t0_ns, last->tl->window.t1_ns,
 					  false);
 	}
 	if (legend_h > 0) {
@@ -999,11 +999,12 @@ static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
 	if (sp_rwgraph_y_ticks(&yt, top, &style, plot.h, theme))
 		return -EINVAL;
 	for (i = 0; i < fig->nr_graphs; i++)
-		dur_ns = fmax(dur_ns, (double)(fig->envelopes[i]->t1_ns -
-					       fig->envelopes[i]->t0_ns));
+		dur_ns = fmax(dur_ns, (double)(fig->envelopes[i]->window.t1_ns -
+					       fig->envelopes[i]->window.t0_ns));
 	last = fig->envelopes[fig->nr_graphs - 1];
-	end_ns = last->t0_ns + (uint64_t)dur_ns;
-	if (sp_figure_time_ticks(&ticks, cr, theme, plot.w, last->t0_ns, end_ns, last->t0_ns))
+	end_ns = last->window.t0_ns + (uint64_t)dur_ns;
+	if (sp_figure_time_ticks(&ticks, cr, theme, plot.w, last->window.t0_ns, end_ns,
+				 last->window.t0_ns))
 		return -EINVAL;
 	for (i = 0; i < fig->nr_graphs; i++) {
 		const struct sp_envelope *e = fig->envelopes[i];
@@ -1015,14 +1016,14 @@ static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
 			sp_figure_snap_y(&p);
 		/* the run's own window on the common time scale; after it, nothing */
 		whole = p;
-		p.w = plot.w * (double)(e->t1_ns - e->t0_ns) / dur_ns;
+		p.w = plot.w * (double)(e->window.t1_ns - e->window.t0_ns) / dur_ns;
 		if (fig->pixels)
 			p.w = fmax(1, round(p.w));
 		sp_axis_frame_draw(cr, theme, &whole);
 		panel_label(cr, theme, &p, fig->graph_labels[i]);
 		style.nr_cpus = e->nr_cpus;
 		/* each run's own ticks, at the same offsets from its start */
-		if (sp_figure_time_ticks(&xt, cr, theme, p.w, e->t0_ns, e->t1_ns, e->t0_ns))
+		if (sp_figure_time_ticks(&xt, cr, theme, p.w, e->window.t0_ns, e->window.t1_ns, e->window.t0_ns))
 			return -EINVAL;
 		sp_rwgraph_draw_data(cr, theme, &p, e, &yt, &xt, &style);
 		sp_rwgraph_draw_y_axis(cr, theme, &p, &yt);
@@ -1030,7 +1031,7 @@ static int draw_rw_graphs(cairo_t *cr, const struct sp_theme *theme,
 			draw_settled(cr, theme, &p, p.x + plot.w * (double)fig->warmup_ns[i] / dur_ns,
 				     fig->pixels);
 		if (i + 1 == fig->nr_graphs)
-			sp_axis_time_draw(cr, theme, &whole, &ticks, last->t0_ns, end_ns, false);
+			sp_axis_time_draw(cr, theme, &whole, &ticks, last->window.t0_ns, end_ns, false);
 	}
 	if (legend_h > 0) {
 		struct sp_rect la = { area->x + (area->w - legend_w) / 2,

@@ -622,12 +622,12 @@ int sp_datagraph_init(struct sp_datagraph *dg, const struct sp_timeline *tl,
 		goto out;
 	ret = -ENOMEM;
 
-	dg->cell_key = sp_alloc_array((size_t)tl->nr_rows * tl->nr_cols, sizeof(*dg->cell_key));
+	dg->cell_key = sp_alloc_array((size_t)tl->nr_rows * tl->window.nr_cols, sizeof(*dg->cell_key));
 	dg->power = o->power;
 	dg->entries = sp_alloc_array(dg->nr_keys + SP_DG_POWER_MAX_ENTRIES, sizeof(*dg->entries));
 	if (!dg->cell_key || !dg->entries)
 		goto out;
-	for (i = 0; i < (size_t)tl->nr_rows * tl->nr_cols; i++) {
+	for (i = 0; i < (size_t)tl->nr_rows * tl->window.nr_cols; i++) {
 		int32_t pid = tl->cells[i];
 		uint32_t k = pid == SP_TIMELINE_NO_DATA ? UINT32_MAX : id_get(&b.pid_key, pid);
 

@@ -181,9 +181,9 @@ struct geom {
 
 static double x_of(const struct geom *g, uint64_t ts)
 {
-	double span = (double)(g->tl->t1_ns - g->tl->t0_ns);
+	double span = (double)(g->tl->window.t1_ns - g->tl->window.t0_ns);
 
-	return g->plot->x + (double)(ts - g->tl->t0_ns) / span * g->plot->w;
+	return g->plot->x + (double)(ts - g->tl->window.t0_ns) / span * g->plot->w;
 }
 
 static double y_of(const struct geom *g, int row)
@@ -548,8 +548,8 @@ static void draw_spans(cairo_t *cr, const struct geom *g, const struct sp_dg_mar
 
 		if (r < 0)
 			continue;
-		x0 = x_of(g, p->t0_ns < g->tl->t0_ns ? g->tl->t0_ns : p->t0_ns);
-		x1 = x_of(g, p->t1_ns > g->tl->t1_ns ? g->tl->t1_ns : p->t1_ns);
+		x0 = x_of(g, p->t0_ns < g->tl->window.t0_ns ? g->tl->window.t0_ns : p->t0_ns);
+		x1 = x_of(g, p->t1_ns > g->tl->window.t1_ns ? g->tl->window.t1_ns : p->t1_ns);
 		y = g->plot->y + g->plot->h - r * g->row_h - g->row_h * 0.1 -
 		    (p->kind + 1) * (bar + edge);
 		sp_span_bar_draw(cr, x0, x1, y, bar, p->kind);

@@ -146,7 +146,7 @@ static int64_t idle_cell(const struct sp_datagraph *dg, unsigned int r, unsigned
 {
 	int32_t v = sp_timeline_cell(dg->power->idle_tl, r, c);
 
-	if (dg->cell_key[(size_t)r * dg->tl->nr_cols + c] != SP_DG_KEY_IDLE || v <= 0)
+	if (dg->cell_key[(size_t)r * dg->tl->window.nr_cols + c] != SP_DG_KEY_IDLE || v <= 0)
 		return INT64_MIN;
 	return v - 1;
 }
@@ -160,7 +160,7 @@ static void draw_layer(cairo_t *cr, const struct sp_rect *plot, const struct sp_
 		       cairo_pattern_t *hatch, bool snap)
 {
 	const struct sp_dg_power *pw = dg->power;
-	unsigned int nr_rows = dg->tl->nr_rows, nr_cols = dg->tl->nr_cols, r, c;
+	unsigned int nr_rows = dg->tl->nr_rows, nr_cols = dg->tl->window.nr_cols, r, c;
 	struct sp_rgb color;
 
 	for (r = 0; r < nr_rows; r++) {

@@ -94,7 +94,7 @@ void sp_datagraph_draw(cairo_t *cr, const struct sp_theme *theme, const struct s
 		       const struct sp_datagraph *dg)
 {
 	const struct sp_timeline *tl = dg->tl;
-	unsigned int r, c, nr_rows = tl->nr_rows, nr_cols = tl->nr_cols;
+	unsigned int r, c, nr_rows = tl->nr_rows, nr_cols = tl->window.nr_cols;
 	bool image = sp_render_is_image(cr);
 	struct segment *seg;
 	size_t nr_seg = 0, alloc_seg = 0, i;

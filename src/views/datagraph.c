@@ -101,7 +101,7 @@ void sp_datagraph_figure_draw(cairo_t *cr, const struct sp_datagraph_figure *fig
 		sp_dg_marks_draw(cr, theme, &lay->plot, fig->marks);
 	sp_axis_frame_draw(cr, theme, &lay->plot);
 	sp_datagraph_rows_draw(cr, theme, &lay->plot, dg);
-	sp_figure_time_axis_draw(cr, theme, &lay->plot, dg->tl->t0_ns, dg->tl->t1_ns,
+	sp_figure_time_axis_draw(cr, theme, &lay->plot, dg->tl->window.t0_ns, dg->tl->window.t1_ns,
 				 fig->origin_ns);
 	if (fig->legend && lay->legend.w > 0) {
 		sp_dg_marks_chart_legend(fig->marks, dg, &legend, buf);

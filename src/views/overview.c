@@ -167,7 +167,7 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 
 	cairo_save(cr);
 	sp_render_font(cr, theme, theme->font_size, false);
-	ret = sp_time_ticks_fit(&xt, cr, lay->rw.w, env->t0_ns, env->t1_ns, fig->origin_ns);
+	ret = sp_time_ticks_fit(&xt, cr, lay->rw.w, env->window.t0_ns, env->window.t1_ns, fig->origin_ns);
 	cairo_restore(cr);
 	if (ret)
 		return ret;
@@ -185,7 +185,7 @@ int sp_overview_figure_draw(cairo_t *cr, const struct sp_overview_figure *fig,
 	if (fig->note)
 		sp_rwgraph_draw_note(cr, theme, &top, sp_rw_collect_shade_fraction(rw),
 				     fig->style.counting);
-	sp_axis_time_draw(cr, theme, &bottom, &xt, env->t0_ns, env->t1_ns, false);
+	sp_axis_time_draw(cr, theme, &bottom, &xt, env->window.t0_ns, env->window.t1_ns, false);
 
 	if (lay->rw_legend.h > 0) {
 		double lw, lh;

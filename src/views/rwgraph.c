@@ -205,7 +205,7 @@ static struct sp_rect value_rect(const struct sp_rect *plot, const struct sp_the
 static double col_x(const struct sp_rect *plot, const struct sp_envelope *env, size_t i,
 		    bool pixels)
 {
-	double x = plot->x + plot->w * (double)i / (double)env->nr_cols;
+	double x = plot->x + plot->w * (double)i / (double)env->window.nr_cols;
 
 	return pixels ? round(x) : x;
 }
@@ -226,13 +226,13 @@ static void draw_shade(cairo_t *cr, const struct sp_rect *plot, const struct sp_
 {
 	size_t i = 0;
 
-	while (i < env->nr_cols) {
+	while (i < env->window.nr_cols) {
 		int level = shade_level(env, i, complete_ns);
 		size_t j = i + 1;
 		struct sp_rgb c;
 		double x0, a;
 
-		while (j < env->nr_cols && shade_level(env, j, complete_ns) == level)
+		while (j < env->window.nr_cols && shade_level(env, j, complete_ns) == level)
 			j++;
 		if (level) {
 			a = SHADE_MIN + (1 - SHADE_MIN) * (level - 1) / (SHADE_LEVELS - 1);
@@ -296,10 +296,10 @@ static void col_range(const struct sp_envelope_col *c, enum series which, int *l
 /* First column not wholly before @complete_ns: the band starts there. */
 static size_t first_complete_col(const struct sp_envelope *env, uint64_t complete_ns)
 {
-	if (complete_ns <= env->t0_ns)
+	if (complete_ns <= env->window.t0_ns)
 		return 0;
-	if (complete_ns >= env->t1_ns)
-		return env->nr_cols;
+	if (complete_ns >= env->window.t1_ns)
+		return env->window.nr_cols;
 	return sp_envelope_col_of(env, complete_ns);
 }
 
@@ -334,8 +334,8 @@ static void draw_series_pixels(cairo_t *cr, const struct sp_theme *theme,
 
 	if (lw < 1)
 		up = 0, down = 1;
-	while (i < env->nr_cols) {
-		size_t j = run_end(env, i, env->nr_cols, which);
+	while (i < env->window.nr_cols) {
+		size_t j = run_end(env, i, env->window.nr_cols, which);
 		int lo, hi, top, bot;
 
 		col_range(&env->cols[i], which, &lo, &hi);
@@ -357,8 +357,8 @@ static void draw_flat_vector(cairo_t *cr, const struct sp_theme *theme,
 {
 	size_t i = 0;
 
-	while (i < env->nr_cols) {
-		size_t j = run_end(env, i, env->nr_cols, which);
+	while (i < env->window.nr_cols) {
+		size_t j = run_end(env, i, env->window.nr_cols, which);
 		int lo, hi;
 		double y;
 
@@ -426,7 +426,7 @@ static void draw_series_vector(cairo_t *cr, const struct sp_theme *theme,
 			       const struct sp_rect *plot, const struct sp_envelope *env,
 			       const struct sp_int_ticks *t, enum series which, double lw)
 {
-	range_path(cr, theme, plot, env, t, which, 0, env->nr_cols);
+	range_path(cr, theme, plot, env, t, which, 0, env->window.nr_cols);
 	cairo_set_line_width(cr, lw);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	cairo_fill_preserve(cr);
@@ -440,12 +440,12 @@ static void draw_band_vector(cairo_t *cr, const struct sp_theme *theme,
 {
 	size_t i = from, j;
 
-	while (i < env->nr_cols) {
+	while (i < env->window.nr_cols) {
 		if (!env->cols[i].lost_hi) {
 			i++;
 			continue;
 		}
-		for (j = i + 1; j < env->nr_cols && env->cols[j].lost_hi; j++)
+		for (j = i + 1; j < env->window.nr_cols && env->cols[j].lost_hi; j++)
 			;
 		range_path(cr, theme, plot, env, t, SERIES_LOST, i, j);
 		i = j;
@@ -468,7 +468,7 @@ static void draw_mean_pixels(cairo_t *cr, const struct sp_theme *theme,
 {
 	int up = (int)lw / 2, down = ((int)lw - 1) / 2 + 1, prev = 0;
 
-	for (size_t i = 0; i < env->nr_cols; i++) {
+	for (size_t i = 0; i < env->window.nr_cols; i++) {
 		int y = (int)floor(sp_rwgraph_value_y(plot, t, theme, col_mean(env, i, which)));
 		int top = i && prev < y ? prev : y, bot = i && prev > y ? prev : y;
 		double x0 = col_x(plot, env, i, true);
@@ -488,7 +488,7 @@ static void draw_mean_vector(cairo_t *cr, const struct sp_theme *theme,
 	double prev = sp_rwgraph_value_y(plot, t, theme, col_mean(env, 0, which));
 
 	cairo_move_to(cr, col_x(plot, env, 0, false), prev);
-	for (size_t i = 1; i < env->nr_cols; i++) {
+	for (size_t i = 1; i < env->window.nr_cols; i++) {
 		double y = sp_rwgraph_value_y(plot, t, theme, col_mean(env, i, which));
 
 		if (y == prev)
@@ -497,7 +497,7 @@ static void draw_mean_vector(cairo_t *cr, const struct sp_theme *theme,
 		cairo_line_to(cr, col_x(plot, env, i, false), y);
 		prev = y;
 	}
-	cairo_line_to(cr, col_x(plot, env, env->nr_cols, false), prev);
+	cairo_line_to(cr, col_x(plot, env, env->window.nr_cols, false), prev);
 	cairo_set_line_width(cr, lw);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
 	cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
@@ -592,16 +592,16 @@ static void draw_panel(cairo_t *cr, const struct sp_theme *theme, const struct s
 	double lw = theme->grid_line_width, off = fmod(round(lw), 2) == 1 ? 0.5 : 0;
 	unsigned int k;
 
-	if (!env->nr_cols || t->top <= 0)
+	if (!env->window.nr_cols || t->top <= 0)
 		return;
 	cairo_save(cr);
 	cairo_rectangle(cr, plot->x, plot->y, plot->w, plot->h);
 	cairo_clip(cr);
 	if (px)
 		cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-	if (style->complete_ns > env->t0_ns) {
-		double xc = plot->x + plot->w * (double)(style->complete_ns - env->t0_ns) /
-				      (double)(env->t1_ns - env->t0_ns);
+	if (style->complete_ns > env->window.t0_ns) {
+		double xc = plot->x + plot->w * (double)(style->complete_ns - env->window.t0_ns) /
+				      (double)(env->window.t1_ns - env->window.t0_ns);
 
 		/*
 		 * The complete window may start far right of a short window:
@@ -632,10 +632,10 @@ static void draw_panel(cairo_t *cr, const struct sp_theme *theme, const struct s
 		uint64_t ts = xt->ticks[k].ts_ns;
 		double x;
 
-		if (ts <= env->t0_ns || ts >= env->t1_ns)
+		if (ts <= env->window.t0_ns || ts >= env->window.t1_ns)
 			continue;
 		x = plot->x +
-		    plot->w * (double)(ts - env->t0_ns) / (double)(env->t1_ns - env->t0_ns);
+		    plot->w * (double)(ts - env->window.t0_ns) / (double)(env->window.t1_ns - env->window.t0_ns);
 		x = px ? floor(x) + off : x;
 		cairo_move_to(cr, x, plot->y);
 		cairo_line_to(cr, x, plot->y + plot->h);

@@ -176,7 +176,7 @@ static int legend_fill(struct sp_tasks_chart *ch, const struct sp_tasks_opts *o,
 	for (size_t r = 0; r < ch->nr_rows; r++) {
 		const struct sp_taskline_cell *cells = ch->rows[r].task->cells;
 
-		for (unsigned int c = 0; c < ch->tl->nr_cols; c++)
+		for (unsigned int c = 0; c < ch->tl->window.nr_cols; c++)
 			if (cells[c].run && cells[c].cpu < ch->nr_cpus)
 				used[cells[c].cpu] = true;
 	}
@@ -398,7 +398,7 @@ static void draw_row(cairo_t *cr, const struct sp_theme *theme, const struct sp_
 		     double y0, double y1, enum row_layer layer, cairo_pattern_t *hatch, bool snap)
 {
 	const struct sp_taskline *tl = ch->tl;
-	unsigned int nr_cols = tl->nr_cols;
+	unsigned int nr_cols = tl->window.nr_cols;
 
 	for (unsigned int c = 0; c < nr_cols;) {
 		struct cell_look k = cell_look(tl, &cells[c]);
@@ -434,11 +434,12 @@ static void draw_row(cairo_t *cr, const struct sp_theme *theme, const struct sp_
 /* The x of @t_ns in the plot, the window's ends kept. */
 static double time_x(const struct sp_rect *plot, const struct sp_taskline *tl, uint64_t t_ns)
 {
-	if (t_ns < tl->t0_ns)
-		t_ns = tl->t0_ns;
-	if (t_ns > tl->t1_ns)
-		t_ns = tl->t1_ns;
-	return plot->x + (double)(t_ns - tl->t0_ns) / (double)(tl->t1_ns - tl->t0_ns) * plot->w;
+	if (t_ns < tl->window.t0_ns)
+		t_ns = tl->window.t0_ns;
+	if (t_ns > tl->window.t1_ns)
+		t_ns = tl->window.t1_ns;
+	return plot->x + (double)(t_ns - tl->window.t0_ns) /
+		(double)(tl->window.t1_ns - tl->window.t0_ns) * plot->w;
 }
 
 /*
@@ -516,8 +517,8 @@ static void draw_poles(cairo_t *cr, const struct sp_theme *theme, const struct s
 		int row = row_of_pid(ch, p->pid);
 		double x0, x1, y;
 
-		if (row < 0 || ch->rows[row].pole != p->cause || p->t1_ns <= tl->t0_ns ||
-		    p->t0_ns >= tl->t1_ns)
+		if (row < 0 || ch->rows[row].pole != p->cause || p->t1_ns <= tl->window.t0_ns ||
+		    p->t0_ns >= tl->window.t1_ns)
 			continue;
 		x0 = time_x(plot, tl, p->t0_ns);
 		x1 = time_x(plot, tl, p->t1_ns);
@@ -698,7 +699,8 @@ void sp_tasks_figure_draw(cairo_t *cr, const struct sp_tasks_figure *fig,
 	sp_axis_frame_draw(cr, theme, &lay->plot);
 	if (ch->nr_rows)
 		rows_draw(cr, theme, &lay->plot, ch);
-	sp_figure_time_axis_draw(cr, theme, &lay->plot, tl->t0_ns, tl->t1_ns, fig->origin_ns);
+	sp_figure_time_axis_draw(cr, theme, &lay->plot, tl->window.t0_ns, tl->window.t1_ns,
+				 fig->origin_ns);
 	if (fig->legend && lay->legend.w > 0) {
 		chart_legend(ch, &legend);
 		sp_legend_draw(cr, theme, &legend, &lay->legend);

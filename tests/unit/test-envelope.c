@@ -75,7 +75,7 @@ static void test_spike_survives(void **state)
 
 	col = sp_envelope_col_of(&e, spike);
 	assert_int_equal(col, (size_t)(123456789012ull * 1000 / (600 * SEC)));
-	for (i = 0; i < e.nr_cols; i++) {
+	for (i = 0; i < e.window.nr_cols; i++) {
 		if (i == col)
 			assert_col(&e, i, 8, 8, 0, 40);
 		else
@@ -249,7 +249,7 @@ static void test_random_against_stats(void **state)
 	assert_int_equal(e.running_max, s.running_max);
 	assert_int_equal(e.waiting_max, s.waiting_max);
 
-	for (i = 0; i < e.nr_cols; i++) {
+	for (i = 0; i < e.window.nr_cols; i++) {
 		uint64_t cs = sp_envelope_col_start(&e, i), ce = sp_envelope_col_start(&e, i + 1);
 		int rmin = 99, rmax = -1, wmin = 99, wmax = -1, r = 0, w = 0;
 		int blo = 99, bhi = 0, lmax = 0;

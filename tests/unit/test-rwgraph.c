@@ -515,7 +515,7 @@ static void test_figure(void **state)
 	assert_true(lay.plot.w > 300);
 	assert_int_equal(sp_envelope_init(&e, 0, SEC,
 					  sp_rwgraph_nr_cols(&lay.plot, &fig.style, 0, SEC), 4), 0);
-	assert_int_equal(e.nr_cols, (size_t)ceil(lay.plot.w * SP_RWGRAPH_VECTOR_COLS_PER_PT));
+	assert_int_equal(e.window.nr_cols, (size_t)ceil(lay.plot.w * SP_RWGRAPH_VECTOR_COLS_PER_PT));
 	sp_envelope_step(&e, SEC / 3, 3, 5);
 	sp_envelope_finish(&e);
 	assert_int_equal(sp_rwgraph_figure_draw(cr, &theme, &fig, &lay, &e), 0);

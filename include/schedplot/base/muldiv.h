@@ -62,6 +62,22 @@ static inline uint64_t sp_col_start(uint64_t t0, uint64_t span, uint64_t n, uint
 	return t0 + sp_muldiv(span, i, n - 1, n);
 }
 
+/* A window [t0_ns, t1_ns) cut into nr_cols columns as sp_col_of() cuts it. */
+struct sp_cols {
+	uint64_t t0_ns, t1_ns;
+	unsigned int nr_cols;
+};
+
+static inline uint64_t sp_cols_of(const struct sp_cols *c, uint64_t ts)
+{
+	return sp_col_of(c->t0_ns, c->t1_ns - c->t0_ns, c->nr_cols, ts);
+}
+
+static inline uint64_t sp_cols_start(const struct sp_cols *c, uint64_t i)
+{
+	return sp_col_start(c->t0_ns, c->t1_ns - c->t0_ns, c->nr_cols, i);
+}
+
 /**
  * sp_share - @ns of a column @width_ns wide, as a share of @max
  * @ns: the time, at most @width_ns

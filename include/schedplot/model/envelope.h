@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/base/muldiv.h"
+
 struct sp_model_observer;
 struct sp_step;
 
@@ -50,8 +52,7 @@ struct sp_envelope_col {
 };
 
 struct sp_envelope {
-	uint64_t t0_ns, t1_ns;		/* the window, t1 exclusive */
-	size_t nr_cols;
+	struct sp_cols window;		/* the window and its columns */
 	int nr_cpus;			/* N */
 	struct sp_envelope_col *cols;
 	/* over the whole window, valid after sp_envelope_finish() */

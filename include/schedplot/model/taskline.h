@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/base/muldiv.h"
 #include "schedplot/model/runlist.h"
 #include "schedplot/model/timeline.h"
 
@@ -68,8 +69,7 @@ struct sp_taskline_task {
 };
 
 struct sp_taskline {
-	uint64_t t0_ns, t1_ns;		/* the window */
-	unsigned int nr_cols;
+	struct sp_cols window;		/* the window and its columns */
 	enum sp_timeline_rule rule;	/* how views draw a cell, see above */
 	const bool *cpus;		/* nr_cpus entries, true: counted; NULL: all */
 	int nr_cpus;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedplot/base/muldiv.h"
+
 struct sp_model_observer;
 
 /*
@@ -77,8 +79,7 @@ struct sp_timeline_total {
 };
 
 struct sp_timeline {
-	uint64_t t0_ns, t1_ns;
-	unsigned int nr_cols;
+	struct sp_cols window;		/* the window and its columns */
 	unsigned int nr_rows;
 	int nr_cpus;
 	int *row_of_cpu;		/* nr_cpus entries: row, or -1 when not drawn */
@@ -181,7 +182,7 @@ void sp_timeline_reset_cb(void *data);
 static inline int32_t sp_timeline_cell(const struct sp_timeline *tl, unsigned int row,
 				       unsigned int col)
 {
-	return tl->cells[(size_t)row * tl->nr_cols + col];
+	return tl->cells[(size_t)row * tl->window.nr_cols + col];
 }
 
 /**
@@ -196,7 +197,7 @@ static inline int32_t sp_timeline_cell(const struct sp_timeline *tl, unsigned in
 static inline unsigned int sp_timeline_busy_share(const struct sp_timeline *tl, unsigned int row,
 						  unsigned int col)
 {
-	return tl->busy[(size_t)row * tl->nr_cols + col];
+	return tl->busy[(size_t)row * tl->window.nr_cols + col];
 }
 
 /**
@@ -210,7 +211,7 @@ static inline unsigned int sp_timeline_busy_share(const struct sp_timeline *tl, 
 static inline unsigned int sp_timeline_no_data_share(const struct sp_timeline *tl,
 						     unsigned int row, unsigned int col)
 {
-	return tl->no_data[(size_t)row * tl->nr_cols + col];
+	return tl->no_data[(size_t)row * tl->window.nr_cols + col];
 }
 
 /**
