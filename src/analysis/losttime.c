@@ -219,14 +219,7 @@ void sp_lost_time_release(struct sp_lost_time *lt)
 	for (int c = 0; lt->lanes && c <= lt->nr_cpus; c++)
 		free(lt->lanes[c].v);
 	SP_FREE_ALL(lt->lanes, lt->late, lt->next_ns, lt->losers, lt->cursors, lt->swept);
-	lt->lanes = NULL;
-	lt->late = NULL;
-	lt->cursors = NULL;
-	lt->next_ns = NULL;
-	lt->losers = NULL;
-	lt->swept = NULL;
-	lt->nr_kept = lt->alloc_changes = 0;
-	lt->nr_late = lt->alloc_late = 0;
+	memset(lt, 0, sizeof(*lt));
 }
 
 /* Into the heap of changes that came too late for their lane, by time. */

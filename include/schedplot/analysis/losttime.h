@@ -91,7 +91,7 @@ int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uin
 		      uint64_t t1_ns, int nr_cpus, const struct sp_model *model);
 
 /**
- * sp_lost_time_release - free what @lt holds
+ * sp_lost_time_release - free what @lt holds, and zero it
  * @lt: initialised (or zeroed) measure
  */
 void sp_lost_time_release(struct sp_lost_time *lt);
