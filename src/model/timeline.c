@@ -15,15 +15,9 @@
 #include "schedplot/model/model.h"
 #include "schedplot/model/timeline.h"
 
-/* The column holding @ts, t0 <= ts < t1. */
-static uint64_t col_of(const struct sp_timeline *tl, uint64_t ts)
-{
-	return sp_cols_of(&tl->window, ts);
-}
-
 uint64_t sp_timeline_col_start(const struct sp_timeline *tl, unsigned int col)
 {
-	/* the smallest t with col_of(t) >= col */
+	/* the smallest t with sp_cols_of(t) >= col */
 	return sp_cols_start(&tl->window, col);
 }
 
@@ -195,7 +189,7 @@ static void cell_whole(struct sp_timeline *tl, size_t i, int32_t pid)
 static uint64_t row_col_of(const struct sp_timeline *tl, struct sp_timeline_acc *a, uint64_t ts)
 {
 	if (ts < a->seen_start || ts >= a->seen_end) {
-		a->seen_col = col_of(tl, ts);
+		a->seen_col = sp_cols_of(&tl->window, ts);
 		a->seen_start = sp_timeline_col_start(tl, (unsigned int)a->seen_col);
 		a->seen_end = sp_timeline_col_start(tl, (unsigned int)a->seen_col + 1);
 	}
