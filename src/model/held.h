@@ -107,17 +107,30 @@ uint64_t held_reach_back_limit(const struct sp_model *m, uint64_t now);
  * A change of running(t) or waiting(t) at @ts.  A switch makes two to
  * three at the same time (run_end, wait_begin, run_begin): one with the
  * time of the last pending change is added to it, as held_flush()
- * would sum them anyway.  Pending changes are all later than flushed_ns,
- * so such a change is never a late one.
+ * would sum them anyway; one later than it, with room, is appended.
+ * Pending changes are all later than flushed_ns, so neither is ever a
+ * late one.
  */
 static inline int held_change_add(struct sp_model *m, uint64_t ts, int d_running, int d_waiting)
 {
-	if (m->nr_changes > m->head_changes && m->changes[m->nr_changes - 1].ts == ts) {
-		struct sp_change *last = &m->changes[m->nr_changes - 1];
+	size_t n = m->nr_changes;
 
-		last->d_running += d_running;
-		last->d_waiting += d_waiting;
-		return 0;
+	if (n > m->head_changes) {
+		struct sp_change *last = &m->changes[n - 1];
+
+		if (last->ts == ts) {
+			last->d_running += d_running;
+			last->d_waiting += d_waiting;
+			return 0;
+		}
+		/* later than the last pending one, with room: appended here */
+		if (last->ts < ts && n < m->alloc_changes &&
+		    n - m->head_changes < SP_MAX_PENDING_CHANGES) {
+			last[1] = (struct sp_change){ .ts = ts, .d_running = d_running,
+						      .d_waiting = d_waiting };
+			m->nr_changes = n + 1;
+			return 0;
+		}
 	}
 	return held_change_insert(m, ts, d_running, d_waiting);
 }
