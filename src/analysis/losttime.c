@@ -28,6 +28,8 @@
  * and the heap with a loser tree, a comparison or two a change, and sums
  * each change as it comes out: its CPU's counts are one word, and which
  * of them are above 0 says from a table what the CPU adds to I, O and W.
+ * While no task waits, nothing is lost until a wait begins: a CPU's
+ * changes up to the next one of a wait are summed in a row.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -122,6 +124,12 @@ static const uint64_t delta_of[DELTA_NR] = {
 	[TURNS_TO + LOST_BUSY] = ((uint64_t)1 << 16) - 1,
 };
 
+/* What a change adds to the waiters of all CPUs. */
+static const uint32_t waiter_of[DELTA_NR] = {
+	[BEGINS + LOST_WAITER] = 1,
+	[ENDS + LOST_WAITER] = UINT32_MAX,
+};
+
 /* I and O in one word, I in the low half, O in the high one: one addition a change. */
 #define OVER_SHIFT	32
 
@@ -183,6 +191,7 @@ static void forget(struct sp_lost_time *lt)
 	lt->sweep_at = 0;
 	lt->error = 0;
 	lt->all = (struct sp_lost_counts){ 0 };
+	lt->waiters = 0;
 	lt->swept_ns = 0;
 	lt->wall_ns = lt->per_cpu_ns = lt->per_thread_ns = 0;
 }
@@ -443,14 +452,14 @@ static bool leaf_before(const void *data, int a, int b)
 static void sweep(struct sp_lost_time *lt, uint64_t upto)
 {
 	uint64_t *next = lt->next_ns;
-	int *losers = lt->losers, nr_lanes = lt->nr_cpus + 1, win;
+	int *losers = lt->losers, nr_cpus = lt->nr_cpus, nr_lanes = nr_cpus + 1, win;
 	unsigned int leaves = (unsigned int)lt->nr_leaves;
 	struct sp_lost_cursor *cur = lt->cursors;
 	struct sp_lost_cpu *cpus = lt->swept;
 	struct sp_lost_change late;
 	uint64_t idle_over = (uint64_t)lt->all.idle | (uint64_t)lt->all.over << OVER_SHIFT;
 	uint64_t swept = lt->swept_ns, wall = 0, per_cpu = 0, per_thread = 0;
-	uint32_t waiting = (uint32_t)lt->all.waiting;
+	uint32_t waiting = (uint32_t)lt->all.waiting, waiters = lt->waiters;
 	bool losing = (uint32_t)idle_over && idle_over >> OVER_SHIFT;
 	size_t nr = 0;
 
@@ -473,6 +482,42 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 		uint32_t nw;
 		unsigned int k;
 
+		if (win < nr_cpus && !waiters) {
+			/*
+			 * No task waits: no CPU is overloaded, nor is one
+			 * until a wait begins, so nothing is lost until the
+			 * next change of a wait (or one of the heap).  The
+			 * CPU's changes up to it are summed in a row, their
+			 * order with the other CPUs' does not matter.
+			 */
+			const struct sp_lost_change *end = cur[win].end;
+			uint64_t until = min_u64(min_u64(next[nr_cpus], next[nr_cpus + 1]), upto);
+
+			ch = cur[win].at;
+			c = &cpus[win];
+			n = c->counts;
+			do
+				n += delta_of[ch++->delta];
+			while (ch < end && ch->ts_ns <= until);
+			nr += (size_t)(ch - cur[win].at);
+			cur[win].at = ch;
+			c->counts = n;
+			k = above_0(n);
+			idle_over += share_of[k].idle_over - c->idle_over;
+			c->idle_over = share_of[k].idle_over;
+			at = ch < end && ch->ts_ns <= upto ? ch->ts_ns : NONE_LEFT;
+			next[win] = at;
+			for (unsigned int i = ((unsigned int)win + leaves) / 2; i; i /= 2) {
+				int l = losers[i];
+
+				if (next[l] < at) {
+					losers[i] = win;
+					win = l;
+					at = next[l];
+				}
+			}
+			continue;
+		}
 		if (win < nr_lanes) {
 			ch = cur[win].at++;
 			at = ch + 1 < cur[win].end ? ch[1].ts_ns : NONE_LEFT;
@@ -504,6 +549,7 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 		}
 		swept = ch->ts_ns;
 		c = &cpus[ch->cpu];
+		waiters += waiter_of[ch->delta];
 		n = c->counts += delta_of[ch->delta];
 		k = above_0(n);
 		idle_over += share_of[k].idle_over - c->idle_over;
@@ -524,6 +570,7 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 	lt->all = (struct sp_lost_counts){ .idle = (int)(uint32_t)idle_over,
 					   .over = (int)(idle_over >> OVER_SHIFT),
 					   .waiting = (int)waiting };
+	lt->waiters = waiters;
 	lt->swept_ns = swept;
 	lt->wall_ns += wall;
 	lt->per_cpu_ns += per_cpu;

@@ -67,6 +67,7 @@ struct sp_lost_time {
 	/* the sweep so far: each CPU's counts, I, O and W, the last change's time */
 	struct sp_lost_cpu *swept;	/* nr_cpus entries */
 	struct sp_lost_counts all;
+	uint32_t waiters;		/* the tasks waiting for any CPU */
 	uint64_t swept_ns;
 	int error;			/* -ENOMEM: some change was not kept */
 	/* summed by the sweeps, complete after sp_lost_time_finish() */
