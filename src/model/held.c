@@ -4,6 +4,7 @@
  * order once no repair can reach before them (held.h).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schedplot/base/alloc.h"
@@ -104,10 +105,11 @@ __attribute__((noinline)) int held_change_insert(struct sp_model *m, uint64_t ts
  */
 void held_release(struct sp_model *m, uint64_t upto)
 {
-	size_t i = m->head_held, n = m->nr_held;
+	uint64_t i = m->head_held, n = m->nr_held;
+	size_t mask = m->alloc_held - 1;
 
-	for (; i < n && m->held[i].ts < upto; i++) {
-		const struct sp_held *h = &m->held[i];
+	for (; i < n && m->held[i & mask].ts < upto; i++) {
+		const struct sp_held *h = &m->held[i & mask];
 		struct sp_task *t = NULL;
 		uint32_t comm = 0;
 
@@ -130,29 +132,31 @@ void held_release(struct sp_model *m, uint64_t upto)
 			t->comm = comm;
 	}
 	m->head_held = i;
-	if (m->head_held == m->nr_held) {
-		m->held_off += m->nr_held;
-		m->head_held = m->nr_held = 0;
-	}
 }
 
-/* Room for one more held record.  Return: 0 or -ENOMEM. */
+/*
+ * Room for one more held record: the oldest handed out past
+ * SP_MAX_PENDING_CHANGES, the ring doubled when full (its records keep
+ * their numbers, in the slots the new mask gives them).  Return: 0 or
+ * -ENOMEM.
+ */
 __attribute__((noinline)) int held_room(struct sp_model *m)
 {
+	size_t alloc = m->alloc_held ? m->alloc_held * 2 : 256;
+	struct sp_held *v;
+
 	if (m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES)
-		held_release(m, m->held[m->head_held].ts + 1);
-	/* slide back only when that frees half: sliding for less is quadratic */
-	if (m->nr_held == m->alloc_held && m->head_held &&
-	    m->head_held >= m->alloc_held / 2) {
-		memmove(m->held, m->held + m->head_held,
-			(m->nr_held - m->head_held) * sizeof(*m->held));
-		m->held_off += m->head_held;
-		m->nr_held -= m->head_held;
-		m->head_held = 0;
-	}
-	if (m->nr_held == m->alloc_held &&
-	    sp_grow_array(&m->held, &m->alloc_held, m->nr_held + 1, sizeof(*m->held)))
+		held_release(m, m->held[m->head_held & (m->alloc_held - 1)].ts + 1);
+	if (m->nr_held - m->head_held < m->alloc_held)
+		return 0;
+	v = sp_alloc_array(alloc, sizeof(*v));
+	if (!v)
 		return -ENOMEM;
+	for (uint64_t i = m->head_held; i < m->nr_held; i++)
+		v[i & (alloc - 1)] = m->held[i & (m->alloc_held - 1)];
+	free(m->held);
+	m->held = v;
+	m->alloc_held = alloc;
 	return 0;
 }
 
@@ -204,9 +208,11 @@ uint64_t sp_model_settled(const struct sp_model *m)
 	for (i = 0; i < m->tasks.nr; i++)
 		if (m->tasks.v[i].state == SP_TASK_WAITING && m->tasks.v[i].wait_since_ns < settled)
 			settled = m->tasks.v[i].wait_since_ns;
-	for (i = m->head_held; i < m->nr_held; i++)
-		if (m->held[i].kind == HELD_BECAME && m->held[i].has_wait &&
-		    m->held[i].w.start_ns < settled)
-			settled = m->held[i].w.start_ns;
+	for (uint64_t j = m->head_held; j < m->nr_held; j++) {
+		const struct sp_held *h = &m->held[j & (m->alloc_held - 1)];
+
+		if (h->kind == HELD_BECAME && h->has_wait && h->w.start_ns < settled)
+			settled = h->w.start_ns;
+	}
 	return settled;
 }

@@ -144,11 +144,11 @@ static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, enum hel
 {
 	struct sp_held *h;
 
-	if ((m->nr_held == m->alloc_held ||
+	if ((m->nr_held - m->head_held == m->alloc_held ||
 	     m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES) && held_room(m))
 		return NULL;
-	*ref = m->held_off + m->nr_held + 1;
-	h = &m->held[m->nr_held++];
+	*ref = m->nr_held + 1;
+	h = &m->held[m->nr_held++ & (m->alloc_held - 1)];
 	h->ts = ts;
 	h->task = t ? t - m->tasks.v + 1 : 0;
 	h->comm = t ? t->comm : 0;
@@ -160,9 +160,9 @@ static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, enum hel
 /* The held record @ref, NULL when none or already handed out. */
 static inline struct sp_held *held_get(struct sp_model *m, uint64_t ref)
 {
-	if (!ref || ref - 1 < m->held_off + m->head_held)
+	if (!ref || ref - 1 < m->head_held)
 		return NULL;
-	return &m->held[ref - 1 - m->held_off];
+	return &m->held[(ref - 1) & (m->alloc_held - 1)];
 }
 
 #endif /* SP_MODEL_HELD_H */

@@ -410,14 +410,14 @@ struct sp_model {
 	/*
 	 * Run records and tasks becoming current (with the waits that ended
 	 * then) that a repair may still change, in the order made: not
-	 * handed to the consumers yet (held[head_held..nr_held); held_off
-	 * counts those dropped from the front)
+	 * handed to the consumers yet.  A ring: the records ever made are
+	 * counted, those from head_held up to nr_held are pending, record i
+	 * is held[i & (alloc_held - 1)] (alloc_held a power of two)
 	 */
 	struct sp_held *held;
-	size_t head_held;
-	size_t nr_held;
+	uint64_t head_held;
+	uint64_t nr_held;
 	size_t alloc_held;
-	uint64_t held_off;
 	int running;
 	int waiting;
 	uint64_t flush_mask;		/* the flush point is recomputed when records & it is 0 */
