@@ -502,6 +502,6 @@ static void obs_reset(void *data)
 
 void sp_sleeps_observer(struct sp_sleeps *sl, struct sp_model_observer *obs)
 {
-	*obs = SP_MODEL_OBSERVER(sl, .run_info = obs_run_info,
+	*obs = SP_MODEL_OBSERVER(sl, .run_info = obs_run_info, .run_info_no_idle = true,
 				 .extra = sl->reader ? obs_extra : NULL, .reset = obs_reset);
 }

@@ -35,6 +35,8 @@ int sp_pass_add(struct sp_pass *p, const struct sp_model_observer *obs)
 	    !ROOM(p, extra, obs) || !ROOM(p, watch, obs) || !ROOM(p, reset, obs))
 		return p->error = -ENOSPC;
 	FILE_CB(p, run, obs);
+	if (obs->run_info && !obs->run_info_no_idle)
+		p->nr_run_info_idle++;
 	FILE_CB(p, run_info, obs);
 	FILE_CB(p, steps, obs);
 	FILE_CB(p, wait, obs);

@@ -258,7 +258,8 @@ int state_run_end(struct sp_model *m, int c, uint64_t ts, enum state_end_how how
 	dur = ts - cpu->run_start_ns;
 	if (dur)
 		TELL(m, run, c, pid, cpu->run_start_ns, ts);
-	if (TOLD(m, run_info)) {
+	/* the idle task's runs only when a consumer wants them */
+	if (TOLD(m, run_info) && (pid > 0 || m->pass.nr_run_info_idle)) {
 		const struct sp_task *rt = pid > 0 ? sp_tasktab_find(&m->tasks, pid) : NULL;
 		struct sp_held *h;
 		uint64_t ref;

@@ -93,6 +93,41 @@ static void test_consumers_in_order(void **state)
 	sp_model_release(&m);
 }
 
+static void pid_run_info(void *data, const struct sp_run *r)
+{
+	note(r->pid ? 'T' : 'I');
+}
+
+/* The idle task's runs: told when any run_info consumer wants them, else not held. */
+static void test_run_info_no_idle(void **state)
+{
+	const struct sp_model_observer tasks_only = { .run_info = pid_run_info,
+						      .run_info_no_idle = true };
+	uint64_t start[1] = { 0 };
+	struct sp_pass p;
+	int both;
+
+	for (both = 0; both < 2; both++) {
+		sp_pass_init(&p);
+		assert_int_equal(sp_pass_add(&p, &tasks_only), 0);
+		if (both)
+			assert_int_equal(sp_pass_add(&p, &(struct sp_model_observer){
+				.run_info = pid_run_info }), 0);
+		assert_int_equal(p.nr_run_info_idle, both);
+		nr_told = 0;
+		told[0] = '\0';
+		assert_int_equal(sp_model_init(&m, 1, start, 100, false, &p, NULL), 0);
+		event(0, 0, 0, SP_EV_OTHER, -1, -1);
+		event(10, 0, 0, SP_EV_WAKEUP, 5, -1);
+		event(20, 0, 0, SP_EV_SWITCH, 0, 5);	/* idle ran 0-20 */
+		event(30, 0, 5, SP_EV_SWITCH, 5, 0);	/* 5 ran 20-30 */
+		assert_int_equal(sp_model_finish(&m), 0);
+		/* idle's runs 0-20 and 30-100 to both consumers, or to none */
+		assert_string_equal(told, both ? "IITTII" : "T");
+		sp_model_release(&m);
+	}
+}
+
 static void test_pass_full(void **state)
 {
 	struct sp_model_observer obs = { .wait = a_wait };
@@ -166,6 +201,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_consumers_in_order),
+		cmocka_unit_test(test_run_info_no_idle),
 		cmocka_unit_test(test_pass_full),
 		cmocka_unit_test(test_scope_predicates),
 	};

@@ -255,6 +255,11 @@ struct sp_model_observer {
 	 */
 	void (*reset)(void *data);
 	void *data;
+	/*
+	 * run_info() wants no run of the idle task (pid 0): when no
+	 * consumer does, the model does not hold them for it, half the runs
+	 */
+	bool run_info_no_idle;
 };
 
 /*
@@ -312,6 +317,7 @@ struct sp_pass {
 	} reset[SP_PASS_MAX_CONSUMERS + 1];
 	uint8_t nr_run, nr_run_info, nr_steps, nr_wait, nr_wakeup, nr_migration, nr_extra,
 		nr_watch, nr_reset;
+	uint8_t nr_run_info_idle;	/* run_info consumers that want the idle task's runs */
 	int error;		/* sticky: an sp_pass_add() that failed (sp_trace_run() fails) */
 };
 
