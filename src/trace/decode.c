@@ -3,9 +3,13 @@
  * decode: sched records -> struct sp_event.  The fields' places are
  * resolved once (resolve_fields()); the usual layout (4-byte ids, fixed
  * name arrays, the host's byte order) is then read without a check per
- * field, anything else field by field with bounds checks.
+ * field, anything else field by field with bounds checks.  The records
+ * that make up most of a trace, switches and wakeups in the usual layout,
+ * are read straight from a plan per type with one check of their size
+ * (plan_quick(), sp_decoder_decode()); the rest by decode_generic().
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +50,32 @@ struct state_cache_entry {
 	bool runnable;
 	char name[16];		/* as printed ("S", "R+"), "" when not known */
 };
+
+/*
+ * How sp_decoder_decode() reads the records of a type whose fields all lie
+ * where the type's usual layout has them (plan_quick()): no check per
+ * field, one of the record's size.
+ */
+enum quick_kind {
+	QUICK_NO,		/* field by field (decode_generic()) */
+	QUICK_NONE,		/* no fields of its own: SP_EV_OTHER and the types skipped */
+	QUICK_SWITCH,		/* prev_pid, next_pid, the names and prev_state */
+	QUICK_WAKE,		/* pid, target_cpu, comm and common_flags */
+};
+
+struct quick {
+	uint8_t kind;		/* enum quick_kind */
+	bool comm16;		/* sched_fields' */
+	bool state_signed;
+	uint8_t state_size;	/* 4 or 8 */
+	unsigned int end;	/* the record holds every field in this many bytes */
+	uint16_t pid, other_pid, target_cpu, flags, prev_state;
+	uint16_t comm, other_comm;			/* offsets of the char arrays */
+	uint16_t comm_last, other_comm_last;		/* of their last bytes */
+} __attribute__((aligned(32)));	/* found by a shift */
+
+/* prev_state values below this are found in the cache by index (state_small) */
+#define SP_STATE_SMALL		1024
 
 /* A field of an event asked for by name. */
 struct extra_field {
@@ -98,7 +128,9 @@ struct sp_decoder {
 	int nr_watches;
 	const union sp_value *watch_values[SP_EVENT_MAX_WATCHES];
 	struct sched_fields fields[SP_EV_NR_TYPES];
+	struct quick quick[SP_EV_NR_TYPES + 1];	/* by type, SP_EV_EXTRA too */
 	struct state_cache_entry state_cache[SP_STATE_CACHE];
+	uint8_t state_small[SP_STATE_SMALL];	/* value -> its entry's index + 1, 0: not seen */
 	int nr_state_cache;
 	struct state_cache_entry state_spare;	/* when the cache is full */
 	struct trace_seq seq;
@@ -157,6 +189,91 @@ static void plan_common(struct sp_decoder *d)
 			 !d->common_type.is_signed && !d->common_type.dynamic &&
 			 d->common_pid.offset == 4 && d->common_pid.size == 4 &&
 			 !d->common_pid.dynamic;
+}
+
+/* A 4-byte int of the quick path: in the record, in the host's byte order. */
+static bool quick_id(const struct sp_field *f, unsigned int *end)
+{
+	if (f->size != 4 || f->dynamic)
+		return false;
+	if ((unsigned int)(f->offset + 4) > *end)
+		*end = f->offset + 4;
+	return true;
+}
+
+/* A fixed char array of the quick path, that read_str() reads in place when it ends in NUL. */
+static bool quick_name(const struct sp_field *f, unsigned int *end)
+{
+	if (!f->size || f->dynamic || f->size >= SP_COMM_LEN)
+		return false;
+	if ((unsigned int)(f->offset + f->size) > *end)
+		*end = f->offset + f->size;
+	return true;
+}
+
+/*
+ * How sp_decoder_decode() reads type @t (struct quick): quickly when the
+ * file has the host's byte order, the usual common fields and no watches,
+ * and the type's fields are the usual ones; otherwise field by field.
+ * Again whenever the types skipped or the watches change.
+ */
+static void plan_quick(struct sp_decoder *d, int t)
+{
+	const struct sched_fields *f = t < SP_EV_NR_TYPES ? &d->fields[t] : NULL;
+	struct quick *q = &d->quick[t];
+	unsigned int end = 8;
+	bool ok;
+
+	memset(q, 0, sizeof(*q));
+	q->end = UINT_MAX;
+	if (!d->common_fast || d->nr_watches || t == SP_EV_EXTRA)
+		return;
+	if (d->undecoded & (1u << t)) {
+		q->kind = QUICK_NONE;
+		q->end = end;
+		return;
+	}
+	if (t == SP_EV_SWITCH) {
+		ok = quick_id(&f->pid, &end) && quick_id(&f->other_pid, &end) &&
+		     quick_name(&f->comm, &end) && quick_name(&f->other_comm, &end) &&
+		     !f->target_cpu.size && !f->orig_cpu.size && !f->prev_state.dynamic &&
+		     (f->prev_state.size == 4 || f->prev_state.size == 8);
+		if (!ok)
+			return;
+		q->kind = QUICK_SWITCH;
+		q->other_pid = f->other_pid.offset;
+		q->other_comm = f->other_comm.offset;
+		q->other_comm_last = f->other_comm.offset + f->other_comm.size - 1;
+		q->prev_state = f->prev_state.offset;
+		q->state_size = f->prev_state.size;
+		q->state_signed = f->prev_state.is_signed;
+		if ((unsigned int)(f->prev_state.offset + f->prev_state.size) > end)
+			end = f->prev_state.offset + f->prev_state.size;
+	} else if (t == SP_EV_WAKEUP || t == SP_EV_WAKEUP_NEW || t == SP_EV_WAKING) {
+		ok = quick_id(&f->pid, &end) && quick_id(&f->target_cpu, &end) &&
+		     quick_name(&f->comm, &end) && !f->other_pid.size && !f->other_comm.size &&
+		     !f->orig_cpu.size && d->common_flags.size == 1 && !d->common_flags.dynamic;
+		if (!ok)
+			return;
+		q->kind = QUICK_WAKE;
+		q->target_cpu = f->target_cpu.offset;
+		q->flags = d->common_flags.offset;
+		if ((unsigned int)d->common_flags.offset + 1 > end)
+			end = d->common_flags.offset + 1;
+	} else {
+		return;
+	}
+	q->pid = f->pid.offset;
+	q->comm = f->comm.offset;
+	q->comm_last = f->comm.offset + f->comm.size - 1;
+	q->comm16 = f->comm16;
+	q->end = end;
+}
+
+static void plan_quick_all(struct sp_decoder *d)
+{
+	for (int t = 0; t <= SP_EV_EXTRA; t++)
+		plan_quick(d, t);
 }
 
 static int resolve_fields(struct sp_decoder *d)
@@ -223,6 +340,7 @@ static int resolve_fields(struct sp_decoder *d)
 	for (t = 1; t < SP_EV_NR_TYPES; t++)
 		if (d->fields[t].event)
 			d->type_of_id[d->fields[t].event->id] = t;
+	plan_quick_all(d);
 	return 0;
 }
 
@@ -342,8 +460,11 @@ static const struct state_cache_entry *prev_state_lookup(struct sp_decoder *d,
 	tep_print_event(d->tep, &d->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&d->seq);
 	p = d->seq.buffer ? strstr(d->seq.buffer, "prev_state=") : NULL;
-	if (d->nr_state_cache < SP_STATE_CACHE)
+	if (d->nr_state_cache < SP_STATE_CACHE) {
 		e = &d->state_cache[d->nr_state_cache++];
+		if ((unsigned long long)value < SP_STATE_SMALL)
+			d->state_small[value] = d->nr_state_cache;
+	}
 	e->value = value;
 	e->name[0] = '\0';
 	if (p) {
@@ -511,8 +632,10 @@ static enum sp_ctx decode_ctx(const struct sp_decoder *d, const struct sp_raw_re
 	return SP_CTX_TASK;
 }
 
-void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
-		       struct sp_event *ev)
+/* sp_decoder_decode() field by field, each checked (out of the records' hot path). */
+static __attribute__((noinline)) void
+decode_generic(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
+	       struct sp_event *ev)
 {
 	const struct sched_fields *f;
 	long long id = -1, state;
@@ -576,6 +699,119 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 		ev->prev_runnable = e->runnable;
 		ev->prev_state = e->name[0] ? e->name : NULL;
 	}
+}
+
+/* A 4-byte int at @off of a record known to hold it, in the host's byte order. */
+static inline int32_t quick_i32(const void *data, unsigned int off)
+{
+	int32_t v;
+
+	memcpy(&v, (const char *)data + off, sizeof(v));
+	return v;
+}
+
+/*
+ * The entry of a switch's prev_state that the quick path read, when
+ * prev_state_lookup() has it at a small index; else NULL.
+ */
+static inline const struct state_cache_entry *quick_state(const struct sp_decoder *d,
+							  const char *data, const struct quick *q)
+{
+	unsigned long long state;
+	int64_t v64;
+	int32_t v32;
+	uint8_t i;
+
+	if (q->state_size == 8) {
+		memcpy(&v64, data + q->prev_state, sizeof(v64));
+		state = (unsigned long long)v64;
+	} else {
+		memcpy(&v32, data + q->prev_state, sizeof(v32));
+		state = q->state_signed ? (unsigned long long)(long long)v32 : (uint32_t)v32;
+	}
+	if (state >= SP_STATE_SMALL || !(i = d->state_small[state]))
+		return NULL;
+	return &d->state_cache[i - 1];
+}
+
+/* What every record read by the quick path has in common. */
+static inline void quick_common(const struct sp_decoder *d, const struct sp_raw_record *rec,
+				int cpu, int t, const struct quick *q, struct sp_event *ev)
+{
+	ev->ts_ns = rec->ts_ns;
+	ev->cpu = cpu;
+	ev->common_pid = quick_i32(rec->data, 4);
+	ev->target_cpu = -1;
+	ev->orig_cpu = -1;
+	ev->type = t;
+	ev->ctx = SP_CTX_TASK;
+	ev->prev_runnable = false;
+	ev->comm16 = q->comm16;
+	ev->prev_state = NULL;
+	ev->watched = 0;
+	ev->watch_values = d->watch_values;
+}
+
+/*
+ * The usual records (struct quick) read with one check of their size; the
+ * names must end inside their arrays and prev_state be one seen before.
+ * Anything else goes to decode_generic(), which gives the same event for
+ * the usual ones too.
+ */
+void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, int cpu,
+		       struct sp_event *ev)
+{
+	const char *data = rec->data;
+	const struct quick *q;
+	uint16_t id;
+	int t;
+
+	if (__builtin_expect(!d->common_fast || rec->size < 8, 0))
+		goto generic;
+	memcpy(&id, data, sizeof(id));
+	t = id < d->nr_ids ? d->type_of_id[id] : SP_EV_OTHER;
+	q = &d->quick[t];
+	if (__builtin_expect(rec->size < q->end, 0))
+		goto generic;
+	switch (q->kind) {
+	case QUICK_SWITCH: {
+		const struct state_cache_entry *e = quick_state(d, data, q);
+
+		if (!e || data[q->comm_last] || data[q->other_comm_last])
+			break;
+		quick_common(d, rec, cpu, t, q, ev);
+		ev->pid = quick_i32(data, q->pid);
+		ev->other_pid = quick_i32(data, q->other_pid);
+		ev->comm = data + q->comm;
+		ev->other_comm = data + q->other_comm;
+		ev->prev_runnable = e->runnable;
+		ev->prev_state = e->name[0] ? e->name : NULL;
+		return;
+	}
+	case QUICK_WAKE: {
+		uint8_t flags = data[q->flags];
+
+		if (data[q->comm_last])
+			break;
+		quick_common(d, rec, cpu, t, q, ev);
+		ev->pid = quick_i32(data, q->pid);
+		ev->other_pid = -1;
+		ev->target_cpu = quick_i32(data, q->target_cpu);
+		ev->comm = data + q->comm;
+		ev->other_comm = NULL;
+		/* decode_ctx() */
+		ev->ctx = flags & TRACE_FLAG_HARDIRQ ? SP_CTX_IRQ :
+			  flags & TRACE_FLAG_SOFTIRQ ? SP_CTX_SOFTIRQ : SP_CTX_TASK;
+		return;
+	}
+	case QUICK_NONE:
+		quick_common(d, rec, cpu, t, q, ev);
+		ev->pid = ev->other_pid = -1;
+		ev->comm = ev->other_comm = NULL;
+		return;
+	}
+generic:
+	decode_generic(d, rec, cpu, ev);
 }
 
 int sp_decoder_state_index(const struct sp_decoder *d, const char *prev_state)
@@ -648,6 +884,7 @@ bool sp_decoder_has_event(const struct sp_decoder *d, enum sp_event_type type)
 void sp_decoder_set_skipped(struct sp_decoder *d, unsigned int types)
 {
 	d->undecoded = types | 1u << SP_EV_OTHER | 1u << SP_EV_EXTRA;
+	plan_quick_all(d);
 }
 
 /* ---- events asked for by name ---- */
@@ -769,6 +1006,7 @@ static void adopt_common_fields(struct sp_decoder *d, struct tep_event *event)
 	sp_field_find(event, "common_type", &d->common_type);
 	sp_field_find(event, "common_pid", &d->common_pid);
 	plan_common(d);
+	plan_quick_all(d);
 }
 
 /*
@@ -869,8 +1107,9 @@ int sp_decoder_add_watch(struct sp_decoder *d, struct tep_event *event, const ch
 	}
 	adopt_common_fields(d, event);
 	d->watch_values[d->nr_watches] = w.plan.values;
-	d->watches[d->nr_watches] = w;
-	return d->nr_watches++;
+	d->watches[d->nr_watches++] = w;
+	plan_quick_all(d);
+	return d->nr_watches - 1;
 }
 
 int sp_decoder_nr_watches(const struct sp_decoder *d)
