@@ -94,6 +94,7 @@ struct sp_cpustream {
 	struct sp_container_cpu cpu;
 	unsigned int hdr_size;		/* page header: timestamp and commit */
 	bool swap;			/* file and host byte order differ */
+	bool le_host;			/* file and host are little-endian (walk_quick()) */
 
 	struct block cur;		/* the block being walked */
 	size_t page_off;		/* next page to walk in it */

@@ -205,7 +205,39 @@ void sp_cpustream_prefetch(const struct sp_cpustream *s)
 	__builtin_prefetch(&s->page);
 }
 
-int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct sp_error *err)
+/*
+ * walk_page() of the usual record, a little-endian file on a little-endian
+ * host: a data record whose length is in its header, inside the page's
+ * data.  Return: 1, or 0 for anything else (walk_page() then reads it).
+ */
+static inline int walk_quick(struct sp_cpustream *s, struct sp_raw_record *rec)
+{
+	unsigned int at = s->next, len;
+	uint32_t hdr, type;
+
+	if (!s->page || at >= s->commit || !s->le_host)
+		return 0;
+	memcpy(&hdr, s->data + at, sizeof(hdr));
+	type = hdr & ((1u << SP_DAT_TYPE_LEN_BITS) - 1);
+	len = type * 4;
+	if (type - 1 >= SP_DAT_TYPE_MAX_DATA || len + 4 > s->commit - at)
+		return 0;
+	at += 4;
+	s->ts += hdr >> SP_DAT_TYPE_LEN_BITS;
+	s->next = at + len;
+	rec->ts_ns = s->ts;
+	rec->data = s->data + at;
+	rec->size = len;
+	rec->missed = s->page_missed;
+	s->page_missed = 0;
+	__builtin_prefetch(s->data + s->next);
+	__builtin_prefetch(s->data + s->next + 64);
+	return 1;
+}
+
+/* sp_cpustream_next() past walk_quick(): other records, the next page or block. */
+static __attribute__((noinline)) int next_slow(struct sp_cpustream *s, struct sp_raw_record *rec,
+					       struct sp_error *err)
 {
 	int ret;
 
@@ -227,6 +259,13 @@ int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct 
 		if (ret)
 			return ret;
 	}
+}
+
+int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct sp_error *err)
+{
+	if (walk_quick(s, rec))
+		return 1;
+	return next_slow(s, rec, err);
 }
 
 /* Before the first record; the helper is not asked for the next block yet. */
@@ -594,6 +633,7 @@ struct sp_cpustream *sp_cpustream_alloc(const struct sp_cpustream_params *p,
 	if (!s->p.window_bytes)
 		s->p.window_bytes = p->page_size;
 	s->swap = p->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	s->le_host = !p->big_endian && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 	s->scratch = p->scratch;
 	if (!s->scratch) {
 		s->scratch = sp_cpustream_scratch_alloc(p->codec);
