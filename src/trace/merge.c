@@ -169,33 +169,86 @@ static inline int deliver_from_stream(struct sp_reader *r, int cpu, sp_event_fn 
 	return 0;
 }
 
-/* The merge with the tree: the leaves' streams hold their next record. */
+/*
+ * The leaf whose key comes first after @w's (the runner-up): @w won every
+ * match on its way up, so it is the first of the losers kept there.
+ */
+static int tree_runner_up(const struct sp_reader *r, int w)
+{
+	int p, best;
+
+	if (r->nr_leaves == 2)
+		return !w;
+	p = (w + r->nr_leaves) / 2;
+	best = r->node[p];
+	for (p /= 2; p > 0; p /= 2)
+		if (key_before(&r->key[r->node[p]], &r->key[best]))
+			best = r->node[p];
+	return best;
+}
+
+/*
+ * The merge with the tree: the leaves' streams hold their next record.
+ * The winner's stream goes on delivering while its next record still
+ * comes before the runner-up's, which does not change meanwhile; the
+ * tree is replayed once, when it stops.
+ */
 static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
 {
+	bool note = !r->lost_noted_later;
 	uint64_t nr = 0;
 	int ret = 0;
 
 	r->node[0] = tree_build(r);
+	if (r->nr_leaves == 2)
+		r->node[0] = key_before(&r->key[1], &r->key[0]);
 	for (;;) {
-		/* two leaves (the common 2-CPU trace): one match, not the tree's walk */
-		int leaf = r->nr_leaves == 2 ? key_before(&r->key[1], &r->key[0]) : r->node[0];
-		int cpu;
-		bool more;
+		int leaf = r->node[0], cpu = r->leaf_cpu[leaf];
+		struct sp_reader_stream *s = &r->streams[cpu];
+		struct sp_cpustream *cs = r->use_libtracecmd ? NULL : s->cs;
+		const struct sp_merge_key *up;
+		uint64_t up_ts;
+		uint32_t up_rank;
 
 		if (r->key[leaf].rank >= (uint32_t)r->nr_leaves)
 			break;		/* the winner has ended: all have */
-		cpu = r->leaf_cpu[leaf];
-		ret = deliver_from_stream(r, cpu, fn, data, &nr, err, &more);
-		if (ret)
-			break;
-		if (more)
-			r->key[leaf].ts = r->streams[cpu].cur.ts_ns;
+		if (r->nr_leaves > 1) {
+			up = &r->key[tree_runner_up(r, leaf)];
+			up_ts = up->ts;
+			up_rank = up->rank;
+		} else {
+			up_ts = UINT64_MAX;	/* no other stream: this one to its end */
+			up_rank = UINT32_MAX;
+		}
+		for (;;) {
+			struct sp_event ev;
+
+			if (note)
+				note_lost(r, cpu, s->cur.missed, s->cur.ts_ns);
+			sp_decoder_decode(r->dec, &s->cur, cpu, &ev);
+			ret = fn(&ev, data);
+			if (ret)
+				return ret;
+			ret = cs ? sp_cpustream_next(cs, &s->cur, err) : stream_next(r, cpu, err);
+			if (ret < 0)
+				return ret;
+			progress(r, &nr, ev.ts_ns);
+			if (!ret) {
+				key_end(r, leaf);
+				break;
+			}
+			if (s->cur.ts_ns > up_ts ||
+			    (s->cur.ts_ns == up_ts && (uint32_t)leaf >= up_rank)) {
+				r->key[leaf].ts = s->cur.ts_ns;
+				break;
+			}
+		}
+		if (r->nr_leaves == 2)
+			r->node[0] = !leaf;
 		else
-			key_end(r, leaf);
-		if (r->nr_leaves != 2)
 			tree_replay(r, leaf);
 	}
-	return ret;
+	return 0;
 }
 
 /* ---- the merge in batches ---- */
