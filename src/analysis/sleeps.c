@@ -40,6 +40,13 @@ struct sp_sleep_last {
 	uint32_t task;			/* index in tasks + 1, 0: none yet */
 	struct sp_sleep_mark *marks;	/* [head, nr) are kept */
 	uint32_t head, nr, alloc;
+	/*
+	 * the sleeps counted last that one waker ended, not yet in
+	 * sp_sleeps.wakers: a task is mostly woken by the same one, and a
+	 * count here costs less than a lookup there
+	 */
+	int32_t waker;
+	uint64_t nr_woken;
 	struct sp_runorder_task order;
 };
 
@@ -276,6 +283,18 @@ static __attribute__((noinline)) int task_add(struct sp_sleeps *sl, struct sp_sl
 	return 0;
 }
 
+/* Put @l's sleeps counted of one waker in sl->wakers; @waker's come next. */
+static __attribute__((noinline)) void woken_flush(struct sp_sleeps *sl, struct sp_sleep_last *l,
+						  int32_t waker)
+{
+	if (l->nr_woken)
+		sp_behind_table_add(&sl->wakers, l->pid, l->waker, l->nr_woken);
+	if (sl->wakers.error)
+		sl->error = sl->wakers.error;
+	l->waker = waker;
+	l->nr_woken = 0;
+}
+
 /* The sleep between @prev, the task's run before, and @r of @l's task, if there was one. */
 static inline __attribute__((always_inline)) void
 count_sleep(struct sp_sleeps *sl, struct sp_sleep_last *l, const struct sp_run *prev,
@@ -305,10 +324,11 @@ count_sleep(struct sp_sleeps *sl, struct sp_sleep_last *l, const struct sp_run *
 	place = l->nr ? place_of_sleep(l, prev, r) : 0;
 	if (place && place_add(t, place, state, woke - prev->end_ns))
 		sl->error = -ENOMEM;
-	if (r->waker != SP_WAKER_NONE)
-		sp_behind_table_add(&sl->wakers, r->pid, r->waker, 1);
-	if (sl->wakers.error)
-		sl->error = sl->wakers.error;
+	if (r->waker != SP_WAKER_NONE) {
+		if (r->waker != l->waker)
+			woken_flush(sl, l, r->waker);
+		l->nr_woken++;
+	}
 }
 
 /*
@@ -359,6 +379,7 @@ void sp_sleeps_finish(struct sp_sleeps *sl)
 			continue;
 		sl->cur = &last[i];
 		sp_runorder_task_flush(&last[i].order, sleep_before, sl);
+		woken_flush(sl, &last[i], last[i].waker);
 	}
 }
 

@@ -73,7 +73,7 @@ struct sp_sleeps {
 	struct sp_scope scope;
 	struct sp_sleep_task *tasks;	/* in the order first counted */
 	size_t nr_tasks, alloc_tasks;
-	/* (pid, waker) -> the number of its sleeps that waker ended */
+	/* (pid, waker) -> the number of its sleeps that waker ended, after sp_sleeps_finish() */
 	struct sp_behind_table wakers;
 	/* the blocking places named, each once; index = sp_sleep_place.place */
 	char **places;
@@ -130,7 +130,8 @@ void sp_sleeps_release(struct sp_sleeps *sl);
 void sp_sleeps_add(struct sp_sleeps *sl, const struct sp_run *r);
 
 /**
- * sp_sleeps_finish - count the sleeps before the runs held back: call after the pass
+ * sp_sleeps_finish - count the sleeps before the runs held back, and their wakers: call
+ *	after the pass
  * @sl: the counts
  */
 void sp_sleeps_finish(struct sp_sleeps *sl);
