@@ -134,6 +134,19 @@ static __attribute__((noinline)) int make_room(struct sp_antagonists *a,
 	return 0;
 }
 
+/* on_run() of a run that finds @h's ring full: its room made first. */
+static __attribute__((noinline)) void keep_in_full(struct sp_antagonists *a,
+						   struct sp_antagonist_cpu *h, int pid,
+						   uint64_t t0, uint64_t t1)
+{
+	if (make_room(a, h)) {
+		a->error = -ENOMEM;
+		return;
+	}
+	RUN_AT(h, h->nr) = (struct sp_antagonist_run){ t0, t1, pid };
+	h->nr++;
+}
+
 static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 {
 	struct sp_antagonists *a = data;
@@ -143,8 +156,9 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 	if (pid == 0 || cpu < 0 || cpu >= a->nr_cpus)
 		return;
 	h = &a->cpus[cpu];
-	if (h->nr == h->alloc && make_room(a, h)) {
-		a->error = -ENOMEM;
+	/* out of line, so that a run kept in room there is costs no frame */
+	if (h->nr == h->alloc) {
+		keep_in_full(a, h, pid, t0, t1);
 		return;
 	}
 	RUN_AT(h, h->nr) = (struct sp_antagonist_run){ t0, t1, pid };
@@ -460,11 +474,48 @@ void sp_behind_table_clear(struct sp_behind_table *t)
 	t->error = 0;
 }
 
+/*
+ * The query most waits make: the run at @h's finger began before @t1 and
+ * ended by @t0, and the one after it (if kept) began at or after @t1, so
+ * that no run of @h overlaps [@t0, @t1).  Return: true when so, the finger
+ * then where first_begun_by() would have left it; false: search.
+ */
+static inline bool none_at_finger(struct sp_antagonist_cpu *h, uint64_t t0, uint64_t t1)
+{
+	size_t at = h->finger;
+	const struct sp_antagonist_run *r;
+
+	if (at >= h->nr)
+		return false;
+	r = &RUN_AT(h, at);
+	if (r->t0 >= t1 || r->t1 > t0 || (at + 1 < h->nr && RUN_AT(h, at + 1).t0 < t1))
+		return false;
+	h->finger = at + 1;
+	return true;
+}
+
+/* behind_wait() of a wait that some run of @h may overlap: its antagonists summed. */
+static __attribute__((noinline)) void behind_search(struct sp_waited_behind *wb,
+						    struct sp_antagonist_cpu *h,
+						    const struct sp_wait *w, uint64_t t1)
+{
+	struct sp_antagonists *a = wb->hist;
+	uint64_t total = 0;
+
+	/* every antagonist, summed in the query's scratch */
+	if (sum_runs(a, h, w->pid, w->start_ns, t1, &total))
+		return;
+	for (size_t i = 0; i < a->nr_sums; i++)
+		sp_behind_table_add(&wb->table, w->pid, a->sums[a->used[i]].pid,
+				    a->sums[a->used[i]].ns);
+}
+
 static void behind_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_waited_behind *wb = data;
 	struct sp_antagonists *a = wb->hist;
-	uint64_t t1 = w->start_ns + w->dur_ns, total = 0;
+	struct sp_antagonist_cpu *h;
+	uint64_t t1 = w->start_ns + w->dur_ns;
 
 	if (!sp_scope_wait(&wb->scope, w))
 		return;
@@ -472,12 +523,14 @@ static void behind_wait(void *data, const struct sp_wait *w)
 	/* a wait of no time (the wakeup and the switch at once) had no antagonist */
 	if (t1 <= w->start_ns || w->cpu < 0 || w->cpu >= a->nr_cpus)
 		return;
-	/* every antagonist, summed in the query's scratch */
-	if (sum_runs(a, &a->cpus[w->cpu], w->pid, w->start_ns, t1, &total))
+	h = &a->cpus[w->cpu];
+	/* most found the CPU idle: no search, no scratch to clear (nothing is added from it) */
+	if (none_at_finger(h, w->start_ns, t1)) {
+		if (h->dropped_ns > w->start_ns)
+			a->nr_partial++;
 		return;
-	for (size_t i = 0; i < a->nr_sums; i++)
-		sp_behind_table_add(&wb->table, w->pid, a->sums[a->used[i]].pid,
-				    a->sums[a->used[i]].ns);
+	}
+	behind_search(wb, h, w, t1);
 }
 
 static void behind_reset(void *data)
