@@ -24,9 +24,10 @@
  * begins.  The waits come in the order of their ends (the model holds
  * them back, so not in step with the runs) into a lane of their own: a
  * wait's beginning goes a few places back, or, when that is further (a
- * long wait), into a heap; its end goes last.  A sweep merges the lanes
- * and the heap with a loser tree, a comparison or two a change, and sums
- * each change as it comes out: its CPU's counts are one word, and which
+ * long wait), into a heap; its end goes last.  A sweep takes the changes
+ * of the waits' lane and the heap in turn, each after the CPUs' changes
+ * up to it, which a loser tree merges (a comparison or two a change), and
+ * sums each change as it comes: its CPU's counts are one word, and which
  * of them are above 0 says from a table what the CPU adds to I, O and W.
  * While no task waits, nothing is lost until a wait begins: a CPU's
  * changes up to the next one of a wait are summed in a row.
@@ -207,8 +208,8 @@ int sp_lost_time_init(struct sp_lost_time *lt, const struct sp_scope *scope, uin
 	lt->nr_cpus = nr_cpus > 0 ? nr_cpus : 0;
 	lt->model = model;
 	lt->sweep_every = SWEEP_EVERY;
-	/* the lanes and the heap are the sweep's sources */
-	for (lt->nr_leaves = 1; lt->nr_leaves < lt->nr_cpus + 2; lt->nr_leaves *= 2)
+	/* the CPUs' lanes are the leaves of the sweep's tree */
+	for (lt->nr_leaves = 1; lt->nr_leaves < lt->nr_cpus; lt->nr_leaves *= 2)
 		;
 	lt->lanes = sp_alloc_array((size_t)lt->nr_cpus + 1, sizeof(*lt->lanes));
 	lt->swept = sp_alloc_array((size_t)lt->nr_cpus, sizeof(*lt->swept));
@@ -409,25 +410,15 @@ static void settle_cpus(struct sp_lost_time *lt, uint64_t settled, uint64_t upto
 	}
 }
 
-/*
- * The time of source @src's next change up to @upto, or NONE_LEFT: a
- * lane (0 to nr_cpus), the heap (nr_cpus + 1), or none (further leaves).
- */
-static uint64_t next_of(const struct sp_lost_time *lt, int src, uint64_t upto)
+/* The time of @cpu's next change up to @upto, or NONE_LEFT (also for a leaf of no CPU). */
+static uint64_t next_of(const struct sp_lost_time *lt, int cpu, uint64_t upto)
 {
+	const struct sp_lost_lane *l = &lt->lanes[cpu];
 	uint64_t ts;
 
-	if (src <= lt->nr_cpus) {
-		const struct sp_lost_lane *l = &lt->lanes[src];
-
-		if (l->head == l->nr)
-			return NONE_LEFT;
-		ts = l->v[l->head].ts_ns;
-	} else if (src == lt->nr_cpus + 1 && lt->nr_late) {
-		ts = lt->late[0].ts_ns;
-	} else {
+	if (cpu >= lt->nr_cpus || l->head == l->nr)
 		return NONE_LEFT;
-	}
+	ts = l->v[l->head].ts_ns;
 	return ts <= upto ? ts : NONE_LEFT;
 }
 
@@ -438,32 +429,97 @@ static bool leaf_before(const void *data, int a, int b)
 	return lt->next_ns[a] < lt->next_ns[b];
 }
 
+/* Leaf @win's next change is at @at now: replay its matches; return the winner. */
+static inline int replay(int *losers, uint64_t *next, unsigned int leaves, int win, uint64_t at)
+{
+	next[win] = at;
+	for (unsigned int i = ((unsigned int)win + leaves) / 2; i; i /= 2) {
+		int l = losers[i];
 
+		if (next[l] < at) {
+			losers[i] = win;
+			win = l;
+			at = next[l];
+		}
+	}
+	return win;
+}
+
+/* A sweep's sums so far (sweep() keeps them in registers). */
+struct sums {
+	uint64_t idle_over;	/* I and O (OVER_SHIFT) */
+	uint64_t swept;		/* the last change's time */
+	uint64_t wall, per_cpu, per_thread;
+	uint32_t waiting;	/* W */
+	uint32_t waiters;	/* the tasks waiting for any CPU */
+	bool losing;		/* I > 0 and O > 0 */
+};
+
+/* Sum what lies since the change before, then change @delta of @c at @ts. */
+static inline __attribute__((always_inline)) void sum(struct sums *s, struct sp_lost_cpu *c,
+						      uint64_t ts, int delta)
+{
+	uint64_t n;
+	uint32_t nw;
+	unsigned int k;
+
+	if (s->losing) {
+		uint64_t dur = ts - s->swept;
+		uint32_t idle = (uint32_t)s->idle_over, o = (uint32_t)(s->idle_over >> OVER_SHIFT);
+
+		s->wall += dur;
+		s->per_cpu += dur * (idle < o ? idle : o);
+		s->per_thread += dur * (idle < s->waiting ? idle : s->waiting);
+	}
+	s->swept = ts;
+	s->waiters += waiter_of[delta];
+	n = c->counts += delta_of[delta];
+	k = above_0(n);
+	s->idle_over += share_of[k].idle_over - c->idle_over;
+	c->idle_over = share_of[k].idle_over;
+	nw = ((uint32_t)(n >> 32) - (uint32_t)(WAITER_BIAS >> 32)) & share_of[k].waiters;
+	s->waiting += nw - c->waiting;
+	c->waiting = nw;
+	s->losing = (uint32_t)s->idle_over && s->idle_over >> OVER_SHIFT;
+}
 
 /*
  * Sum the changes up to @upto in time order, and drop them; no change
  * kept later is before @upto.  Changes at one time may be summed in any
  * order, and some now and the others later: nothing is summed between
- * them.  The lanes and the heap are the leaves of a loser tree: the
- * winner's change is summed, then its next one plays the losers on its
- * way up.  Up to each change, what lies since the one before is summed,
- * then its CPU's share of I, O and W, as it was and as it is.
+ * them.  The waits' lane and the heap are taken in turn, each change
+ * after the CPUs' changes up to it: the CPUs' lanes are the leaves of a
+ * loser tree, the winner's change is summed, then its next one plays the
+ * losers on its way up.  Up to each change, what lies since the one
+ * before is summed, then its CPU's share of I, O and W, as it was and as
+ * it is.  While no task waits, no CPU is overloaded until a wait begins:
+ * then the winner's changes up to the next of a wait are summed in a row,
+ * in one match for them all.
  */
 static void sweep(struct sp_lost_time *lt, uint64_t upto)
 {
 	uint64_t *next = lt->next_ns;
-	int *losers = lt->losers, nr_cpus = lt->nr_cpus, nr_lanes = nr_cpus + 1, win;
+	int *losers = lt->losers, nr_cpus = lt->nr_cpus, win;
 	unsigned int leaves = (unsigned int)lt->nr_leaves;
 	struct sp_lost_cursor *cur = lt->cursors;
 	struct sp_lost_cpu *cpus = lt->swept;
+	struct sp_lost_lane *wl = &lt->lanes[nr_cpus];
+	const struct sp_lost_change *w = wl->v, *w_end = wl->v;
 	struct sp_lost_change late;
-	uint64_t idle_over = (uint64_t)lt->all.idle | (uint64_t)lt->all.over << OVER_SHIFT;
-	uint64_t swept = lt->swept_ns, wall = 0, per_cpu = 0, per_thread = 0;
-	uint32_t waiting = (uint32_t)lt->all.waiting, waiters = lt->waiters;
-	bool losing = (uint32_t)idle_over && idle_over >> OVER_SHIFT;
+	struct sums s = {
+		.idle_over = (uint64_t)lt->all.idle | (uint64_t)lt->all.over << OVER_SHIFT,
+		.swept = lt->swept_ns,
+		.waiting = (uint32_t)lt->all.waiting,
+		.waiters = lt->waiters,
+	};
 	size_t nr = 0;
 
-	for (int i = 0; i < nr_lanes; i++) {
+	s.losing = (uint32_t)s.idle_over && s.idle_over >> OVER_SHIFT;
+	if (w) {
+		w += wl->head;
+		w_end += wl->nr;
+	}
+	for (int i = 0; i < nr_cpus; i++) {
 		const struct sp_lost_lane *l = &lt->lanes[i];
 
 		cur[i].at = cur[i].end = l->v;
@@ -475,106 +531,78 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 	for (int i = 0; i < lt->nr_leaves; i++)
 		next[i] = next_of(lt, i, upto);
 	win = sp_losertree_build(lt->losers, lt->nr_leaves, leaf_before, lt);
-	while (next[win] != NONE_LEFT) {
+	for (;;) {
 		const struct sp_lost_change *ch;
-		struct sp_lost_cpu *c;
-		uint64_t at, n;
-		uint32_t nw;
-		unsigned int k;
+		uint64_t tw = w < w_end ? w->ts_ns : NONE_LEFT, until;
+		bool from_late = lt->nr_late && lt->late[0].ts_ns < tw;
 
-		if (win < nr_cpus && !waiters) {
-			/*
-			 * No task waits: no CPU is overloaded, nor is one
-			 * until a wait begins, so nothing is lost until the
-			 * next change of a wait (or one of the heap).  The
-			 * CPU's changes up to it are summed in a row, their
-			 * order with the other CPUs' does not matter.
-			 */
-			const struct sp_lost_change *end = cur[win].end;
-			uint64_t until = min_u64(min_u64(next[nr_cpus], next[nr_cpus + 1]), upto);
+		if (from_late)
+			tw = lt->late[0].ts_ns;
+		until = min_u64(tw, upto);
+		if (s.waiters) {
+			/* the CPUs' changes up to the next of a wait, one by one */
+			while (next[win] <= until) {
+				struct sp_lost_cursor *cu = &cur[win];
+				uint64_t at;
 
-			ch = cur[win].at;
-			c = &cpus[win];
-			n = c->counts;
-			do
-				n += delta_of[ch++->delta];
-			while (ch < end && ch->ts_ns <= until);
-			nr += (size_t)(ch - cur[win].at);
-			cur[win].at = ch;
-			c->counts = n;
-			k = above_0(n);
-			idle_over += share_of[k].idle_over - c->idle_over;
-			c->idle_over = share_of[k].idle_over;
-			at = ch < end && ch->ts_ns <= upto ? ch->ts_ns : NONE_LEFT;
-			next[win] = at;
-			for (unsigned int i = ((unsigned int)win + leaves) / 2; i; i /= 2) {
-				int l = losers[i];
-
-				if (next[l] < at) {
-					losers[i] = win;
-					win = l;
-					at = next[l];
-				}
+				ch = cu->at++;
+				at = cu->at < cu->end ? cu->at->ts_ns : NONE_LEFT;
+				sum(&s, &cpus[win], ch->ts_ns, ch->delta);
+				win = replay(losers, next, leaves, win, at <= upto ? at : NONE_LEFT);
 			}
-			continue;
-		}
-		if (win < nr_lanes) {
-			ch = cur[win].at++;
-			at = ch + 1 < cur[win].end ? ch[1].ts_ns : NONE_LEFT;
-			at = at <= upto ? at : NONE_LEFT;
 		} else {
+			/* or each CPU's in a row: nothing is lost before a wait begins */
+			while (next[win] <= until) {
+				struct sp_lost_cursor *cu = &cur[win];
+				const struct sp_lost_change *end = cu->end;
+				struct sp_lost_cpu *c = &cpus[win];
+				uint64_t n = c->counts, at;
+				unsigned int k;
+
+				ch = cu->at;
+				do
+					n += delta_of[ch++->delta];
+				while (ch < end && ch->ts_ns <= until);
+				cu->at = ch;
+				c->counts = n;
+				k = above_0(n);
+				s.idle_over += share_of[k].idle_over - c->idle_over;
+				c->idle_over = share_of[k].idle_over;
+				at = ch < end ? ch->ts_ns : NONE_LEFT;
+				win = replay(losers, next, leaves, win, at <= upto ? at : NONE_LEFT);
+			}
+		}
+		if (tw > upto)
+			break;
+		if (from_late) {
 			late_pop(lt, &late);
 			ch = &late;
-			at = next_of(lt, win, upto);
+			nr++;
+		} else {
+			ch = w++;
 		}
-		next[win] = at;
-		for (unsigned int i = ((unsigned int)win + leaves) / 2; i; i /= 2) {
-			int l = losers[i];
-
-			if (next[l] < at) {
-				losers[i] = win;
-				win = l;
-				at = next[l];
-			}
-		}
-		nr++;
-
-		if (losing) {
-			uint64_t dur = ch->ts_ns - swept;
-			uint32_t idle = (uint32_t)idle_over, o = (uint32_t)(idle_over >> OVER_SHIFT);
-
-			wall += dur;
-			per_cpu += dur * (idle < o ? idle : o);
-			per_thread += dur * (idle < waiting ? idle : waiting);
-		}
-		swept = ch->ts_ns;
-		c = &cpus[ch->cpu];
-		waiters += waiter_of[ch->delta];
-		n = c->counts += delta_of[ch->delta];
-		k = above_0(n);
-		idle_over += share_of[k].idle_over - c->idle_over;
-		c->idle_over = share_of[k].idle_over;
-		nw = ((uint32_t)(n >> 32) - (uint32_t)(WAITER_BIAS >> 32)) & share_of[k].waiters;
-		waiting += nw - c->waiting;
-		c->waiting = nw;
-		losing = (uint32_t)idle_over && idle_over >> OVER_SHIFT;
+		sum(&s, &cpus[ch->cpu], ch->ts_ns, ch->delta);
 	}
-	for (int i = 0; i < nr_lanes; i++) {
+	for (int i = 0; i <= nr_cpus; i++) {
 		struct sp_lost_lane *l = &lt->lanes[i];
+		const struct sp_lost_change *at = i < nr_cpus ? cur[i].at : w;
 
-		l->head = (size_t)(cur[i].at - l->v);
+		if (!l->v)
+			continue;
+		nr += (size_t)(at - (l->v + l->head));
+		l->head = (size_t)(at - l->v);
 		if (l->head == l->nr)
 			l->head = l->nr = 0;
 	}
 	lt->nr_kept -= nr;
-	lt->all = (struct sp_lost_counts){ .idle = (int)(uint32_t)idle_over,
-					   .over = (int)(idle_over >> OVER_SHIFT),
-					   .waiting = (int)waiting };
-	lt->waiters = waiters;
-	lt->swept_ns = swept;
-	lt->wall_ns += wall;
-	lt->per_cpu_ns += per_cpu;
-	lt->per_thread_ns += per_thread;
+	lt->all = (struct sp_lost_counts){ .idle = (int)(uint32_t)s.idle_over,
+					   .over = (int)(s.idle_over >> OVER_SHIFT),
+					   .waiting = (int)s.waiting };
+	lt->waiters = s.waiters;
+	lt->swept_ns = s.swept;
+	lt->wall_ns += s.wall;
+	lt->per_cpu_ns += s.per_cpu;
+	lt->per_thread_ns += s.per_thread;
 }
 
 /* Sweep what the model says is complete; try again once what is kept has doubled. */

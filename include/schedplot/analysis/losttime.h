@@ -59,8 +59,8 @@ struct sp_lost_time {
 	struct sp_lost_change *late;	/* a heap of those that came too late for their lane */
 	size_t nr_late, alloc_late;
 	size_t sweep_at;		/* changes kept when the next sweep is tried */
-	/* a sweep's tournament of the lanes and the heap, and its place in each lane */
-	int nr_leaves;			/* nr_cpus + 2 rounded up to a power of 2 */
+	/* a sweep's tournament of the CPUs' lanes, and its place in each */
+	int nr_leaves;			/* nr_cpus rounded up to a power of 2 */
 	uint64_t *next_ns;		/* each leaf's next change */
 	int *losers;			/* the loser at each node; the winner at 0 */
 	struct sp_lost_cursor *cursors;
