@@ -134,12 +134,16 @@ static const uint32_t waiter_of[DELTA_NR] = {
 /* I and O in one word, I in the low half, O in the high one: one addition a change. */
 #define OVER_SHIFT	32
 
-/* Which counts are above 0, a bit each by enum lost_what. */
+/*
+ * Which counts are above 0, a bit each by enum lost_what: the fields' top
+ * bits, 15, 31 and 63, multiplied up to 61, 62 and 63 (no two of the
+ * products land on one bit, so nothing carries).
+ */
 static inline unsigned int above_0(uint64_t counts)
 {
-	uint64_t m = counts - ONES;
+	uint64_t m = (counts - ONES) & COUNTS_ZERO;
 
-	return (unsigned int)((m >> 15 & 1) | (m >> 30 & 2) | (m >> 61 & 4));
+	return (unsigned int)((m * ((uint64_t)1 << 46 | (uint64_t)1 << 31 | 1)) >> 61);
 }
 
 /*
