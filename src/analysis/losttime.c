@@ -192,8 +192,8 @@ static void forget(struct sp_lost_time *lt)
 	}
 	for (int c = 0; c < lt->nr_cpus; c++)
 		lt->swept[c] = (struct sp_lost_cpu){ .counts = COUNTS_ZERO };
-	lt->nr_kept = lt->nr_late = 0;
-	lt->sweep_at = 0;
+	lt->nr_late = 0;
+	lt->sweep_in = 0;
 	lt->error = 0;
 	lt->all = (struct sp_lost_counts){ 0 };
 	lt->waiters = 0;
@@ -247,7 +247,7 @@ static void late_push(struct sp_lost_time *lt, const struct sp_lost_change *ch)
 		lt->error = -ENOMEM;
 		return;
 	}
-	lt->nr_kept++;
+	lt->sweep_in--;
 	h = lt->late;
 	for (i = lt->nr_late++; i > 0 && h[(i - 1) / 2].ts_ns > ch->ts_ns; i = (i - 1) / 2)
 		h[i] = h[(i - 1) / 2];
@@ -312,7 +312,7 @@ static void keep_stretch(struct sp_lost_time *lt, int cpu, uint64_t ts, int delt
 	if (l->nr == l->alloc && room(lt, l, 1))
 		return;
 	l->v[l->nr++] = ch;
-	lt->nr_kept++;
+	lt->sweep_in--;
 }
 
 /*
@@ -343,7 +343,7 @@ static void keep_wait(struct sp_lost_time *lt, const struct sp_lost_change *ch)
 	}
 	v[i] = *ch;
 	l->nr++;
-	lt->nr_kept++;
+	lt->sweep_in--;
 }
 
 /*
@@ -516,8 +516,6 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 		.waiting = (uint32_t)lt->all.waiting,
 		.waiters = lt->waiters,
 	};
-	size_t nr = 0;
-
 	s.losing = (uint32_t)s.idle_over && s.idle_over >> OVER_SHIFT;
 	if (w) {
 		w += wl->head;
@@ -581,7 +579,6 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 		if (from_late) {
 			late_pop(lt, &late);
 			ch = &late;
-			nr++;
 		} else {
 			ch = w++;
 		}
@@ -593,12 +590,10 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 
 		if (!l->v)
 			continue;
-		nr += (size_t)(at - (l->v + l->head));
 		l->head = (size_t)(at - l->v);
 		if (l->head == l->nr)
 			l->head = l->nr = 0;
 	}
-	lt->nr_kept -= nr;
 	lt->all = (struct sp_lost_counts){ .idle = (int)(uint32_t)s.idle_over,
 					   .over = (int)(s.idle_over >> OVER_SHIFT),
 					   .waiting = (int)s.waiting };
@@ -614,16 +609,20 @@ __attribute__((noinline)) static void sweep_settled(struct sp_lost_time *lt)
 {
 	uint64_t settled, upto;
 
+	size_t kept = lt->nr_late;
+
 	if (!lt->model) {
-		lt->sweep_at = SIZE_MAX;
+		lt->sweep_in = PTRDIFF_MAX;
 		return;
 	}
 	settled = sp_model_settled(lt->model);
 	upto = min_u64(settled, lt->t1_ns);
 	settle_cpus(lt, settled, upto);
 	sweep(lt, upto);
+	for (int c = 0; c <= lt->nr_cpus; c++)
+		kept += lt->lanes[c].nr - lt->lanes[c].head;
 	/* (what stays, after an old wait still open, is not looked at again before) */
-	lt->sweep_at = max_u64(2 * lt->nr_kept, lt->sweep_every);
+	lt->sweep_in = (ptrdiff_t)max_u64(2 * kept, lt->sweep_every) - (ptrdiff_t)kept;
 }
 
 /*
@@ -648,7 +647,7 @@ __attribute__((noinline)) static void other_run(struct sp_lost_time *lt, int cpu
 	l->end_ns = t1;
 	l->stretch = STRETCH_NOT_BEGUN + what;
 	begin_stretch(lt, cpu, min_u64(t1, lt->t1_ns));
-	if (lt->nr_kept >= lt->sweep_at)
+	if (lt->sweep_in <= 0)
 		sweep_settled(lt);
 }
 
@@ -656,14 +655,17 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 {
 	struct sp_lost_time *lt = data;
 	struct sp_lost_lane *l;
-	int what = pid == 0 ? LOST_IDLE : LOST_BUSY;
+	int what = pid != 0;	/* LOST_IDLE or LOST_BUSY */
 
 	if ((unsigned int)cpu >= (unsigned int)lt->nr_cpus)
 		return;
 	l = &lt->lanes[cpu];
 	if (l->end_ns == t0) {
+		/* of the run's kind or the other, when begun (STRETCH_BEGUN is 0) */
+		unsigned int other = (unsigned int)l->stretch ^ (unsigned int)what;
+
 		/* the run goes on with the stretch under way */
-		if (l->stretch == STRETCH_BEGUN + what) {
+		if (!other) {
 			l->end_ns = t1;
 			return;
 		}
@@ -673,16 +675,15 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 		 * after the CPU's others (they are before the stretch's
 		 * beginning).
 		 */
-		if (l->stretch == STRETCH_BEGUN + !what && t0 < t1 && t0 >= lt->t0_ns &&
-		    t0 < lt->t1_ns && l->nr < l->alloc) {
+		if (other == 1 && t0 < t1 && t0 >= lt->t0_ns && t0 < lt->t1_ns && l->nr < l->alloc) {
 			struct sp_lost_change *ch = &l->v[l->nr++];
 
 			ch->ts_ns = t0;
 			ch->cpu = cpu;
 			ch->delta = TURNS_TO + what;
 			l->end_ns = t1;
-			l->stretch = STRETCH_BEGUN + what;
-			if (++lt->nr_kept >= lt->sweep_at)
+			l->stretch = what;
+			if (--lt->sweep_in <= 0)
 				sweep_settled(lt);
 			return;
 		}
@@ -727,12 +728,12 @@ static void on_wait(void *data, const struct sp_wait *w)
 		}
 		v[n + 1] = end;
 		l->nr = n + 2;
-		lt->nr_kept += 2;
+		lt->sweep_in -= 2;
 	} else {
 		keep_wait(lt, &begin);
 		keep_wait(lt, &end);
 	}
-	if (lt->nr_kept >= lt->sweep_at)
+	if (lt->sweep_in <= 0)
 		sweep_settled(lt);
 }
 

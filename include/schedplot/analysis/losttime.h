@@ -55,10 +55,10 @@ struct sp_lost_time {
 	/* private: the changes not swept yet, and each CPU's stretch under way */
 	const struct sp_model *model;	/* asked how far the pass is complete; NULL: not */
 	struct sp_lost_lane *lanes;	/* each CPU's stretches and changes, then the waits' */
-	size_t nr_kept, alloc_changes;	/* changes kept; room for them in the lanes */
+	size_t alloc_changes;		/* room for changes in the lanes */
 	struct sp_lost_change *late;	/* a heap of those that came too late for their lane */
 	size_t nr_late, alloc_late;
-	size_t sweep_at;		/* changes kept when the next sweep is tried */
+	ptrdiff_t sweep_in;		/* changes to keep before the next sweep is tried */
 	/* a sweep's tournament of the CPUs' lanes, and its place in each */
 	int nr_leaves;			/* nr_cpus rounded up to a power of 2 */
 	uint64_t *next_ns;		/* each leaf's next change */
