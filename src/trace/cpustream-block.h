@@ -133,6 +133,8 @@ struct sp_cpustream {
 	char *page;			/* the page being walked, NULL between pages */
 	unsigned char *data;		/* its records */
 	unsigned int commit;		/* bytes of records */
+	unsigned int quick_end;		/* @commit for walk_quick(), once the page is
+					 * loaded and @le_host; else 0 */
 	unsigned int next;		/* offset of the next record header in data */
 	uint64_t ts;			/* timestamp so far */
 	int page_missed;		/* records lost before the page, for its first record */

@@ -114,6 +114,7 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 	uint64_t flags;
 
 	s->page = s->cur.buf + s->page_off;
+	s->quick_end = 0;
 	s->page_off += s->p.page_size;
 	/* asked for when there was room for it */
 	if (s->scratch->ahead == SP_AHEAD_HELPED && !s->ahead_asked)
@@ -131,6 +132,7 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 	s->page_missed = 0;
 	if (flags & SP_DAT_MISSED_EVENTS)
 		s->page_missed = flags & SP_DAT_MISSED_STORED ? (int)get_long(s, s->data + s->commit) : -1;
+	s->quick_end = s->le_host ? s->commit : 0;
 	return 0;
 }
 
@@ -215,12 +217,12 @@ static inline int walk_quick(struct sp_cpustream *s, struct sp_raw_record *rec)
 	unsigned int at = s->next, len;
 	uint32_t hdr, type;
 
-	if (!s->page || at >= s->commit || !s->le_host)
+	if (at >= s->quick_end)
 		return 0;
 	memcpy(&hdr, s->data + at, sizeof(hdr));
 	type = hdr & ((1u << SP_DAT_TYPE_LEN_BITS) - 1);
 	len = type * 4;
-	if (type - 1 >= SP_DAT_TYPE_MAX_DATA || len + 4 > s->commit - at)
+	if (type - 1 >= SP_DAT_TYPE_MAX_DATA || len + 4 > s->quick_end - at)
 		return 0;
 	at += 4;
 	s->ts += hdr >> SP_DAT_TYPE_LEN_BITS;
@@ -247,6 +249,7 @@ static __attribute__((noinline)) int next_slow(struct sp_cpustream *s, struct sp
 			if (ret)
 				return ret;
 			s->page = NULL;
+			s->quick_end = 0;
 		}
 		if (s->page_off < s->cur.len) {
 			ret = load_page(s, err);
@@ -277,6 +280,7 @@ static void rewind_quietly(struct sp_cpustream *s)
 	sp_cpustream_ahead_cancel(s);
 	s->may_ahead = true;
 	s->page = NULL;
+	s->quick_end = 0;
 	s->page_off = 0;
 	if (s->first_block) {
 		s->pos = s->after_first;
@@ -357,6 +361,7 @@ static void seek(struct sp_cpustream *s, uint64_t off, uint64_t left)
 	sp_cpustream_ahead_cancel(s);
 	s->may_ahead = false;
 	s->page = NULL;
+	s->quick_end = 0;
 	s->cur.len = s->page_off = 0;
 	s->first_block = s->at_start = false;
 	s->pos.have_next_hdr = false;
