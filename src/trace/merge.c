@@ -175,16 +175,50 @@ static inline int deliver_from_stream(struct sp_reader *r, int cpu, sp_event_fn 
  */
 static int tree_runner_up(const struct sp_reader *r, int w)
 {
-	int p, best;
+	int p = (w + r->nr_leaves) / 2, best;
 
-	if (r->nr_leaves == 2)
-		return !w;
-	p = (w + r->nr_leaves) / 2;
 	best = r->node[p];
 	for (p /= 2; p > 0; p /= 2)
 		if (key_before(&r->key[r->node[p]], &r->key[best]))
 			best = r->node[p];
 	return best;
+}
+
+/*
+ * Deliver @leaf's records while each comes before the runner-up's key
+ * (@up_ts, @up_rank), and read its next; its key is then the next record's.
+ * Return: 0, what @fn returned, or an error (@err).
+ */
+static inline int deliver_run(struct sp_reader *r, int leaf, uint64_t up_ts, uint32_t up_rank,
+			      sp_event_fn fn, void *data, uint64_t *nr, struct sp_error *err)
+{
+	int cpu = r->leaf_cpu[leaf];
+	struct sp_reader_stream *s = &r->streams[cpu];
+	struct sp_cpustream *cs = r->use_libtracecmd ? NULL : s->cs;
+	bool note = !r->lost_noted_later;
+	struct sp_event ev;
+	int ret;
+
+	for (;;) {
+		if (s->cur.missed && note)
+			note_lost(r, cpu, s->cur.missed, s->cur.ts_ns);
+		sp_decoder_decode(r->dec, &s->cur, cpu, &ev);
+		ret = fn(&ev, data);
+		if (ret)
+			return ret;
+		ret = cs ? sp_cpustream_next(cs, &s->cur, err) : stream_next(r, cpu, err);
+		if (ret < 0)
+			return ret;
+		progress(r, nr, ev.ts_ns);
+		if (!ret) {
+			key_end(r, leaf);
+			return 0;
+		}
+		if (s->cur.ts_ns > up_ts || (s->cur.ts_ns == up_ts && (uint32_t)leaf >= up_rank)) {
+			r->key[leaf].ts = s->cur.ts_ns;
+			return 0;
+		}
+	}
 }
 
 /*
@@ -195,58 +229,34 @@ static int tree_runner_up(const struct sp_reader *r, int w)
  */
 static int merge_tree(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
 {
-	bool note = !r->lost_noted_later;
 	uint64_t nr = 0;
-	int ret = 0;
+	int ret, leaf;
 
 	r->node[0] = tree_build(r);
-	if (r->nr_leaves == 2)
-		r->node[0] = key_before(&r->key[1], &r->key[0]);
+	/* the common 2-CPU trace: one match, the runner-up the other leaf */
+	leaf = r->nr_leaves == 2 ? key_before(&r->key[1], &r->key[0]) : r->node[0];
 	for (;;) {
-		int leaf = r->node[0], cpu = r->leaf_cpu[leaf];
-		struct sp_reader_stream *s = &r->streams[cpu];
-		struct sp_cpustream *cs = r->use_libtracecmd ? NULL : s->cs;
-		const struct sp_merge_key *up;
-		uint64_t up_ts;
-		uint32_t up_rank;
+		uint64_t up_ts = UINT64_MAX;	/* a single stream goes to its end */
+		uint32_t up_rank = UINT32_MAX;
 
 		if (r->key[leaf].rank >= (uint32_t)r->nr_leaves)
 			break;		/* the winner has ended: all have */
 		if (r->nr_leaves > 1) {
-			up = &r->key[tree_runner_up(r, leaf)];
+			const struct sp_merge_key *up =
+				&r->key[r->nr_leaves == 2 ? !leaf : tree_runner_up(r, leaf)];
+
 			up_ts = up->ts;
 			up_rank = up->rank;
+		}
+		ret = deliver_run(r, leaf, up_ts, up_rank, fn, data, &nr, err);
+		if (ret)
+			return ret;
+		if (r->nr_leaves == 2) {
+			leaf = !leaf;
 		} else {
-			up_ts = UINT64_MAX;	/* no other stream: this one to its end */
-			up_rank = UINT32_MAX;
-		}
-		for (;;) {
-			struct sp_event ev;
-
-			if (note)
-				note_lost(r, cpu, s->cur.missed, s->cur.ts_ns);
-			sp_decoder_decode(r->dec, &s->cur, cpu, &ev);
-			ret = fn(&ev, data);
-			if (ret)
-				return ret;
-			ret = cs ? sp_cpustream_next(cs, &s->cur, err) : stream_next(r, cpu, err);
-			if (ret < 0)
-				return ret;
-			progress(r, &nr, ev.ts_ns);
-			if (!ret) {
-				key_end(r, leaf);
-				break;
-			}
-			if (s->cur.ts_ns > up_ts ||
-			    (s->cur.ts_ns == up_ts && (uint32_t)leaf >= up_rank)) {
-				r->key[leaf].ts = s->cur.ts_ns;
-				break;
-			}
-		}
-		if (r->nr_leaves == 2)
-			r->node[0] = !leaf;
-		else
 			tree_replay(r, leaf);
+			leaf = r->node[0];
+		}
 	}
 	return 0;
 }
