@@ -510,6 +510,46 @@ static __attribute__((noinline)) void behind_search(struct sp_waited_behind *wb,
 				    a->sums[a->used[i]].ns);
 }
 
+/* total_add() of a waiter whose hint is wrong: the table's own lookup, and the hint set. */
+static __attribute__((noinline)) void total_add_looked_up(struct sp_waited_behind *wb,
+							  int pid, uint64_t ns)
+{
+	struct sp_behind_table *t = &wb->table;
+	size_t mask, i;
+
+	sp_behind_table_add(t, pid, SP_BEHIND_TOTAL, ns);
+	if (!t->alloc)
+		return;
+	mask = t->alloc - 1;
+	for (i = sp_behind_hash(pid, SP_BEHIND_TOTAL, mask); t->pairs[i].waiter != INT32_MIN;
+	     i = (i + 1) & mask) {
+		if (t->pairs[i].waiter == pid && t->pairs[i].antagonist == SP_BEHIND_TOTAL) {
+			wb->total_at[(uint32_t)pid & (SP_BEHIND_HINTS - 1)] = (uint32_t)i;
+			return;
+		}
+	}
+}
+
+/*
+ * sp_behind_table_add(&wb->table, @pid, SP_BEHIND_TOTAL, @ns), once a
+ * wait: where the hint finds the pair, no hash and no probe.  A table that
+ * would grow at this add (sp_behind_table_add() grows it before it looks)
+ * takes the table's own way, so that it grows as it did.
+ */
+static inline void total_add(struct sp_waited_behind *wb, int pid, uint64_t ns)
+{
+	struct sp_behind_table *t = &wb->table;
+	uint32_t at = wb->total_at[(uint32_t)pid & (SP_BEHIND_HINTS - 1)];
+
+	/* a hint from before the table was released may lie past its end */
+	if ((t->nr + 1) * 2 <= t->alloc && at < t->alloc && t->pairs[at].waiter == pid &&
+	    t->pairs[at].antagonist == SP_BEHIND_TOTAL) {
+		t->pairs[at].ns += ns;
+		return;
+	}
+	total_add_looked_up(wb, pid, ns);
+}
+
 static void behind_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_waited_behind *wb = data;
@@ -519,7 +559,7 @@ static void behind_wait(void *data, const struct sp_wait *w)
 
 	if (!sp_scope_wait(&wb->scope, w))
 		return;
-	sp_behind_table_add(&wb->table, w->pid, SP_BEHIND_TOTAL, w->dur_ns);
+	total_add(wb, w->pid, w->dur_ns);
 	/* a wait of no time (the wakeup and the switch at once) had no antagonist */
 	if (t1 <= w->start_ns || w->cpu < 0 || w->cpu >= a->nr_cpus)
 		return;

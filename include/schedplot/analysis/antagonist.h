@@ -232,15 +232,22 @@ void sp_behind_table_each(const struct sp_behind_table *t,
  * The consumer that fills a table: for each wait the scope counts, its
  * length (SP_BEHIND_TOTAL) and the time of each of its antagonists.
  */
+#define SP_BEHIND_HINTS 1024	/* a power of 2 */
+
 struct sp_waited_behind {
 	struct sp_antagonists *hist;	/* the runs, registered before or after */
 	struct sp_scope scope;
 	struct sp_behind_table table;
+	/*
+	 * private: by a waiter's pid modulo SP_BEHIND_HINTS, the slot of the
+	 * table where its total was last seen (checked before it is used)
+	 */
+	uint32_t total_at[SP_BEHIND_HINTS];
 };
 
 /**
  * sp_waited_behind_observer - the consumer that feeds @wb (wait, reset)
- * @wb: its history and scope set, its table zeroed
+ * @wb: its history and scope set, the rest zeroed
  * @obs: filled in
  */
 void sp_waited_behind_observer(struct sp_waited_behind *wb, struct sp_model_observer *obs);
