@@ -532,34 +532,32 @@ static __attribute__((noinline)) void total_add_looked_up(struct sp_waited_behin
 
 /*
  * sp_behind_table_add(&wb->table, @pid, SP_BEHIND_TOTAL, @ns), once a
- * wait: where the hint finds the pair, no hash and no probe.  A table that
- * would grow at this add (sp_behind_table_add() grows it before it looks)
- * takes the table's own way, so that it grows as it did.
+ * wait, where the hint finds the pair: no hash, no probe.  Return: false
+ * (nothing added) when it does not, or when the table would grow at this
+ * add (sp_behind_table_add() grows it before it looks, and so it must
+ * grow, and lay its pairs out, as it did).
  */
-static inline void total_add(struct sp_waited_behind *wb, int pid, uint64_t ns)
+static inline bool total_add_hinted(struct sp_waited_behind *wb, int pid, uint64_t ns)
 {
 	struct sp_behind_table *t = &wb->table;
 	uint32_t at = wb->total_at[(uint32_t)pid & (SP_BEHIND_HINTS - 1)];
 
 	/* a hint from before the table was released may lie past its end */
-	if ((t->nr + 1) * 2 <= t->alloc && at < t->alloc && t->pairs[at].waiter == pid &&
-	    t->pairs[at].antagonist == SP_BEHIND_TOTAL) {
-		t->pairs[at].ns += ns;
-		return;
-	}
-	total_add_looked_up(wb, pid, ns);
+	if ((t->nr + 1) * 2 > t->alloc || at >= t->alloc || t->pairs[at].waiter != pid ||
+	    t->pairs[at].antagonist != SP_BEHIND_TOTAL)
+		return false;
+	t->pairs[at].ns += ns;
+	return true;
 }
 
-static void behind_wait(void *data, const struct sp_wait *w)
+/* A wait counted, its total added: who it waited behind. */
+static inline __attribute__((always_inline)) void behind_wait_counted(struct sp_waited_behind *wb,
+								      const struct sp_wait *w)
 {
-	struct sp_waited_behind *wb = data;
 	struct sp_antagonists *a = wb->hist;
 	struct sp_antagonist_cpu *h;
 	uint64_t t1 = w->start_ns + w->dur_ns;
 
-	if (!sp_scope_wait(&wb->scope, w))
-		return;
-	total_add(wb, w->pid, w->dur_ns);
 	/* a wait of no time (the wakeup and the switch at once) had no antagonist */
 	if (t1 <= w->start_ns || w->cpu < 0 || w->cpu >= a->nr_cpus)
 		return;
@@ -571,6 +569,33 @@ static void behind_wait(void *data, const struct sp_wait *w)
 		return;
 	}
 	behind_search(wb, h, w, t1);
+}
+
+/* behind_wait() of a wait with a target to check, or whose total the hint did not find. */
+static __attribute__((noinline)) void behind_wait_looked_up(struct sp_waited_behind *wb,
+							    const struct sp_wait *w)
+{
+	if (wb->scope.target && !sp_scope_task(&wb->scope, w->pid))
+		return;
+	total_add_looked_up(wb, w->pid, w->dur_ns);
+	behind_wait_counted(wb, w);
+}
+
+/*
+ * Every call it makes is its last, so that a wait whose total the hint
+ * finds and whose CPU was idle costs no frame.
+ */
+static void behind_wait(void *data, const struct sp_wait *w)
+{
+	struct sp_waited_behind *wb = data;
+
+	if (!sp_scope_time(&wb->scope, w->start_ns) || !sp_scope_cpu(&wb->scope, w->cpu))
+		return;
+	if (wb->scope.target || !total_add_hinted(wb, w->pid, w->dur_ns)) {
+		behind_wait_looked_up(wb, w);
+		return;
+	}
+	behind_wait_counted(wb, w);
 }
 
 static void behind_reset(void *data)
