@@ -28,27 +28,42 @@ static void steps_out(struct sp_model *m)
  */
 void held_flush(struct sp_model *m, uint64_t upto)
 {
-	while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts < upto) {
-		uint64_t ts = m->changes[m->head_changes].ts;
-		int running = m->running, waiting = m->waiting;
+	/*
+	 * in locals: the steps written could alias the changes and the
+	 * model's counts, which would be read again after each store
+	 */
+	const struct sp_change *c = m->changes;
+	size_t i = m->head_changes, n = m->nr_changes, nr_steps = m->nr_steps;
+	int running = m->running, waiting = m->waiting;
 
-		while (m->head_changes < m->nr_changes && m->changes[m->head_changes].ts == ts) {
-			m->running += m->changes[m->head_changes].d_running;
-			m->waiting += m->changes[m->head_changes].d_waiting;
-			m->head_changes++;
-		}
+	while (i < n && c[i].ts < upto) {
+		uint64_t ts = c[i].ts;
+		int was_running = running, was_waiting = waiting;
+
+		do {
+			running += c[i].d_running;
+			waiting += c[i].d_waiting;
+			i++;
+		} while (i < n && c[i].ts == ts);
 		m->flushed_ns = ts;
 		m->any_flushed = true;
-		if (m->running != running || m->waiting != waiting) {
-			struct sp_step *s = &m->steps[m->nr_steps++];
-
-			s->ts = ts;
-			s->running = m->running;
-			s->waiting = m->waiting;
-			if (m->nr_steps == SP_STEP_BATCH)
+		if (running != was_running || waiting != was_waiting) {
+			m->steps[nr_steps++] = (struct sp_step){ .ts = ts, .running = running,
+								 .waiting = waiting };
+			if (nr_steps == SP_STEP_BATCH) {
+				m->head_changes = i;
+				m->running = running;
+				m->waiting = waiting;
+				m->nr_steps = nr_steps;
 				steps_out(m);
+				nr_steps = 0;
+			}
 		}
 	}
+	m->head_changes = i;
+	m->running = running;
+	m->waiting = waiting;
+	m->nr_steps = nr_steps;
 	steps_out(m);
 	if (m->head_changes == m->nr_changes)
 		m->head_changes = m->nr_changes = 0;
