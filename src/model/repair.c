@@ -154,6 +154,7 @@ static int repair_late_current(struct sp_model *m, int c, struct sp_task *t)
 		r->r.prev_cpu = c;
 	}
 	cpu->cur_pid = t->pid;
+	cpu->cur_task = (uint32_t)(t - m->tasks.v) + 1;
 	cpu->run_start_ns = t_r;
 	cpu->run_became = 0;
 	cpu->run_wait_ns = wait_ns;
@@ -271,5 +272,5 @@ int repair_missed_switch(struct sp_model *m, int c, int pid)
 		if (t->wait_counted)
 			ret = held_change_add(m, t->wait_since_ns, 0, -1);
 	}
-	return ret ? ret : state_run_begin(m, c, pid, t_r, cpu->last_sched_seq);
+	return ret ? ret : state_run_begin(m, c, pid, t_r, cpu->last_sched_seq, t);
 }

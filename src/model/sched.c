@@ -71,7 +71,7 @@ static int handle_wakeup(struct sp_model *m, const struct sp_event *ev)
 	wakeup_waker(t, ev, &waker, &waker_cpu);
 	m->waker = waker;
 	m->waker_cpu = waker_cpu;
-	if (ev->comm && sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16))
+	if (ev->comm && ev->pid > 0 && sp_tasktab_name(&m->tasks, t, ev->comm, ev->comm16))
 		return -ENOMEM;
 	t->wakeups++;
 	if (place < 0 || place >= m->nr_cpus)
@@ -104,7 +104,7 @@ static int handle_migrate(struct sp_model *m, const struct sp_event *ev)
 	m->nr_migrations++;
 	if (!t)
 		return ev->pid < 0 ? 0 : -ENOMEM;
-	if (ev->comm && sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16))
+	if (ev->comm && ev->pid > 0 && sp_tasktab_name(&m->tasks, t, ev->comm, ev->comm16))
 		return -ENOMEM;
 	t->migrations++;
 	if (ev->target_cpu < 0 || ev->target_cpu >= m->nr_cpus || t->state != SP_TASK_WAITING)
@@ -196,13 +196,18 @@ static int handle_exec(struct sp_model *m, const struct sp_event *ev)
 	return 0;
 }
 
+/* The next task is looked up once, as it is named, and handed on to become current. */
 static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 {
 	struct sp_cpu *cpu = &m->cpus[ev->cpu];
+	struct sp_task *next = NULL;
 	int ret;
 
-	if (sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16) ||
-	    sp_tasktab_set_comm(&m->tasks, ev->other_pid, ev->other_comm, ev->comm16))
+	if (sp_tasktab_set_comm(&m->tasks, ev->pid, ev->comm, ev->comm16))
+		return -ENOMEM;
+	if (ev->other_comm && ev->other_pid > 0 &&
+	    (!(next = sp_tasktab_get(&m->tasks, ev->other_pid)) ||
+	     sp_tasktab_name(&m->tasks, next, ev->other_comm, ev->comm16)))
 		return -ENOMEM;
 	cpu->nr_switches++;
 	if (ev->pid != cpu->cur_pid)
@@ -213,7 +218,7 @@ static int handle_switch(struct sp_model *m, const struct sp_event *ev)
 		return ret;
 	if (ev->other_pid < 0)
 		return 0;
-	return state_run_begin(m, ev->cpu, ev->other_pid, ev->ts_ns, m->nr_records);
+	return state_run_begin(m, ev->cpu, ev->other_pid, ev->ts_ns, m->nr_records, next);
 }
 
 int sp_model_add(struct sp_model *m, const struct sp_event *ev)
@@ -255,7 +260,7 @@ int sp_model_add(struct sp_model *m, const struct sp_event *ev)
 	m->nr_sched_records++;
 	m->nr_by_type[ev->type]++;
 	if (cpu->cur_pid < 0 && cpu->last_sched_ns == SP_NO_TS) {
-		ret = state_run_begin(m, c, ev->common_pid, cpu->start_ns, m->nr_records);
+		ret = state_run_begin(m, c, ev->common_pid, cpu->start_ns, m->nr_records, NULL);
 	} else if (ev->common_pid != cpu->cur_pid) {
 		ret = repair_missed_switch(m, c, ev->common_pid);
 	}

@@ -155,14 +155,15 @@ int state_deferred_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp_task 
 	return ret;
 }
 
-/* @pid becomes current on @c at @ts, after @seq records. */
-int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq)
+/* @pid (its task @t, or NULL to look it up) becomes current on @c at @ts, after @seq records. */
+int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq,
+		    struct sp_task *t)
 {
 	struct sp_cpu *cpu = &m->cpus[c];
-	struct sp_task *t = NULL;
 	int ret = 0;
 
 	cpu->cur_pid = pid;
+	cpu->cur_task = 0;
 	cpu->run_start_ns = ts;
 	cpu->run_counted = false;
 	cpu->run_wait_ns = 0;
@@ -174,9 +175,9 @@ int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t se
 		struct sp_held *b;
 		uint64_t ref;
 
-		t = sp_tasktab_get(&m->tasks, pid);
-		if (!t)
+		if (!t && !(t = sp_tasktab_get(&m->tasks, pid)))
 			return -ENOMEM;
+		cpu->cur_task = (uint32_t)(t - m->tasks.v) + 1;
 		/*
 		 * Current here while still held current on another CPU: a
 		 * migration held there is told now, as of a task that left;
@@ -260,7 +261,7 @@ int state_run_end(struct sp_model *m, int c, uint64_t ts, enum state_end_how how
 		TELL(m, run, c, pid, cpu->run_start_ns, ts);
 	/* the idle task's runs only when a consumer wants them */
 	if (TOLD(m, run_info) && (pid > 0 || m->pass.nr_run_info_idle)) {
-		const struct sp_task *rt = pid > 0 ? sp_tasktab_find(&m->tasks, pid) : NULL;
+		const struct sp_task *rt = cpu->cur_task ? &m->tasks.v[cpu->cur_task - 1] : NULL;
 		struct sp_held *h;
 		uint64_t ref;
 		struct sp_run r = {
@@ -287,9 +288,7 @@ int state_run_end(struct sp_model *m, int c, uint64_t ts, enum state_end_how how
 	if (pid == 0)
 		return ret;
 	cpu->busy_ns += dur;
-	t = sp_tasktab_get(&m->tasks, pid);
-	if (!t)
-		return -ENOMEM;
+	t = &m->tasks.v[cpu->cur_task - 1];
 	t->run_ns += dur;
 	/*
 	 * A task waiting while current here (it became current elsewhere

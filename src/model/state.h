@@ -63,10 +63,12 @@ int state_wakeup_wait(struct sp_model *m, struct sp_task *t, uint64_t ts, int wa
  * @pid: the task (0: the idle task)
  * @ts: when
  * @seq: records handled then
+ * @t: @pid's task when the caller has it (it is not looked up again), else NULL
  *
  * Ends the task's wait, if it waited.  Return: 0, or -ENOMEM.
  */
-int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq);
+int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq,
+		    struct sp_task *t);
 
 /**
  * state_run_end - a CPU's current task stops being current

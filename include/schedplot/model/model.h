@@ -54,6 +54,7 @@ struct sp_cpu {
 	uint64_t nr_records;
 	uint64_t nr_switches;	/* sched_switch records */
 	int32_t cur_pid;	/* current task, -1 while unknown */
+	uint32_t cur_task;	/* its index in the task table + 1, 0 for pid 0 (or none) */
 	uint64_t run_start_ns;	/* when cur_pid became current */
 	bool selected;		/* counted in running(t) */
 	bool run_counted;	/* cur_pid counted in running(t) */

@@ -186,6 +186,21 @@ static inline bool sp_tasktab_same_comm(const char last[16], const char *comm, b
 }
 
 /*
+ * Name @t, a task of the table, @comm; @block as for
+ * sp_tasktab_same_comm().  Return: 0, or -ENOMEM.
+ */
+static inline int sp_tasktab_name(struct sp_tasktab *tt, struct sp_task *t, const char *comm,
+				  bool block)
+{
+	/* names change rarely (exec, prctl): compare with the copy in the task first */
+	if (t->comm && sp_tasktab_same_comm(t->last_comm, comm, block))
+		return 0;
+	memset(t->last_comm, 0, sizeof(t->last_comm));
+	memcpy(t->last_comm, comm, strnlen(comm, sizeof(t->last_comm)));
+	return sp_tasktab_intern(tt, comm, &t->comm);
+}
+
+/*
  * Name @pid @comm (NULL, or pid 0 and below: nothing); @block as for
  * sp_tasktab_same_comm().  Return: 0, or -ENOMEM.
  */
@@ -198,12 +213,7 @@ static inline int sp_tasktab_set_comm(struct sp_tasktab *tt, int pid, const char
 	t = sp_tasktab_get(tt, pid);
 	if (!t)
 		return -ENOMEM;
-	/* names change rarely (exec, prctl): compare with the copy in the task first */
-	if (t->comm && sp_tasktab_same_comm(t->last_comm, comm, block))
-		return 0;
-	memset(t->last_comm, 0, sizeof(t->last_comm));
-	memcpy(t->last_comm, comm, strnlen(comm, sizeof(t->last_comm)));
-	return sp_tasktab_intern(tt, comm, &t->comm);
+	return sp_tasktab_name(tt, t, comm, block);
 }
 
 #endif /* SP_MODEL_TASKTAB_H */
