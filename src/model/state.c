@@ -60,7 +60,7 @@ void state_place_check(struct sp_model *m, struct sp_task *t, uint64_t until)
 
 /* ---- state changes ---- */
 
-static int wait_begin(struct sp_model *m, struct sp_task *t, uint64_t ts, int cpu)
+static inline int wait_begin(struct sp_model *m, struct sp_task *t, uint64_t ts, int cpu)
 {
 	t->state = SP_TASK_WAITING;
 	t->place_ns = ts;
@@ -70,6 +70,13 @@ static int wait_begin(struct sp_model *m, struct sp_task *t, uint64_t ts, int cp
 	t->cpu = cpu;
 	t->wait_counted = sp_model_cpu_selected(m, cpu) && state_task_selected(m, t);
 	return t->wait_counted ? held_change_add(m, ts, 0, 1) : 0;
+}
+
+/* wait_begin() out of line, where it is rare: inline, it weighs on state_run_end()'s registers */
+static __attribute__((noinline)) int wait_begin_rare(struct sp_model *m, struct sp_task *t,
+						     uint64_t ts, int cpu)
+{
+	return wait_begin(m, t, ts, cpu);
 }
 
 static int wait_end(struct sp_model *m, struct sp_task *t, uint64_t ts)
@@ -115,7 +122,7 @@ static int deferred_wake_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp
 	cpu->deferred_wake_ns = SP_NO_TS;
 	if (cpu->deferred_preempt) {
 		t->wake_ns = SP_NO_TS;
-		ret = wait_begin(m, t, ts, cpu->deferred_place);
+		ret = wait_begin_rare(m, t, ts, cpu->deferred_place);
 	} else {
 		ret = state_wakeup_wait(m, t, ts, cpu->deferred_waker, cpu->deferred_waker_cpu,
 					cpu->deferred_place, next_pid == 0);
@@ -155,86 +162,78 @@ int state_deferred_apply(struct sp_model *m, struct sp_cpu *cpu, struct sp_task 
 	return ret;
 }
 
-/* @pid (its task @t, or NULL to look it up) becomes current on @c at @ts, after @seq records. */
-int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq,
-		    struct sp_task *t)
+/*
+ * @pid, not the idle task, (its task @t, or NULL to look it up) becomes
+ * current on @c at @ts, after @seq records.
+ */
+int state_run_begin_task(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq,
+			 struct sp_task *t)
 {
 	struct sp_cpu *cpu = &m->cpus[c];
+	struct sp_held *b;
+	uint64_t ref;
 	int ret = 0;
 
-	cpu->cur_pid = pid;
-	cpu->cur_task = 0;
-	cpu->run_start_ns = ts;
-	cpu->run_counted = false;
-	cpu->run_wait_ns = 0;
-	cpu->run_waker = -1;
-	cpu->run_prev_cpu = -1;
-	cpu->run_became = 0;
-	cpu->run_comm = 0;	/* pid 0's; a task's is its held record's */
-	if (pid != 0) {
-		struct sp_held *b;
-		uint64_t ref;
-
-		if (!t && !(t = sp_tasktab_get(&m->tasks, pid)))
-			return -ENOMEM;
-		cpu->cur_task = (uint32_t)(t - m->tasks.v) + 1;
-		/*
-		 * Current here while still held current on another CPU: a
-		 * migration held there is told now, as of a task that left;
-		 * a wakeup held there waits for that CPU's next sched record,
-		 * which tells whether it found the task gone (wake_elsewhere()).
-		 */
-		if (t->state == SP_TASK_RUNNING && t->cpu != c && m->cpus[t->cpu].cur_pid == pid &&
-		    m->cpus[t->cpu].deferred_mig_ns != SP_NO_TS) {
-			t->state = SP_TASK_OTHER;
-			state_deferred_mig_apply(m, &m->cpus[t->cpu]);
-		}
-		b = held_add(m, ts, HELD_BECAME, t, &ref);
-		if (!b)
-			return -ENOMEM;
-		cpu->run_comm = b->comm;
-		b->w.pid = pid;
-		b->w.cpu = c;
-		b->w.prev_cpu = t->last_cpu;
-		b->made_seq = m->nr_records;
-		b->prev_from = 0;
-		if (t->last_cpu >= 0) {
-			b->prev_from = m->cpus[t->last_cpu].held_from;
-			m->cpus[t->last_cpu].held_from = ref;
-		}
-		b->seq = seq;
-		b->prev = t->became;
-		b->run = 0;
-		b->cpu = c;
-		t->became = cpu->run_became = ref;
-		if (t->state == SP_TASK_WAITING && !ret) {
-			uint64_t since = t->wait_since_ns;
-
-			bool woken = t->wake_ns != SP_NO_TS;
-
-			b->has_wait = true;
-			b->wait_seq = t->wait_seq;
-			b->wait_counted = t->wait_counted;
-			b->w.start_ns = since;
-			b->w.dur_ns = ts > since ? ts - since : 0;
-			b->w.wait_class = woken ? SP_WAIT_WAKEUP : SP_WAIT_PREEMPT;
-			b->w.waker = woken ? t->waker : SP_WAKER_NONE;
-			b->w.waker_cpu = woken ? t->waker_cpu : -1;
-			b->w.target_cpu = woken ? t->wake_target : t->last_cpu;
-			b->w.prev_idle = woken && t->wake_prev_idle;
-			state_place_check(m, t, ts);
-			b->w.contradicted = t->contradicted;
-			ret = wait_end(m, t, ts);
-			cpu->run_wait_ns = b->w.dur_ns;
-			cpu->run_waker = b->w.waker;
-		}
-		t->wake_ns = SP_NO_TS;
-		cpu->run_prev_cpu = t->last_cpu;
-		t->last_cpu = c;
-		t->state = SP_TASK_RUNNING;
-		t->cpu = c;
-		cpu->run_counted = cpu->selected && state_task_selected(m, t);
+	state_run_reset(cpu, pid, ts);
+	if (!t && !(t = sp_tasktab_get(&m->tasks, pid)))
+		return -ENOMEM;
+	cpu->cur_task = (uint32_t)(t - m->tasks.v) + 1;
+	/*
+	 * Current here while still held current on another CPU: a
+	 * migration held there is told now, as of a task that left;
+	 * a wakeup held there waits for that CPU's next sched record,
+	 * which tells whether it found the task gone (wake_elsewhere()).
+	 */
+	if (t->state == SP_TASK_RUNNING && t->cpu != c && m->cpus[t->cpu].cur_pid == pid &&
+	    m->cpus[t->cpu].deferred_mig_ns != SP_NO_TS) {
+		t->state = SP_TASK_OTHER;
+		state_deferred_mig_apply(m, &m->cpus[t->cpu]);
 	}
+	b = held_add(m, ts, HELD_BECAME, t, &ref);
+	if (!b)
+		return -ENOMEM;
+	cpu->run_comm = b->comm;
+	b->w.pid = pid;
+	b->w.cpu = c;
+	b->w.prev_cpu = t->last_cpu;
+	b->made_seq = m->nr_records;
+	b->prev_from = 0;
+	if (t->last_cpu >= 0) {
+		b->prev_from = m->cpus[t->last_cpu].held_from;
+		m->cpus[t->last_cpu].held_from = ref;
+	}
+	b->seq = seq;
+	b->prev = t->became;
+	b->run = 0;
+	b->cpu = c;
+	t->became = cpu->run_became = ref;
+	if (t->state == SP_TASK_WAITING && !ret) {
+		uint64_t since = t->wait_since_ns;
+
+		bool woken = t->wake_ns != SP_NO_TS;
+
+		b->has_wait = true;
+		b->wait_seq = t->wait_seq;
+		b->wait_counted = t->wait_counted;
+		b->w.start_ns = since;
+		b->w.dur_ns = ts > since ? ts - since : 0;
+		b->w.wait_class = woken ? SP_WAIT_WAKEUP : SP_WAIT_PREEMPT;
+		b->w.waker = woken ? t->waker : SP_WAKER_NONE;
+		b->w.waker_cpu = woken ? t->waker_cpu : -1;
+		b->w.target_cpu = woken ? t->wake_target : t->last_cpu;
+		b->w.prev_idle = woken && t->wake_prev_idle;
+		state_place_check(m, t, ts);
+		b->w.contradicted = t->contradicted;
+		ret = wait_end(m, t, ts);
+		cpu->run_wait_ns = b->w.dur_ns;
+		cpu->run_waker = b->w.waker;
+	}
+	t->wake_ns = SP_NO_TS;
+	cpu->run_prev_cpu = t->last_cpu;
+	t->last_cpu = c;
+	t->state = SP_TASK_RUNNING;
+	t->cpu = c;
+	cpu->run_counted = cpu->selected && state_task_selected(m, t);
 	if (cpu->run_counted && !ret)
 		ret = held_change_add(m, ts, 1, 0);
 	return ret;
@@ -321,7 +320,7 @@ int state_run_end(struct sp_model *m, int c, uint64_t ts, enum state_end_how how
 	if (how == STATE_END_OF_TRACE || t->state != SP_TASK_RUNNING || t->cpu != c)
 		return ret;
 	if (how == STATE_END_WAITING)
-		return ret ? ret : wait_begin(m, t, ts, c);
+		return ret ? ret : wait_begin_rare(m, t, ts, c);
 	t->state = SP_TASK_OTHER;
 	return ret;
 }

@@ -67,8 +67,22 @@ int state_wakeup_wait(struct sp_model *m, struct sp_task *t, uint64_t ts, int wa
  *
  * Ends the task's wait, if it waited.  Return: 0, or -ENOMEM.
  */
-int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq,
-		    struct sp_task *t);
+static inline int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq,
+				  struct sp_task *t);
+
+/**
+ * state_run_begin_task - a task other than the idle task becomes current on a CPU
+ * @m: the model
+ * @c: the CPU
+ * @pid: the task, not 0
+ * @ts: when
+ * @seq: records handled then
+ * @t: as for state_run_begin()
+ *
+ * The slow path of state_run_begin().  Return: 0, or -ENOMEM.
+ */
+int state_run_begin_task(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq,
+			 struct sp_task *t);
 
 /**
  * state_run_end - a CPU's current task stops being current
@@ -116,6 +130,30 @@ void state_deferred_mig_tell(struct sp_model *m, struct sp_cpu *cpu);
  * "Contradicted waits").  Return: whether it did.
  */
 bool state_idle_between(const struct sp_model *m, int c, uint64_t from, uint64_t until);
+
+/* @pid's run on @cpu begins at @ts: what the CPU keeps of it, as for the idle task. */
+static inline void state_run_reset(struct sp_cpu *cpu, int pid, uint64_t ts)
+{
+	cpu->cur_pid = pid;
+	cpu->cur_task = 0;
+	cpu->run_start_ns = ts;
+	cpu->run_counted = false;
+	cpu->run_wait_ns = 0;
+	cpu->run_waker = -1;
+	cpu->run_prev_cpu = -1;
+	cpu->run_became = 0;
+	cpu->run_comm = 0;	/* pid 0's; a task's is its held record's */
+}
+
+/* The idle task becomes current inline: nothing of it is held or counted. */
+static inline int state_run_begin(struct sp_model *m, int c, int pid, uint64_t ts, uint64_t seq,
+				  struct sp_task *t)
+{
+	if (pid != 0)
+		return state_run_begin_task(m, c, pid, ts, seq, t);
+	state_run_reset(&m->cpus[c], 0, ts);
+	return 0;
+}
 
 /* The migration held on @cpu, if any, is told; called for every sched record. */
 static inline void state_deferred_mig_apply(struct sp_model *m, struct sp_cpu *cpu)
