@@ -136,11 +136,12 @@ static inline int held_change_add(struct sp_model *m, uint64_t ts, int d_running
 }
 
 /*
- * A new held record of @t (NULL for pid 0), final from @ts on; *@ref gets
- * its index + 1.  Return: NULL for ENOMEM.
+ * A new held record of the task @task (its index in tasks[] + 1, 0 for
+ * pid 0) named @comm, final from @ts on; *@ref gets its number + 1.
+ * Return: NULL for ENOMEM.
  */
-static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, enum held_kind kind,
-				       const struct sp_task *t, uint64_t *ref)
+static inline struct sp_held *held_add_task(struct sp_model *m, uint64_t ts, enum held_kind kind,
+					    uint32_t task, uint32_t comm, uint64_t *ref)
 {
 	struct sp_held *h;
 
@@ -150,11 +151,18 @@ static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, enum hel
 	*ref = m->nr_held + 1;
 	h = &m->held[m->nr_held++ & (m->alloc_held - 1)];
 	h->ts = ts;
-	h->task = t ? t - m->tasks.v + 1 : 0;
-	h->comm = t ? t->comm : 0;
+	h->task = task;
+	h->comm = comm;
 	h->kind = kind;
 	h->has_wait = false;
 	return h;
+}
+
+/* held_add_task() of @t (NULL for pid 0). */
+static inline struct sp_held *held_add(struct sp_model *m, uint64_t ts, enum held_kind kind,
+				       const struct sp_task *t, uint64_t *ref)
+{
+	return held_add_task(m, ts, kind, t ? t - m->tasks.v + 1 : 0, t ? t->comm : 0, ref);
 }
 
 /* The held record @ref, NULL when none or already handed out. */

@@ -189,7 +189,7 @@ int state_run_begin_task(struct sp_model *m, int c, int pid, uint64_t ts, uint64
 		t->state = SP_TASK_OTHER;
 		state_deferred_mig_apply(m, &m->cpus[t->cpu]);
 	}
-	b = held_add(m, ts, HELD_BECAME, t, &ref);
+	b = held_add_task(m, ts, HELD_BECAME, cpu->cur_task, t->comm, &ref);
 	if (!b)
 		return -ENOMEM;
 	cpu->run_comm = b->comm;
@@ -260,7 +260,6 @@ int state_run_end(struct sp_model *m, int c, uint64_t ts, enum state_end_how how
 		TELL(m, run, c, pid, cpu->run_start_ns, ts);
 	/* the idle task's runs only when a consumer wants them */
 	if (TOLD(m, run_info) && (pid > 0 || m->pass.nr_run_info_idle)) {
-		const struct sp_task *rt = cpu->cur_task ? &m->tasks.v[cpu->cur_task - 1] : NULL;
 		struct sp_held *h;
 		uint64_t ref;
 		struct sp_run r = {
@@ -273,7 +272,8 @@ int state_run_end(struct sp_model *m, int c, uint64_t ts, enum state_end_how how
 			.end_runnable = ev && ev->prev_runnable,
 		};
 
-		h = held_add(m, cpu->run_start_ns, HELD_RUN, rt, &ref);
+		h = held_add_task(m, cpu->run_start_ns, HELD_RUN, cpu->cur_task,
+				  cpu->cur_task ? m->tasks.v[cpu->cur_task - 1].comm : 0, &ref);
 		if (!h)
 			return -ENOMEM;
 		h->r = r;
