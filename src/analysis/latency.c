@@ -32,17 +32,6 @@ const char *sp_placement_name(enum sp_placement p)
 	return p < SP_PLACE_NR ? placement_names[p] : "unknown";
 }
 
-enum sp_placement sp_placement_of(const struct sp_wait *w)
-{
-	if (w->wait_class != SP_WAIT_WAKEUP)
-		return SP_PLACE_PREEMPTED;
-	if (w->prev_cpu < 0)
-		return SP_PLACE_FIRST_RUN;
-	if (w->cpu == w->prev_cpu)
-		return SP_PLACE_STAYED;
-	return w->prev_idle ? SP_PLACE_MOVED_PREV_IDLE : SP_PLACE_MOVED_PREV_BUSY;
-}
-
 static void csv_header(struct sp_latency *l)
 {
 	if (!l->csv)

@@ -139,9 +139,20 @@ const char *sp_latency_group_name(const struct sp_latency *l, const struct sp_la
  * sp_placement_of - where a wait's wakeup put the task
  * @w: the wait
  *
+ * Inline: stats asks it of every wait.
+ *
  * Return: an enum sp_placement.
  */
-enum sp_placement sp_placement_of(const struct sp_wait *w);
+static inline enum sp_placement sp_placement_of(const struct sp_wait *w)
+{
+	if (w->wait_class != SP_WAIT_WAKEUP)
+		return SP_PLACE_PREEMPTED;
+	if (w->prev_cpu < 0)
+		return SP_PLACE_FIRST_RUN;
+	if (w->cpu == w->prev_cpu)
+		return SP_PLACE_STAYED;
+	return w->prev_idle ? SP_PLACE_MOVED_PREV_IDLE : SP_PLACE_MOVED_PREV_BUSY;
+}
 
 /**
  * sp_placement_name - "stayed", "moved_prev_idle", ...

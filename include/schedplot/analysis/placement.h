@@ -39,8 +39,20 @@ void sp_placement_init(struct sp_placement_stats *p, uint64_t t0_ns, uint64_t t1
  * @p: the counts
  * @w: the wait; preemption waits and first runs are not counted
  *
+ * Inline: stats counts every wait.
+ *
  * Return: its enum sp_placement (also when not counted).
  */
-enum sp_placement sp_placement_add(struct sp_placement_stats *p, const struct sp_wait *w);
+static inline enum sp_placement sp_placement_add(struct sp_placement_stats *p,
+						 const struct sp_wait *w)
+{
+	enum sp_placement pl = sp_placement_of(w);
+
+	if (pl <= SP_PLACE_MOVED_PREV_BUSY && w->start_ns >= p->t0_ns && w->start_ns <= p->t1_ns) {
+		p->by[pl].nr++;
+		p->by[pl].wait_ns += w->dur_ns;
+	}
+	return pl;
+}
 
 #endif /* SP_PLACEMENT_H */
