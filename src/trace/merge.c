@@ -2,7 +2,8 @@
 /*
  * merge: the per-CPU streams into one pass in trace order.  The streams
  * are merged with a tournament tree, one comparison per level, log2(CPUs)
- * per record; from SP_BATCH_MIN_LEAVES CPUs on, in batches sorted by
+ * each time the earliest stream changes, and one per record while it does
+ * not (merge_tree()); from SP_BATCH_MIN_LEAVES CPUs on, in batches sorted by
  * radix, in a second thread (merge_batches()); for fewer CPUs of
  * uncompressed data the tree runs in a second thread (merge-pipe.c,
  * pipe_wanted()).
