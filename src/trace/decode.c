@@ -112,6 +112,9 @@ struct sp_decoder {
 	struct sp_field common_pid;
 	struct sp_field common_flags;	/* the context bits (enum trace_flag_type) */
 	bool common_fast;		/* the usual common fields: u16 type at 0, s32 pid at 4 */
+	unsigned int quick_min;		/* common_fast: the bytes a record needs for the quick
+					 * path to read its type (8); else UINT_MAX,
+					 * longer than any record (a page at most) */
 	uint8_t *type_of_id;		/* event id -> enum sp_event_type */
 	/*
 	 * 1u << type: not decoded by the sched path of sp_decoder_decode():
@@ -131,6 +134,7 @@ struct sp_decoder {
 	struct quick quick[SP_EV_NR_TYPES + 1];	/* by type, SP_EV_EXTRA too */
 	struct state_cache_entry state_cache[SP_STATE_CACHE];
 	uint8_t state_small[SP_STATE_SMALL];	/* value -> its entry's index + 1, 0: not seen */
+	uint8_t ctx_of_flags[256];	/* a 1-byte common_flags -> enum sp_ctx (decode_ctx()) */
 	int nr_state_cache;
 	struct state_cache_entry state_spare;	/* when the cache is full */
 	struct trace_seq seq;
@@ -189,6 +193,7 @@ static void plan_common(struct sp_decoder *d)
 			 !d->common_type.is_signed && !d->common_type.dynamic &&
 			 d->common_pid.offset == 4 && d->common_pid.size == 4 &&
 			 !d->common_pid.dynamic;
+	d->quick_min = d->common_fast ? 8 : UINT_MAX;
 }
 
 /* A 4-byte int of the quick path: in the record, in the host's byte order. */
@@ -766,7 +771,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 	uint16_t id;
 	int t;
 
-	if (__builtin_expect(!d->common_fast || rec->size < 8, 0))
+	if (__builtin_expect(rec->size < d->quick_min, 0))
 		goto generic;
 	memcpy(&id, data, sizeof(id));
 	t = id < d->nr_ids ? d->type_of_id[id] : SP_EV_OTHER;
@@ -789,7 +794,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 		return;
 	}
 	case QUICK_WAKE: {
-		uint8_t flags = data[q->flags];
+		uint8_t flags = ((const uint8_t *)data)[q->flags];
 
 		if (data[q->comm_last])
 			break;
@@ -799,9 +804,7 @@ void sp_decoder_decode(struct sp_decoder *d, const struct sp_raw_record *rec, in
 		ev->target_cpu = quick_i32(data, q->target_cpu);
 		ev->comm = data + q->comm;
 		ev->other_comm = NULL;
-		/* decode_ctx() */
-		ev->ctx = flags & TRACE_FLAG_HARDIRQ ? SP_CTX_IRQ :
-			  flags & TRACE_FLAG_SOFTIRQ ? SP_CTX_SOFTIRQ : SP_CTX_TASK;
+		ev->ctx = d->ctx_of_flags[flags];
 		return;
 	}
 	case QUICK_NONE:
@@ -839,6 +842,11 @@ struct sp_decoder *sp_decoder_alloc(struct tep_handle *tep, bool swap)
 	d->tep = tep;
 	d->swap = swap;
 	d->undecoded = 1u << SP_EV_OTHER | 1u << SP_EV_EXTRA;
+	d->quick_min = UINT_MAX;
+	/* decode_ctx() of a 1-byte common_flags */
+	for (int flags = 0; flags < 256; flags++)
+		d->ctx_of_flags[flags] = flags & TRACE_FLAG_HARDIRQ ? SP_CTX_IRQ :
+					 flags & TRACE_FLAG_SOFTIRQ ? SP_CTX_SOFTIRQ : SP_CTX_TASK;
 	trace_seq_init(&d->seq);
 	if (resolve_fields(d)) {
 		sp_decoder_free(d);
