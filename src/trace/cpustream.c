@@ -137,6 +137,24 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 }
 
 /*
+ * The data record of @len bytes at @at, its time already added to s->ts,
+ * into @rec; the page's lost-events count goes with its first record.
+ */
+static inline void deliver(struct sp_cpustream *s, struct sp_raw_record *rec, unsigned int at,
+			   unsigned int len)
+{
+	s->next = at + len;
+	rec->ts_ns = s->ts;
+	rec->data = s->data + at;
+	rec->size = len;
+	rec->missed = s->page_missed;
+	s->page_missed = 0;
+	/* the merge comes back to this stream later: have its next record ready */
+	__builtin_prefetch(s->data + s->next);
+	__builtin_prefetch(s->data + s->next + 64);
+}
+
+/*
  * The page's next record into @rec.  Return: 1, 0 at the end of the page,
  * or an error for a length that runs past the committed data.
  */
@@ -188,15 +206,7 @@ static int walk_page(struct sp_cpustream *s, struct sp_raw_record *rec, struct s
 		if (at > s->commit || len > s->commit - at)
 			return damaged(s, "a record runs past the page's data", err);
 		s->ts += delta;
-		s->next = at + len;
-		rec->ts_ns = s->ts;
-		rec->data = s->data + at;
-		rec->size = len;
-		rec->missed = s->page_missed;
-		s->page_missed = 0;
-		/* the merge comes back to this stream later: have its next record ready */
-		__builtin_prefetch(s->data + s->next);
-		__builtin_prefetch(s->data + s->next + 64);
+		deliver(s, rec, at, len);
 		return 1;
 	}
 	return 0;
@@ -224,16 +234,8 @@ static inline int walk_quick(struct sp_cpustream *s, struct sp_raw_record *rec)
 	len = type * 4;
 	if (type - 1 >= SP_DAT_TYPE_MAX_DATA || len + 4 > s->quick_end - at)
 		return 0;
-	at += 4;
 	s->ts += hdr >> SP_DAT_TYPE_LEN_BITS;
-	s->next = at + len;
-	rec->ts_ns = s->ts;
-	rec->data = s->data + at;
-	rec->size = len;
-	rec->missed = s->page_missed;
-	s->page_missed = 0;
-	__builtin_prefetch(s->data + s->next);
-	__builtin_prefetch(s->data + s->next + 64);
+	deliver(s, rec, at + 4, len);
 	return 1;
 }
 
