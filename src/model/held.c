@@ -45,12 +45,12 @@ void held_flush(struct sp_model *m, uint64_t upto)
 			waiting += c[i].d_waiting;
 			i++;
 		} while (i < n && c[i].ts == ts);
-		m->flushed_ns = ts;
-		m->any_flushed = true;
 		if (running != was_running || waiting != was_waiting) {
 			m->steps[nr_steps++] = (struct sp_step){ .ts = ts, .running = running,
 								 .waiting = waiting };
 			if (nr_steps == SP_STEP_BATCH) {
+				m->flushed_ns = ts;
+				m->any_flushed = true;
 				m->head_changes = i;
 				m->running = running;
 				m->waiting = waiting;
@@ -59,6 +59,11 @@ void held_flush(struct sp_model *m, uint64_t upto)
 				nr_steps = 0;
 			}
 		}
+	}
+	/* the last time handed out, once after the loop rather than at each */
+	if (i > m->head_changes) {
+		m->flushed_ns = c[i - 1].ts;
+		m->any_flushed = true;
 	}
 	m->head_changes = i;
 	m->running = running;
