@@ -35,7 +35,8 @@ static int grow(void *array, size_t *alloc, size_t need, size_t size)
 	return sp_resize_array(array, alloc, n, size);
 }
 
-int sp_samples_add(struct sp_samples *s, uint64_t v)
+/* sp_samples_add() for a wide sample or one that needs room */
+int sp_samples_add_grow(struct sp_samples *s, uint64_t v)
 {
 	if (v <= UINT32_MAX) {
 		if (s->nr_v == s->alloc_v && grow(&s->v, &s->alloc_v, s->nr_v + 1, sizeof(*s->v)))

@@ -46,9 +46,21 @@ struct sp_summary {
  * @s: the samples (zeroed before the first call)
  * @v: the value
  *
+ * Inline: a sample below 2^32 with room for it is kept without a call.
+ *
  * Return: 0, or -ENOMEM (@s is unchanged).
  */
-int sp_samples_add(struct sp_samples *s, uint64_t v);
+int sp_samples_add_grow(struct sp_samples *s, uint64_t v);
+
+static inline int sp_samples_add(struct sp_samples *s, uint64_t v)
+{
+	if (v > UINT32_MAX || s->nr_v == s->alloc_v)
+		return sp_samples_add_grow(s, v);
+	s->v[s->nr_v++] = (uint32_t)v;
+	s->nr++;
+	s->sorted = false;
+	return 0;
+}
 
 /**
  * sp_samples_clear - forget every sample, keep the memory
