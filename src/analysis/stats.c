@@ -143,23 +143,25 @@ void sp_stats_steps(struct sp_stats *s, const struct sp_step *steps, size_t n)
 
 		if (to > from) {
 			uint64_t dur = to - from;
+			int idle = nr_cpus - running;
 
 			run_area += dur * (uint64_t)running;
 			wait_area += dur * (uint64_t)waiting;
-			if (waiting > 0 && running < nr_cpus) {
+			/* lost(t) is above 0 exactly while idle while waiting holds */
+			if (waiting > 0 && idle > 0) {
 				iww += dur;
+				lost += dur * (uint64_t)(waiting < idle ? waiting : idle);
 				if (!s->in_iww) {
 					s->in_iww = true;
 					s->iww_open = (struct sp_stats_iww){ .start_ns = from };
 				}
 				if (waiting > s->iww_open.waiting_max)
 					s->iww_open.waiting_max = waiting;
-				if (nr_cpus - running > s->iww_open.idle_max)
-					s->iww_open.idle_max = nr_cpus - running;
+				if (idle > s->iww_open.idle_max)
+					s->iww_open.idle_max = idle;
 			} else if (s->in_iww) {
 				iww_close(s, from);
 			}
-			lost += dur * (uint64_t)sp_step_lost(nr_cpus, running, waiting);
 		}
 		/* a value counts for the maxima if it holds at any t in [t0, end] */
 		if (ts > t0 && last <= end) {
