@@ -41,11 +41,18 @@ void sp_stats_release(struct sp_stats *s)
 	sp_samples_release(&s->lat);
 }
 
-/* Keep @v among the @n (at most SP_STATS_TOP) longest of @top, sorted longest first. */
+/*
+ * Keep @v among the @n (at most SP_STATS_TOP) longest of @top, sorted longest
+ * first.  Once @top is full, most are no longer than its last: one test.
+ */
 #define TOP_KEEP(top, n, v)							\
 	do {									\
-		size_t i_ = (n) < SP_STATS_TOP ? (n)++ : SP_STATS_TOP;		\
+		size_t i_;							\
 										\
+		if ((n) == SP_STATS_TOP &&					\
+		    (top)[SP_STATS_TOP - 1].dur_ns >= (v).dur_ns)		\
+			break;							\
+		i_ = (n) < SP_STATS_TOP ? (n)++ : SP_STATS_TOP;			\
 		while (i_ > 0 && (top)[i_ - 1].dur_ns < (v).dur_ns) {		\
 			if (i_ < SP_STATS_TOP)					\
 				(top)[i_] = (top)[i_ - 1];			\
