@@ -128,6 +128,11 @@ void held_release(struct sp_model *m, uint64_t upto)
 	uint64_t i = m->head_held, n = m->nr_held;
 	size_t mask = m->alloc_held - 1;
 
+	/* no name changed since those made: no need to look the name up */
+	if (m->tasks.renames != m->renames_seen) {
+		m->renames_seen = m->tasks.renames;
+		m->renamed_held = n;
+	}
 	for (; i < n && m->held[i & mask].ts < upto; i++) {
 		const struct sp_held *h = &m->held[i & mask];
 		struct sp_task *t = NULL;
@@ -136,7 +141,7 @@ void held_release(struct sp_model *m, uint64_t upto)
 		if (h->kind == HELD_RUN ? !TOLD(m, run_info) :
 		    h->kind == HELD_BECAME ? !h->has_wait || !TOLD(m, wait) : !TOLD(m, migration))
 			continue;
-		if (h->task && m->tasks.v[h->task - 1].comm != h->comm) {
+		if (i < m->renamed_held && h->task && m->tasks.v[h->task - 1].comm != h->comm) {
 			t = &m->tasks.v[h->task - 1];
 			comm = t->comm;
 			t->comm = h->comm;

@@ -425,6 +425,12 @@ struct sp_model {
 	uint64_t head_held;
 	uint64_t nr_held;
 	size_t alloc_held;
+	/*
+	 * held records numbered below renamed_held may have been made
+	 * before a task's name changed (tasks.renames was renames_seen)
+	 */
+	uint64_t renamed_held;
+	uint64_t renames_seen;
 	int running;
 	int waiting;
 	uint64_t flush_mask;		/* the flush point is recomputed when records & it is 0 */

@@ -67,6 +67,7 @@ struct sp_tasktab {
 	size_t nr;
 	size_t alloc;
 	struct sp_task fresh;		/* what a task seen first starts as, but its pid */
+	uint64_t renames;		/* names given or changed (sp_tasktab_name()) so far */
 	/* private */
 	uint32_t *index;		/* open-addressing pid -> v[] + 1 */
 	int32_t cache[SP_TASK_CACHE];	/* pid % SP_TASK_CACHE -> v[] + 1 */
@@ -195,6 +196,7 @@ static inline int sp_tasktab_name(struct sp_tasktab *tt, struct sp_task *t, cons
 	/* names change rarely (exec, prctl): compare with the copy in the task first */
 	if (t->comm && sp_tasktab_same_comm(t->last_comm, comm, block))
 		return 0;
+	tt->renames++;
 	memset(t->last_comm, 0, sizeof(t->last_comm));
 	memcpy(t->last_comm, comm, strnlen(comm, sizeof(t->last_comm)));
 	return sp_tasktab_intern(tt, comm, &t->comm);
