@@ -38,14 +38,16 @@ void held_flush(struct sp_model *m, uint64_t upto)
 
 	while (i < n && c[i].ts < upto) {
 		uint64_t ts = c[i].ts;
-		int was_running = running, was_waiting = waiting;
+		int d_running = 0, d_waiting = 0;
 
 		do {
-			running += c[i].d_running;
-			waiting += c[i].d_waiting;
+			d_running += c[i].d_running;
+			d_waiting += c[i].d_waiting;
 			i++;
 		} while (i < n && c[i].ts == ts);
-		if (running != was_running || waiting != was_waiting) {
+		if (d_running | d_waiting) {
+			running += d_running;
+			waiting += d_waiting;
 			m->steps[nr_steps++] = (struct sp_step){ .ts = ts, .running = running,
 								 .waiting = waiting };
 			if (nr_steps == SP_STEP_BATCH) {
