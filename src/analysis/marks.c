@@ -53,8 +53,9 @@ static void marks_wait(void *data, const struct sp_wait *w)
 {
 	struct sp_marks *mk = data;
 
+	/* the placement counts have the scope's window */
 	if (sp_scope_wait(&mk->scope, w))
-		sp_placement_add(&mk->place, w);
+		sp_placement_add_inside(&mk->place, w);
 }
 
 static void marks_migration(void *data, uint64_t ts_ns, int pid, int from_cpu, int to_cpu)

@@ -55,4 +55,22 @@ static inline enum sp_placement sp_placement_add(struct sp_placement_stats *p,
 	return pl;
 }
 
+/**
+ * sp_placement_add_inside - sp_placement_add() for a wait known to begin
+ * in [t0_ns, t1_ns] (one a scope of that window took): its start is not
+ * tested again
+ * @p: the counts
+ * @w: the wait
+ */
+static inline void sp_placement_add_inside(struct sp_placement_stats *p,
+					   const struct sp_wait *w)
+{
+	enum sp_placement pl = sp_placement_of(w);
+
+	if (pl <= SP_PLACE_MOVED_PREV_BUSY) {
+		p->by[pl].nr++;
+		p->by[pl].wait_ns += w->dur_ns;
+	}
+}
+
 #endif /* SP_PLACEMENT_H */
