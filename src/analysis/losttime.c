@@ -449,6 +449,23 @@ static inline int replay(int *losers, uint64_t *next, unsigned int leaves, int w
 	return win;
 }
 
+/* The end of the changes in [@at, @end) up to @upto: those after it wait for a later sweep. */
+static const struct sp_lost_change *before(const struct sp_lost_change *at,
+					   const struct sp_lost_change *end, uint64_t upto)
+{
+	if (at == end || end[-1].ts_ns <= upto)
+		return end;
+	while (at < end) {
+		const struct sp_lost_change *mid = at + (end - at) / 2;
+
+		if (mid->ts_ns <= upto)
+			at = mid + 1;
+		else
+			end = mid;
+	}
+	return at;
+}
+
 /* A sweep's sums so far (sweep() keeps them in registers). */
 struct sums {
 	uint64_t idle_over;	/* I and O (OVER_SHIFT) */
@@ -492,8 +509,8 @@ static inline __attribute__((always_inline)) void sum(struct sums *s, struct sp_
  * kept later is before @upto.  Changes at one time may be summed in any
  * order, and some now and the others later: nothing is summed between
  * them.  The waits' lane and the heap are taken in turn, each change
- * after the CPUs' changes up to it: the CPUs' lanes are the leaves of a
- * loser tree, the winner's change is summed, then its next one plays the
+ * after the CPUs' changes up to it: the CPUs' lanes, each cut at @upto,
+ * are the leaves of a loser tree, the winner's change is summed, then its next one plays the
  * losers on its way up.  Up to each change, what lies since the one
  * before is summed, then its CPU's share of I, O and W, as it was and as
  * it is.  While no task waits, no CPU is overloaded until a wait begins:
@@ -529,6 +546,7 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 			cur[i].at += l->head;
 			cur[i].end += l->nr;
 		}
+		cur[i].end = before(cur[i].at, cur[i].end, upto);
 	}
 	for (int i = 0; i < lt->nr_leaves; i++)
 		next[i] = next_of(lt, i, upto);
@@ -550,7 +568,7 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 				ch = cu->at++;
 				at = cu->at < cu->end ? cu->at->ts_ns : NONE_LEFT;
 				sum(&s, &cpus[win], ch->ts_ns, ch->delta);
-				win = replay(losers, next, leaves, win, at <= upto ? at : NONE_LEFT);
+				win = replay(losers, next, leaves, win, at);
 			}
 		} else {
 			/* or each CPU's in a row: nothing is lost before a wait begins */
@@ -571,7 +589,7 @@ static void sweep(struct sp_lost_time *lt, uint64_t upto)
 				s.idle_over += share_of[k].idle_over - c->idle_over;
 				c->idle_over = share_of[k].idle_over;
 				at = ch < end ? ch->ts_ns : NONE_LEFT;
-				win = replay(losers, next, leaves, win, at <= upto ? at : NONE_LEFT);
+				win = replay(losers, next, leaves, win, at);
 			}
 		}
 		if (tw > upto)
