@@ -709,50 +709,74 @@ static void on_run(void *data, int cpu, int pid, uint64_t t0, uint64_t t1)
 	other_run(lt, cpu, what, t0, t1);
 }
 
-static void on_wait(void *data, const struct sp_wait *w)
+/* Keep a wait's beginning at @t0 and its end at @t1 on @cpu where keep_wait() finds them places. */
+__attribute__((noinline)) static void other_wait(struct sp_lost_time *lt, int cpu, uint64_t t0,
+						 uint64_t t1)
 {
-	struct sp_lost_time *lt = data;
-	struct sp_lost_change begin, end;
-	struct sp_lost_lane *l;
-	struct sp_lost_change *v;
-	uint64_t t0, t1;
-	size_t n;
+	struct sp_lost_change begin = { .ts_ns = t0, .cpu = cpu, .delta = BEGINS + LOST_WAITER };
+	struct sp_lost_change end = { .ts_ns = t1, .cpu = cpu, .delta = ENDS + LOST_WAITER };
 
-	if (!w->dur_ns || (unsigned int)w->cpu >= (unsigned int)lt->nr_cpus ||
-	    lt->lanes[w->cpu].stretch == STRETCH_OFF)
-		return;
-	if (lt->scope.target && !sp_scope_task(&lt->scope, w->pid))
-		return;
-	t0 = w->start_ns;
-	t1 = t0 + w->dur_ns;
+	keep_wait(lt, &begin);
+	keep_wait(lt, &end);
+	if (lt->sweep_in <= 0)
+		sweep_settled(lt);
+}
+
+/* Keep wait @w of the set, on a CPU of the set. */
+static inline __attribute__((always_inline)) void add_wait(struct sp_lost_time *lt,
+							    const struct sp_wait *w)
+{
+	struct sp_lost_change *v, *begin;
+	struct sp_lost_lane *l;
+	uint64_t t0 = w->start_ns, t1 = t0 + w->dur_ns;
+	size_t n;
+	int cpu = w->cpu;
+
 	if (!sp_span_clip(&t0, &t1, lt->t0_ns, lt->t1_ns))
 		return;
-	begin = (struct sp_lost_change){ .ts_ns = t0, .cpu = w->cpu, .delta = BEGINS + LOST_WAITER };
-	end = (struct sp_lost_change){ .ts_ns = t1, .cpu = w->cpu, .delta = ENDS + LOST_WAITER };
 	/*
 	 * Mostly the beginning goes at the end or a place before, the end
-	 * last (the waits end in order); else keep_wait() finds their places.
+	 * last (the waits end in order); else other_wait() finds their places.
 	 */
 	l = &lt->lanes[lt->nr_cpus];
 	v = l->v;
 	n = l->nr;
-	if (n + 2 <= l->alloc && n - l->head >= 2 && v[n - 1].ts_ns <= t1 &&
-	    v[n - 2].ts_ns <= t0) {
-		if (v[n - 1].ts_ns > t0) {
-			v[n] = v[n - 1];
-			v[n - 1] = begin;
-		} else {
-			v[n] = begin;
-		}
-		v[n + 1] = end;
-		l->nr = n + 2;
-		lt->sweep_in -= 2;
-	} else {
-		keep_wait(lt, &begin);
-		keep_wait(lt, &end);
+	if (n + 2 > l->alloc || n - l->head < 2 || v[n - 1].ts_ns > t1 || v[n - 2].ts_ns > t0) {
+		other_wait(lt, cpu, t0, t1);
+		return;
 	}
+	begin = &v[n];
+	if (v[n - 1].ts_ns > t0) {
+		v[n] = v[n - 1];
+		begin = &v[n - 1];
+	}
+	*begin = (struct sp_lost_change){ .ts_ns = t0, .cpu = cpu, .delta = BEGINS + LOST_WAITER };
+	v[n + 1] = (struct sp_lost_change){ .ts_ns = t1, .cpu = cpu, .delta = ENDS + LOST_WAITER };
+	l->nr = n + 2;
+	lt->sweep_in -= 2;
 	if (lt->sweep_in <= 0)
 		sweep_settled(lt);
+}
+
+/* Wait @w, on a CPU of the set, when the set has a target: kept if its task is of the set. */
+__attribute__((noinline)) static void target_wait(struct sp_lost_time *lt, const struct sp_wait *w)
+{
+	if (sp_scope_task(&lt->scope, w->pid))
+		add_wait(lt, w);
+}
+
+/* (No call but the last, so that a wait not kept costs no frame.) */
+static void on_wait(void *data, const struct sp_wait *w)
+{
+	struct sp_lost_time *lt = data;
+
+	if (!w->dur_ns || (unsigned int)w->cpu >= (unsigned int)lt->nr_cpus ||
+	    lt->lanes[w->cpu].stretch == STRETCH_OFF)
+		return;
+	if (lt->scope.target)
+		target_wait(lt, w);
+	else
+		add_wait(lt, w);
 }
 
 static void on_reset(void *data)
