@@ -22,6 +22,20 @@ static void steps_out(struct sp_model *m)
 }
 
 /*
+ * held_flush()'s counts, kept in locals, back in @m: the changes handed
+ * out up to @i, the last of them at @ts (the steps are stored apart).
+ */
+static inline void flush_keep(struct sp_model *m, size_t i, uint64_t ts, int running,
+			      int waiting)
+{
+	m->flushed_ns = ts;
+	m->any_flushed = true;
+	m->head_changes = i;
+	m->running = running;
+	m->waiting = waiting;
+}
+
+/*
  * Pending changes are kept sorted by time in changes[head..nr_changes).
  * Almost all arrive in time order and are appended; only repairs reach
  * back, and then only a little, so insertion scans from the end.
@@ -51,11 +65,7 @@ void held_flush(struct sp_model *m, uint64_t upto)
 			m->steps[nr_steps++] = (struct sp_step){ .ts = ts, .running = running,
 								 .waiting = waiting };
 			if (nr_steps == SP_STEP_BATCH) {
-				m->flushed_ns = ts;
-				m->any_flushed = true;
-				m->head_changes = i;
-				m->running = running;
-				m->waiting = waiting;
+				flush_keep(m, i, ts, running, waiting);
 				m->nr_steps = nr_steps;
 				steps_out(m);
 				nr_steps = 0;
@@ -63,13 +73,8 @@ void held_flush(struct sp_model *m, uint64_t upto)
 		}
 	}
 	/* the last time handed out, once after the loop rather than at each */
-	if (i > m->head_changes) {
-		m->flushed_ns = c[i - 1].ts;
-		m->any_flushed = true;
-	}
-	m->head_changes = i;
-	m->running = running;
-	m->waiting = waiting;
+	if (i > m->head_changes)
+		flush_keep(m, i, c[i - 1].ts, running, waiting);
 	m->nr_steps = nr_steps;
 	steps_out(m);
 	if (m->head_changes == m->nr_changes)
