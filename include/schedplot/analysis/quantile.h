@@ -41,6 +41,9 @@ struct sp_summary {
 	uint64_t mean;			/* rounded down */
 };
 
+/* sp_samples_add() of a wide sample or into a full array: out of line. */
+int sp_samples_add_grow(struct sp_samples *s, uint64_t v);
+
 /**
  * sp_samples_add - keep one sample
  * @s: the samples (zeroed before the first call)
@@ -50,8 +53,6 @@ struct sp_summary {
  *
  * Return: 0, or -ENOMEM (@s is unchanged).
  */
-int sp_samples_add_grow(struct sp_samples *s, uint64_t v);
-
 static inline int sp_samples_add(struct sp_samples *s, uint64_t v)
 {
 	if (v > UINT32_MAX || s->nr_v == s->alloc_v)
