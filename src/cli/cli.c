@@ -44,6 +44,14 @@ static FILE *msgs(void)
 	return capture ? capture : stderr;
 }
 
+/* sp_cli_hush_until_pass() */
+static bool hushed;
+
+void sp_cli_hush_until_pass(void)
+{
+	hushed = true;
+}
+
 void sp_cli_error(const char *file, const struct sp_error *err)
 {
 	fputs("schedplot: ", msgs());
@@ -146,7 +154,7 @@ void sp_cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (sp_cli.quiet)
+	if (sp_cli.quiet || hushed)
 		return;
 	fputs("schedplot: warning: ", msgs());
 	va_start(ap, fmt);
@@ -159,7 +167,7 @@ void sp_cli_note(const char *file, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!sp_cli.verbose)
+	if (!sp_cli.verbose || hushed)
 		return;
 	va_start(ap, fmt);
 	message(file, fmt, ap);
@@ -170,7 +178,7 @@ void sp_cli_notice(const char *file, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (sp_cli.quiet)
+	if (sp_cli.quiet || hushed)
 		return;
 	fputs("schedplot: ", msgs());
 	if (file)
@@ -422,13 +430,13 @@ static int open_failed(const char *path, int ret, struct sp_error *err)
 	return SP_EXIT_FAILURE;
 }
 
-int sp_cli_open(struct sp_trace *t, const char *path)
+int sp_cli_open(struct sp_trace *t, const char *path, unsigned int flags)
 {
 	struct sp_error err;
 	int ret;
 
 	sp_error_clear(&err);
-	ret = sp_trace_open(t, path, &err);
+	ret = sp_trace_open_flags(t, path, flags, &err);
 	if (ret)
 		return open_failed(path, ret, &err);
 	if (cpus_busy)
@@ -540,6 +548,7 @@ int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
 	int ret;
 
 	sp_error_clear(&err);
+	hushed = false;
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	if (!sp_cli.quiet && !capture && isatty(STDERR_FILENO))
 		sp_reader_set_progress(t->reader, progress_show, &p);
@@ -549,6 +558,8 @@ int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
 	ret = sp_trace_run(t, pass, filter, &err);
 	sp_reader_set_progress(t->reader, NULL, NULL);
 	progress_done(&p);
+	if (ret == SP_TRACE_START_OVER)
+		return SP_EXIT_START_OVER;
 	if (ret) {
 		if (!err.code)
 			err.code = ret;

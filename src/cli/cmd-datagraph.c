@@ -232,6 +232,7 @@ const struct sp_view_desc sp_view_datagraph = {
 	.rows = true,
 	.default_size = { SP_VIEW_TIME_WIDTHS },
 	.data_size = sizeof(struct datagraph_run),
+	.may_start_over = true,
 	SP_VIEW_HOOKS(datagraph),
 	.draw = datagraph_draw,
 };

@@ -483,6 +483,7 @@ const struct sp_view_desc sp_view_explain = {
 		.parse = explain_parse,
 	},
 	.data_size = sizeof(struct explain_run),
+	.may_start_over = true,
 	.parsed = explain_parsed,
 	.size = explain_size,
 	SP_VIEW_HOOKS(explain),

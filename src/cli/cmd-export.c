@@ -123,7 +123,7 @@ static int export_one(struct sp_export *x, const char *path, const char *output,
 	bool spans;
 	int ret;
 
-	ret = sp_cli_open(&t, path);
+	ret = sp_cli_open(&t, path, 0);
 	if (ret)
 		return ret;
 	memset(&hist, 0, sizeof(hist));

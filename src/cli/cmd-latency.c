@@ -541,6 +541,7 @@ const struct sp_view_desc sp_view_latency = {
 	.default_size = { .png_width = 1200, .vec_width = 504, .png_height = 800,
 			  .vec_height = 360 },
 	.data_size = sizeof(struct latency_run),
+	.may_start_over = true,
 	.parsed = latency_parsed,
 	SP_VIEW_HOOKS(latency),
 	.trace_done = latency_trace_done,

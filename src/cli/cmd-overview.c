@@ -163,6 +163,7 @@ const struct sp_view_desc sp_view_overview = {
 	.rows = true,
 	.default_size = { SP_VIEW_TIME_WIDTHS },
 	.data_size = sizeof(struct overview_run),
+	.may_start_over = true,
 	SP_VIEW_HOOKS(overview),
 	.draw = overview_draw,
 	.extra = &sp_view_csv,

@@ -218,6 +218,7 @@ const struct sp_view_desc sp_view_running_waiting = {
 	},
 	.default_size = { SP_VIEW_TIME_WIDTHS, .png_height = 500, .vec_height = 260 },
 	.data_size = sizeof(struct rw_run),
+	.may_start_over = true,
 	SP_VIEW_HOOKS(rw),
 	.draw = rw_draw,
 	.extra = &sp_view_csv,

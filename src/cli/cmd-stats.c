@@ -1534,6 +1534,7 @@ const struct sp_view_desc sp_view_stats = {
 		.parse = stats_parse,
 	},
 	.data_size = sizeof(struct stats_scope),
+	.may_start_over = true,
 	.parsed = stats_parsed,
 	SP_VIEW_HOOKS(stats),
 };

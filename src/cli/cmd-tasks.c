@@ -268,6 +268,7 @@ const struct sp_view_desc sp_view_tasks = {
 	.rows = true,
 	.default_size = { SP_VIEW_TIME_WIDTHS },
 	.data_size = sizeof(struct tasks_run),
+	.may_start_over = true,
 	SP_VIEW_HOOKS(tasks),
 	.draw = tasks_draw,
 };

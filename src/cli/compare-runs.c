@@ -677,7 +677,7 @@ static int check_one(void *data, int i)
 	if (!k->window_ns)
 		return sp_cli_check(file);
 	/* where the window starts needs what a check leaves out: an open */
-	ret = sp_cli_open(&t, file);
+	ret = sp_cli_open(&t, file, 0);
 	if (ret)
 		return ret;
 	k->window_ns[i] = t.end_ns - t.window_start_ns;

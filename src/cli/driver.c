@@ -61,8 +61,17 @@ static int open_trace(struct sp_view_run *run, int i)
 {
 	int ret;
 
+	/*
+	 * a first try must leave nothing: not CSV lines on standard output,
+	 * nor cairo's SVG ids, which count on over every surface of a process
+	 */
+	bool presume = run->presume && run->opts.nr_traces == 1 &&
+		       !(run->opts.csv && !strcmp(run->opts.csv, "-")) &&
+		       run->opts.format != SP_FORMAT_SVG;
+
 	close_trace(run);
-	ret = sp_cli_open(&run->trace, run->opts.traces[i]);
+	ret = sp_cli_open(&run->trace, run->opts.traces[i],
+			  presume ? SP_TRACE_PRESUME_LOSSLESS : 0);
 	if (ret)
 		return ret;
 	run->trace_open = true;
@@ -285,7 +294,8 @@ static int text_output(struct sp_view_run *run)
 	return -1;
 }
 
-int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
+/* Parse to commit, told whether it may presume. */
+static int view_try(const struct sp_view_desc *desc, int argc, char **argv, bool presume)
 {
 	struct sp_view_run *run;
 	int ret;
@@ -295,6 +305,7 @@ int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
 	if (!run)
 		return sp_cli_fail(NULL, "out of memory");
 	run->desc = desc;
+	run->presume = presume;
 	sp_output_init(&run->out);
 	run->data = calloc(1, desc->data_size ? desc->data_size : 1);
 	if (!run->data) {
@@ -330,5 +341,18 @@ out_opts:
 	sp_view_opts_release(&run->opts);
 	free(run->data);
 	free(run);
+	return ret;
+}
+
+int sp_view_main(const struct sp_view_desc *desc, int argc, char **argv)
+{
+	struct sp_cli_common common = sp_cli;	/* parsing counts -v into it */
+	int ret = view_try(desc, argc, argv, desc->may_start_over);
+
+	if (ret == SP_EXIT_START_OVER) {
+		sp_cli = common;
+		sp_cli_hush_until_pass();
+		ret = view_try(desc, argc, argv, false);
+	}
 	return ret;
 }

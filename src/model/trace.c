@@ -9,6 +9,7 @@
 #include "schedplot/base/alloc.h"
 #include "schedplot/base/error.h"
 #include "schedplot/model/trace.h"
+#include "schedplot/trace/cpustats.h"
 
 static void add_marker(void *data, const char *text)
 {
@@ -79,7 +80,26 @@ int sp_trace_check(const char *path, struct sp_error *err)
 	return ret;
 }
 
-int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
+/*
+ * Whether CPU @cpu, whose first record comes after t0, lost nothing: with
+ * @presume, taken from its statistics alone where its pages' flags would
+ * cost a decompression of its data (counted in t->nr_presumed).
+ */
+static bool lost_nothing(struct sp_trace *t, int cpu, bool presume)
+{
+	struct sp_cpu_stats st;
+
+	if (presume && sp_reader_cpu_marker_costly(t->reader, cpu)) {
+		if (sp_reader_cpu_stats(t->reader, cpu, &st) || !sp_cpu_stats_lossless(&st))
+			return false;
+		t->nr_presumed++;
+		return true;
+	}
+	return sp_reader_cpu_lossless(t->reader, cpu);
+}
+
+int sp_trace_open_flags(struct sp_trace *t, const char *path, unsigned int flags,
+			struct sp_error *err)
 {
 	int cpu, ret = open_span(t, path, err);
 
@@ -95,7 +115,8 @@ int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		if (t->start_ns[cpu] == SP_NO_TS)
 			continue;
-		if (t->start_ns[cpu] > t->first_ns && sp_reader_cpu_lossless(t->reader, cpu)) {
+		if (t->start_ns[cpu] > t->first_ns &&
+		    lost_nothing(t, cpu, flags & SP_TRACE_PRESUME_LOSSLESS)) {
 			t->start_ns[cpu] = t->first_ns;
 			t->from_t0[cpu] = true;
 			t->nr_from_t0++;
@@ -106,6 +127,28 @@ int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
 	if (t->end_ns < t->window_start_ns)
 		t->end_ns = t->window_start_ns;
 	read_topology(t);
+	return 0;
+}
+
+int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err)
+{
+	return sp_trace_open_flags(t, path, 0, err);
+}
+
+/*
+ * After a pass, the CPUs presumed to have lost nothing: their pages were
+ * read, so asking costs nothing.  Return: 0 when each lost nothing indeed.
+ */
+static int check_presumed(struct sp_trace *t, struct sp_error *err)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < t->nr_cpus && t->nr_presumed; cpu++)
+		if (t->from_t0[cpu] && sp_reader_cpu_marker(t->reader, cpu))
+			return sp_error_set(err, SP_TRACE_START_OVER, -1,
+					    "CPU %d lost records its statistics do not count: "
+					    "open the trace again, presuming nothing", cpu);
+	t->nr_presumed = 0;
 	return 0;
 }
 
@@ -172,6 +215,9 @@ int sp_trace_run(struct sp_trace *t, const struct sp_pass *pass,
 		if (ret)
 			return ret;
 	}
+	ret = check_presumed(t, err);
+	if (ret)
+		return ret;
 	if (!t->model.nr_sched_records)
 		return sp_error_set(err, -ENOMSG, -1,
 				    "no scheduler events in %llu records (record with "

@@ -138,6 +138,11 @@ struct sp_cpustream {
 	unsigned int next;		/* offset of the next record header in data */
 	uint64_t ts;			/* timestamp so far */
 	int page_missed;		/* records lost before the page, for its first record */
+
+	/* what the walk since the rewind saw (sp_cpustream_walked_missed()) */
+	bool walk_flagged;		/* a whole page walked had the lost-events flag */
+	bool walk_ended;		/* it reached the end of the data */
+	bool walk_partial;		/* it did not start at the first block (seek()) */
 };
 
 /**

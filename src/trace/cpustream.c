@@ -130,8 +130,12 @@ static int load_page(struct sp_cpustream *s, struct sp_error *err)
 		return damaged(s, "its data is larger than the page", err);
 	s->next = 0;
 	s->page_missed = 0;
-	if (flags & SP_DAT_MISSED_EVENTS)
+	if (flags & SP_DAT_MISSED_EVENTS) {
 		s->page_missed = flags & SP_DAT_MISSED_STORED ? (int)get_long(s, s->data + s->commit) : -1;
+		/* the pages block_missed() looks at: whole ones */
+		if (s->page_off <= s->cur.len)
+			s->walk_flagged = true;
+	}
 	s->quick_end = s->le_host ? s->commit : 0;
 	return 0;
 }
@@ -257,8 +261,10 @@ static __attribute__((noinline)) int next_slow(struct sp_cpustream *s, struct sp
 			ret = load_page(s, err);
 		} else {
 			ret = next_block(s, err);
-			if (ret <= 0)
+			if (ret <= 0) {
+				s->walk_ended = !ret;
 				return ret;
+			}
 			ret = 0;
 		}
 		if (ret)
@@ -276,6 +282,7 @@ int sp_cpustream_next(struct sp_cpustream *s, struct sp_raw_record *rec, struct 
 /* Before the first record; the helper is not asked for the next block yet. */
 static void rewind_quietly(struct sp_cpustream *s)
 {
+	s->walk_flagged = s->walk_ended = s->walk_partial = false;
 	/* already there: keep the block read ahead */
 	if (s->first_block && !s->page && !s->page_off)
 		return;
@@ -366,6 +373,7 @@ static void seek(struct sp_cpustream *s, uint64_t off, uint64_t left)
 	s->quick_end = 0;
 	s->cur.len = s->page_off = 0;
 	s->first_block = s->at_start = false;
+	s->walk_partial = true;
 	s->pos.have_next_hdr = false;
 	s->pos.next_off = off;
 	s->pos.left = left;
@@ -423,6 +431,13 @@ static int second_half(const struct sp_cpustream *s, struct scan_half *h)
 		return -1;
 	seek(h->s, s->cpu.mid_chunk, s->cpu.nr_chunks - s->cpu.nr_chunks / 2);
 	return 0;
+}
+
+int sp_cpustream_walked_missed(const struct sp_cpustream *s)
+{
+	if (s->walk_flagged)
+		return 1;
+	return s->walk_ended && !s->walk_partial ? 0 : -1;
 }
 
 int sp_cpustream_scan_missed(struct sp_cpustream *s, struct sp_error *err)

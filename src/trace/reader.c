@@ -178,7 +178,8 @@ static int open_cpustreams(struct sp_reader *r, const char *path, struct sp_erro
 
 /*
  * The statistics; lost-events markers are looked for when first asked
- * (sp_reader_cpu_marker()), as that reads all the CPU's data.
+ * (sp_reader_cpu_marker()), as that reads all the CPU's data, or learnt
+ * from a pass that read it (learn_markers()).
  */
 static void read_cpu_stats(struct sp_reader *r)
 {
@@ -481,6 +482,12 @@ int sp_reader_cpu_marker(struct sp_reader *r, int cpu)
 	return r->marker[cpu] < 0 ? -ENODATA : r->marker[cpu];
 }
 
+bool sp_reader_cpu_marker_costly(const struct sp_reader *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->nr_cpus && r->marker[cpu] == SP_MARKER_NOT_LOOKED &&
+	       !r->use_libtracecmd && r->streams[cpu].cs && r->layout.compressed;
+}
+
 bool sp_reader_cpu_lossless(struct sp_reader *r, int cpu)
 {
 	return cpu >= 0 && cpu < r->nr_cpus && sp_cpu_stats_lossless(&r->stats[cpu]) &&
@@ -606,9 +613,28 @@ int sp_reader_value_kind(const struct sp_reader *r, int request, int field)
 	return sp_decoder_extra_kind(r->dec, request, field);
 }
 
+/* The markers a pass answered by walking a CPU's pages from the first to the end. */
+static void learn_markers(struct sp_reader *r)
+{
+	int cpu, walked;
+
+	if (r->use_libtracecmd)
+		return;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (r->marker[cpu] != SP_MARKER_NOT_LOOKED || !r->streams[cpu].cs)
+			continue;
+		walked = sp_cpustream_walked_missed(r->streams[cpu].cs);
+		if (walked >= 0)
+			r->marker[cpu] = walked;
+	}
+}
+
 int sp_reader_read(struct sp_reader *r, sp_event_fn fn, void *data, struct sp_error *err)
 {
-	return sp_merge_pass(r, fn, data, err);
+	int ret = sp_merge_pass(r, fn, data, err);
+
+	learn_markers(r);
+	return ret;
 }
 
 void sp_reader_set_batch_min(struct sp_reader *r, int nr_cpus)

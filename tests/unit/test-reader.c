@@ -582,6 +582,60 @@ static void test_scan_missed_halves(void **state)
 	unlink(path);
 }
 
+static int read_nothing(const struct sp_event *ev, void *data)
+{
+	(void)ev;
+	(void)data;
+	return 0;
+}
+
+static int stop_at_first(const struct sp_event *ev, void *data)
+{
+	(void)ev;
+	(void)data;
+	return 1;
+}
+
+/*
+ * A pass over compressed data answers sp_reader_cpu_marker() as the scan
+ * would, without it: a flag early, past the middle, near the end or
+ * nowhere on CPU 0, none on CPU 1.  A pass stopped at its first record
+ * walked neither CPU to the end and answers nothing.
+ */
+static void test_markers_from_pass(void **state)
+{
+	const char *path = "build/tests/markers-pass.dat";
+	const size_t n = 200000, at[] = { SIZE_MAX, 2000, n / 2 + n / 8, n - 100 };
+	struct sp_error err;
+	struct sp_reader *r;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		write_zstd(path, n, at[k]);
+		r = sp_reader_open(path, &err);
+		assert_non_null(r);
+		assert_true(sp_reader_cpu_marker_costly(r, 0));
+		assert_int_equal(sp_reader_read(r, stop_at_first, NULL, &err), 1);
+		assert_true(sp_reader_cpu_marker_costly(r, 0));
+		assert_true(sp_reader_cpu_marker_costly(r, 1));
+		assert_int_equal(sp_reader_read(r, read_nothing, NULL, &err), 0);
+		assert_false(sp_reader_cpu_marker_costly(r, 0));
+		assert_false(sp_reader_cpu_marker_costly(r, 1));
+		assert_int_equal(sp_reader_cpu_marker(r, 0), at[k] != SIZE_MAX);
+		assert_int_equal(sp_reader_cpu_marker(r, 1), 0);
+		sp_reader_close(r);
+		assert_int_equal(scan_cpu(path, 0, 1u << 20), at[k] != SIZE_MAX);
+		assert_int_equal(scan_cpu(path, 1, 1u << 20), 0);
+	}
+	/* uncompressed data is scanned through a mapping: never costly */
+	r = sp_reader_open("traces/overload-v6.dat", &err);
+	assert_non_null(r);
+	assert_false(sp_reader_cpu_marker_costly(r, 1));
+	sp_reader_close(r);
+	unlink(path);
+}
+
 static void test_merge_order(void **state)
 {
 	struct sp_error err;
@@ -1531,6 +1585,7 @@ int main(void)
 		cmocka_unit_test(test_damaged_chunk),
 		cmocka_unit_test(test_scan_missed),
 		cmocka_unit_test(test_scan_missed_halves),
+		cmocka_unit_test(test_markers_from_pass),
 		cmocka_unit_test(test_batches_edges),
 		cmocka_unit_test(test_extra_events),
 		cmocka_unit_test(test_extra_shared),

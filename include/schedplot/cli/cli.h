@@ -22,6 +22,12 @@ enum sp_exit {
 	SP_EXIT_OK = 0,
 	SP_EXIT_FAILURE = 1,	/* bad trace, no sched events, write error */
 	SP_EXIT_USAGE = 2,	/* bad command line */
+	/*
+	 * never the process's: sp_cli_run() of a trace opened presuming
+	 * (SP_TRACE_PRESUME_LOSSLESS) found the presumption wrong, and the
+	 * command starts over (sp_view_main())
+	 */
+	SP_EXIT_START_OVER = 3,
 };
 
 /* Options every subcommand takes. */
@@ -122,13 +128,14 @@ void sp_cli_note(const char *file, const char *fmt, ...) __attribute__((format(p
 	} while (0)
 
 /**
- * sp_cli_open - open @path and read its span only (sp_trace_open())
+ * sp_cli_open - open @path and read its span only (sp_trace_open_flags())
  * @t: the trace
  * @path: the file
+ * @flags: as sp_trace_open_flags()'s
  *
  * Prints the error on failure.  Return: SP_EXIT_OK or SP_EXIT_FAILURE.
  */
-int sp_cli_open(struct sp_trace *t, const char *path);
+int sp_cli_open(struct sp_trace *t, const char *path, unsigned int flags);
 
 /**
  * sp_cli_check - whether sp_cli_open() of @path would succeed (sp_trace_check())
@@ -147,10 +154,19 @@ int sp_cli_check(const char *path);
  *
  * Prints the error and the warnings about repairs and lost events, these
  * on the first pass over @t only (another finds the same).
- * Return: SP_EXIT_OK or SP_EXIT_FAILURE.
+ * Return: SP_EXIT_OK or SP_EXIT_FAILURE; SP_EXIT_START_OVER, printing
+ * nothing, when @t was opened presuming and the pass showed otherwise.
  */
 int sp_cli_run(struct sp_trace *t, const struct sp_pass *pass,
 	       const struct sp_model_filter *filter);
+
+/**
+ * sp_cli_hush_until_pass - print no warning, note or notice until sp_cli_run()
+ *
+ * For a command started over (SP_EXIT_START_OVER): what it says before the
+ * pass, it said the first time.  Errors are printed all the same.
+ */
+void sp_cli_hush_until_pass(void);
 
 /**
  * sp_cli_format_duration - "1.23 s", "45.6 ms", "789 µs", "12 ns"

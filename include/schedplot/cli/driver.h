@@ -35,6 +35,12 @@
  *	commit		the image, then desc->extra's outputs; on any failure
  *			nothing is left behind
  *
+ * A view that sets desc->may_start_over and reads one trace opens it
+ * presuming (SP_TRACE_PRESUME_LOSSLESS) unless the first try would leave
+ * a trace (--csv lines on standard output, an SVG's numbering); when the pass shows the presumption wrong, all
+ * is released as on a failure and the command runs again from parse,
+ * without presuming, quiet until its pass (sp_cli_hush_until_pass()).
+ *
  * The hooks print their own errors (through sp_cli_*()) and return
  * SP_EXIT_OK or an exit code; the driver stops at the first that fails
  * and calls desc->release() whatever happened.  Adding a view means
@@ -80,6 +86,7 @@ struct sp_view_run {
 					 * trace once more, from desc->prepare() on */
 
 	/* private */
+	bool presume;			/* desc->may_start_over, on the first try */
 	bool trace_open;
 	char path_buf[4096];
 };
@@ -125,6 +132,12 @@ struct sp_view_desc {
 					 * trace: the view reads it whole and checks its
 					 * targets itself (compare) */
 	size_t data_size;		/* of run->data */
+	/*
+	 * nothing reaches the user before finish (but messages): one trace
+	 * may be opened presuming (SP_TRACE_PRESUME_LOSSLESS) and the command
+	 * started over, from parse, if the pass shows the presumption wrong
+	 */
+	bool may_start_over;
 
 	/* after parsing: check the options together; SP_EXIT_OK or a code; may be NULL */
 	int (*parsed)(struct sp_view_run *run);

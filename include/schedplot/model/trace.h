@@ -2,6 +2,7 @@
 #ifndef SP_TRACE_H
 #define SP_TRACE_H
 
+#include <errno.h>
 #include <stdint.h>
 
 #include "schedplot/base/error.h"
@@ -33,6 +34,8 @@ struct sp_trace {
 	 */
 	bool *from_t0;
 	int nr_from_t0;
+	int nr_presumed;		/* of them, taken as lossless before their pages
+					   were read (SP_TRACE_PRESUME_LOSSLESS) */
 	uint64_t first_ns;		/* t0: the first record over all CPUs */
 	uint64_t window_start_ns;	/* max over CPUs with records of start_ns */
 	uint64_t end_ns;		/* last record over all CPUs */
@@ -62,6 +65,32 @@ struct sp_trace {
  */
 int sp_trace_open(struct sp_trace *t, const char *path, struct sp_error *err);
 
+/*
+ * sp_trace_open_flags()' flag: a CPU whose first record comes after t0,
+ * whose statistics show no loss and whose data is compressed is taken as
+ * lossless before its pages are read, as decompressing them only to see
+ * their flags would cost nearly a second pass.  The pass reads them
+ * anyway: when one is flagged after all (a file whose statistics and
+ * pages disagree), sp_trace_run() fails with SP_TRACE_START_OVER, and the
+ * caller opens the file again without the flag and starts over.  Only for
+ * a caller that has shown nothing of the pass when it ends.
+ */
+#define SP_TRACE_PRESUME_LOSSLESS	(1u << 0)
+/* sp_trace_run()'s code when a presumption above was wrong */
+#define SP_TRACE_START_OVER		(-ESTALE)
+
+/**
+ * sp_trace_open_flags - sp_trace_open(), told how
+ * @t: the trace
+ * @path: the .dat file
+ * @flags: 0 or SP_TRACE_PRESUME_LOSSLESS
+ * @err: filled in on failure
+ *
+ * Return: as sp_trace_open().
+ */
+int sp_trace_open_flags(struct sp_trace *t, const char *path, unsigned int flags,
+			struct sp_error *err);
+
 /**
  * sp_trace_check - whether sp_trace_open() of a file would succeed
  * @path: the .dat file
@@ -87,7 +116,8 @@ int sp_trace_check(const char *path, struct sp_error *err);
  * doc/design.md makes sched_waking the wakeup; that is only known after a
  * pass, so the pass is made again, after sp_pass_reset() tells every
  * consumer to start over.  Return: 0, or a negative code with @err set
- * (-ENOMSG: no sched records).
+ * (-ENOMSG: no sched records; SP_TRACE_START_OVER: see
+ * SP_TRACE_PRESUME_LOSSLESS).
  */
 int sp_trace_run(struct sp_trace *t, const struct sp_pass *pass,
 		 const struct sp_model_filter *filter, struct sp_error *err);

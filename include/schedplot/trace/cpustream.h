@@ -171,6 +171,20 @@ int sp_cpustream_span(struct sp_cpustream *s, uint64_t *first_ns, uint64_t *last
 int sp_cpustream_scan_missed(struct sp_cpustream *s, struct sp_error *err);
 
 /**
+ * sp_cpustream_walked_missed - sp_cpustream_scan_missed()'s answer, from the walk
+ * @s: the stream
+ *
+ * What sp_cpustream_next() saw of the pages' missed-events flags since the
+ * stream was last rewound, at no cost of its own: a pass over the records
+ * reads every page header anyway.
+ *
+ * Return: 1 when a page walked is flagged, 0 when none is and the walk went
+ * from the first block to the end of the data, -1 when it did not (then
+ * only sp_cpustream_scan_missed() can tell).
+ */
+int sp_cpustream_walked_missed(const struct sp_cpustream *s);
+
+/**
  * sp_cpustream_spans - sp_cpustream_span() of many streams, in two threads
  * @streams: the streams (NULL entries are skipped: -ENODATA); they share
  *	     one scratch and no other thread reads them meanwhile

@@ -181,7 +181,9 @@ int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats 
  * first record.  The first call for a CPU reads the header of every page
  * of its data (uncompressed data once, compressed data decompressed once,
  * records not decoded; see sp_cpustream_scan_missed()), so the answer is
- * known before a pass; later calls cost nothing.  Not from the callback of
+ * known before a pass; later calls cost nothing.  A pass of
+ * sp_reader_read() that reads all of a CPU's records answers it too, at no
+ * cost: a call after it reads nothing.  Not from the callback of
  * sp_reader_read().
  *
  * Return: 1 when it does, 0 when it does not (or the CPU has no data),
@@ -189,6 +191,17 @@ int sp_reader_cpu_stats(const struct sp_reader *r, int cpu, struct sp_cpu_stats 
  * that cannot be read: the pass then says what is wrong).
  */
 int sp_reader_cpu_marker(struct sp_reader *r, int cpu);
+
+/**
+ * sp_reader_cpu_marker_costly - whether sp_reader_cpu_marker() would decompress
+ * @r: the reader
+ * @cpu: the CPU
+ *
+ * Return: true while the answer is unknown and the CPU's data compressed:
+ * asking then costs about as much as decompressing it in a pass, which
+ * answers it for free.
+ */
+bool sp_reader_cpu_marker_costly(const struct sp_reader *r, int cpu);
 
 /**
  * sp_reader_cpu_lossless - whether a CPU lost no records, as doc/design.md says
