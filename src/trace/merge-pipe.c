@@ -16,10 +16,13 @@
  * records lost before it, the values of an event asked for by name, the
  * names sent) follows it, its "tail"; a tail longer than a chunk goes on
  * the heap.  Lost counts and progress are told in the caller's thread, in
- * order, so that a pass stopped early counts what it handed over.
+ * order, so that a pass stopped early counts what it handed over.  The
+ * usual record, with no tail, is put and taken by a short way of its own
+ * (put_event(), take_slot()), its numbers copied where the event has them.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,20 +40,28 @@
 #define NAME_ENTRIES	1024	/* the tables of names sent: a power of two */
 #define PREFETCH_SLOTS	16	/* the receiver asks for lines this far ahead */
 
-/* A record on its way: struct sp_event without its pointers. */
+/*
+ * A record on its way: struct sp_event without its pointers, its numbers
+ * where the event has them, so that they are copied in one go.
+ */
 struct slot {
 	uint64_t ts_ns;
+	uint16_t cpu;
+	uint8_t type;		/* ev->type, and ev->ctx shifted by TYPE_BITS */
+	uint8_t flags;		/* F_* */
 	int32_t common_pid;
 	int32_t pid;		/* EXTRA (which has none): the request */
 	int32_t other_pid;
 	int32_t target_cpu;	/* SWITCH (which has none): the place of prev_state */
 	int32_t orig_cpu;
-	uint16_t cpu;
-	uint8_t type;		/* ev->type, and ev->ctx shifted by TYPE_BITS */
-	uint8_t flags;		/* F_* */
 };
 
 _Static_assert(sizeof(struct slot) == 32, "a record's slot is half a cache line");
+#define SAME_PLACE(f)	(offsetof(struct slot, f) == offsetof(struct sp_event, f))
+_Static_assert(SAME_PLACE(ts_ns) && offsetof(struct sp_event, cpu) == 8 && SAME_PLACE(common_pid) &&
+	       SAME_PLACE(pid) && SAME_PLACE(other_pid) && SAME_PLACE(target_cpu) &&
+	       SAME_PLACE(orig_cpu) && sizeof(struct sp_event) >= sizeof(struct slot),
+	       "a slot's numbers lie where the event's do");
 
 /* The bits of slot.type that hold ev->type; ev->ctx above them */
 #define TYPE_BITS	4
@@ -67,6 +78,9 @@ enum {
 	F_TAIL_APART = 1 << 6,	/* the next slot points to the tail, on the heap */
 	F_MISSED = 1 << 7,	/* records lost before it: their count leads the tail */
 };
+
+/* The flags of a slot that has a tail */
+#define F_TAIL		(F_COMM_SENT | F_OTHER_SENT | F_TAIL_APART | F_MISSED)
 
 /* Name @i's flags (0: comm, 1: other_comm) */
 #define F_NAME(i)	(F_COMM << 2 * (i))
@@ -103,6 +117,8 @@ struct request {
 struct pipe {
 	/* set before the thread starts, then only read */
 	struct sp_reader *r;
+	const struct sp_reader_stream *streams;	/* r's */
+	const struct sp_decoder *dec;		/* r's */
 	sp_merge_fn merge;
 	sp_lost_fn note_lost;
 	struct chunk *chunk;
@@ -300,19 +316,18 @@ static bool put_chunk(struct pipe *p, bool last)
 }
 
 /*
- * The merge's callback in the sending thread: one record into the chunk.
- * Return: 0, -ENOMEM, or 1 when the receiving thread stopped.
+ * One record into the chunk, whatever it carries: put_event()'s way for
+ * the records with a tail, or the chunk full.  Return: as put_event().
  */
-static int put_event(const struct sp_event *ev, void *data)
+static __attribute__((noinline)) int put_record(struct pipe *p, const struct sp_event *ev)
 {
-	struct pipe *p = data;
 	struct chunk *c = p->fill;
 	const struct request *q = ev->type == SP_EV_EXTRA ? &p->req[ev->extra] : NULL;
 	struct name *e[2] = { NULL, NULL };
 	size_t n[2] = { 0, 0 }, tail = 0, need;
 	char *out, *text[2] = { NULL, NULL }, *apart = NULL;
 	uint8_t flags = (ev->prev_runnable ? F_RUNNABLE : 0) | (ev->comm16 ? F_COMM16 : 0);
-	int64_t missed = p->r->streams[ev->cpu].cur.missed;	/* the record's, still */
+	int64_t missed = p->streams[ev->cpu].cur.missed;	/* the record's, still */
 	const char *name[2] = { ev->comm, ev->other_comm };
 	int32_t pid[2] = { ev->pid, ev->other_pid };
 	struct slot *s;
@@ -354,7 +369,7 @@ static int put_event(const struct sp_event *ev, void *data)
 	s->pid = q ? ev->extra : ev->pid;
 	s->other_pid = ev->other_pid;
 	s->target_cpu = ev->type == SP_EV_SWITCH ?
-			sp_decoder_state_index(p->r->dec, ev->prev_state) : ev->target_cpu;
+			sp_decoder_state_index(p->dec, ev->prev_state) : ev->target_cpu;
 	s->orig_cpu = ev->orig_cpu;
 	s->cpu = (uint16_t)ev->cpu;
 	s->type = (uint8_t)(ev->type | ev->ctx << TYPE_BITS);
@@ -377,6 +392,39 @@ static int put_event(const struct sp_event *ev, void *data)
 	for (i = 0; i < 2; i++)
 		if (text[i])
 			name_keep(e[i], pid[i], ev->cpu, text[i], n[i]);
+	return 0;
+}
+
+/*
+ * The merge's callback in the sending thread: one record into the chunk.
+ * The usual record, its names the last ones sent, nothing lost before it,
+ * takes a slot and nothing else.  Return: 0, -ENOMEM, or 1 when the
+ * receiving thread stopped.
+ */
+static int put_event(const struct sp_event *ev, void *data)
+{
+	struct pipe *p = data;
+	struct chunk *c = p->fill;
+	struct slot *s;
+	bool same = true;
+
+	if (ev->comm)
+		same = name_same(name_entry(p->sent, ev->pid, ev->cpu), ev->pid, ev->cpu, ev->comm,
+				 ev->comm16);
+	if (ev->other_comm)
+		same &= name_same(name_entry(p->sent, ev->other_pid, ev->cpu), ev->other_pid,
+				  ev->cpu, ev->other_comm, ev->comm16);
+	if (__builtin_expect(!same || p->streams[ev->cpu].cur.missed || ev->type == SP_EV_EXTRA ||
+			     c->n == PIPE_SLOTS, 0))
+		return put_record(p, ev);
+	s = &c->slot[c->n++];
+	memcpy(s, ev, sizeof(*s));
+	s->cpu = (uint16_t)ev->cpu;
+	s->type = (uint8_t)(ev->type | ev->ctx << TYPE_BITS);
+	s->flags = (ev->prev_runnable ? F_RUNNABLE : 0) | (ev->comm16 ? F_COMM16 : 0) |
+		   (ev->comm ? F_COMM : 0) | (ev->other_comm ? F_OTHER : 0);
+	if (ev->type == SP_EV_SWITCH)
+		s->target_cpu = sp_decoder_state_index(p->dec, ev->prev_state);
 	return 0;
 }
 
@@ -454,7 +502,7 @@ static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_eve
 			p->note_lost(p->r, ev->cpu, (int)missed, ev->ts_ns);
 	}
 	if (ev->type == SP_EV_SWITCH) {
-		ev->prev_state = sp_decoder_state_name(p->r->dec, s->target_cpu);
+		ev->prev_state = sp_decoder_state_name(p->dec, s->target_cpu);
 		ev->target_cpu = -1;
 	} else if (ev->type == SP_EV_EXTRA) {
 		struct request *q = &p->req[s->pid];
@@ -478,6 +526,29 @@ static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_eve
 }
 
 /*
+ * Unpack the usual record, a slot without a tail and not EXTRA, into @ev,
+ * whose fields that only EXTRA sets are already unset.
+ */
+static inline void take_slot(const struct pipe *p, const struct slot *s, struct sp_event *ev)
+{
+	uint8_t flags = s->flags, type = s->type & ((1u << TYPE_BITS) - 1);
+
+	memcpy(ev, s, sizeof(*s));
+	ev->cpu = s->cpu;
+	ev->type = type;
+	ev->ctx = s->type >> TYPE_BITS;
+	ev->prev_runnable = flags & F_RUNNABLE;
+	ev->comm16 = flags & F_COMM16;
+	ev->comm = flags & F_COMM ? name_entry(p->got, s->pid, s->cpu)->text : NULL;
+	ev->other_comm = flags & F_OTHER ? name_entry(p->got, s->other_pid, s->cpu)->text : NULL;
+	ev->prev_state = NULL;
+	if (type == SP_EV_SWITCH) {
+		ev->prev_state = sp_decoder_state_name(p->dec, s->target_cpu);
+		ev->target_cpu = -1;
+	}
+}
+
+/*
  * Hand the records of @c from slot *@k on to @fn (*@k: past the last one
  * handed).  Return: 0 or what @fn returned.
  */
@@ -485,18 +556,31 @@ static int get_chunk(struct pipe *p, const struct chunk *c, size_t *k, sp_event_
 		     uint64_t *nr, sp_progress_fn progress, void *progress_data)
 {
 	const struct sp_reader *r = p->r;
-	struct sp_event ev;
+	struct sp_event ev = { .extra = 0, .values = NULL, .watched = 0, .watch_values = NULL };
 	struct taken t;
 	int i, ret;
 
+	/* a pass with watches is never piped */
 	while (*k < c->n) {
-		take(p, c, k, &ev, &t, true);
-		ret = fn(&ev, data);
-		for (i = 0; i < 2; i++)
-			if (t.sent[i])
-				name_keep(t.keep[i], i ? ev.other_pid : ev.pid, ev.cpu, t.sent[i],
-					  t.n[i]);
-		free(t.apart);
+		const struct slot *s = &c->slot[*k];
+
+		__builtin_prefetch(s + PREFETCH_SLOTS);
+		if (__builtin_expect(!(s->flags & F_TAIL) &&
+				     (s->type & ((1u << TYPE_BITS) - 1)) != SP_EV_EXTRA, 1)) {
+			take_slot(p, s, &ev);
+			++*k;
+			ret = fn(&ev, data);
+		} else {
+			take(p, c, k, &ev, &t, true);
+			ret = fn(&ev, data);
+			for (i = 0; i < 2; i++)
+				if (t.sent[i])
+					name_keep(t.keep[i], i ? ev.other_pid : ev.pid, ev.cpu,
+						  t.sent[i], t.n[i]);
+			free(t.apart);
+			ev.extra = 0;
+			ev.values = NULL;
+		}
 		if (ret)
 			return ret;
 		if (progress && !(++*nr & 0xffff) && r->last_ns > r->first_ns)
@@ -594,6 +678,8 @@ static struct pipe *pipe_alloc(struct sp_reader *r, sp_merge_fn merge, sp_lost_f
 		return NULL;
 	memset(p, 0, sizeof(*p));
 	p->r = r;
+	p->streams = r->streams;
+	p->dec = r->dec;
 	p->merge = merge;
 	p->note_lost = note_lost;
 	p->chunk = aligned_alloc(64, PIPE_CHUNKS * sizeof(*p->chunk));
