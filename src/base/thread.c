@@ -76,7 +76,6 @@ static inline bool flag_is(const bool *flag, bool value)
 bool sp_handoff_wait(struct sp_handoff *h, const bool *flag, bool value, bool (*help)(void *),
 		     void *help_data)
 {
-	bool go;
 	int i;
 
 	for (i = 0; i < SPINS && !flag_is(flag, value); i++) {
@@ -85,6 +84,13 @@ bool sp_handoff_wait(struct sp_handoff *h, const bool *flag, bool value, bool (*
 		else
 			spin_pause();
 	}
+	return sp_handoff_sleep(h, flag, value);
+}
+
+bool sp_handoff_sleep(struct sp_handoff *h, const bool *flag, bool value)
+{
+	bool go;
+
 	if (flag_is(flag, value))
 		return !__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE);
 	pthread_mutex_lock(&h->lock);

@@ -37,6 +37,7 @@
 
 #define PIPE_SLOTS	512	/* a chunk: 16 KiB */
 #define PIPE_CHUNKS	64	/* 1 MiB: the merging thread stalls now and then on a block */
+#define HALF_CHUNKS	(PIPE_CHUNKS / 2)
 #define NAME_ENTRIES	1024	/* the tables of names sent: a power of two */
 #define PREFETCH_SLOTS	16	/* the receiver asks for lines this far ahead */
 
@@ -143,6 +144,31 @@ struct pipe {
 static bool chunk_wait(struct pipe *p, struct chunk *c, bool full)
 {
 	return sp_handoff_wait(&p->handoff, &c->full, full, NULL, NULL);
+}
+
+/*
+ * Wait until chunk @put, the next to fill, is empty.  When it is not, the
+ * ring is full, the receiving thread being the slower: rather than spin
+ * for each chunk it empties, the sending thread sleeps until it emptied
+ * the rest of @put's half of the ring.  Return: false when the receiving
+ * thread stopped first.
+ */
+static bool room_wait(struct pipe *p, int put)
+{
+	int last = put - put % HALF_CHUNKS + HALF_CHUNKS - 1;
+
+	if (__atomic_load_n(&p->chunk[put].full, __ATOMIC_ACQUIRE))
+		put = last;
+	return sp_handoff_sleep(&p->handoff, &p->chunk[put].full, false);
+}
+
+/* The receiving thread emptied chunk @k: it wakes the sending thread only at a half's end. */
+static void chunk_emptied(struct pipe *p, int k)
+{
+	if (k % HALF_CHUNKS == HALF_CHUNKS - 1)
+		sp_handoff_set(&p->handoff, &p->chunk[k].full, false);
+	else
+		__atomic_store_n(&p->chunk[k].full, false, __ATOMIC_RELEASE);
 }
 
 /* ---- a record's tail: the values asked for, the names sent ---- */
@@ -304,7 +330,7 @@ static bool put_chunk(struct pipe *p, bool last)
 {
 	struct chunk *c = &p->chunk[p->put];
 
-	if (!chunk_wait(p, c, false))
+	if (!room_wait(p, p->put))
 		return false;
 	memcpy(c->slot, p->fill->slot, p->fill->n * sizeof(struct slot));
 	c->n = p->fill->n;
@@ -737,7 +763,7 @@ int sp_merge_pipe(struct sp_reader *r, sp_merge_fn merge, sp_lost_fn note_lost, 
 				*err = p->err;
 			break;
 		}
-		sp_handoff_set(&p->handoff, &c->full, false);
+		chunk_emptied(p, k);
 	}
 	sp_handoff_stop(&p->handoff);
 	pthread_join(thread, NULL);

@@ -79,6 +79,18 @@ bool sp_handoff_wait(struct sp_handoff *h, const bool *flag, bool value, bool (*
 		     void *help_data);
 
 /**
+ * sp_handoff_sleep - sp_handoff_wait() without spinning first
+ * @h: the hand-over
+ * @flag: the flag
+ * @value: the value waited for
+ *
+ * For a wait known to be long: the other thread has much to do first.
+ *
+ * Return: false when the hand-over stopped.
+ */
+bool sp_handoff_sleep(struct sp_handoff *h, const bool *flag, bool value);
+
+/**
  * sp_handoff_stop - end the hand-over: every wait, now and later, returns false
  * @h: the hand-over
  */
