@@ -297,6 +297,17 @@ static inline bool name_same(const struct name *e, int32_t pid, int cpu, const c
 	return strcmp(e->text, name) == 0;
 }
 
+/*
+ * name_same() for the usual name, which ends in its first 16 bytes, read
+ * with @block: false for any other, which put_record() compares.
+ */
+static inline bool name_same16(const struct name *e, int32_t pid, int cpu, const char *name,
+			       bool block)
+{
+	return e->pid == pid && (pid > 0 || e->cpu == cpu) && block && e->ends16 &&
+	       !memcmp(e->text, name, 16);
+}
+
 /* The bytes of @name to send: with @block at least its first 16, as they are. */
 static inline size_t name_bytes(const char *name, bool block)
 {
@@ -435,11 +446,11 @@ static int put_event(const struct sp_event *ev, void *data)
 	bool same = true;
 
 	if (ev->comm)
-		same = name_same(name_entry(p->sent, ev->pid, ev->cpu), ev->pid, ev->cpu, ev->comm,
-				 ev->comm16);
+		same = name_same16(name_entry(p->sent, ev->pid, ev->cpu), ev->pid, ev->cpu,
+				   ev->comm, ev->comm16);
 	if (ev->other_comm)
-		same &= name_same(name_entry(p->sent, ev->other_pid, ev->cpu), ev->other_pid,
-				  ev->cpu, ev->other_comm, ev->comm16);
+		same &= name_same16(name_entry(p->sent, ev->other_pid, ev->cpu), ev->other_pid,
+				    ev->cpu, ev->other_comm, ev->comm16);
 	if (__builtin_expect(!same || p->streams[ev->cpu].cur.missed || ev->type == SP_EV_EXTRA ||
 			     c->n == PIPE_SLOTS, 0))
 		return put_record(p, ev);
