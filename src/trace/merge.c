@@ -145,24 +145,38 @@ static inline void progress(struct sp_reader *r, uint64_t *nr, uint64_t ts)
 }
 
 /*
- * Hand the record @cpu's stream holds to @fn, then read the stream's next.
+ * The stream read straight, without stream_next()'s test of the library
+ * on each record: NULL when it is read through libtracecmd or has no data.
+ */
+static inline struct sp_cpustream *stream_direct(const struct sp_reader *r,
+						 const struct sp_reader_stream *s)
+{
+	return r->use_libtracecmd ? NULL : s->cs;
+}
+
+/*
+ * Hand the record @cpu's stream @s holds to @fn, then read the stream's
+ * next, from @cs when not NULL (stream_direct()).  Inline in the loops that
+ * deliver record after record, so that @s and @cs are looked up once for
+ * a run, not again after each call of @fn.
  * Return: 0 (*@more: whether there was a next), what @fn returned, or an
  * error (@err).
  */
-static inline int deliver_from_stream(struct sp_reader *r, int cpu, sp_event_fn fn, void *data,
-				      uint64_t *nr, struct sp_error *err, bool *more)
+static inline __attribute__((always_inline)) int
+deliver_from_stream(struct sp_reader *r, int cpu, struct sp_reader_stream *s,
+		    struct sp_cpustream *cs, sp_event_fn fn, void *data, uint64_t *nr,
+		    struct sp_error *err, bool *more)
 {
-	struct sp_reader_stream *s = &r->streams[cpu];
 	struct sp_event ev;
 	int ret;
 
-	if (!r->lost_noted_later)
+	if (s->cur.missed && !r->lost_noted_later)
 		note_lost(r, cpu, s->cur.missed, s->cur.ts_ns);
 	sp_decoder_decode(r->dec, &s->cur, cpu, &ev);
 	ret = fn(&ev, data);
 	if (ret)
 		return ret;
-	ret = stream_next(r, cpu, err);
+	ret = cs ? sp_cpustream_next(cs, &s->cur, err) : stream_next(r, cpu, err);
 	if (ret < 0)
 		return ret;
 	*more = ret;
@@ -195,23 +209,15 @@ static inline int deliver_run(struct sp_reader *r, int leaf, uint64_t up_ts, uin
 {
 	int cpu = r->leaf_cpu[leaf];
 	struct sp_reader_stream *s = &r->streams[cpu];
-	struct sp_cpustream *cs = r->use_libtracecmd ? NULL : s->cs;
-	bool note = !r->lost_noted_later;
-	struct sp_event ev;
+	struct sp_cpustream *cs = stream_direct(r, s);
+	bool more;
 	int ret;
 
 	for (;;) {
-		if (s->cur.missed && note)
-			note_lost(r, cpu, s->cur.missed, s->cur.ts_ns);
-		sp_decoder_decode(r->dec, &s->cur, cpu, &ev);
-		ret = fn(&ev, data);
+		ret = deliver_from_stream(r, cpu, s, cs, fn, data, nr, err, &more);
 		if (ret)
 			return ret;
-		ret = cs ? sp_cpustream_next(cs, &s->cur, err) : stream_next(r, cpu, err);
-		if (ret < 0)
-			return ret;
-		progress(r, nr, ev.ts_ns);
-		if (!ret) {
+		if (!more) {
 			key_end(r, leaf);
 			return 0;
 		}
@@ -665,7 +671,10 @@ static int batch_tree(struct sp_reader *r, struct sp_reader_batch *b, struct rou
 			}
 			progress(r, nr, e->ev.ts_ns);
 		} else {
-			ret = deliver_from_stream(r, cpu, fn, data, nr, err, &more);
+			struct sp_reader_stream *s = &r->streams[cpu];
+
+			ret = deliver_from_stream(r, cpu, s, stream_direct(r, s), fn, data, nr,
+						  err, &more);
 			if (ret)
 				return ret;
 			if (!more)
