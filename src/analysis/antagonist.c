@@ -13,6 +13,7 @@
 
 #include "schedplot/analysis/antagonist.h"
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/ring.h"
 #include "schedplot/model/model.h"
 
 /* Runs kept over all CPUs at most, and per CPU at least. */
@@ -87,28 +88,16 @@ static bool dropped_half(const struct sp_antagonists *a, struct sp_antagonist_cp
 	       drop_before(h, sp_model_settled(a->model)) >= h->alloc / 2;
 }
 
-/* Room for @alloc runs in @h's ring.  Return: 0 or -ENOMEM. */
+/*
+ * Room for @alloc runs in @h's ring.  Its runs go to slot 0 on, so that
+ * while none is dropped the next growth is a realloc() that moves none (a
+ * copy cost most of keeping them).  Return: 0 or -ENOMEM.
+ */
 static int grow(struct sp_antagonist_cpu *h, size_t alloc)
 {
-	struct sp_antagonist_run *v;
-
-	if (!h->head) {
-		/* in order already: realloc() moves no run (a copy cost most of keeping them) */
-		v = realloc(h->runs, alloc * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-	} else {
-		/* unrolled, so that it starts at 0 */
-		v = sp_alloc_array(alloc, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		for (size_t i = 0; i < h->nr; i++)
-			v[i] = RUN_AT(h, i);
-		free(h->runs);
-		h->head = 0;
-	}
-	h->runs = v;
-	h->alloc = alloc;
+	if (sp_ring_regrow(&h->runs, &h->alloc, h->head, h->nr, alloc, 0, sizeof(*h->runs)))
+		return -ENOMEM;
+	h->head = 0;
 	return 0;
 }
 

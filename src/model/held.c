@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "schedplot/base/alloc.h"
+#include "schedplot/base/ring.h"
 #include "held.h"
 #include "model-internal.h"
 
@@ -175,21 +176,14 @@ void held_release(struct sp_model *m, uint64_t upto)
 __attribute__((noinline)) int held_room(struct sp_model *m)
 {
 	size_t alloc = m->alloc_held ? m->alloc_held * 2 : 256;
-	struct sp_held *v;
 
 	if (m->nr_held - m->head_held >= SP_MAX_PENDING_CHANGES)
 		held_release(m, m->held[m->head_held & (m->alloc_held - 1)].ts + 1);
 	if (m->nr_held - m->head_held < m->alloc_held)
 		return 0;
-	v = sp_alloc_array(alloc, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (uint64_t i = m->head_held; i < m->nr_held; i++)
-		v[i & (alloc - 1)] = m->held[i & (m->alloc_held - 1)];
-	free(m->held);
-	m->held = v;
-	m->alloc_held = alloc;
-	return 0;
+	return sp_ring_regrow(&m->held, &m->alloc_held, m->head_held & (m->alloc_held - 1),
+			      m->nr_held - m->head_held, alloc, m->head_held & (alloc - 1),
+			      sizeof(*m->held));
 }
 
 
