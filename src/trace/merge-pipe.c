@@ -6,8 +6,8 @@
  * so a pass runs on two CPUs.
  *
  * Records cross between the CPUs slowly on a virtual machine, so they
- * cross slim: 32 bytes each, gathered in the sending thread's own buffer
- * of a chunk, which then changes places with the ring's next, emptied.  A record's names, which
+ * cross slim: 32 bytes each, gathered in the sending thread's own chunk
+ * and copied into the ring a chunk at a time.  A record's names, which
  * seldom change for a task, are sent when they differ from the last ones
  * sent for that pid; both threads keep a table of them, changed in the
  * same order, and the receiving thread points the event at its copy.  A
@@ -87,9 +87,8 @@ enum {
 #define F_NAME(i)	(F_COMM << 2 * (i))
 #define F_NAME_SENT(i)	(F_COMM_SENT << 2 * (i))
 
-/* A place in the ring, and the buffer of PIPE_SLOTS slots it holds */
 struct chunk {
-	struct slot *slot;
+	struct slot slot[PIPE_SLOTS];
 	size_t n;		/* slots filled */
 	bool last;		/* the merge ended after it: with ret, err */
 	bool full __attribute__((aligned(64)));	/* the receiving thread's (atomic) */
@@ -124,7 +123,6 @@ struct pipe {
 	sp_merge_fn merge;
 	sp_lost_fn note_lost;
 	struct chunk *chunk;
-	struct slot *slots;	/* the buffers: the ring's and the sending thread's */
 	struct request *req;
 	int nr_req;
 	struct name *sent;	/* the sending thread's table */
@@ -335,25 +333,21 @@ static void name_keep(struct name *e, int32_t pid, int cpu, const char *text, si
 /* ---- the sending thread ---- */
 
 /*
- * Hand the records put so far to the ring's next chunk: it takes the
- * sending thread's buffer, and gives it the one it held, which the
- * receiving thread is done with.  Return: false when the receiving thread
- * stopped.
+ * Copy the records put so far into the ring's next chunk, in one go: a
+ * record written there in place cost 12 ns, the line first taken back from
+ * the other CPU.  Return: false when the receiving thread stopped.
  */
 static bool put_chunk(struct pipe *p, bool last)
 {
 	struct chunk *c = &p->chunk[p->put];
-	struct slot *empty;
 
 	if (!room_wait(p, p->put))
 		return false;
-	empty = c->slot;
-	c->slot = p->fill->slot;
+	memcpy(c->slot, p->fill->slot, p->fill->n * sizeof(struct slot));
 	c->n = p->fill->n;
 	c->last = last;
 	sp_handoff_set(&p->handoff, &c->full, true);
 	p->put = (p->put + 1) % PIPE_CHUNKS;
-	p->fill->slot = empty;
 	p->fill->n = 0;
 	return true;
 }
@@ -707,7 +701,6 @@ static void pipe_free(struct pipe *p)
 		return;
 	requests_free(p);
 	free(p->chunk);
-	free(p->slots);
 	free(p->fill);
 	free(p->sent);
 	free(p);
@@ -727,20 +720,17 @@ static struct pipe *pipe_alloc(struct sp_reader *r, sp_merge_fn merge, sp_lost_f
 	p->merge = merge;
 	p->note_lost = note_lost;
 	p->chunk = aligned_alloc(64, PIPE_CHUNKS * sizeof(*p->chunk));
-	p->slots = aligned_alloc(64, (PIPE_CHUNKS + 1) * PIPE_SLOTS * sizeof(*p->slots));
 	p->fill = aligned_alloc(64, sizeof(*p->fill));
 	p->sent = calloc(2 * NAME_ENTRIES, sizeof(*p->sent));
-	if (!p->chunk || !p->slots || !p->fill || !p->sent || requests_alloc(p, r->dec)) {
+	if (!p->chunk || !p->fill || !p->sent || requests_alloc(p, r->dec)) {
 		pipe_free(p);
 		return NULL;
 	}
 	p->got = p->sent + NAME_ENTRIES;
-	p->fill->slot = p->slots + PIPE_CHUNKS * PIPE_SLOTS;
 	p->fill->n = 0;
 	for (k = 0; k < 2 * NAME_ENTRIES; k++)
 		p->sent[k].pid = INT32_MIN;
 	for (k = 0; k < PIPE_CHUNKS; k++) {
-		p->chunk[k].slot = p->slots + k * PIPE_SLOTS;
 		p->chunk[k].n = 0;
 		p->chunk[k].last = false;
 		p->chunk[k].full = false;
