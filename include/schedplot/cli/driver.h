@@ -37,9 +37,10 @@
  *
  * A view that sets desc->may_start_over and reads one trace opens it
  * presuming (SP_TRACE_PRESUME_LOSSLESS) unless the first try would leave
- * a trace (--csv lines on standard output, an SVG's numbering); when the pass shows the presumption wrong, all
- * is released as on a failure and the command runs again from parse,
- * without presuming, quiet until its pass (sp_cli_hush_until_pass()).
+ * a trace (--csv lines on standard output, an SVG's numbering); when the
+ * pass shows the presumption wrong, all is released as on a failure and
+ * the command runs again from parse, without presuming, quiet until its
+ * pass (sp_cli_hush_until_pass()).
  *
  * The hooks print their own errors (through sp_cli_*()) and return
  * SP_EXIT_OK or an exit code; the driver stops at the first that fails
