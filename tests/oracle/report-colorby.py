@@ -32,6 +32,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tracecmd_report  # noqa: E402
+
 RECORD_RE = re.compile(r"^(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+([^\s:]+):\s*(.*)$")
 SPANS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report-spans.py")
 
@@ -75,10 +78,10 @@ def records(tc, path, s, e, flt, field, extra):
     if glob:
         flt = ""
     spec = "%s/%s" % (s, e) + (": " + spans.glob_to_regex(flt) if flt else "")
-    out = subprocess.run([tc, "report", "-R", "-t", "-F", spec, path], check=True,
-                         capture_output=True, text=True).stdout
+    out = tracecmd_report.lines(tc, ["-R", "-t", "-F", spec, path],
+                                lambda m: sys.exit("report-colorby.py: " + m))
     recs = []
-    for line in out.splitlines():
+    for line in out:
         m = RECORD_RE.match(line)
         if not m or m.group(6) != e:
             continue

@@ -44,9 +44,12 @@ given.
 
 import argparse
 import math
+import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tracecmd_report  # noqa: E402
 
 RECORD_RE = re.compile(r"^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+([^\s:]+):\s*(.*)$")
 DROP_RE = re.compile(r"EVENTS DROPPED")
@@ -62,10 +65,10 @@ def main():
     a = ap.parse_args()
     cpus = None if a.cpus is None else {int(c) for c in a.cpus.split(",")}
 
-    text = subprocess.run([a.trace_cmd, "report", "-t", a.file], check=True,
-                          capture_output=True, text=True).stdout
+    text = tracecmd_report.lines(a.trace_cmd, ["-t", a.file],
+                                 lambda m: sys.exit("report-noise.py: " + m))
     recs = []
-    for line in text.splitlines():
+    for line in text:
         if DROP_RE.search(line):
             sys.exit("report-noise.py: %s: trace-cmd reports dropped events" % a.file)
         m = RECORD_RE.match(line)

@@ -35,9 +35,16 @@ prints them).
 
 import argparse
 import math
+import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tracecmd_report  # noqa: E402
+
+
+def die(msg):
+    sys.exit("report-spans.py: " + msg)
 
 RECORD_RE = re.compile(r"^(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+([^\s:]+):\s*(.*)$")
 DROP_RE = re.compile(r"^CPU:\s*(\d+) \[(\d+ )?EVENTS DROPPED\]")
@@ -87,10 +94,9 @@ def parse_event(text):
 
 def records(tc, path, sysname, ev, flt):
     spec = "%s/%s" % (sysname, ev) + (": " + glob_to_regex(flt) if flt else "")
-    out = subprocess.run([tc, "report", "-R", "-t", "-F", spec, path], check=True,
-                         capture_output=True, text=True).stdout
+    out = tracecmd_report.lines(tc, ["-R", "-t", "-F", spec, path], die)
     recs = []
-    for line in out.splitlines():
+    for line in out:
         m = RECORD_RE.match(line)
         if not m or m.group(6) != ev:
             continue
@@ -102,10 +108,9 @@ def records(tc, path, sysname, ev, flt):
 
 
 def gaps(tc, path):
-    out = subprocess.run([tc, "report", "-t", path], check=True, capture_output=True,
-                         text=True).stdout
+    out = tracecmd_report.lines(tc, ["-t", path], die)
     pending, found = {}, []
-    for line in out.splitlines():
+    for line in out:
         d = DROP_RE.match(line)
         if d:
             pending[int(d.group(1))] = True

@@ -45,9 +45,13 @@ import argparse
 import fnmatch
 import heapq
 import json
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tracecmd_report  # noqa: E402
 
 SCHED_EVENTS = {
     "sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking",
@@ -119,23 +123,7 @@ def read_report(args):
     if args.text:
         with open(args.file, encoding="utf-8", errors="replace") as f:
             return f.read().splitlines()
-    cmd = [args.trace_cmd, "report", "-N", "-t", "-l", "-i", args.file]
-    # once more when it fails: a run of the suite saw one failure that
-    # no repetition reproduced; a failure that lasts is still reported
-    for attempt in range(2):
-        try:
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        except OSError as e:
-            die("cannot run %s: %s" % (args.trace_cmd, e))
-        if p.returncode == 0:
-            break
-        print("%s: trace-cmd report failed (exit %d)%s" %
-              (args.file, p.returncode, ", trying again" if not attempt else ""),
-              file=sys.stderr)
-    if p.returncode != 0:
-        err = p.stderr.decode("utf-8", "replace").strip().replace("\n", "; ")
-        die("%s: trace-cmd report failed (exit %d): %s" % (args.file, p.returncode, err))
-    return p.stdout.decode("utf-8", "replace").splitlines()
+    return tracecmd_report.lines(args.trace_cmd, ["-N", "-t", "-l", "-i", args.file], die)
 
 
 def read_stat(args):

@@ -26,9 +26,12 @@ itself).  Diagnostics go to stderr.
 
 import argparse
 import heapq
+import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tracecmd_report  # noqa: E402
 
 # "<comm>-<pid> <cpu><flags> <sec>.<nsec>: <event>: <fields>"; the flags
 # begin with 'd', 'X' or '.', and the comm may hold spaces, dashes and
@@ -47,15 +50,7 @@ def read_report(args):
     if args.text:
         with open(args.file, encoding="utf-8", errors="replace") as f:
             return f.read().splitlines()
-    cmd = [args.trace_cmd, "report", "-N", "-t", "-l", "-i", args.file]
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    except OSError as e:
-        die("cannot run %s: %s" % (args.trace_cmd, e))
-    if p.returncode != 0:
-        err = p.stderr.decode("utf-8", "replace").strip().replace("\n", "; ")
-        die("%s: trace-cmd report failed (exit %d): %s" % (args.file, p.returncode, err))
-    return p.stdout.decode("utf-8", "replace").splitlines()
+    return tracecmd_report.lines(args.trace_cmd, ["-N", "-t", "-l", "-i", args.file], die)
 
 
 def main():

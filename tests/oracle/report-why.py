@@ -77,6 +77,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tracecmd_report  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("report_stats", os.path.join(HERE, "report-stats.py"))
 rs = importlib.util.module_from_spec(spec)
@@ -113,13 +116,10 @@ NOT_PLACE_PREFIXES = ("trace_event_raw_event_", "__traceiter_", "perf_trace_", "
 
 def stacks(args):
     """pid -> sorted [(ts, cpu, place)] of the kernel_stack records."""
-    p = subprocess.run([args.trace_cmd, "report", "-t", "-i", args.file],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    if p.returncode:
-        rs.die("%s: trace-cmd report failed" % args.file)
+    text = tracecmd_report.lines(args.trace_cmd, ["-t", "-i", args.file], rs.die)
     out = {}
     cur = None
-    for line in p.stdout.decode("utf-8", "replace").splitlines():
+    for line in text:
         m = STACK_RE.match(line)
         if m:
             cur = [int(m.group(1)), int(m.group(2)),
