@@ -18,7 +18,9 @@
  * the heap.  Lost counts and progress are told in the caller's thread, in
  * order, so that a pass stopped early counts what it handed over.  The
  * usual record, with no tail, is put and taken by a short way of its own
- * (put_event(), take_slot()), its numbers copied where the event has them.
+ * (put_event(), take_slot()); every record's slot is written and read by
+ * the same two functions (slot_put(), slot_take()), its numbers copied
+ * where the event has them.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -333,6 +335,21 @@ static void name_keep(struct name *e, int32_t pid, int cpu, const char *text, si
 /* ---- the sending thread ---- */
 
 /*
+ * A record's slot, but for a tail: its numbers copied where the event has
+ * them, its type, context and @flags, a switch's prev_state as its place.
+ */
+static inline void slot_put(const struct pipe *p, struct slot *s, const struct sp_event *ev,
+			    uint8_t flags)
+{
+	memcpy(s, ev, sizeof(*s));
+	s->cpu = (uint16_t)ev->cpu;
+	s->type = (uint8_t)(ev->type | ev->ctx << TYPE_BITS);
+	s->flags = flags;
+	if (ev->type == SP_EV_SWITCH)
+		s->target_cpu = sp_decoder_state_index(p->dec, ev->prev_state);
+}
+
+/*
  * Copy the records put so far into the ring's next chunk, in one go: a
  * record written there in place cost 12 ns, the line first taken back from
  * the other CPU.  Return: false when the receiving thread stopped.
@@ -401,16 +418,9 @@ static __attribute__((noinline)) int put_record(struct pipe *p, const struct sp_
 		return 1;	/* the receiving thread's return counts */
 	}
 	s = &c->slot[c->n];
-	s->ts_ns = ev->ts_ns;
-	s->common_pid = ev->common_pid;
-	s->pid = q ? ev->extra : ev->pid;
-	s->other_pid = ev->other_pid;
-	s->target_cpu = ev->type == SP_EV_SWITCH ?
-			sp_decoder_state_index(p->dec, ev->prev_state) : ev->target_cpu;
-	s->orig_cpu = ev->orig_cpu;
-	s->cpu = (uint16_t)ev->cpu;
-	s->type = (uint8_t)(ev->type | ev->ctx << TYPE_BITS);
-	s->flags = flags;
+	slot_put(p, s, ev, flags);
+	if (q)
+		s->pid = ev->extra;
 	if (apart)
 		memcpy(&c->slot[c->n + 1], &apart, sizeof(apart));
 	out = apart ? apart : (char *)&c->slot[c->n + 1];
@@ -442,7 +452,6 @@ static int put_event(const struct sp_event *ev, void *data)
 {
 	struct pipe *p = data;
 	struct chunk *c = p->fill;
-	struct slot *s;
 	bool same = true;
 
 	if (ev->comm)
@@ -454,14 +463,9 @@ static int put_event(const struct sp_event *ev, void *data)
 	if (__builtin_expect(!same || p->streams[ev->cpu].cur.missed || ev->type == SP_EV_EXTRA ||
 			     c->n == PIPE_SLOTS, 0))
 		return put_record(p, ev);
-	s = &c->slot[c->n++];
-	memcpy(s, ev, sizeof(*s));
-	s->cpu = (uint16_t)ev->cpu;
-	s->type = (uint8_t)(ev->type | ev->ctx << TYPE_BITS);
-	s->flags = (ev->prev_runnable ? F_RUNNABLE : 0) | (ev->comm16 ? F_COMM16 : 0) |
-		   (ev->comm ? F_COMM : 0) | (ev->other_comm ? F_OTHER : 0);
-	if (ev->type == SP_EV_SWITCH)
-		s->target_cpu = sp_decoder_state_index(p->dec, ev->prev_state);
+	slot_put(p, &c->slot[c->n++], ev,
+		 (ev->prev_runnable ? F_RUNNABLE : 0) | (ev->comm16 ? F_COMM16 : 0) |
+		 (ev->comm ? F_COMM : 0) | (ev->other_comm ? F_OTHER : 0));
 	return 0;
 }
 
@@ -486,6 +490,32 @@ static const char *name_get(const char **in, bool block, size_t *n)
 	return text;
 }
 
+/*
+ * A record's numbers from its slot into @ev, where the event has them, and
+ * what its type and flags say: all of @ev but its names and what only
+ * EXTRA records set.  The slot is read before @ev is written, which may
+ * alias it as far as the compiler knows.  Return: the slot's flags.
+ */
+static inline uint8_t slot_take(const struct pipe *p, const struct slot *s, struct sp_event *ev)
+{
+	uint8_t flags = s->flags, type = s->type & ((1u << TYPE_BITS) - 1), ctx = s->type >> TYPE_BITS;
+	uint16_t cpu = s->cpu;
+	int32_t state = s->target_cpu;
+
+	memcpy(ev, s, sizeof(*s));
+	ev->cpu = cpu;
+	ev->type = type;
+	ev->ctx = ctx;
+	ev->prev_runnable = flags & F_RUNNABLE;
+	ev->comm16 = flags & F_COMM16;
+	ev->prev_state = NULL;
+	if (type == SP_EV_SWITCH) {
+		ev->prev_state = sp_decoder_state_name(p->dec, state);
+		ev->target_cpu = -1;
+	}
+	return flags;
+}
+
 /* What is left to do for a record once its callback returned. */
 struct taken {
 	struct name *keep[2];	/* the entries of names sent, kept after the callback: */
@@ -507,22 +537,11 @@ static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_eve
 
 	memset(t, 0, sizeof(*t));
 	__builtin_prefetch(s + PREFETCH_SLOTS);
-	ev->ts_ns = s->ts_ns;
-	ev->cpu = s->cpu;
-	ev->common_pid = s->common_pid;
-	ev->pid = s->pid;
-	ev->other_pid = s->other_pid;
-	ev->target_cpu = s->target_cpu;
-	ev->orig_cpu = s->orig_cpu;
-	ev->type = s->type & ((1u << TYPE_BITS) - 1);
-	ev->ctx = s->type >> TYPE_BITS;
-	ev->prev_runnable = s->flags & F_RUNNABLE;
-	ev->comm16 = s->flags & F_COMM16;
+	slot_take(p, s, ev);
 	ev->extra = 0;
 	ev->values = NULL;
 	ev->watched = 0;	/* a pass with watches is never piped */
 	ev->watch_values = NULL;
-	ev->prev_state = NULL;
 	if (s->flags & F_TAIL_APART) {
 		memcpy(&t->apart, &c->slot[*k + 1], sizeof(t->apart));
 		in = t->apart;
@@ -538,10 +557,7 @@ static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_eve
 		if (note)
 			p->note_lost(p->r, ev->cpu, (int)missed, ev->ts_ns);
 	}
-	if (ev->type == SP_EV_SWITCH) {
-		ev->prev_state = sp_decoder_state_name(p->dec, s->target_cpu);
-		ev->target_cpu = -1;
-	} else if (ev->type == SP_EV_EXTRA) {
+	if (ev->type == SP_EV_EXTRA) {
 		struct request *q = &p->req[s->pid];
 
 		in = values_get(q, in);
@@ -568,21 +584,10 @@ static void take(struct pipe *p, const struct chunk *c, size_t *k, struct sp_eve
  */
 static inline void take_slot(const struct pipe *p, const struct slot *s, struct sp_event *ev)
 {
-	uint8_t flags = s->flags, type = s->type & ((1u << TYPE_BITS) - 1);
+	uint8_t flags = slot_take(p, s, ev);
 
-	memcpy(ev, s, sizeof(*s));
-	ev->cpu = s->cpu;
-	ev->type = type;
-	ev->ctx = s->type >> TYPE_BITS;
-	ev->prev_runnable = flags & F_RUNNABLE;
-	ev->comm16 = flags & F_COMM16;
-	ev->comm = flags & F_COMM ? name_entry(p->got, s->pid, s->cpu)->text : NULL;
-	ev->other_comm = flags & F_OTHER ? name_entry(p->got, s->other_pid, s->cpu)->text : NULL;
-	ev->prev_state = NULL;
-	if (type == SP_EV_SWITCH) {
-		ev->prev_state = sp_decoder_state_name(p->dec, s->target_cpu);
-		ev->target_cpu = -1;
-	}
+	ev->comm = flags & F_COMM ? name_entry(p->got, ev->pid, ev->cpu)->text : NULL;
+	ev->other_comm = flags & F_OTHER ? name_entry(p->got, ev->other_pid, ev->cpu)->text : NULL;
 }
 
 /*

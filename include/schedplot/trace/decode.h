@@ -164,9 +164,13 @@ int sp_decoder_state_index(const struct sp_decoder *d, const char *prev_state);
  * @d: the decoder
  * @index: the index (-1: none)
  *
+ * It only works out an address, reading no memory (hence const, which lets
+ * a caller keep what it holds across the call).
+ *
  * Return: the same pointer ev->prev_state had, or NULL.
  */
-const char *sp_decoder_state_name(const struct sp_decoder *d, int index);
+const char *sp_decoder_state_name(const struct sp_decoder *d, int index)
+	__attribute__((const));
 
 /**
  * sp_decoder_add_extra - decode the records of one more event
