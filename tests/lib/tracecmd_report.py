@@ -21,8 +21,9 @@ import subprocess
 import sys
 
 # "<comm>-<pid>" then "[<cpu>]" or, with -l, "<cpu><flags>", then a
-# timestamp that has no fraction: the raw form
-RAW_TS_RE = re.compile(r"^(.*?-\d+\s+(?:\[\d+\]|\d+[^\d\s]\S*)\s+)(\d+)(:\s)")
+# timestamp that has no fraction: the raw form.  Nothing before it holds
+# ": ", so a record's text is never taken for its header.
+RAW_TS_RE = re.compile(r"^((?:(?!: ).)*?-\d+\s+(?:\[\d+\]|\d+[^\d\s]\S*)\s+)(\d+)(:\s)")
 
 
 def seconds(line):

@@ -46,6 +46,7 @@ import tracecmd_report  # noqa: E402
 def die(msg):
     sys.exit("report-spans.py: " + msg)
 
+
 RECORD_RE = re.compile(r"^(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+([^\s:]+):\s*(.*)$")
 DROP_RE = re.compile(r"^CPU:\s*(\d+) \[(\d+ )?EVENTS DROPPED\]")
 FIELD_RE = re.compile(r"(\w+)=(\S*)")
